@@ -1,0 +1,427 @@
+/*
+ * ucmpi - MPI over UCX.  Public C interface (MPI-4.1 semantics).
+ *
+ * Handles are pointers to opaque ucmpi objects; predefined handles are the
+ * addresses of library objects.  Every MPI_X is also available as PMPI_X.
+ * A function is declared here only once it is implemented.
+ */
+#ifndef UCMPI_MPI_H
+#define UCMPI_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPI_VERSION    4
+#define MPI_SUBVERSION 1
+#define UCMPI_VERSION  "0.1.0"
+
+/* ------------------------------------------------------------------ */
+/* Basic types and handles                                            */
+/* ------------------------------------------------------------------ */
+typedef intptr_t  MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+typedef int       MPI_Fint;
+
+typedef struct ucmpi_comm_s       *MPI_Comm;
+typedef struct ucmpi_group_s      *MPI_Group;
+typedef struct ucmpi_datatype_s   *MPI_Datatype;
+typedef struct ucmpi_op_s         *MPI_Op;
+typedef struct ucmpi_request_s    *MPI_Request;
+typedef struct ucmpi_errhandler_s *MPI_Errhandler;
+typedef struct ucmpi_info_s       *MPI_Info;
+typedef struct ucmpi_win_s        *MPI_Win;
+typedef struct ucmpi_request_s    *MPI_Message;
+
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    /* implementation fields: received bytes and cancellation */
+    int ucmpi_cancelled;
+    MPI_Count ucmpi_count;
+} MPI_Status;
+
+#define MPI_STATUS_IGNORE   ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+
+/* ------------------------------------------------------------------ */
+/* Constants                                                          */
+/* ------------------------------------------------------------------ */
+#define MPI_SUCCESS          0
+#define MPI_ANY_SOURCE      (-1)
+#define MPI_PROC_NULL       (-2)
+#define MPI_ROOT            (-3)
+#define MPI_ANY_TAG         (-1)
+#define MPI_UNDEFINED       (-32766)
+#define MPI_KEYVAL_INVALID  (-1)
+#define MPI_BSEND_OVERHEAD   128
+#define MPI_DIST_GRAPH       3
+#define MPI_GRAPH            2
+#define MPI_CART             1
+#define MPI_UNWEIGHTED      ((int *)1)
+#define MPI_WEIGHTS_EMPTY   ((int *)2)
+
+#define MPI_BOTTOM          ((void *)0)
+#define MPI_IN_PLACE        ((void *)1)
+#define MPI_BUFFER_AUTOMATIC ((void *)2)
+
+#define MPI_MAX_PROCESSOR_NAME         256
+#define MPI_MAX_ERROR_STRING           512
+#define MPI_MAX_OBJECT_NAME            128
+#define MPI_MAX_INFO_KEY               255
+#define MPI_MAX_INFO_VAL              1024
+#define MPI_MAX_LIBRARY_VERSION_STRING 8192
+#define MPI_MAX_PORT_NAME             1024
+#define MPI_MAX_DATAREP_STRING         128
+#define MPI_MAX_PSET_NAME_LEN          512
+#define MPI_MAX_STRINGTAG_LEN          256
+
+/* results of *_compare */
+#define MPI_IDENT     0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR   2
+#define MPI_UNEQUAL   3
+
+/* thread levels */
+#define MPI_THREAD_SINGLE     0
+#define MPI_THREAD_FUNNELED   1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE   3
+
+/* Comm_split_type */
+#define MPI_COMM_TYPE_SHARED      1
+#define MPI_COMM_TYPE_HW_UNGUIDED 2
+#define MPI_COMM_TYPE_HW_GUIDED   3
+
+/* datatype combiners */
+enum {
+    MPI_COMBINER_NAMED = 1,
+    MPI_COMBINER_DUP,
+    MPI_COMBINER_CONTIGUOUS,
+    MPI_COMBINER_VECTOR,
+    MPI_COMBINER_HVECTOR,
+    MPI_COMBINER_INDEXED,
+    MPI_COMBINER_HINDEXED,
+    MPI_COMBINER_INDEXED_BLOCK,
+    MPI_COMBINER_HINDEXED_BLOCK,
+    MPI_COMBINER_STRUCT,
+    MPI_COMBINER_SUBARRAY,
+    MPI_COMBINER_DARRAY,
+    MPI_COMBINER_F90_REAL,
+    MPI_COMBINER_F90_COMPLEX,
+    MPI_COMBINER_F90_INTEGER,
+    MPI_COMBINER_RESIZED,
+    MPI_COMBINER_VALUE_INDEX
+};
+
+/* subarray / darray */
+#define MPI_ORDER_C             56
+#define MPI_ORDER_FORTRAN       57
+#define MPI_DISTRIBUTE_BLOCK    121
+#define MPI_DISTRIBUTE_CYCLIC   122
+#define MPI_DISTRIBUTE_NONE     123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+#define MPI_TYPECLASS_REAL    1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
+
+/* error classes */
+#define MPI_ERR_BUFFER                 1
+#define MPI_ERR_COUNT                  2
+#define MPI_ERR_TYPE                   3
+#define MPI_ERR_TAG                    4
+#define MPI_ERR_COMM                   5
+#define MPI_ERR_RANK                   6
+#define MPI_ERR_REQUEST                7
+#define MPI_ERR_ROOT                   8
+#define MPI_ERR_GROUP                  9
+#define MPI_ERR_OP                    10
+#define MPI_ERR_TOPOLOGY              11
+#define MPI_ERR_DIMS                  12
+#define MPI_ERR_ARG                   13
+#define MPI_ERR_UNKNOWN               14
+#define MPI_ERR_TRUNCATE              15
+#define MPI_ERR_OTHER                 16
+#define MPI_ERR_INTERN                17
+#define MPI_ERR_PENDING               18
+#define MPI_ERR_IN_STATUS             19
+#define MPI_ERR_ACCESS                20
+#define MPI_ERR_AMODE                 21
+#define MPI_ERR_ASSERT                22
+#define MPI_ERR_BAD_FILE              23
+#define MPI_ERR_BASE                  24
+#define MPI_ERR_CONVERSION            25
+#define MPI_ERR_DISP                  26
+#define MPI_ERR_DUP_DATAREP           27
+#define MPI_ERR_FILE_EXISTS           28
+#define MPI_ERR_FILE_IN_USE           29
+#define MPI_ERR_FILE                  30
+#define MPI_ERR_INFO_KEY              31
+#define MPI_ERR_INFO_NOKEY            32
+#define MPI_ERR_INFO_VALUE            33
+#define MPI_ERR_INFO                  34
+#define MPI_ERR_IO                    35
+#define MPI_ERR_KEYVAL                36
+#define MPI_ERR_LOCKTYPE              37
+#define MPI_ERR_NAME                  38
+#define MPI_ERR_NO_MEM                39
+#define MPI_ERR_NOT_SAME              40
+#define MPI_ERR_NO_SPACE              41
+#define MPI_ERR_NO_SUCH_FILE          42
+#define MPI_ERR_PORT                  43
+#define MPI_ERR_QUOTA                 44
+#define MPI_ERR_READ_ONLY             45
+#define MPI_ERR_RMA_CONFLICT          46
+#define MPI_ERR_RMA_SYNC              47
+#define MPI_ERR_SERVICE               48
+#define MPI_ERR_SIZE                  49
+#define MPI_ERR_SPAWN                 50
+#define MPI_ERR_UNSUPPORTED_DATAREP   51
+#define MPI_ERR_UNSUPPORTED_OPERATION 52
+#define MPI_ERR_WIN                   53
+#define MPI_ERR_RMA_RANGE             54
+#define MPI_ERR_RMA_ATTACH            55
+#define MPI_ERR_RMA_SHARED            56
+#define MPI_ERR_RMA_FLAVOR            57
+#define MPI_ERR_SESSION               58
+#define MPI_ERR_PROC_ABORTED          59
+#define MPI_ERR_VALUE_TOO_LARGE       60
+#define MPI_ERR_ERRHANDLER            61
+#define MPI_ERR_PROC_FAILED           62
+#define MPI_ERR_REVOKED               63
+#define MPI_ERR_LASTCODE              63
+
+/* predefined attribute keyvals */
+#define MPI_TAG_UB            1
+#define MPI_HOST              2
+#define MPI_IO                3
+#define MPI_WTIME_IS_GLOBAL   4
+#define MPI_UNIVERSE_SIZE     5
+#define MPI_APPNUM            6
+#define MPI_LASTUSEDCODE      7
+#define MPI_WIN_BASE          8
+#define MPI_WIN_SIZE          9
+#define MPI_WIN_DISP_UNIT    10
+#define MPI_WIN_CREATE_FLAVOR 11
+#define MPI_WIN_MODEL        12
+
+/* RMA */
+#define MPI_MODE_NOCHECK    1024
+#define MPI_MODE_NOSTORE    2048
+#define MPI_MODE_NOPUT      4096
+#define MPI_MODE_NOPRECEDE  8192
+#define MPI_MODE_NOSUCCEED 16384
+#define MPI_LOCK_EXCLUSIVE   234
+#define MPI_LOCK_SHARED      235
+#define MPI_WIN_FLAVOR_CREATE   1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC  3
+#define MPI_WIN_FLAVOR_SHARED   4
+#define MPI_WIN_SEPARATE        1
+#define MPI_WIN_UNIFIED         2
+
+/* ------------------------------------------------------------------ */
+/* Predefined objects (defined in the library)                        */
+/* ------------------------------------------------------------------ */
+extern struct ucmpi_comm_s ucmpi_comm_world, ucmpi_comm_self;
+extern struct ucmpi_group_s ucmpi_group_empty;
+extern struct ucmpi_errhandler_s ucmpi_errors_are_fatal, ucmpi_errors_return,
+    ucmpi_errors_abort;
+extern struct ucmpi_info_s ucmpi_info_env;
+extern struct ucmpi_request_s ucmpi_message_no_proc;
+
+#define MPI_COMM_NULL       ((MPI_Comm)0)
+#define MPI_GROUP_NULL      ((MPI_Group)0)
+#define MPI_DATATYPE_NULL   ((MPI_Datatype)0)
+#define MPI_OP_NULL         ((MPI_Op)0)
+#define MPI_REQUEST_NULL    ((MPI_Request)0)
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+#define MPI_INFO_NULL       ((MPI_Info)0)
+#define MPI_WIN_NULL        ((MPI_Win)0)
+#define MPI_MESSAGE_NULL    ((MPI_Message)0)
+
+#define MPI_COMM_WORLD        (&ucmpi_comm_world)
+#define MPI_COMM_SELF         (&ucmpi_comm_self)
+#define MPI_GROUP_EMPTY       (&ucmpi_group_empty)
+#define MPI_ERRORS_ARE_FATAL  (&ucmpi_errors_are_fatal)
+#define MPI_ERRORS_RETURN     (&ucmpi_errors_return)
+#define MPI_ERRORS_ABORT      (&ucmpi_errors_abort)
+#define MPI_INFO_ENV          (&ucmpi_info_env)
+#define MPI_MESSAGE_NO_PROC   (&ucmpi_message_no_proc)
+
+/* Predefined datatypes: object ucmpi_dt_<name> for MPI_<NAME>. */
+#define UCMPI_DT(name) (&ucmpi_dt_##name)
+extern struct ucmpi_datatype_s
+    ucmpi_dt_char, ucmpi_dt_signed_char, ucmpi_dt_unsigned_char, ucmpi_dt_byte,
+    ucmpi_dt_wchar, ucmpi_dt_short, ucmpi_dt_unsigned_short, ucmpi_dt_int,
+    ucmpi_dt_unsigned, ucmpi_dt_long, ucmpi_dt_unsigned_long,
+    ucmpi_dt_long_long, ucmpi_dt_unsigned_long_long, ucmpi_dt_float,
+    ucmpi_dt_double, ucmpi_dt_long_double, ucmpi_dt_c_bool,
+    ucmpi_dt_int8_t, ucmpi_dt_int16_t, ucmpi_dt_int32_t, ucmpi_dt_int64_t,
+    ucmpi_dt_uint8_t, ucmpi_dt_uint16_t, ucmpi_dt_uint32_t, ucmpi_dt_uint64_t,
+    ucmpi_dt_aint, ucmpi_dt_count, ucmpi_dt_offset,
+    ucmpi_dt_c_float_complex, ucmpi_dt_c_double_complex,
+    ucmpi_dt_c_long_double_complex, ucmpi_dt_packed,
+    ucmpi_dt_float_int, ucmpi_dt_double_int, ucmpi_dt_long_int, ucmpi_dt_2int,
+    ucmpi_dt_short_int, ucmpi_dt_long_double_int,
+    ucmpi_dt_cxx_bool, ucmpi_dt_cxx_float_complex, ucmpi_dt_cxx_double_complex,
+    ucmpi_dt_cxx_long_double_complex,
+    ucmpi_dt_integer, ucmpi_dt_real, ucmpi_dt_double_precision,
+    ucmpi_dt_complex, ucmpi_dt_double_complex, ucmpi_dt_logical,
+    ucmpi_dt_character, ucmpi_dt_2integer, ucmpi_dt_2real,
+    ucmpi_dt_2double_precision, ucmpi_dt_integer1, ucmpi_dt_integer2,
+    ucmpi_dt_integer4, ucmpi_dt_integer8, ucmpi_dt_real4, ucmpi_dt_real8,
+    ucmpi_dt_real16, ucmpi_dt_complex8, ucmpi_dt_complex16, ucmpi_dt_complex32;
+
+#define MPI_CHAR                 UCMPI_DT(char)
+#define MPI_SIGNED_CHAR          UCMPI_DT(signed_char)
+#define MPI_UNSIGNED_CHAR        UCMPI_DT(unsigned_char)
+#define MPI_BYTE                 UCMPI_DT(byte)
+#define MPI_WCHAR                UCMPI_DT(wchar)
+#define MPI_SHORT                UCMPI_DT(short)
+#define MPI_UNSIGNED_SHORT       UCMPI_DT(unsigned_short)
+#define MPI_INT                  UCMPI_DT(int)
+#define MPI_UNSIGNED             UCMPI_DT(unsigned)
+#define MPI_LONG                 UCMPI_DT(long)
+#define MPI_UNSIGNED_LONG        UCMPI_DT(unsigned_long)
+#define MPI_LONG_LONG_INT        UCMPI_DT(long_long)
+#define MPI_LONG_LONG            UCMPI_DT(long_long)
+#define MPI_UNSIGNED_LONG_LONG   UCMPI_DT(unsigned_long_long)
+#define MPI_FLOAT                UCMPI_DT(float)
+#define MPI_DOUBLE               UCMPI_DT(double)
+#define MPI_LONG_DOUBLE          UCMPI_DT(long_double)
+#define MPI_C_BOOL               UCMPI_DT(c_bool)
+#define MPI_INT8_T               UCMPI_DT(int8_t)
+#define MPI_INT16_T              UCMPI_DT(int16_t)
+#define MPI_INT32_T              UCMPI_DT(int32_t)
+#define MPI_INT64_T              UCMPI_DT(int64_t)
+#define MPI_UINT8_T              UCMPI_DT(uint8_t)
+#define MPI_UINT16_T             UCMPI_DT(uint16_t)
+#define MPI_UINT32_T             UCMPI_DT(uint32_t)
+#define MPI_UINT64_T             UCMPI_DT(uint64_t)
+#define MPI_AINT                 UCMPI_DT(aint)
+#define MPI_COUNT                UCMPI_DT(count)
+#define MPI_OFFSET               UCMPI_DT(offset)
+#define MPI_C_COMPLEX            UCMPI_DT(c_float_complex)
+#define MPI_C_FLOAT_COMPLEX      UCMPI_DT(c_float_complex)
+#define MPI_C_DOUBLE_COMPLEX     UCMPI_DT(c_double_complex)
+#define MPI_C_LONG_DOUBLE_COMPLEX UCMPI_DT(c_long_double_complex)
+#define MPI_PACKED               UCMPI_DT(packed)
+#define MPI_FLOAT_INT            UCMPI_DT(float_int)
+#define MPI_DOUBLE_INT           UCMPI_DT(double_int)
+#define MPI_LONG_INT             UCMPI_DT(long_int)
+#define MPI_2INT                 UCMPI_DT(2int)
+#define MPI_SHORT_INT            UCMPI_DT(short_int)
+#define MPI_LONG_DOUBLE_INT      UCMPI_DT(long_double_int)
+#define MPI_CXX_BOOL             UCMPI_DT(cxx_bool)
+#define MPI_CXX_FLOAT_COMPLEX    UCMPI_DT(cxx_float_complex)
+#define MPI_CXX_DOUBLE_COMPLEX   UCMPI_DT(cxx_double_complex)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX UCMPI_DT(cxx_long_double_complex)
+#define MPI_INTEGER              UCMPI_DT(integer)
+#define MPI_REAL                 UCMPI_DT(real)
+#define MPI_DOUBLE_PRECISION     UCMPI_DT(double_precision)
+#define MPI_COMPLEX              UCMPI_DT(complex)
+#define MPI_DOUBLE_COMPLEX       UCMPI_DT(double_complex)
+#define MPI_LOGICAL              UCMPI_DT(logical)
+#define MPI_CHARACTER            UCMPI_DT(character)
+#define MPI_2INTEGER             UCMPI_DT(2integer)
+#define MPI_2REAL                UCMPI_DT(2real)
+#define MPI_2DOUBLE_PRECISION    UCMPI_DT(2double_precision)
+#define MPI_INTEGER1             UCMPI_DT(integer1)
+#define MPI_INTEGER2             UCMPI_DT(integer2)
+#define MPI_INTEGER4             UCMPI_DT(integer4)
+#define MPI_INTEGER8             UCMPI_DT(integer8)
+#define MPI_REAL4                UCMPI_DT(real4)
+#define MPI_REAL8                UCMPI_DT(real8)
+#define MPI_REAL16               UCMPI_DT(real16)
+#define MPI_COMPLEX8             UCMPI_DT(complex8)
+#define MPI_COMPLEX16            UCMPI_DT(complex16)
+#define MPI_COMPLEX32            UCMPI_DT(complex32)
+
+/* Predefined reduction operations: object ucmpi_op_<name>. */
+extern struct ucmpi_op_s ucmpi_op_max, ucmpi_op_min, ucmpi_op_sum,
+    ucmpi_op_prod, ucmpi_op_land, ucmpi_op_band, ucmpi_op_lor, ucmpi_op_bor,
+    ucmpi_op_lxor, ucmpi_op_bxor, ucmpi_op_minloc, ucmpi_op_maxloc,
+    ucmpi_op_replace, ucmpi_op_no_op;
+#define MPI_MAX     (&ucmpi_op_max)
+#define MPI_MIN     (&ucmpi_op_min)
+#define MPI_SUM     (&ucmpi_op_sum)
+#define MPI_PROD    (&ucmpi_op_prod)
+#define MPI_LAND    (&ucmpi_op_land)
+#define MPI_BAND    (&ucmpi_op_band)
+#define MPI_LOR     (&ucmpi_op_lor)
+#define MPI_BOR     (&ucmpi_op_bor)
+#define MPI_LXOR    (&ucmpi_op_lxor)
+#define MPI_BXOR    (&ucmpi_op_bxor)
+#define MPI_MINLOC  (&ucmpi_op_minloc)
+#define MPI_MAXLOC  (&ucmpi_op_maxloc)
+#define MPI_REPLACE (&ucmpi_op_replace)
+#define MPI_NO_OP   (&ucmpi_op_no_op)
+
+/* ------------------------------------------------------------------ */
+/* Callback types                                                     */
+/* ------------------------------------------------------------------ */
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
+                               MPI_Datatype *datatype);
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval,
+                                        void *extra_state,
+                                        void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval,
+                                          void *attribute_val,
+                                          void *extra_state);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype,
+                                        int type_keyval, void *extra_state,
+                                        void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype,
+                                          int type_keyval,
+                                          void *attribute_val,
+                                          void *extra_state);
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval,
+                                       void *extra_state,
+                                       void *attribute_val_in,
+                                       void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval,
+                                         void *attribute_val,
+                                         void *extra_state);
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
+typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+typedef int MPI_Grequest_query_function(void *extra_state,
+                                        MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+
+/* ================================================================== */
+/* Prototypes, one section per area.  Each area edits only its own    */
+/* section; every MPI_X has its PMPI_X twin.                          */
+/* ================================================================== */
+
+/* ---- section: core (init, errors, status, requests, p2p) ---- */
+/* ---- end section: core ---- */
+
+/* ---- section: datatype ---- */
+/* ---- end section: datatype ---- */
+
+/* ---- section: comm (groups, comms, attrs, info, topo, errhandlers) ---- */
+/* ---- end section: comm ---- */
+
+/* ---- section: coll (collectives, ops) ---- */
+/* ---- end section: coll ---- */
+
+/* ---- section: rma ---- */
+/* ---- end section: rma ---- */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* UCMPI_MPI_H */

@@ -1,0 +1,1 @@
+int ucmpi_placeholder_symbol;

@@ -1,0 +1,339 @@
+/*
+ * ucmpi internal core interface: the objects and services every area of
+ * lib/ uses (communicators, groups, requests, progress, errors, p2p).
+ * Nothing here includes UCX headers: only lib/ucp_glue/ does.
+ */
+#ifndef UCMPI_H
+#define UCMPI_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdbool.h>
+
+#define UCMPI_CONTAINER_OF(ptr, type, member) \
+    ((type *)((char *)(ptr) - offsetof(type, member)))
+
+/* Handle validity: every object starts with a magic number that is cleared
+ * when it is freed, so stale and wrong-kind handles are caught. */
+enum {
+    UCMPI_MAGIC_COMM = 0x434f4d4d,
+    UCMPI_MAGIC_GROUP = 0x47525550,
+    UCMPI_MAGIC_DATATYPE = 0x44545950,
+    UCMPI_MAGIC_OP = 0x4f505f5f,
+    UCMPI_MAGIC_REQUEST = 0x52455155,
+    UCMPI_MAGIC_ERRHANDLER = 0x45525248,
+    UCMPI_MAGIC_INFO = 0x494e464f,
+    UCMPI_MAGIC_WIN = 0x57494e5f,
+    UCMPI_MAGIC_FREED = 0x46524545
+};
+
+/* ------------------------------------------------------------------ */
+/* Global state                                                       */
+/* ------------------------------------------------------------------ */
+typedef struct {
+    int initialized;          /* MPI_Init done */
+    int finalized;            /* MPI_Finalize done */
+    int thread_level;         /* provided level */
+    int world_rank, world_size;
+    int local_rank, local_size;   /* on this node */
+    int *local_peers;         /* world ranks on this node, ascending */
+    int *node_of;             /* node index of every world rank */
+    int num_nodes;
+    int singleton;            /* started without a launcher */
+    int appnum, universe_size;
+} ucmpi_global_t;
+
+extern ucmpi_global_t ucmpi_global;
+
+/* ------------------------------------------------------------------ */
+/* Groups                                                             */
+/* ------------------------------------------------------------------ */
+enum { UCMPI_GROUP_RANGE, UCMPI_GROUP_TABLE };
+
+struct ucmpi_group_s {
+    uint32_t magic;
+    int refcount;
+    int predefined;
+    int size;
+    int my_rank;              /* MPI_UNDEFINED when not a member */
+    int kind;                 /* UCMPI_GROUP_RANGE or _TABLE */
+    int first, stride;        /* range: world rank i = first + i * stride */
+    int *ranks;               /* table: world rank of each member */
+};
+typedef struct ucmpi_group_s ucmpi_group_t;
+
+static inline int ucmpi_group_world(const ucmpi_group_t *g, int i)
+{
+    return g->kind == UCMPI_GROUP_RANGE ? g->first + i * g->stride
+                                        : g->ranks[i];
+}
+
+/* New group of `size` world ranks first, first+stride, ... (refcount 1). */
+ucmpi_group_t *ucmpi_group_create_range(int first, int size, int stride);
+/* New group taking ownership of a malloc'd table of world ranks. */
+ucmpi_group_t *ucmpi_group_create_table(int *ranks, int size);
+void ucmpi_group_retain(ucmpi_group_t *g);
+void ucmpi_group_release(ucmpi_group_t *g);
+
+/* ------------------------------------------------------------------ */
+/* Error handlers and error reporting                                 */
+/* ------------------------------------------------------------------ */
+enum { UCMPI_EH_FATAL, UCMPI_EH_RETURN, UCMPI_EH_ABORT, UCMPI_EH_USER };
+enum { UCMPI_OBJ_NONE, UCMPI_OBJ_COMM, UCMPI_OBJ_WIN, UCMPI_OBJ_FILE };
+
+struct ucmpi_errhandler_s {
+    uint32_t magic;
+    int refcount;
+    int action;               /* UCMPI_EH_* */
+    int obj_kind;             /* UCMPI_OBJ_*: which objects it may be set on */
+    void (*fn)(void *handle, int *code, ...);
+};
+typedef struct ucmpi_errhandler_s ucmpi_errhandler_t;
+
+/*
+ * Report an error: formats "fn: ERROR_CLASS_NAME: reason", invokes the
+ * handler of `obj` (a MPI_Comm or MPI_Win per obj_kind; NULL or an invalid
+ * object means MPI_COMM_WORLD's handler, or fatal before init) and returns
+ * the code to hand back to the user.  Never returns for fatal handlers.
+ */
+int ucmpi_error(int obj_kind, void *obj, int code, const char *fn,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+#define ucmpi_err_comm(comm, code, fn, ...) \
+    ucmpi_error(UCMPI_OBJ_COMM, (comm), (code), (fn), __VA_ARGS__)
+
+/* The error class of a (possibly user-defined) error code. */
+int ucmpi_error_class_of(int code);
+const char *ucmpi_error_class_name(int errclass);
+
+void ucmpi_errhandler_retain(ucmpi_errhandler_t *eh);
+void ucmpi_errhandler_release(ucmpi_errhandler_t *eh);
+
+/* Report a call made before MPI_Init or after MPI_Finalize (returns the
+ * error code after printing; the default handler aborts). Returns
+ * MPI_SUCCESS when the library is usable. */
+int ucmpi_check_initialized(const char *fn);
+
+/* ------------------------------------------------------------------ */
+/* Communicators                                                      */
+/* ------------------------------------------------------------------ */
+/* Each communicator owns context id `ctx`; its traffic uses four
+ * sub-contexts so user p2p, collectives and protocol messages never
+ * match each other. */
+enum {
+    UCMPI_CTX_P2P = 0,        /* user point-to-point */
+    UCMPI_CTX_COLL = 1,       /* collectives (and comm management) */
+    UCMPI_CTX_ACK = 2,        /* synchronous-send acknowledgements */
+    UCMPI_CTX_AUX = 3,        /* spare: RMA / internal protocols */
+    UCMPI_CTX_SUBS = 4
+};
+
+struct ucmpi_comm_s {
+    uint32_t magic;
+    int refcount;             /* user handle + operations in flight */
+    int predefined;
+    int rank, size;           /* in the local group */
+    int is_inter;
+    int remote_size;          /* == size for intracommunicators */
+    ucmpi_group_t *group;     /* local group */
+    ucmpi_group_t *remote_group; /* intercomm: remote group; else == group */
+    uint32_t ctx;             /* context id (unique among live comms) */
+    ucmpi_errhandler_t *errhandler;
+    char name[MPI_MAX_OBJECT_NAME];
+    void *attrs;              /* owned by lib/attr.c */
+    struct ucmpi_info_s *info;
+    void *topo;               /* owned by lib/topo*.c */
+    void *coll;               /* owned by lib/coll/ (per-comm state) */
+    uint32_t coll_seq;        /* sequence number for collective tags */
+    void *local_comm;         /* intercomm: cached local intracomm */
+};
+typedef struct ucmpi_comm_s ucmpi_comm_t;
+
+/* World rank of peer `rank` (in the remote group for intercomms). */
+static inline int ucmpi_comm_peer_world(const ucmpi_comm_t *c, int rank)
+{
+    return ucmpi_group_world(c->remote_group, rank);
+}
+
+static inline bool ucmpi_comm_valid(MPI_Comm c)
+{
+    return c != MPI_COMM_NULL && c->magic == UCMPI_MAGIC_COMM;
+}
+
+/* Checks a communicator argument; reports MPI_ERR_COMM (on
+ * MPI_COMM_WORLD's handler) for null/freed handles. */
+int ucmpi_check_comm(MPI_Comm comm, const char *fn);
+
+void ucmpi_comm_retain(ucmpi_comm_t *c);
+void ucmpi_comm_release(ucmpi_comm_t *c);   /* frees at refcount 0 */
+
+/* Hooks that lib/comm*.c provides (attrs, topo, coll state) and core
+ * calls when a communicator is destroyed. */
+void ucmpi_comm_destroy(ucmpi_comm_t *c);
+
+/* ------------------------------------------------------------------ */
+/* Requests                                                           */
+/* ------------------------------------------------------------------ */
+enum {
+    UCMPI_REQ_SEND, UCMPI_REQ_RECV,   /* p2p */
+    UCMPI_REQ_COLL,                   /* collective schedule */
+    UCMPI_REQ_RMA,                    /* request-based RMA */
+    UCMPI_REQ_GREQ,                   /* generalized */
+    UCMPI_REQ_MPROBE                  /* matched message (MPI_Message) */
+};
+
+struct ucmpi_request_s;
+
+/* Per-kind behaviour for requests owned by other areas. Any may be NULL. */
+typedef struct {
+    int (*start)(struct ucmpi_request_s *req);     /* persistent start */
+    int (*cancel)(struct ucmpi_request_s *req);
+    /* called once when wait/test reports completion, before status is
+     * copied out (e.g. generalized request query) */
+    int (*on_complete)(struct ucmpi_request_s *req);
+    void (*destroy)(struct ucmpi_request_s *req);  /* release area state */
+} ucmpi_request_ops_t;
+
+struct ucmpi_request_s {
+    uint32_t magic;
+    uint8_t kind;             /* UCMPI_REQ_* */
+    uint8_t persistent;
+    uint8_t active;           /* persistent: started and not yet waited */
+    uint8_t freed_by_user;    /* MPI_Request_free on an active request */
+    volatile int complete;    /* set by completion; read by wait/test */
+    MPI_Status status;
+    const ucmpi_request_ops_t *ops;
+    ucmpi_comm_t *comm;       /* retained while in flight; may be NULL */
+    void *ext;                /* area state (schedule, window op, ...) */
+    struct ucmpi_request_s *next_free;
+    /* point-to-point state, owned by lib/p2p*.c */
+    struct {
+        void *ucx_req;
+        void *buf;
+        MPI_Count count;
+        MPI_Datatype dt;
+        int peer, tag, ctx_sub, mode;
+        void *bounce;         /* packed copy for non-contiguous data */
+        size_t bounce_len;
+        void *dt_state;       /* streaming pack/unpack state */
+    } p2p;
+};
+typedef struct ucmpi_request_s ucmpi_request_t;
+
+ucmpi_request_t *ucmpi_request_alloc(int kind, ucmpi_comm_t *comm);
+/* Returns the request to the pool (drops the comm reference). */
+void ucmpi_request_free(ucmpi_request_t *req);
+/* Marks complete (callable from UCX callbacks: no progress inside). */
+static inline void ucmpi_request_set_complete(ucmpi_request_t *req)
+{
+    __atomic_store_n(&req->complete, 1, __ATOMIC_RELEASE);
+}
+static inline bool ucmpi_request_is_complete(const ucmpi_request_t *req)
+{
+    return __atomic_load_n(&req->complete, __ATOMIC_ACQUIRE);
+}
+/* Progress until complete; returns status.MPI_ERROR of the request. */
+int ucmpi_request_wait(ucmpi_request_t *req);
+
+/* ------------------------------------------------------------------ */
+/* Progress engine                                                    */
+/* ------------------------------------------------------------------ */
+/* One call drives UCX and every registered hook; returns events seen.
+ * Never blocks. */
+int ucmpi_progress(void);
+/* Hooks return the number of events they handled (0 when idle). */
+typedef int (*ucmpi_progress_fn_t)(void);
+void ucmpi_progress_register(ucmpi_progress_fn_t fn);
+void ucmpi_progress_unregister(ucmpi_progress_fn_t fn);
+/* Called by waiting loops after a progress call that found nothing: polls,
+ * yields or blocks per the wait mode (oversubscription). */
+void ucmpi_progress_idle(unsigned spins);
+
+/* ------------------------------------------------------------------ */
+/* Internal point-to-point, used by collectives, comm management, RMA */
+/* ------------------------------------------------------------------ */
+enum { UCMPI_SEND_STANDARD, UCMPI_SEND_SYNC, UCMPI_SEND_READY,
+       UCMPI_SEND_BUFFERED };
+
+/* Nonblocking send/recv on sub-context `ctx_sub` (UCMPI_CTX_*) of comm.
+ * Ranks are comm ranks (remote group for intercomms); tag >= 0 and
+ * <= UCMPI_TAG_MAX.  *req is always a request to wait on or free. */
+int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                int tag, ucmpi_comm_t *comm, int ctx_sub, int mode,
+                ucmpi_request_t **req);
+int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                int tag, ucmpi_comm_t *comm, int ctx_sub,
+                ucmpi_request_t **req);
+/* Blocking helpers. */
+int ucmpi_send(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+               int tag, ucmpi_comm_t *comm, int ctx_sub);
+int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+               int tag, ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st);
+
+#define UCMPI_TAG_MAX ((1 << 24) - 1)
+
+/* ------------------------------------------------------------------ */
+/* Datatype services used by every data path (lib/datatype/)          */
+/* ------------------------------------------------------------------ */
+/* Public part of a datatype; lib/datatype/ adds the rest behind it. */
+struct ucmpi_datatype_s {
+    uint32_t magic;
+    int refcount;
+    int predefined;
+    int committed;
+    int contig;           /* count elements form one contiguous block of
+                             count*size bytes starting at buf + true_lb */
+    MPI_Count size;       /* bytes of data in one element */
+    MPI_Aint lb, extent;
+    MPI_Aint true_lb, true_extent;
+    void *impl;           /* compiled representation (lib/datatype/) */
+};
+typedef struct ucmpi_datatype_s ucmpi_datatype_t;
+
+/* MPI_SUCCESS or the error class, with *why a static reason string:
+ * null, freed, or (when need_commit) uncommitted types. */
+int ucmpi_dt_check(MPI_Datatype dt, int need_commit, const char **why);
+void ucmpi_dt_retain(MPI_Datatype dt);
+void ucmpi_dt_release(MPI_Datatype dt);
+/* Pack/unpack bytes [offset, offset+len) of the packed stream of count
+ * elements at buf; return bytes done.  Sequential calls are O(len). */
+typedef struct ucmpi_dt_cursor ucmpi_dt_cursor_t;
+ucmpi_dt_cursor_t *ucmpi_dt_cursor_create(MPI_Datatype dt, const void *buf,
+                                          MPI_Count count);
+size_t ucmpi_dt_cursor_pack(ucmpi_dt_cursor_t *c, size_t offset, void *dst,
+                            size_t len);
+size_t ucmpi_dt_cursor_unpack(ucmpi_dt_cursor_t *c, size_t offset,
+                              const void *src, size_t len);
+void ucmpi_dt_cursor_destroy(ucmpi_dt_cursor_t *c);
+/* Whole-buffer convenience forms. */
+size_t ucmpi_dt_pack(MPI_Datatype dt, const void *buf, MPI_Count count,
+                     void *dst);
+size_t ucmpi_dt_unpack(MPI_Datatype dt, void *buf, MPI_Count count,
+                       const void *src, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Argument checks shared by every entry point                        */
+/* ------------------------------------------------------------------ */
+/* Each returns MPI_SUCCESS or the code from ucmpi_error() on comm. */
+int ucmpi_check_count(ucmpi_comm_t *comm, MPI_Count count, const char *fn);
+int ucmpi_check_dt(ucmpi_comm_t *comm, MPI_Datatype dt, const char *fn);
+int ucmpi_check_buf(ucmpi_comm_t *comm, const void *buf, MPI_Count count,
+                    MPI_Datatype dt, const char *fn);
+/* rank in [0, remote_size) or, if allowed, MPI_PROC_NULL/MPI_ANY_SOURCE */
+int ucmpi_check_rank(ucmpi_comm_t *comm, int rank, int allow_any,
+                     const char *fn);
+int ucmpi_check_tag(ucmpi_comm_t *comm, int tag, int allow_any,
+                    const char *fn);
+
+/* ------------------------------------------------------------------ */
+/* Misc                                                               */
+/* ------------------------------------------------------------------ */
+/* Abort the whole job (through the runtime) with a message. */
+void ucmpi_abort(int code, const char *msg) __attribute__((noreturn));
+
+/* Lock taken around shared state only under MPI_THREAD_MULTIPLE. */
+void ucmpi_lock(void);
+void ucmpi_unlock(void);
+
+#endif /* UCMPI_H */

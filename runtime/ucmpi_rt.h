@@ -1,0 +1,43 @@
+/*
+ * ucmpi runtime client: process bootstrap over PMIx (or a singleton job).
+ * No MPI semantics here.  All functions return 0 on success, -1 on failure
+ * after printing one line "ucmpi: <what failed>: <why>" to stderr.
+ */
+#ifndef UCMPI_RT_H
+#define UCMPI_RT_H
+
+#include <stddef.h>
+
+typedef struct {
+    int rank, size;           /* in the job (MPI_COMM_WORLD) */
+    int local_rank, local_size;
+    int *local_peers;         /* malloc'd: job ranks on this node, ascending */
+    int *node_of;             /* malloc'd [size]: node index of each rank */
+    int num_nodes;
+    int appnum;
+    int universe_size;
+    int singleton;            /* 1: no launcher, a one-process job */
+    char hostname[256];
+} ucmpi_rt_info_t;
+
+/* Connects to the PMIx server (or becomes a singleton when none is there and
+ * no launcher is visible; refuses to start, with advice, when a launcher's
+ * environment is visible but no PMIx server answers). */
+int ucmpi_rt_init(ucmpi_rt_info_t *info);
+
+/* Key/value exchange (modex): put, commit, then fence, then get. */
+int ucmpi_rt_put(const char *key, const void *data, size_t len);
+int ucmpi_rt_commit(void);
+/* Collective over the job. While waiting it calls progress() repeatedly
+ * (may be NULL) so the caller's network keeps moving. collect_data=1 makes
+ * committed values visible to ucmpi_rt_get. */
+int ucmpi_rt_fence(int collect_data, void (*progress)(void));
+/* *data is a malloc'd copy the caller frees. */
+int ucmpi_rt_get(int rank, const char *key, void **data, size_t *len);
+
+/* Ends the whole job with `code`; `msg` is printed by the launcher. */
+void ucmpi_rt_abort(int code, const char *msg) __attribute__((noreturn));
+
+int ucmpi_rt_finalize(void);
+
+#endif /* UCMPI_RT_H */
