@@ -288,6 +288,7 @@ struct ucmpi_datatype_s {
     MPI_Aint lb, extent;
     MPI_Aint true_lb, true_extent;
     void *impl;           /* compiled representation (lib/datatype/) */
+    void *attrs;          /* owned by lib/attr.c */
 };
 typedef struct ucmpi_datatype_s ucmpi_datatype_t;
 
@@ -311,6 +312,54 @@ size_t ucmpi_dt_pack(MPI_Datatype dt, const void *buf, MPI_Count count,
                      void *dst);
 size_t ucmpi_dt_unpack(MPI_Datatype dt, void *buf, MPI_Count count,
                        const void *src, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Reduction operations (lib/coll/op*.c)                              */
+/* ------------------------------------------------------------------ */
+struct ucmpi_op_s {
+    uint32_t magic;
+    int refcount;
+    int predefined;
+    int commute;
+    int id;                   /* predefined: index of the op; user: -1 */
+    MPI_User_function *user_fn;
+};
+typedef struct ucmpi_op_s ucmpi_op_t;
+
+/* inout[i] = in[i] op inout[i] for count elements of dt (dt may be a
+ * derived type of a single basic type, as the standard allows). */
+int ucmpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count,
+                   MPI_Datatype dt);
+/* MPI_SUCCESS, or MPI_ERR_OP with *why when op is null/freed or not
+ * defined on dt. */
+int ucmpi_op_check(MPI_Op op, MPI_Datatype dt, const char **why);
+
+/* ------------------------------------------------------------------ */
+/* Attributes (lib/attr.c): cached on comms, types and windows        */
+/* ------------------------------------------------------------------ */
+enum { UCMPI_ATTR_COMM, UCMPI_ATTR_TYPE, UCMPI_ATTR_WIN };
+/* Run copy callbacks of *old_attrs into *new_attrs (dup). */
+int ucmpi_attr_copy_all(int kind, void *old_handle, void *new_handle,
+                        void **old_attrs, void **new_attrs);
+/* Run delete callbacks and release the list (object free / finalize). */
+int ucmpi_attr_delete_all(int kind, void *handle, void **attrs);
+
+/* ------------------------------------------------------------------ */
+/* Tunables (lib/config.c): one table, UCMPI_<NAME> environment vars  */
+/* ------------------------------------------------------------------ */
+/* Value of tunable `name` (without the UCMPI_ prefix, e.g.
+ * "ALLREDUCE_ALGORITHM"); the table's default when unset.  Unknown names
+ * abort: every knob must be in the table. */
+const char *ucmpi_config_str(const char *name);
+long ucmpi_config_long(const char *name);
+
+/* Collective traffic (lib/coll and communicator management) uses tags
+ * derived from comm->coll_seq, which every member advances in the same
+ * order: take one with ucmpi_comm_next_coll_tag(). */
+static inline int ucmpi_comm_next_coll_tag(ucmpi_comm_t *c)
+{
+    return (int)(c->coll_seq++ & UCMPI_TAG_MAX);
+}
 
 /* ------------------------------------------------------------------ */
 /* Argument checks shared by every entry point                        */

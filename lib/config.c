@@ -1,0 +1,63 @@
+/*
+ * The one table of tunables: name, type, default, description.  Read from
+ * UCMPI_<NAME> environment variables, printed by ucmpi_info and exposed as
+ * MPI_T control variables.  Every knob of the library is defined here.
+ */
+#include "config_table.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const ucmpi_config_entry_t ucmpi_config_table[] = {
+    /* progress engine */
+    {"WAIT_MODE", UCMPI_CFG_STR, "auto",
+     "How waiting ranks behave: poll, yield, block, or auto (yield when "
+     "more ranks than cores share the node)"},
+    {"EAGER_SYNC_INTERVAL", UCMPI_CFG_LONG, "256",
+     "Flow control: every Nth small standard send to one peer is "
+     "synchronous, so unexpected messages cannot pile up without bound"},
+    {"BOUNCE_LIMIT", UCMPI_CFG_LONG, "65536",
+     "Non-contiguous messages up to this size are packed into a bounce "
+     "buffer; larger ones stream through UCX generic datatypes"},
+    /* collectives: algorithm forcing (empty = automatic selection) */
+    {"BARRIER_ALGORITHM", UCMPI_CFG_STR, "", "Force a barrier algorithm"},
+    {"BCAST_ALGORITHM", UCMPI_CFG_STR, "", "Force a bcast algorithm"},
+    {"REDUCE_ALGORITHM", UCMPI_CFG_STR, "", "Force a reduce algorithm"},
+    {"ALLREDUCE_ALGORITHM", UCMPI_CFG_STR, "", "Force an allreduce algorithm"},
+    {"REDUCE_SCATTER_ALGORITHM", UCMPI_CFG_STR, "",
+     "Force a reduce_scatter (and reduce_scatter_block) algorithm"},
+    {"SCAN_ALGORITHM", UCMPI_CFG_STR, "", "Force a scan/exscan algorithm"},
+    {"GATHER_ALGORITHM", UCMPI_CFG_STR, "", "Force a gather algorithm"},
+    {"SCATTER_ALGORITHM", UCMPI_CFG_STR, "", "Force a scatter algorithm"},
+    {"ALLGATHER_ALGORITHM", UCMPI_CFG_STR, "", "Force an allgather algorithm"},
+    {"ALLTOALL_ALGORITHM", UCMPI_CFG_STR, "", "Force an alltoall algorithm"},
+    {NULL, 0, NULL, NULL}
+};
+
+const ucmpi_config_entry_t *ucmpi_config_find(const char *name)
+{
+    for (const ucmpi_config_entry_t *e = ucmpi_config_table; e->name; e++)
+        if (strcmp(e->name, name) == 0)
+            return e;
+    return NULL;
+}
+
+const char *ucmpi_config_str(const char *name)
+{
+    const ucmpi_config_entry_t *e = ucmpi_config_find(name);
+    char var[128];
+
+    if (e == NULL) {
+        fprintf(stderr, "ucmpi: internal error: unknown tunable %s\n", name);
+        abort();
+    }
+    snprintf(var, sizeof(var), "UCMPI_%s", name);
+    const char *v = getenv(var);
+    return v ? v : e->def;
+}
+
+long ucmpi_config_long(const char *name)
+{
+    return strtol(ucmpi_config_str(name), NULL, 0);
+}

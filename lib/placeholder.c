@@ -1,1 +1,0 @@
-int ucmpi_placeholder_symbol;

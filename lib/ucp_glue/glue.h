@@ -1,0 +1,34 @@
+/*
+ * UCX glue shared inside lib/ucp_glue/ (the only place that sees UCP types).
+ * The rest of lib/ uses the UCX-free services declared in lib/ucmpi.h and
+ * lib/ucp_glue/ucx.h.
+ */
+#ifndef UCMPI_GLUE_H
+#define UCMPI_GLUE_H
+
+#include <ucp/api/ucp.h>
+#include "ucmpi.h"
+
+typedef struct {
+    ucp_context_h context;
+    ucp_worker_h worker;
+    ucp_ep_h *eps;            /* [world_size], created on first use */
+    void **addrs;             /* peers' worker addresses (from the modex) */
+    size_t *addr_lens;
+    int multi_thread;
+} ucmpi_ucx_t;
+
+extern ucmpi_ucx_t ucmpi_ucx;
+
+/* Endpoint to world rank `r`, created on first use; NULL if the peer is
+ * unreachable (an error has then been reported). */
+ucp_ep_h ucmpi_ucx_ep(int r);
+
+/* Active-message ids, one per protocol, registered by their owners. */
+enum {
+    UCMPI_AM_RMA_ACC = 1,     /* lib/ucp_glue/rma*.c: target-side accumulate */
+    UCMPI_AM_RMA_CTRL = 2,    /* RMA synchronisation messages */
+    UCMPI_AM_RMA_REPLY = 3
+};
+
+#endif
