@@ -156,3 +156,25 @@ const char *ucmpi_ucx_version(void)
 {
     return ucp_get_version_string();
 }
+
+/* For ucmpi_info: the transports and devices a UCP context would use. */
+void ucmpi_ucx_print_transports(int verbose)
+{
+    ucp_params_t params = {0};
+    ucp_context_h ctx;
+    ucp_config_t *config;
+
+    if (ucp_config_read(NULL, NULL, &config) != UCS_OK)
+        return;
+    params.field_mask = UCP_PARAM_FIELD_FEATURES;
+    params.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA | UCP_FEATURE_AMO64 |
+                      UCP_FEATURE_AM;
+    if (ucp_init(&params, config, &ctx) == UCS_OK) {
+        ucp_context_print_info(ctx, stdout);
+        ucp_cleanup(ctx);
+    }
+    if (verbose)
+        ucp_config_print(config, stdout, "UCX configuration",
+                         UCS_CONFIG_PRINT_CONFIG | UCS_CONFIG_PRINT_DOC);
+    ucp_config_release(config);
+}

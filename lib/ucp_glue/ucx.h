@@ -19,6 +19,7 @@ int ucmpi_ucx_progress(void);
 int ucmpi_ucx_arm(void);
 int ucmpi_ucx_efd(void);
 const char *ucmpi_ucx_version(void);
+void ucmpi_ucx_print_transports(int verbose);
 /* World rank r's worker address (malloc'd copy). */
 int ucmpi_ucx_peer_address(int r, void **addr, size_t *len);
 /* UCX reported world rank r unreachable. */
