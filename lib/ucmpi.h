@@ -323,8 +323,16 @@ struct ucmpi_op_s {
     int commute;
     int id;                   /* predefined: index of the op; user: -1 */
     MPI_User_function *user_fn;
+    /* ---- added by ops (lib/coll/op*.c) ---- */
+    MPI_User_function_c *user_fn_c;   /* MPI_Op_create_c */
 };
 typedef struct ucmpi_op_s ucmpi_op_t;
+
+/* ---- added by ops: references held by operations in flight (e.g. a
+ * nonblocking or persistent collective keeps its user op alive after
+ * MPI_Op_free); no-ops on predefined ops. ---- */
+void ucmpi_op_retain(MPI_Op op);
+void ucmpi_op_release(MPI_Op op);
 
 /* inout[i] = in[i] op inout[i] for count elements of dt (dt may be a
  * derived type of a single basic type, as the standard allows). */
