@@ -5,6 +5,7 @@
  * found nothing, ucmpi_progress_idle(), which yields the core to other
  * ranks when the node is oversubscribed.
  */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "ucmpi.h"
 #include "ucp_glue/ucx.h"
 
