@@ -413,6 +413,124 @@ typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
 /* ---- end section: datatype ---- */
 
 /* ---- section: comm (groups, comms, attrs, info, topo, errhandlers) ---- */
+/* Predefined attribute callbacks (real functions of the library). */
+int ucmpi_comm_null_copy_fn(MPI_Comm, int, void *, void *, void *, int *);
+int ucmpi_comm_dup_fn(MPI_Comm, int, void *, void *, void *, int *);
+int ucmpi_comm_null_delete_fn(MPI_Comm, int, void *, void *);
+int ucmpi_type_null_copy_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int ucmpi_type_dup_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int ucmpi_type_null_delete_fn(MPI_Datatype, int, void *, void *);
+int ucmpi_win_null_copy_fn(MPI_Win, int, void *, void *, void *, int *);
+int ucmpi_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
+int ucmpi_win_null_delete_fn(MPI_Win, int, void *, void *);
+#define MPI_COMM_NULL_COPY_FN   ucmpi_comm_null_copy_fn
+#define MPI_COMM_DUP_FN         ucmpi_comm_dup_fn
+#define MPI_COMM_NULL_DELETE_FN ucmpi_comm_null_delete_fn
+#define MPI_TYPE_NULL_COPY_FN   ucmpi_type_null_copy_fn
+#define MPI_TYPE_DUP_FN         ucmpi_type_dup_fn
+#define MPI_TYPE_NULL_DELETE_FN ucmpi_type_null_delete_fn
+#define MPI_WIN_NULL_COPY_FN    ucmpi_win_null_copy_fn
+#define MPI_WIN_DUP_FN          ucmpi_win_dup_fn
+#define MPI_WIN_NULL_DELETE_FN  ucmpi_win_null_delete_fn
+#define MPI_NULL_COPY_FN        ucmpi_comm_null_copy_fn
+#define MPI_DUP_FN              ucmpi_comm_dup_fn
+#define MPI_NULL_DELETE_FN      ucmpi_comm_null_delete_fn
+
+/* attributes */
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                           int *comm_keyval, void *extra_state);
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                            MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                            int *comm_keyval, void *extra_state);
+int MPI_Comm_free_keyval(int *comm_keyval);
+int PMPI_Comm_free_keyval(int *comm_keyval);
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                      int *flag);
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                       int *flag);
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+int MPI_Keyval_create(MPI_Copy_function *copy_fn,
+                      MPI_Delete_function *delete_fn, int *keyval,
+                      void *extra_state);
+int PMPI_Keyval_create(MPI_Copy_function *copy_fn,
+                       MPI_Delete_function *delete_fn, int *keyval,
+                       void *extra_state);
+int MPI_Keyval_free(int *keyval);
+int PMPI_Keyval_free(int *keyval);
+int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+int MPI_Attr_delete(MPI_Comm comm, int keyval);
+int PMPI_Attr_delete(MPI_Comm comm, int keyval);
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                           MPI_Type_delete_attr_function *type_delete_attr_fn,
+                           int *type_keyval, void *extra_state);
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                            MPI_Type_delete_attr_function *type_delete_attr_fn,
+                            int *type_keyval, void *extra_state);
+int MPI_Type_free_keyval(int *type_keyval);
+int PMPI_Type_free_keyval(int *type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval,
+                      void *attribute_val);
+int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval,
+                       void *attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval,
+                      void *attribute_val, int *flag);
+int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval,
+                       void *attribute_val, int *flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                          MPI_Win_delete_attr_function *win_delete_attr_fn,
+                          int *win_keyval, void *extra_state);
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                           MPI_Win_delete_attr_function *win_delete_attr_fn,
+                           int *win_keyval, void *extra_state);
+int MPI_Win_free_keyval(int *win_keyval);
+int PMPI_Win_free_keyval(int *win_keyval);
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
+                     int *flag);
+int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
+                      int *flag);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+int PMPI_Win_delete_attr(MPI_Win win, int win_keyval);
+
+/* info */
+int MPI_Info_create(MPI_Info *info);
+int PMPI_Info_create(MPI_Info *info);
+int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+int MPI_Info_free(MPI_Info *info);
+int PMPI_Info_free(MPI_Info *info);
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
+int MPI_Info_delete(MPI_Info info, const char *key);
+int PMPI_Info_delete(MPI_Info info, const char *key);
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
+                 int *flag);
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
+                  int *flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
+                          int *flag);
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
+                           int *flag);
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen,
+                        char *value, int *flag);
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen,
+                         char *value, int *flag);
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
 /* ---- end section: comm ---- */
 
 /* ---- section: coll (collectives, ops) ---- */
