@@ -7,12 +7,6 @@
  *   fault_prog exit RANK CODE    RANK calls exit(CODE) without MPI_Finalize
  *   fault_prog hang              every rank blocks in MPI_Recv (kill -9,
  *                                SIGINT, --timeout tests)
- *   fault_prog deadpeer RANK [fatal|coll]
- *                                RANK kills itself (SIGKILL); the others block
- *                                in MPI_Recv from it (coll: in MPI_Barrier)
- *                                and each must get an error through
- *                                its error handler (fatal: the default one,
- *                                which must end the job) instead of hanging
  *
  * The ranks that wait block on a receive nobody sends.  With FAULT_DIR set,
  * each rank writes its pid to FAULT_DIR/pid.RANK once initialized, and the
@@ -28,7 +22,6 @@
 #include <unistd.h>
 
 static int rank, size;
-static double t_fault;   /* when the dead-peer victim died (approximately) */
 
 static double now(void)
 {
@@ -71,45 +64,6 @@ static void wait_forever(void)
     exit(99);
 }
 
-static void deadpeer_handler(MPI_Comm *comm, int *code, ...)
-{
-    char msg[MPI_MAX_ERROR_STRING];
-    int cls = -1, len = 0;
-
-    (void)comm;
-    MPI_Error_class(*code, &cls);
-    MPI_Error_string(*code, msg, &len);
-    printf("rank %d: error handler called %.3f s after the peer died: class %d: %s\n",
-           rank, now() - t_fault, cls, msg);
-    fflush(stdout);
-    /* the library may not be usable any more: leave without finalize */
-    _exit(cls == MPI_SUCCESS ? 1 : 0);
-}
-
-static int deadpeer(int victim, const char *variant)
-{
-    MPI_Errhandler eh;
-    int buf;
-
-    if (strcmp(variant, "fatal") != 0) {
-        MPI_Comm_create_errhandler(deadpeer_handler, &eh);
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);   /* everybody is connected before the death */
-    t_fault = now() + 0.2;
-    if (rank == victim) {
-        usleep(200000);
-        about_to_fail("dying of SIGKILL");
-        raise(SIGKILL);
-    }
-    if (strcmp(variant, "coll") == 0)
-        MPI_Barrier(MPI_COMM_WORLD);
-    else
-        MPI_Recv(&buf, 1, MPI_INT, victim, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    printf("rank %d: call involving dead rank %d returned success\n", rank, victim);
-    return 1;
-}
-
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -127,8 +81,6 @@ int main(int argc, char **argv)
 
     if (!strcmp(mode, "hang"))
         wait_forever();
-    if (!strcmp(mode, "deadpeer"))
-        return deadpeer(who, argc > 3 ? argv[3] : "recv");
     if (rank != who)
         wait_forever();
     usleep(200000);   /* let the others block inside MPI first */
