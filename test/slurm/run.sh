@@ -26,6 +26,12 @@ pass=0 fail=0 skip=0 failed=() t_start=$EPOCHREALTIME
 srun_args=() start_args=() N=
 [ "$nodes" -gt 1 ] && srun_args=(-N "$nodes") start_args=(--nodes "$nodes") N="-N $nodes "
 
+# Between namespaces of one host UCX would still pick shared memory (it
+# knows the machine by its boot id): force the veth network, as between nodes.
+if [ "$nodes" -gt 1 ]; then
+    export UCX_TLS=${UCX_TLS:-tcp,self} UCX_NET_DEVICES=${UCX_NET_DEVICES:-eth0}
+fi
+
 say() { echo "$suite: $*"; }
 result() {   # ok name [log]
     if [ "$1" = 1 ]; then
