@@ -172,14 +172,13 @@ case_external() {   # name np want_rc cause_regex action(kill9|sigint|sigterm)
     report "$name np=$np" "$([ -z "$why" ] && echo 1 || echo 0)" "$why" "$secs"
 }
 
-case_timeout() {   # np: --timeout 1 on a hung job names the ranks and the call
+case_timeout() {   # np: --timeout 1 on a hung job: exit 124, names the ranks' MPI call
     local np=$1 why secs t0
     t0=$EPOCHREALTIME
     start_job "$np" --timeout 1 "$prog" hang
     finish_job $((bound + 30))
     secs=$(elapsed "$t0" "$t_end")
-    why=$(check_job "$np" "$rc" "" "MPI_Recv" "rank 0 of $np: up")
-    [ "$rc" = 0 ] && why="exit code 0 after a timeout"
+    why=$(check_job "$np" 124 "" "MPI_Recv" "rank 0 of $np: up")
     [ -z "$why" ] && gt "$secs" "$((bound + 1))" && why="took ${secs}s (bound $((bound + 1))s)"
     job_pid=
     report "timeout np=$np" "$([ -z "$why" ] && echo 1 || echo 0)" "$why" "$secs"
