@@ -128,6 +128,11 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "print")) {          /* print LINES: then finalize */
         for (int i = 0; i < who; i++)
             printf("line %d of rank %d\n", i, info.rank);
+    } else if (!strcmp(mode, "finexit")) {        /* finexit RANK CODE: after finalize */
+        ucmpi_rt_fence(0, NULL);
+        ucmpi_rt_finalize();
+        ucmpi_rt_info_free(&info);
+        return info.rank == who ? code : 0;
     } else {
         fprintf(stderr, "rt_client: unknown mode %s\n", mode);
         return 2;
