@@ -41,20 +41,14 @@ static int wait_free(ucmpi_request_t *req, MPI_Status *st)
 static int send_bytes(const ucmpi_cc_t *cc, const void *buf, size_t n,
                       int to)
 {
-    ucmpi_request_t *req;
-    int rc = ucmpi_isend(buf, (MPI_Count)n, MPI_BYTE, peer(cc, to), cc->tag,
-                         cc->comm, cc->sub, UCMPI_SEND_STANDARD, &req);
-    int rc2 = wait_free(req, NULL);
-    return rc != MPI_SUCCESS ? rc : rc2;
+    return ucmpi_send(buf, (MPI_Count)n, MPI_BYTE, peer(cc, to), cc->tag,
+                      cc->comm, cc->sub);
 }
 
 static int recv_bytes(const ucmpi_cc_t *cc, void *buf, size_t n, int from)
 {
-    ucmpi_request_t *req;
-    int rc = ucmpi_irecv(buf, (MPI_Count)n, MPI_BYTE, peer(cc, from),
-                         cc->tag, cc->comm, cc->sub, &req);
-    int rc2 = wait_free(req, NULL);
-    return rc != MPI_SUCCESS ? rc : rc2;
+    return ucmpi_recv(buf, (MPI_Count)n, MPI_BYTE, peer(cc, from), cc->tag,
+                      cc->comm, cc->sub, MPI_STATUS_IGNORE);
 }
 
 int ucmpi_cc_bcast(const ucmpi_cc_t *cc, void *buf, size_t bytes, int root)

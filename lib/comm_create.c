@@ -112,7 +112,7 @@ int ucmpi_comm_dup_internal(ucmpi_comm_t *c, ucmpi_comm_t **out)
 {
     uint32_t ids[2];
     ucmpi_comm_t *n;
-    int rc, dummy;
+    int rc, dummy = 0;
 
     *out = NULL;
     if (c->is_inter) {
@@ -153,8 +153,7 @@ static int dup_entry(MPI_Comm comm, MPI_Info info, int use_info,
     if (newcomm == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
     *newcomm = MPI_COMM_NULL;
-    if (use_info && info != MPI_INFO_NULL &&
-        (info->magic != UCMPI_MAGIC_INFO))
+    if (use_info && info != MPI_INFO_NULL && !ucmpi_info_valid(info))
         return ucmpi_err_comm(comm, MPI_ERR_INFO, fn,
                               "info is not a valid info object");
     ucmpi_comm_t *n;
@@ -414,7 +413,7 @@ static int split_inter(ucmpi_comm_t *c, int color, int key,
 {
     ucmpi_cc_t cc;
     uint32_t ids[2];
-    int mine[2] = {color, key}, dummy;
+    int mine[2] = {color, key}, dummy = 0;
     int *all = malloc(2 * sizeof(int) * c->size);
     int *rall = malloc(2 * sizeof(int) * c->remote_size);
     int rc = MPI_ERR_NO_MEM;

@@ -12,6 +12,7 @@ void ucmpi_attr_finalize(void);
 
 /* ---- info (info.c) ---- */
 MPI_Info ucmpi_info_new(void);
+bool ucmpi_info_valid(MPI_Info info);
 void ucmpi_info_destroy(MPI_Info info);
 /* Copy of src with the keys keep() accepts (all when keep is NULL); NULL
  * when out of memory.  src may be MPI_INFO_NULL (empty copy). */

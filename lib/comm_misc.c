@@ -134,7 +134,7 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
     int rc = ucmpi_check_comm(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (info == MPI_INFO_NULL || info->magic != UCMPI_MAGIC_INFO)
+    if (!ucmpi_info_valid(info))
         return ucmpi_err_comm(comm, MPI_ERR_INFO, fn,
                               "info is not a valid info object");
     MPI_Info hints = ucmpi_comm_info_hints(info);

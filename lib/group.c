@@ -3,6 +3,7 @@
  * memory however large; other groups keep a table.
  */
 #include "ucmpi.h"
+#include "comm_internal.h"
 
 #include <stdlib.h>
 

@@ -30,7 +30,7 @@ void ucmpi_topo_destroy(void *p)
 
 static int *dup_ints(const int *a, int n)
 {
-    int *r = malloc((n > 0 ? n : 1) * sizeof(int));
+    int *r = malloc((n > 0 ? (size_t)n : 1) * sizeof(int));
     if (r != NULL && a != NULL && n > 0)
         memcpy(r, a, n * sizeof(int));
     return r;
@@ -103,7 +103,7 @@ static ucmpi_topo_t *cart_topo(int ndims, const int *dims, const int *periods,
     t->kind = MPI_CART;
     t->ndims = ndims;
     t->dims = dup_ints(dims, ndims);
-    t->periods = malloc((ndims ? ndims : 1) * sizeof(int));
+    t->periods = malloc((ndims > 0 ? (size_t)ndims : 1) * sizeof(int));
     if (t->dims == NULL || t->periods == NULL) {
         ucmpi_topo_destroy(t);
         return NULL;

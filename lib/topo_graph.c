@@ -14,7 +14,7 @@ int ucmpi_topo_comm_prefix(ucmpi_comm_t *comm, int nnodes, ucmpi_comm_t **out);
 
 static int *copy_ints(const int *a, int n)
 {
-    int *r = malloc((n > 0 ? n : 1) * sizeof(int));
+    int *r = malloc((n > 0 ? (size_t)n : 1) * sizeof(int));
     if (r != NULL && n > 0)
         memcpy(r, a, n * sizeof(int));
     return r;
