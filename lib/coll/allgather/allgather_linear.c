@@ -27,7 +27,7 @@ int ucmpi_allgather_linear(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
     for (int k = inter ? 0 : 1; k < n && rc == MPI_SUCCESS; k++) {
         int to = (a->rank + k) % n, from = (a->rank - k % n + n) % n;
 
-        if (scount * sdt->size)
+        if (scount * sdt->size != 0)
             rc = ucmpi_sched_send(s, sbuf, scount, sdt, to);
         if (rc == MPI_SUCCESS && ucmpi_xblk_bytes(&b[from]))
             rc = ucmpi_sched_recv(s, b[from].buf, b[from].count, b[from].dt,
