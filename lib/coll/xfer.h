@@ -9,12 +9,13 @@
 
 #include "ucmpi.h"
 #include "coll/sched.h"
+#include "coll/coll_util.h"
 
-/* How an entry point runs its schedule. */
+/* How an entry point runs its schedule (coll_util.h's modes). */
 typedef enum {
-    UCMPI_XFER_BLOCKING,      /* MPI_X */
-    UCMPI_XFER_NONBLOCKING,   /* MPI_IX */
-    UCMPI_XFER_PERSISTENT     /* MPI_X_init */
+    UCMPI_XFER_BLOCKING = UCMPI_COLL_BLOCKING,         /* MPI_X */
+    UCMPI_XFER_NONBLOCKING = UCMPI_COLL_NONBLOCKING,   /* MPI_IX */
+    UCMPI_XFER_PERSISTENT = UCMPI_COLL_PERSISTENT      /* MPI_X_init */
 } ucmpi_xfer_mode_t;
 
 /* One peer's piece of a message: count elements of dt at buf. */
@@ -68,7 +69,9 @@ typedef struct {
 } ucmpi_xfer_alg_t;
 
 /* The algorithm forced by tunable `knob` (e.g. "ALLGATHER_ALGORITHM"),
- * or NULL for automatic selection (unset, or a name not in the table). */
+ * or NULL for automatic selection (unset, "auto", or a name not in the
+ * table, reported once on stderr).  Like ucmpi_coll_alg_forced(), for
+ * tables that carry their builders. */
 const ucmpi_xfer_alg_t *ucmpi_xfer_forced(const ucmpi_xfer_alg_t *table,
                                           const char *knob);
 const ucmpi_xfer_alg_t *ucmpi_xfer_by_id(const ucmpi_xfer_alg_t *table,
@@ -80,6 +83,10 @@ const ucmpi_xfer_alg_t *ucmpi_xfer_by_id(const ucmpi_xfer_alg_t *table,
 int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
                    ucmpi_xfer_mode_t mode, MPI_Request *request,
                    const char *fn);
+
+/* Turns the v/w arrays of *a into a->sblk/a->rblk (scratch of s); done
+ * by ucmpi_xfer_run() before the builder runs. */
+int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_xfer_args_t *a);
 
 /* Block list helpers: uniform blocks of count x dt every `stride` elements
  * (of dt's extent) at buf; v blocks from MPI counts/displacements. */

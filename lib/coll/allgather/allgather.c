@@ -84,8 +84,9 @@ static int allgather_common(const void *sbuf, int scount, MPI_Datatype sdt,
 
     if (rc != MPI_SUCCESS)
         return rc;
-    if (mode != UCMPI_XFER_BLOCKING && req == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     rc = ag_check_send(comm, sbuf, scount, sdt, rbuf, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt, "receive", fn);
@@ -153,8 +154,9 @@ static int allgatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
 
     if (rc != MPI_SUCCESS)
         return rc;
-    if (mode != UCMPI_XFER_BLOCKING && req == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     rc = ag_check_send(comm, sbuf, scount, sdt, rbuf, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_xfer_check_counts(comm, comm->remote_size, rcounts,

@@ -88,8 +88,9 @@ static int alltoall_common(const void *sbuf, int scount, MPI_Datatype sdt,
 
     if (rc != MPI_SUCCESS)
         return rc;
-    if (mode != UCMPI_XFER_BLOCKING && req == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     rc = a2a_check_inplace(comm, sbuf, rbuf, fn);
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
         rc = ucmpi_xfer_check_buf(comm, sbuf, scount, sdt, "send", fn);
@@ -160,8 +161,9 @@ static int alltoallvw_common(const void *sbuf, const int *scounts,
     if (rc != MPI_SUCCESS)
         return rc;
     n = comm->remote_size;
-    if (mode != UCMPI_XFER_BLOCKING && req == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     rc = a2a_check_inplace(comm, sbuf, rbuf, fn);
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
         rc = rdts ? ucmpi_xfer_check_types(comm, n, scounts, sdispls, sdts,

@@ -80,8 +80,9 @@ static int gather_common(const void *sbuf, int scount, MPI_Datatype sdt,
 
     if (rc != MPI_SUCCESS)
         return rc;
-    if (mode != UCMPI_XFER_BLOCKING && req == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
         rc = ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt, "receive", fn);
@@ -152,8 +153,9 @@ static int gatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
 
     if (rc != MPI_SUCCESS)
         return rc;
-    if (mode != UCMPI_XFER_BLOCKING && req == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
         rc = ucmpi_xfer_check_counts(comm, comm->remote_size, rcounts,

@@ -19,8 +19,9 @@ static int nbr_prepare(MPI_Comm comm, const void *sbuf, const void *rbuf,
 
     if (rc != MPI_SUCCESS)
         return rc;
-    if (mode != UCMPI_XFER_BLOCKING && req == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE)
         return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not "
                               "allowed in neighbor collectives");

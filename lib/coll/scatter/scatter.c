@@ -89,8 +89,9 @@ static int scatter_common(const void *sbuf, int scount, MPI_Datatype sdt,
 
     if (rc != MPI_SUCCESS)
         return rc;
-    if (mode != UCMPI_XFER_BLOCKING && req == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
         rc = ucmpi_xfer_check_buf(comm, sbuf, scount, sdt, "send", fn);
@@ -153,8 +154,9 @@ static int scatterv_common(const void *sbuf, const int *scounts,
 
     if (rc != MPI_SUCCESS)
         return rc;
-    if (mode != UCMPI_XFER_BLOCKING && req == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
         rc = ucmpi_xfer_check_counts(comm, comm->remote_size, scounts,
