@@ -107,6 +107,14 @@ int ucmpi_error(int obj_kind, void *obj, int code, const char *fn,
 int ucmpi_error_class_of(int code);
 const char *ucmpi_error_class_name(int errclass);
 
+/* First members of every struct ucmpi_win_s (lib/rma/), so that error
+ * reporting finds a window's handler without knowing windows. */
+typedef struct {
+    uint32_t magic;
+    int refcount;
+    ucmpi_errhandler_t *errhandler;
+} ucmpi_win_head_t;
+
 void ucmpi_errhandler_retain(ucmpi_errhandler_t *eh);
 void ucmpi_errhandler_release(ucmpi_errhandler_t *eh);
 
@@ -217,6 +225,9 @@ struct ucmpi_request_s {
         void *bounce;         /* packed copy for non-contiguous data */
         size_t bounce_len;
         void *dt_state;       /* streaming pack/unpack state */
+        int pending;          /* UCX operations still running (Ssend: 2) */
+        int world_peer;       /* world rank of the peer, -1 if wildcard */
+        struct ucmpi_request_s *bsend_owner; /* buffered send bookkeeping */
     } p2p;
 };
 typedef struct ucmpi_request_s ucmpi_request_t;
@@ -323,8 +334,16 @@ struct ucmpi_op_s {
     int commute;
     int id;                   /* predefined: index of the op; user: -1 */
     MPI_User_function *user_fn;
+    /* ---- added by ops (lib/coll/op*.c) ---- */
+    MPI_User_function_c *user_fn_c;   /* MPI_Op_create_c */
 };
 typedef struct ucmpi_op_s ucmpi_op_t;
+
+/* ---- added by ops: references held by operations in flight (e.g. a
+ * nonblocking or persistent collective keeps its user op alive after
+ * MPI_Op_free); no-ops on predefined ops. ---- */
+void ucmpi_op_retain(MPI_Op op);
+void ucmpi_op_release(MPI_Op op);
 
 /* inout[i] = in[i] op inout[i] for count elements of dt (dt may be a
  * derived type of a single basic type, as the standard allows). */

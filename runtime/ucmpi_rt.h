@@ -40,4 +40,7 @@ void ucmpi_rt_abort(int code, const char *msg) __attribute__((noreturn));
 
 int ucmpi_rt_finalize(void);
 
+/* Frees info's malloc'd arrays (local_peers, node_of); call any time after init. */
+void ucmpi_rt_info_free(ucmpi_rt_info_t *info);
+
 #endif /* UCMPI_RT_H */

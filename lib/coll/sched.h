@@ -4,6 +4,11 @@
  * every step of the previous rounds completed).  One engine runs every
  * schedule: blocking = build + start + wait, nonblocking = build + start,
  * persistent = build once, start many times.
+ *
+ * Within a round, steps are independent: sends and receives are posted
+ * together, local steps (reduce, copy) run when the round starts.  Messages
+ * between two ranks of one schedule share the schedule's tag and match in
+ * posting order, so builders must post them in the same order on both sides.
  */
 #ifndef UCMPI_COLL_SCHED_H
 #define UCMPI_COLL_SCHED_H
@@ -13,8 +18,12 @@
 typedef struct ucmpi_sched ucmpi_sched_t;
 
 /* A schedule over comm's collective context.  Takes the next collective
- * sequence number of comm, which all members take in the same order. */
+ * sequence number of comm, which all members take in the same order.
+ * NULL when out of memory. */
 ucmpi_sched_t *ucmpi_sched_create(ucmpi_comm_t *comm);
+
+/* The communicator the schedule was created on. */
+ucmpi_comm_t *ucmpi_sched_comm(const ucmpi_sched_t *s);
 
 /* Steps.  Ranks are comm ranks (remote group for intercomms). */
 int ucmpi_sched_send(ucmpi_sched_t *s, const void *buf, MPI_Count count,
@@ -24,20 +33,34 @@ int ucmpi_sched_recv(ucmpi_sched_t *s, void *buf, MPI_Count count,
 /* inout[i] = in[i] op inout[i] (in is the left operand: rank order). */
 int ucmpi_sched_reduce(ucmpi_sched_t *s, const void *in, void *inout,
                        MPI_Count count, MPI_Datatype dt, MPI_Op op);
+/* Copies the type signature of (src, scount, sdt) into (dst, rcount, rdt);
+ * the packed sizes must agree (the smaller one is copied). */
 int ucmpi_sched_copy(ucmpi_sched_t *s, const void *src, MPI_Count scount,
                      MPI_Datatype sdt, void *dst, MPI_Count rcount,
                      MPI_Datatype rdt);
-/* Round boundary. */
+/* Round boundary (a no-op after an empty round). */
 int ucmpi_sched_fence(ucmpi_sched_t *s);
-/* Scratch memory released with the schedule. */
+/* Scratch memory released with the schedule (16-byte aligned); NULL when
+ * out of memory. */
 void *ucmpi_sched_alloc(ucmpi_sched_t *s, size_t bytes);
+/* Intercommunicator collectives: subsequent send/recv steps go over
+ * `comm` (e.g. the local intracommunicator) instead, with a tag taken from
+ * it the first time; pass the schedule's own comm to switch back. */
+int ucmpi_sched_set_comm(ucmpi_sched_t *s, ucmpi_comm_t *comm);
 
-/* Run: returns a request completed when the schedule is done.  persistent=1
- * keeps the schedule for further ucmpi_sched_restart() calls (MPI_Start). */
+/* Run: returns a request (kind UCMPI_REQ_COLL, retaining the comm)
+ * completed when the schedule is done; waiting on/freeing it frees the
+ * schedule.  persistent=1 keeps the schedule for MPI_Start (ops->start);
+ * the request is then returned inactive and not started. */
 int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
                       ucmpi_request_t **req);
-/* Build + start + wait. */
+/* Build + start + wait: runs s to completion and frees it. */
 int ucmpi_sched_run_blocking(ucmpi_sched_t *s);
+/* Frees a schedule that was never started (e.g. on a build error). */
 void ucmpi_sched_free(ucmpi_sched_t *s);
+
+/* Introspection for unit tests: number of steps and rounds. */
+int ucmpi_sched_num_steps(const ucmpi_sched_t *s);
+int ucmpi_sched_num_rounds(const ucmpi_sched_t *s);
 
 #endif

@@ -19,5 +19,24 @@ int ucmpi_ucx_progress(void);
 int ucmpi_ucx_arm(void);
 int ucmpi_ucx_efd(void);
 const char *ucmpi_ucx_version(void);
+void ucmpi_ucx_print_transports(int verbose);
+/* World rank r's worker address (malloc'd copy). */
+int ucmpi_ucx_peer_address(int r, void **addr, size_t *len);
+/* UCX reported world rank r unreachable. */
+int ucmpi_ucx_peer_failed(int r);
+
+/* Tag messaging for lib/p2p*.c.  The request's p2p fields describe the
+ * buffer (buf, count, dt); completion sets req->complete and status. */
+int ucmpi_ucx_tag_send(ucmpi_request_t *req, int world_dest, uint64_t tag);
+int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask);
+/* Probe: 1 and the envelope when a message matches, else 0.  remove=1
+ * takes the message out of matching and stores its handle in *msg. */
+int ucmpi_ucx_tag_probe(uint64_t tag, uint64_t mask, int remove,
+                        uint64_t *sender_tag, size_t *len, void **msg);
+int ucmpi_ucx_msg_recv(ucmpi_request_t *req, void *msg, uint64_t sender_tag,
+                       size_t len);
+int ucmpi_ucx_cancel(ucmpi_request_t *req);
+/* Zero-byte fire-and-forget send (synchronous-send acknowledgement). */
+int ucmpi_ucx_send_ack(int world_dest, uint64_t tag);
 
 #endif

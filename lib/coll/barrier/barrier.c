@@ -1,0 +1,71 @@
+/* MPI_Barrier, MPI_Ibarrier, MPI_Barrier_init: algorithm table, selection
+ * and entry points. */
+#include "coll/barrier/barrier.h"
+
+static const ucmpi_coll_alg_t barrier_algs[] = {
+    {UCMPI_BARRIER_DISSEMINATION, "dissemination",
+     "ceil(log2 n) rounds of pairwise signals, any n"},
+    {UCMPI_BARRIER_KNOMIAL, "knomial",
+     "radix-4 tree fan-in then fan-out"},
+};
+#define NALGS ((int)(sizeof(barrier_algs) / sizeof(barrier_algs[0])))
+
+/* Dissemination on every size: one round trip fewer than the tree's
+ * fan-in + fan-out (2 cores, 2..8 ranks: the tree never won). */
+int ucmpi_barrier_select(ucmpi_comm_t *comm)
+{
+    int id = ucmpi_coll_alg_forced("BARRIER_ALGORITHM", barrier_algs, NALGS);
+    return id >= 0 ? id : UCMPI_BARRIER_DISSEMINATION;
+}
+
+int ucmpi_barrier_build(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int alg)
+{
+    if (alg == UCMPI_BARRIER_KNOMIAL)
+        return ucmpi_barrier_knomial(s, g, 4);
+    return ucmpi_barrier_dissemination(s, g);
+}
+
+static int barrier_common(MPI_Comm comm, int mode, MPI_Request *req,
+                          const char *fn)
+{
+    int rc = ucmpi_coll_check_comm(comm, fn);
+    ucmpi_sched_t *s;
+
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_req(comm, mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_comm_t *local = NULL;
+    if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
+        return rc;
+    s = ucmpi_sched_create(comm);
+    if (s == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    if (local) {
+        rc = ucmpi_barrier_inter(s, comm, local);
+    } else {
+        ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+        rc = ucmpi_barrier_build(s, &g, ucmpi_barrier_select(comm));
+    }
+    return ucmpi_coll_run(comm, s, rc, mode, req, fn);
+}
+
+#pragma weak MPI_Barrier = PMPI_Barrier
+int PMPI_Barrier(MPI_Comm comm)
+{
+    return barrier_common(comm, UCMPI_COLL_BLOCKING, NULL, "MPI_Barrier");
+}
+
+#pragma weak MPI_Ibarrier = PMPI_Ibarrier
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    return barrier_common(comm, UCMPI_COLL_NONBLOCKING, request,
+                          "MPI_Ibarrier");
+}
+
+#pragma weak MPI_Barrier_init = PMPI_Barrier_init
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return barrier_common(comm, UCMPI_COLL_PERSISTENT, request,
+                          "MPI_Barrier_init");
+}

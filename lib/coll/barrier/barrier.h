@@ -1,0 +1,22 @@
+/* MPI_Barrier algorithms. */
+#ifndef UCMPI_COLL_BARRIER_H
+#define UCMPI_COLL_BARRIER_H
+
+#include "coll/coll_util.h"
+
+enum { UCMPI_BARRIER_DISSEMINATION, UCMPI_BARRIER_KNOMIAL };
+
+/* ceil(log2 n) rounds of zero-byte messages to rank + 2^i. */
+int ucmpi_barrier_dissemination(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g);
+/* Fan-in then fan-out over a radix-k tree rooted at member 0. */
+int ucmpi_barrier_knomial(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k);
+int ucmpi_barrier_fanin(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k);
+int ucmpi_barrier_fanout(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k);
+/* Intercommunicator barrier; local is comm's local intracommunicator. */
+int ucmpi_barrier_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
+                        ucmpi_comm_t *local);
+/* Selected (or forced) algorithm id for comm, and its builder. */
+int ucmpi_barrier_select(ucmpi_comm_t *comm);
+int ucmpi_barrier_build(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int alg);
+
+#endif

@@ -1,0 +1,19 @@
+/* Dissemination barrier: in round i every member signals member + 2^i and
+ * waits for member - 2^i; after ceil(log2 n) rounds everyone has heard,
+ * directly or not, from everyone.  Any n, no extra rounds. */
+#include "coll/barrier/barrier.h"
+
+int ucmpi_barrier_dissemination(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g)
+{
+    int n = g->size, me = g->rank, rc = MPI_SUCCESS;
+
+    for (int d = 1; d < n && rc == MPI_SUCCESS; d *= 2) {
+        int to = (me + d) % n, from = (me - d + n) % n;
+        rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, ucmpi_coll_grp_peer(g, from));
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_sched_send(s, NULL, 0, MPI_BYTE, ucmpi_coll_grp_peer(g, to));
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_sched_fence(s);
+    }
+    return rc;
+}

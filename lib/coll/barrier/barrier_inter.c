@@ -1,0 +1,26 @@
+/* Intercommunicator barrier: local fan-in, the two leaders (local rank 0
+ * of each group) exchange a signal, local fan-out.  Nobody leaves before
+ * every process of both groups entered. */
+#include "coll/barrier/barrier.h"
+
+int ucmpi_barrier_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
+                        ucmpi_comm_t *local)
+{
+    ucmpi_coll_grp_t lg = ucmpi_coll_grp_comm(local);
+    int rc = ucmpi_sched_set_comm(s, local);
+
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_barrier_fanin(s, &lg, 2);
+    if (rc == MPI_SUCCESS && lg.rank == 0) {
+        ucmpi_sched_set_comm(s, comm);
+        rc = ucmpi_sched_send(s, NULL, 0, MPI_BYTE, 0);
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, 0);
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_sched_fence(s);
+        ucmpi_sched_set_comm(s, local);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_barrier_fanout(s, &lg, 2);
+    return rc;
+}

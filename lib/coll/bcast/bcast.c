@@ -1,0 +1,121 @@
+/* MPI_Bcast, MPI_Ibcast, MPI_Bcast_init: algorithm table, selection and
+ * entry points. */
+#include "coll/bcast/bcast.h"
+
+static const ucmpi_coll_alg_t bcast_algs[] = {
+    {UCMPI_BCAST_BINOMIAL, "binomial",
+     "binomial tree: log2(n) rounds, for small messages"},
+    {UCMPI_BCAST_SCATTER_ALLGATHER, "scatter_allgather",
+     "binomial scatter + ring allgather (van de Geijn), medium/large"},
+    {UCMPI_BCAST_CHAIN, "chain",
+     "pipelined chain in segments, for large messages"},
+};
+#define NALGS ((int)(sizeof(bcast_algs) / sizeof(bcast_algs[0])))
+
+/* Bytes per segment of the pipelined chain. */
+#define CHAIN_SEGMENT (128 * 1024)
+
+/* Thresholds (one node, shared memory, 2 cores): small messages are
+ * latency-bound (binomial); from 64 KiB on >= 4 ranks the scatter +
+ * allgather moves ~2x the data per link instead of log2(n)x; from 2 MiB
+ * the chain's pipelining wins.  Initial values from the usual MPICH
+ * defaults, to be refined with bench/ (see the report of branch collA). */
+static const struct {
+    size_t small_bytes;      /* below: binomial */
+    int sa_min_ranks;        /* scatter_allgather needs this many ranks */
+    size_t chain_bytes;      /* from here: chain */
+} bcast_thresholds = {65536, 4, 2 * 1024 * 1024};
+
+int ucmpi_bcast_select(ucmpi_comm_t *comm, int size, size_t nbytes)
+{
+    int id = ucmpi_coll_alg_forced("BCAST_ALGORITHM", bcast_algs, NALGS);
+
+    if (id >= 0)
+        return id;
+    if (size <= 2 || nbytes < bcast_thresholds.small_bytes)
+        return UCMPI_BCAST_BINOMIAL;
+    if (nbytes >= bcast_thresholds.chain_bytes)
+        return UCMPI_BCAST_CHAIN;
+    if (size >= bcast_thresholds.sa_min_ranks)
+        return UCMPI_BCAST_SCATTER_ALLGATHER;
+    return UCMPI_BCAST_BINOMIAL;
+}
+
+int ucmpi_bcast_build(ucmpi_sched_t *s, void *buf, MPI_Count count,
+                      MPI_Datatype dt, int root, const ucmpi_coll_grp_t *g,
+                      int alg)
+{
+    if (g->size == 1 || count == 0)
+        return MPI_SUCCESS;
+    switch (alg) {
+    case UCMPI_BCAST_SCATTER_ALLGATHER:
+        return ucmpi_bcast_scatter_allgather(s, buf, count, dt, root, g);
+    case UCMPI_BCAST_CHAIN:
+        return ucmpi_bcast_chain(s, buf, count, dt, root, g, CHAIN_SEGMENT);
+    default:
+        return ucmpi_bcast_tree(s, buf, count, dt, root, g, 2);
+    }
+}
+
+static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
+                        MPI_Comm comm, int mode, MPI_Request *req,
+                        const char *fn)
+{
+    ucmpi_comm_t *local = NULL;
+    ucmpi_sched_t *s;
+    int rc = ucmpi_coll_check_comm(comm, fn);
+
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_req(comm, mode, req, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_count(comm, count, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_dt(comm, dt, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_root(comm, root, fn);
+    if (rc == MPI_SUCCESS && buf == MPI_IN_PLACE)
+        rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
+                            "MPI_IN_PLACE is not allowed in a bcast");
+    if (rc == MPI_SUCCESS && (!comm->is_inter || root != MPI_PROC_NULL))
+        rc = ucmpi_check_buf(comm, buf, count, dt, fn);
+    if (rc == MPI_SUCCESS && comm->is_inter)
+        rc = ucmpi_coll_local(comm, &local, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    s = ucmpi_sched_create(comm);
+    if (s == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    if (local) {
+        rc = ucmpi_bcast_inter(s, comm, local, buf, count, dt, root);
+    } else {
+        ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+        int alg = ucmpi_bcast_select(comm, g.size,
+                                     (size_t)(count * dt->size));
+        rc = ucmpi_bcast_build(s, buf, count, dt, root, &g, alg);
+    }
+    return ucmpi_coll_run(comm, s, rc, mode, req, fn);
+}
+
+#pragma weak MPI_Bcast = PMPI_Bcast
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
+               MPI_Comm comm)
+{
+    return bcast_common(buffer, count, datatype, root, comm,
+                        UCMPI_COLL_BLOCKING, NULL, "MPI_Bcast");
+}
+
+#pragma weak MPI_Ibcast = PMPI_Ibcast
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return bcast_common(buffer, count, datatype, root, comm,
+                        UCMPI_COLL_NONBLOCKING, request, "MPI_Ibcast");
+}
+
+#pragma weak MPI_Bcast_init = PMPI_Bcast_init
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
+                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return bcast_common(buffer, count, datatype, root, comm,
+                        UCMPI_COLL_PERSISTENT, request, "MPI_Bcast_init");
+}

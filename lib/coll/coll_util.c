@@ -1,0 +1,240 @@
+/* Shared collective helpers: see coll_util.h. */
+#include "coll/coll_util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int ucmpi_coll_alg_forced(const char *knob, const ucmpi_coll_alg_t *tab,
+                          int n)
+{
+    static char warned[64];
+    const char *v = ucmpi_config_str(knob);
+
+    if (v == NULL || v[0] == '\0' || strcmp(v, "auto") == 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (strcmp(tab[i].name, v) == 0)
+            return tab[i].id;
+    if (strncmp(warned, knob, sizeof(warned) - 1) != 0) {
+        fprintf(stderr, "ucmpi: UCMPI_%s=%s is not an algorithm; using "
+                "automatic selection\n", knob, v);
+        snprintf(warned, sizeof(warned), "%s", knob);
+    }
+    return -1;
+}
+
+const char *ucmpi_coll_alg_name(const ucmpi_coll_alg_t *tab, int n, int id)
+{
+    for (int i = 0; i < n; i++)
+        if (tab[i].id == id)
+            return tab[i].name;
+    return "?";
+}
+
+int ucmpi_coll_run(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
+                   int mode, MPI_Request *req, const char *fn)
+{
+    ucmpi_request_t *r;
+    int rc = build_rc;
+
+    if (rc != MPI_SUCCESS) {
+        ucmpi_sched_free(s);
+        return ucmpi_err_comm(comm, rc, fn, "cannot build the schedule");
+    }
+    if (mode == UCMPI_COLL_BLOCKING) {
+        rc = ucmpi_sched_run_blocking(s);
+        if (rc != MPI_SUCCESS)
+            return ucmpi_err_comm(comm, rc, fn, "collective failed");
+        return MPI_SUCCESS;
+    }
+    rc = ucmpi_sched_start(s, mode == UCMPI_COLL_PERSISTENT, &r);
+    if (rc != MPI_SUCCESS) {
+        ucmpi_sched_free(s);
+        return ucmpi_err_comm(comm, rc, fn, "cannot start the schedule");
+    }
+    *req = r;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_coll_check_comm(MPI_Comm comm, const char *fn)
+{
+    int rc = ucmpi_check_initialized(fn);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return ucmpi_check_comm(comm, fn);
+}
+
+int ucmpi_coll_check_req(ucmpi_comm_t *comm, int mode, MPI_Request *req,
+                         const char *fn)
+{
+    if (mode != UCMPI_COLL_BLOCKING && req == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_REQUEST, fn,
+                              "request argument is NULL");
+    return MPI_SUCCESS;
+}
+
+int ucmpi_coll_check_op(ucmpi_comm_t *comm, MPI_Op op, MPI_Datatype dt,
+                        const char *fn)
+{
+    const char *why = NULL;
+    int rc = ucmpi_op_check(op, dt, &why);
+
+    if (rc != MPI_SUCCESS)
+        return ucmpi_err_comm(comm, rc, fn, "op: %s", why ? why : "invalid");
+    return MPI_SUCCESS;
+}
+
+int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root, const char *fn)
+{
+    if (comm->is_inter) {
+        if (root == MPI_ROOT || root == MPI_PROC_NULL ||
+            (root >= 0 && root < comm->remote_size))
+            return MPI_SUCCESS;
+    } else if (root >= 0 && root < comm->size) {
+        return MPI_SUCCESS;
+    }
+    return ucmpi_err_comm(comm, MPI_ERR_ROOT, fn,
+                          "root %d out of range for a communicator of %d",
+                          root, comm->is_inter ? comm->remote_size
+                                               : comm->size);
+}
+
+void *ucmpi_coll_tmpbuf(ucmpi_sched_t *s, MPI_Count count, MPI_Datatype dt)
+{
+    MPI_Aint ext = dt->extent > dt->true_extent ? dt->extent
+                                                : dt->true_extent;
+    char *p;
+
+    if (ext < 0)
+        ext = -ext;
+    p = ucmpi_sched_alloc(s, (size_t)(count > 0 ? count : 1) * (size_t)ext);
+    return p ? p - dt->true_lb : NULL;
+}
+
+int ucmpi_coll_pof2_floor(int n)
+{
+    int p = 1;
+
+    while (p * 2 <= n)
+        p *= 2;
+    return p;
+}
+
+int ucmpi_coll_log_ceil(int n, int k)
+{
+    int e = 0;
+
+    for (long p = 1; p < n; p *= k)
+        e++;
+    return e;
+}
+
+int ucmpi_coll_knomial_parent(int vrank, int size, int k)
+{
+    if (vrank == 0)
+        return -1;
+    for (long m = 1; m < size; m *= k)
+        if ((vrank / m) % k != 0)
+            return (int)(vrank - ((vrank / m) % k) * m);
+    return -1;
+}
+
+int ucmpi_coll_knomial_children(int vrank, int size, int k, int *children,
+                                int max)
+{
+    int n = 0;
+
+    for (long m = 1; m < size; m *= k) {
+        if (vrank != 0 && (vrank / m) % k != 0)
+            break;                  /* digits above belong to the parent */
+        for (int d = 1; d < k; d++) {
+            long c = vrank + d * m;
+            if (c >= size)
+                break;
+            if (n < max)
+                children[n] = (int)c;
+            n++;
+        }
+    }
+    return n < max ? n : max;
+}
+
+int ucmpi_coll_knomial_subtree_end(int vrank, int size, int k)
+{
+    long m = 1;
+
+    if (vrank == 0)
+        return size;
+    while ((vrank / m) % k == 0)
+        m *= k;
+    return vrank + m < size ? (int)(vrank + m) : size;
+}
+
+int ucmpi_coll_rd_newrank(int rank, int rem)
+{
+    if (rank < 2 * rem)
+        return rank % 2 ? rank / 2 : -1;
+    return rank - rem;
+}
+
+int ucmpi_coll_rd_oldrank(int newrank, int rem)
+{
+    return newrank < rem ? 2 * newrank + 1 : newrank + rem;
+}
+
+int ucmpi_coll_rd_first(int newrank, int rem)
+{
+    return newrank < rem ? 2 * newrank : newrank + rem;
+}
+
+void ucmpi_coll_block(MPI_Count count, int n, int i, MPI_Count *off,
+                      MPI_Count *cnt)
+{
+    MPI_Count q = count / n, r = count % n;
+
+    *cnt = q + (i < r);
+    *off = i * q + (i < r ? i : r);
+}
+
+int ucmpi_coll_local(ucmpi_comm_t *comm, ucmpi_comm_t **local,
+                     const char *fn)
+{
+    if (comm->local_comm == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_COMM, fn,
+                              "intercommunicator has no local "
+                              "communicator for collectives");
+    *local = comm->local_comm;
+    return MPI_SUCCESS;
+}
+
+char *ucmpi_coll_bytes_in(ucmpi_sched_t *s, void *buf, MPI_Count count,
+                          MPI_Datatype dt, int pack_in, size_t *nbytes)
+{
+    char *tmp;
+
+    *nbytes = (size_t)(count * dt->size);
+    if (dt->contig)
+        return (char *)buf + dt->true_lb;
+    tmp = ucmpi_sched_alloc(s, *nbytes);
+    if (tmp != NULL && pack_in &&
+        (ucmpi_sched_copy(s, buf, count, dt, tmp, (MPI_Count)*nbytes,
+                          MPI_BYTE) != MPI_SUCCESS ||
+         ucmpi_sched_fence(s) != MPI_SUCCESS))
+        return NULL;
+    return tmp;
+}
+
+int ucmpi_coll_bytes_out(ucmpi_sched_t *s, const char *bytes, void *buf,
+                         MPI_Count count, MPI_Datatype dt)
+{
+    int rc;
+
+    if (dt->contig)
+        return MPI_SUCCESS;
+    rc = ucmpi_sched_fence(s);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_sched_copy(s, bytes, count * dt->size, MPI_BYTE, buf,
+                              count, dt);
+    return rc;
+}

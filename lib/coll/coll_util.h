@@ -1,0 +1,135 @@
+/*
+ * Helpers shared by every collective: algorithm tables and forcing, how a
+ * built schedule is run (blocking, nonblocking, persistent), group views
+ * for algorithms that run over a subset of the communicator, and the peer
+ * arithmetic of rings, recursive doubling and k-nomial trees (pure
+ * functions, unit-tested in test/unit/coll_util.c).
+ */
+#ifndef UCMPI_COLL_UTIL_H
+#define UCMPI_COLL_UTIL_H
+
+#include "coll/sched.h"
+
+/* One row of a collective's algorithm table. */
+typedef struct {
+    int id;
+    const char *name;         /* what UCMPI_<COLL>_ALGORITHM accepts */
+    const char *desc;
+} ucmpi_coll_alg_t;
+
+/* Id of the algorithm forced by tunable `knob` (e.g.
+ * "ALLREDUCE_ALGORITHM"), or -1 for automatic selection (unset, "auto", or
+ * an unknown name, which is reported once on stderr). */
+int ucmpi_coll_alg_forced(const char *knob, const ucmpi_coll_alg_t *tab,
+                          int n);
+const char *ucmpi_coll_alg_name(const ucmpi_coll_alg_t *tab, int n, int id);
+
+enum { UCMPI_COLL_BLOCKING, UCMPI_COLL_NONBLOCKING, UCMPI_COLL_PERSISTENT };
+
+/* Runs a built schedule per `mode` (req is the user's request for the
+ * nonblocking and persistent forms).  build_rc is the builder's result:
+ * on failure the schedule is freed.  Errors go through comm's handler. */
+int ucmpi_coll_run(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
+                   int mode, MPI_Request *req, const char *fn);
+
+/* Argument checks shared by the entry points (MPI_SUCCESS or the code from
+ * ucmpi_error); the comm check also rejects calls before init. */
+int ucmpi_coll_check_comm(MPI_Comm comm, const char *fn);
+int ucmpi_coll_check_req(ucmpi_comm_t *comm, int mode, MPI_Request *req,
+                         const char *fn);
+int ucmpi_coll_check_op(ucmpi_comm_t *comm, MPI_Op op, MPI_Datatype dt,
+                        const char *fn);
+/* root of an intracomm collective, or of an intercomm one (MPI_ROOT,
+ * MPI_PROC_NULL or a remote rank) */
+int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root, const char *fn);
+
+/* The local intracommunicator of intercomm comm (MPI_ERR_COMM if none). */
+int ucmpi_coll_local(ucmpi_comm_t *comm, ucmpi_comm_t **local,
+                     const char *fn);
+
+/* A contiguous byte view of (buf, count, dt) for algorithms that split
+ * messages into blocks: buf itself when dt is contiguous, else scratch
+ * (with a pack step added first when pack_in).  NULL when out of memory.
+ * ucmpi_coll_bytes_out adds the unpack back into buf when one is needed. */
+char *ucmpi_coll_bytes_in(ucmpi_sched_t *s, void *buf, MPI_Count count,
+                          MPI_Datatype dt, int pack_in, size_t *nbytes);
+int ucmpi_coll_bytes_out(ucmpi_sched_t *s, const char *bytes, void *buf,
+                         MPI_Count count, MPI_Datatype dt);
+
+/* A subset of the communicator an algorithm runs over: member i is comm
+ * rank map[i] (map NULL: the identity), `rank` is the caller's index. */
+typedef struct {
+    int size, rank;
+    const int *map;
+} ucmpi_coll_grp_t;
+
+static inline int ucmpi_coll_grp_peer(const ucmpi_coll_grp_t *g, int i)
+{
+    return g->map ? g->map[i] : i;
+}
+
+static inline ucmpi_coll_grp_t ucmpi_coll_grp_comm(const ucmpi_comm_t *c)
+{
+    ucmpi_coll_grp_t g = {c->size, c->rank, NULL};
+    return g;
+}
+
+/* Scratch room for count elements of dt, laid out as in a user buffer
+ * (the pointer to pass as `buf`, true_lb already accounted for). */
+void *ucmpi_coll_tmpbuf(ucmpi_sched_t *s, MPI_Count count, MPI_Datatype dt);
+
+/* Address of element i of buf. */
+static inline void *ucmpi_coll_at(const void *buf, MPI_Count i,
+                                  MPI_Datatype dt)
+{
+    return (char *)buf + i * dt->extent;
+}
+
+/* ---- peer arithmetic (pure) ---- */
+
+/* Largest power of two <= n (n >= 1). */
+int ucmpi_coll_pof2_floor(int n);
+/* Smallest power of k >= n, as an exponent (ceil(log_k n)). */
+int ucmpi_coll_log_ceil(int n, int k);
+
+static inline int ucmpi_coll_ring_right(int rank, int size)
+{
+    return (rank + 1) % size;
+}
+static inline int ucmpi_coll_ring_left(int rank, int size)
+{
+    return (rank - 1 + size) % size;
+}
+static inline int ucmpi_coll_vrank(int rank, int root, int size)
+{
+    return (rank - root + size) % size;
+}
+static inline int ucmpi_coll_rank_of(int vrank, int root, int size)
+{
+    return (vrank + root) % size;
+}
+
+/* K-nomial tree over virtual ranks 0..size-1 rooted at 0: the parent of
+ * vrank (-1 for the root) is vrank with its lowest non-zero base-k digit
+ * cleared; children are listed in ascending order (smallest subtree
+ * first), *nchildren set; returns the number written (<= max). */
+int ucmpi_coll_knomial_parent(int vrank, int size, int k);
+int ucmpi_coll_knomial_children(int vrank, int size, int k, int *children,
+                                int max);
+/* Virtual ranks covered by the subtree of vrank: [vrank, end). */
+int ucmpi_coll_knomial_subtree_end(int vrank, int size, int k);
+
+/* Recursive doubling on a non-power-of-two size n: pof2 = pof2_floor(n),
+ * rem = n - pof2; ranks below 2*rem fold in pairs (even into odd) so every
+ * new rank covers a contiguous range of old ranks. */
+int ucmpi_coll_rd_newrank(int rank, int rem);   /* -1: folded away */
+int ucmpi_coll_rd_oldrank(int newrank, int rem); /* the survivor */
+/* First old rank covered by newrank (rank order for non-commutative ops). */
+int ucmpi_coll_rd_first(int newrank, int rem);
+
+/* Block i of count elements split into n nearly equal blocks (the first
+ * count % n blocks one element larger). */
+void ucmpi_coll_block(MPI_Count count, int n, int i, MPI_Count *off,
+                      MPI_Count *cnt);
+
+#endif

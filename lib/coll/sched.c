@@ -1,0 +1,477 @@
+/*
+ * The schedule engine: runs the rounds of a collective schedule over the
+ * communicator's collective context.  Every started schedule sits on one
+ * active list that a progress hook advances, so any number of collectives
+ * can be in flight on one communicator and complete in any order of waits.
+ */
+#include "coll/sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY };
+
+typedef struct {
+    int kind;
+    int peer, tag;
+    ucmpi_comm_t *comm;
+    const void *src;          /* send buffer, reduce `in`, copy source */
+    void *dst;                /* recv buffer, reduce `inout`, copy target */
+    MPI_Count count, rcount;
+    MPI_Datatype dt, rdt;
+    MPI_Op op;
+} step_t;
+
+typedef union scratch {
+    union scratch *next;
+    max_align_t align;
+} scratch_t;
+
+struct ucmpi_sched {
+    ucmpi_comm_t *comm;       /* the collective's communicator */
+    int tag;
+    ucmpi_comm_t *cur_comm;   /* comm of the steps being added */
+    int cur_tag;
+    ucmpi_comm_t *alt_comm;   /* second comm (intercomm collectives) */
+    int alt_tag;
+
+    step_t *steps;
+    int nsteps, cap;
+    int *ends;                /* ends[r]: one past the last step of round r */
+    int nrounds, rcap;
+
+    /* run state */
+    ucmpi_request_t **reqs;   /* per step, while in flight */
+    int next_round;           /* next round to post */
+    int pbeg, pend;           /* steps of the round in flight */
+    int npending;
+    int err;
+    int running, orphaned, persistent;
+    ucmpi_request_t *req;
+    ucmpi_sched_t *prev, *next;   /* active list */
+    scratch_t *scratch;
+};
+
+static ucmpi_sched_t *active_head;
+static int hook_registered;
+static int in_progress;
+
+static int sched_progress(void);
+
+ucmpi_sched_t *ucmpi_sched_create(ucmpi_comm_t *comm)
+{
+    ucmpi_sched_t *s = calloc(1, sizeof(*s));
+
+    if (s == NULL)
+        return NULL;
+    s->comm = s->cur_comm = comm;
+    s->tag = s->cur_tag = ucmpi_comm_next_coll_tag(comm);
+    return s;
+}
+
+ucmpi_comm_t *ucmpi_sched_comm(const ucmpi_sched_t *s)
+{
+    return s->comm;
+}
+
+int ucmpi_sched_set_comm(ucmpi_sched_t *s, ucmpi_comm_t *comm)
+{
+    if (comm == s->comm) {
+        s->cur_comm = s->comm;
+        s->cur_tag = s->tag;
+        return MPI_SUCCESS;
+    }
+    if (s->alt_comm == NULL) {
+        s->alt_comm = comm;
+        s->alt_tag = ucmpi_comm_next_coll_tag(comm);
+    } else if (s->alt_comm != comm) {
+        return MPI_ERR_INTERN;    /* one extra comm is all we need */
+    }
+    s->cur_comm = comm;
+    s->cur_tag = s->alt_tag;
+    return MPI_SUCCESS;
+}
+
+static step_t *add_step(ucmpi_sched_t *s, int kind)
+{
+    if (s->nsteps == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 16;
+        step_t *n = realloc(s->steps, cap * sizeof(*n));
+        if (n == NULL)
+            return NULL;
+        s->steps = n;
+        s->cap = cap;
+    }
+    step_t *st = &s->steps[s->nsteps++];
+    memset(st, 0, sizeof(*st));
+    st->kind = kind;
+    st->comm = s->cur_comm;
+    st->tag = s->cur_tag;
+    return st;
+}
+
+int ucmpi_sched_send(ucmpi_sched_t *s, const void *buf, MPI_Count count,
+                     MPI_Datatype dt, int peer)
+{
+    step_t *st = add_step(s, STEP_SEND);
+
+    if (st == NULL)
+        return MPI_ERR_NO_MEM;
+    st->src = buf;
+    st->count = count;
+    st->dt = dt;
+    st->peer = peer;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_sched_recv(ucmpi_sched_t *s, void *buf, MPI_Count count,
+                     MPI_Datatype dt, int peer)
+{
+    step_t *st = add_step(s, STEP_RECV);
+
+    if (st == NULL)
+        return MPI_ERR_NO_MEM;
+    st->dst = buf;
+    st->count = count;
+    st->dt = dt;
+    st->peer = peer;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_sched_reduce(ucmpi_sched_t *s, const void *in, void *inout,
+                       MPI_Count count, MPI_Datatype dt, MPI_Op op)
+{
+    if (count == 0)
+        return MPI_SUCCESS;
+    step_t *st = add_step(s, STEP_REDUCE);
+    if (st == NULL)
+        return MPI_ERR_NO_MEM;
+    st->src = in;
+    st->dst = inout;
+    st->count = count;
+    st->dt = dt;
+    st->op = op;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_sched_copy(ucmpi_sched_t *s, const void *src, MPI_Count scount,
+                     MPI_Datatype sdt, void *dst, MPI_Count rcount,
+                     MPI_Datatype rdt)
+{
+    if (scount == 0 || rcount == 0)
+        return MPI_SUCCESS;
+    step_t *st = add_step(s, STEP_COPY);
+    if (st == NULL)
+        return MPI_ERR_NO_MEM;
+    st->src = src;
+    st->count = scount;
+    st->dt = sdt;
+    st->dst = dst;
+    st->rcount = rcount;
+    st->rdt = rdt;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_sched_fence(ucmpi_sched_t *s)
+{
+    int last = s->nrounds ? s->ends[s->nrounds - 1] : 0;
+
+    if (s->nsteps == last)
+        return MPI_SUCCESS;       /* empty round */
+    if (s->nrounds == s->rcap) {
+        int cap = s->rcap ? 2 * s->rcap : 8;
+        int *n = realloc(s->ends, cap * sizeof(*n));
+        if (n == NULL)
+            return MPI_ERR_NO_MEM;
+        s->ends = n;
+        s->rcap = cap;
+    }
+    s->ends[s->nrounds++] = s->nsteps;
+    return MPI_SUCCESS;
+}
+
+void *ucmpi_sched_alloc(ucmpi_sched_t *s, size_t bytes)
+{
+    scratch_t *b = malloc(sizeof(*b) + (bytes ? bytes : 1));
+
+    if (b == NULL)
+        return NULL;
+    b->next = s->scratch;
+    s->scratch = b;
+    return b + 1;
+}
+
+int ucmpi_sched_num_steps(const ucmpi_sched_t *s)
+{
+    return s->nsteps;
+}
+
+int ucmpi_sched_num_rounds(const ucmpi_sched_t *s)
+{
+    int last = s->nrounds ? s->ends[s->nrounds - 1] : 0;
+    return s->nrounds + (s->nsteps > last);
+}
+
+void ucmpi_sched_free(ucmpi_sched_t *s)
+{
+    if (s == NULL)
+        return;
+    while (s->scratch) {
+        scratch_t *n = s->scratch->next;
+        free(s->scratch);
+        s->scratch = n;
+    }
+    free(s->reqs);
+    free(s->steps);
+    free(s->ends);
+    free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Execution                                                          */
+/* ------------------------------------------------------------------ */
+
+static int copy_step(const step_t *st)
+{
+    MPI_Count sbytes = st->count * st->dt->size;
+    MPI_Count rbytes = st->rcount * st->rdt->size;
+    size_t n = (size_t)(sbytes < rbytes ? sbytes : rbytes);
+
+    if (n == 0)
+        return MPI_SUCCESS;
+    if (st->dt->contig && st->rdt->contig) {
+        memmove((char *)st->dst + st->rdt->true_lb,
+                (const char *)st->src + st->dt->true_lb, n);
+        return MPI_SUCCESS;
+    }
+    if (st->rdt->contig) {
+        ucmpi_dt_pack(st->dt, st->src, st->count,
+                      (char *)st->dst + st->rdt->true_lb);
+        return MPI_SUCCESS;
+    }
+    if (st->dt->contig) {
+        ucmpi_dt_unpack(st->rdt, st->dst, st->rcount,
+                        (const char *)st->src + st->dt->true_lb, n);
+        return MPI_SUCCESS;
+    }
+    void *tmp = malloc((size_t)sbytes);
+    if (tmp == NULL)
+        return MPI_ERR_NO_MEM;
+    ucmpi_dt_pack(st->dt, st->src, st->count, tmp);
+    ucmpi_dt_unpack(st->rdt, st->dst, st->rcount, tmp, n);
+    free(tmp);
+    return MPI_SUCCESS;
+}
+
+/* Posts or runs one step; returns an MPI error code. */
+static int start_step(ucmpi_sched_t *s, int i)
+{
+    const step_t *st = &s->steps[i];
+
+    int rc;
+
+    switch (st->kind) {
+    case STEP_SEND:
+        rc = ucmpi_isend(st->src, st->count, st->dt, st->peer, st->tag,
+                         st->comm, UCMPI_CTX_COLL, UCMPI_SEND_STANDARD,
+                         &s->reqs[i]);
+        break;
+    case STEP_RECV:
+        rc = ucmpi_irecv(st->dst, st->count, st->dt, st->peer, st->tag,
+                         st->comm, UCMPI_CTX_COLL, &s->reqs[i]);
+        break;
+    case STEP_REDUCE:
+        return ucmpi_op_apply(st->op, st->src, st->dst, st->count, st->dt);
+    default:
+        return copy_step(st);
+    }
+    if (s->reqs[i] != NULL)
+        s->npending++;
+    return rc;
+}
+
+/* Collects completed requests of the round in flight. */
+static int reap(ucmpi_sched_t *s)
+{
+    int events = 0;
+
+    for (int i = s->pbeg; i < s->pend && s->npending; i++) {
+        ucmpi_request_t *r = s->reqs[i];
+        if (r == NULL || !ucmpi_request_is_complete(r))
+            continue;
+        if (r->status.MPI_ERROR != MPI_SUCCESS && s->err == MPI_SUCCESS)
+            s->err = r->status.MPI_ERROR;
+        ucmpi_request_free(r);
+        s->reqs[i] = NULL;
+        s->npending--;
+        events++;
+    }
+    return events;
+}
+
+static void active_remove(ucmpi_sched_t *s)
+{
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        active_head = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    s->prev = s->next = NULL;
+}
+
+static void finish(ucmpi_sched_t *s)
+{
+    ucmpi_request_t *req = s->req;
+
+    s->running = 0;
+    active_remove(s);
+    if (s->orphaned) {           /* request already gone */
+        ucmpi_sched_free(s);
+        return;
+    }
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    req->status.MPI_ERROR = s->err;
+    req->status.ucmpi_cancelled = 0;
+    req->status.ucmpi_count = 0;
+    ucmpi_request_set_complete(req);
+}
+
+/* Advances s as far as it goes without waiting; returns events. */
+static int advance(ucmpi_sched_t *s)
+{
+    int events = 0;
+
+    for (;;) {
+        if (s->npending) {
+            events += reap(s);
+            if (s->npending)
+                return events;
+        }
+        /* An error stops the schedule once nothing is in flight. */
+        if (s->err != MPI_SUCCESS || s->next_round >= s->nrounds) {
+            finish(s);
+            return events + 1;
+        }
+        int r = s->next_round++;
+        s->pbeg = r ? s->ends[r - 1] : 0;
+        s->pend = s->ends[r];
+        for (int i = s->pbeg; i < s->pend; i++) {
+            int rc = start_step(s, i);
+            if (rc != MPI_SUCCESS) {
+                s->err = rc;
+                break;
+            }
+        }
+        events++;
+    }
+}
+
+static int sched_progress(void)
+{
+    int events = 0;
+
+    if (in_progress)              /* a reduction or isend re-entered us */
+        return 0;
+    in_progress = 1;
+    for (ucmpi_sched_t *s = active_head, *n; s; s = n) {
+        n = s->next;
+        events += advance(s);
+    }
+    in_progress = 0;
+    return events;
+}
+
+static int launch(ucmpi_sched_t *s)
+{
+    if (!hook_registered) {
+        ucmpi_progress_register(sched_progress);
+        hook_registered = 1;
+    }
+    s->next_round = 0;
+    s->npending = 0;
+    s->pbeg = s->pend = 0;
+    s->err = MPI_SUCCESS;
+    s->running = 1;
+    s->req->complete = 0;
+    s->next = active_head;
+    s->prev = NULL;
+    if (active_head)
+        active_head->prev = s;
+    active_head = s;
+    /* Post the first round(s) now: latency matters for small messages. */
+    if (!in_progress) {
+        in_progress = 1;
+        advance(s);
+        in_progress = 0;
+    }
+    return MPI_SUCCESS;
+}
+
+static int req_start(ucmpi_request_t *req)
+{
+    ucmpi_sched_t *s = req->ext;
+
+    if (s->running)
+        return MPI_ERR_REQUEST;
+    req->active = 1;
+    return launch(s);
+}
+
+static void req_destroy(ucmpi_request_t *req)
+{
+    ucmpi_sched_t *s = req->ext;
+
+    req->ext = NULL;
+    if (s == NULL)
+        return;
+    if (s->running)               /* freed while in flight: finish first */
+        s->orphaned = 1;
+    else
+        ucmpi_sched_free(s);
+}
+
+static const ucmpi_request_ops_t sched_req_ops = {
+    .start = req_start,
+    .destroy = req_destroy,
+};
+
+int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
+                      ucmpi_request_t **req)
+{
+    ucmpi_sched_fence(s);         /* close the last round */
+    if (s->nsteps) {
+        s->reqs = calloc(s->nsteps, sizeof(*s->reqs));
+        if (s->reqs == NULL)
+            return MPI_ERR_NO_MEM;
+    }
+    s->req = ucmpi_request_alloc(UCMPI_REQ_COLL, s->comm);
+    if (s->req == NULL)
+        return MPI_ERR_NO_MEM;
+    s->req->ops = &sched_req_ops;
+    s->req->ext = s;
+    s->persistent = persistent;
+    s->req->persistent = (uint8_t)persistent;
+    *req = s->req;
+    if (persistent) {
+        s->req->active = 0;
+        ucmpi_request_set_complete(s->req);   /* inactive */
+        return MPI_SUCCESS;
+    }
+    return launch(s);
+}
+
+int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
+{
+    ucmpi_request_t *req;
+    int rc = ucmpi_sched_start(s, 0, &req);
+
+    if (rc != MPI_SUCCESS) {
+        ucmpi_sched_free(s);
+        return rc;
+    }
+    rc = ucmpi_request_wait(req);
+    ucmpi_request_free(req);
+    return rc;
+}

@@ -1,0 +1,203 @@
+/*
+ * Internal point-to-point: messages on a communicator sub-context, used by
+ * the MPI entry points (lib/p2p_api.c) and by collectives, communicator
+ * management and RMA.  Synchronous sends carry a flag in the tag; the
+ * receiver acknowledges from the progress engine (never inside a UCX
+ * callback) once the message matched.
+ */
+#include "ucmpi.h"
+#include "tag.h"
+#include "ucp_glue/ucx.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    int world_dest;
+    uint64_t tag;
+} ack_t;
+
+static ack_t *acks;
+static int num_acks, cap_acks;
+
+/* Called from a receive completion: record the acknowledgement to send. */
+void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag)
+{
+    ucmpi_comm_t *c = req->comm;
+    int src = ucmpi_tag_src(sender_tag);
+
+    if (num_acks == cap_acks) {
+        int n = cap_acks ? cap_acks * 2 : 16;
+        ack_t *a = realloc(acks, sizeof(*a) * (size_t)n);
+        if (a == NULL)
+            ucmpi_abort(1, "ucmpi: out of memory queueing a send acknowledgement");
+        acks = a;
+        cap_acks = n;
+    }
+    acks[num_acks].world_dest = ucmpi_comm_peer_world(c, src);
+    acks[num_acks].tag = ucmpi_tag_make(ucmpi_tag_ctx(sender_tag), UCMPI_CTX_ACK,
+                                        c->rank, ucmpi_tag_tag(sender_tag));
+    num_acks++;
+}
+
+int ucmpi_p2p_send_queued_acks(void)
+{
+    int n = num_acks;
+
+    if (n == 0)
+        return 0;
+    num_acks = 0;
+    for (int i = 0; i < n; i++)
+        ucmpi_ucx_send_ack(acks[i].world_dest, acks[i].tag);
+    return n;
+}
+
+int ucmpi_p2p_finalize(void)
+{
+    while (num_acks > 0)
+        ucmpi_progress();
+    free(acks);
+    acks = NULL;
+    cap_acks = 0;
+    return MPI_SUCCESS;
+}
+
+/* Fills the p2p block of a request (stack or pool). */
+static void describe(ucmpi_request_t *r, const void *buf, MPI_Count count,
+                     MPI_Datatype dt, int peer, int tag, int sub)
+{
+    r->p2p.buf = (void *)buf;
+    r->p2p.count = count;
+    r->p2p.dt = dt;
+    r->p2p.peer = peer;
+    r->p2p.tag = tag;
+    r->p2p.ctx_sub = sub;
+}
+
+void ucmpi_p2p_set_proc_null(ucmpi_request_t *r)
+{
+    r->status.MPI_SOURCE = MPI_PROC_NULL;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    r->status.ucmpi_count = 0;
+    ucmpi_request_set_complete(r);
+}
+
+/* Starts a send described in r. */
+int ucmpi_p2p_start_send(ucmpi_request_t *r, ucmpi_comm_t *comm, int mode)
+{
+    uint64_t tag;
+    int rc;
+
+    if (r->p2p.peer == MPI_PROC_NULL) {
+        ucmpi_p2p_set_proc_null(r);
+        return MPI_SUCCESS;
+    }
+    tag = ucmpi_tag_make(comm->ctx, r->p2p.ctx_sub, comm->rank, r->p2p.tag);
+    if (mode == UCMPI_SEND_SYNC)
+        tag |= UCMPI_TAG_SYNC;
+    r->p2p.world_peer = ucmpi_comm_peer_world(comm, r->p2p.peer);
+    rc = ucmpi_ucx_tag_send(r, r->p2p.world_peer, tag);
+    if (rc != MPI_SUCCESS) {
+        r->status.MPI_ERROR = rc;
+        ucmpi_request_set_complete(r);
+    }
+    return rc;
+}
+
+/* Starts a receive described in r. */
+int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
+{
+    uint64_t tag, mask;
+    int rc;
+
+    if (r->p2p.peer == MPI_PROC_NULL) {
+        ucmpi_p2p_set_proc_null(r);
+        return MPI_SUCCESS;
+    }
+    ucmpi_tag_recv(comm->ctx, r->p2p.ctx_sub, r->p2p.peer, r->p2p.tag, &tag,
+                   &mask);
+    if (r->p2p.peer >= 0)
+        r->p2p.world_peer = ucmpi_comm_peer_world(comm, r->p2p.peer);
+    rc = ucmpi_ucx_tag_recv(r, tag, mask);
+    if (rc != MPI_SUCCESS) {
+        r->status.MPI_ERROR = rc;
+        ucmpi_request_set_complete(r);
+    }
+    return rc;
+}
+
+int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                int tag, ucmpi_comm_t *comm, int ctx_sub, int mode,
+                ucmpi_request_t **req)
+{
+    ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_SEND, comm);
+
+    *req = r;
+    if (r == NULL)
+        return MPI_ERR_NO_MEM;
+    describe(r, buf, count, dt, dest, tag, ctx_sub);
+    ucmpi_dt_retain(dt);
+    r->p2p.mode = mode;
+    return ucmpi_p2p_start_send(r, comm, mode);
+}
+
+int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                int tag, ucmpi_comm_t *comm, int ctx_sub,
+                ucmpi_request_t **req)
+{
+    ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_RECV, comm);
+
+    *req = r;
+    if (r == NULL)
+        return MPI_ERR_NO_MEM;
+    describe(r, buf, count, dt, src, tag, ctx_sub);
+    ucmpi_dt_retain(dt);
+    return ucmpi_p2p_start_recv(r, comm);
+}
+
+/* Blocking forms use a request on the stack: nothing to allocate. */
+static void stack_request(ucmpi_request_t *r, int kind, ucmpi_comm_t *comm)
+{
+    *r = (ucmpi_request_t){0};
+    r->magic = UCMPI_MAGIC_REQUEST;
+    r->kind = (uint8_t)kind;
+    r->comm = comm;
+    r->p2p.world_peer = -1;
+}
+
+int ucmpi_send_mode(const void *buf, MPI_Count count, MPI_Datatype dt,
+                    int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,
+                    int mode)
+{
+    ucmpi_request_t r;
+
+    stack_request(&r, UCMPI_REQ_SEND, comm);
+    describe(&r, buf, count, dt, dest, tag, ctx_sub);
+    ucmpi_p2p_start_send(&r, comm, mode);
+    return ucmpi_request_wait(&r);
+}
+
+int ucmpi_send(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+               int tag, ucmpi_comm_t *comm, int ctx_sub)
+{
+    return ucmpi_send_mode(buf, count, dt, dest, tag, comm, ctx_sub,
+                           UCMPI_SEND_STANDARD);
+}
+
+int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+               int tag, ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)
+{
+    ucmpi_request_t r;
+    int rc;
+
+    stack_request(&r, UCMPI_REQ_RECV, comm);
+    r.status.MPI_SOURCE = MPI_ANY_SOURCE;
+    r.status.MPI_TAG = MPI_ANY_TAG;
+    describe(&r, buf, count, dt, src, tag, ctx_sub);
+    ucmpi_p2p_start_recv(&r, comm);
+    rc = ucmpi_request_wait(&r);
+    if (st != MPI_STATUS_IGNORE) {
+        *st = r.status;
+        st->MPI_ERROR = rc;
+    }
+    return rc;
+}

@@ -1,0 +1,218 @@
+/*
+ * Point-to-point entry points: argument checks, then the internal
+ * send/receive of lib/p2p.c on the communicator's user context.
+ */
+#include "ucmpi.h"
+#include "p2p.h"
+
+int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
+                         int dest, int tag, MPI_Comm comm, const char *fn)
+{
+    int rc = ucmpi_check_comm(comm, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_buf(comm, buf, count, dt, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_rank(comm, dest, 0, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_tag(comm, tag, 0, fn);
+    return rc;
+}
+
+int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
+                         int src, int tag, MPI_Comm comm, const char *fn)
+{
+    int rc = ucmpi_check_comm(comm, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_buf(comm, buf, count, dt, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_rank(comm, src, 1, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_tag(comm, tag, 1, fn);
+    return rc;
+}
+
+static int check_req_out(MPI_Comm comm, MPI_Request *request, const char *fn)
+{
+    if (request != NULL)
+        return MPI_SUCCESS;
+    return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
+}
+
+/* Reports a failed blocking operation through the comm's handler. */
+int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn)
+{
+    if (rc == MPI_SUCCESS)
+        return rc;
+    return ucmpi_err_comm(comm, rc, fn, "%s",
+                          rc == MPI_ERR_TRUNCATE
+                              ? "message longer than the receive buffer"
+                          : rc == MPI_ERR_PROC_FAILED
+                              ? "the peer process failed"
+                              : "communication failed");
+}
+
+static int blocking_send(const void *buf, int count, MPI_Datatype dt,
+                         int dest, int tag, MPI_Comm comm, int mode,
+                         const char *fn)
+{
+    int rc = ucmpi_p2p_check_send(buf, count, dt, dest, tag, comm, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_send_mode(buf, count, dt, dest, tag, comm, UCMPI_CTX_P2P, mode);
+    return ucmpi_p2p_report(comm, rc, fn);
+}
+
+static int nonblocking_send(const void *buf, int count, MPI_Datatype dt,
+                            int dest, int tag, MPI_Comm comm, int mode,
+                            MPI_Request *request, const char *fn)
+{
+    int rc = ucmpi_p2p_check_send(buf, count, dt, dest, tag, comm, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_req_out(comm, request, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_request_t *r;
+    rc = ucmpi_isend(buf, count, dt, dest, tag, comm, UCMPI_CTX_P2P, mode, &r);
+    if (r == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
+    *request = r;   /* errors surface at completion, like transfer errors */
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Send = PMPI_Send
+int PMPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm)
+{
+    return blocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_STANDARD,
+                         "MPI_Send");
+}
+
+#pragma weak MPI_Ssend = PMPI_Ssend
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm)
+{
+    return blocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_SYNC,
+                         "MPI_Ssend");
+}
+
+#pragma weak MPI_Rsend = PMPI_Rsend
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm)
+{
+    return blocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_READY,
+                         "MPI_Rsend");
+}
+
+#pragma weak MPI_Isend = PMPI_Isend
+int PMPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return nonblocking_send(buf, count, dt, dest, tag, comm,
+                            UCMPI_SEND_STANDARD, request, "MPI_Isend");
+}
+
+#pragma weak MPI_Issend = PMPI_Issend
+int PMPI_Issend(const void *buf, int count, MPI_Datatype dt, int dest,
+                int tag, MPI_Comm comm, MPI_Request *request)
+{
+    return nonblocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_SYNC,
+                            request, "MPI_Issend");
+}
+
+#pragma weak MPI_Irsend = PMPI_Irsend
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype dt, int dest,
+                int tag, MPI_Comm comm, MPI_Request *request)
+{
+    return nonblocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_READY,
+                            request, "MPI_Irsend");
+}
+
+#pragma weak MPI_Recv = PMPI_Recv
+int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag,
+              MPI_Comm comm, MPI_Status *status)
+{
+    int rc = ucmpi_p2p_check_recv(buf, count, dt, src, tag, comm, "MPI_Recv");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_recv(buf, count, dt, src, tag, comm, UCMPI_CTX_P2P, status);
+    return ucmpi_p2p_report(comm, rc, "MPI_Recv");
+}
+
+#pragma weak MPI_Irecv = PMPI_Irecv
+int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
+               MPI_Comm comm, MPI_Request *request)
+{
+    int rc = ucmpi_p2p_check_recv(buf, count, dt, src, tag, comm, "MPI_Irecv");
+    if (rc == MPI_SUCCESS)
+        rc = check_req_out(comm, request, "MPI_Irecv");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_request_t *r;
+    ucmpi_irecv(buf, count, dt, src, tag, comm, UCMPI_CTX_P2P, &r);
+    if (r == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, "MPI_Irecv",
+                              "out of requests");
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Sendrecv = PMPI_Sendrecv
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  int dest, int sendtag, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
+{
+    const char *fn = "MPI_Sendrecv";
+    int rc = ucmpi_p2p_check_send(sendbuf, sendcount, sendtype, dest, sendtag,
+                                  comm, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_p2p_check_recv(recvbuf, recvcount, recvtype, source,
+                                  recvtag, comm, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_request_t *rr, *sr;
+    ucmpi_irecv(recvbuf, recvcount, recvtype, source, recvtag, comm,
+                UCMPI_CTX_P2P, &rr);
+    ucmpi_isend(sendbuf, sendcount, sendtype, dest, sendtag, comm,
+                UCMPI_CTX_P2P, UCMPI_SEND_STANDARD, &sr);
+    if (rr == NULL || sr == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
+    int src = ucmpi_request_wait(sr);
+    rc = ucmpi_request_wait(rr);
+    if (status != MPI_STATUS_IGNORE)
+        *status = rr->status;
+    ucmpi_request_free(sr);
+    ucmpi_request_free(rr);
+    return ucmpi_p2p_report(comm, rc != MPI_SUCCESS ? rc : src, fn);
+}
+
+#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
+                          int sendtag, int source, int recvtag, MPI_Comm comm,
+                          MPI_Status *status)
+{
+    const char *fn = "MPI_Sendrecv_replace";
+    int rc = ucmpi_p2p_check_send(buf, count, dt, dest, sendtag, comm, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_rank(comm, source, 1, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_tag(comm, recvtag, 1, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* send a packed copy so the receive may overwrite the buffer at once */
+    size_t bytes = (size_t)count * (size_t)dt->size;
+    void *copy = malloc(bytes ? bytes : 1);
+    if (copy == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn,
+                              "cannot allocate %zu bytes", bytes);
+    ucmpi_dt_pack(dt, buf, count, copy);
+    ucmpi_request_t *sr;
+    ucmpi_isend(copy, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, comm,
+                UCMPI_CTX_P2P, UCMPI_SEND_STANDARD, &sr);
+    rc = ucmpi_recv(buf, count, dt, source, recvtag, comm, UCMPI_CTX_P2P,
+                    status);
+    int src = sr ? ucmpi_request_wait(sr) : MPI_ERR_NO_MEM;
+    ucmpi_request_free(sr);
+    free(copy);
+    return ucmpi_p2p_report(comm, rc != MPI_SUCCESS ? rc : src, fn);
+}

@@ -1,0 +1,82 @@
+/*
+ * The 64-bit UCP tag of a point-to-point message:
+ *   [63]     synchronous-send flag (receiver acknowledges when matched)
+ *   [62:45]  context: communicator context id * 4 + sub-context
+ *   [44:24]  source rank in the sender's (local) group
+ *   [23:0]   MPI tag
+ * MPI_ANY_SOURCE and MPI_ANY_TAG clear the field from the mask; the sync
+ * flag is never part of a receive's match.
+ */
+#ifndef UCMPI_TAG_H
+#define UCMPI_TAG_H
+
+#include <stdint.h>
+
+#define UCMPI_TAG_SYNC_BIT   63
+#define UCMPI_TAG_CTX_SHIFT  45
+#define UCMPI_TAG_CTX_BITS   18
+#define UCMPI_TAG_SRC_SHIFT  24
+#define UCMPI_TAG_SRC_BITS   21
+#define UCMPI_TAG_TAG_BITS   24
+
+#define UCMPI_TAG_FIELD(bits) ((UINT64_C(1) << (bits)) - 1)
+#define UCMPI_TAG_SYNC        (UINT64_C(1) << UCMPI_TAG_SYNC_BIT)
+#define UCMPI_TAG_MASK_CTX \
+    (UCMPI_TAG_FIELD(UCMPI_TAG_CTX_BITS) << UCMPI_TAG_CTX_SHIFT)
+#define UCMPI_TAG_MASK_SRC \
+    (UCMPI_TAG_FIELD(UCMPI_TAG_SRC_BITS) << UCMPI_TAG_SRC_SHIFT)
+#define UCMPI_TAG_MASK_TAG UCMPI_TAG_FIELD(UCMPI_TAG_TAG_BITS)
+/* largest number of ranks a communicator may have */
+#define UCMPI_TAG_MAX_RANKS (1 << UCMPI_TAG_SRC_BITS)
+/* largest communicator context id (4 sub-contexts each) */
+#define UCMPI_TAG_MAX_CTX ((1 << (UCMPI_TAG_CTX_BITS - 2)) - 1)
+
+static inline uint64_t ucmpi_tag_make(uint32_t ctx, int sub, int src, int tag)
+{
+    return ((uint64_t)(ctx * 4 + sub) << UCMPI_TAG_CTX_SHIFT) |
+           ((uint64_t)src << UCMPI_TAG_SRC_SHIFT) | (uint64_t)tag;
+}
+
+/* Receive tag and mask for (src, tag), either of which may be a wildcard
+ * (negative: MPI_ANY_SOURCE / MPI_ANY_TAG). */
+static inline void ucmpi_tag_recv(uint32_t ctx, int sub, int src, int tag,
+                                  uint64_t *rtag, uint64_t *mask)
+{
+    *mask = UCMPI_TAG_MASK_CTX;
+    *rtag = (uint64_t)(ctx * 4 + sub) << UCMPI_TAG_CTX_SHIFT;
+    if (src >= 0) {
+        *mask |= UCMPI_TAG_MASK_SRC;
+        *rtag |= (uint64_t)src << UCMPI_TAG_SRC_SHIFT;
+    }
+    if (tag >= 0) {
+        *mask |= UCMPI_TAG_MASK_TAG;
+        *rtag |= (uint64_t)tag;
+    }
+}
+
+static inline int ucmpi_tag_src(uint64_t t)
+{
+    return (int)((t & UCMPI_TAG_MASK_SRC) >> UCMPI_TAG_SRC_SHIFT);
+}
+
+static inline int ucmpi_tag_tag(uint64_t t)
+{
+    return (int)(t & UCMPI_TAG_MASK_TAG);
+}
+
+static inline uint32_t ucmpi_tag_ctx(uint64_t t)
+{
+    return (uint32_t)((t & UCMPI_TAG_MASK_CTX) >> UCMPI_TAG_CTX_SHIFT) / 4;
+}
+
+static inline int ucmpi_tag_sub(uint64_t t)
+{
+    return (int)((t & UCMPI_TAG_MASK_CTX) >> UCMPI_TAG_CTX_SHIFT) % 4;
+}
+
+static inline int ucmpi_tag_is_sync(uint64_t t)
+{
+    return (t & UCMPI_TAG_SYNC) != 0;
+}
+
+#endif

@@ -1,0 +1,180 @@
+/*
+ * UCP context and worker: created at MPI_Init, address published through
+ * the runtime modex, destroyed at MPI_Finalize after the endpoints closed.
+ */
+#include "glue.h"
+#include "ucx.h"
+#include "ucmpi_rt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ucmpi_ucx_t ucmpi_ucx;
+
+#define UCMPI_ADDR_KEY "ucmpi.ucx.addr"
+
+static int check_runtime_version(void)
+{
+    unsigned major, minor, release;
+
+    ucp_get_version(&major, &minor, &release);
+    if (major > 1 || (major == 1 && minor >= 13))
+        return 0;
+    fprintf(stderr, "ucmpi: UCX %u.%u.%u is too old: ucmpi needs UCX >= 1.13\n",
+            major, minor, release);
+    return -1;
+}
+
+static ucs_thread_mode_t thread_mode(int level)
+{
+    switch (level) {
+    case MPI_THREAD_MULTIPLE:
+        return UCS_THREAD_MODE_MULTI;
+    case MPI_THREAD_SERIALIZED:
+        return UCS_THREAD_MODE_SERIALIZED;
+    default:
+        return UCS_THREAD_MODE_SINGLE;
+    }
+}
+
+static int create_context(int thread_level)
+{
+    ucp_params_t params = {0};
+    ucp_config_t *config;
+    ucs_status_t st;
+
+    st = ucp_config_read(NULL, NULL, &config);
+    if (st != UCS_OK)
+        goto err;
+    params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
+                        UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
+    params.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA | UCP_FEATURE_AMO32 |
+                      UCP_FEATURE_AMO64 | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
+    params.mt_workers_shared = thread_level == MPI_THREAD_MULTIPLE;
+    params.estimated_num_eps = (size_t)ucmpi_global.world_size;
+    st = ucp_init(&params, config, &ucmpi_ucx.context);
+    ucp_config_release(config);
+    if (st == UCS_OK)
+        return 0;
+err:
+    fprintf(stderr, "ucmpi: UCX initialisation failed: %s\n",
+            ucs_status_string(st));
+    return -1;
+}
+
+static int create_worker(int thread_level)
+{
+    ucp_worker_params_t wp = {0};
+    ucs_status_t st;
+
+    wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+    wp.thread_mode = thread_mode(thread_level);
+    st = ucp_worker_create(ucmpi_ucx.context, &wp, &ucmpi_ucx.worker);
+    if (st != UCS_OK) {
+        fprintf(stderr, "ucmpi: UCX worker creation failed: %s\n",
+                ucs_status_string(st));
+        return -1;
+    }
+    ucmpi_ucx.multi_thread = thread_level == MPI_THREAD_MULTIPLE;
+    return 0;
+}
+
+static int publish_address(void)
+{
+    ucp_address_t *addr;
+    size_t len;
+    ucs_status_t st = ucp_worker_get_address(ucmpi_ucx.worker, &addr, &len);
+    int rc;
+
+    if (st != UCS_OK) {
+        fprintf(stderr, "ucmpi: cannot get the UCX worker address: %s\n",
+                ucs_status_string(st));
+        return -1;
+    }
+    rc = ucmpi_rt_put(UCMPI_ADDR_KEY, addr, len);
+    ucp_worker_release_address(ucmpi_ucx.worker, addr);
+    return rc;
+}
+
+int ucmpi_ucx_init(int thread_level)
+{
+    if (check_runtime_version() != 0 || create_context(thread_level) != 0)
+        return -1;
+    if (create_worker(thread_level) != 0)
+        goto err_context;
+    ucmpi_ucx.eps = calloc((size_t)ucmpi_global.world_size, sizeof(ucp_ep_h));
+    if (ucmpi_ucx.eps == NULL)
+        goto err_worker;
+    if (publish_address() != 0)
+        goto err_eps;
+    return 0;
+err_eps:
+    free(ucmpi_ucx.eps);
+err_worker:
+    ucp_worker_destroy(ucmpi_ucx.worker);
+err_context:
+    ucp_cleanup(ucmpi_ucx.context);
+    return -1;
+}
+
+/* Fetches world rank r's worker address from the modex (a local lookup
+ * after the start-up fence). */
+int ucmpi_ucx_peer_address(int r, void **addr, size_t *len)
+{
+    return ucmpi_rt_get(r, UCMPI_ADDR_KEY, addr, len);
+}
+
+int ucmpi_ucx_progress(void)
+{
+    return (int)ucp_worker_progress(ucmpi_ucx.worker);
+}
+
+int ucmpi_ucx_efd(void)
+{
+    int fd = -1;
+    if (ucp_worker_get_efd(ucmpi_ucx.worker, &fd) != UCS_OK)
+        return -1;
+    return fd;
+}
+
+/* 0 when armed (safe to block on the fd), 1 when events are pending. */
+int ucmpi_ucx_arm(void)
+{
+    return ucp_worker_arm(ucmpi_ucx.worker) == UCS_OK ? 0 : 1;
+}
+
+void ucmpi_ucx_finalize(void)
+{
+    free(ucmpi_ucx.eps);
+    ucmpi_ucx.eps = NULL;
+    ucp_worker_destroy(ucmpi_ucx.worker);
+    ucp_cleanup(ucmpi_ucx.context);
+}
+
+const char *ucmpi_ucx_version(void)
+{
+    return ucp_get_version_string();
+}
+
+/* For ucmpi_info: the transports and devices a UCP context would use. */
+void ucmpi_ucx_print_transports(int verbose)
+{
+    ucp_params_t params = {0};
+    ucp_context_h ctx;
+    ucp_config_t *config;
+
+    if (ucp_config_read(NULL, NULL, &config) != UCS_OK)
+        return;
+    params.field_mask = UCP_PARAM_FIELD_FEATURES;
+    params.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA | UCP_FEATURE_AMO64 |
+                      UCP_FEATURE_AM;
+    if (ucp_init(&params, config, &ctx) == UCS_OK) {
+        ucp_context_print_info(ctx, stdout);
+        ucp_cleanup(ctx);
+    }
+    if (verbose)
+        ucp_config_print(config, stdout, "UCX configuration",
+                         UCS_CONFIG_PRINT_CONFIG | UCS_CONFIG_PRINT_DOC);
+    ucp_config_release(config);
+}

@@ -1,0 +1,89 @@
+/*
+ * Endpoints, created on first use so memory grows with the peers a rank
+ * talks to.  Peer error-handling mode makes a dead peer an error instead of
+ * a hang; finalize closes every endpoint without waiting on departed peers.
+ */
+#include "glue.h"
+#include "ucx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int *peer_failed;      /* world rank -> UCX reported it dead */
+
+static void ep_error_cb(void *arg, ucp_ep_h ep, ucs_status_t status)
+{
+    int r = (int)(intptr_t)arg;
+
+    /* only record: no progress or sends inside a UCX callback */
+    if (peer_failed != NULL)
+        peer_failed[r] = 1;
+}
+
+int ucmpi_ucx_peer_failed(int r)
+{
+    return peer_failed != NULL && peer_failed[r];
+}
+
+ucp_ep_h ucmpi_ucx_ep(int r)
+{
+    ucp_ep_params_t ep = {0};
+    ucp_ep_h h;
+    void *addr = NULL;
+    size_t len = 0;
+    ucs_status_t st;
+
+    if (ucmpi_ucx.eps[r] != NULL)
+        return ucmpi_ucx.eps[r];
+    if (peer_failed == NULL)
+        peer_failed = calloc((size_t)ucmpi_global.world_size, sizeof(int));
+    if (ucmpi_ucx_peer_address(r, &addr, &len) != 0)
+        return NULL;
+    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
+                    UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                    UCP_EP_PARAM_FIELD_ERR_HANDLER;
+    ep.address = addr;
+    ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+    ep.err_handler.cb = ep_error_cb;
+    ep.err_handler.arg = (void *)(intptr_t)r;
+    st = ucp_ep_create(ucmpi_ucx.worker, &ep, &h);
+    free(addr);
+    if (st != UCS_OK) {
+        fprintf(stderr, "ucmpi: rank %d: cannot connect to rank %d: %s\n",
+                ucmpi_global.world_rank, r, ucs_status_string(st));
+        return NULL;
+    }
+    ucmpi_ucx.eps[r] = h;
+    return h;
+}
+
+/* Close every endpoint, flushing; a peer that is gone makes its close end
+ * with an error rather than hang (peer error mode), and a bounded number
+ * of progress rounds covers the rest by forcing the close. */
+void ucmpi_ucx_close_eps(void)
+{
+    int n = ucmpi_global.world_size;
+    void **reqs = calloc((size_t)n, sizeof(void *));
+    ucp_request_param_t p = {0};
+
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    for (int r = 0; r < n && reqs; r++) {
+        if (ucmpi_ucx.eps[r] == NULL)
+            continue;
+        p.flags = ucmpi_ucx_peer_failed(r) ? UCP_EP_CLOSE_FLAG_FORCE : 0;
+        void *q = ucp_ep_close_nbx(ucmpi_ucx.eps[r], &p);
+        if (UCS_PTR_IS_PTR(q))
+            reqs[r] = q;
+        ucmpi_ucx.eps[r] = NULL;
+    }
+    for (int r = 0; r < n && reqs; r++) {
+        if (reqs[r] == NULL)
+            continue;
+        while (ucp_request_check_status(reqs[r]) == UCS_INPROGRESS)
+            ucp_worker_progress(ucmpi_ucx.worker);
+        ucp_request_free(reqs[r]);
+    }
+    free(reqs);
+    free(peer_failed);
+    peer_failed = NULL;
+}

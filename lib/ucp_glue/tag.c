@@ -1,0 +1,366 @@
+/*
+ * Point-to-point data movement on UCP tags.  Contiguous buffers go to UCX
+ * as they are; small non-contiguous ones through a packed bounce buffer;
+ * large ones stream through a UCX generic datatype driven by the datatype
+ * engine's resumable cursor (no full copy).
+ */
+#include "glue.h"
+#include "ucx.h"
+#include "tag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static ucp_datatype_t generic_dt;
+static int generic_dt_ready;
+
+/* --- generic datatype callbacks: `buffer` is the request's p2p block --- */
+static void *dt_start(void *context, const void *buffer, size_t count)
+{
+    ucmpi_request_t *req = UCMPI_CONTAINER_OF(buffer, ucmpi_request_t, p2p);
+    req->p2p.dt_state = ucmpi_dt_cursor_create(req->p2p.dt, req->p2p.buf,
+                                               req->p2p.count);
+    return req;
+}
+
+static void *dt_start_unpack(void *context, void *buffer, size_t count)
+{
+    return dt_start(context, buffer, count);
+}
+
+static size_t dt_packed_size(void *state)
+{
+    ucmpi_request_t *req = state;
+    return (size_t)(req->p2p.count * req->p2p.dt->size);
+}
+
+static size_t dt_pack(void *state, size_t offset, void *dest, size_t max)
+{
+    ucmpi_request_t *req = state;
+    return ucmpi_dt_cursor_pack(req->p2p.dt_state, offset, dest, max);
+}
+
+static ucs_status_t dt_unpack(void *state, size_t offset, const void *src,
+                              size_t len)
+{
+    ucmpi_request_t *req = state;
+    size_t cap = dt_packed_size(state);
+
+    if (offset >= cap)
+        return UCS_ERR_MESSAGE_TRUNCATED;
+    if (len > cap - offset)
+        len = cap - offset;
+    ucmpi_dt_cursor_unpack(req->p2p.dt_state, offset, src, len);
+    return UCS_OK;
+}
+
+static void dt_finish(void *state)
+{
+    ucmpi_request_t *req = state;
+    ucmpi_dt_cursor_destroy(req->p2p.dt_state);
+    req->p2p.dt_state = NULL;
+}
+
+static ucp_generic_dt_ops_t generic_ops = {
+    .start_pack = dt_start,
+    .start_unpack = dt_start_unpack,
+    .packed_size = dt_packed_size,
+    .pack = dt_pack,
+    .unpack = dt_unpack,
+    .finish = dt_finish,
+};
+
+static ucp_datatype_t get_generic_dt(void)
+{
+    if (!generic_dt_ready) {
+        ucp_dt_create_generic(&generic_ops, NULL, &generic_dt);
+        generic_dt_ready = 1;
+    }
+    return generic_dt;
+}
+
+/* --- buffer preparation --- */
+enum { BUF_CONTIG, BUF_BOUNCE, BUF_GENERIC };
+
+static int buffer_kind(ucmpi_request_t *req)
+{
+    MPI_Datatype dt = req->p2p.dt;
+    size_t bytes = (size_t)(req->p2p.count * dt->size);
+
+    if (dt->contig || bytes == 0)
+        return BUF_CONTIG;
+    return bytes <= (size_t)ucmpi_config_long("BOUNCE_LIMIT") ? BUF_BOUNCE
+                                                               : BUF_GENERIC;
+}
+
+/* Fills buffer/count/datatype for UCX; 0 or an MPI error class. */
+static int prepare(ucmpi_request_t *req, int packing, void **buf,
+                   size_t *count, ucp_request_param_t *p)
+{
+    MPI_Datatype dt = req->p2p.dt;
+    size_t bytes = (size_t)(req->p2p.count * dt->size);
+
+    switch (buffer_kind(req)) {
+    case BUF_CONTIG:
+        *buf = bytes ? (char *)req->p2p.buf + dt->true_lb : NULL;
+        *count = bytes;
+        return 0;
+    case BUF_BOUNCE:
+        req->p2p.bounce = malloc(bytes);
+        if (req->p2p.bounce == NULL)
+            return MPI_ERR_NO_MEM;
+        req->p2p.bounce_len = bytes;
+        if (packing)
+            ucmpi_dt_pack(dt, req->p2p.buf, req->p2p.count, req->p2p.bounce);
+        *buf = req->p2p.bounce;
+        *count = bytes;
+        return 0;
+    default:
+        p->op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+        p->datatype = get_generic_dt();
+        *buf = &req->p2p;
+        *count = 1;
+        return 0;
+    }
+}
+
+static int mpi_error_of(ucs_status_t st)
+{
+    switch (st) {
+    case UCS_OK:
+        return MPI_SUCCESS;
+    case UCS_ERR_MESSAGE_TRUNCATED:
+        return MPI_ERR_TRUNCATE;
+    case UCS_ERR_NO_MEMORY:
+        return MPI_ERR_NO_MEM;
+    case UCS_ERR_UNREACHABLE:
+    case UCS_ERR_CONNECTION_RESET:
+    case UCS_ERR_ENDPOINT_TIMEOUT:
+        return MPI_ERR_PROC_FAILED;
+    default:
+        return MPI_ERR_OTHER;
+    }
+}
+
+/* One UCX operation of the request finished (Ssend has two). */
+static void op_done(ucmpi_request_t *req, ucs_status_t st)
+{
+    if (st == UCS_ERR_CANCELED)
+        req->status.ucmpi_cancelled = 1;
+    else if (st != UCS_OK && req->status.MPI_ERROR == MPI_SUCCESS)
+        req->status.MPI_ERROR = mpi_error_of(st);
+    if (--req->p2p.pending == 0) {
+        free(req->p2p.bounce);
+        req->p2p.bounce = NULL;
+        ucmpi_request_set_complete(req);
+    }
+}
+
+static void send_cb(void *ucx_req, ucs_status_t st, void *user_data)
+{
+    ucmpi_request_t *req = user_data;
+
+    if (req->p2p.ucx_req == ucx_req)
+        req->p2p.ucx_req = NULL;
+    ucp_request_free(ucx_req);
+    op_done(req, st);
+}
+
+/* Ack receive of a synchronous send: not cancellable, no data. */
+static void ack_cb(void *ucx_req, ucs_status_t st,
+                   const ucp_tag_recv_info_t *info, void *user_data)
+{
+    ucp_request_free(ucx_req);
+    op_done(user_data, st);
+}
+
+static void finish_post(ucmpi_request_t *req, void *ret, int is_main)
+{
+    if (ret == NULL)
+        op_done(req, UCS_OK);
+    else if (UCS_PTR_IS_ERR(ret))
+        op_done(req, UCS_PTR_STATUS(ret));
+    else if (is_main)
+        req->p2p.ucx_req = ret;
+}
+
+static int post_ack_recv(ucmpi_request_t *req, uint64_t tag)
+{
+    ucp_request_param_t p = {0};
+    uint64_t rtag, mask;
+
+    ucmpi_tag_recv(req->comm->ctx, UCMPI_CTX_ACK, req->p2p.peer,
+                   ucmpi_tag_tag(tag), &rtag, &mask);
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    p.cb.recv = ack_cb;
+    p.user_data = req;
+    void *ret = ucp_tag_recv_nbx(ucmpi_ucx.worker, NULL, 0, rtag, mask, &p);
+    if (UCS_PTR_IS_ERR(ret))
+        return mpi_error_of(UCS_PTR_STATUS(ret));
+    return MPI_SUCCESS;
+}
+
+int ucmpi_ucx_tag_send(ucmpi_request_t *req, int world_dest, uint64_t tag)
+{
+    ucp_request_param_t p = {0};
+    ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
+    void *buf;
+    size_t count;
+    int rc;
+
+    if (ep == NULL || ucmpi_ucx_peer_failed(world_dest))
+        return MPI_ERR_PROC_FAILED;
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    p.cb.send = send_cb;
+    p.user_data = req;
+    rc = prepare(req, 1, &buf, &count, &p);
+    if (rc != 0)
+        return rc;
+    req->p2p.pending = 1;
+    if (ucmpi_tag_is_sync(tag)) {
+        req->p2p.pending = 2;
+        rc = post_ack_recv(req, tag);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    finish_post(req, ucp_tag_send_nbx(ep, buf, count, tag, &p), 1);
+    return MPI_SUCCESS;
+}
+
+/* --- receives --- */
+static void recv_complete(ucmpi_request_t *req, ucs_status_t st,
+                          const ucp_tag_recv_info_t *info);
+
+static void recv_cb(void *ucx_req, ucs_status_t st,
+                    const ucp_tag_recv_info_t *info, void *user_data)
+{
+    ucmpi_request_t *req = user_data;
+
+    req->p2p.ucx_req = NULL;
+    ucp_request_free(ucx_req);
+    recv_complete(req, st, info);
+}
+
+void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag);
+
+static void recv_complete(ucmpi_request_t *req, ucs_status_t st,
+                          const ucp_tag_recv_info_t *info)
+{
+    size_t cap = (size_t)(req->p2p.count * req->p2p.dt->size);
+    size_t got = info->length < cap ? info->length : cap;
+
+    if (st == UCS_OK || st == UCS_ERR_MESSAGE_TRUNCATED) {
+        req->status.MPI_SOURCE = ucmpi_tag_src(info->sender_tag);
+        req->status.MPI_TAG = ucmpi_tag_tag(info->sender_tag);
+        req->status.ucmpi_count = (MPI_Count)got;
+        if (info->length > cap)
+            st = UCS_ERR_MESSAGE_TRUNCATED;
+        if (req->p2p.bounce != NULL)
+            ucmpi_dt_unpack(req->p2p.dt, req->p2p.buf, req->p2p.count,
+                            req->p2p.bounce, got);
+        if (ucmpi_tag_is_sync(info->sender_tag))
+            ucmpi_p2p_queue_ack(req, info->sender_tag);
+    }
+    op_done(req, st);
+}
+
+static void recv_params(ucmpi_request_t *req, ucp_request_param_t *p,
+                        ucp_tag_recv_info_t *info)
+{
+    p->op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
+                      UCP_OP_ATTR_FIELD_USER_DATA |
+                      UCP_OP_ATTR_FIELD_RECV_INFO;
+    p->cb.recv = recv_cb;
+    p->user_data = req;
+    p->recv_info.tag_info = info;
+}
+
+static void finish_recv_post(ucmpi_request_t *req, void *ret,
+                             ucp_tag_recv_info_t *info)
+{
+    if (ret == NULL)
+        recv_complete(req, UCS_OK, info);
+    else if (UCS_PTR_IS_ERR(ret))
+        op_done(req, UCS_PTR_STATUS(ret));
+    else
+        req->p2p.ucx_req = ret;
+}
+
+int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
+{
+    ucp_request_param_t p = {0};
+    ucp_tag_recv_info_t info;
+    void *buf;
+    size_t count;
+    int rc;
+
+    recv_params(req, &p, &info);
+    rc = prepare(req, 0, &buf, &count, &p);
+    if (rc != 0)
+        return rc;
+    req->p2p.pending = 1;
+    finish_recv_post(req, ucp_tag_recv_nbx(ucmpi_ucx.worker, buf, count, tag,
+                                           mask, &p), &info);
+    return MPI_SUCCESS;
+}
+
+int ucmpi_ucx_tag_probe(uint64_t tag, uint64_t mask, int remove,
+                        uint64_t *sender_tag, size_t *len, void **msg)
+{
+    ucp_tag_recv_info_t info;
+    ucp_tag_message_h m = ucp_tag_probe_nb(ucmpi_ucx.worker, tag, mask,
+                                           remove, &info);
+    if (m == NULL)
+        return 0;
+    *sender_tag = info.sender_tag;
+    *len = info.length;
+    if (msg != NULL)
+        *msg = m;
+    return 1;
+}
+
+int ucmpi_ucx_msg_recv(ucmpi_request_t *req, void *msg, uint64_t sender_tag,
+                       size_t len)
+{
+    ucp_request_param_t p = {0};
+    ucp_tag_recv_info_t info;
+    void *buf;
+    size_t count;
+    int rc;
+
+    recv_params(req, &p, &info);
+    rc = prepare(req, 0, &buf, &count, &p);
+    if (rc != 0)
+        return rc;
+    req->p2p.pending = 1;
+    void *ret = ucp_tag_msg_recv_nbx(ucmpi_ucx.worker, buf, count, msg, &p);
+    if (ret == NULL) {
+        /* completed in place: UCX filled nothing, the envelope is known */
+        info.sender_tag = sender_tag;
+        info.length = len;
+    }
+    finish_recv_post(req, ret, &info);
+    return MPI_SUCCESS;
+}
+
+int ucmpi_ucx_cancel(ucmpi_request_t *req)
+{
+    if (req->p2p.ucx_req != NULL)
+        ucp_request_cancel(ucmpi_ucx.worker, req->p2p.ucx_req);
+    return MPI_SUCCESS;
+}
+
+int ucmpi_ucx_send_ack(int world_dest, uint64_t tag)
+{
+    ucp_request_param_t p = {0};
+    ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
+
+    if (ep == NULL)
+        return MPI_ERR_PROC_FAILED;
+    void *ret = ucp_tag_send_nbx(ep, NULL, 0, tag, &p);
+    if (UCS_PTR_IS_PTR(ret))
+        ucp_request_free(ret);   /* released by UCX when it completes */
+    else if (UCS_PTR_IS_ERR(ret))
+        return mpi_error_of(UCS_PTR_STATUS(ret));
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,477 @@
+/*
+ * Completion: MPI_Wait/Test and their any/all/some forms, request free,
+ * status queries and cancellation.  Every kind of request (p2p, schedule,
+ * RMA, generalized) completes through here.
+ */
+#include "ucmpi.h"
+#include "ucp_glue/ucx.h"
+
+#include <string.h>
+
+static const MPI_Status empty_status = {MPI_ANY_SOURCE, MPI_ANY_TAG,
+                                        MPI_SUCCESS, 0, 0};
+
+/* Requests the user freed while active: released once complete. */
+static ucmpi_request_t *orphans;
+
+static int reap_orphans(void)
+{
+    ucmpi_request_t **p = &orphans;
+    int n = 0;
+
+    while (*p != NULL) {
+        ucmpi_request_t *r = *p;
+        if (ucmpi_request_is_complete(r)) {
+            *p = r->next_free;
+            ucmpi_request_free(r);
+            n++;
+        } else {
+            p = &r->next_free;
+        }
+    }
+    if (orphans == NULL)
+        ucmpi_progress_unregister(reap_orphans);
+    return n;
+}
+
+static bool inactive(ucmpi_request_t *r)
+{
+    return r == MPI_REQUEST_NULL || (r->persistent && !r->active);
+}
+
+static int check_request(ucmpi_request_t *r, const char *fn)
+{
+    if (r == MPI_REQUEST_NULL || r->magic == UCMPI_MAGIC_REQUEST)
+        return MPI_SUCCESS;
+    return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_REQUEST, fn,
+                       "invalid request %p (freed or not a request)",
+                       (void *)r);
+}
+
+/* Reports completion of *rp: status out, request released (or made
+ * inactive if persistent).  Returns the request's error code. */
+static int finish(MPI_Request *rp, MPI_Status *st)
+{
+    ucmpi_request_t *r = *rp;
+    int err;
+
+    if (r->ops != NULL && r->ops->on_complete != NULL)
+        r->ops->on_complete(r);
+    err = r->status.MPI_ERROR;
+    if (st != MPI_STATUS_IGNORE) {
+        int keep = st->MPI_ERROR;
+        *st = r->status;
+        st->MPI_ERROR = keep;
+    }
+    if (r->persistent) {
+        r->active = 0;
+    } else {
+        ucmpi_request_free(r);
+        *rp = MPI_REQUEST_NULL;
+    }
+    return err;
+}
+
+/* Error of a completed request, reported on its communicator's handler. */
+static int report(ucmpi_comm_t *comm, int err, const char *fn)
+{
+    if (err == MPI_SUCCESS)
+        return err;
+    return ucmpi_error(UCMPI_OBJ_COMM, comm, err, fn, "%s",
+                       err == MPI_ERR_TRUNCATE
+                           ? "message longer than the receive buffer"
+                           : "the operation failed");
+}
+
+static void idle(unsigned *spins, int events)
+{
+    if (events == 0)
+        ucmpi_progress_idle(++*spins);
+    else
+        *spins = 0;
+}
+
+#pragma weak MPI_Wait = PMPI_Wait
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    int rc = ucmpi_check_initialized("MPI_Wait");
+    if (rc == MPI_SUCCESS && request == NULL)
+        rc = ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, "MPI_Wait",
+                         "request is NULL");
+    if (rc == MPI_SUCCESS)
+        rc = check_request(*request, "MPI_Wait");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_request_t *r = *request;
+    if (inactive(r)) {
+        if (status != MPI_STATUS_IGNORE)
+            *status = empty_status;
+        return MPI_SUCCESS;
+    }
+    unsigned spins = 0;
+    while (!ucmpi_request_is_complete(r))
+        idle(&spins, ucmpi_progress());
+    ucmpi_comm_t *comm = r->comm;
+    if (comm)
+        ucmpi_comm_retain(comm);
+    int err = finish(request, status);
+    rc = report(comm, err, "MPI_Wait");
+    if (comm)
+        ucmpi_comm_release(comm);
+    return rc;
+}
+
+#pragma weak MPI_Test = PMPI_Test
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    int rc = ucmpi_check_initialized("MPI_Test");
+    if (rc == MPI_SUCCESS && (request == NULL || flag == NULL))
+        rc = ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, "MPI_Test",
+                         "request or flag is NULL");
+    if (rc == MPI_SUCCESS)
+        rc = check_request(*request, "MPI_Test");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_request_t *r = *request;
+    if (inactive(r)) {
+        *flag = 1;
+        if (status != MPI_STATUS_IGNORE)
+            *status = empty_status;
+        return MPI_SUCCESS;
+    }
+    if (!ucmpi_request_is_complete(r))
+        ucmpi_progress();
+    *flag = ucmpi_request_is_complete(r);
+    if (!*flag)
+        return MPI_SUCCESS;
+    ucmpi_comm_t *comm = r->comm;
+    if (comm)
+        ucmpi_comm_retain(comm);
+    rc = report(comm, finish(request, status), "MPI_Test");
+    if (comm)
+        ucmpi_comm_release(comm);
+    return rc;
+}
+
+static int check_array(int count, MPI_Request reqs[], const char *fn)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (count < 0)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_COUNT, fn,
+                           "count %d is negative", count);
+    if (count > 0 && reqs == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+                           "array_of_requests is NULL");
+    for (int i = 0; i < count; i++) {
+        rc = check_request(reqs[i], fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Completes every complete request of the array into statuses; returns
+ * the number still pending; *err collects errors. */
+static int sweep_all(int count, MPI_Request reqs[], MPI_Status sts[],
+                     int *errs)
+{
+    int pending = 0;
+    for (int i = 0; i < count; i++) {
+        if (inactive(reqs[i]))
+            continue;
+        if (!ucmpi_request_is_complete(reqs[i])) {
+            pending++;
+            continue;
+        }
+        MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[i];
+        int e = finish(&reqs[i], st);
+        if (st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = e;
+        if (e != MPI_SUCCESS)
+            (*errs)++;
+        if (reqs[i] != MPI_REQUEST_NULL && reqs[i]->persistent)
+            continue;
+    }
+    return pending;
+}
+
+static void fill_empty(int count, MPI_Request reqs[], MPI_Status sts[],
+                       const char *done)
+{
+    if (sts == MPI_STATUSES_IGNORE)
+        return;
+    for (int i = 0; i < count; i++)
+        if (!done[i]) {
+            sts[i] = empty_status;
+        }
+}
+
+static int all_complete(int count, MPI_Request reqs[])
+{
+    for (int i = 0; i < count; i++)
+        if (!inactive(reqs[i]) && !ucmpi_request_is_complete(reqs[i]))
+            return 0;
+    return 1;
+}
+
+static int finish_all(int count, MPI_Request reqs[], MPI_Status sts[],
+                      const char *fn)
+{
+    char done[count > 0 ? count : 1];
+    int errs = 0;
+    for (int i = 0; i < count; i++)
+        done[i] = !inactive(reqs[i]);
+    fill_empty(count, reqs, sts, done);
+    sweep_all(count, reqs, sts, &errs);
+    if (errs == 0)
+        return MPI_SUCCESS;
+    return ucmpi_error(UCMPI_OBJ_COMM, &ucmpi_comm_world, MPI_ERR_IN_STATUS,
+                       fn, "%d request(s) failed: see the statuses", errs);
+}
+
+#pragma weak MPI_Waitall = PMPI_Waitall
+int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
+{
+    int rc = check_array(count, reqs, "MPI_Waitall");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    unsigned spins = 0;
+    while (!all_complete(count, reqs))
+        idle(&spins, ucmpi_progress());
+    return finish_all(count, reqs, sts, "MPI_Waitall");
+}
+
+#pragma weak MPI_Testall = PMPI_Testall
+int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
+{
+    int rc = check_array(count, reqs, "MPI_Testall");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!all_complete(count, reqs))
+        ucmpi_progress();
+    *flag = all_complete(count, reqs);
+    return *flag ? finish_all(count, reqs, sts, "MPI_Testall") : MPI_SUCCESS;
+}
+
+/* Index of a complete active request, MPI_UNDEFINED if none is active,
+ * -1 if active ones are all pending. */
+static int find_any(int count, MPI_Request reqs[])
+{
+    int active = 0;
+    for (int i = 0; i < count; i++) {
+        if (inactive(reqs[i]))
+            continue;
+        active = 1;
+        if (ucmpi_request_is_complete(reqs[i]))
+            return i;
+    }
+    return active ? -1 : MPI_UNDEFINED;
+}
+
+static int finish_one(MPI_Request reqs[], int i, MPI_Status *st,
+                      const char *fn)
+{
+    ucmpi_comm_t *comm = reqs[i]->comm;
+    if (comm)
+        ucmpi_comm_retain(comm);
+    int rc = report(comm, finish(&reqs[i], st), fn);
+    if (comm)
+        ucmpi_comm_release(comm);
+    return rc;
+}
+
+#pragma weak MPI_Waitany = PMPI_Waitany
+int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
+{
+    int rc = check_array(count, reqs, "MPI_Waitany");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    unsigned spins = 0;
+    int i;
+    while ((i = find_any(count, reqs)) == -1)
+        idle(&spins, ucmpi_progress());
+    *index = i;
+    if (i == MPI_UNDEFINED) {
+        if (st != MPI_STATUS_IGNORE)
+            *st = empty_status;
+        return MPI_SUCCESS;
+    }
+    return finish_one(reqs, i, st, "MPI_Waitany");
+}
+
+#pragma weak MPI_Testany = PMPI_Testany
+int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
+                 MPI_Status *st)
+{
+    int rc = check_array(count, reqs, "MPI_Testany");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int i = find_any(count, reqs);
+    if (i == -1) {
+        ucmpi_progress();
+        i = find_any(count, reqs);
+    }
+    *flag = i != -1;
+    *index = i == -1 ? MPI_UNDEFINED : i;
+    if (i == -1)
+        return MPI_SUCCESS;
+    if (i == MPI_UNDEFINED) {
+        if (st != MPI_STATUS_IGNORE)
+            *st = empty_status;
+        return MPI_SUCCESS;
+    }
+    return finish_one(reqs, i, st, "MPI_Testany");
+}
+
+static int some(int count, MPI_Request reqs[], int *outcount, int idx[],
+                MPI_Status sts[], const char *fn)
+{
+    int n = 0, errs = 0;
+    for (int i = 0; i < count; i++) {
+        if (inactive(reqs[i]) || !ucmpi_request_is_complete(reqs[i]))
+            continue;
+        MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[n];
+        int e = finish(&reqs[i], st);
+        if (st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = e;
+        errs += e != MPI_SUCCESS;
+        idx[n++] = i;
+    }
+    *outcount = n;
+    if (errs == 0)
+        return MPI_SUCCESS;
+    return ucmpi_error(UCMPI_OBJ_COMM, &ucmpi_comm_world, MPI_ERR_IN_STATUS,
+                       fn, "%d request(s) failed: see the statuses", errs);
+}
+
+#pragma weak MPI_Waitsome = PMPI_Waitsome
+int PMPI_Waitsome(int count, MPI_Request reqs[], int *outcount, int idx[],
+                  MPI_Status sts[])
+{
+    int rc = check_array(count, reqs, "MPI_Waitsome");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    unsigned spins = 0;
+    int i;
+    while ((i = find_any(count, reqs)) == -1)
+        idle(&spins, ucmpi_progress());
+    if (i == MPI_UNDEFINED) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    return some(count, reqs, outcount, idx, sts, "MPI_Waitsome");
+}
+
+#pragma weak MPI_Testsome = PMPI_Testsome
+int PMPI_Testsome(int count, MPI_Request reqs[], int *outcount, int idx[],
+                  MPI_Status sts[])
+{
+    int rc = check_array(count, reqs, "MPI_Testsome");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int i = find_any(count, reqs);
+    if (i == -1) {
+        ucmpi_progress();
+        i = find_any(count, reqs);
+    }
+    if (i == MPI_UNDEFINED) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    return some(count, reqs, outcount, idx, sts, "MPI_Testsome");
+}
+
+#pragma weak MPI_Request_free = PMPI_Request_free
+int PMPI_Request_free(MPI_Request *request)
+{
+    int rc = ucmpi_check_initialized("MPI_Request_free");
+    if (rc == MPI_SUCCESS && (request == NULL || *request == MPI_REQUEST_NULL))
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_REQUEST,
+                           "MPI_Request_free", "request is MPI_REQUEST_NULL");
+    if (rc == MPI_SUCCESS)
+        rc = check_request(*request, "MPI_Request_free");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_request_t *r = *request;
+    *request = MPI_REQUEST_NULL;
+    if (ucmpi_request_is_complete(r) || (r->persistent && !r->active)) {
+        ucmpi_request_free(r);
+        return MPI_SUCCESS;
+    }
+    r->freed_by_user = 1;
+    ucmpi_lock();
+    if (orphans == NULL)
+        ucmpi_progress_register(reap_orphans);
+    r->next_free = orphans;
+    orphans = r;
+    ucmpi_unlock();
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Request_get_status = PMPI_Request_get_status
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *st)
+{
+    int rc = check_request(request, "MPI_Request_get_status");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (inactive(request)) {
+        *flag = 1;
+        if (st != MPI_STATUS_IGNORE)
+            *st = empty_status;
+        return MPI_SUCCESS;
+    }
+    if (!ucmpi_request_is_complete(request))
+        ucmpi_progress();
+    *flag = ucmpi_request_is_complete(request);
+    if (*flag && st != MPI_STATUS_IGNORE) {
+        if (request->ops != NULL && request->ops->on_complete != NULL)
+            request->ops->on_complete(request);
+        *st = request->status;
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Cancel = PMPI_Cancel
+int PMPI_Cancel(MPI_Request *request)
+{
+    int rc = ucmpi_check_initialized("MPI_Cancel");
+    if (rc == MPI_SUCCESS && (request == NULL || *request == MPI_REQUEST_NULL))
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_REQUEST, "MPI_Cancel",
+                           "request is MPI_REQUEST_NULL");
+    if (rc == MPI_SUCCESS)
+        rc = check_request(*request, "MPI_Cancel");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_request_t *r = *request;
+    if (ucmpi_request_is_complete(r) || inactive(r))
+        return MPI_SUCCESS;
+    if (r->ops != NULL && r->ops->cancel != NULL)
+        return r->ops->cancel(r);
+    if (r->kind == UCMPI_REQ_RECV)
+        ucmpi_ucx_cancel(r);
+    /* a send that left cannot be recalled: it completes normally and
+     * MPI_Test_cancelled reports false, as the standard allows */
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Test_cancelled = PMPI_Test_cancelled
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    if (status == NULL || flag == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
+                           "MPI_Test_cancelled", "status or flag is NULL");
+    *flag = status->ucmpi_cancelled;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    if (status == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
+                           "MPI_Status_set_cancelled", "status is NULL");
+    status->ucmpi_cancelled = flag != 0;
+    return MPI_SUCCESS;
+}

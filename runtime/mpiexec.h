@@ -1,0 +1,99 @@
+/*
+ * mpiexec: single-node launcher hosting a PMIx server.  Shared state of the
+ * launcher's parts (args, pmix server, spawn/stdio, binding, wait policy).
+ * It is a program of its own, so its internal names use the short mx_ prefix.
+ */
+#ifndef UCMPI_MPIEXEC_H
+#define UCMPI_MPIEXEC_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+enum { MX_BIND_AUTO, MX_BIND_NONE, MX_BIND_CORE };
+
+/* exit codes of mpiexec itself (others come from the ranks) */
+enum { MX_EXIT_USAGE = 2, MX_EXIT_TIMEOUT = 124, MX_EXIT_NOEXEC = 127 };
+
+typedef struct {
+    int np;
+    int bind;                 /* MX_BIND_* */
+    int tag_output;
+    int verbose;
+    double timeout;           /* seconds; 0: none */
+    char **env;               /* "VAR=val" to set in every rank */
+    int nenv;
+    char **argv;              /* the command to run, NULL-terminated */
+} mx_args_t;
+
+/* buffered output of one rank's stdout or stderr */
+typedef struct {
+    int fd;                   /* read end of the pipe; -1 after EOF */
+    int dest;                 /* 1 or 2 */
+    size_t len;
+    char buf[4096];           /* partial line waiting for its end (--tag-output) */
+} mx_stream_t;
+
+typedef struct {
+    pid_t pid;                /* also the rank's process group */
+    int alive;
+    int wstatus;
+    int connected;            /* PMIx_Init done (set by the PMIx thread) */
+    int finalized;            /* PMIx_Finalize done (set by the PMIx thread) */
+    mx_stream_t out, err;
+} mx_rank_t;
+
+typedef struct {
+    mx_args_t args;
+    int np;
+    mx_rank_t *ranks;
+    char nspace[256];
+    char tmpdir[256];
+    char *exe;                /* resolved path of args.argv[0] */
+    char **base_env;          /* environment every rank starts from */
+    int forward_stdin;        /* our stdin goes to rank 0 (else /dev/null) */
+    int stdin_fd;             /* write end to rank 0's stdin; -1: none */
+    int event_pipe[2];        /* PMIx thread -> main loop wake-up */
+
+    /* set once by the PMIx thread, read by the main loop */
+    pthread_mutex_t lock;
+    int abort_rank;           /* -1: nobody called abort */
+    int abort_code;
+    char *abort_msg;
+
+    /* end of job */
+    int failed;               /* a failure was reported: exit_code is final */
+    int exit_code;
+    int abnormal;             /* skip PMIx server finalize (see DESIGN.md) */
+    double t_start, t_failed; /* for --verbose timings */
+} mx_job_t;
+
+/* mpiexec_args.c: 0 to run the job; 1 to exit at once with *exit_code
+ * (--help, --version, usage errors). */
+int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code);
+
+/* mpiexec_pmix.c */
+int mx_pmix_start(mx_job_t *job);
+int mx_pmix_register_job(mx_job_t *job);
+int mx_pmix_setup_rank(mx_job_t *job, int rank, char ***env);
+void mx_pmix_stop(mx_job_t *job);
+
+/* mpiexec_spawn.c */
+char **mx_base_env(const mx_args_t *args);
+char *mx_find_exe(const char *name);
+int mx_spawn(mx_job_t *job);
+int mx_stream_read(mx_job_t *job, int rank, mx_stream_t *s);
+void mx_stream_flush(mx_job_t *job, int rank, mx_stream_t *s);
+
+/* mpiexec_bind.c: per-rank CPU masks, or none (then *masks is NULL) */
+int mx_bind_plan(const mx_args_t *args, void **masks, size_t *mask_size);
+int mx_bind_apply(const void *masks, size_t mask_size, int rank);
+
+/* mpiexec_wait.c */
+int mx_wait_job(mx_job_t *job);
+void mx_wake(mx_job_t *job);
+
+void mx_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+double mx_now(void);
+
+#endif /* UCMPI_MPIEXEC_H */

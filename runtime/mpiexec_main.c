@@ -1,0 +1,106 @@
+/*
+ * mpiexec (also installed as mpirun): runs one MPI job on this node.
+ * Order (DESIGN.md): signals blocked, private tmpdir, PMIx server, job
+ * registration, per-rank setup and fork/exec, then the wait loop.
+ */
+#define _GNU_SOURCE
+#include "mpiexec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    return remove(path);
+}
+
+static int make_tmpdir(mx_job_t *job)
+{
+    const char *base = getenv("TMPDIR");
+
+    if (base == NULL || *base == '\0' || strlen(base) > 180)
+        base = "/tmp";
+    snprintf(job->tmpdir, sizeof(job->tmpdir), "%s/ucmpi-mpiexec.XXXXXX", base);
+    if (mkdtemp(job->tmpdir) == NULL) {          /* mode 0700 */
+        mx_log("cannot create a directory in %s: %s", base, strerror(errno));
+        job->tmpdir[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+/* Reading a terminal from the background would stop us (SIGTTIN). */
+static int stdin_usable(void)
+{
+    if (fcntl(0, F_GETFD) < 0)
+        return 0;
+    return !isatty(0) || tcgetpgrp(0) == getpgrp();
+}
+
+static int job_init(mx_job_t *job, int argc, char **argv, int *exit_code)
+{
+    if (mx_parse_args(argc, argv, &job->args, exit_code) != 0)
+        return -1;
+    job->t_start = mx_now();
+    job->np = job->args.np;
+    job->stdin_fd = -1;
+    job->abort_rank = -1;
+    job->exe = mx_find_exe(job->args.argv[0]);
+    if (job->exe == NULL) {
+        mx_log("cannot run '%s': not found or not executable", job->args.argv[0]);
+        *exit_code = MX_EXIT_NOEXEC;
+        return -1;
+    }
+    job->ranks = calloc(job->np, sizeof(mx_rank_t));
+    job->base_env = mx_base_env(&job->args);
+    if (job->ranks == NULL || job->base_env == NULL ||
+        pipe2(job->event_pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
+        mx_log("out of resources");
+        *exit_code = 1;
+        return -1;
+    }
+    for (int r = 0; r < job->np; r++)
+        job->ranks[r].out.fd = job->ranks[r].err.fd = -1;
+    pthread_mutex_init(&job->lock, NULL);
+    snprintf(job->nspace, sizeof(job->nspace), "ucmpi.%d", (int)getpid());
+    job->forward_stdin = stdin_usable();
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static mx_job_t job;
+    sigset_t block;
+    int rc = 1;
+
+    if (job_init(&job, argc, argv, &rc) != 0)
+        return rc;
+    /* PMIx's threads inherit this mask; children restore theirs before exec */
+    signal(SIGPIPE, SIG_IGN);
+    sigemptyset(&block);
+    for (int s = 0, all[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT}; s < 5; s++)
+        sigaddset(&block, all[s]);
+    sigprocmask(SIG_BLOCK, &block, NULL);
+    if (make_tmpdir(&job) != 0)
+        return 1;
+    if (mx_pmix_start(&job) != 0) {
+        nftw(job.tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        return 1;
+    }
+    if (mx_pmix_register_job(&job) != 0 || mx_spawn(&job) != 0) {
+        job.failed = job.abnormal = 1;
+        job.exit_code = 1;
+    }
+    if (job.args.verbose)
+        mx_log("%d ranks started in %.3f s", job.np, mx_now() - job.t_start);
+    rc = mx_wait_job(&job);
+    mx_pmix_stop(&job);
+    nftw(job.tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return rc;
+}

@@ -1,0 +1,281 @@
+#!/usr/bin/env bash
+# Shell tests of mpiexec and the runtime client.  Run from the build directory:
+#   /path/to/src/test/launcher/run.sh            (all tests)
+#   TEST_FILTER=regex .../run.sh                 (some)
+# Environment: MPIEXEC (default ./runtime/mpiexec), RT_CLIENT (default
+# ./test/launcher/rt_client, `make test/launcher/rt_client` builds it),
+# TEST_TIMEOUT_SCALE (multiply time bounds, e.g. under valgrind).
+# Prints one line per test, the time each failure took to end the job, and
+# finally "launcher: N passed, N failed".
+set -u
+MPIEXEC=${MPIEXEC:-$PWD/runtime/mpiexec}
+CLIENT=${RT_CLIENT:-$PWD/test/launcher/rt_client}
+filter=${TEST_FILTER:-.}
+scale=${TEST_TIMEOUT_SCALE:-1}
+work=$(mktemp -d "${TMPDIR:-/tmp}/launcher-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0 failed=()
+out=$work/out err=$work/err
+
+now() { date +%s.%N; }
+elapsed() { echo "$(now) - $1" | bc; }
+lt() { [ "$(echo "$1 < $2 * $scale" | bc)" = 1 ]; }
+
+# run_mpiexec SECONDS ARGS...: runs mpiexec with a hard bound; sets rc and secs
+run_mpiexec() {
+    local bound=$1 t0
+    shift
+    t0=$(now)
+    timeout -k 2 $((bound * scale)) "$MPIEXEC" "$@" >"$out" 2>"$err" </dev/null
+    rc=$?
+    secs=$(elapsed "$t0")
+}
+
+ok() { pass=$((pass + 1)); echo "PASS: $name${1:+ ($1)}"; }
+bad() {
+    fail=$((fail + 1)); failed+=("$name"); echo "FAIL: $name: $1"
+    { sed 's/^/    out| /' "$out"; sed 's/^/    err| /' "$err"; } 2>/dev/null | tail -n 20
+}
+want() {   # want CONDITION-DESCRIPTION COMMAND...
+    local what=$1
+    shift
+    "$@" || { bad "$what (exit $rc)"; return 1; }
+}
+has() { grep -q -- "$2" "$1"; }
+# the "job ended X s after the failure" line of -v
+ended() { sed -n 's/.*job ended \([0-9.]*\) s after the failure.*/\1/p' "$err"; }
+pids_gone() {   # none of the "pid N" printed by rt_client sleep is alive
+    local p
+    for p in $(sed -n 's/.*pid \([0-9]*\) sleeping.*/\1/p' "$out"); do
+        kill -0 "$p" 2>/dev/null && return 1
+    done
+    return 0
+}
+
+t_info() {
+    for n in 1 2 3 4 8; do
+        run_mpiexec 60 -n $n env EXPECT_SIZE=$n EXPECT_SINGLETON=0 "$CLIENT" info
+        want "n=$n ok" [ $rc = 0 ] || return
+        want "n=$n all ranks OK" [ "$(grep -c ' OK$' "$out")" = $n ] || return
+    done
+    ok
+}
+
+t_modex_rounds() {
+    run_mpiexec 60 -n 4 "$CLIENT" info 20
+    want "20 modex rounds" [ $rc = 0 ] && ok
+}
+
+t_singleton() {
+    EXPECT_SINGLETON=1 EXPECT_SIZE=1 timeout 20 "$CLIENT" info >"$out" 2>"$err"
+    rc=$?
+    want "singleton runs" [ $rc = 0 ] && want "singleton OK" has "$out" "rank 0 OK" && ok
+}
+
+t_refuse_launcher() {
+    local env
+    for env in "SLURM_STEP_ID=3 SLURM_STEP_NUM_TASKS=4" "PMI_RANK=1 PMI_SIZE=2" \
+               "OMPI_COMM_WORLD_SIZE=2"; do
+        env $env timeout 20 "$CLIENT" info >"$out" 2>"$err"
+        rc=$?
+        want "refuses under $env" [ $rc != 0 ] || return
+        want "advises srun --mpi=pmix" has "$err" "srun --mpi=pmix" || return
+        want "one line" [ "$(wc -l <"$err")" = 1 ] || return
+    done
+    SLURM_STEP_ID=3 SLURM_STEP_NUM_TASKS=1 timeout 20 "$CLIENT" info >"$out" 2>"$err"
+    rc=$?
+    want "1-task srun step is a singleton" [ $rc = 0 ] && ok
+}
+
+t_abort() {
+    run_mpiexec 30 -v -n 4 "$CLIENT" abort 2 7
+    want "exit 7" [ $rc = 7 ] || return
+    want "names rank and message" has "$err" "rank 2 aborted the job with code 7: rt_client" || return
+    ok "ended in $(ended) s, total $secs s"
+}
+
+t_segv() {
+    run_mpiexec 30 -v -n 4 "$CLIENT" segv 1
+    want "exit 139" [ $rc = 139 ] || return
+    want "names rank 1 and SIGSEGV" has "$err" "rank 1 .*signal 11 (SIGSEGV)" || return
+    want "output before the crash kept" has "$out" "rank 1 before crash" || return
+    want "one failure line" [ "$(grep -c 'killed by signal' "$err")" = 1 ] || return
+    ok "ended in $(ended) s, total $secs s"
+}
+
+t_exit_code() {
+    run_mpiexec 30 -v -n 4 "$CLIENT" exit 3 5
+    want "exit 5" [ $rc = 5 ] || return
+    want "names rank 3" has "$err" "rank 3 .*exited with code 5 before finalizing" || return
+    ok "ended in $(ended) s, total $secs s"
+}
+
+t_exit_zero_early() {
+    run_mpiexec 30 -v -n 4 "$CLIENT" exit 1 0
+    want "non-zero exit" [ $rc != 0 ] || return
+    want "names rank 1" has "$err" "rank 1 .*without finalizing" || return
+    ok "ended in $(ended) s, total $secs s"
+}
+
+t_exit_after_finalize() {
+    run_mpiexec 30 -n 3 "$CLIENT" finexit 1 4
+    want "exit 4" [ $rc = 4 ] && want "reported" has "$err" "rank 1 exited with code 4 after finalizing" && ok
+}
+
+# starts a sleeping job in the background; waits until all N ranks print
+start_sleepers() {   # N SECONDS [mpiexec options]
+    local n=$1 s=$2 i
+    shift 2
+    t0=$(now)
+    "$MPIEXEC" -n "$n" "$@" "$CLIENT" sleep "$s" >"$out" 2>"$err" </dev/null &
+    mpid=$!
+    for i in $(seq 200); do
+        [ "$(grep -c sleeping "$out")" = "$n" ] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+wait_mpiexec() {   # sets rc and secs (since $t1)
+    local i
+    for i in $(seq $((200 * scale))); do
+        kill -0 $mpid 2>/dev/null || break
+        sleep 0.02
+    done
+    kill -0 $mpid 2>/dev/null && { kill -9 $mpid; rc=999; return; }
+    wait $mpid
+    rc=$?
+    secs=$(elapsed "$t1")
+}
+
+t_kill9() {
+    want "ranks started" start_sleepers 4 60 -v || { kill $mpid; return; }
+    victim=$(sed -n 's/^rank 2 pid \([0-9]*\) sleeping/\1/p' "$out")
+    t1=$(now)
+    kill -9 "$victim"
+    wait_mpiexec
+    want "exit 137" [ $rc = 137 ] || return
+    want "names rank 2 and SIGKILL" has "$err" "rank 2 .*signal 9 (SIGKILL)" || return
+    want "no rank left" pids_gone || return
+    want "ended within 0.5 s" lt "$secs" 0.5 || return
+    ok "$secs s from kill -9 to mpiexec's exit"
+}
+
+t_sigint() {
+    want "ranks started" start_sleepers 4 60 || { kill $mpid; return; }
+    t1=$(now)
+    kill -INT $mpid
+    wait_mpiexec
+    want "exit 130" [ $rc = 130 ] || return
+    want "reported" has "$err" "received SIGINT" || return
+    want "no rank left" pids_gone || return
+    ok "$secs s from SIGINT to exit"
+}
+
+t_sigterm() {
+    want "ranks started" start_sleepers 3 60 || { kill $mpid; return; }
+    t1=$(now)
+    kill -TERM $mpid
+    wait_mpiexec
+    want "exit 143" [ $rc = 143 ] && want "no rank left" pids_gone && ok "$secs s"
+}
+
+t_timeout() {
+    run_mpiexec 30 -n 3 --timeout 1 "$CLIENT" sleep 60
+    want "exit 124" [ $rc = 124 ] || return
+    want "reported with running ranks" has "$err" "timeout after 1 s.*still running: 0,1,2" || return
+    want "no rank left" pids_gone || return
+    want "about 1 s" lt "$secs" 3 || return
+    ok "$secs s"
+}
+
+t_stdin() {
+    seq 1 20000 >"$work/in"
+    timeout $((30 * scale)) "$MPIEXEC" -n 3 "$CLIENT" stdin <"$work/in" >"$out" 2>"$err"
+    rc=$?
+    want "exit 0 (others read nothing)" [ $rc = 0 ] && want "rank 0 got all stdin" cmp -s "$work/in" "$out" && ok
+}
+
+t_env() {
+    FOO=outer run_mpiexec 30 -n 2 -x FOO -x BAR=2 --env BAZ=3 sh -c 'echo "$FOO $BAR $BAZ $PMIX_RANK"'
+    want "exit 0" [ $rc = 0 ] || return
+    want "rank 0 env" has "$out" "^outer 2 3 0$" && want "rank 1 env" has "$out" "^outer 2 3 1$" && ok
+}
+
+t_tag_output() {
+    run_mpiexec 30 -n 3 --tag-output "$CLIENT" print 50
+    want "exit 0" [ $rc = 0 ] || return
+    want "150 tagged lines" [ "$(grep -cE '^\[([0-2])\] line [0-9]+ of rank \1$' "$out")" = 150 ] && ok
+}
+
+t_output_before_crash() {
+    run_mpiexec 30 -n 2 sh -c 'seq 1 100000; echo last-err >&2; kill -SEGV $$'
+    want "exit 139" [ $rc = 139 ] || return
+    want "all stdout kept" [ "$(grep -c . "$out")" -ge 100000 ] || return
+    want "stderr kept" has "$err" "last-err" && ok
+}
+
+t_script_and_wrapper() {
+    printf '#!/bin/sh\nexec "$@"\n' >"$work/wrap.sh"
+    chmod +x "$work/wrap.sh"
+    run_mpiexec 60 -n 3 "$work/wrap.sh" env "$CLIENT" info
+    want "script wrapper" [ $rc = 0 ] || return
+    want "3 OK" [ "$(grep -c ' OK$' "$out")" = 3 ] || return
+    if command -v valgrind >/dev/null; then
+        run_mpiexec 300 -n 2 valgrind -q --error-exitcode=99 "$CLIENT" info
+        want "under valgrind" [ $rc = 0 ] || return
+    fi
+    ok
+}
+
+t_bind() {
+    local ncpu
+    ncpu=$(nproc)
+    run_mpiexec 30 -n 1 --bind-to core sh -c 'grep Cpus_allowed_list /proc/self/status'
+    want "bound" [ $rc = 0 ] || return
+    [ "$ncpu" -gt 1 ] && { want "one core" has "$out" "list:[[:space:]]*[0-9]*$" || return; }
+    run_mpiexec 30 -n $((ncpu + 1)) sh -c 'grep Cpus_allowed_list /proc/self/status'
+    want "oversubscribed runs" [ $rc = 0 ] || return
+    want "oversubscribed: unbound" [ "$(sort -u "$out" | wc -l)" = 1 ] || return
+    run_mpiexec 30 -n 2 --bind-to none sh -c 'grep Cpus_allowed_list /proc/self/status'
+    want "--bind-to none" [ "$(sort -u "$out" | wc -l)" = 1 ] && ok
+}
+
+t_cli() {
+    run_mpiexec 10 --help
+    want "--help" [ $rc = 0 ] && want "usage text" has "$out" "Usage: mpiexec" || return
+    run_mpiexec 10 --version
+    want "--version" [ $rc = 0 ] && want "version text" has "$out" "mpiexec (ucmpi)" || return
+    run_mpiexec 10 --no-such-option "$CLIENT"
+    want "bad option: exit 2" [ $rc = 2 ] || return
+    run_mpiexec 10 -n 2 /no/such/program
+    want "missing program: exit 127" [ $rc = 127 ] && want "says so" has "$err" "cannot run" && ok
+}
+
+t_tmpdir() {
+    mkdir -p "$work/tmp"
+    TMPDIR=$work/tmp run_mpiexec 30 -n 2 sh -c 'stat -c %a "$PMIX_SERVER_TMPDIR"'
+    want "exit 0" [ $rc = 0 ] || return
+    want "server tmpdir is 0700" has "$out" "^700$" || return
+    want "removed at the end" [ -z "$(ls -A "$work/tmp")" ] || return
+    TMPDIR=$work/tmp run_mpiexec 30 -n 2 "$CLIENT" segv 0
+    want "removed after a crash" [ -z "$(ls -A "$work/tmp")" ] && ok
+}
+
+t_launch_speed() {
+    run_mpiexec 60 -n 16 "$CLIENT" info 1
+    want "16 ranks ok" [ $rc = 0 ] || return
+    want "16 ranks in < 3 s" lt "$secs" 3 && ok "16 oversubscribed ranks in $secs s"
+}
+
+tests="info modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early
+       exit_after_finalize kill9 sigint sigterm timeout stdin env tag_output
+       output_before_crash script_and_wrapper bind cli tmpdir launch_speed"
+for t in $tests; do
+    [[ $t =~ $filter ]] || continue
+    name=$t
+    "t_$t"
+done
+[ $fail -gt 0 ] && { echo "Failed:"; printf '  %s\n' "${failed[@]}"; }
+echo "launcher: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,37 @@
+/*
+ * ucmpi_info: version, UCX version and transports, build options and every
+ * tunable (name, current value, default, description).
+ */
+#include "config.h"
+#include "config_table.h"
+#include "ucp_glue/ucx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void print_tunables(void)
+{
+    printf("\nTunables (environment UCMPI_<NAME>):\n");
+    for (const ucmpi_config_entry_t *e = ucmpi_config_table; e->name; e++) {
+        printf("  UCMPI_%-28s = %-10s (default \"%s\")\n      %s\n", e->name,
+               ucmpi_config_str(e->name), e->def, e->desc);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int all = argc > 1 && strcmp(argv[1], "--all") == 0;
+
+    printf("ucmpi %s (MPI %d.%d)\n", UCMPI_VERSION, MPI_VERSION, MPI_SUBVERSION);
+    printf("UCX: built with %s, running %s\n", UCMPI_BUILD_UCX_VERSION,
+           ucmpi_ucx_version());
+    printf("Build: CC=%s CFLAGS=%s\n", UCMPI_BUILD_CC, UCMPI_BUILD_CFLAGS);
+    printf("Tag layout: %d-bit MPI tags (MPI_TAG_UB %d), up to %d ranks per "
+           "communicator\n", 24, UCMPI_TAG_MAX, 1 << 21);
+    printf("\nUCX transports available here:\n");
+    fflush(stdout);
+    ucmpi_ucx_print_transports(all);
+    print_tunables();
+    return 0;
+}
