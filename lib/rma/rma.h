@@ -49,6 +49,8 @@ struct ucmpi_win_s {
     int refcount;
     ucmpi_errhandler_t *errhandler;
     ucmpi_comm_t *comm;       /* private duplicate of the user's comm */
+    int comm_dup;             /* comm is our duplicate (else retained) */
+    int tag;                  /* base tag of PSCW notices (tag + 1, + 2) */
     int rank, size;
     int flavor, model;
     void *base;               /* my window memory */

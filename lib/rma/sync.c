@@ -121,11 +121,11 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     if (win->access == UCMPI_EPOCH_FENCE && win->fence_ops == 0)
         win->access = UCMPI_EPOCH_NONE;
     for (int i = 0; i < group->size && rc == MPI_SUCCESS; i++) {
-        rc = ucmpi_irecv(&notice_byte, 0, MPI_BYTE, ranks[i], TAG_DONE,
-                         win->comm, UCMPI_CTX_AUX, &win->post_reqs[i]);
+        rc = ucmpi_irecv(&notice_byte, 0, MPI_BYTE, ranks[i],
+                         win->tag + TAG_DONE, win->comm, UCMPI_CTX_AUX, &win->post_reqs[i]);
         if (rc == MPI_SUCCESS && !(assert & MPI_MODE_NOCHECK))
-            rc = ucmpi_send(&notice_byte, 0, MPI_BYTE, ranks[i], TAG_POSTED,
-                            win->comm, UCMPI_CTX_AUX);
+            rc = ucmpi_send(&notice_byte, 0, MPI_BYTE, ranks[i],
+                            win->tag + TAG_POSTED, win->comm, UCMPI_CTX_AUX);
     }
     free(ranks);
     win->exposure = UCMPI_EPOCH_PSCW;
@@ -150,8 +150,8 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
         return rc;
     for (int i = 0; i < group->size && rc == MPI_SUCCESS &&
                     !(assert & MPI_MODE_NOCHECK); i++)
-        rc = ucmpi_recv(&notice_byte, 0, MPI_BYTE, ranks[i], TAG_POSTED,
-                        win->comm, UCMPI_CTX_AUX, NULL);
+        rc = ucmpi_recv(&notice_byte, 0, MPI_BYTE, ranks[i],
+                        win->tag + TAG_POSTED, win->comm, UCMPI_CTX_AUX, NULL);
     free(ranks);
     if (rc != MPI_SUCCESS)
         return ucmpi_err_win(win, rc, fn, "waiting for post notices failed");
@@ -177,8 +177,8 @@ int PMPI_Win_complete(MPI_Win win)
         return ucmpi_err_win(win, MPI_ERR_NO_MEM, fn, "out of memory");
     rc = ucmpi_rma_complete(win, -1, 1);
     for (int i = 0; i < g->size; i++) {
-        int rc2 = ucmpi_send(&notice_byte, 0, MPI_BYTE, ranks[i], TAG_DONE,
-                             win->comm, UCMPI_CTX_AUX);
+        int rc2 = ucmpi_send(&notice_byte, 0, MPI_BYTE, ranks[i],
+                             win->tag + TAG_DONE, win->comm, UCMPI_CTX_AUX);
         if (rc == MPI_SUCCESS)
             rc = rc2;
     }

@@ -226,8 +226,10 @@ void ucmpi_rma_win_destroy(ucmpi_win_t *win)
     if (win->shm != NULL)
         munmap(win->shm, win->shm_len);
     free(win->shm_offsets);
-    if (win->comm != NULL && PMPI_Comm_free != NULL)
+    if (win->comm != NULL && win->comm_dup)
         PMPI_Comm_free(&win->comm);
+    else if (win->comm != NULL)
+        ucmpi_comm_release(win->comm);
     if (win->errhandler != NULL)
         ucmpi_errhandler_release(win->errhandler);
     win->magic = UCMPI_MAGIC_FREED;
@@ -257,14 +259,18 @@ int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
     win->disp_unit = disp_unit;
     win->id = UINT32_MAX;
     win->deferred_err = MPI_SUCCESS;
-    if (PMPI_Comm_dup == NULL) {
-        rc = MPI_ERR_INTERN;
-        goto fail;
-    }
-    rc = PMPI_Comm_dup(comm, &win->comm);
-    if (rc != MPI_SUCCESS) {
-        win->comm = NULL;
-        goto fail;
+    /* same on every member: names this window's protocol messages */
+    win->tag = (ucmpi_comm_next_coll_tag(comm) << 2) & UCMPI_TAG_MAX;
+    if (PMPI_Comm_dup != NULL) {
+        rc = PMPI_Comm_dup(comm, &win->comm);
+        if (rc != MPI_SUCCESS) {
+            win->comm = NULL;
+            goto fail;
+        }
+        win->comm_dup = 1;
+    } else {
+        ucmpi_comm_retain(comm);
+        win->comm = comm;
     }
     win->rank = win->comm->rank;
     win->size = win->comm->size;
