@@ -323,6 +323,10 @@ size_t ucmpi_dt_pack(MPI_Datatype dt, const void *buf, MPI_Count count,
                      void *dst);
 size_t ucmpi_dt_unpack(MPI_Datatype dt, void *buf, MPI_Count count,
                        const void *src, size_t len);
+/* (datatype area) The one predefined type dt is made of, and how many of
+ * it one element holds; MPI_DATATYPE_NULL when dt mixes types.  For
+ * reductions and accumulates on derived types. */
+MPI_Datatype ucmpi_dt_basic(MPI_Datatype dt, MPI_Count *per_element);
 
 /* ------------------------------------------------------------------ */
 /* Reduction operations (lib/coll/op*.c)                              */

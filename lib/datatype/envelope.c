@@ -1,0 +1,106 @@
+/*
+ * Envelope and contents (exactly the arguments the user gave) and names.
+ */
+#include "dt.h"
+
+#include <string.h>
+
+static int check_type(const char *fn, MPI_Datatype dt)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return ucmpi_dt_check_arg(dt, 0, fn, "datatype");
+}
+
+#pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers,
+                           int *num_addresses, int *num_datatypes,
+                           int *combiner)
+{
+    static const char fn[] = "MPI_Type_get_envelope";
+    int rc = check_type(fn, datatype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!num_integers || !num_addresses || !num_datatypes || !combiner)
+        return ucmpi_dt_err(MPI_ERR_ARG, fn, "an output pointer is NULL");
+    ucmpi_dt_impl_t *im = ucmpi_dt_impl(datatype);
+    if (datatype->predefined) {
+        *num_integers = *num_addresses = *num_datatypes = 0;
+        *combiner = MPI_COMBINER_NAMED;
+        return MPI_SUCCESS;
+    }
+    *num_integers = im->ni;
+    *num_addresses = im->na;
+    *num_datatypes = im->nt;
+    *combiner = im->combiner;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
+                           int max_addresses, int max_datatypes,
+                           int array_of_integers[],
+                           MPI_Aint array_of_addresses[],
+                           MPI_Datatype array_of_datatypes[])
+{
+    static const char fn[] = "MPI_Type_get_contents";
+    int rc = check_type(fn, datatype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_dt_impl_t *im = ucmpi_dt_impl(datatype);
+    if (datatype->predefined)
+        return ucmpi_dt_err(MPI_ERR_TYPE, fn,
+                            "%s is predefined (MPI_COMBINER_NAMED): it has "
+                            "no contents", im->name);
+    if (max_integers < im->ni || max_addresses < im->na ||
+        max_datatypes < im->nt)
+        return ucmpi_dt_err(MPI_ERR_ARG, fn,
+                            "arrays too small: need %d integers, %d "
+                            "addresses, %d datatypes", im->ni, im->na,
+                            im->nt);
+    if ((im->ni && !array_of_integers) || (im->na && !array_of_addresses) ||
+        (im->nt && !array_of_datatypes))
+        return ucmpi_dt_err(MPI_ERR_ARG, fn, "an output array is NULL");
+    if (im->ni)
+        memcpy(array_of_integers, im->ints, sizeof(int) * (size_t)im->ni);
+    if (im->na)
+        memcpy(array_of_addresses, im->aints,
+               sizeof(MPI_Aint) * (size_t)im->na);
+    /* derived types come back as new references the user frees */
+    for (int i = 0; i < im->nt; i++) {
+        array_of_datatypes[i] = im->types[i];
+        ucmpi_dt_retain(im->types[i]);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_set_name = PMPI_Type_set_name
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+{
+    static const char fn[] = "MPI_Type_set_name";
+    int rc = check_type(fn, datatype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (type_name == NULL)
+        return ucmpi_dt_err(MPI_ERR_ARG, fn, "type_name is NULL");
+    ucmpi_dt_impl_t *im = ucmpi_dt_impl(datatype);
+    strncpy(im->name, type_name, MPI_MAX_OBJECT_NAME - 1);
+    im->name[MPI_MAX_OBJECT_NAME - 1] = '\0';
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_name = PMPI_Type_get_name
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+{
+    static const char fn[] = "MPI_Type_get_name";
+    int rc = check_type(fn, datatype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (type_name == NULL || resultlen == NULL)
+        return ucmpi_dt_err(MPI_ERR_ARG, fn, "an output pointer is NULL");
+    ucmpi_dt_impl_t *im = ucmpi_dt_impl(datatype);
+    strcpy(type_name, im->name);
+    *resultlen = (int)strlen(type_name);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,130 @@
+/*
+ * Datatype object life cycle: validity checks, reference counts (a type
+ * freed by the user lives on while requests or other types use it),
+ * commit, free and dup.
+ */
+#include "dt.h"
+
+#include <string.h>
+
+int ucmpi_dt_check(MPI_Datatype dt, int need_commit, const char **why)
+{
+    if (dt == MPI_DATATYPE_NULL) {
+        *why = "datatype is MPI_DATATYPE_NULL";
+        return MPI_ERR_TYPE;
+    }
+    if (dt->magic != UCMPI_MAGIC_DATATYPE) {
+        *why = "not a valid datatype (freed or wrong handle)";
+        return MPI_ERR_TYPE;
+    }
+    if (need_commit && !dt->committed) {
+        *why = "datatype is not committed";
+        return MPI_ERR_TYPE;
+    }
+    return MPI_SUCCESS;
+}
+
+int ucmpi_dt_check_arg(MPI_Datatype dt, int need_commit, const char *fn,
+                       const char *argname)
+{
+    const char *why;
+    int rc = ucmpi_dt_check(dt, need_commit, &why);
+    if (rc != MPI_SUCCESS)
+        return ucmpi_dt_err(rc, fn, "%s: %s", argname, why);
+    return MPI_SUCCESS;
+}
+
+void ucmpi_dt_retain(MPI_Datatype dt)
+{
+    if (!dt->predefined)
+        __atomic_add_fetch(&dt->refcount, 1, __ATOMIC_RELAXED);
+}
+
+void ucmpi_dt_release(MPI_Datatype dt)
+{
+    if (dt->predefined)
+        return;
+    if (__atomic_sub_fetch(&dt->refcount, 1, __ATOMIC_ACQ_REL) == 0)
+        ucmpi_dt_destroy(dt);
+}
+
+MPI_Datatype ucmpi_dt_basic(MPI_Datatype dt, MPI_Count *per_element)
+{
+    ucmpi_dt_impl_t *im = ucmpi_dt_impl(dt);
+    if (im->basic == NULL)
+        return MPI_DATATYPE_NULL;
+    if (per_element)
+        *per_element = dt->size / im->basic->size;
+    return im->basic;
+}
+
+#pragma weak MPI_Type_commit = PMPI_Type_commit
+int PMPI_Type_commit(MPI_Datatype *datatype)
+{
+    static const char fn[] = "MPI_Type_commit";
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (datatype == NULL)
+        return ucmpi_dt_err(MPI_ERR_ARG, fn, "datatype pointer is NULL");
+    rc = ucmpi_dt_check_arg(*datatype, 0, fn, "datatype");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* the nodes were compiled by the constructor; commit publishes them */
+    (*datatype)->committed = 1;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_free = PMPI_Type_free
+int PMPI_Type_free(MPI_Datatype *datatype)
+{
+    static const char fn[] = "MPI_Type_free";
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (datatype == NULL)
+        return ucmpi_dt_err(MPI_ERR_ARG, fn, "datatype pointer is NULL");
+    rc = ucmpi_dt_check_arg(*datatype, 0, fn, "datatype");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Datatype dt = *datatype;
+    if (dt->predefined)
+        return ucmpi_dt_err(MPI_ERR_TYPE, fn,
+                            "cannot free predefined datatype %s",
+                            ucmpi_dt_impl(dt)->name);
+    /* ATTR_HOOK(free): ucmpi_attr_delete_all once lib/attr.c lands */
+    ucmpi_dt_release(dt);
+    *datatype = MPI_DATATYPE_NULL;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_dup = PMPI_Type_dup
+int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_dup";
+    ucmpi_dt_builder_t bd;
+    const char *why;
+    MPI_Datatype t;
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_dt_check_arg(oldtype, 0, fn, "oldtype");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (newtype == NULL)
+        return ucmpi_dt_err(MPI_ERR_ARG, fn, "newtype pointer is NULL");
+    ucmpi_dt_builder_init(&bd);
+    ucmpi_dt_builder_add(&bd, 0, 1, 0, oldtype);
+    rc = ucmpi_dt_builder_finish(&bd, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1,
+                                 &oldtype, &t, &why);
+    if (rc != MPI_SUCCESS)
+        return ucmpi_dt_err(rc, fn, "%s", why);
+    /* same bounds (struct padding must not apply twice), same commit */
+    ucmpi_dt_set_bounds(t, oldtype->lb, oldtype->extent);
+    ucmpi_dt_impl(t)->explicit_bounds =
+        ucmpi_dt_impl(oldtype)->explicit_bounds;
+    t->committed = oldtype->committed;
+    /* ATTR_HOOK(dup): ucmpi_attr_copy_all once lib/attr.c lands */
+    *newtype = t;
+    return MPI_SUCCESS;
+}

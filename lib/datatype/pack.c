@@ -1,0 +1,296 @@
+/*
+ * The pack/unpack engine: a resumable cursor over the compiled nodes of
+ * `count` elements.  It walks with an explicit stack of loop frames (no
+ * recursion), seeks to any offset through the nodes' packed sizes, and
+ * continues in O(len) when calls are sequential.
+ */
+#include "dt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    uint32_t first, end, cur; /* body [first, end); current child */
+    MPI_Count iter, count;
+    MPI_Aint stride;
+    char *base;               /* address of the current iteration */
+} frame_t;
+
+struct ucmpi_dt_cursor {
+    MPI_Datatype dt;
+    const ucmpi_dt_node_t *nodes;
+    char *buf;
+    MPI_Count count;
+    size_t total;             /* packed bytes of all elements */
+    size_t pos;               /* stream offset of the cursor */
+    int contig;
+    int top;                  /* innermost frame */
+    MPI_Count liter;          /* leaf: block index */
+    size_t loff;              /* leaf: offset inside the block */
+    char *lbase;              /* leaf: address of block 0 */
+    frame_t fr[];             /* depth + 1 frames */
+};
+
+ucmpi_dt_cursor_t *ucmpi_dt_cursor_create(MPI_Datatype dt, const void *buf,
+                                          MPI_Count count)
+{
+    ucmpi_dt_impl_t *im = ucmpi_dt_impl(dt);
+    ucmpi_dt_cursor_t *c;
+
+    c = malloc(sizeof(*c) + (size_t)(im->depth + 1) * sizeof(frame_t));
+    if (c == NULL)
+        return NULL;
+    ucmpi_dt_retain(dt);
+    c->dt = dt;
+    c->nodes = im->nodes;
+    c->buf = (char *)buf;
+    c->count = count;
+    c->total = (size_t)(count * dt->size);
+    c->contig = dt->contig;
+    c->pos = (size_t)-1;      /* forces a seek on first use */
+    return c;
+}
+
+void ucmpi_dt_cursor_destroy(ucmpi_dt_cursor_t *c)
+{
+    if (c == NULL)
+        return;
+    ucmpi_dt_release(c->dt);
+    free(c);
+}
+
+/* Descends from the current child of the top frame to its first leaf. */
+static void descend_first(ucmpi_dt_cursor_t *c)
+{
+    for (;;) {
+        frame_t *f = &c->fr[c->top];
+        const ucmpi_dt_node_t *nd = &c->nodes[f->cur];
+        if (nd->kind == UCMPI_DTN_VEC) {
+            c->liter = 0;
+            c->loff = 0;
+            c->lbase = f->base + nd->disp;
+            return;
+        }
+        frame_t *g = &c->fr[++c->top];
+        g->first = g->cur = f->cur + 1;
+        g->end = f->cur + nd->span;
+        g->iter = 0;
+        g->count = nd->count;
+        g->stride = nd->stride;
+        g->base = f->base + nd->disp;
+    }
+}
+
+/* Moves to the next leaf; 0 at the end of the stream. */
+static int next_leaf(ucmpi_dt_cursor_t *c)
+{
+    for (;;) {
+        frame_t *f = &c->fr[c->top];
+        uint32_t i = f->cur + c->nodes[f->cur].span;
+        if (i < f->end) {
+            f->cur = i;
+            descend_first(c);
+            return 1;
+        }
+        if (++f->iter < f->count) {
+            f->base += f->stride;
+            f->cur = f->first;
+            descend_first(c);
+            return 1;
+        }
+        if (c->top == 0)
+            return 0;
+        c->top--;
+    }
+}
+
+/* Positions the cursor at stream offset off (< total). */
+static void seek(ucmpi_dt_cursor_t *c, size_t off)
+{
+    MPI_Datatype dt = c->dt;
+    ucmpi_dt_impl_t *im = ucmpi_dt_impl(dt);
+    frame_t *f = &c->fr[0];
+    MPI_Count o = (MPI_Count)off;
+
+    c->top = 0;
+    f->first = 0;
+    f->end = im->nnodes;
+    f->count = c->count;
+    f->stride = dt->extent;
+    f->iter = o / dt->size;
+    f->base = c->buf + f->iter * dt->extent;
+    o %= dt->size;
+    for (;;) {
+        uint32_t i = f->first;
+        while (o >= c->nodes[i].size) {
+            o -= c->nodes[i].size;
+            i += c->nodes[i].span;
+        }
+        f->cur = i;
+        const ucmpi_dt_node_t *nd = &c->nodes[i];
+        if (nd->kind == UCMPI_DTN_VEC) {
+            c->liter = o / nd->len;
+            c->loff = (size_t)(o % nd->len);
+            c->lbase = f->base + nd->disp;
+            break;
+        }
+        frame_t *g = &c->fr[++c->top];
+        g->first = i + 1;
+        g->end = i + nd->span;
+        g->count = nd->count;
+        g->stride = nd->stride;
+        g->iter = o / nd->len;
+        g->base = f->base + nd->disp + g->iter * nd->stride;
+        o %= nd->len;
+        f = g;
+    }
+    c->pos = off;
+}
+
+/* Copies k whole blocks of len bytes between a strided and a packed
+ * region; small power-of-two sizes get fixed-size moves. */
+#define STRIDED_COPY(T, unpack)                                         \
+    do {                                                                \
+        for (MPI_Count j = 0; j < k; j++, s += stride, p += sizeof(T)) {\
+            T v_;                                                       \
+            if (unpack) {                                               \
+                memcpy(&v_, p, sizeof(T));                              \
+                memcpy(s, &v_, sizeof(T));                              \
+            } else {                                                    \
+                memcpy(&v_, s, sizeof(T));                              \
+                memcpy(p, &v_, sizeof(T));                              \
+            }                                                           \
+        }                                                               \
+    } while (0)
+
+typedef struct { uint64_t a, b; } u128_t;
+
+static inline void copy_blocks(char *s, char *p, MPI_Count k, size_t len,
+                               MPI_Aint stride, const int unpack)
+{
+    switch (len) {
+    case 1: STRIDED_COPY(uint8_t, unpack); return;
+    case 2: STRIDED_COPY(uint16_t, unpack); return;
+    case 4: STRIDED_COPY(uint32_t, unpack); return;
+    case 8: STRIDED_COPY(uint64_t, unpack); return;
+    case 16: STRIDED_COPY(u128_t, unpack); return;
+    default:
+        for (MPI_Count j = 0; j < k; j++, s += stride, p += len) {
+            if (unpack)
+                memcpy(s, p, len);
+            else
+                memcpy(p, s, len);
+        }
+    }
+}
+
+/* Moves up to len bytes of the stream at the cursor; returns bytes done. */
+static inline size_t walk(ucmpi_dt_cursor_t *c, char *stream, size_t len,
+                          const int unpack)
+{
+    size_t done = 0;
+
+    while (done < len) {
+        const ucmpi_dt_node_t *nd = &c->nodes[c->fr[c->top].cur];
+        size_t blen = (size_t)nd->len;
+        char *s = c->lbase + c->liter * nd->stride + c->loff;
+        char *p = stream + done;
+        size_t want = len - done;
+        if (c->loff == 0 && want >= blen) {
+            MPI_Count k = nd->count - c->liter;
+            if ((MPI_Count)(want / blen) < k)
+                k = (MPI_Count)(want / blen);
+            copy_blocks(s, p, k, blen, nd->stride, unpack);
+            c->liter += k;
+            done += (size_t)k * blen;
+        } else {
+            size_t n = blen - c->loff;
+            if (n > want)
+                n = want;
+            if (unpack)
+                memcpy(s, p, n);
+            else
+                memcpy(p, s, n);
+            done += n;
+            c->loff += n;
+            if (c->loff == blen) {
+                c->loff = 0;
+                c->liter++;
+            }
+        }
+        if (c->liter == nd->count && !next_leaf(c))
+            break;
+    }
+    c->pos += done;
+    return done;
+}
+
+static size_t cursor_move(ucmpi_dt_cursor_t *c, size_t offset, char *stream,
+                          size_t len, int unpack)
+{
+    if (offset >= c->total)
+        return 0;
+    if (len > c->total - offset)
+        len = c->total - offset;
+    if (c->contig) {
+        char *s = c->buf + c->dt->true_lb + offset;
+        if (unpack)
+            memcpy(s, stream, len);
+        else
+            memcpy(stream, s, len);
+        return len;
+    }
+    if (offset != c->pos)
+        seek(c, offset);
+    return unpack ? walk(c, stream, len, 1) : walk(c, stream, len, 0);
+}
+
+size_t ucmpi_dt_cursor_pack(ucmpi_dt_cursor_t *c, size_t offset, void *dst,
+                            size_t len)
+{
+    return cursor_move(c, offset, dst, len, 0);
+}
+
+size_t ucmpi_dt_cursor_unpack(ucmpi_dt_cursor_t *c, size_t offset,
+                              const void *src, size_t len)
+{
+    return cursor_move(c, offset, (char *)src, len, 1);
+}
+
+size_t ucmpi_dt_pack(MPI_Datatype dt, const void *buf, MPI_Count count,
+                     void *dst)
+{
+    size_t total = (size_t)(count * dt->size);
+    if (total == 0)
+        return 0;
+    if (dt->contig) {
+        memcpy(dst, (const char *)buf + dt->true_lb, total);
+        return total;
+    }
+    ucmpi_dt_cursor_t *c = ucmpi_dt_cursor_create(dt, buf, count);
+    if (c == NULL)
+        return 0;
+    size_t n = ucmpi_dt_cursor_pack(c, 0, dst, total);
+    ucmpi_dt_cursor_destroy(c);
+    return n;
+}
+
+size_t ucmpi_dt_unpack(MPI_Datatype dt, void *buf, MPI_Count count,
+                       const void *src, size_t len)
+{
+    size_t total = (size_t)(count * dt->size);
+    if (len > total)
+        len = total;
+    if (len == 0)
+        return 0;
+    if (dt->contig) {
+        memcpy((char *)buf + dt->true_lb, src, len);
+        return len;
+    }
+    ucmpi_dt_cursor_t *c = ucmpi_dt_cursor_create(dt, buf, count);
+    if (c == NULL)
+        return 0;
+    size_t n = ucmpi_dt_cursor_unpack(c, 0, src, len);
+    ucmpi_dt_cursor_destroy(c);
+    return n;
+}

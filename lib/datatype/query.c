@@ -1,0 +1,282 @@
+/*
+ * Queries: sizes and extents (int, _x and _c forms), counts and elements
+ * of a status, Type_match_size, and address arithmetic.
+ */
+#include "dt.h"
+
+#include <limits.h>
+
+static int check_type(const char *fn, MPI_Datatype dt, const void *out)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_dt_check_arg(dt, 0, fn, "datatype");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (out == NULL)
+        return ucmpi_dt_err(MPI_ERR_ARG, fn, "an output pointer is NULL");
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_size = PMPI_Type_size
+int PMPI_Type_size(MPI_Datatype datatype, int *size)
+{
+    int rc = check_type("MPI_Type_size", datatype, size);
+    if (rc == MPI_SUCCESS)
+        *size = datatype->size > INT_MAX ? MPI_UNDEFINED : (int)datatype->size;
+    return rc;
+}
+
+#pragma weak MPI_Type_size_x = PMPI_Type_size_x
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+    int rc = check_type("MPI_Type_size_x", datatype, size);
+    if (rc == MPI_SUCCESS)
+        *size = datatype->size;
+    return rc;
+}
+
+#pragma weak MPI_Type_size_c = PMPI_Type_size_c
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+    int rc = check_type("MPI_Type_size_c", datatype, size);
+    if (rc == MPI_SUCCESS)
+        *size = datatype->size;
+    return rc;
+}
+
+#pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb,
+                         MPI_Aint *extent)
+{
+    int rc = check_type("MPI_Type_get_extent", datatype,
+                        lb && extent ? lb : NULL);
+    if (rc == MPI_SUCCESS) {
+        *lb = datatype->lb;
+        *extent = datatype->extent;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
+                           MPI_Count *extent)
+{
+    int rc = check_type("MPI_Type_get_extent_x", datatype,
+                        lb && extent ? lb : NULL);
+    if (rc == MPI_SUCCESS) {
+        *lb = datatype->lb;
+        *extent = datatype->extent;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_get_extent_c = PMPI_Type_get_extent_c
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb,
+                           MPI_Count *extent)
+{
+    int rc = check_type("MPI_Type_get_extent_c", datatype,
+                        lb && extent ? lb : NULL);
+    if (rc == MPI_SUCCESS) {
+        *lb = datatype->lb;
+        *extent = datatype->extent;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
+                              MPI_Aint *true_extent)
+{
+    int rc = check_type("MPI_Type_get_true_extent", datatype,
+                        true_lb && true_extent ? true_lb : NULL);
+    if (rc == MPI_SUCCESS) {
+        *true_lb = datatype->true_lb;
+        *true_extent = datatype->true_extent;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                                MPI_Count *true_extent)
+{
+    int rc = check_type("MPI_Type_get_true_extent_x", datatype,
+                        true_lb && true_extent ? true_lb : NULL);
+    if (rc == MPI_SUCCESS) {
+        *true_lb = datatype->true_lb;
+        *true_extent = datatype->true_extent;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_get_true_extent_c = PMPI_Type_get_true_extent_c
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb,
+                                MPI_Count *true_extent)
+{
+    int rc = check_type("MPI_Type_get_true_extent_c", datatype,
+                        true_lb && true_extent ? true_lb : NULL);
+    if (rc == MPI_SUCCESS) {
+        *true_lb = datatype->true_lb;
+        *true_extent = datatype->true_extent;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Type_match_size = PMPI_Type_match_size
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+{
+    static const char fn[] = "MPI_Type_match_size";
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (datatype == NULL)
+        return ucmpi_dt_err(MPI_ERR_ARG, fn, "datatype pointer is NULL");
+    if (typeclass != MPI_TYPECLASS_REAL &&
+        typeclass != MPI_TYPECLASS_INTEGER &&
+        typeclass != MPI_TYPECLASS_COMPLEX)
+        return ucmpi_dt_err(MPI_ERR_ARG, fn, "typeclass %d is not valid",
+                            typeclass);
+    MPI_Datatype t = ucmpi_dt_match(typeclass, size);
+    if (t == MPI_DATATYPE_NULL)
+        return ucmpi_dt_err(MPI_ERR_ARG, fn,
+                            "no type of typeclass %d has size %d", typeclass,
+                            size);
+    *datatype = t;
+    return MPI_SUCCESS;
+}
+
+/* ---- status queries: status.ucmpi_count holds the received bytes ---- */
+
+static int check_status(const char *fn, const MPI_Status *st,
+                        MPI_Datatype dt, const void *out)
+{
+    int rc = check_type(fn, dt, out);
+    if (rc == MPI_SUCCESS && st == NULL)
+        rc = ucmpi_dt_err(MPI_ERR_ARG, fn, "status is NULL");
+    return rc;
+}
+
+static MPI_Count count_of(const MPI_Status *st, MPI_Datatype dt)
+{
+    if (dt->size == 0)
+        return 0;
+    if (st->ucmpi_count % dt->size)
+        return MPI_UNDEFINED;
+    return st->ucmpi_count / dt->size;
+}
+
+#pragma weak MPI_Get_count = PMPI_Get_count
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype,
+                   int *count)
+{
+    int rc = check_status("MPI_Get_count", status, datatype, count);
+    if (rc == MPI_SUCCESS) {
+        MPI_Count c = count_of(status, datatype);
+        *count = c > INT_MAX ? MPI_UNDEFINED : (int)c;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Get_count_c = PMPI_Get_count_c
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype,
+                     MPI_Count *count)
+{
+    int rc = check_status("MPI_Get_count_c", status, datatype, count);
+    if (rc == MPI_SUCCESS)
+        *count = count_of(status, datatype);
+    return rc;
+}
+
+static MPI_Count elements_of(const MPI_Status *st, MPI_Datatype dt)
+{
+    MPI_Count n = ucmpi_dt_elements_in(dt, st->ucmpi_count);
+    return n < 0 ? MPI_UNDEFINED : n;
+}
+
+#pragma weak MPI_Get_elements = PMPI_Get_elements
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
+                      int *count)
+{
+    int rc = check_status("MPI_Get_elements", status, datatype, count);
+    if (rc == MPI_SUCCESS) {
+        MPI_Count c = elements_of(status, datatype);
+        *count = c > INT_MAX ? MPI_UNDEFINED : (int)c;
+    }
+    return rc;
+}
+
+#pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
+                        MPI_Count *count)
+{
+    int rc = check_status("MPI_Get_elements_x", status, datatype, count);
+    if (rc == MPI_SUCCESS)
+        *count = elements_of(status, datatype);
+    return rc;
+}
+
+#pragma weak MPI_Get_elements_c = PMPI_Get_elements_c
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype,
+                        MPI_Count *count)
+{
+    int rc = check_status("MPI_Get_elements_c", status, datatype, count);
+    if (rc == MPI_SUCCESS)
+        *count = elements_of(status, datatype);
+    return rc;
+}
+
+static int set_elements(const char *fn, MPI_Status *status,
+                        MPI_Datatype datatype, MPI_Count count)
+{
+    int rc = check_status(fn, status, datatype, status);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (count < 0)
+        return ucmpi_dt_err(MPI_ERR_COUNT, fn, "count %lld is negative",
+                            count);
+    status->ucmpi_count = ucmpi_dt_bytes_of_elements(datatype, count);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Status_set_elements = PMPI_Status_set_elements
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype,
+                             int count)
+{
+    return set_elements("MPI_Status_set_elements", status, datatype, count);
+}
+
+#pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype,
+                               MPI_Count count)
+{
+    return set_elements("MPI_Status_set_elements_x", status, datatype, count);
+}
+
+/* ---- addresses ---- */
+
+#pragma weak MPI_Get_address = PMPI_Get_address
+int PMPI_Get_address(const void *location, MPI_Aint *address)
+{
+    static const char fn[] = "MPI_Get_address";
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (address == NULL)
+        return ucmpi_dt_err(MPI_ERR_ARG, fn, "address pointer is NULL");
+    *address = (MPI_Aint)location;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Aint_add = PMPI_Aint_add
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+{
+    return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
+}
+
+#pragma weak MPI_Aint_diff = PMPI_Aint_diff
+MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+{
+    return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
+}

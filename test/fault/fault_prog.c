@@ -1,0 +1,100 @@
+/*
+ * One program for the fault tests (test/fault/run.sh): after MPI_Init, one
+ * rank misbehaves while the others are blocked inside MPI.
+ *
+ *   fault_prog abort RANK CODE   RANK calls MPI_Abort(MPI_COMM_WORLD, CODE)
+ *   fault_prog segv RANK         RANK writes through a NULL pointer
+ *   fault_prog exit RANK CODE    RANK calls exit(CODE) without MPI_Finalize
+ *   fault_prog hang              every rank blocks in MPI_Recv (kill -9,
+ *                                SIGINT, --timeout tests)
+ *
+ * The ranks that wait block on a receive nobody sends.  With FAULT_DIR set,
+ * each rank writes its pid to FAULT_DIR/pid.RANK once initialized, and the
+ * faulting rank writes the wall-clock time of the fault to FAULT_DIR/fault
+ * just before it, so the harness can time how fast the job ends.
+ */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int rank, size;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void write_file(const char *name, const char *fmt, double v)
+{
+    const char *dir = getenv("FAULT_DIR");
+    char path[4096];
+    FILE *f;
+
+    if (dir == NULL)
+        return;
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (f == NULL) {
+        perror(path);
+        return;
+    }
+    fprintf(f, fmt, v);
+    fclose(f);
+}
+
+/* Called right before the fault: output first, then the timestamp. */
+static void about_to_fail(const char *what)
+{
+    printf("rank %d: %s now\n", rank, what);
+    fflush(stdout);
+    write_file("fault", "%.6f\n", now());
+}
+
+static void wait_forever(void)
+{
+    int buf;
+    MPI_Recv(&buf, 1, MPI_INT, MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    fprintf(stderr, "rank %d: MPI_Recv nobody sends to returned\n", rank);
+    exit(99);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    int who = argc > 2 ? atoi(argv[2]) : 1;
+    int code = argc > 3 ? atoi(argv[3]) : 1;
+    char name[32];
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    snprintf(name, sizeof(name), "pid.%d", rank);
+    write_file(name, "%.0f\n", (double)getpid());
+    printf("rank %d of %d: up (pid %d)\n", rank, size, (int)getpid());
+    fflush(stdout);
+
+    if (!strcmp(mode, "hang"))
+        wait_forever();
+    if (rank != who)
+        wait_forever();
+    usleep(200000);   /* let the others block inside MPI first */
+    if (!strcmp(mode, "abort")) {
+        about_to_fail("calling MPI_Abort");
+        MPI_Abort(MPI_COMM_WORLD, code);
+    } else if (!strcmp(mode, "segv")) {
+        volatile int *volatile p = NULL;
+        about_to_fail("writing through NULL");
+        *p = 1;
+    } else if (!strcmp(mode, "exit")) {
+        about_to_fail("exiting without MPI_Finalize");
+        exit(code);
+    }
+    fprintf(stderr, "fault_prog: unknown mode '%s'\n", mode);
+    return 98;
+}

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# ucmpi under Slurm: starts a private Slurm (slurm-local.sh), runs ucmpi
+# programs through `srun --mpi=pmix`, checks that `srun --mpi=none|pmi2` gets
+# ucmpi's refusal instead of N one-process jobs, that a dead peer is reported
+# through the error handler, then stops every daemon it started.
+# Run from the build directory (after `make check TESTS=`).
+#
+#   test/slurm/run.sh [--nodes N]
+#     --nodes N   N Slurm nodes, each in a network namespace of its own
+#                 (used by test/netns/run.sh; suite name "netns")
+# Environment:
+#   SLURM_TEST_FILTER  regex of test/mpi programs to run through srun
+#                      (default: a small point-to-point/collective subset)
+#   SLURM_TEST_NPS     process counts for the examples (default "1 2 4 8")
+#   SLURM_BOUND        seconds a dead-peer run may take (default 30)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+nodes=1 suite=slurm
+if [ "${1:-}" = --nodes ]; then nodes=$2; suite=netns; fi
+build=$PWD
+filter=${SLURM_TEST_FILTER:-^(sendrecv|p2p_basic|pingpong|ssend|probe|barrier|bcast|allreduce|alltoallv?)$}
+example_nps=${SLURM_TEST_NPS:-1 2 4 8}
+bound=${SLURM_BOUND:-30}
+pass=0 fail=0 skip=0 failed=() t_start=$EPOCHREALTIME
+srun_args=() start_args=() N=
+[ "$nodes" -gt 1 ] && srun_args=(-N "$nodes") start_args=(--nodes "$nodes") N="-N $nodes "
+
+say() { echo "$suite: $*"; }
+result() {   # ok name [log]
+    if [ "$1" = 1 ]; then
+        pass=$((pass + 1)); echo "PASS: $2"
+    else
+        fail=$((fail + 1)); failed+=("$2"); echo "FAIL: $2"
+        [ -n "${3:-}" ] && sed 's/^/    | /' "$3" | tail -n 15
+    fi
+}
+skipped() { skip=$((skip + 1)); echo "SKIP: $*"; }
+finish() {
+    [ $fail -gt 0 ] && { echo "Failed:"; printf '  %s\n' "${failed[@]}"; }
+    [ $skip -gt 0 ] && say "$skip skipped"
+    awk -v a="$t_start" -v b="$EPOCHREALTIME" -v s="$suite" \
+        'BEGIN { printf "%s: took %.1f s\n", s, b - a }'
+    say "$pass passed, $fail failed"
+    [ $fail -eq 0 ]
+    exit
+}
+
+"$here/slurm-local.sh" install || { result 0 "install Slurm packages"; finish; }
+cluster=$("$here/slurm-local.sh" start "${start_args[@]}")
+if [ -z "$cluster" ]; then result 0 "start Slurm ($nodes node(s))"; finish; fi
+trap '"$here/slurm-local.sh" stop "$cluster"' EXIT
+trap 'exit 130' INT TERM
+export SLURM_LOCAL_DIR=$cluster
+logs=$cluster/logs
+mkdir -p "$logs"
+run=$cluster/run
+
+# srun_case WANT_RC LOG srun-args... : runs srun (sets rc), checks its exit code
+srun_case() {
+    local want=$1 log=$2; shift 2
+    timeout -k 5 120 "$run" srun --quiet "${srun_args[@]}" "$@" >"$log" 2>&1 </dev/null
+    rc=$?
+    [ "$want" = any ] || [ "$rc" = "$want" ] || { echo "exit code $rc, want $want" >>"$log"; return 1; }
+}
+
+rt=$build/test/launcher/rt_client
+hello=$build/examples/hello
+ring=$build/examples/ring
+dead=$build/test/fault/dead_peer
+
+# 1. the PMIx bootstrap alone (runtime test client)
+if [ -x "$rt" ]; then
+    for np in 2 4; do
+        log=$logs/rt.$np
+        srun_case 0 "$log" --mpi=pmix --kill-on-bad-exit=1 -n "$np" \
+            env EXPECT_SIZE="$np" "$rt" info
+        ok=$?
+        [ $ok -eq 0 ] && [ "$(grep -c ' OK$' "$log")" -eq "$np" ] || ok=1
+        [ "$nodes" -gt 1 ] && ! grep -q "nodes $nodes " "$log" && { echo "want nodes $nodes" >>"$log"; ok=1; }
+        result $((ok == 0)) "rt_client info: srun --mpi=pmix $N-n $np" "$log"
+    done
+else
+    skipped "rt_client not built"
+fi
+
+# 2. refusal without a PMIx server: one clear message, no N singleton jobs
+refusal_prog=$hello
+[ -x "$refusal_prog" ] || refusal_prog=$rt
+for plugin in none pmi2; do
+    "$run" srun --mpi=list 2>&1 | grep -qw "$plugin" || { skipped "no --mpi=$plugin plugin"; continue; }
+    log=$logs/refuse.$plugin
+    srun_case any "$log" --mpi="$plugin" -n 2 "$refusal_prog"
+    ok=1
+    grep -q -- '--mpi=pmix' "$log" || { echo "no advice to use --mpi=pmix" >>"$log"; ok=0; }
+    grep -Eq '^(hello|rank [0-9]+ size 1 )' "$log" && { echo "ran as singletons" >>"$log"; ok=0; }
+    [ "$rc" -ne 0 ] || { echo "srun exit code 0" >>"$log"; ok=0; }
+    result $ok "refusal: srun --mpi=$plugin $N-n 2 $(basename "$refusal_prog")" "$log"
+done
+
+# 3. the examples
+for ex in hello ring; do
+    prog=$build/examples/$ex
+    [ -x "$prog" ] || { skipped "examples/$ex not built"; continue; }
+    for np in $example_nps; do
+        [ "$np" -lt "$nodes" ] && continue
+        log=$logs/$ex.$np
+        srun_case 0 "$log" --mpi=pmix --kill-on-bad-exit=1 -n "$np" "$prog"
+        result $((! $?)) "examples/$ex: srun --mpi=pmix $N-n $np" "$log"
+    done
+done
+
+# 4. a subset of test/mpi through srun
+if ls "$src"/test/mpi/*.list >/dev/null 2>&1; then
+    log=$logs/mpi
+    MPIEXEC=$here/srun-mpiexec SRUN_ARGS="${srun_args[*]}" TEST_FILTER="$filter" \
+        TEST_LOGDIR=$logs/mpi.d "$src/test/mpi/runtests" >"$log" 2>&1
+    grep -E '^(PASS|FAIL)' "$log" | sed "s/^/    /"
+    n_pass=$(sed -n 's/^mpi: \([0-9]*\) passed.*/\1/p' "$log")
+    n_fail=$(sed -n 's/^mpi: [0-9]* passed, \([0-9]*\) failed.*/\1/p' "$log")
+    if [ -z "$n_pass" ]; then
+        result 0 "test/mpi through srun (runtests gave no summary)" "$log"
+    elif [ "$((n_pass + n_fail))" -eq 0 ]; then
+        skipped "no test/mpi program matches /$filter/"
+    else
+        pass=$((pass + n_pass)); fail=$((fail + n_fail))
+        [ "$n_fail" -gt 0 ] && { failed+=("test/mpi through srun: $n_fail run(s)"); grep -A12 '^FAIL' "$log" | head -n 40; }
+        echo "test/mpi through srun: $n_pass passed, $n_fail failed"
+    fi
+else
+    skipped "no test/mpi lists yet"
+fi
+
+# 5. dead peer: the survivors' calls fail through the error handler
+if [ -x "$dead" ]; then
+    for spec in "2 recv" "4 recv" "4 coll" "4 fatal"; do
+        set -- $spec
+        np=$1 variant=$2 log=$logs/dead.$np.$variant
+        [ "$np" -lt "$nodes" ] && continue
+        t0=$EPOCHREALTIME
+        timeout -k 2 "$bound" "$run" srun --quiet "${srun_args[@]}" --mpi=pmix \
+            --kill-on-bad-exit=0 -n "$np" "$dead" 1 "$variant" >"$log" 2>&1 </dev/null
+        rc=$?
+        secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+        ok=1
+        [ $rc -eq 124 ] && { echo "hung: killed after ${bound}s" >>"$log"; ok=0; }
+        if [ "$variant" = fatal ]; then
+            [ $rc -ne 0 ] || ok=0
+            grep -q 'returned success' "$log" && ok=0
+        else
+            n=$(grep -c 'error handler called' "$log")
+            [ "$n" -eq $((np - 1)) ] || { echo "$n of $((np - 1)) survivors reported the error" >>"$log"; ok=0; }
+            grep 'error handler called' "$log" | sed 's/^/    /'
+        fi
+        result $ok "dead peer ($variant): srun $N-n $np, ended after ${secs}s" "$log"
+    done
+else
+    skipped "test/fault/dead_peer not built"
+fi
+
+finish
