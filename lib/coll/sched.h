@@ -5,8 +5,11 @@
  * schedule: blocking = build + start + wait, nonblocking = build + start,
  * persistent = build once, start many times.
  *
- * Within a round, steps are independent: sends and receives are posted
- * together, local steps (reduce, copy) run when the round starts.  Messages
+ * When a round starts, its steps start in the order they were added:
+ * sends and receives are posted, local steps (reduce, copy) run to
+ * completion on the spot, so a send added after a reduce in the same round
+ * sends the reduced data.  A receive's data is usable only in a later
+ * round.  Messages
  * between two ranks of one schedule share the schedule's tag and match in
  * posting order, so builders must post them in the same order on both sides.
  */

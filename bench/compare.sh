@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# Builds every benchmark in bench/ against ucmpi, Debian's Open MPI and
+# Debian's MPICH, runs them side by side (plus raw ucx_perftest tag latency
+# and bandwidth, and the wall time of oversubscribed jobs), and prints one
+# table per benchmark with ucmpi's ratio to each peer.  Medians, one run.
+#
+# Usage: bench/compare.sh [options]
+#   --prefix DIR     ucmpi installed in DIR (DIR/bin/mpicc, DIR/bin/mpiexec)
+#   --build DIR      ucmpi build tree (default: the current directory if it
+#                    holds lib/libucmpi.la)
+#   --mpis LIST      ucmpi,openmpi,mpich (default all)
+#   --benches LIST   p2p_bench,coll_bench,perftest,oversub and any other
+#                    bench/NAME.c (default: all)
+#   --select LIST    sub-benchmarks passed as -b (e.g. latency,allreduce)
+#   --coll-np LIST   rank counts of coll_bench (default 2,4,8)
+#   --max-size B     cap on message sizes (e.g. 1M; default: each bench's)
+#   --coll-max LIST  per rank count cap of coll_bench sizes, np:size pairs
+#                    (default 2:64M,4:16M,8:4M: keeps the run ~15 minutes)
+#   --budget S       seconds per size and bench (default 0.3)
+#   --timeout S      limit of one benchmark run (default 240); a run that
+#                    fails or times out shows n/a
+#   --ucx-tls T      UCX_TLS for ucx_perftest (default shm,self: what an
+#                    MPI uses inside one node)
+#   --quick          small sizes and budgets (a smoke test, ~2 minutes)
+#   --outdir DIR     keep builds, logs and raw results here
+#   --no-install     do not apt-get missing peers
+# Each benchmark may state in its source:  bench-np: 2,4   bench-args: ...
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=$(cd "$here/.." && pwd)
+
+prefix="" build="" mpis="ucmpi,openmpi,mpich" benches="" select=""
+coll_np="2,4,8" max_size="" coll_max="2:64M,4:16M,8:4M" budget=0.3
+run_timeout=240 ucx_tls="shm,self" quick=0 outdir="" install=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) prefix=$2; shift ;;
+        --build) build=$2; shift ;;
+        --mpis) mpis=$2; shift ;;
+        --benches) benches=$2; shift ;;
+        --select) select=$2; shift ;;
+        --coll-np) coll_np=$2; shift ;;
+        --max-size) max_size=$2; shift ;;
+        --coll-max) coll_max=$2; shift ;;
+        --budget) budget=$2; shift ;;
+        --timeout) run_timeout=$2; shift ;;
+        --ucx-tls) ucx_tls=$2; shift ;;
+        --quick) quick=1 ;;
+        --outdir) outdir=$2; shift ;;
+        --no-install) install=0 ;;
+        -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "compare.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+if [ $quick = 1 ]; then
+    budget=0.05; coll_max="2:1M,4:256K,8:64K"; [ -n "$max_size" ] || max_size=1M
+    run_timeout=90
+fi
+outdir=${outdir:-$(mktemp -d /tmp/ucmpi-bench.XXXXXX)}
+mkdir -p "$outdir"
+results=$outdir/results.txt
+: >"$results"
+log() { echo "compare.sh: $*" >&2; }
+has() { case ",$1," in *",$2,"*) return 0 ;; *) return 1 ;; esac; }
+start_time=$(date +%s)
+
+# ---- peers: Debian's Open MPI and MPICH, ucx_perftest ----
+need=()
+command -v mpicc.openmpi >/dev/null || need+=(openmpi-bin libopenmpi-dev)
+command -v mpicc.mpich >/dev/null || need+=(mpich libmpich-dev)
+command -v ucx_perftest >/dev/null || need+=(ucx-utils)
+if [ ${#need[@]} -gt 0 ] && [ $install = 1 ]; then
+    log "installing ${need[*]}"
+    sudo_=""; [ "$(id -u)" = 0 ] || sudo_=sudo
+    { $sudo_ apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+        $sudo_ apt-get install -y -q "${need[@]}"; } >"$outdir/apt.log" 2>&1 ||
+        log "apt-get failed (see $outdir/apt.log): missing peers show n/a"
+fi
+if [ "$(id -u)" = 0 ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+
+# ---- how to build and launch with each MPI ----
+declare -A MPICC MPILIBS MPIRUN
+if [ -z "$prefix" ] && [ -z "$build" ] && [ -e "$PWD/lib/libucmpi.la" ]; then
+    build=$PWD
+fi
+if [ -n "$prefix" ]; then
+    MPICC[ucmpi]="$prefix/bin/mpicc"
+    MPIRUN[ucmpi]="$prefix/bin/mpiexec"
+elif [ -n "$build" ]; then
+    build=$(cd "$build" && pwd)
+    bsrc=$(sed -n 's/^abs_top_srcdir = //p' "$build/Makefile" 2>/dev/null)
+    MPICC[ucmpi]="${CC:-cc} -I${bsrc:-$srcdir}/include"
+    MPILIBS[ucmpi]="-L$build/lib/.libs -Wl,-rpath,$build/lib/.libs -lucmpi"
+    MPIRUN[ucmpi]="$build/runtime/mpiexec"
+else
+    log "no ucmpi given (--prefix or --build) and none here: ucmpi shows n/a"
+fi
+MPICC[openmpi]=mpicc.openmpi
+MPICC[mpich]=mpicc.mpich
+MPIRUN[mpich]="mpiexec.mpich -launcher fork"
+ompi_base="mpiexec.openmpi --oversubscribe"
+[ "$(id -u)" = 0 ] && ompi_base="$ompi_base --allow-run-as-root"
+
+# ---- build ----
+bench_srcs=()
+for f in "$here"/*.c; do
+    name=$(basename "$f" .c)
+    if [ -z "$benches" ] || has "$benches" "$name" ||
+        { [ "$name" = oversub ] && has "$benches" oversub; }; then
+        bench_srcs+=("$f")
+    fi
+done
+declare -A BIN
+for mpi in ${mpis//,/ }; do
+    mkdir -p "$outdir/$mpi"
+    cc=${MPICC[$mpi]:-}
+    if [ -z "$cc" ] || ! command -v "${cc%% *}" >/dev/null; then
+        log "$mpi: no compiler wrapper: its column shows n/a"
+        continue
+    fi
+    for f in "${bench_srcs[@]}"; do
+        name=$(basename "$f" .c)
+        exe=$outdir/$mpi/$name
+        # shellcheck disable=SC2086
+        if $cc -O2 -I"$here" -o "$exe" "$f" ${MPILIBS[$mpi]:-} \
+            >"$outdir/$mpi/$name.build.log" 2>&1; then
+            BIN[$mpi/$name]=$exe
+        else
+            log "$mpi: $name does not build (see $outdir/$mpi/$name.build.log)"
+        fi
+    done
+done
+
+# Open MPI: force the UCX pml (it refuses shared memory unless told its
+# transports may be any); fall back to its default if that cannot start.
+if has "$mpis" openmpi && [ ${#BIN[@]} -gt 0 ]; then
+    probe=(true)
+    for k in "${!BIN[@]}"; do
+        case "$k" in openmpi/oversub) probe=("${BIN[$k]}" 1) ;; esac
+    done
+    [ "${probe[0]}" = true ] && [ -n "${BIN[openmpi/p2p_bench]:-}" ] &&
+        probe=("${BIN[openmpi/p2p_bench]}" -b latency -M 8)
+    ucx_opts="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
+    # shellcheck disable=SC2086
+    if [ "${probe[0]}" != true ] && timeout 60 $ompi_base $ucx_opts -n 2 "${probe[@]}" \
+        >"$outdir/openmpi/probe.log" 2>&1; then
+        MPIRUN[openmpi]="$ompi_base $ucx_opts"
+        ompi_pml="pml ucx (forced: $ucx_opts)"
+    else
+        MPIRUN[openmpi]="$ompi_base"
+        ompi_pml="its default pml (pml ucx failed to start: see $outdir/openmpi/probe.log)"
+    fi
+    log "Open MPI runs with $ompi_pml"
+fi
+
+# ---- run ----
+# run_one MPI NAME NP ARGS...: appends "MPI NAME NP SIZE MEDIAN VALUE UNIT"
+run_one() {
+    local mpi=$1 name=$2 np=$3; shift 3
+    local exe=${BIN[$mpi/$name]:-} out=$outdir/$mpi/$name.np$np.log
+    [ -n "$exe" ] && [ -n "${MPIRUN[$mpi]:-}" ] || return 0
+    log "running $mpi $name np=$np"
+    # shellcheck disable=SC2086
+    timeout -k 10 "$run_timeout" ${MPIRUN[$mpi]} -n "$np" "$exe" "$@" \
+        >"$out" 2>&1 </dev/null
+    local rc=$?
+    [ $rc = 0 ] || log "$mpi $name np=$np failed (exit $rc, see $out)"
+    # keep what it printed before failing: those rows are real
+    awk -v m="$mpi" '$1 == "BENCH" && NF >= 7 {
+        print m, $2, $3, $4, $5, $6, $7 }' "$out" >>"$results"
+}
+
+size_args=()
+[ -n "$max_size" ] && size_args+=(-M "$max_size")
+[ -n "$select" ] && size_args+=(-b "$select")
+for f in "${bench_srcs[@]}"; do
+    name=$(basename "$f" .c)
+    case "$name" in
+        oversub) continue ;;
+        coll_bench)
+            for np in ${coll_np//,/ }; do
+                cap=$(echo ",$coll_max," | sed -n "s/.*,$np:\([^,]*\),.*/\1/p")
+                args=("${size_args[@]}")
+                [ -n "$cap" ] && [ -z "$max_size" ] && args+=(-M "$cap")
+                for mpi in ${mpis//,/ }; do
+                    run_one "$mpi" "$name" "$np" -t "$budget" "${args[@]}"
+                done
+            done ;;
+        *)
+            nps=$(sed -n 's/.*bench-np: *\([0-9,]*\).*/\1/p' "$f" | head -1)
+            extra=$(sed -n 's/.*bench-args: *\(.*[^ */]\).*/\1/p' "$f" | head -1)
+            for np in $(echo "${nps:-2}" | tr ',' ' '); do
+                for mpi in ${mpis//,/ }; do
+                    # shellcheck disable=SC2086
+                    if [ "$name" = p2p_bench ]; then
+                        run_one "$mpi" "$name" "$np" -t "$budget" "${size_args[@]}"
+                    else
+                        run_one "$mpi" "$name" "$np" $extra
+                    fi
+                done
+            done ;;
+    esac
+done
+
+# raw ucx_perftest over the same sizes, server and client on loopback
+if { [ -z "$benches" ] || has "$benches" perftest; } && command -v ucx_perftest >/dev/null; then
+    log "running ucx_perftest (UCX_TLS=$ucx_tls)"
+    pmax=$(( 4 << 20 ))
+    if [ -n "$max_size" ]; then
+        pmax=$(echo "$max_size" | awk '{ v = $1 + 0; u = substr($1, length($1));
+            if (u ~ /[kK]/) v *= 1024; if (u ~ /[mM]/) v *= 1048576; print int(v) }')
+    fi
+    port=$((20000 + RANDOM % 20000))
+    for t in tag_lat tag_bw; do
+        s=0
+        while [ "$s" -le "$pmax" ]; do
+            # tag_bw carries a fixed ~0.1 s cost per run: enough iterations
+            iters=20000; [ $t = tag_bw ] && iters=200000
+            [ $s -ge 65536 ] && iters=2000
+            [ $quick = 1 ] && iters=$((iters / 10))
+            [ $s = 0 ] && [ $t = tag_bw ] && { s=1; continue; }
+            UCX_TLS=$ucx_tls timeout 60 ucx_perftest -p $port >/dev/null 2>&1 &
+            spid=$!
+            sleep 0.3
+            line=$(UCX_TLS=$ucx_tls timeout 60 ucx_perftest 127.0.0.1 -p $port \
+                -t $t -s $s -n $iters -w $((iters / 10)) 2>/dev/null | grep '^Final:')
+            wait $spid 2>/dev/null
+            # Final: iters lat50% lat_avg lat_overall bw_avg bw_overall ...
+            if [ -n "$line" ]; then
+                echo "$line" | awk -v t=$t -v s=$s '{
+                    if (t == "tag_lat") print "ucx_perftest latency 2", s, $3, $3, "us";
+                    else print "ucx_perftest bw 2", s, $5, $7, "MB/s" }' >>"$results"
+            fi
+            s=$(( s ? s * 2 : 1 ))
+        done
+    done
+fi
+
+# oversubscribed jobs: wall time of the whole mpiexec (start-up included)
+if [ -z "$benches" ] || has "$benches" oversub; then
+    iters=300; [ $quick = 1 ] && iters=50
+    for np in 4 8; do
+        for mpi in ${mpis//,/ }; do
+            exe=${BIN[$mpi/oversub]:-}
+            [ -n "$exe" ] && [ -n "${MPIRUN[$mpi]:-}" ] || continue
+            log "running $mpi oversub np=$np"
+            t0=$(date +%s.%N)
+            # shellcheck disable=SC2086
+            if timeout -k 10 "$run_timeout" ${MPIRUN[$mpi]} -n $np "$exe" $iters \
+                >"$outdir/$mpi/oversub.np$np.log" 2>&1 </dev/null; then
+                t1=$(date +%s.%N)
+                echo "$mpi oversub_wall $np $iters $t0 $t1" | awk '{
+                    printf "%s %s %s %s %.0f %.3f s\n", $1, $2, $3, $4,
+                        ($6 - $5) * 1e6, $6 - $5 }' >>"$results"
+            else
+                log "$mpi oversub np=$np failed or timed out"
+            fi
+        done
+    done
+fi
+
+# ---- tables ----
+echo
+echo "ucmpi vs Open MPI vs MPICH: medians of one run ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
+[ -n "${ompi_pml:-}" ] && echo "Open MPI used $ompi_pml"
+echo "MPICH: $(mpichversion 2>/dev/null | sed -n 's/MPICH Device:[[:space:]]*//p')" \
+     "launched with ${MPIRUN[mpich]}"
+echo "ucx_perftest: UCX_TLS=$ucx_tls, latency = 50th percentile, bw = overall"
+echo "Ratios are ucmpi/peer of the value: for us and s lower is better, for MB/s and Mmsg/s higher is better."
+awk '
+{ key = $2 SUBSEP $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key; unit[key] = $7 }
+  sz[key, $4] = 1; if (!((key, $4) in szseen)) { szseen[key, $4] = 1; sizes[key] = sizes[key] " " $4 }
+  val[$1, key, $4] = $6 }
+function f(v) { return v == "" ? "n/a" : (v + 0 >= 1000 ? sprintf("%.0f", v) : sprintf("%.3g", v)) }
+function r(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "n/a" : sprintf("%.2f", a / b) }
+END {
+  for (i = 1; i <= n; i++) {
+    key = order[i]; split(key, kp, SUBSEP)
+    pt = 0; m = split(sizes[key], ss, " ")
+    for (j = 1; j <= m; j++) if (("ucx_perftest", key, ss[j]) in val) pt = 1
+    printf "\n== %s, %s ranks (%s)\n", kp[1], kp[2], unit[key]
+    printf "%10s %10s %10s %10s %8s %8s", "size", "ucmpi", "openmpi", "mpich", "/ompi", "/mpich"
+    if (pt) printf " %10s %8s", "perftest", "/perft"
+    printf "\n"
+    # numeric sort of the sizes
+    for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (ss[b] + 0 < ss[a] + 0) { t = ss[a]; ss[a] = ss[b]; ss[b] = t }
+    for (j = 1; j <= m; j++) {
+      s = ss[j]; u = val["ucmpi", key, s]; o = val["openmpi", key, s]; h = val["mpich", key, s]
+      printf "%10s %10s %10s %10s %8s %8s", s, f(u), f(o), f(h), r(u, o), r(u, h)
+      if (pt) { p = val["ucx_perftest", key, s]; printf " %10s %8s", f(p), r(u, p) }
+      printf "\n"
+    }
+  }
+}' "$results"
+echo
+echo "raw results: $results (logs in $outdir); took $(( $(date +%s) - start_time )) s"

@@ -1,0 +1,159 @@
+/* MPI_Allreduce, MPI_Iallreduce, MPI_Allreduce_init: algorithm table,
+ * selection and entry points. */
+#include "coll/allreduce/allreduce.h"
+#include "coll/coll.h"
+
+static const ucmpi_coll_alg_t allreduce_algs[] = {
+    {UCMPI_ALLREDUCE_RECURSIVE_DOUBLING, "recursive_doubling",
+     "log2(n) whole-vector exchanges; any op, any n"},
+    {UCMPI_ALLREDUCE_RABENSEIFNER, "rabenseifner",
+     "recursive-halving reduce-scatter + recursive-doubling allgather"},
+    {UCMPI_ALLREDUCE_RING, "ring",
+     "ring reduce-scatter + ring allgather (bandwidth-optimal)"},
+    {UCMPI_ALLREDUCE_REDUCE_BCAST, "reduce_bcast",
+     "binomial reduce + binomial bcast, for tiny vectors"},
+    {UCMPI_ALLREDUCE_HIERARCHICAL, "hierarchical",
+     "reduce in node, allreduce among node leaders, bcast in node"},
+};
+#define NALGS ((int)(sizeof(allreduce_algs) / sizeof(allreduce_algs[0])))
+
+/* Thresholds on one node (2 cores, shared memory).  Whole-vector
+ * recursive doubling is latency-optimal; the block algorithms move
+ * 2(n-1)/n of the vector instead of log2(n) vectors and win once
+ * bandwidth dominates.  Several nodes: hierarchical. */
+static const struct {
+    size_t rd_max_bytes;     /* up to here: recursive doubling */
+    size_t ring_min_bytes;   /* from here: ring (else Rabenseifner) */
+} allreduce_thresholds = {16384, 1024 * 1024};
+
+/* Algorithms that may reorder operands need a commutative op. */
+static int op_ok(int alg, ucmpi_comm_t *comm, MPI_Op op)
+{
+    if (op->commute)
+        return 1;
+    if (alg == UCMPI_ALLREDUCE_RABENSEIFNER || alg == UCMPI_ALLREDUCE_RING)
+        return 0;
+    if (alg == UCMPI_ALLREDUCE_HIERARCHICAL) {
+        const ucmpi_coll_layout_t *l = ucmpi_coll_layout(comm);
+        return l != NULL && l->contiguous;
+    }
+    return 1;
+}
+
+int ucmpi_allreduce_select(ucmpi_comm_t *comm, size_t nbytes, MPI_Count count,
+                           MPI_Op op)
+{
+    int id = ucmpi_coll_alg_forced("ALLREDUCE_ALGORITHM", allreduce_algs,
+                                   NALGS);
+    const ucmpi_coll_layout_t *l;
+
+    if (id >= 0)
+        return op_ok(id, comm, op) ? id : UCMPI_ALLREDUCE_RECURSIVE_DOUBLING;
+    l = ucmpi_coll_layout(comm);
+    if (l != NULL && l->nnodes > 1 && l->nnodes < comm->size &&
+        op_ok(UCMPI_ALLREDUCE_HIERARCHICAL, comm, op))
+        return UCMPI_ALLREDUCE_HIERARCHICAL;
+    if (!op->commute || nbytes <= allreduce_thresholds.rd_max_bytes ||
+        count < comm->size)
+        return UCMPI_ALLREDUCE_RECURSIVE_DOUBLING;
+    if (nbytes >= allreduce_thresholds.ring_min_bytes)
+        return UCMPI_ALLREDUCE_RING;
+    return UCMPI_ALLREDUCE_RABENSEIFNER;
+}
+
+int ucmpi_allreduce_build(ucmpi_sched_t *s, ucmpi_comm_t *comm,
+                          const void *mine, void *rbuf, MPI_Count count,
+                          MPI_Datatype dt, MPI_Op op, int alg)
+{
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+
+    if (count == 0)
+        return MPI_SUCCESS;
+    if (g.size == 1) {
+        int rc = mine == rbuf ? MPI_SUCCESS
+                 : ucmpi_sched_copy(s, mine, count, dt, rbuf, count, dt);
+        return rc == MPI_SUCCESS ? ucmpi_sched_fence(s) : rc;
+    }
+    switch (alg) {
+    case UCMPI_ALLREDUCE_RABENSEIFNER:
+        return ucmpi_allreduce_rabenseifner(s, mine, rbuf, count, dt, op, &g);
+    case UCMPI_ALLREDUCE_RING:
+        return ucmpi_allreduce_ring(s, mine, rbuf, count, dt, op, &g);
+    case UCMPI_ALLREDUCE_REDUCE_BCAST:
+        return ucmpi_allreduce_reduce_bcast(s, mine, rbuf, count, dt, op, &g);
+    case UCMPI_ALLREDUCE_HIERARCHICAL:
+        return ucmpi_allreduce_hierarchical(s, comm, mine, rbuf, count, dt, op);
+    default:
+        return ucmpi_allreduce_recdbl(s, mine, rbuf, count, dt, op, &g);
+    }
+}
+
+static int allreduce_common(const void *sbuf, void *rbuf, MPI_Count count,
+                            MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                            int mode, MPI_Request *req, const char *fn)
+{
+    ucmpi_comm_t *local = NULL;
+    ucmpi_sched_t *s;
+    int rc = ucmpi_coll_check_comm(comm, fn);
+
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_req(comm, mode, req, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_count(comm, count, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_dt(comm, dt, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_op(comm, op, dt, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (rbuf == MPI_IN_PLACE || (sbuf == MPI_IN_PLACE && comm->is_inter))
+        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
+                              "MPI_IN_PLACE is only allowed as the send "
+                              "buffer of an intracommunicator allreduce");
+    if (sbuf == rbuf && count > 0)
+        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
+                              "send and receive buffers alias "
+                              "(use MPI_IN_PLACE)");
+    if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
+        return rc;
+    s = ucmpi_sched_create(comm);
+    if (s == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    if (local) {
+        rc = count ? ucmpi_allreduce_inter(s, comm, local, sbuf, rbuf, count,
+                                           dt, op) : MPI_SUCCESS;
+    } else {
+        const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+        int alg = ucmpi_allreduce_select(comm, (size_t)(count * dt->size),
+                                         count, op);
+        rc = ucmpi_allreduce_build(s, comm, mine, rbuf, count, dt, op, alg);
+    }
+    return ucmpi_coll_run(comm, s, rc, mode, req, fn);
+}
+
+#pragma weak MPI_Allreduce = PMPI_Allreduce
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
+                            UCMPI_COLL_BLOCKING, NULL, "MPI_Allreduce");
+}
+
+#pragma weak MPI_Iallreduce = PMPI_Iallreduce
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
+                            UCMPI_COLL_NONBLOCKING, request, "MPI_Iallreduce");
+}
+
+#pragma weak MPI_Allreduce_init = PMPI_Allreduce_init
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
+                            UCMPI_COLL_PERSISTENT, request,
+                            "MPI_Allreduce_init");
+}

@@ -1,0 +1,46 @@
+/* MPI_Allreduce algorithms.  Builders take `mine` (the contribution, may
+ * equal rbuf for MPI_IN_PLACE) and leave the result in rbuf. */
+#ifndef UCMPI_COLL_ALLREDUCE_H
+#define UCMPI_COLL_ALLREDUCE_H
+
+#include "coll/coll_util.h"
+
+enum { UCMPI_ALLREDUCE_RECURSIVE_DOUBLING, UCMPI_ALLREDUCE_RABENSEIFNER,
+       UCMPI_ALLREDUCE_RING, UCMPI_ALLREDUCE_REDUCE_BCAST,
+       UCMPI_ALLREDUCE_HIERARCHICAL };
+
+/* Any op (rank order kept), any n: log2(n) exchanges of the whole vector. */
+int ucmpi_allreduce_recdbl(ucmpi_sched_t *s, const void *mine, void *rbuf,
+                           MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                           const ucmpi_coll_grp_t *g);
+/* Commutative ops: recursive-halving reduce-scatter + recursive-doubling
+ * allgather. */
+int ucmpi_allreduce_rabenseifner(ucmpi_sched_t *s, const void *mine,
+                                 void *rbuf, MPI_Count count,
+                                 MPI_Datatype dt, MPI_Op op,
+                                 const ucmpi_coll_grp_t *g);
+/* Commutative ops: ring reduce-scatter + ring allgather. */
+int ucmpi_allreduce_ring(ucmpi_sched_t *s, const void *mine, void *rbuf,
+                         MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                         const ucmpi_coll_grp_t *g);
+/* Any op: binomial reduce to member 0 + binomial bcast. */
+int ucmpi_allreduce_reduce_bcast(ucmpi_sched_t *s, const void *mine,
+                                 void *rbuf, MPI_Count count,
+                                 MPI_Datatype dt, MPI_Op op,
+                                 const ucmpi_coll_grp_t *g);
+/* Node-aware: reduce inside each node, allreduce among node leaders,
+ * bcast inside each node (commutative ops or rank-contiguous nodes). */
+int ucmpi_allreduce_hierarchical(ucmpi_sched_t *s, ucmpi_comm_t *comm,
+                                 const void *mine, void *rbuf,
+                                 MPI_Count count, MPI_Datatype dt, MPI_Op op);
+int ucmpi_allreduce_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
+                          ucmpi_comm_t *local, const void *sbuf, void *rbuf,
+                          MPI_Count count, MPI_Datatype dt, MPI_Op op);
+
+int ucmpi_allreduce_select(ucmpi_comm_t *comm, size_t nbytes, MPI_Count count,
+                           MPI_Op op);
+int ucmpi_allreduce_build(ucmpi_sched_t *s, ucmpi_comm_t *comm,
+                          const void *mine, void *rbuf, MPI_Count count,
+                          MPI_Datatype dt, MPI_Op op, int alg);
+
+#endif

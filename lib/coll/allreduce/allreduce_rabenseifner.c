@@ -1,0 +1,113 @@
+/* Rabenseifner allreduce (commutative ops), for long vectors: after the
+ * non-power-of-two fold, a recursive-halving reduce-scatter leaves each of
+ * the pof2 members one reduced block, and a recursive-doubling allgather
+ * reassembles the vector: ~2x the data per member instead of log2(n)x. */
+#include "coll/allreduce/allreduce.h"
+
+/* total elements of blocks [a, b) */
+static MPI_Count span(MPI_Count count, int pof2, int a, int b, MPI_Count *off)
+{
+    MPI_Count o1, c1, o2, c2;
+
+    if (a >= b) {
+        ucmpi_coll_block(count, pof2, a < pof2 ? a : pof2 - 1, off, &c1);
+        return 0;
+    }
+    ucmpi_coll_block(count, pof2, a, &o1, &c1);
+    ucmpi_coll_block(count, pof2, b - 1, &o2, &c2);
+    *off = o1;
+    return o2 + c2 - o1;
+}
+
+int ucmpi_allreduce_rabenseifner(ucmpi_sched_t *s, const void *mine,
+                                 void *rbuf, MPI_Count count,
+                                 MPI_Datatype dt, MPI_Op op,
+                                 const ucmpi_coll_grp_t *g)
+{
+    int n = g->size, me = g->rank;
+    int pof2 = ucmpi_coll_pof2_floor(n), rem = n - pof2;
+    int newrank = ucmpi_coll_rd_newrank(me, rem);
+    void *tmp = ucmpi_coll_tmpbuf(s, count, dt);
+    int send_idx = 0, recv_idx = 0, last_idx = pof2, mask;
+    MPI_Count soff, roff, scnt, rcnt;
+    int rc = MPI_SUCCESS;
+
+    if (tmp == NULL)
+        return MPI_ERR_NO_MEM;
+    if (mine != rbuf)
+        rc = ucmpi_sched_copy(s, mine, count, dt, rbuf, count, dt);
+    if (rc == MPI_SUCCESS && me < 2 * rem) {
+        if (me % 2 == 0) {
+            rc = ucmpi_sched_send(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me + 1));
+        } else {
+            rc = ucmpi_sched_recv(s, tmp, count, dt, ucmpi_coll_grp_peer(g, me - 1));
+            if (rc == MPI_SUCCESS)
+                rc = ucmpi_sched_fence(s);
+            if (rc == MPI_SUCCESS)
+                rc = ucmpi_sched_reduce(s, tmp, rbuf, count, dt, op);
+        }
+    }
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_sched_fence(s);
+    if (newrank >= 0) {
+        /* reduce-scatter by recursive halving */
+        for (mask = 1; mask < pof2 && rc == MPI_SUCCESS;) {
+            int pnew = newrank ^ mask;
+            int peer = ucmpi_coll_grp_peer(g, ucmpi_coll_rd_oldrank(pnew, rem));
+            if (newrank < pnew) {
+                send_idx = recv_idx + pof2 / (mask * 2);
+                scnt = span(count, pof2, send_idx, last_idx, &soff);
+                rcnt = span(count, pof2, recv_idx, send_idx, &roff);
+            } else {
+                recv_idx = send_idx + pof2 / (mask * 2);
+                scnt = span(count, pof2, send_idx, recv_idx, &soff);
+                rcnt = span(count, pof2, recv_idx, last_idx, &roff);
+            }
+            rc = ucmpi_sched_send(s, ucmpi_coll_at(rbuf, soff, dt), scnt, dt, peer);
+            if (rc == MPI_SUCCESS)
+                rc = ucmpi_sched_recv(s, ucmpi_coll_at(tmp, roff, dt), rcnt, dt, peer);
+            if (rc == MPI_SUCCESS)
+                rc = ucmpi_sched_fence(s);
+            if (rc == MPI_SUCCESS)
+                rc = ucmpi_sched_reduce(s, ucmpi_coll_at(tmp, roff, dt),
+                                        ucmpi_coll_at(rbuf, roff, dt), rcnt,
+                                        dt, op);
+            send_idx = recv_idx;
+            mask <<= 1;
+            if (mask < pof2)
+                last_idx = recv_idx + pof2 / mask;
+        }
+        /* allgather by recursive doubling */
+        for (mask >>= 1; mask > 0 && rc == MPI_SUCCESS; mask >>= 1) {
+            int pnew = newrank ^ mask;
+            int peer = ucmpi_coll_grp_peer(g, ucmpi_coll_rd_oldrank(pnew, rem));
+            if (newrank < pnew) {
+                if (mask != pof2 / 2)
+                    last_idx = last_idx + pof2 / (mask * 2);
+                recv_idx = send_idx + pof2 / (mask * 2);
+                scnt = span(count, pof2, send_idx, recv_idx, &soff);
+                rcnt = span(count, pof2, recv_idx, last_idx, &roff);
+            } else {
+                recv_idx = send_idx - pof2 / (mask * 2);
+                scnt = span(count, pof2, send_idx, last_idx, &soff);
+                rcnt = span(count, pof2, recv_idx, send_idx, &roff);
+            }
+            rc = ucmpi_sched_send(s, ucmpi_coll_at(rbuf, soff, dt), scnt, dt, peer);
+            if (rc == MPI_SUCCESS)
+                rc = ucmpi_sched_recv(s, ucmpi_coll_at(rbuf, roff, dt), rcnt, dt, peer);
+            if (rc == MPI_SUCCESS)
+                rc = ucmpi_sched_fence(s);
+            if (newrank > pnew)
+                send_idx = recv_idx;
+        }
+    }
+    if (rc == MPI_SUCCESS && me < 2 * rem) {
+        if (me % 2)
+            rc = ucmpi_sched_send(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me - 1));
+        else
+            rc = ucmpi_sched_recv(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me + 1));
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_sched_fence(s);
+    }
+    return rc;
+}

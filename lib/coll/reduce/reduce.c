@@ -1,0 +1,122 @@
+/* MPI_Reduce, MPI_Ireduce, MPI_Reduce_init: algorithm table, selection and
+ * entry points. */
+#include "coll/reduce/reduce.h"
+
+static const ucmpi_coll_alg_t reduce_algs[] = {
+    {UCMPI_REDUCE_BINOMIAL, "binomial",
+     "binomial tree, log2(n) rounds; rank order for non-commutative ops"},
+    {UCMPI_REDUCE_LINEAR, "linear",
+     "root receives all contributions at once (small communicators)"},
+};
+#define NALGS ((int)(sizeof(reduce_algs) / sizeof(reduce_algs[0])))
+
+/* Linear costs one round but n-1 receives and buffers at the root: only
+ * for tiny communicators and messages (2 cores: linear and binomial tie
+ * at 3 ranks; binomial wins from 4). */
+static const struct {
+    int linear_max_ranks;
+    size_t linear_max_bytes;
+} reduce_thresholds = {3, 16384};
+
+int ucmpi_reduce_select(ucmpi_comm_t *comm, int size, size_t nbytes,
+                        MPI_Op op)
+{
+    int id = ucmpi_coll_alg_forced("REDUCE_ALGORITHM", reduce_algs, NALGS);
+
+    if (id >= 0)
+        return id;
+    if (size <= reduce_thresholds.linear_max_ranks &&
+        nbytes <= reduce_thresholds.linear_max_bytes)
+        return UCMPI_REDUCE_LINEAR;
+    return UCMPI_REDUCE_BINOMIAL;
+}
+
+int ucmpi_reduce_build(ucmpi_sched_t *s, const void *mine, void *rbuf,
+                       MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
+                       const ucmpi_coll_grp_t *g, int alg)
+{
+    if (count == 0)
+        return MPI_SUCCESS;
+    if (g->size == 1) {
+        int rc = ucmpi_sched_copy(s, mine, count, dt, rbuf, count, dt);
+        return rc == MPI_SUCCESS ? ucmpi_sched_fence(s) : rc;
+    }
+    if (alg == UCMPI_REDUCE_LINEAR)
+        return ucmpi_reduce_linear(s, mine, rbuf, count, dt, op, root, g);
+    return ucmpi_reduce_tree(s, mine, rbuf, count, dt, op, root, g, 2);
+}
+
+static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
+                         MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+                         int mode, MPI_Request *req, const char *fn)
+{
+    ucmpi_comm_t *local = NULL;
+    ucmpi_sched_t *s;
+    int rc = ucmpi_coll_check_comm(comm, fn);
+    int am_root;
+
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_req(comm, mode, req, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_count(comm, count, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_dt(comm, dt, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_root(comm, root, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_op(comm, op, dt, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    am_root = comm->is_inter ? root == MPI_ROOT : root == comm->rank;
+    if (rbuf == MPI_IN_PLACE ||
+        (sbuf == MPI_IN_PLACE && (!am_root || comm->is_inter)))
+        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
+                              "MPI_IN_PLACE is only allowed as the root's "
+                              "send buffer of an intracommunicator reduce");
+    if (am_root && sbuf == rbuf && count > 0)
+        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
+                              "send and receive buffers alias "
+                              "(use MPI_IN_PLACE)");
+    if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
+        return rc;
+    s = ucmpi_sched_create(comm);
+    if (s == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    if (local) {
+        rc = count ? ucmpi_reduce_inter(s, comm, local, sbuf, rbuf, count, dt,
+                                        op, root) : MPI_SUCCESS;
+    } else {
+        ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+        const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+        int alg = ucmpi_reduce_select(comm, g.size,
+                                      (size_t)(count * dt->size), op);
+        rc = ucmpi_reduce_build(s, mine, rbuf, count, dt, op, root, &g, alg);
+    }
+    return ucmpi_coll_run(comm, s, rc, mode, req, fn);
+}
+
+#pragma weak MPI_Reduce = PMPI_Reduce
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+{
+    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
+                         UCMPI_COLL_BLOCKING, NULL, "MPI_Reduce");
+}
+
+#pragma weak MPI_Ireduce = PMPI_Ireduce
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
+                 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
+                         UCMPI_COLL_NONBLOCKING, request, "MPI_Ireduce");
+}
+
+#pragma weak MPI_Reduce_init = PMPI_Reduce_init
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op, int root,
+                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
+                         UCMPI_COLL_PERSISTENT, request, "MPI_Reduce_init");
+}

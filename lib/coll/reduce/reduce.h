@@ -1,0 +1,36 @@
+/* MPI_Reduce algorithms.  `root` is a member index of the group view;
+ * `mine` is the caller's contribution (never MPI_IN_PLACE: the entry
+ * point passes rbuf for an in-place root); rbuf matters at the root. */
+#ifndef UCMPI_COLL_REDUCE_H
+#define UCMPI_COLL_REDUCE_H
+
+#include "coll/coll_util.h"
+
+enum { UCMPI_REDUCE_BINOMIAL, UCMPI_REDUCE_LINEAR };
+
+/* Radix-k tree (k = 2: binomial).  Non-commutative ops reduce over the
+ * tree rooted at member 0 in rank order, then member 0 sends to root. */
+int ucmpi_reduce_tree(ucmpi_sched_t *s, const void *mine, void *rbuf,
+                      MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
+                      const ucmpi_coll_grp_t *g, int k);
+/* Root receives everything and reduces in rank order. */
+int ucmpi_reduce_linear(ucmpi_sched_t *s, const void *mine, void *rbuf,
+                        MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                        int root, const ucmpi_coll_grp_t *g);
+/* out = x[0] op x[1] op ... op x[n-1] (rank order), through scratch acc;
+ * out may alias an x[i]. */
+int ucmpi_reduce_ordered(ucmpi_sched_t *s, const void *const *x, int n,
+                         void *acc, void *out, MPI_Count count,
+                         MPI_Datatype dt, MPI_Op op);
+int ucmpi_reduce_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
+                       ucmpi_comm_t *local, const void *sbuf, void *rbuf,
+                       MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                       int root);
+
+int ucmpi_reduce_select(ucmpi_comm_t *comm, int size, size_t nbytes,
+                        MPI_Op op);
+int ucmpi_reduce_build(ucmpi_sched_t *s, const void *mine, void *rbuf,
+                       MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
+                       const ucmpi_coll_grp_t *g, int alg);
+
+#endif

@@ -1,0 +1,193 @@
+/* MPI_Reduce_scatter(_block), their I and _init forms: algorithm table,
+ * selection and entry points. */
+#include "coll/reduce_scatter/reduce_scatter.h"
+
+#include <string.h>
+
+static const ucmpi_coll_alg_t rs_algs[] = {
+    {UCMPI_RS_RECURSIVE_HALVING, "recursive_halving",
+     "recursive halving, log2(n) steps (commutative ops)"},
+    {UCMPI_RS_RING, "ring",
+     "ring, n-1 steps of one block (commutative ops, long vectors)"},
+    {UCMPI_RS_PAIRWISE, "pairwise",
+     "pairwise exchange, n-1 steps; any op in rank order"},
+};
+#define NALGS ((int)(sizeof(rs_algs) / sizeof(rs_algs[0])))
+
+/* Recursive halving for short and medium vectors (log2(n) latency); the
+ * ring once the vector is long enough that bandwidth dominates;
+ * non-commutative ops always use pairwise (the only one in rank order). */
+static const struct {
+    size_t ring_min_bytes;
+} rs_thresholds = {512 * 1024};
+
+MPI_Count ucmpi_rs_displs(const MPI_Count *counts, int n, MPI_Count *displs)
+{
+    MPI_Count t = 0;
+
+    for (int i = 0; i < n; i++) {
+        displs[i] = t;
+        t += counts[i];
+    }
+    displs[n] = t;
+    return t;
+}
+
+static int rs_select(MPI_Op op, size_t total_bytes)
+{
+    int id = ucmpi_coll_alg_forced("REDUCE_SCATTER_ALGORITHM", rs_algs, NALGS);
+
+    if (!op->commute)
+        return UCMPI_RS_PAIRWISE;
+    if (id >= 0)
+        return id;
+    return total_bytes >= rs_thresholds.ring_min_bytes ? UCMPI_RS_RING
+                                                       : UCMPI_RS_RECURSIVE_HALVING;
+}
+
+/* counts: local group sizes (n entries); for _block a uniform count. */
+static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
+                     MPI_Count bcount, MPI_Datatype dt, MPI_Op op,
+                     MPI_Comm comm, int mode, MPI_Request *req,
+                     const char *fn)
+{
+    ucmpi_comm_t *local = NULL;
+    ucmpi_sched_t *s;
+    MPI_Count *counts, total = 0;
+    int rc = ucmpi_coll_check_comm(comm, fn), n;
+
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_req(comm, mode, req, fn);
+    if (rc == MPI_SUCCESS && icounts == NULL)
+        rc = ucmpi_check_count(comm, bcount, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_dt(comm, dt, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_op(comm, op, dt, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (rbuf == MPI_IN_PLACE || (sbuf == MPI_IN_PLACE && comm->is_inter))
+        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
+                              "MPI_IN_PLACE is only allowed as the send "
+                              "buffer of an intracommunicator call");
+    if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
+        return rc;
+    n = comm->size;
+    for (int i = 0; i < n; i++) {
+        MPI_Count c = icounts ? icounts[i] : bcount;
+        if (c < 0)
+            return ucmpi_err_comm(comm, MPI_ERR_COUNT, fn,
+                                  "recvcounts[%d] = %lld is negative", i,
+                                  (long long)c);
+        total += c;
+    }
+    if (sbuf == rbuf && total > 0)
+        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
+                              "send and receive buffers alias "
+                              "(use MPI_IN_PLACE)");
+    s = ucmpi_sched_create(comm);
+    if (s == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    counts = ucmpi_sched_alloc(s, n * sizeof(MPI_Count));
+    if (counts == NULL)
+        return ucmpi_coll_run(comm, s, MPI_ERR_NO_MEM, mode, req, fn);
+    for (int i = 0; i < n; i++)
+        counts[i] = icounts ? icounts[i] : bcount;
+    if (local) {
+        rc = ucmpi_rs_inter(s, comm, local, sbuf, rbuf, counts, dt, op);
+    } else if (total > 0) {
+        ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+        const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+        if (n == 1) {
+            rc = in == rbuf ? MPI_SUCCESS
+                 : ucmpi_sched_copy(s, in, total, dt, rbuf, total, dt);
+        } else {
+            switch (rs_select(op, (size_t)(total * dt->size))) {
+            case UCMPI_RS_RING:
+                rc = ucmpi_rs_ring(s, in, rbuf, counts, dt, op, &g);
+                break;
+            case UCMPI_RS_PAIRWISE:
+                rc = ucmpi_rs_pairwise(s, in, rbuf, counts, dt, op, &g);
+                break;
+            default:
+                rc = ucmpi_rs_recursive_halving(s, in, rbuf, counts, dt, op,
+                                                &g);
+            }
+        }
+    }
+    return ucmpi_coll_run(comm, s, rc, mode, req, fn);
+}
+
+static int check_counts(MPI_Comm comm, const int *counts, const char *fn)
+{
+    int rc = ucmpi_coll_check_comm(comm, fn);
+
+    if (rc == MPI_SUCCESS && counts == NULL)
+        rc = ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "recvcounts is NULL");
+    return rc;
+}
+
+#pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
+                        const int recvcounts[], MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm)
+{
+    int rc = check_counts(comm, recvcounts, "MPI_Reduce_scatter");
+    return rc ? rc : rs_common(sendbuf, recvbuf, recvcounts, 0, datatype, op,
+                               comm, UCMPI_COLL_BLOCKING, NULL,
+                               "MPI_Reduce_scatter");
+}
+
+#pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
+                         const int recvcounts[], MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    int rc = check_counts(comm, recvcounts, "MPI_Ireduce_scatter");
+    return rc ? rc : rs_common(sendbuf, recvbuf, recvcounts, 0, datatype, op,
+                               comm, UCMPI_COLL_NONBLOCKING, request,
+                               "MPI_Ireduce_scatter");
+}
+
+#pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf,
+                             const int recvcounts[], MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request)
+{
+    int rc = check_counts(comm, recvcounts, "MPI_Reduce_scatter_init");
+    return rc ? rc : rs_common(sendbuf, recvbuf, recvcounts, 0, datatype, op,
+                               comm, UCMPI_COLL_PERSISTENT, request,
+                               "MPI_Reduce_scatter_init");
+}
+
+#pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
+                              int recvcount, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm)
+{
+    return rs_common(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm,
+                     UCMPI_COLL_BLOCKING, NULL, "MPI_Reduce_scatter_block");
+}
+
+#pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
+                               int recvcount, MPI_Datatype datatype,
+                               MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request)
+{
+    return rs_common(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm,
+                     UCMPI_COLL_NONBLOCKING, request,
+                     "MPI_Ireduce_scatter_block");
+}
+
+#pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf,
+                                   int recvcount, MPI_Datatype datatype,
+                                   MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
+{
+    return rs_common(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm,
+                     UCMPI_COLL_PERSISTENT, request,
+                     "MPI_Reduce_scatter_block_init");
+}

@@ -1,0 +1,30 @@
+/* MPI_Reduce_scatter and MPI_Reduce_scatter_block algorithms.  `in` is
+ * the full input vector (sum of counts elements; rbuf for MPI_IN_PLACE),
+ * member i gets counts[i] elements in rbuf. */
+#ifndef UCMPI_COLL_REDUCE_SCATTER_H
+#define UCMPI_COLL_REDUCE_SCATTER_H
+
+#include "coll/coll_util.h"
+
+enum { UCMPI_RS_RECURSIVE_HALVING, UCMPI_RS_RING, UCMPI_RS_PAIRWISE };
+
+/* Commutative ops. */
+int ucmpi_rs_recursive_halving(ucmpi_sched_t *s, const void *in, void *rbuf,
+                               const MPI_Count *counts, MPI_Datatype dt,
+                               MPI_Op op, const ucmpi_coll_grp_t *g);
+/* Commutative ops. */
+int ucmpi_rs_ring(ucmpi_sched_t *s, const void *in, void *rbuf,
+                  const MPI_Count *counts, MPI_Datatype dt, MPI_Op op,
+                  const ucmpi_coll_grp_t *g);
+/* Any op (rank order kept). */
+int ucmpi_rs_pairwise(ucmpi_sched_t *s, const void *in, void *rbuf,
+                      const MPI_Count *counts, MPI_Datatype dt, MPI_Op op,
+                      const ucmpi_coll_grp_t *g);
+int ucmpi_rs_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm, ucmpi_comm_t *local,
+                   const void *sbuf, void *rbuf, const MPI_Count *counts,
+                   MPI_Datatype dt, MPI_Op op);
+
+/* prefix sums of counts: displs[i], returns the total */
+MPI_Count ucmpi_rs_displs(const MPI_Count *counts, int n, MPI_Count *displs);
+
+#endif

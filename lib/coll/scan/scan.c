@@ -1,0 +1,101 @@
+/* MPI_Scan, MPI_Exscan and their I and _init forms: algorithm table and
+ * entry points (intracommunicators only, as the standard defines them). */
+#include "coll/scan/scan.h"
+
+static const ucmpi_coll_alg_t scan_algs[] = {
+    {UCMPI_SCAN_RECURSIVE_DOUBLING, "recursive_doubling",
+     "ceil(log2 n) partial exchanges; any op in rank order"},
+};
+#define NALGS ((int)(sizeof(scan_algs) / sizeof(scan_algs[0])))
+
+static int scan_common(const void *sbuf, void *rbuf, MPI_Count count,
+                       MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode,
+                       MPI_Request *req, int exclusive, const char *fn)
+{
+    ucmpi_sched_t *s;
+    int rc = ucmpi_coll_check_comm(comm, fn);
+
+    if (rc == MPI_SUCCESS && comm->is_inter)
+        rc = ucmpi_err_comm(comm, MPI_ERR_COMM, fn,
+                            "scans are not defined on intercommunicators");
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_req(comm, mode, req, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_count(comm, count, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_dt(comm, dt, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_op(comm, op, dt, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (rbuf == MPI_IN_PLACE)
+        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
+                              "MPI_IN_PLACE is only allowed as the send "
+                              "buffer");
+    if (sbuf == rbuf && count > 0)
+        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
+                              "send and receive buffers alias "
+                              "(use MPI_IN_PLACE)");
+    (void)ucmpi_coll_alg_forced("SCAN_ALGORITHM", scan_algs, NALGS);
+    s = ucmpi_sched_create(comm);
+    if (s == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    if (count > 0) {
+        ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+        const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+        rc = ucmpi_scan_recdbl(s, mine, rbuf, count, dt, op, &g, exclusive);
+    }
+    return ucmpi_coll_run(comm, s, rc, mode, req, fn);
+}
+
+#pragma weak MPI_Scan = PMPI_Scan
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,
+              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
+                       UCMPI_COLL_BLOCKING, NULL, 0, "MPI_Scan");
+}
+
+#pragma weak MPI_Iscan = PMPI_Iscan
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count,
+               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
+                       UCMPI_COLL_NONBLOCKING, request, 0, "MPI_Iscan");
+}
+
+#pragma weak MPI_Scan_init = PMPI_Scan_init
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   MPI_Info info, MPI_Request *request)
+{
+    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
+                       UCMPI_COLL_PERSISTENT, request, 0, "MPI_Scan_init");
+}
+
+#pragma weak MPI_Exscan = PMPI_Exscan
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
+                       UCMPI_COLL_BLOCKING, NULL, 1, "MPI_Exscan");
+}
+
+#pragma weak MPI_Iexscan = PMPI_Iexscan
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
+                       UCMPI_COLL_NONBLOCKING, request, 1, "MPI_Iexscan");
+}
+
+#pragma weak MPI_Exscan_init = PMPI_Exscan_init
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *request)
+{
+    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
+                       UCMPI_COLL_PERSISTENT, request, 1, "MPI_Exscan_init");
+}

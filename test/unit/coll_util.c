@@ -1,0 +1,108 @@
+/* Peer arithmetic of lib/coll/coll_util.c: k-nomial trees, recursive
+ * doubling folds, block partitions. */
+#include "coll/coll_util.h"
+
+#include <check.h>
+#include <stdlib.h>
+
+/* Every vrank but 0 has one parent, which lists it as a child, and the
+ * subtrees of a node's children tile [v+1, subtree_end(v)). */
+START_TEST(test_knomial_tree)
+{
+    int ch[256];
+
+    for (int k = 2; k <= 5; k++)
+        for (int n = 1; n <= 40; n++) {
+            int *seen = calloc(n, sizeof(int));
+            for (int v = 0; v < n; v++) {
+                int nc = ucmpi_coll_knomial_children(v, n, k, ch, 256);
+                int next = v + 1;
+                for (int i = 0; i < nc; i++) {
+                    ck_assert_int_eq(ch[i], next);
+                    ck_assert_int_eq(ucmpi_coll_knomial_parent(ch[i], n, k), v);
+                    seen[ch[i]]++;
+                    next = ucmpi_coll_knomial_subtree_end(ch[i], n, k);
+                }
+                ck_assert_int_eq(next, ucmpi_coll_knomial_subtree_end(v, n, k));
+            }
+            ck_assert_int_eq(ucmpi_coll_knomial_parent(0, n, k), -1);
+            for (int v = 1; v < n; v++)
+                ck_assert_int_eq(seen[v], 1);
+            free(seen);
+        }
+}
+END_TEST
+
+START_TEST(test_knomial_binomial_shape)
+{
+    int ch[64];
+    /* binomial tree of 8: 0 -> 1,2,4; 4 -> 5,6; 6 -> 7 */
+    ck_assert_int_eq(ucmpi_coll_knomial_children(0, 8, 2, ch, 64), 3);
+    ck_assert_int_eq(ch[0], 1);
+    ck_assert_int_eq(ch[1], 2);
+    ck_assert_int_eq(ch[2], 4);
+    ck_assert_int_eq(ucmpi_coll_knomial_children(4, 8, 2, ch, 64), 2);
+    ck_assert_int_eq(ucmpi_coll_knomial_parent(7, 8, 2), 6);
+    ck_assert_int_eq(ucmpi_coll_knomial_parent(6, 8, 2), 4);
+    ck_assert_int_eq(ucmpi_coll_knomial_children(7, 8, 2, ch, 64), 0);
+}
+END_TEST
+
+START_TEST(test_recursive_doubling_fold)
+{
+    for (int n = 1; n <= 33; n++) {
+        int pof2 = ucmpi_coll_pof2_floor(n), rem = n - pof2, next = 0;
+        ck_assert(pof2 <= n && 2 * pof2 > n);
+        for (int nr = 0; nr < pof2; nr++) {
+            int old = ucmpi_coll_rd_oldrank(nr, rem);
+            ck_assert_int_eq(ucmpi_coll_rd_newrank(old, rem), nr);
+            ck_assert_int_eq(ucmpi_coll_rd_first(nr, rem), next);  /* tiles */
+            next = old + 1;
+        }
+        ck_assert_int_eq(next, n);
+    }
+    ck_assert_int_eq(ucmpi_coll_rd_newrank(0, 1), -1);
+}
+END_TEST
+
+START_TEST(test_blocks_and_rings)
+{
+    for (int n = 1; n <= 9; n++)
+        for (MPI_Count c = 0; c < 30; c++) {
+            MPI_Count next = 0, off, cnt;
+            for (int i = 0; i < n; i++) {
+                ucmpi_coll_block(c, n, i, &off, &cnt);
+                ck_assert_int_eq(off, next);
+                ck_assert(cnt == c / n || cnt == c / n + 1);
+                next = off + cnt;
+            }
+            ck_assert_int_eq(next, c);
+        }
+    ck_assert_int_eq(ucmpi_coll_ring_left(0, 5), 4);
+    ck_assert_int_eq(ucmpi_coll_ring_right(4, 5), 0);
+    ck_assert_int_eq(ucmpi_coll_vrank(1, 3, 5), 3);
+    ck_assert_int_eq(ucmpi_coll_rank_of(3, 3, 5), 1);
+    ck_assert_int_eq(ucmpi_coll_log_ceil(9, 2), 4);
+    ck_assert_int_eq(ucmpi_coll_log_ceil(16, 4), 2);
+    ck_assert_int_eq(ucmpi_coll_log_ceil(1, 2), 0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("coll_util");
+    TCase *tc = tcase_create("peers");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_test(tc, test_knomial_tree);
+    tcase_add_test(tc, test_knomial_binomial_shape);
+    tcase_add_test(tc, test_recursive_doubling_fold);
+    tcase_add_test(tc, test_blocks_and_rings);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
