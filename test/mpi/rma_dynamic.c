@@ -22,9 +22,11 @@ int main(int argc, char **argv)
         buf[i] = 0;
     MT_CHECK_RC(MPI_Win_attach(win, buf, sizeof(buf)));
     MT_CHECK_RC(MPI_Win_attach(win, buf2, sizeof(buf2)));
-    MPI_Aint mine, *addr = malloc(sizeof(MPI_Aint) * size);
-    MPI_Get_address(buf, &mine);
-    MPI_Allgather(&mine, 1, MPI_AINT, addr, 1, MPI_AINT, MPI_COMM_WORLD);
+    MPI_Aint *mine = calloc(size, sizeof(MPI_Aint));
+    MPI_Aint *addr = malloc(sizeof(MPI_Aint) * size);
+    MPI_Get_address(buf, &mine[rank]);
+    MPI_Allreduce(mine, addr, size, MPI_AINT, MPI_SUM, MPI_COMM_WORLD);
+    free(mine);
 
     int right = (rank + 1) % size, v = 10 + rank, one = 1;
     MPI_Win_lock_all(0, win);
