@@ -1195,16 +1195,6 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info);
 int PMPI_Win_set_info(MPI_Win win, MPI_Info info);
 int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
 int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
-int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
-    MPI_Errhandler *errhandler);
-int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
-    MPI_Errhandler *errhandler);
-int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
-int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
-int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
-int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
-int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
-int PMPI_Win_call_errhandler(MPI_Win win, int errorcode);
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype
     origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
     MPI_Datatype target_datatype, MPI_Win win);

@@ -6,6 +6,7 @@
  */
 #include "rma/rma.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -16,6 +17,15 @@
 int PMPI_Comm_dup(MPI_Comm, MPI_Comm *);
 int PMPI_Comm_free(MPI_Comm *);
 const char *ucmpi_info_lookup(MPI_Info info, const char *key);
+
+/* lib/error.c and lib/errhandler.c see windows as ucmpi_win_head_t */
+_Static_assert(offsetof(struct ucmpi_win_s, magic) ==
+                   offsetof(ucmpi_win_head_t, magic) &&
+               offsetof(struct ucmpi_win_s, refcount) ==
+                   offsetof(ucmpi_win_head_t, refcount) &&
+               offsetof(struct ucmpi_win_s, errhandler) ==
+                   offsetof(ucmpi_win_head_t, errhandler),
+               "struct ucmpi_win_s must start like ucmpi_win_head_t");
 
 /* ---- id table ---- */
 static ucmpi_win_t **table;

@@ -1,6 +1,7 @@
 /*
- * Window accessors: group, name, info, error handlers and the predefined
- * attributes (answered for lib/attr.c through two hooks).
+ * Window accessors: group, name, info and the predefined
+ * attributes (answered for lib/attr.c through two hooks); lib/errhandler.c
+ * handles window error handlers through ucmpi_win_head_t.
  */
 #include "rma/rma.h"
 
@@ -91,76 +92,6 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
                   win->same_disp_unit ? "true" : "false");
     if (win->flavor == MPI_WIN_FLAVOR_SHARED)
         PMPI_Info_set(*info_used, "alloc_shared_noncontig", "false");
-    return MPI_SUCCESS;
-}
-
-/* ---- error handlers ---- */
-#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
-int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fnp,
-                               MPI_Errhandler *errhandler)
-{
-    static const char fn[] = "MPI_Win_create_errhandler";
-    int rc = ucmpi_check_initialized(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (fnp == NULL || errhandler == NULL)
-        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
-                           "function or errhandler argument is NULL");
-    ucmpi_errhandler_t *eh = calloc(1, sizeof(*eh));
-    if (eh == NULL)
-        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_NO_MEM, fn,
-                           "out of memory");
-    eh->magic = UCMPI_MAGIC_ERRHANDLER;
-    eh->refcount = 1;
-    eh->action = UCMPI_EH_USER;
-    eh->obj_kind = UCMPI_OBJ_WIN;
-    eh->fn = (void (*)(void *, int *, ...))fnp;
-    *errhandler = eh;
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
-int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
-{
-    static const char fn[] = "MPI_Win_set_errhandler";
-    int rc = ucmpi_rma_check_win(win, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (errhandler == MPI_ERRHANDLER_NULL ||
-        errhandler->magic != UCMPI_MAGIC_ERRHANDLER ||
-        (errhandler->action == UCMPI_EH_USER &&
-         errhandler->obj_kind != UCMPI_OBJ_WIN))
-        return ucmpi_err_win(win, MPI_ERR_ARG, fn,
-                             "errhandler is null, freed or not for windows");
-    ucmpi_errhandler_retain(errhandler);
-    ucmpi_errhandler_release(win->errhandler);
-    win->errhandler = errhandler;
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
-int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
-{
-    static const char fn[] = "MPI_Win_get_errhandler";
-    int rc = ucmpi_rma_check_win(win, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (errhandler == NULL)
-        return ucmpi_err_win(win, MPI_ERR_ARG, fn, "errhandler is NULL");
-    ucmpi_errhandler_retain(win->errhandler);
-    *errhandler = win->errhandler;
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
-int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
-{
-    static const char fn[] = "MPI_Win_call_errhandler";
-    int rc = ucmpi_rma_check_win(win, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_error(UCMPI_OBJ_WIN, win, errorcode, fn,
-                "error handler invoked by the application");
     return MPI_SUCCESS;
 }
 
