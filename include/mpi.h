@@ -673,6 +673,46 @@ MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void
+    *outbuf, int outsize, int *position, MPI_Comm comm);
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void
+    *outbuf, int outsize, int *position, MPI_Comm comm);
+int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+    void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm);
+int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+    void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm);
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int
+    outcount, MPI_Datatype datatype, MPI_Comm comm);
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
+    int outcount, MPI_Datatype datatype, MPI_Comm comm);
+int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position,
+    void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm);
+int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position,
+    void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm);
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int
+    *size);
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int
+    *size);
+int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+    MPI_Count *size);
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+    MPI_Count *size);
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+    MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint
+    *position);
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+    MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint
+    *position);
+int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint
+    insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype
+    datatype);
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint
+    insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype
+    datatype);
+int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype
+    datatype, MPI_Aint *size);
+int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype
+    datatype, MPI_Aint *size);
 /* ---- end section: datatype ---- */
 
 /* ---- section: comm (groups, comms, attrs, info, topo, errhandlers) ---- */
