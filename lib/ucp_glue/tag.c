@@ -269,7 +269,11 @@ static void recv_params(ucmpi_request_t *req, ucp_request_param_t *p,
 {
     p->op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
                       UCP_OP_ATTR_FIELD_USER_DATA |
-                      UCP_OP_ATTR_FIELD_RECV_INFO;
+                      UCP_OP_ATTR_FIELD_RECV_INFO |
+                      /* UCX 1.13 leaves recv_info unset when a receive
+                       * matches an unexpected eager message at once
+                       * (garbage length -> false MPI_ERR_TRUNCATE) */
+                      UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
     p->cb.recv = recv_cb;
     p->user_data = req;
     p->recv_info.tag_info = info;
