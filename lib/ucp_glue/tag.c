@@ -237,8 +237,8 @@ static void recv_cb(void *ucx_req, ucs_status_t st,
     ucmpi_request_t *req = user_data;
 
     req->p2p.ucx_req = NULL;
+    recv_complete(req, st, info);   /* info lives in ucx_req: free after */
     ucp_request_free(ucx_req);
-    recv_complete(req, st, info);
 }
 
 void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag);
@@ -264,47 +264,40 @@ static void recv_complete(ucmpi_request_t *req, ucs_status_t st,
     op_done(req, st);
 }
 
-static void recv_params(ucmpi_request_t *req, ucp_request_param_t *p,
-                        ucp_tag_recv_info_t *info)
+/* UCX 1.13 does not always fill recv_info on immediate completion (seen:
+ * garbage lengths for small eager messages), so receives never complete
+ * immediately: the callback always reports the envelope. */
+static void recv_params(ucmpi_request_t *req, ucp_request_param_t *p)
 {
     p->op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
                       UCP_OP_ATTR_FIELD_USER_DATA |
-                      UCP_OP_ATTR_FIELD_RECV_INFO |
-                      /* UCX 1.13 leaves recv_info unset when a receive
-                       * matches an unexpected eager message at once
-                       * (garbage length -> false MPI_ERR_TRUNCATE) */
                       UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
     p->cb.recv = recv_cb;
     p->user_data = req;
-    p->recv_info.tag_info = info;
 }
 
-static void finish_recv_post(ucmpi_request_t *req, void *ret,
-                             ucp_tag_recv_info_t *info)
+static void finish_recv_post(ucmpi_request_t *req, void *ret)
 {
-    if (ret == NULL)
-        recv_complete(req, UCS_OK, info);
-    else if (UCS_PTR_IS_ERR(ret))
+    if (UCS_PTR_IS_ERR(ret))
         op_done(req, UCS_PTR_STATUS(ret));
-    else
-        req->p2p.ucx_req = ret;
+    else if (!ucmpi_request_is_complete(req))
+        req->p2p.ucx_req = ret;   /* the callback has not run yet */
 }
 
 int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
 {
     ucp_request_param_t p = {0};
-    ucp_tag_recv_info_t info;
     void *buf;
     size_t count;
     int rc;
 
-    recv_params(req, &p, &info);
+    recv_params(req, &p);
     rc = prepare(req, 0, &buf, &count, &p);
     if (rc != 0)
         return rc;
     req->p2p.pending = 1;
     finish_recv_post(req, ucp_tag_recv_nbx(ucmpi_ucx.worker, buf, count, tag,
-                                           mask, &p), &info);
+                                           mask, &p));
     return MPI_SUCCESS;
 }
 
@@ -327,23 +320,17 @@ int ucmpi_ucx_msg_recv(ucmpi_request_t *req, void *msg, uint64_t sender_tag,
                        size_t len)
 {
     ucp_request_param_t p = {0};
-    ucp_tag_recv_info_t info;
     void *buf;
     size_t count;
     int rc;
 
-    recv_params(req, &p, &info);
+    recv_params(req, &p);
     rc = prepare(req, 0, &buf, &count, &p);
     if (rc != 0)
         return rc;
     req->p2p.pending = 1;
-    void *ret = ucp_tag_msg_recv_nbx(ucmpi_ucx.worker, buf, count, msg, &p);
-    if (ret == NULL) {
-        /* completed in place: UCX filled nothing, the envelope is known */
-        info.sender_tag = sender_tag;
-        info.length = len;
-    }
-    finish_recv_post(req, ret, &info);
+    finish_recv_post(req, ucp_tag_msg_recv_nbx(ucmpi_ucx.worker, buf, count,
+                                               msg, &p));
     return MPI_SUCCESS;
 }
 

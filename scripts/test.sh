@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# README command 2 (and CI): set up if needed, then run the whole suite:
+# unit tests (Check), multi-rank tests through mpiexec, launcher, fault,
+# TCP and Slurm suites.  Ends with one line "N passed, N failed".
+#   TEST_SUITES  space-separated subset of: unit mpi launcher fault tcp slurm
+#   TEST_FILTER  regex of test/mpi programs to run
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+export PREFIX=${PREFIX:-$repo/install}
+export BUILDDIR=${BUILDDIR:-$repo/build}
+suites=${TEST_SUITES:-unit mpi launcher fault tcp slurm}
+"$repo/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
+
+total_pass=0 total_fail=0
+declare -a summary
+
+# Reads "...: N passed, N failed" from a suite's output (last such line).
+tally() {   # name logfile rc
+    local line p f
+    line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
+    if [ -n "$line" ]; then
+        p=$(sed -E 's/.*[^0-9]?([0-9]+) passed.*/\1/' <<<"$line")
+        f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+    else
+        p=0; f=1
+    fi
+    [ "$3" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+    total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+    summary+=("$(printf '%-9s %5d passed, %3d failed' "$1" "$p" "$f")")
+}
+
+run_suite() {   # name command...
+    local name=$1; shift
+    local log="$BUILDDIR/suite-$name.log" start=$SECONDS
+    echo "=== $name"
+    "$@" 2>&1 | tee "$log"
+    local rc=${PIPESTATUS[0]}
+    tally "$name" "$log" "$rc"
+    echo "=== $name done in $((SECONDS - start)) s"
+}
+
+unit_suite() {
+    cd "$BUILDDIR" || return 1
+    make -j"$(nproc)" check >check.out 2>&1
+    local rc=$?
+    grep -E '^(PASS|FAIL|XFAIL|XPASS|ERROR|SKIP):' check.out
+    [ $rc -ne 0 ] && grep -E "error|Error" check.out | head -20 && \
+        cat test-suite.log 2>/dev/null | tail -40
+    local p f
+    p=$(grep -cE '^PASS:' check.out); f=$(grep -cE '^(FAIL|ERROR|XPASS):' check.out)
+    [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
+    echo "unit: $p passed, $f failed"
+    return $rc
+}
+
+mpi_suite() {
+    cd "$BUILDDIR" || return 1
+    make -j"$(nproc)" check TESTS= >/dev/null 2>&1   # builds test programs only
+    MPIEXEC="$BUILDDIR/runtime/mpiexec" TEST_BUILDDIR="$BUILDDIR/test/mpi" \
+        TEST_LOGDIR="$BUILDDIR/test-logs" "$repo/test/mpi/runtests"
+}
+
+for s in $suites; do
+    case "$s" in
+        unit) run_suite unit unit_suite ;;
+        mpi) run_suite mpi mpi_suite ;;
+        launcher|fault|tcp|slurm)
+            runner="$repo/test/$s/run.sh"
+            if [ -x "$runner" ]; then
+                run_suite "$s" env BUILDDIR="$BUILDDIR" PREFIX="$PREFIX" "$runner"
+            fi ;;
+        *) echo "unknown suite $s"; total_fail=$((total_fail + 1)) ;;
+    esac
+done
+
+echo
+echo "Summary:"
+printf '  %s\n' "${summary[@]}"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
