@@ -1158,6 +1158,194 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
 int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
                         MPI_Datatype datatype, MPI_Op op);
 /* end of reduction operations */
+/* collB: gather, scatter, allgather, alltoall (+v, w) */
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm);
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm);
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm, MPI_Request *request);
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm, MPI_Request *request);
+int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Gather_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int MPI_Gatherv_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+    const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request);
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+    const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request);
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm);
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm);
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm, MPI_Request *request);
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm, MPI_Request *request);
+int MPI_Scatter_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Scatter_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[],
+    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
+    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[],
+    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
+    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
+    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
+    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+    MPI_Request *request);
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+    MPI_Request *request);
+int MPI_Allgather_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Allgather_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+    const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+    MPI_Request *request);
+int MPI_Allgatherv_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+    const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+    const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+    MPI_Request *request);
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+    MPI_Request *request);
+int MPI_Alltoall_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm);
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm);
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Request *request);
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Request *request);
+int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const int recvcounts[], const int rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm);
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const int recvcounts[], const int rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm);
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const int recvcounts[], const int rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const int recvcounts[], const int rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
+int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const int recvcounts[], const int rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const int recvcounts[], const int rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+/* end collB */
 /* ---- end section: coll ---- */
 
 /* ---- section: rma ---- */
