@@ -364,7 +364,7 @@ static int pre_tag_ub = UCMPI_TAG_MAX, pre_host = MPI_PROC_NULL,
 
 __attribute__((weak)) int ucmpi_win_predefined_attr(MPI_Win win, int keyval,
                                                     void *val, int *flag);
-__attribute__((weak)) int ucmpi_error_last_used_code(void);
+extern int ucmpi_last_used_code __attribute__((weak));   /* lib/error.c */
 
 static void get_predefined(const attr_obj_t *o, int id, void *val, int *flag)
 {
@@ -395,9 +395,8 @@ static void get_predefined(const attr_obj_t *o, int id, void *val, int *flag)
         *out = &pre_appnum;
         break;
     case MPI_LASTUSEDCODE:
-        pre_lastusedcode = ucmpi_error_last_used_code != NULL
-                               ? ucmpi_error_last_used_code()
-                               : MPI_ERR_LASTCODE;
+        pre_lastusedcode = &ucmpi_last_used_code != NULL
+                               ? ucmpi_last_used_code : MPI_ERR_LASTCODE;
         *out = &pre_lastusedcode;
         break;
     default:
@@ -682,11 +681,13 @@ int ucmpi_comm_finalize_hook(void)
                                    &MPI_COMM_SELF->attrs);
     int rc2 = ucmpi_attr_delete_all(UCMPI_ATTR_COMM, MPI_COMM_WORLD,
                                     &MPI_COMM_WORLD->attrs);
+    ucmpi_split_type_finalize();
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 
-/* Releases the keyval table at the very end of MPI_Finalize. */
-void ucmpi_attr_finalize(void)
+/* Releases the keyval table at exit (objects may keep attributes until
+ * the very end of MPI_Finalize). */
+__attribute__((destructor)) void ucmpi_attr_finalize(void)
 {
     for (int i = 0; i < nkeyvals; i++)
         free(keyvals[i]);

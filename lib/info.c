@@ -27,7 +27,7 @@ struct ucmpi_info_s ucmpi_info_env = {
 };
 static int env_filled;
 
-static bool info_valid(MPI_Info info)
+bool ucmpi_info_valid(MPI_Info info)
 {
     return info != MPI_INFO_NULL && info->magic == UCMPI_MAGIC_INFO;
 }
@@ -42,7 +42,7 @@ static void env_fill(void);
 /* Checks an info handle (filling MPI_INFO_ENV on first use). */
 static int check_info(MPI_Info info, const char *fn)
 {
-    if (!info_valid(info))
+    if (!ucmpi_info_valid(info))
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_INFO, fn,
                            "info argument is null or freed");
     if (info == MPI_INFO_ENV && !env_filled)
@@ -148,7 +148,7 @@ MPI_Info ucmpi_info_filter(MPI_Info src, bool (*keep)(const char *key))
 
 const char *ucmpi_info_lookup(MPI_Info info, const char *key)
 {
-    if (!info_valid(info))
+    if (!ucmpi_info_valid(info))
         return NULL;
     if (info == MPI_INFO_ENV && !env_filled)
         env_fill();

@@ -151,6 +151,11 @@ typedef void (*ucmpi_dt_run_fn_t)(void *arg, MPI_Datatype basic, MPI_Count n);
 void ucmpi_dt_signature_walk(MPI_Datatype dt, MPI_Count count,
                              ucmpi_dt_run_fn_t fn, void *arg);
 
+/* Converts the packed native stream of count elements of dt to external32
+ * (to_ext) or back (external32.c). */
+void ucmpi_dt_ext32_convert(MPI_Datatype dt, MPI_Count count, const void *in,
+                            void *out, int to_ext);
+
 /* ---- predefined types (predefined.c) ---- */
 enum { UCMPI_X32_SWAP, UCMPI_X32_LONG, UCMPI_X32_ULONG, UCMPI_X32_LDBL };
 MPI_Datatype ucmpi_dt_match(int typeclass, int size);

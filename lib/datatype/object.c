@@ -92,7 +92,12 @@ int PMPI_Type_free(MPI_Datatype *datatype)
         return ucmpi_dt_err(MPI_ERR_TYPE, fn,
                             "cannot free predefined datatype %s",
                             ucmpi_dt_impl(dt)->name);
-    /* ATTR_HOOK(free): ucmpi_attr_delete_all once lib/attr.c lands */
+    /* delete callbacks run at the user's free, not when requests finish */
+    if (dt->attrs != NULL) {
+        rc = ucmpi_attr_delete_all(UCMPI_ATTR_TYPE, dt, &dt->attrs);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     ucmpi_dt_release(dt);
     *datatype = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
@@ -124,7 +129,14 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     ucmpi_dt_impl(t)->explicit_bounds =
         ucmpi_dt_impl(oldtype)->explicit_bounds;
     t->committed = oldtype->committed;
-    /* ATTR_HOOK(dup): ucmpi_attr_copy_all once lib/attr.c lands */
+    if (oldtype->attrs != NULL) {
+        rc = ucmpi_attr_copy_all(UCMPI_ATTR_TYPE, oldtype, t,
+                                 &oldtype->attrs, &t->attrs);
+        if (rc != MPI_SUCCESS) {
+            ucmpi_dt_release(t);
+            return rc;
+        }
+    }
     *newtype = t;
     return MPI_SUCCESS;
 }

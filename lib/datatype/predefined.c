@@ -102,7 +102,7 @@ BASIC(complex32, "MPI_COMPLEX32", long double _Complex, CPLX, 32,
       UCMPI_X32_LDBL, sizeof(long double));
 
 /* A pair type { T1 a; T2 b; }: one block when b follows a directly. */
-#define PAIR(var, str, T1, T2, dt1, dt2)                               \
+#define PAIR(var, str, T1, T2, dt1, dt2, x32)                               \
     struct dt_##var##_pair { T1 a; T2 b; };                                   \
     enum { dt_##var##_adj = offsetof(struct dt_##var##_pair, b) == sizeof(T1) };   \
     static ucmpi_dt_node_t dt_##var##_nodes[2] = {                            \
@@ -116,24 +116,25 @@ BASIC(complex32, "MPI_COMPLEX32", long double _Complex, CPLX, 32,
     static ucmpi_dt_impl_t dt_##var##_impl = {                                \
         .nodes = dt_##var##_nodes, .nnodes = dt_##var##_adj ? 1 : 2,               \
         .kind = UCMPI_DTK_PAIR, .combiner = MPI_COMBINER_NAMED,          \
-        .align = _Alignof(struct dt_##var##_pair), .nelems = 2,               \
+        .align = _Alignof(struct dt_##var##_pair), .nelems = 2,          \
+        .ext32_total = (x32),                                            \
         .basic = &ucmpi_dt_##var,                                        \
         .nt = 2, .types = dt_##var##_types, .name = str};                     \
     DT_OBJ(var, sizeof(T1) + sizeof(T2), sizeof(struct dt_##var##_pair),      \
            offsetof(struct dt_##var##_pair, b) + sizeof(T2),                  \
            dt_##var##_adj && sizeof(T1) + sizeof(T2) == sizeof(struct dt_##var##_pair))
 
-PAIR(float_int, "MPI_FLOAT_INT", float, int, float, int);
-PAIR(double_int, "MPI_DOUBLE_INT", double, int, double, int);
-PAIR(long_int, "MPI_LONG_INT", long, int, long, int);
-PAIR(2int, "MPI_2INT", int, int, int, int);
-PAIR(short_int, "MPI_SHORT_INT", short, int, short, int);
+PAIR(float_int, "MPI_FLOAT_INT", float, int, float, int, 8);
+PAIR(double_int, "MPI_DOUBLE_INT", double, int, double, int, 12);
+PAIR(long_int, "MPI_LONG_INT", long, int, long, int, 8);
+PAIR(2int, "MPI_2INT", int, int, int, int, 8);
+PAIR(short_int, "MPI_SHORT_INT", short, int, short, int, 6);
 PAIR(long_double_int, "MPI_LONG_DOUBLE_INT", long double, int, long_double,
-     int);
-PAIR(2integer, "MPI_2INTEGER", int32_t, int32_t, integer, integer);
-PAIR(2real, "MPI_2REAL", float, float, real, real);
+     int, 20);
+PAIR(2integer, "MPI_2INTEGER", int32_t, int32_t, integer, integer, 8);
+PAIR(2real, "MPI_2REAL", float, float, real, real, 8);
 PAIR(2double_precision, "MPI_2DOUBLE_PRECISION", double, double,
-     double_precision, double_precision);
+     double_precision, double_precision, 16);
 
 MPI_Datatype const ucmpi_dt_predefined[] = {
     MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_BYTE, MPI_WCHAR,

@@ -9,8 +9,8 @@
 #     --nodes N   N Slurm nodes, each in a network namespace of its own
 #                 (used by test/netns/run.sh; suite name "netns")
 # Environment:
-#   SLURM_TEST_FILTER  regex of test/mpi programs to run through srun
-#                      (default: a small point-to-point/collective subset)
+#   SLURM_TEST_LIST    test/mpi lines to run through srun
+#                      (default: test/slurm/subset.list)
 #   SLURM_TEST_NPS     process counts for the examples (default "1 2 4 8")
 #   SLURM_BOUND        seconds a dead-peer run may take (default 30)
 set -u
@@ -19,12 +19,18 @@ src=$(cd "$here/../.." && pwd)
 nodes=1 suite=slurm
 if [ "${1:-}" = --nodes ]; then nodes=$2; suite=netns; fi
 build=$PWD
-filter=${SLURM_TEST_FILTER:-^(sendrecv|p2p_basic|pingpong|ssend|probe|barrier|bcast|allreduce|alltoallv?)$}
+subset=${SLURM_TEST_LIST:-$here/subset.list}
 example_nps=${SLURM_TEST_NPS:-1 2 4 8}
 bound=${SLURM_BOUND:-30}
 pass=0 fail=0 skip=0 failed=() t_start=$EPOCHREALTIME
 srun_args=() start_args=() N=
 [ "$nodes" -gt 1 ] && srun_args=(-N "$nodes") start_args=(--nodes "$nodes") N="-N $nodes "
+
+# Between namespaces of one host UCX would still pick shared memory (it
+# knows the machine by its boot id): force the veth network, as between nodes.
+if [ "$nodes" -gt 1 ]; then
+    export UCX_TLS=${UCX_TLS:-tcp,self} UCX_NET_DEVICES=${UCX_NET_DEVICES:-eth0}
+fi
 
 say() { echo "$suite: $*"; }
 result() {   # ok name [log]
@@ -36,6 +42,16 @@ result() {   # ok name [log]
     fi
 }
 skipped() { skip=$((skip + 1)); echo "SKIP: $*"; }
+# folds the "subset: P passed, F failed, S skipped" of run-subset.sh into ours
+add_subset() {   # log what
+    local p f k
+    grep -E '^(PASS|FAIL|SKIP)' "$1" | sed 's/^/    /'
+    read -r p f k < <(sed -n 's/^subset: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped/\1 \2 \3/p' "$1")
+    if [ -z "$p" ]; then result 0 "test/mpi subset $2 (no summary)" "$1"; return; fi
+    pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + k))
+    [ "$f" -gt 0 ] && { failed+=("test/mpi subset $2: $f run(s)"); grep -A12 '^FAIL' "$1" | head -n 40; }
+    echo "test/mpi subset $2: $p passed, $f failed, $k skipped"
+}
 finish() {
     [ $fail -gt 0 ] && { echo "Failed:"; printf '  %s\n' "${failed[@]}"; }
     [ $skip -gt 0 ] && say "$skip skipped"
@@ -111,25 +127,10 @@ for ex in hello ring; do
 done
 
 # 4. a subset of test/mpi through srun
-if ls "$src"/test/mpi/*.list >/dev/null 2>&1; then
-    log=$logs/mpi
-    MPIEXEC=$here/srun-mpiexec SRUN_ARGS="${srun_args[*]}" TEST_FILTER="$filter" \
-        TEST_LOGDIR=$logs/mpi.d "$src/test/mpi/runtests" >"$log" 2>&1
-    grep -E '^(PASS|FAIL)' "$log" | sed "s/^/    /"
-    n_pass=$(sed -n 's/^mpi: \([0-9]*\) passed.*/\1/p' "$log")
-    n_fail=$(sed -n 's/^mpi: [0-9]* passed, \([0-9]*\) failed.*/\1/p' "$log")
-    if [ -z "$n_pass" ]; then
-        result 0 "test/mpi through srun (runtests gave no summary)" "$log"
-    elif [ "$((n_pass + n_fail))" -eq 0 ]; then
-        skipped "no test/mpi program matches /$filter/"
-    else
-        pass=$((pass + n_pass)); fail=$((fail + n_fail))
-        [ "$n_fail" -gt 0 ] && { failed+=("test/mpi through srun: $n_fail run(s)"); grep -A12 '^FAIL' "$log" | head -n 40; }
-        echo "test/mpi through srun: $n_pass passed, $n_fail failed"
-    fi
-else
-    skipped "no test/mpi lists yet"
-fi
+log=$logs/mpi
+MPIEXEC=$here/srun-mpiexec SRUN_ARGS="${srun_args[*]}" TEST_LOGDIR=$logs/mpi.d \
+    "$here/run-subset.sh" "$subset" >"$log" 2>&1
+add_subset "$log" "through srun"
 
 # 5. dead peer: the survivors' calls fail through the error handler
 if [ -x "$dead" ]; then

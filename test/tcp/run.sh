@@ -4,12 +4,12 @@
 # transport ranks on different nodes use.  Run from the build directory.
 #
 # Environment:
-#   TCP_TEST_FILTER   regex of test/mpi programs (default: a p2p/collective subset)
+#   TCP_TEST_LIST     test/mpi lines to run (default: test/slurm/subset.list)
 #   MPIEXEC           launcher (default: ./runtime/mpiexec)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-filter=${TCP_TEST_FILTER:-^(sendrecv|p2p_basic|pingpong|ssend|probe|isend_irecv|large_msg|barrier|bcast|allreduce|alltoallv?|reduce_scatter)$}
+subset=${TCP_TEST_LIST:-$here/../slurm/subset.list}
 mpiexec=${MPIEXEC:-$PWD/runtime/mpiexec}
 export UCX_TLS=tcp,self
 pass=0 fail=0 failed=() t_start=$EPOCHREALTIME
@@ -33,21 +33,16 @@ for ex in hello ring; do
     done
 done
 
-if ls "$src"/test/mpi/*.list >/dev/null 2>&1; then
-    log=$logs/mpi
-    MPIEXEC=$mpiexec TEST_FILTER="$filter" TEST_LOGDIR=$logs/mpi.d "$src/test/mpi/runtests" >"$log" 2>&1
-    grep -E '^(PASS|FAIL)' "$log" | sed 's/^/    /'
-    n_pass=$(sed -n 's/^mpi: \([0-9]*\) passed.*/\1/p' "$log")
-    n_fail=$(sed -n 's/^mpi: [0-9]* passed, \([0-9]*\) failed.*/\1/p' "$log")
-    if [ -z "$n_pass" ]; then
-        result 0 "test/mpi with UCX_TLS=$UCX_TLS (runtests gave no summary)" "$log"
-    else
-        pass=$((pass + n_pass)); fail=$((fail + n_fail))
-        [ "$n_fail" -gt 0 ] && { failed+=("test/mpi: $n_fail run(s)"); grep -A12 '^FAIL' "$log" | head -n 40; }
-        [ "$((n_pass + n_fail))" -eq 0 ] && echo "SKIP: no test/mpi program matches /$filter/"
-    fi
+log=$logs/mpi
+MPIEXEC=$mpiexec TEST_LOGDIR=$logs/mpi.d "$here/../slurm/run-subset.sh" "$subset" >"$log" 2>&1
+grep -E '^(PASS|FAIL|SKIP)' "$log" | sed 's/^/    /'
+read -r p f k < <(sed -n 's/^subset: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped/\1 \2 \3/p' "$log")
+if [ -z "$p" ]; then
+    result 0 "test/mpi subset (no summary)" "$log"
 else
-    echo "SKIP: no test/mpi lists yet"
+    pass=$((pass + p)) fail=$((fail + f))
+    [ "$f" -gt 0 ] && { failed+=("test/mpi subset: $f run(s)"); grep -A12 '^FAIL' "$log" | head -n 40; }
+    echo "test/mpi subset with UCX_TLS=$UCX_TLS: $p passed, $f failed, $k skipped"
 fi
 
 [ $fail -gt 0 ] && { echo "Failed:"; printf '  %s\n' "${failed[@]}"; }

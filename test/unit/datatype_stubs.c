@@ -30,3 +30,46 @@ int ucmpi_error(int obj_kind, void *obj, int code, const char *fn,
     dt_stub_last_code = code;
     return code;
 }
+
+int ucmpi_check_comm(MPI_Comm comm, const char *fn)
+{
+    (void)comm;
+    (void)fn;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_check_count(ucmpi_comm_t *comm, MPI_Count count, const char *fn)
+{
+    return count < 0 ? ucmpi_error(UCMPI_OBJ_COMM, comm, MPI_ERR_COUNT, fn,
+                                   "count %lld is negative", count)
+                     : MPI_SUCCESS;
+}
+
+int ucmpi_check_dt(ucmpi_comm_t *comm, MPI_Datatype dt, const char *fn)
+{
+    const char *why;
+    int rc = ucmpi_dt_check(dt, 1, &why);
+    return rc ? ucmpi_error(UCMPI_OBJ_COMM, comm, rc, fn, "datatype: %s", why)
+              : MPI_SUCCESS;
+}
+
+int ucmpi_attr_copy_all(int kind, void *old_handle, void *new_handle,
+                        void **old_attrs, void **new_attrs)
+{
+    (void)kind;
+    (void)old_handle;
+    (void)new_handle;
+    (void)old_attrs;
+    *new_attrs = NULL;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_attr_delete_all(int kind, void *handle, void **attrs)
+{
+    (void)kind;
+    (void)handle;
+    *attrs = NULL;
+    return MPI_SUCCESS;
+}
+
+struct ucmpi_comm_s ucmpi_comm_world;

@@ -1,0 +1,215 @@
+/*
+ * MPI_Pack family: the native packed format is the bare data stream (no
+ * header); external32 converts it with external32.c.
+ */
+#include "dt.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Checks shared by the native forms (errors go to comm's handler). */
+static int check_pack(const char *fn, MPI_Comm comm, MPI_Count count,
+                      MPI_Datatype dt, const void *pos)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_comm(comm, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_check_count(comm, count, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_dt(comm, dt, fn);
+    if (rc == MPI_SUCCESS && pos == NULL)
+        rc = ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "position is NULL");
+    return rc;
+}
+
+static int pack(const char *fn, const void *inbuf, MPI_Count incount,
+                MPI_Datatype dt, void *outbuf, MPI_Count outsize,
+                MPI_Count *position, MPI_Comm comm)
+{
+    int rc = check_pack(fn, comm, incount, dt, position);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Count need = incount * dt->size;
+    if (*position < 0 || *position > outsize || need > outsize - *position)
+        return ucmpi_err_comm(comm, MPI_ERR_TRUNCATE, fn,
+                              "%lld bytes do not fit at position %lld of a "
+                              "%lld-byte buffer", need, *position, outsize);
+    *position += (MPI_Count)ucmpi_dt_pack(dt, inbuf, incount,
+                                          (char *)outbuf + *position);
+    return MPI_SUCCESS;
+}
+
+static int unpack(const char *fn, const void *inbuf, MPI_Count insize,
+                  MPI_Count *position, void *outbuf, MPI_Count outcount,
+                  MPI_Datatype dt, MPI_Comm comm)
+{
+    int rc = check_pack(fn, comm, outcount, dt, position);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Count need = outcount * dt->size;
+    if (*position < 0 || *position > insize || need > insize - *position)
+        return ucmpi_err_comm(comm, MPI_ERR_TRUNCATE, fn,
+                              "%lld bytes wanted at position %lld of a "
+                              "%lld-byte buffer", need, *position, insize);
+    *position += (MPI_Count)ucmpi_dt_unpack(dt, outbuf, outcount,
+                                            (const char *)inbuf + *position,
+                                            (size_t)need);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Pack = PMPI_Pack
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
+              void *outbuf, int outsize, int *position, MPI_Comm comm)
+{
+    MPI_Count pos = position ? *position : 0;
+    int rc = pack("MPI_Pack", inbuf, incount, datatype, outbuf, outsize,
+                  position ? &pos : NULL, comm);
+    if (rc == MPI_SUCCESS)
+        *position = (int)pos;
+    return rc;
+}
+
+#pragma weak MPI_Pack_c = PMPI_Pack_c
+int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                void *outbuf, MPI_Count outsize, MPI_Count *position,
+                MPI_Comm comm)
+{
+    return pack("MPI_Pack_c", inbuf, incount, datatype, outbuf, outsize,
+                position, comm);
+}
+
+#pragma weak MPI_Unpack = PMPI_Unpack
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
+                int outcount, MPI_Datatype datatype, MPI_Comm comm)
+{
+    MPI_Count pos = position ? *position : 0;
+    int rc = unpack("MPI_Unpack", inbuf, insize, position ? &pos : NULL,
+                    outbuf, outcount, datatype, comm);
+    if (rc == MPI_SUCCESS)
+        *position = (int)pos;
+    return rc;
+}
+
+#pragma weak MPI_Unpack_c = PMPI_Unpack_c
+int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position,
+                  void *outbuf, MPI_Count outcount, MPI_Datatype datatype,
+                  MPI_Comm comm)
+{
+    return unpack("MPI_Unpack_c", inbuf, insize, position, outbuf, outcount,
+                  datatype, comm);
+}
+
+#pragma weak MPI_Pack_size = PMPI_Pack_size
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm,
+                   int *size)
+{
+    static const char fn[] = "MPI_Pack_size";
+    int rc = check_pack(fn, comm, incount, datatype, size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Count n = incount * datatype->size;
+    if (n > INT_MAX)
+        return ucmpi_err_comm(comm, MPI_ERR_VALUE_TOO_LARGE, fn,
+                              "packed size %lld does not fit an int "
+                              "(use MPI_Pack_size_c)", n);
+    *size = (int)n;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Pack_size_c = PMPI_Pack_size_c
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+                     MPI_Count *size)
+{
+    int rc = check_pack("MPI_Pack_size_c", comm, incount, datatype, size);
+    if (rc == MPI_SUCCESS)
+        *size = incount * datatype->size;
+    return rc;
+}
+
+/* ---- external32 ---- */
+
+static int check_ext(const char *fn, const char *datarep, MPI_Count count,
+                     MPI_Datatype dt, const void *pos)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (datarep == NULL || strcmp(datarep, "external32") != 0)
+        return ucmpi_dt_err(MPI_ERR_UNSUPPORTED_DATAREP, fn,
+                            "data representation \"%s\" is not "
+                            "\"external32\"", datarep ? datarep : "(null)");
+    if (count < 0)
+        return ucmpi_dt_err(MPI_ERR_COUNT, fn, "count %lld is negative",
+                            count);
+    rc = ucmpi_dt_check_arg(dt, 1, fn, "datatype");
+    if (rc == MPI_SUCCESS && pos == NULL)
+        rc = ucmpi_dt_err(MPI_ERR_ARG, fn, "position/size pointer is NULL");
+    return rc;
+}
+
+#pragma weak MPI_Pack_external_size = PMPI_Pack_external_size
+int PMPI_Pack_external_size(const char datarep[], int incount,
+                            MPI_Datatype datatype, MPI_Aint *size)
+{
+    int rc = check_ext("MPI_Pack_external_size", datarep, incount, datatype,
+                       size);
+    if (rc == MPI_SUCCESS)
+        *size = (MPI_Aint)(incount * ucmpi_dt_impl(datatype)->ext32_total);
+    return rc;
+}
+
+#pragma weak MPI_Pack_external = PMPI_Pack_external
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                       MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                       MPI_Aint *position)
+{
+    static const char fn[] = "MPI_Pack_external";
+    int rc = check_ext(fn, datarep, incount, datatype, position);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Count need = incount * ucmpi_dt_impl(datatype)->ext32_total;
+    if (*position < 0 || *position > outsize || need > outsize - *position)
+        return ucmpi_dt_err(MPI_ERR_TRUNCATE, fn,
+                            "%lld bytes do not fit at position %ld of a "
+                            "%ld-byte buffer", need, (long)*position,
+                            (long)outsize);
+    void *tmp = malloc((size_t)(incount * datatype->size) + 1);
+    if (tmp == NULL)
+        return ucmpi_dt_err(MPI_ERR_NO_MEM, fn, "out of memory");
+    ucmpi_dt_pack(datatype, inbuf, incount, tmp);
+    ucmpi_dt_ext32_convert(datatype, incount, tmp,
+                           (char *)outbuf + *position, 1);
+    free(tmp);
+    *position += (MPI_Aint)need;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Unpack_external = PMPI_Unpack_external
+int PMPI_Unpack_external(const char datarep[], const void *inbuf,
+                         MPI_Aint insize, MPI_Aint *position, void *outbuf,
+                         int outcount, MPI_Datatype datatype)
+{
+    static const char fn[] = "MPI_Unpack_external";
+    int rc = check_ext(fn, datarep, outcount, datatype, position);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Count need = outcount * ucmpi_dt_impl(datatype)->ext32_total;
+    if (*position < 0 || *position > insize || need > insize - *position)
+        return ucmpi_dt_err(MPI_ERR_TRUNCATE, fn,
+                            "%lld bytes wanted at position %ld of a "
+                            "%ld-byte buffer", need, (long)*position,
+                            (long)insize);
+    size_t native = (size_t)(outcount * datatype->size);
+    void *tmp = malloc(native + 1);
+    if (tmp == NULL)
+        return ucmpi_dt_err(MPI_ERR_NO_MEM, fn, "out of memory");
+    ucmpi_dt_ext32_convert(datatype, outcount,
+                           (const char *)inbuf + *position, tmp, 0);
+    ucmpi_dt_unpack(datatype, outbuf, outcount, tmp, native);
+    free(tmp);
+    *position += (MPI_Aint)need;
+    return MPI_SUCCESS;
+}

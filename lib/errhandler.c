@@ -1,0 +1,184 @@
+/*
+ * User-facing error handlers: create, set, get, call and free for
+ * communicators and windows.  Reporting itself (ucmpi_error, which runs
+ * the handler) and error classes/codes live in lib/error.c.
+ */
+#include "ucmpi.h"
+#include "comm_internal.h"
+
+#include <stdlib.h>
+
+static bool eh_valid(MPI_Errhandler eh)
+{
+    return eh != MPI_ERRHANDLER_NULL && eh->magic == UCMPI_MAGIC_ERRHANDLER;
+}
+
+static bool win_valid(MPI_Win win)
+{
+    return win != MPI_WIN_NULL &&
+           ((ucmpi_win_head_t *)(void *)win)->magic == UCMPI_MAGIC_WIN;
+}
+
+static int create(int obj_kind, void (*fn)(void), MPI_Errhandler *eh,
+                  const char *name)
+{
+    int rc = ucmpi_check_initialized(name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (fn == NULL || eh == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, name,
+                           "function or errhandler is NULL");
+    ucmpi_errhandler_t *h = calloc(1, sizeof(*h));
+    if (h == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_NO_MEM, name,
+                           "out of memory");
+    h->magic = UCMPI_MAGIC_ERRHANDLER;
+    h->refcount = 1;
+    h->action = UCMPI_EH_USER;
+    h->obj_kind = obj_kind;
+    h->fn = (void (*)(void *, int *, ...))fn;
+    *eh = h;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+                                MPI_Errhandler *errhandler)
+{
+    return create(UCMPI_OBJ_COMM, (void (*)(void))fn, errhandler,
+                  "MPI_Comm_create_errhandler");
+}
+
+#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
+                               MPI_Errhandler *errhandler)
+{
+    return create(UCMPI_OBJ_WIN, (void (*)(void))fn, errhandler,
+                  "MPI_Win_create_errhandler");
+}
+
+#pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
+int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+    int rc = ucmpi_check_initialized("MPI_Errhandler_free");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (errhandler == NULL || !eh_valid(*errhandler))
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
+                           "MPI_Errhandler_free",
+                           "errhandler is null or freed");
+    /* Objects using it keep their own reference. */
+    ucmpi_errhandler_release(*errhandler);
+    *errhandler = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}
+
+/* A handler may go on objects of kind `kind` (predefined ones on all). */
+static int check_eh_for(MPI_Errhandler eh, int kind, int obj_kind, void *obj,
+                        const char *fn)
+{
+    if (!eh_valid(eh))
+        return ucmpi_error(obj_kind, obj, MPI_ERR_ARG, fn,
+                           "errhandler is null or freed");
+    if (eh->action == UCMPI_EH_USER && eh->obj_kind != kind)
+        return ucmpi_error(obj_kind, obj, MPI_ERR_ARG, fn,
+                           "errhandler was created for another object "
+                           "kind");
+    return MPI_SUCCESS;
+}
+
+static void swap_handler(ucmpi_errhandler_t **slot, ucmpi_errhandler_t *eh)
+{
+    ucmpi_errhandler_retain(eh);
+    ucmpi_errhandler_release(*slot);
+    *slot = eh;
+}
+
+#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    const char *fn = "MPI_Comm_set_errhandler";
+    int rc = ucmpi_check_comm(comm, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_eh_for(errhandler, UCMPI_OBJ_COMM, UCMPI_OBJ_COMM, comm,
+                          fn);
+    if (rc == MPI_SUCCESS)
+        swap_handler(&comm->errhandler, errhandler);
+    return rc;
+}
+
+#pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    const char *fn = "MPI_Comm_get_errhandler";
+    int rc = ucmpi_check_comm(comm, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (errhandler == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "errhandler is NULL");
+    ucmpi_errhandler_retain(comm->errhandler);   /* user frees it */
+    *errhandler = comm->errhandler;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+    const char *fn = "MPI_Comm_call_errhandler";
+    int rc = ucmpi_check_comm(comm, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_error(UCMPI_OBJ_COMM, comm, errorcode, fn,
+                "error raised by the application");
+    return MPI_SUCCESS;
+}
+
+static int check_win(MPI_Win win, const char *fn)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc == MPI_SUCCESS && !win_valid(win))
+        rc = ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_WIN, fn,
+                         "win is null or freed");
+    return rc;
+}
+
+#pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    const char *fn = "MPI_Win_set_errhandler";
+    int rc = check_win(win, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_eh_for(errhandler, UCMPI_OBJ_WIN, UCMPI_OBJ_WIN, win, fn);
+    if (rc == MPI_SUCCESS)
+        swap_handler(&((ucmpi_win_head_t *)(void *)win)->errhandler,
+                     errhandler);
+    return rc;
+}
+
+#pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+{
+    const char *fn = "MPI_Win_get_errhandler";
+    int rc = check_win(win, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (errhandler == NULL)
+        return ucmpi_error(UCMPI_OBJ_WIN, win, MPI_ERR_ARG, fn,
+                           "errhandler is NULL");
+    ucmpi_errhandler_t *eh = ((ucmpi_win_head_t *)(void *)win)->errhandler;
+    ucmpi_errhandler_retain(eh);
+    *errhandler = eh;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    const char *fn = "MPI_Win_call_errhandler";
+    int rc = check_win(win, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_error(UCMPI_OBJ_WIN, win, errorcode, fn,
+                "error raised by the application");
+    return MPI_SUCCESS;
+}
