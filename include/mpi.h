@@ -1158,9 +1158,327 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
 int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
                         MPI_Datatype datatype, MPI_Op op);
 /* end of reduction operations */
+/* collB: gather, scatter, allgather, alltoall (+v, w) */
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm);
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm);
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm, MPI_Request *request);
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm, MPI_Request *request);
+int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Gather_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int MPI_Gatherv_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+    const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request);
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+    const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request);
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm);
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm);
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm, MPI_Request *request);
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+    MPI_Comm comm, MPI_Request *request);
+int MPI_Scatter_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Scatter_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[],
+    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
+    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[],
+    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
+    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
+    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
+    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+    MPI_Request *request);
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+    MPI_Request *request);
+int MPI_Allgather_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Allgather_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const int recvcounts[], const int displs[],
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+    const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+    MPI_Request *request);
+int MPI_Allgatherv_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+    const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+    const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+    MPI_Request *request);
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+    MPI_Request *request);
+int MPI_Alltoall_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount,
+    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm);
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm);
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Request *request);
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Request *request);
+int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+    const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const int recvcounts[], const int rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm);
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const int recvcounts[], const int rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm);
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const int recvcounts[], const int rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const int recvcounts[], const int rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
+int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const int recvcounts[], const int rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
+    const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const int recvcounts[], const int rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+/* end collB */
 /* ---- end section: coll ---- */
 
 /* ---- section: rma ---- */
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+    MPI_Comm comm, MPI_Win *win);
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+    MPI_Comm comm, MPI_Win *win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm
+    comm, void *baseptr, MPI_Win *win);
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm
+    comm, void *baseptr, MPI_Win *win);
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+    MPI_Comm comm, void *baseptr, MPI_Win *win);
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+    MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
+    void *baseptr);
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int
+    *disp_unit, void *baseptr);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void *base);
+int PMPI_Win_detach(MPI_Win win, const void *base);
+int MPI_Win_free(MPI_Win *win);
+int PMPI_Win_free(MPI_Win *win);
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int MPI_Win_set_name(MPI_Win win, const char *win_name);
+int PMPI_Win_set_name(MPI_Win win, const char *win_name);
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Win win);
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype
+    target_datatype, MPI_Win win);
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype
+    target_datatype, MPI_Win win);
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, int result_count, MPI_Datatype
+    result_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, int result_count, MPI_Datatype
+    result_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype
+    datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype
+    datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
+    void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint
+    target_disp, MPI_Win win);
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
+    void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint
+    target_disp, MPI_Win win);
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype
+    target_datatype, MPI_Win win, MPI_Request *request);
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request
+    *request);
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request
+    *request);
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, int result_count, MPI_Datatype
+    result_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request
+    *request);
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, int result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int
+    target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+    MPI_Request *request);
+int MPI_Win_fence(int assert, MPI_Win win);
+int PMPI_Win_fence(int assert, MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int PMPI_Win_complete(MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int PMPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int *flag);
+int PMPI_Win_test(MPI_Win win, int *flag);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int PMPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert, MPI_Win win);
+int PMPI_Win_lock_all(int assert, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int PMPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int PMPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int PMPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int PMPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int PMPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
+int PMPI_Win_sync(MPI_Win win);
 /* ---- end section: rma ---- */
 
 #ifdef __cplusplus

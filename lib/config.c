@@ -32,6 +32,12 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
     {"SCATTER_ALGORITHM", UCMPI_CFG_STR, "", "Force a scatter algorithm"},
     {"ALLGATHER_ALGORITHM", UCMPI_CFG_STR, "", "Force an allgather algorithm"},
     {"ALLTOALL_ALGORITHM", UCMPI_CFG_STR, "", "Force an alltoall algorithm"},
+    {"ALLGATHERV_ALGORITHM", UCMPI_CFG_STR, "",
+     "Force an allgatherv algorithm (ring, bruck, linear)"},
+    {"ALLTOALLV_ALGORITHM", UCMPI_CFG_STR, "",
+     "Force an alltoallv/alltoallw algorithm (scattered, pairwise)"},
+    {"ALLTOALL_WINDOW", UCMPI_CFG_LONG, "32",
+     "Peers exchanged per round by the scattered alltoall(v,w)"},
     {NULL, 0, NULL, NULL}
 };
 

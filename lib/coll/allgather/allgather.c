@@ -1,0 +1,218 @@
+/*
+ * MPI_Allgather and MPI_Allgatherv in their blocking, nonblocking and
+ * persistent forms, on intra- and intercommunicators.
+ */
+#include "coll/allgather/allgather.h"
+
+enum { AG_RING, AG_BRUCK, AG_RD, AG_LINEAR };
+
+const ucmpi_xfer_alg_t ucmpi_allgather_algs[] = {
+    {AG_RING, "ring", "n-1 neighbour rounds, bandwidth-optimal",
+     ucmpi_allgather_ring},
+    {AG_BRUCK, "bruck", "ceil(log2 n) rounds of packed prefixes",
+     ucmpi_allgather_bruck},
+    {AG_RD, "recursive_doubling",
+     "log2 rounds among a power of two, others folded in",
+     ucmpi_allgather_recursive_doubling},
+    {AG_LINEAR, "linear", "everyone to everyone in one round",
+     ucmpi_allgather_linear},
+    {0, NULL, NULL, NULL}
+};
+
+/* allgatherv: the same builders minus recursive doubling (uniform only) */
+const ucmpi_xfer_alg_t ucmpi_allgatherv_algs[] = {
+    {AG_RING, "ring", "n-1 neighbour rounds, bandwidth-optimal",
+     ucmpi_allgather_ring},
+    {AG_BRUCK, "bruck", "ceil(log2 n) rounds of packed prefixes",
+     ucmpi_allgather_bruck},
+    {AG_LINEAR, "linear", "everyone to everyone in one round",
+     ucmpi_allgather_linear},
+    {0, NULL, NULL, NULL}
+};
+
+/* Thresholds on the total gathered bytes (equal on every rank): below,
+ * the log-round algorithms win on latency; above, the ring's direct
+ * user-buffer transfers win (no packing, each byte crosses once). */
+static const struct {
+    size_t log_max_total;
+} ag_thresh = {64 * 1024};
+
+static const ucmpi_xfer_alg_t *ag_select(const ucmpi_xfer_alg_t *table,
+                                         const char *knob, size_t total,
+                                         const ucmpi_xfer_args_t *a)
+{
+    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(table, knob);
+    int n = a->size;
+
+    if (a->comm->is_inter)
+        return ucmpi_xfer_by_id(table, AG_LINEAR);
+    if (f)
+        return f;
+    if (total >= ag_thresh.log_max_total || n <= 2)
+        return ucmpi_xfer_by_id(table, AG_RING);
+    if ((n & (n - 1)) == 0 && table == ucmpi_allgather_algs)
+        return ucmpi_xfer_by_id(table, AG_RD);
+    return ucmpi_xfer_by_id(table, AG_BRUCK);
+}
+
+/* IN_PLACE and send-side checks shared with allgatherv. */
+static int ag_check_send(ucmpi_comm_t *c, const void *sbuf, int scount,
+                         MPI_Datatype sdt, const void *rbuf, const char *fn)
+{
+    if (rbuf == MPI_IN_PLACE)
+        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "recvbuf is "
+                              "MPI_IN_PLACE (only sendbuf may be)");
+    if (sbuf == MPI_IN_PLACE) {
+        if (c->is_inter)
+            return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE on "
+                                  "an intercommunicator");
+        return MPI_SUCCESS;
+    }
+    if (sbuf == rbuf && scount > 0 && sdt != MPI_DATATYPE_NULL)
+        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "sendbuf and recvbuf "
+                              "alias (use MPI_IN_PLACE)");
+    return ucmpi_xfer_check_buf(c, sbuf, scount, sdt, "send", fn);
+}
+
+static int allgather_common(const void *sbuf, int scount, MPI_Datatype sdt,
+                            void *rbuf, int rcount, MPI_Datatype rdt,
+                            MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                            MPI_Request *req, const char *fn)
+{
+    ucmpi_xfer_args_t a;
+    int rc = ucmpi_xfer_check_comm(comm, fn);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ag_check_send(comm, sbuf, scount, sdt, rbuf, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt, "receive", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+                            .size = comm->size, .sbuf = sbuf,
+                            .scount = scount, .sdt = sdt, .rbuf = rbuf,
+                            .rcount = rcount, .rdt = rdt};
+    if (sbuf == MPI_IN_PLACE) {
+        a.scount = 0;
+        a.sdt = MPI_BYTE;
+    }
+    return ucmpi_xfer_run(ag_select(ucmpi_allgather_algs,
+                                    "ALLGATHER_ALGORITHM",
+                                    (size_t)(rcount * rdt->size) *
+                                        (size_t)comm->remote_size, &a),
+                          &a, mode, req, fn);
+}
+
+#pragma weak MPI_Allgather = PMPI_Allgather
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   MPI_Comm comm)
+{
+    return allgather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                            recvtype, comm, UCMPI_XFER_BLOCKING, NULL,
+                            "MPI_Allgather");
+}
+
+#pragma weak MPI_Iallgather = PMPI_Iallgather
+int PMPI_Iallgather(const void *sendbuf, int sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return allgather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                            recvtype, comm, UCMPI_XFER_NONBLOCKING, request,
+                            "MPI_Iallgather");
+}
+
+#pragma weak MPI_Allgather_init = PMPI_Allgather_init
+int PMPI_Allgather_init(const void *sendbuf, int sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    (void)info;
+    return allgather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                            recvtype, comm, UCMPI_XFER_PERSISTENT, request,
+                            "MPI_Allgather_init");
+}
+
+/* ---- allgatherv ---- */
+
+static int allgatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
+                             void *rbuf, const int *rcounts,
+                             const int *displs, MPI_Datatype rdt,
+                             MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                             MPI_Request *req, const char *fn)
+{
+    ucmpi_xfer_args_t a;
+    size_t total = 0;
+    int rc = ucmpi_xfer_check_comm(comm, fn);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ag_check_send(comm, sbuf, scount, sdt, rbuf, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_xfer_check_counts(comm, comm->remote_size, rcounts,
+                                     displs, rdt, "receive", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+                            .size = comm->size, .sbuf = sbuf,
+                            .scount = scount, .sdt = sdt, .rbuf = rbuf,
+                            .rcount = 0, .rdt = rdt, .rcounts = rcounts,
+                            .rdispls = displs,
+                            .nrblk = comm->remote_size};
+    if (sbuf == MPI_IN_PLACE) {
+        a.scount = 0;
+        a.sdt = MPI_BYTE;
+    }
+    for (int i = 0; i < comm->remote_size; i++)
+        total += (size_t)rcounts[i] * (size_t)rdt->size;
+    return ucmpi_xfer_run(ag_select(ucmpi_allgatherv_algs,
+                                    "ALLGATHERV_ALGORITHM", total, &a),
+                          &a, mode, req, fn);
+}
+
+#pragma weak MPI_Allgatherv = PMPI_Allgatherv
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[], const int displs[],
+                    MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf,
+                             recvcounts, displs, recvtype, comm,
+                             UCMPI_XFER_BLOCKING, NULL, "MPI_Allgatherv");
+}
+
+#pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount,
+                     MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[],
+                     MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf,
+                             recvcounts, displs, recvtype, comm,
+                             UCMPI_XFER_NONBLOCKING, request,
+                             "MPI_Iallgatherv");
+}
+
+#pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request)
+{
+    (void)info;
+    return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf,
+                             recvcounts, displs, recvtype, comm,
+                             UCMPI_XFER_PERSISTENT, request,
+                             "MPI_Allgatherv_init");
+}

@@ -1,0 +1,275 @@
+/*
+ * MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw in their blocking,
+ * nonblocking and persistent forms, on intra- and intercommunicators.
+ */
+#include "coll/alltoall/alltoall.h"
+
+enum { A2A_SCATTERED, A2A_PAIRWISE, A2A_BRUCK };
+
+const ucmpi_xfer_alg_t ucmpi_alltoall_algs[] = {
+    {A2A_SCATTERED, "scattered",
+     "all peers at once in windows of ALLTOALL_WINDOW steps",
+     ucmpi_alltoall_scattered},
+    {A2A_PAIRWISE, "pairwise", "one send/recv partner pair per round",
+     ucmpi_alltoall_pairwise},
+    {A2A_BRUCK, "bruck", "ceil(log2 n) rounds of packed blocks",
+     ucmpi_alltoall_bruck},
+    {0, NULL, NULL, NULL}
+};
+
+const ucmpi_xfer_alg_t ucmpi_alltoallv_algs[] = {
+    {A2A_SCATTERED, "scattered",
+     "all peers at once in windows of ALLTOALL_WINDOW steps",
+     ucmpi_alltoall_scattered},
+    {A2A_PAIRWISE, "pairwise", "one send/recv partner pair per round",
+     ucmpi_alltoall_pairwise},
+    {0, NULL, NULL, NULL}
+};
+
+/* Thresholds on the block size (bytes per peer, equal on all ranks):
+ * Bruck's log rounds beat n-1 messages for tiny blocks on 8+ ranks;
+ * big blocks go pairwise so that one peer pair streams at a time. */
+static const struct {
+    int bruck_min_ranks;
+    size_t bruck_max_block;
+    size_t pairwise_min_block;
+} a2a_thresh = {8, 256, 256 * 1024};
+
+static const ucmpi_xfer_alg_t *a2a_select(const ucmpi_xfer_args_t *a)
+{
+    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_alltoall_algs,
+                                                  "ALLTOALL_ALGORITHM");
+    size_t bs = (size_t)(a->rcount * a->rdt->size);
+
+    if (a->comm->is_inter)
+        return &ucmpi_alltoall_algs[A2A_SCATTERED];
+    if (f)
+        return f;
+    if (a->size >= a2a_thresh.bruck_min_ranks &&
+        bs <= a2a_thresh.bruck_max_block)
+        return &ucmpi_alltoall_algs[A2A_BRUCK];
+    if (bs >= a2a_thresh.pairwise_min_block)
+        return &ucmpi_alltoall_algs[A2A_PAIRWISE];
+    return &ucmpi_alltoall_algs[A2A_SCATTERED];
+}
+
+/* alltoallv/w: scattered unless forced (UCMPI_ALLTOALLV_ALGORITHM); the
+ * counts differ per rank, so nothing else can be chosen consistently
+ * without communication. */
+static const ucmpi_xfer_alg_t *a2av_select(const ucmpi_xfer_args_t *a)
+{
+    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_alltoallv_algs,
+                                                  "ALLTOALLV_ALGORITHM");
+
+    if (a->comm->is_inter || f == NULL)
+        return &ucmpi_alltoallv_algs[A2A_SCATTERED];
+    return f;
+}
+
+static int a2a_check_inplace(ucmpi_comm_t *c, const void *sbuf,
+                             const void *rbuf, const char *fn)
+{
+    if (rbuf == MPI_IN_PLACE)
+        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "recvbuf is "
+                              "MPI_IN_PLACE (only sendbuf may be)");
+    if (sbuf == MPI_IN_PLACE && c->is_inter)
+        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE on an "
+                              "intercommunicator");
+    return MPI_SUCCESS;
+}
+
+static int alltoall_common(const void *sbuf, int scount, MPI_Datatype sdt,
+                           void *rbuf, int rcount, MPI_Datatype rdt,
+                           MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                           MPI_Request *req, const char *fn)
+{
+    ucmpi_xfer_args_t a;
+    int rc = ucmpi_xfer_check_comm(comm, fn);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = a2a_check_inplace(comm, sbuf, rbuf, fn);
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
+        rc = ucmpi_xfer_check_buf(comm, sbuf, scount, sdt, "send", fn);
+        if (rc == MPI_SUCCESS && sbuf == rbuf && scount > 0)
+            rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "sendbuf and "
+                                "recvbuf alias (use MPI_IN_PLACE)");
+    }
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt, "receive", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+                            .size = comm->size, .sbuf = sbuf,
+                            .scount = scount, .sdt = sdt, .rbuf = rbuf,
+                            .rcount = rcount, .rdt = rdt};
+    if (sbuf == MPI_IN_PLACE) {
+        a.scount = rcount;
+        a.sdt = rdt;
+    }
+    return ucmpi_xfer_run(a2a_select(&a), &a, mode, req, fn);
+}
+
+#pragma weak MPI_Alltoall = PMPI_Alltoall
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  MPI_Comm comm)
+{
+    return alltoall_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                           recvtype, comm, UCMPI_XFER_BLOCKING, NULL,
+                           "MPI_Alltoall");
+}
+
+#pragma weak MPI_Ialltoall = PMPI_Ialltoall
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return alltoall_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                           recvtype, comm, UCMPI_XFER_NONBLOCKING, request,
+                           "MPI_Ialltoall");
+}
+
+#pragma weak MPI_Alltoall_init = PMPI_Alltoall_init
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    (void)info;
+    return alltoall_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                           recvtype, comm, UCMPI_XFER_PERSISTENT, request,
+                           "MPI_Alltoall_init");
+}
+
+/* ---- alltoallv / alltoallw (sdts/rdts non-NULL: w, byte displs) ---- */
+
+static int alltoallvw_common(const void *sbuf, const int *scounts,
+                             const int *sdispls, MPI_Datatype sdt,
+                             const MPI_Datatype *sdts, void *rbuf,
+                             const int *rcounts, const int *rdispls,
+                             MPI_Datatype rdt, const MPI_Datatype *rdts,
+                             MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                             MPI_Request *req, const char *fn)
+{
+    ucmpi_xfer_args_t a;
+    int rc = ucmpi_xfer_check_comm(comm, fn), n;
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    n = comm->remote_size;
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = a2a_check_inplace(comm, sbuf, rbuf, fn);
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
+        rc = rdts ? ucmpi_xfer_check_types(comm, n, scounts, sdispls, sdts,
+                                           "send", fn)
+                  : ucmpi_xfer_check_counts(comm, n, scounts, sdispls, sdt,
+                                            "send", fn);
+    if (rc == MPI_SUCCESS)
+        rc = rdts ? ucmpi_xfer_check_types(comm, n, rcounts, rdispls, rdts,
+                                           "receive", fn)
+                  : ucmpi_xfer_check_counts(comm, n, rcounts, rdispls, rdt,
+                                            "receive", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+                            .size = comm->size, .sbuf = sbuf, .sdt = sdt,
+                            .rbuf = rbuf, .rdt = rdt, .nsblk = n, .nrblk = n,
+                            .rcounts = rcounts, .rdispls = rdispls,
+                            .rdts = rdts};
+    if (sbuf != MPI_IN_PLACE) {
+        a.scounts = scounts;
+        a.sdispls = sdispls;
+        a.sdts = sdts;
+    }
+    if (a.sdt == MPI_DATATYPE_NULL)
+        a.sdt = MPI_BYTE;
+    if (a.rdt == MPI_DATATYPE_NULL)
+        a.rdt = MPI_BYTE;
+    return ucmpi_xfer_run(a2av_select(&a), &a, mode, req, fn);
+}
+
+#pragma weak MPI_Alltoallv = PMPI_Alltoallv
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
+                   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int rdispls[],
+                   MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoallvw_common(sendbuf, sendcounts, sdispls, sendtype, NULL,
+                             recvbuf, recvcounts, rdispls, recvtype, NULL,
+                             comm, UCMPI_XFER_BLOCKING, NULL,
+                             "MPI_Alltoallv");
+}
+
+#pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
+                    const int sdispls[], MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return alltoallvw_common(sendbuf, sendcounts, sdispls, sendtype, NULL,
+                             recvbuf, recvcounts, rdispls, recvtype, NULL,
+                             comm, UCMPI_XFER_NONBLOCKING, request,
+                             "MPI_Ialltoallv");
+}
+
+#pragma weak MPI_Alltoallv_init = PMPI_Alltoallv_init
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
+                        const int sdispls[], MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return alltoallvw_common(sendbuf, sendcounts, sdispls, sendtype, NULL,
+                             recvbuf, recvcounts, rdispls, recvtype, NULL,
+                             comm, UCMPI_XFER_PERSISTENT, request,
+                             "MPI_Alltoallv_init");
+}
+
+#pragma weak MPI_Alltoallw = PMPI_Alltoallw
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
+                   const int sdispls[], const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[],
+                   const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return alltoallvw_common(sendbuf, sendcounts, sdispls, MPI_BYTE,
+                             sendtypes, recvbuf, recvcounts, rdispls,
+                             MPI_BYTE, recvtypes, comm, UCMPI_XFER_BLOCKING,
+                             NULL, "MPI_Alltoallw");
+}
+
+#pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
+                    const int sdispls[], const MPI_Datatype sendtypes[],
+                    void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[],
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return alltoallvw_common(sendbuf, sendcounts, sdispls, MPI_BYTE,
+                             sendtypes, recvbuf, recvcounts, rdispls,
+                             MPI_BYTE, recvtypes, comm,
+                             UCMPI_XFER_NONBLOCKING, request,
+                             "MPI_Ialltoallw");
+}
+
+#pragma weak MPI_Alltoallw_init = PMPI_Alltoallw_init
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
+                        const int sdispls[], const MPI_Datatype sendtypes[],
+                        void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[],
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return alltoallvw_common(sendbuf, sendcounts, sdispls, MPI_BYTE,
+                             sendtypes, recvbuf, recvcounts, rdispls,
+                             MPI_BYTE, recvtypes, comm,
+                             UCMPI_XFER_PERSISTENT, request,
+                             "MPI_Alltoallw_init");
+}

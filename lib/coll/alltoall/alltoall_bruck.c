@@ -1,0 +1,61 @@
+/* Bruck alltoall: rotate so that packed block i is for rank r+i; in the
+ * round of bit k send every block whose index has bit k set to r+k
+ * (packed into one message) and put what r-k sends in the same slots;
+ * finally block i came from rank r-i.  ceil(log2 n) rounds moving about
+ * n/2 blocks each: latency-optimal for small blocks. */
+#include "coll/alltoall/alltoall.h"
+
+int ucmpi_alltoall_bruck(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+{
+    int n = a->size, r = a->rank, rc;
+    size_t bs = (size_t)(a->rcount * a->rdt->size);
+    const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+    MPI_Count scount = a->sbuf == MPI_IN_PLACE ? a->rcount : a->scount;
+    MPI_Datatype sdt = a->sbuf == MPI_IN_PLACE ? a->rdt : a->sdt;
+    char *tmp, *stmp, *rtmp;
+
+    if (bs == 0)
+        return MPI_SUCCESS;
+    tmp = ucmpi_sched_alloc(s, (size_t)n * bs);
+    stmp = ucmpi_sched_alloc(s, (size_t)(n / 2 + 1) * bs);
+    rtmp = ucmpi_sched_alloc(s, (size_t)(n / 2 + 1) * bs);
+    if (tmp == NULL || stmp == NULL || rtmp == NULL)
+        return MPI_ERR_NO_MEM;
+    rc = ucmpi_sched_copy(s, ucmpi_xfer_at(src, r, scount, sdt),
+                          (MPI_Count)(n - r) * scount, sdt, tmp,
+                          (MPI_Count)(n - r) * bs, MPI_BYTE);
+    if (rc == MPI_SUCCESS && r > 0)
+        rc = ucmpi_sched_copy(s, src, (MPI_Count)r * scount, sdt,
+                              tmp + (size_t)(n - r) * bs, (MPI_Count)r * bs,
+                              MPI_BYTE);
+    /* local steps of a round run in order before its sends are posted:
+     * unpack round k/2, pack round k, then send (sched.h) */
+    for (int k = 1; k < n && rc == MPI_SUCCESS; k <<= 1) {
+        int j = 0;
+
+        for (int i = k; i < n && rc == MPI_SUCCESS; i++)
+            if (i & k)
+                rc = ucmpi_sched_copy(s, tmp + (size_t)i * bs, bs, MPI_BYTE,
+                                      stmp + (size_t)j++ * bs, bs, MPI_BYTE);
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_sched_send(s, stmp, (MPI_Count)j * bs, MPI_BYTE,
+                                  (r + k) % n);
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_sched_recv(s, rtmp, (MPI_Count)j * bs, MPI_BYTE,
+                                  (r - k + n) % n);
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_sched_fence(s);
+        j = 0;
+        for (int i = k; i < n && rc == MPI_SUCCESS; i++)
+            if (i & k)
+                rc = ucmpi_sched_copy(s, rtmp + (size_t)j++ * bs, bs,
+                                      MPI_BYTE, tmp + (size_t)i * bs, bs,
+                                      MPI_BYTE);
+    }
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+        rc = ucmpi_sched_copy(s, tmp + (size_t)i * bs, bs, MPI_BYTE,
+                              ucmpi_xfer_at(a->rbuf, (r - i + n) % n,
+                                            a->rcount, a->rdt),
+                              a->rcount, a->rdt);
+    return rc;
+}

@@ -1,0 +1,91 @@
+/* Scattered and pairwise alltoall(v,w).  Both pair rank r with r+k and
+ * r-k in step k, so a step's sends and receives match the same step on
+ * the peers and a fence between batches of steps cannot deadlock, even
+ * when sends complete only once the receive is posted (rendezvous). */
+#include "coll/alltoall/alltoall.h"
+
+int ucmpi_alltoall_window(void)
+{
+    long w = ucmpi_config_long("ALLTOALL_WINDOW");
+
+    return w < 1 ? 1 : (int)w;
+}
+
+/* MPI_IN_PLACE: the data to send is what the receive buffer holds, so
+ * copy it aside (packed) before anything lands. */
+static ucmpi_xblk_t *inplace_sblk(ucmpi_sched_t *s, const ucmpi_xblk_t *r,
+                                  int n, int self)
+{
+    ucmpi_xblk_t *b = ucmpi_sched_alloc(s, sizeof(*b) * (size_t)n);
+    size_t total = 0;
+    char *tmp;
+
+    if (b == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        total += i == self ? 0 : ucmpi_xblk_bytes(&r[i]);
+    tmp = ucmpi_sched_alloc(s, total ? total : 1);
+    if (tmp == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        size_t len = i == self ? 0 : ucmpi_xblk_bytes(&r[i]);
+
+        b[i] = (ucmpi_xblk_t){tmp, (MPI_Count)len, MPI_BYTE};
+        if (len && ucmpi_sched_copy(s, r[i].buf, r[i].count, r[i].dt, tmp,
+                                    len, MPI_BYTE) != MPI_SUCCESS)
+            return NULL;
+        tmp += len;
+    }
+    return b;
+}
+
+static int exchange(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a, int window)
+{
+    ucmpi_comm_t *c = a->comm;
+    int n = c->remote_size, r = a->rank, inter = c->is_inter, rc = 0;
+    const ucmpi_xblk_t *rb = a->rblk ? a->rblk
+                                     : ucmpi_xblk_uniform(s, n, a->rbuf,
+                                                          a->rcount, a->rdt);
+    const ucmpi_xblk_t *sb = a->sblk;
+
+    if (rb == NULL)
+        return MPI_ERR_NO_MEM;
+    if (a->sbuf == MPI_IN_PLACE) {
+        sb = inplace_sblk(s, rb, n, r);
+        if (sb == NULL || ucmpi_sched_fence(s) != MPI_SUCCESS)
+            return MPI_ERR_NO_MEM;
+    } else if (sb == NULL) {
+        sb = ucmpi_xblk_uniform(s, n, a->sbuf, a->scount, a->sdt);
+        if (sb == NULL)
+            return MPI_ERR_NO_MEM;
+    }
+    if (!inter && a->sbuf != MPI_IN_PLACE && ucmpi_xblk_bytes(&rb[r]))
+        rc = ucmpi_sched_copy(s, sb[r].buf, sb[r].count, sb[r].dt, rb[r].buf,
+                              rb[r].count, rb[r].dt);
+    if (inter)
+        window = n;   /* peers' step numbers do not line up: one round */
+    for (int k = inter ? 0 : 1, inbatch = 0; k < n && rc == 0; k++) {
+        int to = (r + k) % n, from = ((r - k) % n + n) % n;
+
+        if (ucmpi_xblk_bytes(&sb[to]))
+            rc = ucmpi_sched_send(s, sb[to].buf, sb[to].count, sb[to].dt, to);
+        if (rc == 0 && ucmpi_xblk_bytes(&rb[from]))
+            rc = ucmpi_sched_recv(s, rb[from].buf, rb[from].count,
+                                  rb[from].dt, from);
+        if (rc == 0 && ++inbatch == window && k < n - 1) {
+            rc = ucmpi_sched_fence(s);
+            inbatch = 0;
+        }
+    }
+    return rc;
+}
+
+int ucmpi_alltoall_scattered(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+{
+    return exchange(s, a, ucmpi_alltoall_window());
+}
+
+int ucmpi_alltoall_pairwise(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+{
+    return exchange(s, a, 1);
+}

@@ -1,0 +1,216 @@
+/*
+ * MPI_Gather and MPI_Gatherv in their blocking, nonblocking and persistent
+ * forms, on intra- and intercommunicators: argument checks, algorithm
+ * selection, then the shared schedule tail (coll/xfer.c).
+ */
+#include "coll/gather/gather.h"
+
+enum { GATHER_LINEAR, GATHER_BINOMIAL };
+
+const ucmpi_xfer_alg_t ucmpi_gather_algs[] = {
+    {GATHER_LINEAR, "linear", "root receives from every rank in one round",
+     ucmpi_gather_linear},
+    {GATHER_BINOMIAL, "binomial",
+     "binomial tree, subtrees forward packed blocks", ucmpi_gather_binomial},
+    {0, NULL, NULL, NULL}
+};
+
+/* Thresholds (UCMPI_GATHER_ALGORITHM forced each way, bench/ gather at 4
+ * and 8 ranks on the 2-core dev box, shared memory): the tree wins while
+ * the whole gathered message is small; beyond, the root's extra copies
+ * and the longer chains cost more than the n-1 concurrent receives. */
+static const struct {
+    int min_ranks;            /* binomial from this many ranks */
+    size_t max_total;         /* ... while n * block bytes stays below */
+} gather_thresh = {5, 64 * 1024};
+
+static const ucmpi_xfer_alg_t *gather_select(const ucmpi_xfer_args_t *a)
+{
+    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_gather_algs,
+                                                  "GATHER_ALGORITHM");
+    size_t bs = ucmpi_xfer_is_root(a->comm, a->root)
+                    ? (size_t)(a->rcount * a->rdt->size)
+                    : (size_t)(a->scount * a->sdt->size);
+
+    if (a->comm->is_inter)
+        return &ucmpi_gather_algs[GATHER_LINEAR];
+    if (f)
+        return f;
+    /* block bytes agree on all ranks (type signatures match) */
+    return a->size >= gather_thresh.min_ranks &&
+                   bs * (size_t)a->size < gather_thresh.max_total
+               ? &ucmpi_gather_algs[GATHER_BINOMIAL]
+               : &ucmpi_gather_algs[GATHER_LINEAR];
+}
+
+/* Checks shared by gather and gatherv; the receive side is checked by the
+ * caller (uniform or v). */
+static int gather_check_send(ucmpi_comm_t *c, const void *sbuf,
+                             MPI_Count scount, MPI_Datatype sdt, void *rbuf,
+                             int root, const char *fn)
+{
+    int is_root = ucmpi_xfer_is_root(c, root);
+    int rc = ucmpi_xfer_check_root(c, root, fn);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (rbuf == MPI_IN_PLACE && is_root)
+        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "recvbuf is "
+                              "MPI_IN_PLACE (only sendbuf may be, at the root)");
+    if (sbuf == MPI_IN_PLACE && (!is_root || c->is_inter))
+        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "sendbuf is "
+                              "MPI_IN_PLACE on a %s", c->is_inter
+                              ? "intercommunicator" : "rank that is not root");
+    if (c->is_inter && root == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if (c->is_inter && is_root)
+        return MPI_SUCCESS;   /* root group: send arguments ignored */
+    if (sbuf != MPI_IN_PLACE)
+        return ucmpi_xfer_check_buf(c, sbuf, scount, sdt, "send", fn);
+    return MPI_SUCCESS;
+}
+
+static int gather_common(const void *sbuf, int scount, MPI_Datatype sdt,
+                         void *rbuf, int rcount, MPI_Datatype rdt, int root,
+                         MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                         MPI_Request *req, const char *fn)
+{
+    ucmpi_xfer_args_t a = {0};
+    int rc = ucmpi_xfer_check_comm(comm, fn);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
+    if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
+        rc = ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt, "receive", fn);
+        if (rc == MPI_SUCCESS && sbuf == rbuf && rcount > 0)
+            rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "sendbuf and "
+                                "recvbuf alias (use MPI_IN_PLACE)");
+    }
+    if (rc != MPI_SUCCESS)
+        return rc;
+    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+                            .size = comm->size, .root = root, .sbuf = sbuf,
+                            .scount = scount, .sdt = sdt, .rbuf = rbuf,
+                            .rcount = rcount, .rdt = rdt};
+    if (!ucmpi_xfer_is_root(comm, root)) {
+        a.rdt = MPI_BYTE;     /* ignored at non-roots: keep sizes sane */
+        a.rcount = 0;
+    }
+    if (sbuf == MPI_IN_PLACE || (comm->is_inter && root == MPI_ROOT) ||
+        root == MPI_PROC_NULL) {
+        a.sdt = MPI_BYTE;
+        a.scount = 0;
+    }
+    return ucmpi_xfer_run(gather_select(&a), &a, mode, req, fn);
+}
+
+#pragma weak MPI_Gather = PMPI_Gather
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                MPI_Comm comm)
+{
+    return gather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, root, comm, UCMPI_XFER_BLOCKING, NULL,
+                         "MPI_Gather");
+}
+
+#pragma weak MPI_Igather = PMPI_Igather
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm, MPI_Request *request)
+{
+    return gather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, root, comm, UCMPI_XFER_NONBLOCKING,
+                         request, "MPI_Igather");
+}
+
+#pragma weak MPI_Gather_init = PMPI_Gather_init
+int PMPI_Gather_init(const void *sendbuf, int sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return gather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, root, comm, UCMPI_XFER_PERSISTENT,
+                         request, "MPI_Gather_init");
+}
+
+/* ---- gatherv: linear only (the root alone knows the counts) ---- */
+
+static int gatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
+                          void *rbuf, const int *rcounts, const int *displs,
+                          MPI_Datatype rdt, int root, MPI_Comm comm,
+                          ucmpi_xfer_mode_t mode, MPI_Request *req,
+                          const char *fn)
+{
+    ucmpi_xfer_args_t a;
+    int rc = ucmpi_xfer_check_comm(comm, fn);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
+    if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
+        rc = ucmpi_xfer_check_counts(comm, comm->remote_size, rcounts,
+                                     displs, rdt, "receive", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+                            .size = comm->size, .root = root, .sbuf = sbuf,
+                            .scount = scount, .sdt = sdt, .rbuf = rbuf,
+                            .rcount = 0, .rdt = MPI_BYTE};
+    if (ucmpi_xfer_is_root(comm, root)) {
+        a.rcounts = rcounts;
+        a.rdispls = displs;
+        a.rdt = rdt;
+        a.nrblk = comm->remote_size;
+    }
+    if (sbuf == MPI_IN_PLACE || (comm->is_inter && root == MPI_ROOT) ||
+        root == MPI_PROC_NULL) {
+        a.sdt = MPI_BYTE;
+        a.scount = 0;
+    }
+    return ucmpi_xfer_run(&ucmpi_gather_algs[GATHER_LINEAR], &a, mode, req,
+                          fn);
+}
+
+#pragma weak MPI_Gatherv = PMPI_Gatherv
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, const int recvcounts[], const int displs[],
+                 MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                          displs, recvtype, root, comm, UCMPI_XFER_BLOCKING,
+                          NULL, "MPI_Gatherv");
+}
+
+#pragma weak MPI_Igatherv = PMPI_Igatherv
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, const int recvcounts[], const int displs[],
+                  MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                          displs, recvtype, root, comm,
+                          UCMPI_XFER_NONBLOCKING, request, "MPI_Igatherv");
+}
+
+#pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[],
+                      MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                          displs, recvtype, root, comm,
+                          UCMPI_XFER_PERSISTENT, request, "MPI_Gatherv_init");
+}

@@ -1,0 +1,211 @@
+/*
+ * MPI_Scatter and MPI_Scatterv in their blocking, nonblocking and
+ * persistent forms, on intra- and intercommunicators.
+ */
+#include "coll/scatter/scatter.h"
+
+enum { SCATTER_LINEAR, SCATTER_BINOMIAL };
+
+const ucmpi_xfer_alg_t ucmpi_scatter_algs[] = {
+    {SCATTER_LINEAR, "linear", "root sends to every rank in one round",
+     ucmpi_scatter_linear},
+    {SCATTER_BINOMIAL, "binomial",
+     "binomial tree, each subtree gets its packed blocks in one message",
+     ucmpi_scatter_binomial},
+    {0, NULL, NULL, NULL}
+};
+
+/* Thresholds: same shape as gather (see gather.c), the tree pays off for
+ * small totals on 5+ ranks. */
+static const struct {
+    int min_ranks;
+    size_t max_total;
+} scatter_thresh = {5, 64 * 1024};
+
+static const ucmpi_xfer_alg_t *scatter_select(const ucmpi_xfer_args_t *a)
+{
+    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_scatter_algs,
+                                                  "SCATTER_ALGORITHM");
+    size_t bs = ucmpi_xfer_is_root(a->comm, a->root)
+                    ? (size_t)(a->scount * a->sdt->size)
+                    : (size_t)(a->rcount * a->rdt->size);
+
+    if (a->comm->is_inter)
+        return &ucmpi_scatter_algs[SCATTER_LINEAR];
+    if (f)
+        return f;
+    return a->size >= scatter_thresh.min_ranks &&
+                   bs * (size_t)a->size < scatter_thresh.max_total
+               ? &ucmpi_scatter_algs[SCATTER_BINOMIAL]
+               : &ucmpi_scatter_algs[SCATTER_LINEAR];
+}
+
+/* Checks of the receive side and of IN_PLACE, shared with scatterv. */
+static int scatter_check_recv(ucmpi_comm_t *c, const void *sbuf, void *rbuf,
+                              MPI_Count rcount, MPI_Datatype rdt, int root,
+                              const char *fn)
+{
+    int is_root = ucmpi_xfer_is_root(c, root);
+    int rc = ucmpi_xfer_check_root(c, root, fn);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (sbuf == MPI_IN_PLACE && is_root)
+        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "sendbuf is "
+                              "MPI_IN_PLACE (only recvbuf may be, at the root)");
+    if (rbuf == MPI_IN_PLACE && (!is_root || c->is_inter))
+        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "recvbuf is "
+                              "MPI_IN_PLACE on a %s", c->is_inter
+                              ? "intercommunicator" : "rank that is not root");
+    if (c->is_inter && (root == MPI_PROC_NULL || is_root))
+        return MPI_SUCCESS;
+    if (rbuf != MPI_IN_PLACE)
+        return ucmpi_xfer_check_buf(c, rbuf, rcount, rdt, "receive", fn);
+    return MPI_SUCCESS;
+}
+
+static void scatter_args(ucmpi_xfer_args_t *a, MPI_Comm comm, int root,
+                         const void *sbuf, void *rbuf, int rcount,
+                         MPI_Datatype rdt)
+{
+    *a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+                             .size = comm->size, .root = root, .sbuf = sbuf,
+                             .scount = 0, .sdt = MPI_BYTE, .rbuf = rbuf,
+                             .rcount = rcount, .rdt = rdt};
+    if (rbuf == MPI_IN_PLACE || (comm->is_inter && root == MPI_ROOT) ||
+        root == MPI_PROC_NULL) {
+        a->rdt = MPI_BYTE;
+        a->rcount = 0;
+    }
+}
+
+static int scatter_common(const void *sbuf, int scount, MPI_Datatype sdt,
+                          void *rbuf, int rcount, MPI_Datatype rdt, int root,
+                          MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                          MPI_Request *req, const char *fn)
+{
+    ucmpi_xfer_args_t a;
+    int rc = ucmpi_xfer_check_comm(comm, fn);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
+    if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
+        rc = ucmpi_xfer_check_buf(comm, sbuf, scount, sdt, "send", fn);
+        if (rc == MPI_SUCCESS && sbuf == rbuf && scount > 0)
+            rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "sendbuf and "
+                                "recvbuf alias (use MPI_IN_PLACE)");
+    }
+    if (rc != MPI_SUCCESS)
+        return rc;
+    scatter_args(&a, comm, root, sbuf, rbuf, rcount, rdt);
+    if (ucmpi_xfer_is_root(comm, root)) {
+        a.scount = scount;
+        a.sdt = sdt;
+    }
+    return ucmpi_xfer_run(scatter_select(&a), &a, mode, req, fn);
+}
+
+#pragma weak MPI_Scatter = PMPI_Scatter
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm)
+{
+    return scatter_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, root, comm, UCMPI_XFER_BLOCKING, NULL,
+                          "MPI_Scatter");
+}
+
+#pragma weak MPI_Iscatter = PMPI_Iscatter
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request)
+{
+    return scatter_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, root, comm, UCMPI_XFER_NONBLOCKING,
+                          request, "MPI_Iscatter");
+}
+
+#pragma weak MPI_Scatter_init = PMPI_Scatter_init
+int PMPI_Scatter_init(const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return scatter_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, root, comm, UCMPI_XFER_PERSISTENT,
+                          request, "MPI_Scatter_init");
+}
+
+/* ---- scatterv: linear (only the root knows the counts) ---- */
+
+static int scatterv_common(const void *sbuf, const int *scounts,
+                           const int *displs, MPI_Datatype sdt, void *rbuf,
+                           int rcount, MPI_Datatype rdt, int root,
+                           MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                           MPI_Request *req, const char *fn)
+{
+    ucmpi_xfer_args_t a;
+    int rc = ucmpi_xfer_check_comm(comm, fn);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
+    if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
+        rc = ucmpi_xfer_check_counts(comm, comm->remote_size, scounts,
+                                     displs, sdt, "send", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    scatter_args(&a, comm, root, sbuf, rbuf, rcount, rdt);
+    if (ucmpi_xfer_is_root(comm, root)) {
+        a.scounts = scounts;
+        a.sdispls = displs;
+        a.sdt = sdt;
+        a.nsblk = comm->remote_size;
+    }
+    return ucmpi_xfer_run(&ucmpi_scatter_algs[SCATTER_LINEAR], &a, mode, req,
+                          fn);
+}
+
+#pragma weak MPI_Scatterv = PMPI_Scatterv
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
+                  const int displs[], MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root,
+                  MPI_Comm comm)
+{
+    return scatterv_common(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                           recvcount, recvtype, root, comm,
+                           UCMPI_XFER_BLOCKING, NULL, "MPI_Scatterv");
+}
+
+#pragma weak MPI_Iscatterv = PMPI_Iscatterv
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
+                   const int displs[], MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, int root,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return scatterv_common(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                           recvcount, recvtype, root, comm,
+                           UCMPI_XFER_NONBLOCKING, request, "MPI_Iscatterv");
+}
+
+#pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
+                       const int displs[], MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    (void)info;
+    return scatterv_common(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                           recvcount, recvtype, root, comm,
+                           UCMPI_XFER_PERSISTENT, request,
+                           "MPI_Scatterv_init");
+}

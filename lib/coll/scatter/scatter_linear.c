@@ -1,0 +1,32 @@
+/* Linear scatter(v): the root sends every rank its block in one round. */
+#include "coll/scatter/scatter.h"
+
+int ucmpi_scatter_linear(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+{
+    ucmpi_comm_t *c = a->comm;
+    const ucmpi_xblk_t *blk;
+    int rc = MPI_SUCCESS;
+
+    if (!ucmpi_xfer_is_root(c, a->root)) {
+        if (a->root == MPI_PROC_NULL || a->rcount * a->rdt->size == 0)
+            return MPI_SUCCESS;
+        return ucmpi_sched_recv(s, a->rbuf, a->rcount, a->rdt, a->root);
+    }
+    blk = a->sblk ? a->sblk
+                  : ucmpi_xblk_uniform(s, c->remote_size, a->sbuf, a->scount,
+                                       a->sdt);
+    if (blk == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < c->remote_size && rc == MPI_SUCCESS; i++) {
+        if (ucmpi_xblk_bytes(&blk[i]) == 0)
+            continue;
+        if (!c->is_inter && i == c->rank) {
+            if (a->rbuf != MPI_IN_PLACE)
+                rc = ucmpi_sched_copy(s, blk[i].buf, blk[i].count, blk[i].dt,
+                                      a->rbuf, a->rcount, a->rdt);
+            continue;
+        }
+        rc = ucmpi_sched_send(s, blk[i].buf, blk[i].count, blk[i].dt, i);
+    }
+    return rc;
+}

@@ -1,0 +1,117 @@
+/*
+ * Shared tail of the data-movement collectives: algorithm lookup, block
+ * lists for the v/w forms, argument checks, and running a built schedule
+ * as a blocking, nonblocking or persistent operation.
+ */
+#include "coll/xfer.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const ucmpi_xfer_alg_t *ucmpi_xfer_forced(const ucmpi_xfer_alg_t *table,
+                                          const char *knob)
+{
+    static char warned[64];
+    const char *want = ucmpi_config_str(knob);
+
+    if (want == NULL || want[0] == '\0' || strcmp(want, "auto") == 0)
+        return NULL;
+    for (const ucmpi_xfer_alg_t *t = table; t->name; t++)
+        if (strcmp(t->name, want) == 0)
+            return t;
+    if (strncmp(warned, knob, sizeof(warned) - 1) != 0) {
+        fprintf(stderr, "ucmpi: UCMPI_%s=%s is not an algorithm; using "
+                "automatic selection\n", knob, want);
+        snprintf(warned, sizeof(warned), "%s", knob);
+    }
+    return NULL;
+}
+
+const ucmpi_xfer_alg_t *ucmpi_xfer_by_id(const ucmpi_xfer_alg_t *table,
+                                         int id)
+{
+    for (const ucmpi_xfer_alg_t *t = table; t->name; t++)
+        if (t->id == id)
+            return t;
+    return table;
+}
+
+ucmpi_xblk_t *ucmpi_xblk_uniform(ucmpi_sched_t *s, int n, const void *buf,
+                                 MPI_Count count, MPI_Datatype dt)
+{
+    ucmpi_xblk_t *b = ucmpi_sched_alloc(s, sizeof(*b) * (size_t)(n ? n : 1));
+
+    for (int i = 0; b && i < n; i++) {
+        b[i].buf = ucmpi_xfer_at(buf, i, count, dt);
+        b[i].count = count;
+        b[i].dt = dt;
+    }
+    return b;
+}
+
+ucmpi_xblk_t *ucmpi_xblk_v(ucmpi_sched_t *s, int n, const void *buf,
+                           const int *counts, const int *displs,
+                           MPI_Datatype dt)
+{
+    ucmpi_xblk_t *b = ucmpi_sched_alloc(s, sizeof(*b) * (size_t)(n ? n : 1));
+
+    for (int i = 0; b && i < n; i++) {
+        b[i].buf = (char *)buf + (MPI_Aint)displs[i] * dt->extent;
+        b[i].count = counts[i];
+        b[i].dt = dt;
+    }
+    return b;
+}
+
+/* alltoallw: byte displacements, a type per peer */
+static ucmpi_xblk_t *xblk_w(ucmpi_sched_t *s, int n, const void *buf,
+                            const int *counts, const int *displs,
+                            const MPI_Aint *adispls, const MPI_Datatype *dts)
+{
+    ucmpi_xblk_t *b = ucmpi_sched_alloc(s, sizeof(*b) * (size_t)(n ? n : 1));
+
+    for (int i = 0; b && i < n; i++) {
+        b[i].buf = (char *)buf + (adispls ? adispls[i] : displs[i]);
+        b[i].count = counts[i];
+        b[i].dt = dts[i];
+    }
+    return b;
+}
+
+int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_xfer_args_t *a)
+{
+    if (a->scounts && a->sbuf != MPI_IN_PLACE) {
+        a->sblk = a->sdts ? xblk_w(s, a->nsblk, a->sbuf, a->scounts,
+                                   a->sdispls, a->sadispls, a->sdts)
+                          : ucmpi_xblk_v(s, a->nsblk, a->sbuf, a->scounts,
+                                         a->sdispls, a->sdt);
+        if (a->sblk == NULL)
+            return MPI_ERR_NO_MEM;
+    }
+    if (a->rcounts) {
+        a->rblk = a->rdts ? xblk_w(s, a->nrblk, a->rbuf, a->rcounts,
+                                   a->rdispls, a->radispls, a->rdts)
+                          : ucmpi_xblk_v(s, a->nrblk, a->rbuf, a->rcounts,
+                                         a->rdispls, a->rdt);
+        if (a->rblk == NULL)
+            return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
+}
+
+int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
+                   ucmpi_xfer_mode_t mode, MPI_Request *request,
+                   const char *fn)
+{
+    ucmpi_sched_t *s;
+    int rc;
+
+    s = ucmpi_sched_create(a->comm);
+    if (s == NULL)
+        return ucmpi_err_comm(a->comm, MPI_ERR_NO_MEM, fn,
+                              "out of memory for the schedule");
+    rc = ucmpi_xfer_prepare(s, a);
+    if (rc == MPI_SUCCESS)
+        rc = alg->build(s, a);
+    return ucmpi_coll_run(a->comm, s, rc, (int)mode, request, fn);
+}

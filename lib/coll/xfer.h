@@ -1,0 +1,124 @@
+/*
+ * Data-movement collectives (gather, scatter, allgather, alltoall and the
+ * neighbor collectives): the argument block every algorithm reads, the
+ * per-peer block lists the v/w forms reduce to, algorithm tables and the
+ * shared tail of every entry point (blocking / nonblocking / persistent).
+ */
+#ifndef UCMPI_COLL_XFER_H
+#define UCMPI_COLL_XFER_H
+
+#include "ucmpi.h"
+#include "coll/sched.h"
+#include "coll/coll_util.h"
+
+/* How an entry point runs its schedule (coll_util.h's modes). */
+typedef enum {
+    UCMPI_XFER_BLOCKING = UCMPI_COLL_BLOCKING,         /* MPI_X */
+    UCMPI_XFER_NONBLOCKING = UCMPI_COLL_NONBLOCKING,   /* MPI_IX */
+    UCMPI_XFER_PERSISTENT = UCMPI_COLL_PERSISTENT      /* MPI_X_init */
+} ucmpi_xfer_mode_t;
+
+/* One peer's piece of a message: count elements of dt at buf. */
+typedef struct {
+    char *buf;
+    MPI_Count count;
+    MPI_Datatype dt;
+} ucmpi_xblk_t;
+
+static inline size_t ucmpi_xblk_bytes(const ucmpi_xblk_t *b)
+{
+    return (size_t)b->count * (size_t)b->dt->size;
+}
+
+/* Arguments of a data-movement collective, as the algorithms see them.
+ * Uniform forms fill sbuf/scount/sdt and rbuf/rcount/rdt; v/w forms fill
+ * the block lists (one entry per peer, of the remote group on intercomms). */
+typedef struct {
+    ucmpi_comm_t *comm;
+    int rank, size;           /* local rank, local group size */
+    int root;                 /* rooted collectives */
+    const void *sbuf;         /* MPI_IN_PLACE allowed where the MPI call does */
+    MPI_Count scount;
+    MPI_Datatype sdt;
+    void *rbuf;
+    MPI_Count rcount;
+    MPI_Datatype rdt;
+    /* v/w forms: the user's arrays (w: byte displacements and types);
+     * ucmpi_xfer_run() turns them into the block lists below. */
+    const int *scounts, *sdispls, *rcounts, *rdispls;
+    const MPI_Datatype *sdts, *rdts;
+    const MPI_Aint *sadispls, *radispls; /* neighbor_alltoallw's bytes */
+    int nsblk, nrblk;         /* entries of the arrays */
+    ucmpi_xblk_t *sblk;       /* per-peer send pieces (NULL: uniform) */
+    ucmpi_xblk_t *rblk;       /* per-peer receive pieces (NULL: uniform) */
+    /* neighbor collectives: the topology's peers */
+    int indeg, outdeg;
+    const int *srcs, *dsts;
+    int cart;                 /* cartesian: see neighbor_exchange.c */
+} ucmpi_xfer_args_t;
+
+/* An algorithm: adds its steps to s. */
+typedef int (*ucmpi_xfer_build_fn_t)(ucmpi_sched_t *s,
+                                     const ucmpi_xfer_args_t *a);
+
+typedef struct {
+    int id;
+    const char *name;
+    const char *desc;
+    ucmpi_xfer_build_fn_t build;
+} ucmpi_xfer_alg_t;
+
+/* The algorithm forced by tunable `knob` (e.g. "ALLGATHER_ALGORITHM"),
+ * or NULL for automatic selection (unset, "auto", or a name not in the
+ * table, reported once on stderr).  Like ucmpi_coll_alg_forced(), for
+ * tables that carry their builders. */
+const ucmpi_xfer_alg_t *ucmpi_xfer_forced(const ucmpi_xfer_alg_t *table,
+                                          const char *knob);
+const ucmpi_xfer_alg_t *ucmpi_xfer_by_id(const ucmpi_xfer_alg_t *table,
+                                         int id);
+
+/* Tail of every entry point: creates the schedule, builds it with alg,
+ * then runs it per mode (request is the user's MPI_Request * for
+ * nonblocking and persistent calls).  Reports failures on comm. */
+int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
+                   ucmpi_xfer_mode_t mode, MPI_Request *request,
+                   const char *fn);
+
+/* Turns the v/w arrays of *a into a->sblk/a->rblk (scratch of s); done
+ * by ucmpi_xfer_run() before the builder runs. */
+int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_xfer_args_t *a);
+
+/* Block list helpers: uniform blocks of count x dt every `stride` elements
+ * (of dt's extent) at buf; v blocks from MPI counts/displacements. */
+ucmpi_xblk_t *ucmpi_xblk_uniform(ucmpi_sched_t *s, int n, const void *buf,
+                                 MPI_Count count, MPI_Datatype dt);
+ucmpi_xblk_t *ucmpi_xblk_v(ucmpi_sched_t *s, int n, const void *buf,
+                           const int *counts, const int *displs,
+                           MPI_Datatype dt);
+/* Address of element block i (count elements each) of buf. */
+static inline char *ucmpi_xfer_at(const void *buf, MPI_Count i,
+                                  MPI_Count count, MPI_Datatype dt)
+{
+    return (char *)buf + i * count * dt->extent;
+}
+
+/* Argument checks shared by the entry points; each returns MPI_SUCCESS or
+ * the code from ucmpi_error().  `what` names the argument in messages. */
+int ucmpi_xfer_check_comm(MPI_Comm comm, const char *fn);
+int ucmpi_xfer_check_buf(ucmpi_comm_t *c, const void *buf, MPI_Count count,
+                         MPI_Datatype dt, const char *what, const char *fn);
+int ucmpi_xfer_check_counts(ucmpi_comm_t *c, int n, const int *counts,
+                            const int *displs, MPI_Datatype dt,
+                            const char *what, const char *fn);
+int ucmpi_xfer_check_types(ucmpi_comm_t *c, int n, const int *counts,
+                           const int *displs, const MPI_Datatype *dts,
+                           const char *what, const char *fn);
+int ucmpi_xfer_check_root(ucmpi_comm_t *c, int root, const char *fn);
+/* Is this rank the root side of a rooted collective (intercomm: MPI_ROOT,
+ * intracomm: rank == root)?  Inert ranks (MPI_PROC_NULL) do nothing. */
+static inline bool ucmpi_xfer_is_root(const ucmpi_comm_t *c, int root)
+{
+    return c->is_inter ? root == MPI_ROOT : root == c->rank;
+}
+
+#endif

@@ -1,0 +1,71 @@
+/* Argument checks shared by the data-movement collectives' entry points
+ * (see coll/xfer.h). */
+#include "coll/xfer.h"
+
+int ucmpi_xfer_check_comm(MPI_Comm comm, const char *fn)
+{
+    return ucmpi_coll_check_comm(comm, fn);
+}
+
+int ucmpi_xfer_check_buf(ucmpi_comm_t *c, const void *buf, MPI_Count count,
+                         MPI_Datatype dt, const char *what, const char *fn)
+{
+    const char *why = "";
+    int rc;
+
+    (void)buf;   /* NULL is MPI_BOTTOM: absolute addresses are legal */
+    if (count < 0)
+        return ucmpi_err_comm(c, MPI_ERR_COUNT, fn, "%s count %lld < 0",
+                              what, (long long)count);
+    rc = ucmpi_dt_check(dt, 1, &why);
+    if (rc != MPI_SUCCESS)
+        return ucmpi_err_comm(c, rc, fn, "%s datatype: %s", what, why);
+    return MPI_SUCCESS;
+}
+
+int ucmpi_xfer_check_counts(ucmpi_comm_t *c, int n, const int *counts,
+                            const int *displs, MPI_Datatype dt,
+                            const char *what, const char *fn)
+{
+    const char *why = "";
+    int rc;
+
+    if (n > 0 && (counts == NULL || displs == NULL))
+        return ucmpi_err_comm(c, MPI_ERR_ARG, fn, "%s counts or "
+                              "displacements array is NULL", what);
+    for (int i = 0; i < n; i++)
+        if (counts[i] < 0)
+            return ucmpi_err_comm(c, MPI_ERR_COUNT, fn, "%s count[%d] = %d "
+                                  "< 0", what, i, counts[i]);
+    rc = ucmpi_dt_check(dt, 1, &why);
+    if (rc != MPI_SUCCESS)
+        return ucmpi_err_comm(c, rc, fn, "%s datatype: %s", what, why);
+    return MPI_SUCCESS;
+}
+
+int ucmpi_xfer_check_types(ucmpi_comm_t *c, int n, const int *counts,
+                           const int *displs, const MPI_Datatype *dts,
+                           const char *what, const char *fn)
+{
+    const char *why = "";
+    int rc;
+
+    if (n > 0 && (counts == NULL || displs == NULL || dts == NULL))
+        return ucmpi_err_comm(c, MPI_ERR_ARG, fn, "%s counts, "
+                              "displacements or types array is NULL", what);
+    for (int i = 0; i < n; i++) {
+        if (counts[i] < 0)
+            return ucmpi_err_comm(c, MPI_ERR_COUNT, fn, "%s count[%d] = %d "
+                                  "< 0", what, i, counts[i]);
+        rc = ucmpi_dt_check(dts[i], 1, &why);
+        if (rc != MPI_SUCCESS)
+            return ucmpi_err_comm(c, rc, fn, "%s datatype[%d]: %s", what, i,
+                                  why);
+    }
+    return MPI_SUCCESS;
+}
+
+int ucmpi_xfer_check_root(ucmpi_comm_t *c, int root, const char *fn)
+{
+    return ucmpi_coll_check_root(c, root, fn);
+}
