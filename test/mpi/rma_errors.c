@@ -1,7 +1,7 @@
 /*
  * Bad input with MPI_ERRORS_RETURN: out-of-window accesses (and nothing
  * written outside), calls outside epochs, mismatched lock/unlock, bad
- * assertions, lock types and ranks; plus window names, groups,
+ * assertions, lock types, ranks and windows; plus window names, groups,
  * attributes, info and user error handlers.
  */
 #include "mpitest.h"
@@ -39,6 +39,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 
     /* window over the first 8 ints of 16; the rest are sentinels */
     int mem[16];
@@ -66,6 +67,9 @@ int main(int argc, char **argv)
     EXPECT(MPI_Win_lock(MPI_LOCK_SHARED, right, MPI_MODE_NOPUT, win),
            MPI_ERR_ASSERT);
     EXPECT(MPI_Win_lock(MPI_LOCK_SHARED, size, 0, win), MPI_ERR_RANK);
+    EXPECT(MPI_Win_fence(0, MPI_WIN_NULL), MPI_ERR_WIN);
+    EXPECT(MPI_Put(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_WIN_NULL),
+           MPI_ERR_WIN);
 
     /* inside a lock epoch */
     MT_CHECK_RC(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
@@ -115,9 +119,14 @@ int main(int argc, char **argv)
     MT_CHECK_RC(MPI_Win_set_name(win, "weights"));
     MT_CHECK_RC(MPI_Win_get_name(win, name, &len));
     MT_CHECK(strcmp(name, "weights") == 0 && len == 7, "name %s", name);
-    MPI_Group g;
+    MPI_Group g, wg;
+    int res;
     MT_CHECK_RC(MPI_Win_get_group(win, &g));
-    MT_CHECK(g != MPI_GROUP_NULL, "no window group");
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    MPI_Group_compare(g, wg, &res);
+    MT_CHECK(res == MPI_IDENT, "window group compare %d", res);
+    MPI_Group_free(&g);
+    MPI_Group_free(&wg);
     void *base;
     MPI_Aint *wsize;
     int *du, *flavor, *model;
@@ -144,6 +153,7 @@ int main(int argc, char **argv)
     MT_CHECK_RC(MPI_Win_set_errhandler(win, eh));
     MT_CHECK_RC(MPI_Win_get_errhandler(win, &got));
     MT_CHECK(got == eh, "get_errhandler returned another handler");
+    MPI_Errhandler_free(&got);
     MPI_Win_call_errhandler(win, MPI_ERR_OTHER);
     MT_CHECK(handler_calls == 1 && handler_code == MPI_ERR_OTHER,
              "handler calls %d code %d", handler_calls, handler_code);
@@ -151,6 +161,8 @@ int main(int argc, char **argv)
     MT_CHECK(handler_calls == 2 && cls(handler_code) == MPI_ERR_RMA_SYNC,
              "handler after bad put: calls %d code %d", handler_calls,
              handler_code);
+    MPI_Errhandler_free(&eh);
     MT_CHECK_RC(MPI_Win_free(&win));
+    EXPECT(MPI_Win_free(&win), MPI_ERR_WIN);
     return mt_finish();
 }

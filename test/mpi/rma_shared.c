@@ -14,8 +14,8 @@ int main(int argc, char **argv)
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    /* mpiexec runs one node: the world is the node */
-    node = MPI_COMM_WORLD;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                        MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &rank);
     MPI_Comm_size(node, &size);
     /* uneven slices, rank 1 none at all */
@@ -66,5 +66,6 @@ int main(int argc, char **argv)
         MT_CHECK(mine[0] == -left - 1, "store from left: %d", mine[0]);
     MPI_Win_unlock_all(win);
     MT_CHECK_RC(MPI_Win_free(&win));
+    MPI_Comm_free(&node);
     return mt_finish();
 }
