@@ -1008,14 +1008,14 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const
                            weights[], MPI_Info info, int reorder, MPI_Comm
                            *comm_dist_graph);
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int
-                                   sources[], const int sourceweights[], int
+                                   sources[], const int *sourceweights, int
                                    outdegree, const int destinations[], const
-                                   int destweights[], MPI_Info info, int
+                                   int *destweights, MPI_Info info, int
                                    reorder, MPI_Comm *comm_dist_graph);
 int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int
-                                    sources[], const int sourceweights[], int
+                                    sources[], const int *sourceweights, int
                                     outdegree, const int destinations[], const
-                                    int destweights[], MPI_Info info, int
+                                    int *destweights, MPI_Info info, int
                                     reorder, MPI_Comm *comm_dist_graph);
 int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int
                                    *outdegree, int *weighted);
@@ -1023,10 +1023,10 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int
                                     *outdegree, int *weighted);
 int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int
                              sourceweights[], int maxoutdegree, int
-                             destinations[], int destweights[]);
+                             destinations[], int *destweights);
 int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
-                              int sourceweights[], int maxoutdegree, int
-                              destinations[], int destweights[]);
+                              int *sourceweights, int maxoutdegree, int
+                              destinations[], int *destweights);
 int MPI_Topo_test(MPI_Comm comm, int *status);
 int PMPI_Topo_test(MPI_Comm comm, int *status);
 /* ---- end section: comm ---- */
@@ -1462,6 +1462,136 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
 /* ---- end section: coll ---- */
 
 /* ---- section: rma ---- */
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+    MPI_Comm comm, MPI_Win *win);
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+    MPI_Comm comm, MPI_Win *win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm
+    comm, void *baseptr, MPI_Win *win);
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm
+    comm, void *baseptr, MPI_Win *win);
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+    MPI_Comm comm, void *baseptr, MPI_Win *win);
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+    MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
+    void *baseptr);
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int
+    *disp_unit, void *baseptr);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void *base);
+int PMPI_Win_detach(MPI_Win win, const void *base);
+int MPI_Win_free(MPI_Win *win);
+int PMPI_Win_free(MPI_Win *win);
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int MPI_Win_set_name(MPI_Win win, const char *win_name);
+int PMPI_Win_set_name(MPI_Win win, const char *win_name);
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Win win);
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype
+    target_datatype, MPI_Win win);
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype
+    target_datatype, MPI_Win win);
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, int result_count, MPI_Datatype
+    result_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, int result_count, MPI_Datatype
+    result_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype
+    datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype
+    datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
+    void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint
+    target_disp, MPI_Win win);
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
+    void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint
+    target_disp, MPI_Win win);
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype
+    target_datatype, MPI_Win win, MPI_Request *request);
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request
+    *request);
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request
+    *request);
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, int result_count, MPI_Datatype
+    result_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request
+    *request);
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, int result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int
+    target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+    MPI_Request *request);
+int MPI_Win_fence(int assert, MPI_Win win);
+int PMPI_Win_fence(int assert, MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int PMPI_Win_complete(MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int PMPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int *flag);
+int PMPI_Win_test(MPI_Win win, int *flag);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int PMPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert, MPI_Win win);
+int PMPI_Win_lock_all(int assert, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int PMPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int PMPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int PMPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int PMPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int PMPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
+int PMPI_Win_sync(MPI_Win win);
 /* ---- end section: rma ---- */
 
 #ifdef __cplusplus

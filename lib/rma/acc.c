@@ -1,0 +1,246 @@
+/*
+ * Accumulate family: Accumulate, Get_accumulate, Fetch_and_op,
+ * Compare_and_swap and their request-based forms.
+ *
+ * Every accumulate goes through the target-side active-message path
+ * (am.c): the target applies the elements in arrival order from its
+ * progress loop, which gives per-element atomicity among all accumulates
+ * (whatever op, type or origin) and the default rar/raw/war/waw ordering
+ * for one origin.  Mixing UCP hardware atomics for some (op, type) pairs
+ * with this path would break atomicity between, e.g., MPI_SUM through a
+ * UCP atomic and MPI_SUM of the same location in a longer vector applied
+ * by the target CPU, so we do not mix them.
+ */
+#include "rma/rma.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
+                                const char *fn);
+
+typedef struct {
+    const void *obuf;
+    MPI_Count ocount;
+    MPI_Datatype otype;
+    void *rbuf;
+    MPI_Count rcount;
+    MPI_Datatype rtype;
+    int target;
+    MPI_Aint disp;
+    MPI_Count tcount;
+    MPI_Datatype ttype;
+    MPI_Op op;
+    int kind;
+    const void *compare;      /* CAS */
+} acc_args_t;
+
+static int check_op(MPI_Win win, const char *fn, MPI_Op op,
+                    MPI_Datatype basic)
+{
+    const char *why;
+    if (op == MPI_OP_NULL || ucmpi_rma_op_id(op) < 0)
+        return ucmpi_err_win(win, MPI_ERR_OP, fn,
+                             "op must be a predefined operation");
+    if (op == MPI_REPLACE || op == MPI_NO_OP)
+        return MPI_SUCCESS;
+    int rc = ucmpi_op_check(op, basic, &why);
+    if (rc != MPI_SUCCESS)
+        return ucmpi_err_win(win, rc, fn, "op: %s", why);
+    return MPI_SUCCESS;
+}
+
+static int acc_common(MPI_Win win, const acc_args_t *a, MPI_Request *req,
+                      const char *fn)
+{
+    ucmpi_rma_target_t t;
+    ucmpi_rma_ctx_t *ctx;
+    const void *data = NULL;
+    void *copy = NULL;
+    bool has_origin = a->kind != UCMPI_RMA_AM_GACC || a->op != MPI_NO_OP;
+    bool has_result = a->kind != UCMPI_RMA_AM_ACC;
+
+    int rc = ucmpi_rma_check_win(win, fn);
+    if (rc == MPI_SUCCESS && has_origin)
+        rc = ucmpi_rma_check_buf(win, fn, "origin", a->obuf, a->ocount,
+                                 a->otype);
+    if (rc == MPI_SUCCESS && has_result)
+        rc = ucmpi_rma_check_buf(win, fn, "result", a->rbuf, a->rcount,
+                                 a->rtype);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_rma_check_buf(win, fn, "target", NULL, a->tcount, a->ttype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Datatype basic = ucmpi_rma_basic_type(a->ttype);
+    if (basic == MPI_DATATYPE_NULL || ucmpi_rma_type_id(basic) < 0 ||
+        basic->size != basic->true_extent)
+        return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
+                             "target datatype must be built from one "
+                             "predefined type without holes");
+    if (has_origin && ucmpi_rma_basic_type(a->otype) != basic)
+        return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
+                             "origin and target datatypes differ in their "
+                             "basic type");
+    if (a->kind != UCMPI_RMA_AM_CAS) {
+        rc = check_op(win, fn, a->op, basic);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    rc = ucmpi_rma_target_prep(win, fn, a->target, a->disp, a->tcount,
+                               a->ttype, &t);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    for (size_t i = 0; i < t.nsegs; i++)
+        if (t.segs[i].len % (uint64_t)basic->size != 0) {
+            free(t.segs);
+            return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
+                                 "target datatype splits elements");
+        }
+    if (a->target != MPI_PROC_NULL &&
+        ((has_origin && (uint64_t)(a->otype->size * a->ocount) != t.bytes) ||
+         (has_result && (uint64_t)(a->rtype->size * a->rcount) != t.bytes))) {
+        free(t.segs);
+        return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
+                             "origin/result sizes do not match the target "
+                             "(%llu bytes)", (unsigned long long)t.bytes);
+    }
+    rc = ucmpi_rma_ctx_new(win, a->target == MPI_PROC_NULL ? -1 : a->target,
+                           req, &ctx);
+    if (rc != MPI_SUCCESS) {
+        free(t.segs);
+        return ucmpi_err_win(win, rc, fn, "out of memory");
+    }
+    if (t.bytes == 0)
+        goto done;
+    size_t dlen = has_origin ? t.bytes : 0;
+    if (a->kind == UCMPI_RMA_AM_CAS) {
+        copy = malloc(2 * t.bytes);
+        if (copy == NULL) {
+            rc = MPI_ERR_NO_MEM;
+            goto done;
+        }
+        memcpy(copy, a->obuf, t.bytes);
+        memcpy((char *)copy + t.bytes, a->compare, t.bytes);
+        data = copy;
+        dlen = 2 * t.bytes;
+    } else if (has_origin) {
+        if (a->otype->contig) {
+            data = (const char *)a->obuf + a->otype->true_lb;
+        } else {
+            copy = malloc(t.bytes);
+            if (copy == NULL) {
+                rc = MPI_ERR_NO_MEM;
+                goto done;
+            }
+            ucmpi_dt_pack(a->otype, a->obuf, a->ocount, copy);
+            data = copy;
+        }
+    }
+    ucmpi_rma_am_op_t op = {
+        .kind = a->kind, .target = a->target, .op = a->op, .basic = basic,
+        .segs = t.segs, .nsegs = t.nsegs, .raddr = t.raddr, .data = data,
+        .dlen = dlen, .result = has_result ? a->rbuf : NULL,
+        .rcount = a->rcount, .rtype = a->rtype, .req_cnt = &ctx->cnt};
+    rc = ucmpi_rma_am_issue(win, &op);
+done:
+    free(copy);
+    free(t.segs);
+    ucmpi_rma_ctx_issued(ctx, rc);
+    if (rc != MPI_SUCCESS)
+        return ucmpi_err_win(win, rc, fn, "operation on target %d failed",
+                             a->target);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Accumulate = PMPI_Accumulate
+int PMPI_Accumulate(const void *origin_addr, int origin_count,
+                    MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    acc_args_t a = {origin_addr, origin_count, origin_datatype, NULL, 0,
+                    MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
+                    target_datatype, op, UCMPI_RMA_AM_ACC, NULL};
+    return acc_common(win, &a, NULL, "MPI_Accumulate");
+}
+
+#pragma weak MPI_Raccumulate = PMPI_Raccumulate
+int PMPI_Raccumulate(const void *origin_addr, int origin_count,
+                     MPI_Datatype origin_datatype, int target_rank,
+                     MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                     MPI_Request *request)
+{
+    static const char fn[] = "MPI_Raccumulate";
+    int rc = ucmpi_rma_check_request_arg(win, target_rank, request, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    acc_args_t a = {origin_addr, origin_count, origin_datatype, NULL, 0,
+                    MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
+                    target_datatype, op, UCMPI_RMA_AM_ACC, NULL};
+    return acc_common(win, &a, request, fn);
+}
+
+#pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
+                        MPI_Datatype origin_datatype, void *result_addr,
+                        int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp,
+                        int target_count, MPI_Datatype target_datatype,
+                        MPI_Op op, MPI_Win win)
+{
+    acc_args_t a = {origin_addr, origin_count, origin_datatype, result_addr,
+                    result_count, result_datatype, target_rank, target_disp,
+                    target_count, target_datatype, op, UCMPI_RMA_AM_GACC,
+                    NULL};
+    return acc_common(win, &a, NULL, "MPI_Get_accumulate");
+}
+
+#pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
+                         MPI_Datatype origin_datatype, void *result_addr,
+                         int result_count, MPI_Datatype result_datatype,
+                         int target_rank, MPI_Aint target_disp,
+                         int target_count, MPI_Datatype target_datatype,
+                         MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Rget_accumulate";
+    int rc = ucmpi_rma_check_request_arg(win, target_rank, request, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    acc_args_t a = {origin_addr, origin_count, origin_datatype, result_addr,
+                    result_count, result_datatype, target_rank, target_disp,
+                    target_count, target_datatype, op, UCMPI_RMA_AM_GACC,
+                    NULL};
+    return acc_common(win, &a, request, fn);
+}
+
+#pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
+                      MPI_Datatype datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    acc_args_t a = {origin_addr, 1, datatype, result_addr, 1, datatype,
+                    target_rank, target_disp, 1, datatype, op,
+                    UCMPI_RMA_AM_GACC, NULL};
+    return acc_common(win, &a, NULL, "MPI_Fetch_and_op");
+}
+
+#pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
+                          void *result_addr, MPI_Datatype datatype,
+                          int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+    static const char fn[] = "MPI_Compare_and_swap";
+    int rc = ucmpi_rma_check_win(win, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (datatype == MPI_DATATYPE_NULL || !datatype->predefined ||
+        !datatype->contig)
+        return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
+                             "datatype must be a predefined scalar type");
+    acc_args_t a = {origin_addr, 1, datatype, result_addr, 1, datatype,
+                    target_rank, target_disp, 1, datatype, MPI_REPLACE,
+                    UCMPI_RMA_AM_CAS, compare_addr};
+    return acc_common(win, &a, NULL, fn);
+}

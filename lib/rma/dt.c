@@ -1,0 +1,172 @@
+/*
+ * Datatype helpers for RMA: the byte runs a (datatype, count) covers, the
+ * basic type behind a derived type, and wire ids of predefined objects.
+ */
+#include "rma/rma.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest memory span the generic run finder will map (bytes). */
+#define SEGS_MAX_SPAN ((size_t)256 << 20)
+
+/*
+ * Generic run finder using only pack: pack a buffer whose bytes hold
+ * successive bytes of their own offset, which yields the source offset of
+ * every packed byte; adjacent offsets then merge into runs.
+ */
+static int segs_generic(MPI_Datatype dt, MPI_Count count,
+                        ucmpi_rma_seg_t **segs, size_t *nsegs)
+{
+    MPI_Aint ext = dt->extent * (MPI_Aint)(count - 1);
+    MPI_Aint lo = dt->true_lb + (ext < 0 ? ext : 0);
+    MPI_Aint hi = dt->true_lb + dt->true_extent + (ext > 0 ? ext : 0);
+    size_t span = (size_t)(hi - lo), n = (size_t)(dt->size * count);
+    int rc = MPI_ERR_NO_MEM;
+
+    if (span > SEGS_MAX_SPAN)
+        return MPI_ERR_TYPE;
+    unsigned char *map = malloc(span ? span : 1), *packed = malloc(n ? n : 1);
+    uint64_t *off = calloc(n ? n : 1, sizeof(*off));
+    ucmpi_rma_seg_t *s = malloc((n ? n : 1) * sizeof(*s));
+    if (map == NULL || packed == NULL || off == NULL || s == NULL)
+        goto out;
+    for (int k = 0; k < 8 && (k == 0 || (span >> (8 * k)) != 0); k++) {
+        for (size_t i = 0; i < span; i++)
+            map[i] = (unsigned char)(i >> (8 * k));
+        ucmpi_dt_pack(dt, map - lo, count, packed);
+        for (size_t j = 0; j < n; j++)
+            off[j] |= (uint64_t)packed[j] << (8 * k);
+    }
+    size_t ns = 0;
+    for (size_t j = 0; j < n; j++) {
+        MPI_Aint o = (MPI_Aint)off[j] + lo;
+        if (ns > 0 && s[ns - 1].off + (MPI_Aint)s[ns - 1].len == o)
+            s[ns - 1].len++;
+        else
+            s[ns++] = (ucmpi_rma_seg_t){o, 1};
+    }
+    *segs = s;
+    *nsegs = ns;
+    s = NULL;
+    rc = MPI_SUCCESS;
+out:
+    free(map);
+    free(packed);
+    free(off);
+    free(s);
+    return rc;
+}
+
+int ucmpi_rma_segs(MPI_Datatype dt, MPI_Count count, ucmpi_rma_seg_t **segs,
+                   size_t *nsegs)
+{
+    if (count == 0 || dt->size == 0) {
+        *segs = NULL;
+        *nsegs = 0;
+        return MPI_SUCCESS;
+    }
+    if (dt->contig) {
+        ucmpi_rma_seg_t *s = malloc(sizeof(*s));
+        if (s == NULL)
+            return MPI_ERR_NO_MEM;
+        *s = (ucmpi_rma_seg_t){dt->true_lb, (uint64_t)(dt->size * count)};
+        *segs = s;
+        *nsegs = 1;
+        return MPI_SUCCESS;
+    }
+    return segs_generic(dt, count, segs, nsegs);
+}
+
+/* ---- basic type of a derived type, through the envelope calls ---- */
+#pragma weak PMPI_Type_get_envelope
+#pragma weak PMPI_Type_get_contents
+#pragma weak PMPI_Type_free
+int PMPI_Type_get_envelope(MPI_Datatype, int *, int *, int *, int *);
+int PMPI_Type_get_contents(MPI_Datatype, int, int, int, int[], MPI_Aint[],
+                           MPI_Datatype[]);
+int PMPI_Type_free(MPI_Datatype *);
+
+MPI_Datatype ucmpi_rma_basic_type(MPI_Datatype dt)
+{
+    int ni, na, nd, comb;
+
+    if (dt->predefined)
+        return dt;
+    if (PMPI_Type_get_envelope == NULL || PMPI_Type_get_contents == NULL ||
+        PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+        nd < 1)
+        return MPI_DATATYPE_NULL;
+    int *ints = malloc(sizeof(int) * (ni + 1));
+    MPI_Aint *addrs = malloc(sizeof(MPI_Aint) * (na + 1));
+    MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * nd);
+    MPI_Datatype basic = MPI_DATATYPE_NULL;
+    if (ints && addrs && types &&
+        PMPI_Type_get_contents(dt, ni, na, nd, ints, addrs, types) ==
+            MPI_SUCCESS) {
+        basic = ucmpi_rma_basic_type(types[0]);
+        for (int i = 1; i < nd; i++)
+            if (ucmpi_rma_basic_type(types[i]) != basic)
+                basic = MPI_DATATYPE_NULL;
+        for (int i = 0; i < nd; i++)
+            if (!types[i]->predefined && PMPI_Type_free != NULL)
+                PMPI_Type_free(&types[i]);
+    }
+    free(ints);
+    free(addrs);
+    free(types);
+    return basic;
+}
+
+/* ---- wire ids ---- */
+static MPI_Datatype const type_table[] = {
+    MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_BYTE, MPI_WCHAR,
+    MPI_SHORT, MPI_UNSIGNED_SHORT, MPI_INT, MPI_UNSIGNED, MPI_LONG,
+    MPI_UNSIGNED_LONG, MPI_LONG_LONG, MPI_UNSIGNED_LONG_LONG, MPI_FLOAT,
+    MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_C_BOOL, MPI_INT8_T, MPI_INT16_T,
+    MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T,
+    MPI_UINT64_T, MPI_AINT, MPI_COUNT, MPI_OFFSET, MPI_C_FLOAT_COMPLEX,
+    MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX, MPI_PACKED,
+    MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT,
+    MPI_LONG_DOUBLE_INT, MPI_CXX_BOOL, MPI_CXX_FLOAT_COMPLEX,
+    MPI_CXX_DOUBLE_COMPLEX, MPI_CXX_LONG_DOUBLE_COMPLEX, MPI_INTEGER,
+    MPI_REAL, MPI_DOUBLE_PRECISION, MPI_COMPLEX, MPI_DOUBLE_COMPLEX,
+    MPI_LOGICAL, MPI_CHARACTER, MPI_2INTEGER, MPI_2REAL,
+    MPI_2DOUBLE_PRECISION, MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4,
+    MPI_INTEGER8, MPI_REAL4, MPI_REAL8, MPI_REAL16, MPI_COMPLEX8,
+    MPI_COMPLEX16, MPI_COMPLEX32,
+};
+#define NTYPES ((int)(sizeof(type_table) / sizeof(type_table[0])))
+
+static MPI_Op const op_table[] = {
+    MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND, MPI_LOR,
+    MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE,
+    MPI_NO_OP,
+};
+#define NOPS ((int)(sizeof(op_table) / sizeof(op_table[0])))
+
+int ucmpi_rma_type_id(MPI_Datatype dt)
+{
+    for (int i = 0; i < NTYPES; i++)
+        if (type_table[i] == dt)
+            return i;
+    return -1;
+}
+
+MPI_Datatype ucmpi_rma_type_of(int id)
+{
+    return id >= 0 && id < NTYPES ? type_table[id] : MPI_DATATYPE_NULL;
+}
+
+int ucmpi_rma_op_id(MPI_Op op)
+{
+    for (int i = 0; i < NOPS; i++)
+        if (op_table[i] == op)
+            return i;
+    return -1;
+}
+
+MPI_Op ucmpi_rma_op_of(int id)
+{
+    return id >= 0 && id < NOPS ? op_table[id] : MPI_OP_NULL;
+}

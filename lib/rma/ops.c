@@ -1,0 +1,371 @@
+/*
+ * Put and get (plain and request-based), and the origin-side checks every
+ * RMA call shares: epoch, target rank, datatypes, range.  Static windows
+ * use UCP put/get on the exchanged keys; dynamic windows go through the
+ * active-message path, where the target checks attached regions.
+ */
+#include "rma/rma.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void ctx_drained(ucmpi_rma_cnt_t *c)
+{
+    ucmpi_rma_ctx_t *x = UCMPI_CONTAINER_OF(c, ucmpi_rma_ctx_t, cnt);
+    if (x->dst != NULL && c->status == MPI_SUCCESS)
+        ucmpi_dt_unpack(x->dt, x->dst, x->count, x->bounce, x->bytes);
+    if (x->dt != MPI_DATATYPE_NULL)
+        ucmpi_dt_release(x->dt);
+    free(x->bounce);
+    if (x->req != NULL) {
+        x->req->status.MPI_ERROR = c->status;
+        ucmpi_request_set_complete(x->req);
+    }
+    free(x);
+}
+
+int ucmpi_rma_ctx_new(ucmpi_win_t *win, int target, MPI_Request *req,
+                      ucmpi_rma_ctx_t **ctx)
+{
+    ucmpi_rma_ctx_t *x = calloc(1, sizeof(*x));
+    if (x == NULL)
+        return MPI_ERR_NO_MEM;
+    x->cnt.parent = target >= 0 ? &win->peers[target].cnt : &win->all;
+    x->cnt.drained = ctx_drained;
+    if (req != NULL) {
+        x->req = ucmpi_request_alloc(UCMPI_REQ_RMA, NULL);
+        if (x->req == NULL) {
+            free(x);
+            return MPI_ERR_NO_MEM;
+        }
+        x->req->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE,
+                                      .MPI_TAG = MPI_ANY_TAG};
+        *req = x->req;
+    }
+    ucmpi_rma_cnt_add(&x->cnt);
+    *ctx = x;
+    return MPI_SUCCESS;
+}
+
+void ucmpi_rma_ctx_issued(ucmpi_rma_ctx_t *ctx, int rc)
+{
+    ucmpi_rma_cnt_sub(&ctx->cnt, rc);
+}
+
+static bool group_has(const ucmpi_group_t *g, int world)
+{
+    for (int i = 0; g != NULL && i < g->size; i++)
+        if (ucmpi_group_world(g, i) == world)
+            return true;
+    return false;
+}
+
+int ucmpi_rma_check_epoch(ucmpi_win_t *win, int target, const char *fn)
+{
+    switch (win->access) {
+    case UCMPI_EPOCH_FENCE:
+        win->fence_ops++;
+        return MPI_SUCCESS;
+    case UCMPI_EPOCH_LOCK_ALL:
+        return MPI_SUCCESS;
+    case UCMPI_EPOCH_PSCW:
+        if (group_has(win->start_group, win->peers[target].world))
+            return MPI_SUCCESS;
+        return ucmpi_err_win(win, MPI_ERR_RMA_SYNC, fn,
+                             "target %d is not in the group of MPI_Win_start",
+                             target);
+    case UCMPI_EPOCH_LOCK:
+        if (win->peers[target].lock != 0)
+            return MPI_SUCCESS;
+        return ucmpi_err_win(win, MPI_ERR_RMA_SYNC, fn,
+                             "target %d is not locked", target);
+    default:
+        return ucmpi_err_win(win, MPI_ERR_RMA_SYNC, fn,
+                             "no access epoch is open (fence, start or "
+                             "lock first)");
+    }
+}
+
+int ucmpi_rma_check_buf(ucmpi_win_t *win, const char *fn, const char *what,
+                        const void *buf, MPI_Count count, MPI_Datatype dt)
+{
+    const char *why;
+    if (count < 0)
+        return ucmpi_err_win(win, MPI_ERR_COUNT, fn, "%s count %lld is negative",
+                             what, (long long)count);
+    int rc = ucmpi_dt_check(dt, 1, &why);
+    if (rc != MPI_SUCCESS)
+        return ucmpi_err_win(win, rc, fn, "%s datatype: %s", what, why);
+    (void)buf;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_rma_target_prep(ucmpi_win_t *win, const char *fn, int target,
+                          MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
+                          ucmpi_rma_target_t *t)
+{
+    memset(t, 0, sizeof(*t));
+    if (target == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if (target < 0 || target >= win->size)
+        return ucmpi_err_win(win, MPI_ERR_RANK, fn,
+                             "target rank %d outside [0, %d)", target,
+                             win->size);
+    int rc = ucmpi_rma_check_buf(win, fn, "target", NULL, tcount, ttype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_rma_peer_t *p = &win->peers[target];
+    if (win->flavor != MPI_WIN_FLAVOR_DYNAMIC && disp < 0)
+        return ucmpi_err_win(win, MPI_ERR_DISP, fn,
+                             "target_disp %ld is negative", (long)disp);
+    rc = ucmpi_rma_segs(ttype, tcount, &t->segs, &t->nsegs);
+    if (rc != MPI_SUCCESS)
+        return ucmpi_err_win(win, rc, fn, "cannot map the target datatype");
+    int64_t start = (int64_t)disp * p->disp_unit;
+    for (size_t i = 0; i < t->nsegs; i++) {
+        int64_t lo = start + t->segs[i].off;
+        int64_t hi = lo + (int64_t)t->segs[i].len;
+        t->bytes += t->segs[i].len;
+        if (win->flavor != MPI_WIN_FLAVOR_DYNAMIC &&
+            (lo < 0 || hi > (int64_t)p->size)) {
+            free(t->segs);
+            t->segs = NULL;
+            return ucmpi_err_win(win, MPI_ERR_RMA_RANGE, fn,
+                                 "bytes [%lld, %lld) outside the %llu-byte "
+                                 "window of target %d", (long long)lo,
+                                 (long long)hi, (unsigned long long)p->size,
+                                 target);
+        }
+    }
+    t->raddr = p->base + (uint64_t)start;
+    rc = ucmpi_rma_check_epoch(win, target, fn);
+    if (rc != MPI_SUCCESS) {
+        free(t->segs);
+        t->segs = NULL;
+    }
+    return rc;
+}
+
+/* Origin data as one packed block: the buffer itself when contiguous. */
+static int origin_packed(const void *buf, MPI_Count count, MPI_Datatype dt,
+                         const void **data, void **copy)
+{
+    *copy = NULL;
+    if (dt->contig) {
+        *data = (const char *)buf + dt->true_lb;
+        return MPI_SUCCESS;
+    }
+    size_t n = (size_t)(dt->size * count);
+    *copy = malloc(n ? n : 1);
+    if (*copy == NULL)
+        return MPI_ERR_NO_MEM;
+    ucmpi_dt_pack(dt, buf, count, *copy);
+    *data = *copy;
+    return MPI_SUCCESS;
+}
+
+static int put_common(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
+                      int target, MPI_Aint disp, MPI_Count tcount,
+                      MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
+                      const char *fn)
+{
+    ucmpi_rma_target_t t;
+    ucmpi_rma_ctx_t *ctx;
+    const void *data;
+    void *copy;
+
+    int rc = ucmpi_rma_check_win(win, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_rma_check_buf(win, fn, "origin", obuf, ocount, otype);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_rma_target_prep(win, fn, target, disp, tcount, ttype, &t);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (target != MPI_PROC_NULL &&
+        (uint64_t)(otype->size * ocount) != t.bytes) {
+        free(t.segs);
+        return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
+                             "origin has %lld bytes, target %llu",
+                             (long long)(otype->size * ocount),
+                             (unsigned long long)t.bytes);
+    }
+    rc = ucmpi_rma_ctx_new(win, target == MPI_PROC_NULL ? -1 : target, req,
+                           &ctx);
+    if (rc != MPI_SUCCESS) {
+        free(t.segs);
+        return ucmpi_err_win(win, rc, fn, "out of memory");
+    }
+    if (t.bytes == 0)
+        goto done;
+    rc = origin_packed(obuf, ocount, otype, &data, &copy);
+    if (rc != MPI_SUCCESS)
+        goto done;
+    if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        ucmpi_rma_am_op_t op = {
+            .kind = UCMPI_RMA_AM_PUT, .target = target, .op = MPI_OP_NULL,
+            .basic = MPI_DATATYPE_NULL, .segs = t.segs, .nsegs = t.nsegs,
+            .raddr = t.raddr, .data = data, .dlen = t.bytes,
+            .req_cnt = &ctx->cnt};
+        rc = ucmpi_rma_am_issue(win, &op);
+        free(copy);
+        goto done;
+    }
+    ctx->bounce = copy;   /* freed when the puts completed locally */
+    uint64_t pos = 0;
+    for (size_t i = 0; i < t.nsegs && rc == MPI_SUCCESS; i++) {
+        rc = ucmpi_rma_put(win->peers[target].world, (const char *)data + pos,
+                           t.segs[i].len, t.raddr + t.segs[i].off,
+                           win->peers[target].rkey, &ctx->cnt);
+        pos += t.segs[i].len;
+    }
+done:
+    free(t.segs);
+    ucmpi_rma_ctx_issued(ctx, rc);
+    if (rc != MPI_SUCCESS)
+        return ucmpi_err_win(win, rc, fn, "transfer to target %d failed",
+                             target);
+    return MPI_SUCCESS;
+}
+
+static int get_common(void *obuf, MPI_Count ocount, MPI_Datatype otype,
+                      int target, MPI_Aint disp, MPI_Count tcount,
+                      MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
+                      const char *fn)
+{
+    ucmpi_rma_target_t t;
+    ucmpi_rma_ctx_t *ctx;
+
+    int rc = ucmpi_rma_check_win(win, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_rma_check_buf(win, fn, "origin", obuf, ocount, otype);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_rma_target_prep(win, fn, target, disp, tcount, ttype, &t);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (target != MPI_PROC_NULL &&
+        (uint64_t)(otype->size * ocount) != t.bytes) {
+        free(t.segs);
+        return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
+                             "origin has %lld bytes, target %llu",
+                             (long long)(otype->size * ocount),
+                             (unsigned long long)t.bytes);
+    }
+    rc = ucmpi_rma_ctx_new(win, target == MPI_PROC_NULL ? -1 : target, req,
+                           &ctx);
+    if (rc != MPI_SUCCESS) {
+        free(t.segs);
+        return ucmpi_err_win(win, rc, fn, "out of memory");
+    }
+    if (t.bytes == 0)
+        goto done;
+    if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        ucmpi_rma_am_op_t op = {
+            .kind = UCMPI_RMA_AM_GET, .target = target, .op = MPI_OP_NULL,
+            .basic = MPI_DATATYPE_NULL, .segs = t.segs, .nsegs = t.nsegs,
+            .raddr = t.raddr, .result = obuf, .rcount = ocount,
+            .rtype = otype, .req_cnt = &ctx->cnt};
+        rc = ucmpi_rma_am_issue(win, &op);
+        goto done;
+    }
+    char *dst = (char *)obuf + otype->true_lb;
+    if (!otype->contig) {
+        dst = ctx->bounce = malloc(t.bytes);
+        if (dst == NULL) {
+            rc = MPI_ERR_NO_MEM;
+            goto done;
+        }
+        ctx->dst = obuf;
+        ctx->dt = otype;
+        ucmpi_dt_retain(otype);
+        ctx->count = ocount;
+        ctx->bytes = t.bytes;
+    }
+    uint64_t pos = 0;
+    for (size_t i = 0; i < t.nsegs && rc == MPI_SUCCESS; i++) {
+        rc = ucmpi_rma_get(win->peers[target].world, dst + pos, t.segs[i].len,
+                           t.raddr + t.segs[i].off, win->peers[target].rkey,
+                           &ctx->cnt);
+        pos += t.segs[i].len;
+    }
+done:
+    free(t.segs);
+    ucmpi_rma_ctx_issued(ctx, rc);
+    if (rc != MPI_SUCCESS)
+        return ucmpi_err_win(win, rc, fn, "transfer from target %d failed",
+                             target);
+    return MPI_SUCCESS;
+}
+
+static int check_passive(MPI_Win win, int target, const char *fn)
+{
+    int rc = ucmpi_rma_check_win(win, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (win->access != UCMPI_EPOCH_LOCK && win->access != UCMPI_EPOCH_LOCK_ALL)
+        return ucmpi_err_win(win, MPI_ERR_RMA_SYNC, fn,
+                             "request-based operations need a passive-target "
+                             "epoch (lock or lock_all)");
+    (void)target;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
+                                const char *fn);
+int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
+                                const char *fn)
+{
+    int rc = check_passive(win, target, fn);
+    if (rc == MPI_SUCCESS && req == NULL)
+        rc = ucmpi_err_win(win, MPI_ERR_ARG, fn, "request argument is NULL");
+    return rc;
+}
+
+#pragma weak MPI_Put = PMPI_Put
+int PMPI_Put(const void *origin_addr, int origin_count,
+             MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count,
+             MPI_Datatype target_datatype, MPI_Win win)
+{
+    return put_common(origin_addr, origin_count, origin_datatype, target_rank,
+                      target_disp, target_count, target_datatype, win, NULL,
+                      "MPI_Put");
+}
+
+#pragma weak MPI_Get = PMPI_Get
+int PMPI_Get(void *origin_addr, int origin_count,
+             MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count,
+             MPI_Datatype target_datatype, MPI_Win win)
+{
+    return get_common(origin_addr, origin_count, origin_datatype, target_rank,
+                      target_disp, target_count, target_datatype, win, NULL,
+                      "MPI_Get");
+}
+
+#pragma weak MPI_Rput = PMPI_Rput
+int PMPI_Rput(const void *origin_addr, int origin_count,
+              MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count,
+              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    int rc = ucmpi_rma_check_request_arg(win, target_rank, request, "MPI_Rput");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return put_common(origin_addr, origin_count, origin_datatype, target_rank,
+                      target_disp, target_count, target_datatype, win,
+                      request, "MPI_Rput");
+}
+
+#pragma weak MPI_Rget = PMPI_Rget
+int PMPI_Rget(void *origin_addr, int origin_count,
+              MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count,
+              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    int rc = ucmpi_rma_check_request_arg(win, target_rank, request, "MPI_Rget");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return get_common(origin_addr, origin_count, origin_datatype, target_rank,
+                      target_disp, target_count, target_datatype, win,
+                      request, "MPI_Rget");
+}

@@ -1,0 +1,202 @@
+/*
+ * One-sided communication: the window object and the helpers shared by
+ * the files of lib/rma/.  Transfers go through lib/ucp_glue/rma.h.
+ */
+#ifndef UCMPI_RMA_H
+#define UCMPI_RMA_H
+
+#include "ucmpi.h"
+#include "ucp_glue/rma.h"
+
+/* What each rank knows about every member of the window (exchanged once). */
+typedef struct {
+    uint64_t base;            /* address of the window memory (0: dynamic) */
+    uint64_t size;
+    int disp_unit;
+    int world;                /* world rank */
+    uint32_t win_id;          /* its id of this window (for messages) */
+    uint64_t ctrl_addr;       /* its lock words */
+    ucmpi_rma_rkey_t *rkey;   /* window memory (NULL when size 0) */
+    ucmpi_rma_rkey_t *ctrl_rkey;
+    int lock;                 /* lock we hold on it: 0 or MPI_LOCK_* */
+    ucmpi_rma_cnt_t cnt;      /* our operations towards it */
+} ucmpi_rma_peer_t;
+
+/* Registered per-window control words: a fair reader-writer ticket lock.
+ * Each word packs writers in the high and readers in the low 32 bits. */
+typedef struct {
+    uint64_t lock_req;        /* tickets taken */
+    uint64_t lock_done;       /* tickets released */
+} ucmpi_rma_ctrl_t;
+
+enum { UCMPI_EPOCH_NONE, UCMPI_EPOCH_FENCE, UCMPI_EPOCH_PSCW,
+       UCMPI_EPOCH_LOCK, UCMPI_EPOCH_LOCK_ALL };
+
+typedef struct ucmpi_rma_region {
+    uint64_t base, size;
+    ucmpi_rma_mem_t *mem;
+    struct ucmpi_rma_region *next;
+} ucmpi_rma_region_t;
+
+/* Buffers freed once every operation of the window completed. */
+typedef struct ucmpi_rma_garbage {
+    void *ptr;
+    struct ucmpi_rma_garbage *next;
+} ucmpi_rma_garbage_t;
+
+struct ucmpi_win_s {
+    uint32_t magic;           /* these three as ucmpi_win_head_t */
+    int refcount;
+    ucmpi_errhandler_t *errhandler;
+    ucmpi_comm_t *comm;       /* private duplicate of the user's comm */
+    int comm_dup;             /* comm is our duplicate (else retained) */
+    int tag;                  /* base tag of PSCW notices (tag + 1, + 2) */
+    int rank, size;
+    int flavor, model;
+    void *base;               /* my window memory */
+    MPI_Aint win_size;
+    int disp_unit;
+    uint32_t id;              /* my slot in the window table */
+    ucmpi_rma_peer_t *peers;  /* [size] */
+    ucmpi_rma_mem_t *mem, *ctrl_mem;
+    ucmpi_rma_ctrl_t *ctrl;
+    ucmpi_rma_cnt_t all;      /* parent of every peer counter */
+    int access, exposure;     /* UCMPI_EPOCH_* */
+    int fence_ops;            /* operations issued since the last fence */
+    int nlocks;               /* passive-target locks held */
+    ucmpi_group_t *start_group, *post_group;
+    ucmpi_request_t **post_reqs;   /* Win_wait: "complete" notices */
+    int npost_reqs;
+    int deferred_err;         /* error reported by a target, not yet told */
+    int free_base;            /* allocate: free(base) at Win_free */
+    void *shm;                /* allocate_shared: the whole mapping */
+    size_t shm_len;
+    MPI_Aint *shm_offsets;    /* [size] my mapping offset of each rank */
+    ucmpi_rma_region_t *regions;   /* dynamic: attached memory */
+    ucmpi_rma_garbage_t *garbage;
+    /* info */
+    int no_locks, same_size, same_disp_unit, acc_ordering_none;
+    char name[MPI_MAX_OBJECT_NAME];
+    void *attrs;              /* owned by lib/attr.c */
+};
+typedef struct ucmpi_win_s ucmpi_win_t;
+
+static inline bool ucmpi_win_valid(MPI_Win w)
+{
+    return w != MPI_WIN_NULL && w->magic == UCMPI_MAGIC_WIN;
+}
+
+#define ucmpi_err_win(win, code, fn, ...) \
+    ucmpi_error(UCMPI_OBJ_WIN, (win), (code), (fn), __VA_ARGS__)
+
+/* Checks init and the window handle. */
+int ucmpi_rma_check_win(MPI_Win win, const char *fn);
+
+/* Window table: id -> window for incoming messages. */
+ucmpi_win_t *ucmpi_rma_win_lookup(uint32_t id);
+
+/* Window life cycle (win.c). */
+int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
+                        int disp_unit, int flavor, MPI_Info info,
+                        const char *fn, ucmpi_win_t **out);
+int ucmpi_rma_check_create(MPI_Comm comm, MPI_Aint size, int disp_unit,
+                           MPI_Info info, MPI_Win *win, const char *fn);
+void ucmpi_rma_win_destroy(ucmpi_win_t *win);
+void ucmpi_rma_apply_info(ucmpi_win_t *win, MPI_Info info);
+
+/* Keep `ptr` until the window's operations completed. */
+void ucmpi_rma_keep(ucmpi_win_t *win, void *ptr);
+/* Free kept buffers (all operations completed). */
+void ucmpi_rma_collect(ucmpi_win_t *win);
+
+/* Wait for every operation towards target (-1: all) to complete locally
+ * and, with remote, remotely.  Returns the first error seen. */
+int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote);
+
+/* Collective helpers over win->comm (auxiliary context). */
+int ucmpi_rma_barrier(ucmpi_comm_t *comm);
+int ucmpi_rma_allgather(ucmpi_comm_t *comm, const void *mine, void *all,
+                        size_t len);
+
+/* --- datatypes (lib/rma/dt.c) --- */
+typedef struct {
+    MPI_Aint off;             /* byte offset from the buffer */
+    uint64_t len;
+} ucmpi_rma_seg_t;
+
+/* The contiguous byte runs of count elements of dt, in packed order. */
+int ucmpi_rma_segs(MPI_Datatype dt, MPI_Count count, ucmpi_rma_seg_t **segs,
+                   size_t *nsegs);
+/* The predefined type dt is built from (MPI_DATATYPE_NULL if mixed). */
+MPI_Datatype ucmpi_rma_basic_type(MPI_Datatype dt);
+/* Wire ids of predefined types and ops (-1 when not predefined). */
+int ucmpi_rma_type_id(MPI_Datatype dt);
+MPI_Datatype ucmpi_rma_type_of(int id);
+int ucmpi_rma_op_id(MPI_Op op);
+MPI_Op ucmpi_rma_op_of(int id);
+
+/* --- target side of the active-message path (lib/rma/am.c) --- */
+int ucmpi_rma_am_setup(void);
+
+/* Origin side: one message for kind UCMPI_RMA_AM_* carrying the packed
+ * origin data for target segments; a reply (ack or fetched data) is
+ * unpacked into result/rcount/rtype.  req_cnt may be NULL. */
+enum { UCMPI_RMA_AM_PUT, UCMPI_RMA_AM_GET, UCMPI_RMA_AM_ACC,
+       UCMPI_RMA_AM_GACC, UCMPI_RMA_AM_CAS };
+typedef struct {
+    int kind;
+    int target;               /* window rank */
+    MPI_Op op;
+    MPI_Datatype basic;       /* element type of the target data */
+    const ucmpi_rma_seg_t *segs;   /* target runs, offsets from raddr */
+    size_t nsegs;
+    uint64_t raddr;           /* target address of displacement start */
+    const void *data;         /* packed origin data (CAS: origin, compare) */
+    size_t dlen;
+    void *result;             /* fetched data goes here (unpacked) */
+    MPI_Count rcount;
+    MPI_Datatype rtype;
+    ucmpi_rma_cnt_t *req_cnt;
+} ucmpi_rma_am_op_t;
+int ucmpi_rma_am_issue(ucmpi_win_t *win, const ucmpi_rma_am_op_t *op);
+
+/* --- origin side of one RMA call (ops.c) --- */
+/* Counter of one call: drains when all its transfers are done, then
+ * unpacks a bounce buffer (get) and completes the request, if any. */
+typedef struct {
+    ucmpi_rma_cnt_t cnt;
+    void *bounce;
+    void *dst;                /* unpack bounce here at the end */
+    MPI_Datatype dt;
+    MPI_Count count;
+    size_t bytes;
+    ucmpi_request_t *req;
+} ucmpi_rma_ctx_t;
+
+/* A new context counting towards target, holding one reference that
+ * ucmpi_rma_ctx_issued drops; with req, a request is made for it. */
+int ucmpi_rma_ctx_new(ucmpi_win_t *win, int target, MPI_Request *req,
+                      ucmpi_rma_ctx_t **ctx);
+void ucmpi_rma_ctx_issued(ucmpi_rma_ctx_t *ctx, int rc);
+
+/* Where and what a call accesses at the target. */
+typedef struct {
+    ucmpi_rma_seg_t *segs;    /* offsets from raddr */
+    size_t nsegs;
+    uint64_t raddr;
+    uint64_t bytes;
+} ucmpi_rma_target_t;
+
+/* Checks window, rank, target type/count, range and epoch; fills t.
+ * Returns MPI_SUCCESS with t->bytes 0 and no segments for PROC_NULL. */
+int ucmpi_rma_target_prep(ucmpi_win_t *win, const char *fn, int target,
+                          MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
+                          ucmpi_rma_target_t *t);
+/* Checks an origin/result buffer description. */
+int ucmpi_rma_check_buf(ucmpi_win_t *win, const char *fn, const char *what,
+                        const void *buf, MPI_Count count, MPI_Datatype dt);
+
+/* Checks that an RMA call may access target now (epoch, lock). */
+int ucmpi_rma_check_epoch(ucmpi_win_t *win, int target, const char *fn);
+
+#endif

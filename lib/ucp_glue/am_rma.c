@@ -1,0 +1,95 @@
+/*
+ * Active messages of the RMA protocol: registration of the handlers and
+ * eager sends of self-contained messages.
+ */
+#include "glue.h"
+#include "ucp_glue/rma.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static unsigned am_id(int id)
+{
+    return id == UCMPI_RMA_MSG_REQUEST ? UCMPI_AM_RMA_ACC : UCMPI_AM_RMA_REPLY;
+}
+
+static ucs_status_t am_cb(void *arg, const void *header, size_t hlen,
+                          void *data, size_t len,
+                          const ucp_am_recv_param_t *param)
+{
+    ucmpi_rma_am_fn_t fn = (ucmpi_rma_am_fn_t)arg;
+    /* Senders force the eager protocol, so the data is always here. */
+    if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
+        fprintf(stderr, "ucmpi: RMA active message arrived as rendezvous\n");
+        return UCS_OK;
+    }
+    fn(data, len);
+    return UCS_OK;
+}
+
+int ucmpi_rma_am_set_handler(int id, ucmpi_rma_am_fn_t fn)
+{
+    ucp_am_handler_param_t p = {
+        .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
+                      UCP_AM_HANDLER_PARAM_FIELD_CB |
+                      UCP_AM_HANDLER_PARAM_FIELD_ARG |
+                      UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
+        .id = am_id(id),
+        .cb = am_cb,
+        .arg = (void *)fn,
+        .flags = UCP_AM_FLAG_WHOLE_MSG,
+    };
+    if (ucp_worker_set_am_recv_handler(ucmpi_ucx.worker, &p) != UCS_OK)
+        return MPI_ERR_INTERN;
+    return MPI_SUCCESS;
+}
+
+typedef struct {
+    void *msg;
+    ucmpi_rma_cnt_t *cnt;
+} am_send_t;
+
+static void am_done(am_send_t *s, ucs_status_t st)
+{
+    ucmpi_rma_cnt_sub(s->cnt, st == UCS_OK ? MPI_SUCCESS : MPI_ERR_OTHER);
+    free(s->msg);
+    free(s);
+}
+
+static void am_send_cb(void *req, ucs_status_t st, void *user)
+{
+    am_done(user, st);
+    ucp_request_free(req);
+}
+
+int ucmpi_rma_am_send(int peer, int id, void *msg, size_t len,
+                      ucmpi_rma_cnt_t *cnt)
+{
+    ucp_ep_h ep = ucmpi_ucx_ep(peer);
+    am_send_t *s = malloc(sizeof(*s));
+    if (ep == NULL || s == NULL) {
+        free(s);
+        free(msg);
+        return ep == NULL ? MPI_ERR_OTHER : MPI_ERR_NO_MEM;
+    }
+    s->msg = msg;
+    s->cnt = cnt;
+    ucmpi_rma_cnt_add(cnt);
+    ucp_request_param_t p = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
+                        UCP_OP_ATTR_FIELD_USER_DATA |
+                        UCP_OP_ATTR_FIELD_FLAGS,
+        .cb.send = am_send_cb,
+        .user_data = s,
+        .flags = UCP_AM_SEND_FLAG_EAGER,
+    };
+    ucs_status_ptr_t sp = ucp_am_send_nbx(ep, am_id(id), NULL, 0, msg, len,
+                                          &p);
+    if (sp == NULL) {
+        am_done(s, UCS_OK);
+    } else if (UCS_PTR_IS_ERR(sp)) {
+        am_done(s, UCS_PTR_STATUS(sp));
+        return MPI_ERR_OTHER;
+    }
+    return MPI_SUCCESS;
+}

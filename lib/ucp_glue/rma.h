@@ -1,0 +1,91 @@
+/*
+ * UCX-free RMA services for lib/rma/: memory registration, remote keys,
+ * put/get/atomics, flushes and active messages.  lib/ucp_glue/rma_*.c and
+ * am_*.c implement them; nothing here exposes UCP types.
+ */
+#ifndef UCMPI_GLUE_RMA_H
+#define UCMPI_GLUE_RMA_H
+
+#include "ucmpi.h"
+
+typedef struct ucmpi_rma_mem ucmpi_rma_mem_t;     /* registered local region */
+typedef struct ucmpi_rma_rkey ucmpi_rma_rkey_t;   /* unpacked remote key */
+
+/* Completion counter: each operation started on it adds one to pending
+ * (and to its parent's), completion takes it off again.  The first failure
+ * is kept in status. */
+typedef struct ucmpi_rma_cnt {
+    int pending;
+    int status;
+    struct ucmpi_rma_cnt *parent;
+    /* called when pending drops to 0 (may free the counter) */
+    void (*drained)(struct ucmpi_rma_cnt *c);
+} ucmpi_rma_cnt_t;
+
+static inline bool ucmpi_rma_cnt_done(const ucmpi_rma_cnt_t *c)
+{
+    return __atomic_load_n(&c->pending, __ATOMIC_ACQUIRE) == 0;
+}
+static inline void ucmpi_rma_cnt_add(ucmpi_rma_cnt_t *c)
+{
+    for (; c != NULL; c = c->parent)
+        __atomic_add_fetch(&c->pending, 1, __ATOMIC_RELAXED);
+}
+/* One operation finished with `status` (MPI_SUCCESS or an error code). */
+static inline void ucmpi_rma_cnt_sub(ucmpi_rma_cnt_t *c, int status)
+{
+    while (c != NULL) {
+        struct ucmpi_rma_cnt *parent = c->parent;
+        if (status != MPI_SUCCESS && c->status == MPI_SUCCESS)
+            c->status = status;
+        if (__atomic_sub_fetch(&c->pending, 1, __ATOMIC_ACQ_REL) == 0 &&
+            c->drained != NULL)
+            c->drained(c);
+        c = parent;
+    }
+}
+/* Progress until the counter drains; returns its status. */
+int ucmpi_rma_cnt_wait(ucmpi_rma_cnt_t *c);
+
+/* Register [base, base+len) for remote access (len may be 0: no region). */
+int ucmpi_rma_mem_map(void *base, size_t len, ucmpi_rma_mem_t **mem);
+void ucmpi_rma_mem_unmap(ucmpi_rma_mem_t *mem);
+/* Packed remote key in a malloc'd buffer (free() it); *len 0 for NULL mem. */
+int ucmpi_rma_rkey_pack(ucmpi_rma_mem_t *mem, void **buf, size_t *len);
+/* Remote key usable towards world rank `peer` (NULL for an empty key). */
+int ucmpi_rma_rkey_unpack(int peer, const void *buf, size_t len,
+                          ucmpi_rma_rkey_t **rkey);
+void ucmpi_rma_rkey_destroy(ucmpi_rma_rkey_t *rkey);
+
+/* Nonblocking one-sided transfers to world rank `peer`.  Completion on
+ * `cnt` is local (buffer reusable / data arrived); remote completion of
+ * puts and atomics needs ucmpi_rma_flush. */
+int ucmpi_rma_put(int peer, const void *buf, size_t len, uint64_t raddr,
+                  ucmpi_rma_rkey_t *rkey, ucmpi_rma_cnt_t *cnt);
+int ucmpi_rma_get(int peer, void *buf, size_t len, uint64_t raddr,
+                  ucmpi_rma_rkey_t *rkey, ucmpi_rma_cnt_t *cnt);
+
+enum { UCMPI_RMA_AOP_ADD, UCMPI_RMA_AOP_SWAP, UCMPI_RMA_AOP_CSWAP,
+       UCMPI_RMA_AOP_AND, UCMPI_RMA_AOP_OR, UCMPI_RMA_AOP_XOR };
+/* 4- or 8-byte atomic on raddr.  *value is the operand; for CSWAP *result
+ * holds the compare value on entry.  With result != NULL the old value is
+ * fetched into it. */
+int ucmpi_rma_atomic(int peer, int aop, size_t size, const void *value,
+                     void *result, uint64_t raddr, ucmpi_rma_rkey_t *rkey,
+                     ucmpi_rma_cnt_t *cnt);
+
+/* Remote completion of every put/atomic issued to `peer` (-1: to all). */
+int ucmpi_rma_flush(int peer);
+
+/* Active messages: requests to a target and its replies.  Handlers run inside UCX
+ * callbacks: they copy what they need and queue work, nothing more. */
+enum { UCMPI_RMA_MSG_REQUEST, UCMPI_RMA_MSG_REPLY };
+typedef void (*ucmpi_rma_am_fn_t)(const void *msg, size_t len);
+/* Registers the handler of message kind `id` with the worker. */
+int ucmpi_rma_am_set_handler(int id, ucmpi_rma_am_fn_t fn);
+/* Sends the malloc'd message `msg` eagerly and frees it once sent (also
+ * on error); cnt (may be NULL) counts its local completion. */
+int ucmpi_rma_am_send(int peer, int id, void *msg, size_t len,
+                      ucmpi_rma_cnt_t *cnt);
+
+#endif

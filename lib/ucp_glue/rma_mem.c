@@ -1,0 +1,105 @@
+/*
+ * RMA memory: registration of window memory with UCP and remote keys.
+ */
+#include "glue.h"
+#include "ucp_glue/rma.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ucmpi_rma_mem {
+    ucp_mem_h memh;
+};
+
+struct ucmpi_rma_rkey {
+    ucp_rkey_h rkey;
+};
+
+int ucmpi_rma_mem_map(void *base, size_t len, ucmpi_rma_mem_t **mem)
+{
+    ucmpi_rma_mem_t *m = calloc(1, sizeof(*m));
+    if (m == NULL)
+        return MPI_ERR_NO_MEM;
+    if (len > 0) {
+        ucp_mem_map_params_t p = {
+            .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS |
+                          UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+            .address = base,
+            .length = len,
+        };
+        if (ucp_mem_map(ucmpi_ucx.context, &p, &m->memh) != UCS_OK) {
+            free(m);
+            return MPI_ERR_INTERN;
+        }
+    }
+    *mem = m;
+    return MPI_SUCCESS;
+}
+
+void ucmpi_rma_mem_unmap(ucmpi_rma_mem_t *mem)
+{
+    if (mem == NULL)
+        return;
+    if (mem->memh != NULL)
+        ucp_mem_unmap(ucmpi_ucx.context, mem->memh);
+    free(mem);
+}
+
+int ucmpi_rma_rkey_pack(ucmpi_rma_mem_t *mem, void **buf, size_t *len)
+{
+    void *ucx_buf;
+    size_t n;
+
+    if (mem == NULL || mem->memh == NULL) {
+        *buf = NULL;
+        *len = 0;
+        return MPI_SUCCESS;
+    }
+    if (ucp_rkey_pack(ucmpi_ucx.context, mem->memh, &ucx_buf, &n) != UCS_OK)
+        return MPI_ERR_INTERN;
+    void *copy = malloc(n);
+    if (copy != NULL)
+        memcpy(copy, ucx_buf, n);
+    ucp_rkey_buffer_release(ucx_buf);
+    if (copy == NULL)
+        return MPI_ERR_NO_MEM;
+    *buf = copy;
+    *len = n;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_rma_rkey_unpack(int peer, const void *buf, size_t len,
+                          ucmpi_rma_rkey_t **rkey)
+{
+    if (len == 0) {
+        *rkey = NULL;
+        return MPI_SUCCESS;
+    }
+    ucp_ep_h ep = ucmpi_ucx_ep(peer);
+    if (ep == NULL)
+        return MPI_ERR_OTHER;
+    ucmpi_rma_rkey_t *k = malloc(sizeof(*k));
+    if (k == NULL)
+        return MPI_ERR_NO_MEM;
+    if (ucp_ep_rkey_unpack(ep, buf, &k->rkey) != UCS_OK) {
+        free(k);
+        return MPI_ERR_INTERN;
+    }
+    *rkey = k;
+    return MPI_SUCCESS;
+}
+
+void ucmpi_rma_rkey_destroy(ucmpi_rma_rkey_t *rkey)
+{
+    if (rkey == NULL)
+        return;
+    ucp_rkey_destroy(rkey->rkey);
+    free(rkey);
+}
+
+/* The raw UCP key, for rma_ops.c. */
+ucp_rkey_h ucmpi_rma_rkey_ucp(ucmpi_rma_rkey_t *rkey);
+ucp_rkey_h ucmpi_rma_rkey_ucp(ucmpi_rma_rkey_t *rkey)
+{
+    return rkey->rkey;
+}
