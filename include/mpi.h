@@ -1008,14 +1008,14 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const
                            weights[], MPI_Info info, int reorder, MPI_Comm
                            *comm_dist_graph);
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int
-                                   sources[], const int sourceweights[], int
+                                   sources[], const int *sourceweights, int
                                    outdegree, const int destinations[], const
-                                   int destweights[], MPI_Info info, int
+                                   int *destweights, MPI_Info info, int
                                    reorder, MPI_Comm *comm_dist_graph);
 int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int
-                                    sources[], const int sourceweights[], int
+                                    sources[], const int *sourceweights, int
                                     outdegree, const int destinations[], const
-                                    int destweights[], MPI_Info info, int
+                                    int *destweights, MPI_Info info, int
                                     reorder, MPI_Comm *comm_dist_graph);
 int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int
                                    *outdegree, int *weighted);
@@ -1023,10 +1023,10 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int
                                     *outdegree, int *weighted);
 int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int
                              sourceweights[], int maxoutdegree, int
-                             destinations[], int destweights[]);
+                             destinations[], int *destweights);
 int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
-                              int sourceweights[], int maxoutdegree, int
-                              destinations[], int destweights[]);
+                              int *sourceweights, int maxoutdegree, int
+                              destinations[], int *destweights);
 int MPI_Topo_test(MPI_Comm comm, int *status);
 int PMPI_Topo_test(MPI_Comm comm, int *status);
 /* ---- end section: comm ---- */

@@ -259,9 +259,9 @@ static int attach_new(MPI_Comm comm, ucmpi_topo_t *t, MPI_Comm *out,
 #pragma weak MPI_Dist_graph_create_adjacent = PMPI_Dist_graph_create_adjacent
 int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
                                     const int sources[],
-                                    const int sourceweights[], int outdegree,
+                                    const int *sourceweights, int outdegree,
                                     const int destinations[],
-                                    const int destweights[], MPI_Info info,
+                                    const int *destweights, MPI_Info info,
                                     int reorder, MPI_Comm *comm_dist_graph)
 {
     const char *fn = "MPI_Dist_graph_create_adjacent";
@@ -393,7 +393,7 @@ out_free:
 #pragma weak MPI_Dist_graph_create = PMPI_Dist_graph_create
 int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
                            const int degrees[], const int destinations[],
-                           const int weights[], MPI_Info info, int reorder,
+                           const int *weights, MPI_Info info, int reorder,
                            MPI_Comm *comm_dist_graph)
 {
     const char *fn = "MPI_Dist_graph_create";
@@ -465,8 +465,8 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree,
 
 #pragma weak MPI_Dist_graph_neighbors = PMPI_Dist_graph_neighbors
 int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
-                              int sourceweights[], int maxoutdegree,
-                              int destinations[], int destweights[])
+                              int *sourceweights, int maxoutdegree,
+                              int destinations[], int *destweights)
 {
     const char *fn = "MPI_Dist_graph_neighbors";
     ucmpi_topo_t *t;
