@@ -395,6 +395,8 @@ static int launch(ucmpi_sched_t *s)
     s->err = MPI_SUCCESS;
     s->running = 1;
     s->req->complete = 0;
+    /* the progress engine runs hooks under the same lock */
+    ucmpi_lock();
     s->next = active_head;
     s->prev = NULL;
     if (active_head)
@@ -406,6 +408,7 @@ static int launch(ucmpi_sched_t *s)
         advance(s);
         in_progress = 0;
     }
+    ucmpi_unlock();
     return MPI_SUCCESS;
 }
 
