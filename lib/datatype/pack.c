@@ -279,7 +279,7 @@ static inline size_t walk(ucmpi_dt_cursor_t *c, char *stream, size_t len,
         }
         if (c->liter < nd->count)
             continue;
-    advance:
+    advance:;
         /* next leaf: a sibling leaf directly, else through the frames */
         uint32_t i = f->cur + 1;
         if (i < f->end && c->nodes[i].kind == UCMPI_DTN_VEC) {
