@@ -67,6 +67,15 @@ t_info() {
     ok
 }
 
+t_node_sources() {   # PMIX_NODEID, else PMIX_HOSTNAME, else host names via the modex
+    for src in nodeid hostname modex; do
+        run_mpiexec 60 -n 4 -x UCMPI_RT_TEST_NODE_SOURCE=$src "$CLIENT" info
+        want "node from $src" [ $rc = 0 ] && want "$src: 4 OK" [ "$(grep -c ' OK$' "$out")" = 4 ] ||
+            return
+    done
+    ok
+}
+
 t_modex_rounds() {
     run_mpiexec 60 -n 4 "$CLIENT" info 20
     want "20 modex rounds" [ $rc = 0 ] && ok
@@ -305,7 +314,7 @@ t_mpi_failures() {
     ok "ended after the failure in:$report"
 }
 
-tests="mpi_ring mpi_failures info modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early
+tests="mpi_ring mpi_failures info node_sources modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early
        exit_after_finalize kill9 sigint sigterm timeout stdin env tag_output
        output_before_crash script_and_wrapper bind cli tmpdir launch_speed"
 for t in $tests; do
