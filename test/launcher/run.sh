@@ -4,7 +4,7 @@
 #   TEST_FILTER=regex .../run.sh                 (some)
 # Environment: MPIEXEC (default ./runtime/mpiexec), RT_CLIENT (default
 # ./test/launcher/rt_client, `make test/launcher/rt_client` builds it),
-# TEST_TIMEOUT_SCALE (multiply time bounds, e.g. under valgrind).
+# TEST_TIMEOUT_SCALE (multiply time bounds, e.g. 4 for an --enable-asan build).
 # Prints one line per test, the time each failure took to end the job, and
 # finally "launcher: N passed, N failed".
 set -u
@@ -12,6 +12,11 @@ MPIEXEC=${MPIEXEC:-$PWD/runtime/mpiexec}
 CLIENT=${RT_CLIENT:-$PWD/test/launcher/rt_client}
 filter=${TEST_FILTER:-.}
 scale=${TEST_TIMEOUT_SCALE:-1}
+here=$(cd "$(dirname "$0")" && pwd)
+# under --enable-asan: libpmix's own leaks are not ours
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$here/lsan.supp:print_suppressions=0}
+asan=0
+ldd "$CLIENT" 2>/dev/null | grep -q libasan && asan=1
 work=$(mktemp -d "${TMPDIR:-/tmp}/launcher-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 pass=0 fail=0 failed=()
@@ -95,7 +100,7 @@ t_abort() {
 }
 
 t_segv() {
-    run_mpiexec 30 -v -n 4 "$CLIENT" segv 1
+    ASAN_OPTIONS=handle_segv=0 run_mpiexec 30 -v -n 4 "$CLIENT" segv 1
     want "exit 139" [ $rc = 139 ] || return
     want "names rank 1 and SIGSEGV" has "$err" "rank 1 .*signal 11 (SIGSEGV)" || return
     want "output before the crash kept" has "$out" "rank 1 before crash" || return
@@ -221,8 +226,10 @@ t_script_and_wrapper() {
     run_mpiexec 60 -n 3 "$work/wrap.sh" env "$CLIENT" info
     want "script wrapper" [ $rc = 0 ] || return
     want "3 OK" [ "$(grep -c ' OK$' "$out")" = 3 ] || return
-    if command -v valgrind >/dev/null; then
-        run_mpiexec 300 -n 2 valgrind -q --error-exitcode=99 "$CLIENT" info
+    if command -v valgrind >/dev/null && [ $asan = 0 ]; then
+        run_mpiexec 300 -n 2 valgrind -q --error-exitcode=99 --leak-check=full \
+            --errors-for-leak-kinds=definite --suppressions="$here/../../runtime/pmix.supp" \
+            "$CLIENT" info
         want "under valgrind" [ $rc = 0 ] || return
     fi
     ok
