@@ -4,7 +4,7 @@
 # --timeout on a hung job, and mpiexec itself killed with SIGKILL.  Each must end the whole job quickly, with the
 # right exit code, one line naming the rank and the cause, the output written
 # before the fault, and no surviving process.  Plus the privacy of mpiexec's
-# PMIx rendezvous (case security).  Run from the build directory.
+# PMIx rendezvous (case security).  Run from the build directory (or set BUILDDIR).
 #
 # Environment:
 #   MPIEXEC        launcher (default: ./runtime/mpiexec)
@@ -17,6 +17,8 @@
 #   FAULT_FILTER   regex over case names (abort segv exit kill9 sigint sigterm
 #                  timeout kill9-mpiexec security)
 set -u
+# the build directory: $BUILDDIR (scripts/test.sh sets it) or the current one
+cd "${BUILDDIR:-.}" || { echo "cannot enter build directory ${BUILDDIR:-.}"; exit 1; }
 mpiexec=${MPIEXEC:-$PWD/runtime/mpiexec}
 prog=${FAULT_PROG:-$PWD/test/fault/fault_prog}
 probe=${FAULT_PROBE:-$PWD/test/fault/pmix_probe}
