@@ -26,6 +26,8 @@ void ucmpi_progress_init(void);
 void ucmpi_request_pool_finalize(void);
 void ucmpi_error_finalize(void);
 int ucmpi_p2p_finalize(void);
+int ucmpi_failure_init(void);
+void ucmpi_failure_finalize(void);
 /* provided by lib/comm_*.c and lib/coll when present */
 int ucmpi_comm_finalize_hook(void) __attribute__((weak));
 
@@ -87,6 +89,7 @@ static int do_init(int required, int *provided, const char *fn)
         exit(1);
     copy_runtime_info();
     if (ucmpi_ucx_init(ucmpi_global.thread_level) != 0 ||
+        ucmpi_failure_init() != 0 ||
         ucmpi_rt_commit() != 0 || ucmpi_rt_fence(1, NULL) != 0)
         ucmpi_rt_abort(1, "ucmpi: start-up failed");
     if (ucmpi_comm_init_predefined() != 0)
@@ -131,6 +134,7 @@ int PMPI_Finalize(void)
     ucmpi_ucx_finalize();
     ucmpi_rt_finalize();
     ucmpi_request_pool_finalize();
+    ucmpi_failure_finalize();
     ucmpi_error_finalize();
     free(rt.local_peers);
     free(rt.node_of);

@@ -92,10 +92,13 @@ int ucmpi_request_wait(ucmpi_request_t *req)
     unsigned spins = 0;
 
     while (!ucmpi_request_is_complete(req)) {
-        if (ucmpi_progress() == 0)
-            ucmpi_progress_idle(++spins);
-        else
+        if (ucmpi_progress() != 0) {
             spins = 0;
+            continue;
+        }
+        ucmpi_progress_idle(++spins);
+        if (spins % 1024 == 0)
+            ucmpi_request_check_peer(req);
     }
     return req->status.MPI_ERROR;
 }

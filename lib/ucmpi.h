@@ -246,6 +246,11 @@ static inline bool ucmpi_request_is_complete(const ucmpi_request_t *req)
 }
 /* Progress until complete; returns status.MPI_ERROR of the request. */
 int ucmpi_request_wait(ucmpi_request_t *req);
+/* Waiting loops call this now and then (e.g. every 1024 idle spins): a
+ * receive from a peer that died completes with MPI_ERR_PROC_FAILED. */
+void ucmpi_request_check_peer(ucmpi_request_t *req);
+/* World rank r is known to have failed. */
+int ucmpi_peer_failed(int r);
 
 /* ------------------------------------------------------------------ */
 /* Progress engine                                                    */

@@ -91,6 +91,16 @@ static void idle(unsigned *spins, int events)
         *spins = 0;
 }
 
+/* Now and then, fail receives whose peer died (see failure.c). */
+static void check_peers(unsigned spins, int count, MPI_Request reqs[])
+{
+    if (spins == 0 || spins % 1024 != 0)
+        return;
+    for (int i = 0; i < count; i++)
+        if (reqs[i] != MPI_REQUEST_NULL)
+            ucmpi_request_check_peer(reqs[i]);
+}
+
 #pragma weak MPI_Wait = PMPI_Wait
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
@@ -109,8 +119,10 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         return MPI_SUCCESS;
     }
     unsigned spins = 0;
-    while (!ucmpi_request_is_complete(r))
+    while (!ucmpi_request_is_complete(r)) {
         idle(&spins, ucmpi_progress());
+        check_peers(spins, 1, request);
+    }
     ucmpi_comm_t *comm = r->comm;
     if (comm)
         ucmpi_comm_retain(comm);
@@ -238,8 +250,10 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
     if (rc != MPI_SUCCESS)
         return rc;
     unsigned spins = 0;
-    while (!all_complete(count, reqs))
+    while (!all_complete(count, reqs)) {
         idle(&spins, ucmpi_progress());
+        check_peers(spins, count, reqs);
+    }
     return finish_all(count, reqs, sts, "MPI_Waitall");
 }
 
@@ -290,8 +304,10 @@ int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
         return rc;
     unsigned spins = 0;
     int i;
-    while ((i = find_any(count, reqs)) == -1)
+    while ((i = find_any(count, reqs)) == -1) {
         idle(&spins, ucmpi_progress());
+        check_peers(spins, count, reqs);
+    }
     *index = i;
     if (i == MPI_UNDEFINED) {
         if (st != MPI_STATUS_IGNORE)
@@ -355,8 +371,10 @@ int PMPI_Waitsome(int count, MPI_Request reqs[], int *outcount, int idx[],
         return rc;
     unsigned spins = 0;
     int i;
-    while ((i = find_any(count, reqs)) == -1)
+    while ((i = find_any(count, reqs)) == -1) {
         idle(&spins, ucmpi_progress());
+        check_peers(spins, count, reqs);
+    }
     if (i == MPI_UNDEFINED) {
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;

@@ -4,6 +4,8 @@
 # TCP and Slurm suites.  Ends with one line "N passed, N failed".
 #   TEST_SUITES  space-separated subset of: unit mpi launcher fault tcp slurm
 #   TEST_FILTER  regex of test/mpi programs to run
+#   TEST_VALGRIND=1  run every test/mpi rank under valgrind (leaks included)
+#   CONFIGURE_FLAGS=--enable-asan BUILDDIR=build-asan  an ASan build
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 export PREFIX=${PREFIX:-$repo/install}
@@ -55,6 +57,11 @@ unit_suite() {
 
 mpi_suite() {
     cd "$BUILDDIR" || return 1
+    if [ "${TEST_VALGRIND:-0}" = 1 ]; then
+        export TEST_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full \
+--errors-for-leak-kinds=definite --suppressions=$repo/test/valgrind.supp"
+        export TEST_TIMEOUT_SCALE=${TEST_TIMEOUT_SCALE:-5}
+    fi
     make -j"$(nproc)" check TESTS= >/dev/null 2>&1   # builds test programs only
     MPIEXEC="$BUILDDIR/runtime/mpiexec" TEST_BUILDDIR="$BUILDDIR/test/mpi" \
         TEST_LOGDIR="$BUILDDIR/test-logs" "$repo/test/mpi/runtests"

@@ -11,18 +11,6 @@
 #include <string.h>
 #include <limits.h>
 
-/* From lib/datatype (repeated here until its mpi.h section declares
- * them; identical redeclarations are harmless afterwards). */
-int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers,
-                           int *num_addresses, int *num_datatypes,
-                           int *combiner);
-int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
-                           int max_addresses, int max_datatypes,
-                           int array_of_integers[],
-                           MPI_Aint array_of_addresses[],
-                           MPI_Datatype array_of_datatypes[]);
-int PMPI_Type_free(MPI_Datatype *datatype);
-
 #define PREDEF_OP(name, ID, COMMUTE) \
     struct ucmpi_op_s ucmpi_op_##name = { .magic = UCMPI_MAGIC_OP, \
         .refcount = 1, .predefined = 1, .commute = COMMUTE, .id = ID }

@@ -147,23 +147,53 @@ static void seek(ucmpi_dt_cursor_t *c, size_t off)
     c->pos = off;
 }
 
+typedef struct { uint64_t a, b; } u128_t;
+
+/* Small copies without a call: overlapping fixed-size moves. */
+static inline void move_bytes(char *d, const char *s, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    } else if (n <= 32) {
+        u128_t a, b;
+        memcpy(&a, s, 16);
+        memcpy(&b, s + n - 16, 16);
+        memcpy(d, &a, 16);
+        memcpy(d + n - 16, &b, 16);
+    } else {
+        memcpy(d, s, n);
+    }
+}
+
 /* Copies k whole blocks of len bytes between a strided and a packed
- * region; small power-of-two sizes get fixed-size moves. */
+ * region; power-of-two sizes up to 16 get fixed-size moves. */
 #define STRIDED_COPY(T, unpack)                                         \
     do {                                                                \
-        for (MPI_Count j = 0; j < k; j++, s += stride, p += sizeof(T)) {\
+        _Pragma("GCC unroll 4")                                         \
+        for (MPI_Count j = 0; j < k; j++) {                             \
             T v_;                                                       \
             if (unpack) {                                               \
-                memcpy(&v_, p, sizeof(T));                              \
-                memcpy(s, &v_, sizeof(T));                              \
+                memcpy(&v_, p + j * sizeof(T), sizeof(T));              \
+                memcpy(s + j * stride, &v_, sizeof(T));                 \
             } else {                                                    \
-                memcpy(&v_, s, sizeof(T));                              \
-                memcpy(p, &v_, sizeof(T));                              \
+                memcpy(&v_, s + j * stride, sizeof(T));                 \
+                memcpy(p + j * sizeof(T), &v_, sizeof(T));              \
             }                                                           \
         }                                                               \
     } while (0)
-
-typedef struct { uint64_t a, b; } u128_t;
 
 static inline void copy_blocks(char *s, char *p, MPI_Count k, size_t len,
                                MPI_Aint stride, const int unpack)
@@ -177,9 +207,9 @@ static inline void copy_blocks(char *s, char *p, MPI_Count k, size_t len,
     default:
         for (MPI_Count j = 0; j < k; j++, s += stride, p += len) {
             if (unpack)
-                memcpy(s, p, len);
+                move_bytes(s, p, len);
             else
-                memcpy(p, s, len);
+                move_bytes(p, s, len);
         }
     }
 }
@@ -191,7 +221,36 @@ static inline size_t walk(ucmpi_dt_cursor_t *c, char *stream, size_t len,
     size_t done = 0;
 
     while (done < len) {
-        const ucmpi_dt_node_t *nd = &c->nodes[c->fr[c->top].cur];
+        frame_t *f = &c->fr[c->top];
+        const ucmpi_dt_node_t *nd = &c->nodes[f->cur];
+        if (nd->count == 1 && c->liter == 0 && c->loff == 0 &&
+            (size_t)nd->len <= len - done) {
+            /* a run of single-block leaves (indexed, struct): tight loop */
+            const ucmpi_dt_node_t *q = nd, *end = c->nodes + f->end;
+            char *base = f->base;
+            for (;;) {
+                size_t l = (size_t)q->len;
+                if (l > len - done)
+                    break;
+                if (unpack)
+                    move_bytes(base + q->disp, stream + done, l);
+                else
+                    move_bytes(stream + done, base + q->disp, l);
+                done += l;
+                if (q + 1 == end || q[1].kind != UCMPI_DTN_VEC ||
+                    q[1].count != 1) {
+                    c->liter = 1;
+                    break;
+                }
+                q++;
+            }
+            f->cur = (uint32_t)(q - c->nodes);
+            c->lbase = base + q->disp;
+            nd = q;
+            if (c->liter == 0)
+                continue;     /* the next block only partly fits */
+            goto advance;
+        }
         size_t blen = (size_t)nd->len;
         char *s = c->lbase + c->liter * nd->stride + c->loff;
         char *p = stream + done;
@@ -208,9 +267,9 @@ static inline size_t walk(ucmpi_dt_cursor_t *c, char *stream, size_t len,
             if (n > want)
                 n = want;
             if (unpack)
-                memcpy(s, p, n);
+                move_bytes(s, p, n);
             else
-                memcpy(p, s, n);
+                move_bytes(p, s, n);
             done += n;
             c->loff += n;
             if (c->loff == blen) {
@@ -218,8 +277,18 @@ static inline size_t walk(ucmpi_dt_cursor_t *c, char *stream, size_t len,
                 c->liter++;
             }
         }
-        if (c->liter == nd->count && !next_leaf(c))
+        if (c->liter < nd->count)
+            continue;
+    advance:;
+        /* next leaf: a sibling leaf directly, else through the frames */
+        uint32_t i = f->cur + 1;
+        if (i < f->end && c->nodes[i].kind == UCMPI_DTN_VEC) {
+            f->cur = i;
+            c->liter = 0;
+            c->lbase = f->base + c->nodes[i].disp;
+        } else if (!next_leaf(c)) {
             break;
+        }
     }
     c->pos += done;
     return done;
@@ -257,6 +326,40 @@ size_t ucmpi_dt_cursor_unpack(ucmpi_dt_cursor_t *c, size_t offset,
     return cursor_move(c, offset, (char *)src, len, 1);
 }
 
+/* Whole-buffer forms use a cursor on the stack when the type is shallow
+ * (no malloc for small messages). */
+#define STACK_DEPTH 8
+
+static size_t whole(MPI_Datatype dt, char *buf, MPI_Count count,
+                    char *stream, size_t len, int unpack)
+{
+    union {
+        ucmpi_dt_cursor_t c;
+        char space[sizeof(ucmpi_dt_cursor_t) +
+                   (STACK_DEPTH + 1) * sizeof(frame_t)];
+    } u;
+    ucmpi_dt_impl_t *im = ucmpi_dt_impl(dt);
+    ucmpi_dt_cursor_t *c = &u.c;
+    size_t n;
+
+    if (im->depth > STACK_DEPTH) {
+        c = ucmpi_dt_cursor_create(dt, buf, count);
+        if (c == NULL)
+            return 0;
+        n = cursor_move(c, 0, stream, len, unpack);
+        ucmpi_dt_cursor_destroy(c);
+        return n;
+    }
+    c->dt = dt;
+    c->nodes = im->nodes;
+    c->buf = buf;
+    c->count = count;
+    c->total = (size_t)(count * dt->size);
+    c->contig = 0;
+    c->pos = (size_t)-1;
+    return cursor_move(c, 0, stream, len, unpack);
+}
+
 size_t ucmpi_dt_pack(MPI_Datatype dt, const void *buf, MPI_Count count,
                      void *dst)
 {
@@ -267,12 +370,7 @@ size_t ucmpi_dt_pack(MPI_Datatype dt, const void *buf, MPI_Count count,
         memcpy(dst, (const char *)buf + dt->true_lb, total);
         return total;
     }
-    ucmpi_dt_cursor_t *c = ucmpi_dt_cursor_create(dt, buf, count);
-    if (c == NULL)
-        return 0;
-    size_t n = ucmpi_dt_cursor_pack(c, 0, dst, total);
-    ucmpi_dt_cursor_destroy(c);
-    return n;
+    return whole(dt, (char *)buf, count, dst, total, 0);
 }
 
 size_t ucmpi_dt_unpack(MPI_Datatype dt, void *buf, MPI_Count count,
@@ -287,10 +385,5 @@ size_t ucmpi_dt_unpack(MPI_Datatype dt, void *buf, MPI_Count count,
         memcpy((char *)buf + dt->true_lb, src, len);
         return len;
     }
-    ucmpi_dt_cursor_t *c = ucmpi_dt_cursor_create(dt, buf, count);
-    if (c == NULL)
-        return 0;
-    size_t n = ucmpi_dt_cursor_unpack(c, 0, src, len);
-    ucmpi_dt_cursor_destroy(c);
-    return n;
+    return whole(dt, buf, count, (char *)src, len, 1);
 }

@@ -132,6 +132,7 @@ static void on_request(const void *msg, size_t len)
     if (r == NULL)
         return;   /* the origin waits forever: nothing better to do */
     r->token = h->token;
+    r->pad = 0;
     r->status = win == NULL ? MPI_ERR_WIN
                             : execute(win, h, segs, data, (char *)(r + 1));
     r->dlen = r->status == MPI_SUCCESS ? rlen : 0;

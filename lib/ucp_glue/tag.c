@@ -145,8 +145,8 @@ static int mpi_error_of(ucs_status_t st)
 /* One UCX operation of the request finished (Ssend has two). */
 static void op_done(ucmpi_request_t *req, ucs_status_t st)
 {
-    if (st == UCS_ERR_CANCELED)
-        req->status.ucmpi_cancelled = 1;
+    if (st == UCS_ERR_CANCELED && req->status.MPI_ERROR == MPI_SUCCESS)
+        req->status.ucmpi_cancelled = 1;   /* else: failed peer, see failure.c */
     else if (st != UCS_OK && req->status.MPI_ERROR == MPI_SUCCESS)
         req->status.MPI_ERROR = mpi_error_of(st);
     if (--req->p2p.pending == 0) {

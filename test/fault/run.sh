@@ -3,7 +3,8 @@
 # MPI_Finalize or is killed with SIGKILL, SIGINT/SIGTERM to mpiexec, and
 # --timeout on a hung job.  Each must end the whole job quickly, with the
 # right exit code, one line naming the rank and the cause, the output written
-# before the fault, and no surviving process.  Run from the build directory.
+# before the fault, and no surviving process.  Plus the privacy of mpiexec's
+# PMIx rendezvous (case security).  Run from the build directory.
 #
 # Environment:
 #   MPIEXEC        launcher (default: ./runtime/mpiexec)
@@ -13,10 +14,12 @@
 #                  runs are reported as SLOW but pass)
 #   FAULT_BOUND    seconds after which a run fails (default 5: the machine
 #                  is shared, the goal is what the numbers are checked against)
-#   FAULT_FILTER   regex over case names (abort segv exit kill9 sigint sigterm timeout)
+#   FAULT_FILTER   regex over case names (abort segv exit kill9 sigint sigterm
+#                  timeout security)
 set -u
 mpiexec=${MPIEXEC:-$PWD/runtime/mpiexec}
 prog=${FAULT_PROG:-$PWD/test/fault/fault_prog}
+probe=${FAULT_PROBE:-$PWD/test/fault/pmix_probe}
 nps=${FAULT_NPS:-4 8}
 goal=${FAULT_GOAL:-0.5}
 bound=${FAULT_BOUND:-5}
@@ -190,6 +193,56 @@ case_timeout() {   # np: --timeout 1 on a hung job: exit 124, names the ranks' M
     fi
 }
 
+# Issue 7 part 5: mpiexec's PMIx rendezvous is private to the user.
+# While a job runs: its PMIx temporary directory is ours, mode 0700, holds
+# nothing world-writable; a process of another user (nobody) can join the
+# job neither from outside (rank 0's PMIx environment copied) nor when
+# started by mpiexec itself; our own uid can (so the probe is not broken);
+# the directory is gone after the job.
+case_security() {
+    local np=2 why= d p probe_dir env0=() out
+    if ! id nobody >/dev/null 2>&1 || ! command -v setpriv >/dev/null || [ "$(id -u)" -ne 0 ]; then
+        echo "SKIP: security (needs root, setpriv and user nobody)"; return
+    fi
+    [ -x "$probe" ] || { report "security" 0 "no $probe"; return; }
+    probe_dir=$(mktemp -d /tmp/ucmpi-probe.XXXXXX) && chmod 0711 "$probe_dir" &&
+        cp "$probe" "$probe_dir/" && chmod 0755 "$probe_dir/pmix_probe"
+    as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+    start_job "$np" "$prog" hang
+    if ! wait_pids "$np"; then
+        why="ranks did not start"
+    else
+        mapfile -t env0 < <(tr '\0' '\n' <"/proc/$(cat "$dir/pid.0")/environ" | grep '^PMIX_')
+        d=$(printf '%s\n' "${env0[@]}" | sed -n 's/^PMIX_SERVER_TMPDIR=//p')
+        if [ -z "$d" ] || [ ! -d "$d" ]; then
+            why="no PMIX_SERVER_TMPDIR in the ranks' environment"
+        elif [ "$(stat -c '%u %a' "$d")" != "$(id -u) 700" ]; then
+            why="$d: owner/mode $(stat -c '%U %a' "$d"), want $(id -un) 700"
+        elif [ -n "$(find "$d" -perm -0002 ! -type s ! -type l 2>/dev/null)" ]; then
+            why="world-writable entries in $d: $(find "$d" -perm -0002 ! -type s ! -type l | head -3)"
+        else
+            out=$(as_nobody env -i "${env0[@]}" PMIX_MCA_gds=hash PMIX_GDS_MODULE=hash \
+                  timeout 10 "$probe_dir/pmix_probe" 2>&1)
+            echo "$out" | grep -q connected && why="user nobody joined the job from outside: $out"
+        fi
+    fi
+    kill -TERM "$job_pid" 2>/dev/null
+    finish_job 10
+    job_pid=
+    if [ -z "$why" ] && [ -n "$d" ] && [ -e "$d" ]; then why="$d left behind after the job"; fi
+    if [ -z "$why" ]; then
+        out=$(timeout 20 "$mpiexec" -n 1 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+              env PMIX_MCA_gds=hash PMIX_GDS_MODULE=hash "$probe_dir/pmix_probe" 2>&1)
+        echo "$out" | grep -q connected && why="a rank running as nobody joined: $out"
+    fi
+    if [ -z "$why" ]; then
+        out=$(timeout 20 "$mpiexec" -n 1 "$probe_dir/pmix_probe" 2>&1)
+        echo "$out" | grep -q connected || why="control failed: our own probe could not join: $out"
+    fi
+    rm -rf "$probe_dir"
+    report "security np=$np" "$([ -z "$why" ] && echo 1 || echo 0)" "$why"
+}
+
 want() { [[ "$1" =~ $filter ]]; }
 
 for np in $nps; do
@@ -201,9 +254,12 @@ for np in $nps; do
     want sigterm && case_external sigterm "$np" 143 "" sigterm
     want timeout && case_timeout "$np"
 done
+want security && case_security
 
-echo "fault times (s, from the fault (timeout: the deadline) to the end of mpiexec; goal $goal):"
-printf '  %s\n' "${times[@]}"
+if [ ${#times[@]} -gt 0 ]; then
+    echo "fault times (s, from the fault (timeout: the deadline) to the end of mpiexec; goal $goal):"
+    printf '  %s\n' "${times[@]}"
+fi
 [ $fail -gt 0 ] && { echo "Failed:"; printf '  %s\n' "${failed[@]}"; }
 [ $slow -gt 0 ] && echo "fault: $slow run(s) slower than the ${goal}s goal"
 [ $xfail -gt 0 ] && echo "fault: $xfail known gap(s) (XFAIL), not counted as failures"

@@ -4,14 +4,20 @@
 #   TEST_FILTER=regex .../run.sh                 (some)
 # Environment: MPIEXEC (default ./runtime/mpiexec), RT_CLIENT (default
 # ./test/launcher/rt_client, `make test/launcher/rt_client` builds it),
-# TEST_TIMEOUT_SCALE (multiply time bounds, e.g. under valgrind).
+# TEST_TIMEOUT_SCALE (multiply time bounds, e.g. 4 for an --enable-asan build).
 # Prints one line per test, the time each failure took to end the job, and
 # finally "launcher: N passed, N failed".
 set -u
 MPIEXEC=${MPIEXEC:-$PWD/runtime/mpiexec}
 CLIENT=${RT_CLIENT:-$PWD/test/launcher/rt_client}
+MPIJOB=${MPI_JOB:-$PWD/test/launcher/mpi_job}     # a real MPI program; tests skip without it
 filter=${TEST_FILTER:-.}
 scale=${TEST_TIMEOUT_SCALE:-1}
+here=$(cd "$(dirname "$0")" && pwd)
+# under --enable-asan: libpmix's own leaks are not ours
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$here/lsan.supp:print_suppressions=0}
+asan=0
+ldd "$CLIENT" 2>/dev/null | grep -q libasan && asan=1
 work=$(mktemp -d "${TMPDIR:-/tmp}/launcher-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 pass=0 fail=0 failed=()
@@ -61,6 +67,15 @@ t_info() {
     ok
 }
 
+t_node_sources() {   # PMIX_NODEID, else PMIX_HOSTNAME, else host names via the modex
+    for src in nodeid hostname modex; do
+        run_mpiexec 60 -n 4 -x UCMPI_RT_TEST_NODE_SOURCE=$src "$CLIENT" info
+        want "node from $src" [ $rc = 0 ] && want "$src: 4 OK" [ "$(grep -c ' OK$' "$out")" = 4 ] ||
+            return
+    done
+    ok
+}
+
 t_modex_rounds() {
     run_mpiexec 60 -n 4 "$CLIENT" info 20
     want "20 modex rounds" [ $rc = 0 ] && ok
@@ -95,7 +110,7 @@ t_abort() {
 }
 
 t_segv() {
-    run_mpiexec 30 -v -n 4 "$CLIENT" segv 1
+    ASAN_OPTIONS=handle_segv=0 run_mpiexec 30 -v -n 4 "$CLIENT" segv 1
     want "exit 139" [ $rc = 139 ] || return
     want "names rank 1 and SIGSEGV" has "$err" "rank 1 .*signal 11 (SIGSEGV)" || return
     want "output before the crash kept" has "$out" "rank 1 before crash" || return
@@ -221,8 +236,10 @@ t_script_and_wrapper() {
     run_mpiexec 60 -n 3 "$work/wrap.sh" env "$CLIENT" info
     want "script wrapper" [ $rc = 0 ] || return
     want "3 OK" [ "$(grep -c ' OK$' "$out")" = 3 ] || return
-    if command -v valgrind >/dev/null; then
-        run_mpiexec 300 -n 2 valgrind -q --error-exitcode=99 "$CLIENT" info
+    if command -v valgrind >/dev/null && [ $asan = 0 ]; then
+        run_mpiexec 300 -n 2 valgrind -q --error-exitcode=99 --leak-check=full \
+            --errors-for-leak-kinds=definite --suppressions="$here/../../runtime/pmix.supp" \
+            "$CLIENT" info
         want "under valgrind" [ $rc = 0 ] || return
     fi
     ok
@@ -268,7 +285,36 @@ t_launch_speed() {
     want "16 ranks in < 3 s" lt "$secs" 3 && ok "16 oversubscribed ranks in $secs s"
 }
 
-tests="info modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early
+# real MPI programs (MPI_Init over this launcher, UCX wire-up)
+t_mpi_ring() {
+    local times=""
+    [ -x "$MPIJOB" ] || { ok "skipped: no $MPIJOB"; return; }
+    for n in 1 2 3 4 8 16; do
+        run_mpiexec 120 -n $n "$MPIJOB" ok
+        want "ring n=$n" [ $rc = 0 ] && want "ring n=$n OK" has "$out" "ring of $n ranks: token $n OK" ||
+            return
+        times="$times n=$n:${secs:0:4}s"
+    done
+    ok "$times"
+}
+
+t_mpi_failures() {
+    local m report=""
+    [ -x "$MPIJOB" ] || { ok "skipped: no $MPIJOB"; return; }
+    for m in "abort 2 7:7:rank 2 aborted the job with code 7" \
+             "segv 1:139:rank 1 .*SIGSEGV" \
+             "exit 3 5:5:rank 3 .*exited with code 5 before finalizing" \
+             "exit 1 0:1:rank 1 .*without finalizing"; do
+        ASAN_OPTIONS=handle_segv=0 UCX_HANDLE_ERRORS=none run_mpiexec 60 -v -n 4 "$MPIJOB" ${m%%:*}
+        m=${m#*:}
+        want "${m#*:}: exit ${m%%:*}" [ $rc = "${m%%:*}" ] || return
+        want "reported: ${m#*:}" has "$err" "${m#*:}" || return
+        report="$report ${m%%:*}:$(ended)s"
+    done
+    ok "ended after the failure in:$report"
+}
+
+tests="mpi_ring mpi_failures info node_sources modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early
        exit_after_finalize kill9 sigint sigterm timeout stdin env tag_output
        output_before_crash script_and_wrapper bind cli tmpdir launch_speed"
 for t in $tests; do

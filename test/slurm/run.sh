@@ -12,7 +12,9 @@
 #   SLURM_TEST_LIST    test/mpi lines to run through srun
 #                      (default: test/slurm/subset.list)
 #   SLURM_TEST_NPS     process counts for the examples (default "1 2 4 8")
-#   SLURM_BOUND        seconds a dead-peer run may take (default 30)
+#   SLURM_BOUND        seconds a dead-peer run may take (default 10)
+#   DEADPEER_STRICT    set: dead-peer runs that fail count as failures
+#                      (default: XFAIL until the library reports dead peers)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -21,8 +23,8 @@ if [ "${1:-}" = --nodes ]; then nodes=$2; suite=netns; fi
 build=$PWD
 subset=${SLURM_TEST_LIST:-$here/subset.list}
 example_nps=${SLURM_TEST_NPS:-1 2 4 8}
-bound=${SLURM_BOUND:-30}
-pass=0 fail=0 skip=0 failed=() t_start=$EPOCHREALTIME
+bound=${SLURM_BOUND:-10}
+pass=0 fail=0 skip=0 xfail=0 failed=() t_start=$EPOCHREALTIME
 srun_args=() start_args=() N=
 [ "$nodes" -gt 1 ] && srun_args=(-N "$nodes") start_args=(--nodes "$nodes") N="-N $nodes "
 
@@ -45,16 +47,17 @@ skipped() { skip=$((skip + 1)); echo "SKIP: $*"; }
 # folds the "subset: P passed, F failed, S skipped" of run-subset.sh into ours
 add_subset() {   # log what
     local p f k
-    grep -E '^(PASS|FAIL|SKIP)' "$1" | sed 's/^/    /'
+    grep -v '^subset: ' "$1" | sed 's/^/    /'
     read -r p f k < <(sed -n 's/^subset: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped/\1 \2 \3/p' "$1")
     if [ -z "$p" ]; then result 0 "test/mpi subset $2 (no summary)" "$1"; return; fi
     pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + k))
-    [ "$f" -gt 0 ] && { failed+=("test/mpi subset $2: $f run(s)"); grep -A12 '^FAIL' "$1" | head -n 40; }
+    [ "$f" -gt 0 ] && failed+=("test/mpi subset $2: $f run(s)")
     echo "test/mpi subset $2: $p passed, $f failed, $k skipped"
 }
 finish() {
     [ $fail -gt 0 ] && { echo "Failed:"; printf '  %s\n' "${failed[@]}"; }
     [ $skip -gt 0 ] && say "$skip skipped"
+    [ $xfail -gt 0 ] && say "$xfail known gap(s) (XFAIL), not counted as failures"
     awk -v a="$t_start" -v b="$EPOCHREALTIME" -v s="$suite" \
         'BEGIN { printf "%s: took %.1f s\n", s, b - a }'
     say "$pass passed, $fail failed"
@@ -101,17 +104,24 @@ else
 fi
 
 # 2. refusal without a PMIx server: one clear message, no N singleton jobs
-refusal_prog=$hello
-[ -x "$refusal_prog" ] || refusal_prog=$rt
+# (an MPI program: MPI_Init refuses; the runtime client: ucmpi_rt_init refuses)
+refusal_progs=()
+for p in "$hello" "$build/test/fault/fault_prog abort 0 0" "$rt info"; do
+    [ -x "${p%% *}" ] && refusal_progs+=("$p")
+done
 for plugin in none pmi2; do
     "$run" srun --mpi=list 2>&1 | grep -qw "$plugin" || { skipped "no --mpi=$plugin plugin"; continue; }
-    log=$logs/refuse.$plugin
-    srun_case any "$log" --mpi="$plugin" -n 2 "$refusal_prog"
-    ok=1
-    grep -q -- '--mpi=pmix' "$log" || { echo "no advice to use --mpi=pmix" >>"$log"; ok=0; }
-    grep -Eq '^(hello|rank [0-9]+ size 1 )' "$log" && { echo "ran as singletons" >>"$log"; ok=0; }
-    [ "$rc" -ne 0 ] || { echo "srun exit code 0" >>"$log"; ok=0; }
-    result $ok "refusal: srun --mpi=$plugin $N-n 2 $(basename "$refusal_prog")" "$log"
+    for p in "${refusal_progs[@]}"; do
+        log=$logs/refuse.$plugin.$(basename "${p%% *}")
+        # shellcheck disable=SC2086
+        srun_case any "$log" --mpi="$plugin" -n 2 $p
+        ok=1
+        grep -q -- '--mpi=pmix' "$log" || { echo "no advice to use --mpi=pmix" >>"$log"; ok=0; }
+        grep -Eq '^(hello|rank [0-9]+ size 1 |rank 0 of 1: up)' "$log" &&
+            { echo "ran as singletons" >>"$log"; ok=0; }
+        [ "$rc" -ne 0 ] || { echo "srun exit code 0" >>"$log"; ok=0; }
+        result $ok "refusal: srun --mpi=$plugin $N-n 2 $(basename "${p%% *}")" "$log"
+    done
 done
 
 # 3. the examples
@@ -132,28 +142,40 @@ MPIEXEC=$here/srun-mpiexec SRUN_ARGS="${srun_args[*]}" TEST_LOGDIR=$logs/mpi.d \
     "$here/run-subset.sh" "$subset" >"$log" 2>&1
 add_subset "$log" "through srun"
 
-# 5. dead peer: the survivors' calls fail through the error handler
+# 5. dead peer: the survivors' calls fail through the error handler.  Slurm
+# cancels the step about a second after a task dies (its PMIx plugin sees
+# the lost client), so the library must notice first: over TCP the kernel
+# resets the connections at once; shared memory would need UCX keepalive.
+# Until issue 7 part 4 lands these are XFAIL; DEADPEER_STRICT=1 fails them.
 if [ -x "$dead" ]; then
     for spec in "2 recv" "4 recv" "4 coll" "4 fatal"; do
         set -- $spec
         np=$1 variant=$2 log=$logs/dead.$np.$variant
         [ "$np" -lt "$nodes" ] && continue
         t0=$EPOCHREALTIME
-        timeout -k 2 "$bound" "$run" srun --quiet "${srun_args[@]}" --mpi=pmix \
-            --kill-on-bad-exit=0 -n "$np" "$dead" 1 "$variant" >"$log" 2>&1 </dev/null
+        UCX_TLS=${UCX_TLS:-tcp,self} timeout -k 2 "$bound" "$run" srun --quiet \
+            "${srun_args[@]}" --mpi=pmix --kill-on-bad-exit=0 -n "$np" \
+            "$dead" 1 "$variant" >"$log" 2>&1 </dev/null
         rc=$?
         secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
         ok=1
         [ $rc -eq 124 ] && { echo "hung: killed after ${bound}s" >>"$log"; ok=0; }
         if [ "$variant" = fatal ]; then
-            [ $rc -ne 0 ] || ok=0
+            # the default handler names the call; Slurm's kill alone does not count
+            grep -q 'MPI_Recv' "$log" || { echo "no error report from MPI_Recv's default handler" >>"$log"; ok=0; }
             grep -q 'returned success' "$log" && ok=0
         else
             n=$(grep -c 'error handler called' "$log")
             [ "$n" -eq $((np - 1)) ] || { echo "$n of $((np - 1)) survivors reported the error" >>"$log"; ok=0; }
             grep 'error handler called' "$log" | sed 's/^/    /'
         fi
-        result $ok "dead peer ($variant): srun $N-n $np, ended after ${secs}s" "$log"
+        name="dead peer ($variant): srun $N-n $np, ended after ${secs}s"
+        if [ $ok -eq 0 ] && [ -z "${DEADPEER_STRICT:-}" ]; then
+            xfail=$((xfail + 1)); echo "XFAIL: $name (issue 7 part 4: dead peers in the library)"
+            sed 's/^/    | /' "$log" | tail -n 4
+        else
+            result $ok "$name" "$log"
+        fi
     done
 else
     skipped "test/fault/dead_peer not built"

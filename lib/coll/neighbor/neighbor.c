@@ -15,7 +15,7 @@ static int nbr_prepare(MPI_Comm comm, const void *sbuf, const void *rbuf,
                        ucmpi_xfer_mode_t mode, MPI_Request *req,
                        ucmpi_xfer_args_t *a, const char *fn)
 {
-    int rc = ucmpi_xfer_check_comm(comm, fn), status = MPI_UNDEFINED;
+    int rc = ucmpi_xfer_check_comm(comm, fn);
 
     if (rc != MPI_SUCCESS)
         return rc;
@@ -34,8 +34,7 @@ static int nbr_prepare(MPI_Comm comm, const void *sbuf, const void *rbuf,
                              &a->dsts) != MPI_SUCCESS)
         return ucmpi_err_comm(comm, MPI_ERR_TOPOLOGY, fn, "communicator has "
                               "no process topology");
-    PMPI_Topo_test(comm, &status);
-    a->cart = status == MPI_CART;
+    a->cart = ((const ucmpi_topo_t *)comm->topo)->kind == MPI_CART;
     return MPI_SUCCESS;
 }
 

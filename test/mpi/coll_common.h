@@ -1,0 +1,43 @@
+/* Shared bits of the coll_* tests: the non-commutative test op (affine
+ * maps mod 10007 on MPI_2INT pairs, composed in rank order) and fills. */
+#ifndef COLL_COMMON_H
+#define COLL_COMMON_H
+#include "mpitest.h"
+#include <string.h>
+
+/* inout = in o inout, element-wise */
+static inline void affine_apply(const int *in, int *inout, int n)
+{
+    for (int i = 0; i < n; i++) {
+        long a = in[2 * i], b = in[2 * i + 1];
+        long c = inout[2 * i], d = inout[2 * i + 1];
+        inout[2 * i] = (int)(a * c % 10007);
+        inout[2 * i + 1] = (int)((a * d + b) % 10007);
+    }
+}
+
+static inline void affine_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    affine_apply(in, inout, *len);
+}
+
+/* rank r's pair i */
+static inline void affine_fill(int *v, int r, int count)
+{
+    for (int i = 0; i < count; i++) {
+        v[2 * i] = (r * 7 + i) % 13 + 2;
+        v[2 * i + 1] = (r * 3 + i * 5) % 17;
+    }
+}
+
+/* out = x_lo o ... o x_{hi-1} */
+static inline void affine_expect(int *out, int lo, int hi, int count, int *scratch)
+{
+    affine_fill(out, hi - 1, count);
+    for (int r = hi - 2; r >= lo; r--) {
+        affine_fill(scratch, r, count);
+        affine_apply(scratch, out, count);
+    }
+}
+#endif

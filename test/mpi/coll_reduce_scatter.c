@@ -1,0 +1,106 @@
+/* MPI_Reduce_scatter(_block) and their I/_init forms: uneven and zero
+ * counts, in place, long vectors, a non-commutative op. */
+#include "coll_common.h"
+
+static int rank, size;
+
+static void sum_case(int base, int block, int inplace)
+{
+    int *counts = malloc(size * sizeof(int)), total = 0, off = 0;
+    for (int i = 0; i < size; i++) {
+        counts[i] = block ? base : (i * 7 + base) % 5 + base;
+        if (i < rank)
+            off += counts[i];
+        total += counts[i];
+    }
+    int *s = malloc((total + 1) * sizeof(int)), *r = malloc((total + 1) * sizeof(int));
+    for (int i = 0; i < total; i++) {
+        s[i] = rank * 5 + i;
+        r[i] = inplace ? s[i] : -1;
+    }
+    const void *in = inplace ? MPI_IN_PLACE : s;
+    MT_CHECK_RC(block ? MPI_Reduce_scatter_block(in, r, base, MPI_INT, MPI_SUM,
+                                                 MPI_COMM_WORLD)
+                      : MPI_Reduce_scatter(in, r, counts, MPI_INT, MPI_SUM,
+                                           MPI_COMM_WORLD));
+    for (int i = 0; i < counts[rank]; i++)
+        if (r[i] != 5 * size * (size - 1) / 2 + size * (off + i)) {
+            MT_CHECK(0, "base %d block %d inplace %d: [%d] = %d", base, block,
+                     inplace, i, r[i]);
+            break;
+        }
+    free(s);
+    free(r);
+    free(counts);
+}
+
+int main(int argc, char **argv)
+{
+    static const int bases[] = {0, 1, 3, 1000, 131072};
+    MPI_Op op;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    for (int b = 0; b < 5; b++)
+        for (int v = 0; v < 4; v++)
+            sum_case(bases[b], v & 1, v >> 1);
+
+    /* non-commutative: block i of the rank-ordered composition */
+    MT_CHECK_RC(MPI_Op_create(affine_fn, 0, &op));
+    {
+        int n = 3, total = n * size;
+        int *s = malloc(2 * total * sizeof(int)), *r = malloc(2 * n * sizeof(int));
+        int *want = malloc(2 * total * sizeof(int)), *tmp = malloc(2 * total * sizeof(int));
+        affine_fill(s, rank, total);
+        MT_CHECK_RC(MPI_Reduce_scatter_block(s, r, n, MPI_2INT, op, MPI_COMM_WORLD));
+        affine_expect(want, 0, size, total, tmp);
+        MT_CHECK(memcmp(r, want + 2 * n * rank, 2 * n * sizeof(int)) == 0,
+                 "non-commutative reduce_scatter_block out of order");
+        free(s); free(r); free(want); free(tmp);
+    }
+    MT_CHECK_RC(MPI_Op_free(&op));
+
+    /* nonblocking and persistent forms */
+    {
+        MPI_Request req[2];
+        int *counts = malloc(size * sizeof(int));
+        int *s = malloc(4 * size * sizeof(int)), r1[4], r2[4];
+        for (int i = 0; i < size; i++)
+            counts[i] = 4;
+        for (int i = 0; i < 4 * size; i++)
+            s[i] = i + rank;
+        MT_CHECK_RC(MPI_Ireduce_scatter(s, r1, counts, MPI_INT, MPI_SUM,
+                                        MPI_COMM_WORLD, &req[0]));
+        MT_CHECK_RC(MPI_Ireduce_scatter_block(s, r2, 4, MPI_INT, MPI_SUM,
+                                              MPI_COMM_WORLD, &req[1]));
+        MT_CHECK_RC(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+        for (int i = 0; i < 4; i++) {
+            int want = size * (4 * rank + i) + size * (size - 1) / 2;
+            MT_CHECK(r1[i] == want && r2[i] == want, "i-forms [%d] = %d %d want %d",
+                     i, r1[i], r2[i], want);
+        }
+        MT_CHECK_RC(MPI_Reduce_scatter_init(s, r1, counts, MPI_INT, MPI_SUM,
+                                            MPI_COMM_WORLD, MPI_INFO_NULL, &req[0]));
+        MT_CHECK_RC(MPI_Reduce_scatter_block_init(s, r2, 4, MPI_INT, MPI_SUM,
+                                                  MPI_COMM_WORLD, MPI_INFO_NULL,
+                                                  &req[1]));
+        for (int it = 0; it < 3; it++) {
+            for (int i = 0; i < 4 * size; i++)
+                s[i] = i + rank + it;
+            MT_CHECK_RC(MPI_Startall(2, req));
+            MT_CHECK_RC(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+            for (int i = 0; i < 4; i++) {
+                int want = size * (4 * rank + i + it) + size * (size - 1) / 2;
+                MT_CHECK(r1[i] == want && r2[i] == want,
+                         "persistent it %d [%d] = %d %d want %d", it, i, r1[i],
+                         r2[i], want);
+            }
+        }
+        MT_CHECK_RC(MPI_Request_free(&req[0]));
+        MT_CHECK_RC(MPI_Request_free(&req[1]));
+        free(counts);
+        free(s);
+    }
+    return mt_finish();
+}

@@ -1,0 +1,110 @@
+/*
+ * Unit tests of mpiexec's command line parsing.
+ */
+#include "mpiexec.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static int parse(mx_args_t *a, int *code, char **argv)
+{
+    int argc = 0;
+    while (argv[argc] != NULL)
+        argc++;
+    return mx_parse_args(argc, argv, a, code);
+}
+
+START_TEST(counts_and_command)
+{
+    mx_args_t a;
+    int code;
+
+    unsetenv("MPIEXEC_TIMEOUT");
+    ck_assert_int_eq(parse(&a, &code, (char *[]){"mpiexec", "-n", "4", "./p", "-n", "x", NULL}), 0);
+    ck_assert_int_eq(a.np, 4);
+    ck_assert_str_eq(a.argv[0], "./p");
+    ck_assert_str_eq(a.argv[1], "-n");          /* the program's own options stay */
+    ck_assert_int_eq(parse(&a, &code, (char *[]){"mpiexec", "-np", "3", "p", NULL}), 0);
+    ck_assert_int_eq(a.np, 3);
+    ck_assert_int_eq(parse(&a, &code, (char *[]){"mpiexec", "--np=5", "--", "-p", NULL}), 0);
+    ck_assert_int_eq(a.np, 5);
+    ck_assert_str_eq(a.argv[0], "-p");
+    ck_assert_int_eq(parse(&a, &code, (char *[]){"mpiexec", "p", NULL}), 0);
+    ck_assert_int_eq(a.np, 1);
+    ck_assert_int_eq(a.bind, MX_BIND_AUTO);
+}
+END_TEST
+
+START_TEST(options)
+{
+    mx_args_t a;
+    int code;
+
+    setenv("UT_VAR", "val", 1);
+    ck_assert_int_eq(parse(&a, &code, (char *[]){"mpiexec", "--bind-to", "none", "--tag-output",
+        "-x", "UT_VAR", "-x", "A=1", "--env", "B=2", "-x", "UT_UNSET_VAR", "--timeout=2.5",
+        "--oversubscribe", "valgrind", "./p", NULL}), 0);
+    ck_assert_int_eq(a.bind, MX_BIND_NONE);
+    ck_assert_int_eq(a.tag_output, 1);
+    ck_assert(a.timeout == 2.5);
+    ck_assert_int_eq(a.nenv, 3);
+    ck_assert_str_eq(a.env[0], "UT_VAR=val");
+    ck_assert_str_eq(a.env[1], "A=1");
+    ck_assert_str_eq(a.env[2], "B=2");
+    ck_assert_str_eq(a.argv[0], "valgrind");
+    setenv("MPIEXEC_TIMEOUT", "7", 1);
+    ck_assert_int_eq(parse(&a, &code, (char *[]){"mpiexec", "--bind-to=core", "p", NULL}), 0);
+    ck_assert_int_eq(a.bind, MX_BIND_CORE);
+    ck_assert(a.timeout == 7);
+    unsetenv("MPIEXEC_TIMEOUT");
+}
+END_TEST
+
+START_TEST(errors)
+{
+    mx_args_t a;
+    int code;
+
+    char **bad[] = {
+        (char *[]){"mpiexec", NULL},
+        (char *[]){"mpiexec", "-n", "0", "p", NULL},
+        (char *[]){"mpiexec", "-n", "x", "p", NULL},
+        (char *[]){"mpiexec", "-n", NULL},
+        (char *[]){"mpiexec", "--bind-to", "socket", "p", NULL},
+        (char *[]){"mpiexec", "--timeout", "-1", "p", NULL},
+        (char *[]){"mpiexec", "--env", "NOVALUE", "p", NULL},
+        (char *[]){"mpiexec", "--bogus", "p", NULL},
+        (char *[]){"mpiexec", "-n", "2", NULL},
+    };
+    FILE *saved = stderr;
+
+    stderr = fopen("/dev/null", "w");
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ck_assert_int_eq(parse(&a, &code, bad[i]), 1);
+        ck_assert_int_eq(code, MX_EXIT_USAGE);
+    }
+    fclose(stderr);
+    stderr = saved;
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("mpiexec_args");
+    TCase *tc = tcase_create("core");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_test(tc, counts_and_command);
+    tcase_add_test(tc, options);
+    tcase_add_test(tc, errors);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
