@@ -124,14 +124,18 @@ for plugin in none pmi2; do
     done
 done
 
-# 3. the examples
-for ex in hello ring; do
+# 3. the examples (program, process counts, arguments)
+examples=("hello:$example_nps:" "ring:$example_nps:" "pingpong:2:1048576"
+          "sgd_allreduce:3 4:" "moe_alltoallv:4:" "param_server:3 4:")
+for spec in "${examples[@]}"; do
+    IFS=: read -r ex ex_nps ex_args <<<"$spec"
     prog=$build/examples/$ex
     [ -x "$prog" ] || { skipped "examples/$ex not built"; continue; }
-    for np in $example_nps; do
+    for np in $ex_nps; do
         [ "$np" -lt "$nodes" ] && continue
         log=$logs/$ex.$np
-        srun_case 0 "$log" --mpi=pmix --kill-on-bad-exit=1 -n "$np" "$prog"
+        # shellcheck disable=SC2086
+        srun_case 0 "$log" --mpi=pmix --kill-on-bad-exit=1 -n "$np" "$prog" $ex_args
         result $((! $?)) "examples/$ex: srun --mpi=pmix $N-n $np" "$log"
     done
 done

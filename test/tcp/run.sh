@@ -23,12 +23,16 @@ result() {   # ok name log
 
 [ -x "$mpiexec" ] || { echo "tcp: no $mpiexec (run from the build dir)"; echo "tcp: 0 passed, 1 failed"; exit 1; }
 
-for ex in hello ring; do
+examples=("hello:2 4:" "ring:2 4:" "pingpong:2:4194304" "sgd_allreduce:4:"
+          "moe_alltoallv:4:" "param_server:3:")
+for spec in "${examples[@]}"; do
+    IFS=: read -r ex ex_nps ex_args <<<"$spec"
     prog=$PWD/examples/$ex
     [ -x "$prog" ] || { echo "SKIP: examples/$ex not built"; continue; }
-    for np in 2 4; do
+    for np in $ex_nps; do
         log=$logs/$ex.$np
-        timeout -k 5 60 "$mpiexec" -n "$np" --timeout 50 "$prog" >"$log" 2>&1 </dev/null
+        # shellcheck disable=SC2086
+        timeout -k 5 60 "$mpiexec" -n "$np" --timeout 50 "$prog" $ex_args >"$log" 2>&1 </dev/null
         result $((! $?)) "examples/$ex -n $np (UCX_TLS=$UCX_TLS)" "$log"
     done
 done
