@@ -3,7 +3,7 @@
 # programs through `srun --mpi=pmix`, checks that `srun --mpi=none|pmi2` gets
 # ucmpi's refusal instead of N one-process jobs, that a dead peer is reported
 # through the error handler, then stops every daemon it started.
-# Run from the build directory (after `make check TESTS=`).
+# Run from the build directory (or set BUILDDIR) after `make check TESTS=`.
 #
 #   test/slurm/run.sh [--nodes N]
 #     --nodes N   N Slurm nodes, each in a network namespace of its own
@@ -18,6 +18,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
+# the build directory: $BUILDDIR (scripts/test.sh sets it) or the current one
+cd "${BUILDDIR:-.}" || { echo "cannot enter build directory ${BUILDDIR:-.}"; exit 1; }
 nodes=1 suite=slurm
 if [ "${1:-}" = --nodes ]; then nodes=$2; suite=netns; fi
 build=$PWD
