@@ -689,6 +689,76 @@ MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype
+    *newtype);
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype
+    *newtype);
+int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count
+    stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count
+    stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength,
+    MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength,
+    MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_indexed_c(MPI_Count count, const MPI_Count
+    array_of_blocklengths[], const MPI_Count array_of_displacements[],
+    MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count
+    array_of_blocklengths[], const MPI_Count array_of_displacements[],
+    MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count
+    array_of_blocklengths[], const MPI_Count array_of_displacements[],
+    MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count
+    array_of_blocklengths[], const MPI_Count array_of_displacements[],
+    MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+    const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+    MPI_Datatype *newtype);
+int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+    const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+    MPI_Datatype *newtype);
+int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+    const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+    MPI_Datatype *newtype);
+int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+    const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+    MPI_Datatype *newtype);
+int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count
+    array_of_blocklengths[], const MPI_Count array_of_displacements[], const
+    MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count
+    array_of_blocklengths[], const MPI_Count array_of_displacements[], const
+    MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count
+    extent, MPI_Datatype *newtype);
+int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count
+    extent, MPI_Datatype *newtype);
+int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
+    MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count
+    *num_datatypes, int *combiner);
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
+    MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count
+    *num_datatypes, int *combiner);
+int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
+    MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count
+    max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
+    MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[]);
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
+    MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count
+    max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
+    MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[]);
+int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype,
+    MPI_Count count);
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype,
+    MPI_Count count);
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void
     *outbuf, int outsize, int *position, MPI_Comm comm);
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void

@@ -20,6 +20,7 @@
 
 #define MX_GRACE 0.25             /* seconds between SIGTERM and SIGKILL */
 #define MX_DRAIN 1.0              /* seconds to wait for output after the last exit */
+#define MX_GIVE_UP 5.0            /* seconds after SIGKILL before leaving unkillable ranks */
 
 static struct {
     int sigfd;
@@ -28,6 +29,7 @@ static struct {
     int abort_seen;
     double deadline;              /* --timeout; 0: none */
     double kill_at;               /* SIGKILL the rest; 0: not scheduled */
+    double give_up_at;            /* stop waiting for ranks that ignore SIGKILL */
     double drain_until;           /* after the last exit */
     char inbuf[65536];            /* our stdin on its way to rank 0 */
     size_t inlen, inoff;
@@ -154,7 +156,11 @@ static void rank_exited(mx_job_t *job, int rank, int st)
     r->alive = 0;
     r->wstatus = st;
     w.nalive--;
-    check_abort(job);                 /* an aborting rank exits right after */
+    pthread_mutex_lock(&job->lock);
+    code = job->abort_rank;
+    pthread_mutex_unlock(&job->lock);
+    if (code == rank)
+        check_abort(job);             /* it exits right after its abort */
     if (WIFSIGNALED(st)) {
         int sig = WTERMSIG(st);
         if (!w.ending)
@@ -310,9 +316,9 @@ static int fill_poll(mx_job_t *job, struct pollfd *pfd, int *owner)
 static int poll_timeout_ms(double now)
 {
     double next = 0;
-    double t[3] = {w.deadline, w.kill_at, w.drain_until};
+    double t[4] = {w.deadline, w.kill_at, w.drain_until, w.give_up_at};
 
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (t[i] > 0 && (next == 0 || t[i] < next))
             next = t[i];
     if (next == 0)
@@ -327,6 +333,9 @@ static void handle_poll(mx_job_t *job, struct pollfd *pfd, int *owner, int n)
     if (pfd[1].revents & POLLIN)
         while (read(job->event_pipe[0], drain, sizeof(drain)) > 0)
             ;
+    /* exits first: a rank that died makes its peers abort, and the report
+     * must name the cause, not the peers' reaction */
+    reap(job);
     check_abort(job);
     if (pfd[0].revents & POLLIN)
         on_signal(job);
@@ -348,7 +357,17 @@ static void handle_deadlines(mx_job_t *job, double now)
         on_timeout(job);
     if (w.kill_at > 0 && now >= w.kill_at) {
         w.kill_at = 0;
+        w.give_up_at = now + MX_GIVE_UP;
         signal_groups(job, SIGKILL, 1);
+    }
+    if (w.give_up_at > 0 && w.nalive == 0)
+        w.give_up_at = 0;
+    if (w.give_up_at > 0 && now >= w.give_up_at) {
+        char list[512];
+        still_running(job, list, sizeof(list));
+        mx_log("ranks %s survive SIGKILL (stuck in the kernel?): leaving them", list);
+        w.nalive = 0;                     /* the drain below ends the loop */
+        w.give_up_at = 0;
     }
     if (w.nalive == 0 && w.drain_until == 0) {
         signal_groups(job, SIGKILL, 0);   /* leftovers in the ranks' groups */

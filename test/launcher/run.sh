@@ -227,7 +227,11 @@ t_output_before_crash() {
     run_mpiexec 30 -n 2 sh -c 'seq 1 100000; echo last-err >&2; kill -SEGV $$'
     want "exit 139" [ $rc = 139 ] || return
     want "all stdout kept" [ "$(grep -c . "$out")" -ge 100000 ] || return
-    want "stderr kept" has "$err" "last-err" && ok
+    want "stderr kept" has "$err" "last-err" || return
+    # printf without fflush: line-buffered since the rank's stdout is a pty
+    ASAN_OPTIONS=handle_segv=0 run_mpiexec 30 -n 3 "$CLIENT" crashprint 1
+    want "exit 139" [ $rc = 139 ] || return
+    want "unflushed printf kept" has "$out" "rank 1 printed this unflushed line" && ok
 }
 
 t_script_and_wrapper() {

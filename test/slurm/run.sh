@@ -3,7 +3,7 @@
 # programs through `srun --mpi=pmix`, checks that `srun --mpi=none|pmi2` gets
 # ucmpi's refusal instead of N one-process jobs, that a dead peer is reported
 # through the error handler, then stops every daemon it started.
-# Run from the build directory (after `make check TESTS=`).
+# Run from the build directory (or set BUILDDIR) after `make check TESTS=`.
 #
 #   test/slurm/run.sh [--nodes N]
 #     --nodes N   N Slurm nodes, each in a network namespace of its own
@@ -18,6 +18,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
+# the build directory: $BUILDDIR (scripts/test.sh sets it) or the current one
+cd "${BUILDDIR:-.}" || { echo "cannot enter build directory ${BUILDDIR:-.}"; exit 1; }
 nodes=1 suite=slurm
 if [ "${1:-}" = --nodes ]; then nodes=$2; suite=netns; fi
 build=$PWD
@@ -124,14 +126,18 @@ for plugin in none pmi2; do
     done
 done
 
-# 3. the examples
-for ex in hello ring; do
+# 3. the examples (program, process counts, arguments)
+examples=("hello:$example_nps:" "ring:$example_nps:" "pingpong:2:1048576"
+          "sgd_allreduce:3 4:" "moe_alltoallv:4:" "param_server:3 4:")
+for spec in "${examples[@]}"; do
+    IFS=: read -r ex ex_nps ex_args <<<"$spec"
     prog=$build/examples/$ex
     [ -x "$prog" ] || { skipped "examples/$ex not built"; continue; }
-    for np in $example_nps; do
+    for np in $ex_nps; do
         [ "$np" -lt "$nodes" ] && continue
         log=$logs/$ex.$np
-        srun_case 0 "$log" --mpi=pmix --kill-on-bad-exit=1 -n "$np" "$prog"
+        # shellcheck disable=SC2086
+        srun_case 0 "$log" --mpi=pmix --kill-on-bad-exit=1 -n "$np" "$prog" $ex_args
         result $((! $?)) "examples/$ex: srun --mpi=pmix $N-n $np" "$log"
     done
 done
