@@ -270,11 +270,63 @@ static int *members_in(ucmpi_comm_t *c, ucmpi_group_t *g, int *bad)
     return map;
 }
 
+/* Intercomm: each side passes a subgroup of its local group; the leaders
+ * swap the subgroups and the result joins them (NULL where either side's
+ * subgroup is empty or this process is not in its own). */
+static int create_inter(ucmpi_comm_t *c, ucmpi_group_t *group,
+                        ucmpi_comm_t **out)
+{
+    ucmpi_cc_t cc;
+    uint32_t ids[2];
+    int tag = ucmpi_comm_next_coll_tag(c), rsize = 0, dummy = 0, rc;
+    int *lt = ucmpi_group_to_table(group), *rt = NULL;
+
+    *out = NULL;
+    if (lt == NULL)
+        return MPI_ERR_NO_MEM;
+    ucmpi_cc_init(&cc, c->local_comm);
+    rc = c->rank == 0 ? ucmpi_cc_sendrecv(c, UCMPI_CTX_COLL, tag,
+                                          &group->size, sizeof(int), &rsize,
+                                          sizeof(int), 0)
+                      : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_cc_bcast(&cc, &rsize, sizeof(int), 0);
+    if (rc == MPI_SUCCESS &&
+        (rt = malloc((rsize ? rsize : 1) * sizeof(int))) == NULL)
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS && c->rank == 0)
+        rc = ucmpi_cc_sendrecv(c, UCMPI_CTX_COLL, tag, lt,
+                               group->size * sizeof(int), rt,
+                               rsize * sizeof(int), 0);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_cc_bcast(&cc, rt, rsize * sizeof(int), 0);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_ctx_agree_inter(c, 2, ids, &dummy, &dummy, 0);
+    free(lt);
+    if (rc != MPI_SUCCESS || group->my_rank == MPI_UNDEFINED || rsize == 0) {
+        if (rc == MPI_SUCCESS) {
+            ucmpi_ctx_release(ids[0]);
+            ucmpi_ctx_release(ids[1]);
+        }
+        free(rt);
+        return rc;
+    }
+    ucmpi_group_t *rg = ucmpi_group_from_table(rt, rsize);
+    if (rg == NULL) {
+        ucmpi_ctx_release(ids[0]);
+        ucmpi_ctx_release(ids[1]);
+        return MPI_ERR_NO_MEM;
+    }
+    ucmpi_group_retain(group);
+    *out = build_inter(group, rg, ids, c);
+    return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
 #pragma weak MPI_Comm_create = PMPI_Comm_create
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_create";
-    int rc = ucmpi_check_intra(comm, fn), bad;
+    int rc = ucmpi_check_comm(comm, fn), bad;
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_group(group, comm, fn, "group");
     if (rc != MPI_SUCCESS)
@@ -289,7 +341,8 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     if (bad >= 0)
         return ucmpi_err_comm(comm, MPI_ERR_GROUP, fn,
                               "member %d of group is not in comm", bad);
-    rc = ucmpi_comm_create_internal(comm, group, newcomm);
+    rc = comm->is_inter ? create_inter(comm, group, newcomm)
+                        : ucmpi_comm_create_internal(comm, group, newcomm);
     if (rc != MPI_SUCCESS)
         return ucmpi_err_comm(comm, rc, fn, "creating the communicator "
                               "failed");
