@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -24,7 +25,8 @@ static int make_tmpdir(mx_job_t *job)
 {
     const char *base = getenv("TMPDIR");
 
-    if (base == NULL || *base == '\0' || strlen(base) > 180)
+    /* PMIx puts its socket there: keep clear of the 108-byte socket path limit */
+    if (base == NULL || *base == '\0' || strlen(base) > 60)
         base = "/tmp";
     snprintf(job->tmpdir, sizeof(job->tmpdir), "%s/ucmpi-mpiexec.XXXXXX", base);
     if (mkdtemp(job->tmpdir) == NULL) {          /* mode 0700 */
@@ -33,6 +35,17 @@ static int make_tmpdir(mx_job_t *job)
         return -1;
     }
     return 0;
+}
+
+/* Each rank costs us 3 pipes and a PMIx socket: use all the descriptors we may. */
+static void raise_fd_limit(void)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
 }
 
 /* Reading a terminal from the background would stop us (SIGTTIN). */
@@ -70,6 +83,7 @@ static int job_init(mx_job_t *job, int argc, char **argv, int *exit_code)
     pthread_mutex_init(&job->lock, NULL);
     snprintf(job->nspace, sizeof(job->nspace), "ucmpi.%d", (int)getpid());
     job->forward_stdin = stdin_usable();
+    raise_fd_limit();
     return 0;
 }
 

@@ -20,6 +20,7 @@
 
 #define MX_GRACE 0.25             /* seconds between SIGTERM and SIGKILL */
 #define MX_DRAIN 1.0              /* seconds to wait for output after the last exit */
+#define MX_GIVE_UP 5.0            /* seconds after SIGKILL before leaving unkillable ranks */
 
 static struct {
     int sigfd;
@@ -28,6 +29,7 @@ static struct {
     int abort_seen;
     double deadline;              /* --timeout; 0: none */
     double kill_at;               /* SIGKILL the rest; 0: not scheduled */
+    double give_up_at;            /* stop waiting for ranks that ignore SIGKILL */
     double drain_until;           /* after the last exit */
     char inbuf[65536];            /* our stdin on its way to rank 0 */
     size_t inlen, inoff;
@@ -146,20 +148,38 @@ static int any_connected(mx_job_t *job)
     return 0;
 }
 
+static int aborted_by(mx_job_t *job, int rank)
+{
+    int who;
+
+    pthread_mutex_lock(&job->lock);
+    who = job->abort_rank;
+    pthread_mutex_unlock(&job->lock);
+    return who == rank;
+}
+
+static const char *sig_name(int sig)
+{
+    const char *abbrev = sigabbrev_np(sig);
+    return abbrev != NULL ? abbrev : "?";
+}
+
 static void rank_exited(mx_job_t *job, int rank, int st)
 {
     mx_rank_t *r = &job->ranks[rank];
-    int fin = __atomic_load_n(&r->finalized, __ATOMIC_ACQUIRE), code;
+    int fin = __atomic_load_n(&r->finalized, __ATOMIC_ACQUIRE);
+    int connected = __atomic_load_n(&r->connected, __ATOMIC_ACQUIRE), code;
 
     r->alive = 0;
     r->wstatus = st;
     w.nalive--;
-    check_abort(job);                 /* an aborting rank exits right after */
+    if (aborted_by(job, rank))
+        check_abort(job);             /* it exits right after its abort */
     if (WIFSIGNALED(st)) {
         int sig = WTERMSIG(st);
         if (!w.ending)
             fail(job, 128 + sig, "rank %d (pid %d) was killed by signal %d (SIG%s)", rank,
-                 (int)r->pid, sig, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+                 (int)r->pid, sig, sig_name(sig));
         return;
     }
     code = WEXITSTATUS(st);
@@ -173,7 +193,7 @@ static void rank_exited(mx_job_t *job, int rank, int st)
             job->exit_code = code;
     } else if (code != 0) {
         fail(job, code, "rank %d (pid %d) exited with code %d%s", rank, (int)r->pid, code,
-             r->connected ? " before finalizing" : "");
+             connected ? " before finalizing" : "");
     } else if (!fin && any_connected(job) && others_running(job, rank)) {
         fail(job, 1, "rank %d (pid %d) exited with code 0 without finalizing while "
              "other ranks still run", rank, (int)r->pid);
@@ -214,7 +234,7 @@ static void on_signal(mx_job_t *job)
         if (sig == SIGCHLD)
             continue;                 /* reaped below */
         if (!job->failed) {
-            mx_log("received SIG%s: ending the job", sigabbrev_np(sig));
+            mx_log("received SIG%s: ending the job", sig_name(sig));
             job->failed = 1;
             job->exit_code = 128 + sig;
             job->t_failed = mx_now();
@@ -310,9 +330,9 @@ static int fill_poll(mx_job_t *job, struct pollfd *pfd, int *owner)
 static int poll_timeout_ms(double now)
 {
     double next = 0;
-    double t[3] = {w.deadline, w.kill_at, w.drain_until};
+    double t[4] = {w.deadline, w.kill_at, w.drain_until, w.give_up_at};
 
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (t[i] > 0 && (next == 0 || t[i] < next))
             next = t[i];
     if (next == 0)
@@ -327,6 +347,9 @@ static void handle_poll(mx_job_t *job, struct pollfd *pfd, int *owner, int n)
     if (pfd[1].revents & POLLIN)
         while (read(job->event_pipe[0], drain, sizeof(drain)) > 0)
             ;
+    /* exits first: a rank that died makes its peers abort, and the report
+     * must name the cause, not the peers' reaction */
+    reap(job);
     check_abort(job);
     if (pfd[0].revents & POLLIN)
         on_signal(job);
@@ -348,7 +371,17 @@ static void handle_deadlines(mx_job_t *job, double now)
         on_timeout(job);
     if (w.kill_at > 0 && now >= w.kill_at) {
         w.kill_at = 0;
+        w.give_up_at = now + MX_GIVE_UP;
         signal_groups(job, SIGKILL, 1);
+    }
+    if (w.give_up_at > 0 && w.nalive == 0)
+        w.give_up_at = 0;
+    if (w.give_up_at > 0 && now >= w.give_up_at) {
+        char list[512];
+        still_running(job, list, sizeof(list));
+        mx_log("ranks %s survive SIGKILL (stuck in the kernel?): leaving them", list);
+        w.nalive = 0;                     /* the drain below ends the loop */
+        w.give_up_at = 0;
     }
     if (w.nalive == 0 && w.drain_until == 0) {
         signal_groups(job, SIGKILL, 0);   /* leftovers in the ranks' groups */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #define RT_HOST_KEY "ucmpi.rt.host"
+#define RT_LAUNCHER_ENV "UCMPI_LAUNCHER"   /* set by our mpiexec for its ranks */
 
 /* one key/value stored by a singleton (no PMIx server to hold it) */
 typedef struct rt_kv {
@@ -99,15 +100,18 @@ static char *get_hostname(pmix_rank_t rank, int from_modex)
 {
     pmix_value_t *v;
     char *out = NULL;
-    pmix_proc_t proc;
 
-    if (from_modex) {
-        PMIX_LOAD_PROCID(&proc, rt.me.nspace, rank);
-        if (PMIx_Get(&proc, RT_HOST_KEY, NULL, 0, &v) != PMIX_SUCCESS)
+    if (from_modex) {                      /* published by ucmpi_rt_put: bytes */
+        void *data;
+        size_t len;
+        if (ucmpi_rt_get(rank, RT_HOST_KEY, &data, &len) != 0)
             return NULL;
-    } else if (get_local(rank, PMIX_HOSTNAME, &v) != PMIX_SUCCESS) {
-        return NULL;
+        out = strndup(data, len);
+        free(data);
+        return out;
     }
+    if (get_local(rank, PMIX_HOSTNAME, &v) != PMIX_SUCCESS)
+        return NULL;
     if (v->type == PMIX_STRING && v->data.string != NULL)
         out = strdup(v->data.string);
     PMIX_VALUE_RELEASE(v);
@@ -146,7 +150,9 @@ static int node_ids_from_hosts(uint32_t *ids, int size, int from_modex)
 static int query_nodes(ucmpi_rt_info_t *info)
 {
     uint32_t *ids = malloc(info->size * sizeof(uint32_t));
-    int have = 1, rc = -1;
+    /* test hook: skip the first sources to exercise the fallbacks */
+    const char *skip = getenv("UCMPI_RT_TEST_NODE_SOURCE");
+    int have = skip == NULL || strcmp(skip, "nodeid") == 0, rc = -1;
 
     if (ids == NULL)
         goto out;
@@ -155,7 +161,8 @@ static int query_nodes(ucmpi_rt_info_t *info)
         have = id >= 0;
         ids[r] = (uint32_t)id;
     }
-    if (!have && node_ids_from_hosts(ids, info->size, 0) != 0) {
+    if (!have && ((skip != NULL && strcmp(skip, "hostname") != 0) ||
+                  node_ids_from_hosts(ids, info->size, 0) != 0)) {
         if (ucmpi_rt_put(RT_HOST_KEY, info->hostname, strlen(info->hostname) + 1) != 0 ||
             ucmpi_rt_commit() != 0 || ucmpi_rt_fence(1, NULL) != 0)
             goto out;
@@ -241,14 +248,14 @@ static int init_pmix(ucmpi_rt_info_t *info)
     info->size = (int)get_long(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, -1);
     if (info->size <= 0 || info->rank >= info->size) {
         rt_err("PMIx: no valid job size (%d) for rank %d", info->size, info->rank);
-        goto err_finalize;
+        goto err_inactive;
     }
     info->appnum = (int)get_long(info->rank, PMIX_APPNUM, 0);
     info->universe_size = (int)get_long(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE, info->size);
     info->node_of = malloc(info->size * sizeof(int));
     if (info->node_of == NULL) {
         rt_err("PMIx init: out of memory");
-        goto err_finalize;
+        goto err_inactive;
     }
     if (query_nodes(info) != 0 || query_local(info) != 0)
         goto err_free;
@@ -258,15 +265,23 @@ err_free:
     free(info->node_of);
     free(info->local_peers);
     info->node_of = info->local_peers = NULL;
-err_finalize:
-    PMIx_Finalize(NULL, 0);
+err_inactive:
+    /* no PMIx_Finalize: exiting unfinalized tells the launcher to end the job
+     * instead of leaving the other ranks waiting for us in a fence */
     rt.active = 0;
     return -1;
+}
+
+static void set_oversubscribed(ucmpi_rt_info_t *info)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    info->oversubscribed = cpus > 0 && info->local_size > cpus;
 }
 
 int ucmpi_rt_init(ucmpi_rt_info_t *info)
 {
     char what[128];
+    int rc;
 
     if (rt.active) {
         rt_err("runtime initialised twice");
@@ -275,14 +290,18 @@ int ucmpi_rt_init(ucmpi_rt_info_t *info)
     memset(info, 0, sizeof(*info));
     if (gethostname(info->hostname, sizeof(info->hostname) - 1) != 0)
         strcpy(info->hostname, "localhost");
-    if (ucmpi_rt_pmix_env_present())
-        return init_pmix(info);
-    if (ucmpi_rt_launcher_visible(what, sizeof(what))) {
+    if (ucmpi_rt_pmix_env_present()) {
+        rc = init_pmix(info);
+    } else if (ucmpi_rt_launcher_visible(what, sizeof(what))) {
         rt_err("started by %s but no PMIx server answers: "
                "run with `srun --mpi=pmix` or ucmpi's mpiexec", what);
         return -1;
+    } else {
+        rc = init_singleton(info);
     }
-    return init_singleton(info);
+    if (rc == 0)
+        set_oversubscribed(info);
+    return rc;
 }
 
 void ucmpi_rt_info_free(ucmpi_rt_info_t *info)
@@ -465,10 +484,11 @@ void ucmpi_rt_abort(int code, const char *msg)
 {
     fflush(stdout);
     fflush(stderr);
-    if (rt.active && !rt.singleton)
-        PMIx_Abort(code, msg, NULL, 0);   /* the launcher prints msg and ends the job */
-    else if (msg != NULL && *msg != '\0')
+    /* our mpiexec prints msg in its report; other launchers (srun) do not */
+    if (msg != NULL && *msg != '\0' && (!rt.active || rt.singleton || !getenv(RT_LAUNCHER_ENV)))
         fprintf(stderr, "%s\n", msg);
+    if (rt.active && !rt.singleton)
+        PMIx_Abort(code, msg, NULL, 0);   /* the launcher ends the job */
     _exit(code);
 }
 

@@ -13,6 +13,37 @@ typedef struct {
     ucmpi_dt_impl_t im;
 } derived_t;
 
+/* Freed type objects are kept on a short LIFO list and handed out again,
+ * as MPICH recycles handles (some programs rely on it); a stale handle
+ * stays detectable (magic FREED) until its object is reused. */
+#define POOL_MAX 64
+static derived_t *pool[POOL_MAX];
+static int pool_n;
+
+static derived_t *obj_alloc(void)
+{
+    derived_t *d = NULL;
+    ucmpi_lock();
+    if (pool_n > 0)
+        d = pool[--pool_n];
+    ucmpi_unlock();
+    if (d == NULL)
+        return calloc(1, sizeof(*d));
+    memset(d, 0, sizeof(*d));
+    return d;
+}
+
+static void obj_free(derived_t *d)
+{
+    ucmpi_lock();
+    if (pool_n < POOL_MAX) {
+        pool[pool_n++] = d;
+        d = NULL;
+    }
+    ucmpi_unlock();
+    free(d);
+}
+
 void ucmpi_dt_builder_init(ucmpi_dt_builder_t *bd)
 {
     memset(bd, 0, sizeof(*bd));
@@ -147,7 +178,7 @@ int ucmpi_dt_builder_finish(ucmpi_dt_builder_t *bd, int combiner, int ni,
         *why = "size or extent of the new type overflows";
         return MPI_ERR_ARG;
     }
-    d = calloc(1, sizeof(*d));
+    d = obj_alloc();
     if (d == NULL || bd->nb.nomem)
         goto err_nomem;
     ucmpi_dt_impl_t *im = &d->im;
@@ -196,10 +227,21 @@ err_free:
     free(im->types);
     free(im->nodes);
 err_nomem:
-    free(d);
+    if (d)
+        obj_free(d);
     ucmpi_dt_nb_fini(&bd->nb);
     *why = "out of memory building the type";
     return MPI_ERR_NO_MEM;
+}
+
+int ucmpi_dt_set_counts(MPI_Datatype dt, MPI_Count nc, const MPI_Count *c)
+{
+    ucmpi_dt_impl_t *im = ucmpi_dt_impl(dt);
+    im->counts = dup_array(c, (size_t)nc, sizeof(MPI_Count));
+    if (im->counts == NULL)
+        return MPI_ERR_NO_MEM;
+    im->nc = nc;
+    return MPI_SUCCESS;
 }
 
 void ucmpi_dt_set_bounds(MPI_Datatype dt, MPI_Aint lb, MPI_Aint extent)
@@ -222,10 +264,11 @@ void ucmpi_dt_destroy(MPI_Datatype dt)
         ucmpi_dt_release(im->inner);
     free(im->ints);
     free(im->aints);
+    free(im->counts);
     free(im->types);
     free(im->nodes);
     dt->magic = UCMPI_MAGIC_FREED;
-    free(d);
+    obj_free(d);
 }
 
 /* ---- internal constructors: arguments already checked ---- */

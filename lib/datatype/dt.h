@@ -48,6 +48,8 @@ typedef struct ucmpi_dt_impl {
     int *ints;
     MPI_Aint *aints;
     MPI_Datatype *types;
+    MPI_Count nc;             /* large-count (_c) constructors: counts */
+    MPI_Count *counts;
     MPI_Datatype inner;       /* subarray/darray: equivalent built type */
     char name[MPI_MAX_OBJECT_NAME];
 } ucmpi_dt_impl_t;
@@ -106,6 +108,8 @@ int ucmpi_dt_builder_finish(ucmpi_dt_builder_t *bd, int combiner, int ni,
                             int nt, const MPI_Datatype *types,
                             MPI_Datatype *newtype, const char **why);
 void ucmpi_dt_destroy(MPI_Datatype dt);
+/* Stores the large-count part of the envelope (copied). */
+int ucmpi_dt_set_counts(MPI_Datatype dt, MPI_Count nc, const MPI_Count *c);
 /* Overrides bounds after finish (resized). */
 void ucmpi_dt_set_bounds(MPI_Datatype dt, MPI_Aint lb, MPI_Aint extent);
 

@@ -25,11 +25,15 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers,
     if (!num_integers || !num_addresses || !num_datatypes || !combiner)
         return ucmpi_dt_err(MPI_ERR_ARG, fn, "an output pointer is NULL");
     ucmpi_dt_impl_t *im = ucmpi_dt_impl(datatype);
-    if (datatype->predefined) {
+    if (im->combiner == MPI_COMBINER_NAMED) {
         *num_integers = *num_addresses = *num_datatypes = 0;
         *combiner = MPI_COMBINER_NAMED;
         return MPI_SUCCESS;
     }
+    if (im->nc > 0)
+        return ucmpi_dt_err(MPI_ERR_TYPE, fn,
+                            "type was built with large counts: use "
+                            "MPI_Type_get_envelope_c");
     *num_integers = im->ni;
     *num_addresses = im->na;
     *num_datatypes = im->nt;
@@ -49,10 +53,14 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_dt_impl_t *im = ucmpi_dt_impl(datatype);
-    if (datatype->predefined)
+    if (im->combiner == MPI_COMBINER_NAMED)
         return ucmpi_dt_err(MPI_ERR_TYPE, fn,
                             "%s is predefined (MPI_COMBINER_NAMED): it has "
                             "no contents", im->name);
+    if (im->nc > 0)
+        return ucmpi_dt_err(MPI_ERR_TYPE, fn,
+                            "type was built with large counts: use "
+                            "MPI_Type_get_contents_c");
     if (max_integers < im->ni || max_addresses < im->na ||
         max_datatypes < im->nt)
         return ucmpi_dt_err(MPI_ERR_ARG, fn,

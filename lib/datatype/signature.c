@@ -6,46 +6,49 @@
  */
 #include "dt.h"
 
-/* Entries of a derived type: `n` copies of `child`, in typemap order. */
-static int nentries(ucmpi_dt_impl_t *im)
+/* Entries of a derived type: `n` copies of `child`, in typemap order.
+ * Large-count (_c) types keep their counts in im->counts. */
+static MPI_Count nentries(ucmpi_dt_impl_t *im)
 {
     switch (im->combiner) {
     case MPI_COMBINER_INDEXED:
     case MPI_COMBINER_HINDEXED:
     case MPI_COMBINER_STRUCT:
-        return im->ints[0];
+        return im->nc ? im->counts[0] : im->ints[0];
     default:
         return 1;
     }
 }
 
-static MPI_Datatype entry(MPI_Datatype dt, int i, MPI_Count *n)
+static MPI_Datatype entry(MPI_Datatype dt, MPI_Count i, MPI_Count *n)
 {
     ucmpi_dt_impl_t *im = ucmpi_dt_impl(dt);
     MPI_Datatype old = im->types[0];
+    MPI_Count c0 = im->nc ? im->counts[0] : im->ni ? im->ints[0] : 0;
+    MPI_Count c1 = im->nc > 1 ? im->counts[1] : im->ni > 1 ? im->ints[1] : 0;
     switch (im->combiner) {
     case MPI_COMBINER_CONTIGUOUS:
-        *n = im->ints[0];
+        *n = c0;
         break;
     case MPI_COMBINER_VECTOR:
     case MPI_COMBINER_HVECTOR:
     case MPI_COMBINER_INDEXED_BLOCK:
     case MPI_COMBINER_HINDEXED_BLOCK:
-        *n = (MPI_Count)im->ints[0] * im->ints[1];
+        *n = c0 * c1;
         break;
     case MPI_COMBINER_INDEXED:
     case MPI_COMBINER_HINDEXED:
-        *n = im->ints[1 + i];
+        *n = im->nc ? im->counts[1 + i] : im->ints[1 + i];
         break;
     case MPI_COMBINER_STRUCT:
-        *n = im->ints[1 + i];
+        *n = im->nc ? im->counts[1 + i] : im->ints[1 + i];
         old = im->types[i];
         break;
     case MPI_COMBINER_SUBARRAY:
     case MPI_COMBINER_DARRAY:
         *n = old->size ? dt->size / old->size : 0;
         break;
-    default:  /* dup, resized */
+    default:  /* dup, resized, f90 */
         *n = 1;
     }
     return old;
@@ -67,7 +70,7 @@ static MPI_Count elems_part(MPI_Datatype dt, MPI_Count r)
         return r == im->types[0]->size ? 1 : -1;
     if (im->basic && ucmpi_dt_impl(im->basic)->kind == UCMPI_DTK_BASIC)
         return r % im->basic->size ? -1 : r / im->basic->size;
-    for (int i = 0, ne = nentries(im); i < ne; i++) {
+    for (MPI_Count i = 0, ne = nentries(im); i < ne; i++) {
         MPI_Count n;
         MPI_Datatype c = entry(dt, i, &n);
         if (c->size == 0 || n == 0)
@@ -111,7 +114,7 @@ static MPI_Count bytes_part(MPI_Datatype dt, MPI_Count k)
         return im->types[0]->size;
     if (im->basic && ucmpi_dt_impl(im->basic)->kind == UCMPI_DTK_BASIC)
         return k * im->basic->size;
-    for (int i = 0, ne = nentries(im); i < ne; i++) {
+    for (MPI_Count i = 0, ne = nentries(im); i < ne; i++) {
         MPI_Count n;
         MPI_Datatype c = entry(dt, i, &n);
         MPI_Count ce = ucmpi_dt_impl(c)->nelems;
@@ -160,7 +163,7 @@ void ucmpi_dt_signature_walk(MPI_Datatype dt, MPI_Count count,
         return;
     }
     for (MPI_Count c = 0; c < count; c++)
-        for (int i = 0, ne = nentries(im); i < ne; i++) {
+        for (MPI_Count i = 0, ne = nentries(im); i < ne; i++) {
             MPI_Count n;
             MPI_Datatype ch = entry(dt, i, &n);
             ucmpi_dt_signature_walk(ch, n, fn, arg);

@@ -50,6 +50,7 @@ struct ucmpi_win_s {
     ucmpi_errhandler_t *errhandler;
     ucmpi_comm_t *comm;       /* private duplicate of the user's comm */
     int comm_dup;             /* comm is our duplicate (else retained) */
+    int eps_held;             /* holds a reference on the RMA endpoints */
     int tag;                  /* base tag of PSCW notices (tag + 1, + 2) */
     int rank, size;
     int flavor, model;

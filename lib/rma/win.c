@@ -27,6 +27,28 @@ _Static_assert(offsetof(struct ucmpi_win_s, magic) ==
                    offsetof(ucmpi_win_head_t, errhandler),
                "struct ucmpi_win_s must start like ucmpi_win_head_t");
 
+/* While windows exist, targets must keep answering active messages that
+ * arrive over shared memory (which wakes no event fd): registering a
+ * progress hook keeps waiting loops from blocking on the worker. */
+static int live_windows;
+
+static int rma_progress(void)
+{
+    return 0;
+}
+
+static void windows_inc(void)
+{
+    if (live_windows++ == 0)
+        ucmpi_progress_register(rma_progress);
+}
+
+static void windows_dec(void)
+{
+    if (--live_windows == 0)
+        ucmpi_progress_unregister(rma_progress);
+}
+
 /* ---- id table ---- */
 static ucmpi_win_t **table;
 static uint32_t table_len;
@@ -242,6 +264,10 @@ void ucmpi_rma_win_destroy(ucmpi_win_t *win)
         ucmpi_comm_release(win->comm);
     if (win->errhandler != NULL)
         ucmpi_errhandler_release(win->errhandler);
+    if (win->eps_held) {
+        ucmpi_rma_eps_release();
+        windows_dec();
+    }
     win->magic = UCMPI_MAGIC_FREED;
     free(win);
 }
@@ -292,8 +318,12 @@ int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
         goto fail;
     memset(win->ctrl, 0, sizeof(*win->ctrl));
     rc = ucmpi_rma_am_setup();
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        ucmpi_rma_eps_retain();
+        windows_inc();
+        win->eps_held = 1;
         rc = table_add(win);
+    }
     if (rc == MPI_SUCCESS)
         rc = ucmpi_rma_mem_map(base, flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0
                                                                  : (size_t)size,

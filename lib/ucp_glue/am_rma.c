@@ -5,6 +5,8 @@
 #include "glue.h"
 #include "ucp_glue/rma.h"
 
+ucp_ep_h ucmpi_rma_ep(int r);
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -65,7 +67,7 @@ static void am_send_cb(void *req, ucs_status_t st, void *user)
 int ucmpi_rma_am_send(int peer, int id, void *msg, size_t len,
                       ucmpi_rma_cnt_t *cnt)
 {
-    ucp_ep_h ep = ucmpi_ucx_ep(peer);
+    ucp_ep_h ep = ucmpi_rma_ep(peer);
     am_send_t *s = malloc(sizeof(*s));
     if (ep == NULL || s == NULL) {
         free(s);

@@ -47,6 +47,10 @@ static inline void ucmpi_rma_cnt_sub(ucmpi_rma_cnt_t *c, int status)
 /* Progress until the counter drains; returns its status. */
 int ucmpi_rma_cnt_wait(ucmpi_rma_cnt_t *c);
 
+/* Dedicated RMA endpoints live while some window holds a reference. */
+void ucmpi_rma_eps_retain(void);
+void ucmpi_rma_eps_release(void);
+
 /* Register [base, base+len) for remote access (len may be 0: no region). */
 int ucmpi_rma_mem_map(void *base, size_t len, ucmpi_rma_mem_t **mem);
 void ucmpi_rma_mem_unmap(ucmpi_rma_mem_t *mem);

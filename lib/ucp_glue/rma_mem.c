@@ -4,6 +4,8 @@
 #include "glue.h"
 #include "ucp_glue/rma.h"
 
+ucp_ep_h ucmpi_rma_ep(int r);
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,7 +77,7 @@ int ucmpi_rma_rkey_unpack(int peer, const void *buf, size_t len,
         *rkey = NULL;
         return MPI_SUCCESS;
     }
-    ucp_ep_h ep = ucmpi_ucx_ep(peer);
+    ucp_ep_h ep = ucmpi_rma_ep(peer);
     if (ep == NULL)
         return MPI_ERR_OTHER;
     ucmpi_rma_rkey_t *k = malloc(sizeof(*k));

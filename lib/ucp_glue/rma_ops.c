@@ -5,6 +5,8 @@
 #include "glue.h"
 #include "ucp_glue/rma.h"
 
+ucp_ep_h ucmpi_rma_ep(int r);
+
 ucp_rkey_h ucmpi_rma_rkey_ucp(ucmpi_rma_rkey_t *rkey);
 
 static void cnt_add(ucmpi_rma_cnt_t *c)
@@ -63,7 +65,7 @@ static ucp_request_param_t op_param(ucmpi_rma_cnt_t *cnt)
 int ucmpi_rma_put(int peer, const void *buf, size_t len, uint64_t raddr,
                   ucmpi_rma_rkey_t *rkey, ucmpi_rma_cnt_t *cnt)
 {
-    ucp_ep_h ep = ucmpi_ucx_ep(peer);
+    ucp_ep_h ep = ucmpi_rma_ep(peer);
     if (ep == NULL || rkey == NULL)
         return MPI_ERR_OTHER;
     ucp_request_param_t p = op_param(cnt);
@@ -75,7 +77,7 @@ int ucmpi_rma_put(int peer, const void *buf, size_t len, uint64_t raddr,
 int ucmpi_rma_get(int peer, void *buf, size_t len, uint64_t raddr,
                   ucmpi_rma_rkey_t *rkey, ucmpi_rma_cnt_t *cnt)
 {
-    ucp_ep_h ep = ucmpi_ucx_ep(peer);
+    ucp_ep_h ep = ucmpi_rma_ep(peer);
     if (ep == NULL || rkey == NULL)
         return MPI_ERR_OTHER;
     ucp_request_param_t p = op_param(cnt);
@@ -97,7 +99,7 @@ int ucmpi_rma_atomic(int peer, int aop, size_t size, const void *value,
                      void *result, uint64_t raddr, ucmpi_rma_rkey_t *rkey,
                      ucmpi_rma_cnt_t *cnt)
 {
-    ucp_ep_h ep = ucmpi_ucx_ep(peer);
+    ucp_ep_h ep = ucmpi_rma_ep(peer);
     if (ep == NULL || rkey == NULL || (size != 4 && size != 8))
         return MPI_ERR_OTHER;
     ucp_request_param_t p = op_param(cnt);
@@ -122,7 +124,7 @@ int ucmpi_rma_flush(int peer)
     if (peer < 0) {
         sp = ucp_worker_flush_nbx(ucmpi_ucx.worker, &p);
     } else {
-        ucp_ep_h ep = ucmpi_ucx_ep(peer);
+        ucp_ep_h ep = ucmpi_rma_ep(peer);
         if (ep == NULL)
             return MPI_ERR_OTHER;
         sp = ucp_ep_flush_nbx(ep, &p);

@@ -10,6 +10,7 @@
 set -u
 MPIEXEC=${MPIEXEC:-$PWD/runtime/mpiexec}
 CLIENT=${RT_CLIENT:-$PWD/test/launcher/rt_client}
+MPIJOB=${MPI_JOB:-$PWD/test/launcher/mpi_job}     # a real MPI program; tests skip without it
 filter=${TEST_FILTER:-.}
 scale=${TEST_TIMEOUT_SCALE:-1}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,6 +63,15 @@ t_info() {
         run_mpiexec 60 -n $n env EXPECT_SIZE=$n EXPECT_SINGLETON=0 "$CLIENT" info
         want "n=$n ok" [ $rc = 0 ] || return
         want "n=$n all ranks OK" [ "$(grep -c ' OK$' "$out")" = $n ] || return
+    done
+    ok
+}
+
+t_node_sources() {   # PMIX_NODEID, else PMIX_HOSTNAME, else host names via the modex
+    for src in nodeid hostname modex; do
+        run_mpiexec 60 -n 4 -x UCMPI_RT_TEST_NODE_SOURCE=$src "$CLIENT" info
+        want "node from $src" [ $rc = 0 ] && want "$src: 4 OK" [ "$(grep -c ' OK$' "$out")" = 4 ] ||
+            return
     done
     ok
 }
@@ -185,6 +195,16 @@ t_sigterm() {
     want "exit 143" [ $rc = 143 ] && want "no rank left" pids_gone && ok "$secs s"
 }
 
+t_mpiexec_killed() {   # kill -9 of mpiexec itself: the ranks must not outlive it
+    local i
+    mkdir -p "$work/killed"      # its tmpdir cannot be removed by a killed mpiexec
+    TMPDIR=$work/killed want "ranks started" start_sleepers 3 60 || { kill $mpid; return; }
+    kill -9 $mpid
+    wait $mpid 2>/dev/null
+    for i in $(seq 50); do pids_gone && break; sleep 0.1; done
+    want "no rank left" pids_gone && ok
+}
+
 t_timeout() {
     run_mpiexec 30 -n 3 --timeout 1 "$CLIENT" sleep 60
     want "exit 124" [ $rc = 124 ] || return
@@ -217,7 +237,11 @@ t_output_before_crash() {
     run_mpiexec 30 -n 2 sh -c 'seq 1 100000; echo last-err >&2; kill -SEGV $$'
     want "exit 139" [ $rc = 139 ] || return
     want "all stdout kept" [ "$(grep -c . "$out")" -ge 100000 ] || return
-    want "stderr kept" has "$err" "last-err" && ok
+    want "stderr kept" has "$err" "last-err" || return
+    # printf without fflush: line-buffered since the rank's stdout is a pty
+    ASAN_OPTIONS=handle_segv=0 run_mpiexec 30 -n 3 "$CLIENT" crashprint 1
+    want "exit 139" [ $rc = 139 ] || return
+    want "unflushed printf kept" has "$out" "rank 1 printed this unflushed line" && ok
 }
 
 t_script_and_wrapper() {
@@ -275,8 +299,38 @@ t_launch_speed() {
     want "16 ranks in < 3 s" lt "$secs" 3 && ok "16 oversubscribed ranks in $secs s"
 }
 
-tests="info modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early
-       exit_after_finalize kill9 sigint sigterm timeout stdin env tag_output
+# real MPI programs (MPI_Init over this launcher, UCX wire-up)
+t_mpi_ring() {
+    local times=""
+    [ -x "$MPIJOB" ] || { ok "skipped: no $MPIJOB"; return; }
+    for n in 1 2 3 4 8 16; do
+        run_mpiexec 120 -n $n "$MPIJOB" ok
+        want "ring n=$n" [ $rc = 0 ] && want "ring n=$n OK" has "$out" "ring of $n ranks: token $n OK" ||
+            return
+        times="$times n=$n:${secs:0:4}s"
+    done
+    ok "$times"
+}
+
+t_mpi_failures() {
+    local m report=""
+    [ -x "$MPIJOB" ] || { ok "skipped: no $MPIJOB"; return; }
+    for m in "abort 2 7:7:rank 2 aborted the job with code 7" \
+             "segv 1:139:rank 1 .*SIGSEGV" \
+             "exit 3 5:5:rank 3 .*exited with code 5 before finalizing" \
+             "exit 1 0:1:rank 1 .*without finalizing"; do
+        # exiting without MPI_Finalize leaks by design: no leak check here
+        ASAN_OPTIONS=handle_segv=0:detect_leaks=0 run_mpiexec 60 -v -n 4 "$MPIJOB" ${m%%:*}
+        m=${m#*:}
+        want "${m#*:}: exit ${m%%:*}" [ $rc = "${m%%:*}" ] || return
+        want "reported: ${m#*:}" has "$err" "${m#*:}" || return
+        report="$report ${m%%:*}:$(ended)s"
+    done
+    ok "ended after the failure in:$report"
+}
+
+tests="mpi_ring mpi_failures info node_sources modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early
+       exit_after_finalize kill9 sigint sigterm mpiexec_killed timeout stdin env tag_output
        output_before_crash script_and_wrapper bind cli tmpdir launch_speed"
 for t in $tests; do
     [[ $t =~ $filter ]] || continue

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The network path on one machine: a subset of test/mpi and the examples run
 # through mpiexec with UCX restricted to TCP (UCX_TLS=tcp,self), the
-# transport ranks on different nodes use.  Run from the build directory.
+# transport ranks on different nodes use.  Run from the build directory (or set BUILDDIR).
 #
 # Environment:
 #   TCP_TEST_LIST     test/mpi lines to run (default: test/slurm/subset.list)
@@ -9,6 +9,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
+# the build directory: $BUILDDIR (scripts/test.sh sets it) or the current one
+cd "${BUILDDIR:-.}" || { echo "cannot enter build directory ${BUILDDIR:-.}"; exit 1; }
 subset=${TCP_TEST_LIST:-$here/../slurm/subset.list}
 mpiexec=${MPIEXEC:-$PWD/runtime/mpiexec}
 export UCX_TLS=tcp,self
@@ -23,12 +25,16 @@ result() {   # ok name log
 
 [ -x "$mpiexec" ] || { echo "tcp: no $mpiexec (run from the build dir)"; echo "tcp: 0 passed, 1 failed"; exit 1; }
 
-for ex in hello ring; do
+examples=("hello:2 4:" "ring:2 4:" "pingpong:2:4194304" "sgd_allreduce:4:"
+          "moe_alltoallv:4:" "param_server:3:")
+for spec in "${examples[@]}"; do
+    IFS=: read -r ex ex_nps ex_args <<<"$spec"
     prog=$PWD/examples/$ex
     [ -x "$prog" ] || { echo "SKIP: examples/$ex not built"; continue; }
-    for np in 2 4; do
+    for np in $ex_nps; do
         log=$logs/$ex.$np
-        timeout -k 5 60 "$mpiexec" -n "$np" --timeout 50 "$prog" >"$log" 2>&1 </dev/null
+        # shellcheck disable=SC2086
+        timeout -k 5 60 "$mpiexec" -n "$np" --timeout 50 "$prog" $ex_args >"$log" 2>&1 </dev/null
         result $((! $?)) "examples/$ex -n $np (UCX_TLS=$UCX_TLS)" "$log"
     done
 done

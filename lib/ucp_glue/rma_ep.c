@@ -1,0 +1,75 @@
+/*
+ * Endpoints for one-sided traffic.  The point-to-point endpoints use the
+ * peer error-handling mode, under which UCX 1.13 leaves out the shared
+ * memory transports (posix, sysv, cma) and emulates RMA and atomics over
+ * TCP loopback.  RMA therefore gets its own endpoints without error
+ * handling, which can use shared memory and cma; they exist while some
+ * window does and are closed when the last one is freed.
+ */
+#include "glue.h"
+#include "ucx.h"
+#include "ucp_glue/rma.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static ucp_ep_h *rma_eps;
+static int users;
+
+ucp_ep_h ucmpi_rma_ep(int r);
+ucp_ep_h ucmpi_rma_ep(int r)
+{
+    void *addr = NULL;
+    size_t len = 0;
+    ucp_ep_h h;
+
+    if (rma_eps == NULL) {
+        rma_eps = calloc((size_t)ucmpi_global.world_size, sizeof(*rma_eps));
+        if (rma_eps == NULL)
+            return NULL;
+    }
+    if (rma_eps[r] != NULL)
+        return rma_eps[r];
+    if (ucmpi_ucx_peer_address(r, &addr, &len) != 0)
+        return NULL;
+    ucp_ep_params_t ep = {
+        .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
+                      UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
+        .address = addr,
+        .err_mode = UCP_ERR_HANDLING_MODE_NONE,
+    };
+    ucs_status_t st = ucp_ep_create(ucmpi_ucx.worker, &ep, &h);
+    free(addr);
+    if (st != UCS_OK) {
+        fprintf(stderr, "ucmpi: rank %d: no RMA endpoint to rank %d: %s\n",
+                ucmpi_global.world_rank, r, ucs_status_string(st));
+        return NULL;
+    }
+    rma_eps[r] = h;
+    return h;
+}
+
+void ucmpi_rma_eps_retain(void)
+{
+    users++;
+}
+
+void ucmpi_rma_eps_release(void)
+{
+    if (--users > 0 || rma_eps == NULL)
+        return;
+    ucp_request_param_t p = {0};
+    for (int r = 0; r < ucmpi_global.world_size; r++) {
+        if (rma_eps[r] == NULL)
+            continue;
+        void *q = ucp_ep_close_nbx(rma_eps[r], &p);
+        if (UCS_PTR_IS_PTR(q)) {
+            while (ucp_request_check_status(q) == UCS_INPROGRESS)
+                ucmpi_progress();
+            ucp_request_free(q);
+        }
+        rma_eps[r] = NULL;
+    }
+    free(rma_eps);
+    rma_eps = NULL;
+}

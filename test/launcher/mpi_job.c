@@ -1,0 +1,51 @@
+/*
+ * A real MPI program for the launcher tests: after MPI_Init, rank WHO fails in
+ * the given MODE while the others wait in MPI_Recv (blocked in UCX progress).
+ * Usage: mpi_job ok | abort WHO CODE | segv WHO | exit WHO CODE
+ */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "ok";
+    int who = argc > 2 ? atoi(argv[2]) : 0, code = argc > 3 ? atoi(argv[3]) : 1;
+    int rank, size, token = 0;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (!strcmp(mode, "ok")) {
+        /* a ring: proves the modex and UCX wire-up between all ranks */
+        if (rank == 0) {
+            token = 1;
+            if (size > 1) {
+                MPI_Send(&token, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+                MPI_Recv(&token, 1, MPI_INT, size - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            }
+        } else {
+            MPI_Recv(&token, 1, MPI_INT, rank - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            token++;
+            MPI_Send(&token, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD);
+        }
+        if (rank == 0)
+            printf("ring of %d ranks: token %d %s\n", size, token, token == size ? "OK" : "BAD");
+        MPI_Finalize();
+        return rank == 0 && token != size;
+    }
+    if (rank == who) {
+        printf("rank %d failing: %s\n", rank, mode);
+        fflush(stdout);
+        if (!strcmp(mode, "abort"))
+            MPI_Abort(MPI_COMM_WORLD, code);
+        if (!strcmp(mode, "segv"))
+            raise(SIGSEGV);
+        exit(code);
+    }
+    MPI_Recv(&token, 1, MPI_INT, who, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Finalize();
+    return 0;
+}
