@@ -309,7 +309,8 @@ t_mpi_failures() {
              "segv 1:139:rank 1 .*SIGSEGV" \
              "exit 3 5:5:rank 3 .*exited with code 5 before finalizing" \
              "exit 1 0:1:rank 1 .*without finalizing"; do
-        ASAN_OPTIONS=handle_segv=0 UCX_HANDLE_ERRORS=none run_mpiexec 60 -v -n 4 "$MPIJOB" ${m%%:*}
+        # exiting without MPI_Finalize leaks by design: no leak check here
+        ASAN_OPTIONS=handle_segv=0:detect_leaks=0 run_mpiexec 60 -v -n 4 "$MPIJOB" ${m%%:*}
         m=${m#*:}
         want "${m#*:}: exit ${m%%:*}" [ $rc = "${m%%:*}" ] || return
         want "reported: ${m#*:}" has "$err" "${m#*:}" || return
