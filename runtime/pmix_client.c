@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #define RT_HOST_KEY "ucmpi.rt.host"
+#define RT_LAUNCHER_ENV "UCMPI_LAUNCHER"   /* set by our mpiexec for its ranks */
 
 /* one key/value stored by a singleton (no PMIx server to hold it) */
 typedef struct rt_kv {
@@ -472,10 +473,11 @@ void ucmpi_rt_abort(int code, const char *msg)
 {
     fflush(stdout);
     fflush(stderr);
-    if (rt.active && !rt.singleton)
-        PMIx_Abort(code, msg, NULL, 0);   /* the launcher prints msg and ends the job */
-    else if (msg != NULL && *msg != '\0')
+    /* our mpiexec prints msg in its report; other launchers (srun) do not */
+    if (msg != NULL && *msg != '\0' && (!rt.active || rt.singleton || !getenv(RT_LAUNCHER_ENV)))
         fprintf(stderr, "%s\n", msg);
+    if (rt.active && !rt.singleton)
+        PMIx_Abort(code, msg, NULL, 0);   /* the launcher ends the job */
     _exit(code);
 }
 

@@ -105,6 +105,12 @@ int main(int argc, char **argv)
         if (info.rank == who)
             raise(SIGSEGV);
         wait_forever();
+    } else if (!strcmp(mode, "crashprint")) {     /* crashprint RANK: printf, no fflush */
+        if (info.rank == who) {
+            printf("rank %d printed this unflushed line\n", info.rank);
+            raise(SIGSEGV);
+        }
+        wait_forever();
     } else if (!strcmp(mode, "exit")) {           /* exit RANK CODE: no finalize */
         if (info.rank == who)
             exit(code);
