@@ -194,9 +194,11 @@ for f in "${bench_srcs[@]}"; do
             extra=$(sed -n 's/.*bench-args: *\(.*[^ */]\).*/\1/p' "$f" | head -1)
             for np in $(echo "${nps:-2}" | tr ',' ' '); do
                 for mpi in ${mpis//,/ }; do
+                    # benches on bench.h take its options; others only
+                    # their bench-args
                     # shellcheck disable=SC2086
-                    if [ "$name" = p2p_bench ]; then
-                        run_one "$mpi" "$name" "$np" -t "$budget" "${size_args[@]}"
+                    if grep -q '#include "bench.h"' "$f"; then
+                        run_one "$mpi" "$name" "$np" -t "$budget" "${size_args[@]}" $extra
                     else
                         run_one "$mpi" "$name" "$np" $extra
                     fi

@@ -16,6 +16,8 @@
  */
 #include "bench.h"
 
+#include <stddef.h>
+
 #define BW_WINDOW 16
 
 typedef struct {

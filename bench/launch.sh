@@ -6,13 +6,13 @@
 #   bench/launch.sh [N...]            default N: 1 4 16 64
 # Environment:
 #   LAUNCH_RUNS     timed runs per (launcher, N), default 5 (+1 warm-up)
-#   UCMPI_BUILD     ucmpi build directory (default: .)
+#   UCMPI_BUILD     ucmpi build directory (default: $BUILDDIR, else .)
 #   LAUNCH_SRC      hello source (default: examples/hello.c, else a built-in one)
 # Installs openmpi-bin/libopenmpi-dev and mpich/libmpich-dev when missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
-build=$(cd "${UCMPI_BUILD:-.}" && pwd)
+build=$(cd "${UCMPI_BUILD:-${BUILDDIR:-.}}" && pwd)
 runs=${LAUNCH_RUNS:-5}
 nps=${*:-1 4 16 64}
 

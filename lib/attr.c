@@ -290,8 +290,10 @@ static int check_keyval(const attr_obj_t *o, int id, const char *fn,
                           "keyval %d is predefined (read-only or of "
                           "another object kind)", id);
     }
+    /* A freed keyval still works on the attributes that use it (and is
+     * gone, hence invalid, once the last of them is deleted). */
     keyval_t *kv = keyval_lookup(id);
-    if (kv == NULL || kv->freed)
+    if (kv == NULL)
         return attr_error(o, MPI_ERR_KEYVAL, fn,
                           "invalid or freed keyval %d", id);
     if (kv->kind != o->kind)
@@ -500,12 +502,16 @@ static int free_keyval(int kind, int *keyval, const char *fn)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
                            "keyval argument is NULL");
     keyval_t *kv = keyval_lookup(*keyval);
-    if (kv == NULL || kv->freed || kv->kind != kind)
+    if (kv == NULL || kv->kind != kind)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_KEYVAL, fn,
                            "invalid, freed or predefined %s keyval %d",
                            kind_name[kind], *keyval);
-    kv->freed = 1;
-    keyval_release(kv);       /* stays alive while attributes use it */
+    /* The user's reference goes once; freeing again while attributes
+     * still hold the keyval is tolerated (as MPICH does). */
+    if (!kv->freed) {
+        kv->freed = 1;
+        keyval_release(kv);   /* stays alive while attributes use it */
+    }
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }

@@ -182,7 +182,53 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     return dup_entry(comm, info, 1, newcomm, "MPI_Comm_dup_with_info");
 }
 
-/* The duplicate is made at once; the request comes back complete. */
+/* MPI_Comm_idup: the context id is agreed by the progress engine; the
+ * communicator is built, and the request completed, when it is. */
+typedef struct {
+    ucmpi_comm_t *parent;
+    MPI_Comm *newcomm;
+    ucmpi_request_t *req;
+    MPI_Info hints;           /* dup_with_info: hints to install */
+    int use_info;
+} idup_t;
+
+static void idup_done(int rc, const uint32_t *ids, void *arg)
+{
+    idup_t *d = arg;
+    ucmpi_comm_t *n = NULL, *p = d->parent;
+
+    if (rc == MPI_SUCCESS && p->is_inter) {
+        ucmpi_group_retain(p->group);
+        ucmpi_group_retain(p->remote_group);
+        n = build_inter(p->group, p->remote_group, ids, p);
+        if (n == NULL)
+            rc = MPI_ERR_NO_MEM;
+    } else if (rc == MPI_SUCCESS) {
+        ucmpi_group_retain(p->group);
+        n = ucmpi_comm_build(p->group, NULL, ids[0], p);
+        if (n == NULL) {
+            ucmpi_ctx_release(ids[0]);
+            rc = MPI_ERR_NO_MEM;
+        }
+    }
+    if (n != NULL) {
+        if ((rc = inherit(p, n)) != MPI_SUCCESS) {
+            ucmpi_comm_release(n);
+            n = NULL;
+        } else if (d->use_info) {
+            ucmpi_info_destroy(n->info);
+            n->info = d->hints;
+            d->hints = NULL;
+        }
+    }
+    ucmpi_info_destroy(d->hints);
+    *d->newcomm = n ? n : MPI_COMM_NULL;
+    d->req->status.MPI_ERROR = rc;
+    ucmpi_request_set_complete(d->req);
+    ucmpi_comm_release(p);
+    free(d);
+}
+
 static int idup_entry(MPI_Comm comm, MPI_Info info, int use_info,
                       MPI_Comm *newcomm, MPI_Request *request,
                       const char *fn)
@@ -190,21 +236,35 @@ static int idup_entry(MPI_Comm comm, MPI_Info info, int use_info,
     int rc = ucmpi_check_comm(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (request == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
-    rc = dup_entry(comm, info, use_info, newcomm, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    if (request == NULL || newcomm == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn,
+                              "request or newcomm is NULL");
+    if (use_info && info != MPI_INFO_NULL && !ucmpi_info_valid(info))
+        return ucmpi_err_comm(comm, MPI_ERR_INFO, fn,
+                              "info is not a valid info object");
     ucmpi_request_t *req = ucmpi_request_alloc(UCMPI_REQ_COLL, NULL);
-    if (req == NULL) {
-        ucmpi_comm_release(*newcomm);
-        *newcomm = MPI_COMM_NULL;
+    if (req == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    }
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
     req->status.MPI_TAG = MPI_ANY_TAG;
     req->status.MPI_ERROR = MPI_SUCCESS;
-    ucmpi_request_set_complete(req);
+    idup_t *d = calloc(1, sizeof(*d));
+    if (d == NULL) {
+        ucmpi_request_free(req);
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    *d = (idup_t){comm, newcomm, req, NULL, use_info};
+    if (use_info)
+        d->hints = ucmpi_comm_info_hints(info);
+    ucmpi_comm_retain(comm);
+    rc = ucmpi_ctx_agree_nb(comm, comm->is_inter ? 2 : 1, idup_done, d);
+    if (rc != MPI_SUCCESS) {
+        ucmpi_comm_release(comm);
+        ucmpi_info_destroy(d->hints);
+        free(d);
+        ucmpi_request_free(req);
+        return ucmpi_err_comm(comm, rc, fn, "out of memory");
+    }
     *request = req;
     return MPI_SUCCESS;
 }
@@ -270,11 +330,63 @@ static int *members_in(ucmpi_comm_t *c, ucmpi_group_t *g, int *bad)
     return map;
 }
 
+/* Intercomm: each side passes a subgroup of its local group; the leaders
+ * swap the subgroups and the result joins them (NULL where either side's
+ * subgroup is empty or this process is not in its own). */
+static int create_inter(ucmpi_comm_t *c, ucmpi_group_t *group,
+                        ucmpi_comm_t **out)
+{
+    ucmpi_cc_t cc;
+    uint32_t ids[2];
+    int tag = ucmpi_comm_next_coll_tag(c), rsize = 0, dummy = 0, rc;
+    int *lt = ucmpi_group_to_table(group), *rt = NULL;
+
+    *out = NULL;
+    if (lt == NULL)
+        return MPI_ERR_NO_MEM;
+    ucmpi_cc_init(&cc, c->local_comm);
+    rc = c->rank == 0 ? ucmpi_cc_sendrecv(c, UCMPI_CTX_COLL, tag,
+                                          &group->size, sizeof(int), &rsize,
+                                          sizeof(int), 0)
+                      : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_cc_bcast(&cc, &rsize, sizeof(int), 0);
+    if (rc == MPI_SUCCESS &&
+        (rt = malloc((rsize ? rsize : 1) * sizeof(int))) == NULL)
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS && c->rank == 0)
+        rc = ucmpi_cc_sendrecv(c, UCMPI_CTX_COLL, tag, lt,
+                               group->size * sizeof(int), rt,
+                               rsize * sizeof(int), 0);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_cc_bcast(&cc, rt, rsize * sizeof(int), 0);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_ctx_agree_inter(c, 2, ids, &dummy, &dummy, 0);
+    free(lt);
+    if (rc != MPI_SUCCESS || group->my_rank == MPI_UNDEFINED || rsize == 0) {
+        if (rc == MPI_SUCCESS) {
+            ucmpi_ctx_release(ids[0]);
+            ucmpi_ctx_release(ids[1]);
+        }
+        free(rt);
+        return rc;
+    }
+    ucmpi_group_t *rg = ucmpi_group_from_table(rt, rsize);
+    if (rg == NULL) {
+        ucmpi_ctx_release(ids[0]);
+        ucmpi_ctx_release(ids[1]);
+        return MPI_ERR_NO_MEM;
+    }
+    ucmpi_group_retain(group);
+    *out = build_inter(group, rg, ids, c);
+    return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
 #pragma weak MPI_Comm_create = PMPI_Comm_create
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_create";
-    int rc = ucmpi_check_intra(comm, fn), bad;
+    int rc = ucmpi_check_comm(comm, fn), bad;
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_group(group, comm, fn, "group");
     if (rc != MPI_SUCCESS)
@@ -289,7 +401,8 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     if (bad >= 0)
         return ucmpi_err_comm(comm, MPI_ERR_GROUP, fn,
                               "member %d of group is not in comm", bad);
-    rc = ucmpi_comm_create_internal(comm, group, newcomm);
+    rc = comm->is_inter ? create_inter(comm, group, newcomm)
+                        : ucmpi_comm_create_internal(comm, group, newcomm);
     if (rc != MPI_SUCCESS)
         return ucmpi_err_comm(comm, rc, fn, "creating the communicator "
                               "failed");

@@ -2,14 +2,22 @@
  * Context ids.  Every process keeps a bitmask of the ids its live
  * communicators use; a new communicator takes the lowest id free on every
  * participant, found by a bitwise-AND allreduce of the free masks, and
- * reserves it at once.  Creation calls on overlapping groups are ordered
- * the same way on every process (they are collective), so two agreements
- * can never hand out one id twice.  Ids 0 and 1 are MPI_COMM_WORLD's and
+ * reserves it at once.  Ids 0 and 1 are MPI_COMM_WORLD's and
  * MPI_COMM_SELF's.
+ *
+ * Agreements can overlap (MPI_Comm_idup, several pending at once, and
+ * blocking creations while they are pending), so a process offers its real
+ * mask to one agreement round at a time (the "lock"); other rounds get an
+ * all-zero mask, fail everywhere, and are retried.  A blocking agreement
+ * takes the lock whenever it is free; a nonblocking one only if no blocking
+ * one is running here and it has the smallest key (parent context id,
+ * collective tag), the same order on every process, so one of them always
+ * wins.  This is MPICH's scheme, simplified.
  */
 #include "ucmpi.h"
 #include "comm_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static uint64_t ctx_free[UCMPI_CTX_WORDS];
@@ -61,12 +69,94 @@ void ucmpi_ctx_finalize(void)
     ctx_ready = 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Who may offer its real mask                                        */
+/* ------------------------------------------------------------------ */
+typedef struct agree_op {
+    struct agree_op *next;
+    uint64_t key;
+    int blocking;
+} agree_op_t;
+
+static agree_op_t *pending;       /* agreements in progress here */
+static agree_op_t *lock_owner;
+
+static void pending_add(agree_op_t *op)
+{
+    op->next = pending;
+    pending = op;
+}
+
+static void pending_remove(agree_op_t *op)
+{
+    for (agree_op_t **pp = &pending; *pp; pp = &(*pp)->next)
+        if (*pp == op) {
+            *pp = op->next;
+            break;
+        }
+    if (lock_owner == op)
+        lock_owner = NULL;
+}
+
+static int take_lock(agree_op_t *op)
+{
+    if (lock_owner == op)
+        return 1;
+    if (lock_owner != NULL)
+        return 0;
+    if (!op->blocking)
+        for (agree_op_t *o = pending; o; o = o->next)
+            if (o->blocking || (o != op && o->key < op->key))
+                return 0;
+    lock_owner = op;
+    return 1;
+}
+
+/* A round's buffer: the mask, then a word that stays all ones only when
+ * every participant offered its real mask. */
+#define ROUND_WORDS (UCMPI_CTX_WORDS + 1)
+
+static void fill_round(agree_op_t *op, uint64_t *buf)
+{
+    if (take_lock(op)) {
+        ucmpi_ctx_mask(buf);
+        buf[UCMPI_CTX_WORDS] = ~(uint64_t)0;
+    } else {
+        memset(buf, 0, ROUND_WORDS * sizeof(uint64_t));
+    }
+}
+
+/* MPI_SUCCESS with ids reserved, MPI_ERR_PENDING to retry, or an error
+ * when every mask was real and still too few ids are free. */
+static int end_round(agree_op_t *op, const uint64_t *buf, int n,
+                     uint32_t *ids)
+{
+    int rc = MPI_ERR_PENDING;
+    if (buf[UCMPI_CTX_WORDS] != 0)
+        rc = ucmpi_ctx_pick(buf, n, ids);
+    if (lock_owner == op)
+        lock_owner = NULL;
+    return rc;
+}
+
 int ucmpi_ctx_agree(const ucmpi_cc_t *cc, int n, uint32_t *ids)
 {
-    uint64_t mask[UCMPI_CTX_WORDS];
-    ucmpi_ctx_mask(mask);
-    int rc = ucmpi_cc_allreduce_band(cc, mask, UCMPI_CTX_WORDS);
-    return rc != MPI_SUCCESS ? rc : ucmpi_ctx_pick(mask, n, ids);
+    agree_op_t op = {NULL, ((uint64_t)cc->comm->ctx << 32) | (uint32_t)cc->tag,
+                     1};
+    uint64_t buf[ROUND_WORDS];
+    int rc;
+
+    pending_add(&op);
+    do {
+        fill_round(&op, buf);
+        rc = ucmpi_cc_allreduce_band(cc, buf, ROUND_WORDS);
+        if (rc == MPI_SUCCESS)
+            rc = end_round(&op, buf, n, ids);
+        if (rc == MPI_ERR_PENDING)
+            ucmpi_progress();
+    } while (rc == MPI_ERR_PENDING);
+    pending_remove(&op);
+    return rc;
 }
 
 /*
@@ -79,30 +169,234 @@ int ucmpi_ctx_agree_inter(ucmpi_comm_t *inter, int n, uint32_t *ids,
                           const int *x, int *rx, int nx)
 {
     struct {
-        uint64_t mask[UCMPI_CTX_WORDS];
+        uint64_t mask[ROUND_WORDS];
         int extra[UCMPI_CTX_MAX_EXTRA];
     } mine, theirs;
     ucmpi_cc_t cc;
-    int tag = ucmpi_comm_next_coll_tag(inter);
+    int tag = ucmpi_comm_next_coll_tag(inter), rc;
+    agree_op_t op = {NULL, ((uint64_t)inter->ctx << 32) | (uint32_t)tag, 1};
 
-    memset(&mine, 0, sizeof(mine));
     ucmpi_cc_init(&cc, inter->local_comm);
-    ucmpi_ctx_mask(mine.mask);
-    int rc = ucmpi_cc_allreduce_band(&cc, mine.mask, UCMPI_CTX_WORDS);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (inter->rank == 0) {
-        memcpy(mine.extra, x, nx * sizeof(int));
-        rc = ucmpi_cc_sendrecv(inter, UCMPI_CTX_COLL, tag, &mine,
-                               sizeof(mine), &theirs, sizeof(theirs), 0);
+    pending_add(&op);
+    do {
+        memset(&mine, 0, sizeof(mine));
+        fill_round(&op, mine.mask);
+        rc = ucmpi_cc_allreduce_band(&cc, mine.mask, ROUND_WORDS);
+        if (rc == MPI_SUCCESS && inter->rank == 0) {
+            memcpy(mine.extra, x, nx * sizeof(int));
+            rc = ucmpi_cc_sendrecv(inter, UCMPI_CTX_COLL, tag, &mine,
+                                   sizeof(mine), &theirs, sizeof(theirs), 0);
+        }
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_cc_bcast(&cc, &theirs, sizeof(theirs), 0);
         if (rc != MPI_SUCCESS)
-            return rc;
+            break;
+        for (int w = 0; w < ROUND_WORDS; w++)
+            mine.mask[w] &= theirs.mask[w];
+        memcpy(rx, theirs.extra, nx * sizeof(int));
+        rc = end_round(&op, mine.mask, n, ids);
+        if (rc == MPI_ERR_PENDING)
+            ucmpi_progress();
+    } while (rc == MPI_ERR_PENDING);
+    pending_remove(&op);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Nonblocking agreement (MPI_Comm_idup): the same rounds as a state   */
+/* machine of steps (binomial reduce and broadcast over the local      */
+/* group, leaders' exchange for intercomms), advanced by progress.     */
+/* ------------------------------------------------------------------ */
+enum { ST_SEND, ST_RECV_AND, ST_RECV, ST_XCHG_AND };
+
+typedef struct {
+    int kind, peer;           /* peer: participant index (XCHG: comm rank) */
+} nb_step_t;
+
+typedef struct ucmpi_ctx_nb {
+    agree_op_t op;            /* pending list entry */
+    struct ucmpi_ctx_nb *next_nb;
+    ucmpi_cc_t cc;            /* local channel */
+    ucmpi_comm_t *inter;      /* intercomm whose leaders exchange, or NULL */
+    int xtag;
+    int n, step, nsteps, rc, done;
+    nb_step_t steps[130];
+    ucmpi_request_t *req, *req2;
+    uint32_t ids[2];
+    uint64_t buf[ROUND_WORDS], tmp[ROUND_WORDS];
+    void (*complete)(int rc, const uint32_t *ids, void *arg);
+    void *arg;
+} ucmpi_ctx_nb_t;
+
+static ucmpi_ctx_nb_t *nb_list;
+static int nb_registered;
+
+/* Binomial reduce to 0, [leaders' exchange], binomial broadcast from 0. */
+static void plan_steps(ucmpi_ctx_nb_t *nb)
+{
+    int n = nb->cc.size, me = nb->cc.rank, k = 0, mask;
+    for (mask = 1; mask < n; mask <<= 1) {
+        if (me & mask) {
+            nb->steps[k++] = (nb_step_t){ST_SEND, me - mask};
+            break;
+        }
+        if (me + mask < n)
+            nb->steps[k++] = (nb_step_t){ST_RECV_AND, me + mask};
     }
-    rc = ucmpi_cc_bcast(&cc, &theirs, sizeof(theirs), 0);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    for (int w = 0; w < UCMPI_CTX_WORDS; w++)
-        mine.mask[w] &= theirs.mask[w];
-    memcpy(rx, theirs.extra, nx * sizeof(int));
-    return ucmpi_ctx_pick(mine.mask, n, ids);
+    if (nb->inter != NULL && me == 0)
+        nb->steps[k++] = (nb_step_t){ST_XCHG_AND, 0};
+    for (mask = 1; mask < n; mask <<= 1)
+        if (me & mask) {
+            nb->steps[k++] = (nb_step_t){ST_RECV, me - mask};
+            break;
+        }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (me + mask < n)
+            nb->steps[k++] = (nb_step_t){ST_SEND, me + mask};
+    nb->nsteps = k;
+}
+
+static int nb_post(ucmpi_ctx_nb_t *nb)
+{
+    nb_step_t *s = &nb->steps[nb->step];
+    const ucmpi_cc_t *cc = &nb->cc;
+    MPI_Count bytes = sizeof(nb->buf);
+    int peer = cc->map ? cc->map[s->peer] : s->peer;
+
+    switch (s->kind) {
+    case ST_SEND:
+        return ucmpi_isend(nb->buf, bytes, MPI_BYTE, peer, cc->tag, cc->comm,
+                           cc->sub, UCMPI_SEND_STANDARD, &nb->req);
+    case ST_RECV:
+        return ucmpi_irecv(nb->buf, bytes, MPI_BYTE, peer, cc->tag, cc->comm,
+                           cc->sub, &nb->req);
+    case ST_RECV_AND:
+        return ucmpi_irecv(nb->tmp, bytes, MPI_BYTE, peer, cc->tag, cc->comm,
+                           cc->sub, &nb->req);
+    default: {
+        int rc = ucmpi_irecv(nb->tmp, bytes, MPI_BYTE, 0, nb->xtag, nb->inter,
+                             UCMPI_CTX_COLL, &nb->req2);
+        int rc2 = ucmpi_isend(nb->buf, bytes, MPI_BYTE, 0, nb->xtag,
+                              nb->inter, UCMPI_CTX_COLL, UCMPI_SEND_STANDARD,
+                              &nb->req);
+        return rc != MPI_SUCCESS ? rc : rc2;
+    }
+    }
+}
+
+static int take_done(ucmpi_request_t **r)
+{
+    int rc = MPI_SUCCESS;
+    if (*r != NULL) {
+        rc = (*r)->status.MPI_ERROR;
+        ucmpi_request_free(*r);
+        *r = NULL;
+    }
+    return rc;
+}
+
+static void nb_fail(ucmpi_ctx_nb_t *nb, int rc)
+{
+    nb->rc = rc;
+    nb->done = 1;
+    if (lock_owner == &nb->op)
+        lock_owner = NULL;
+}
+
+/* Advances one agreement; returns 1 when it made progress. */
+static int nb_advance(ucmpi_ctx_nb_t *nb)
+{
+    int moved = 0;
+    for (;;) {
+        if (nb->req == NULL) {
+            if (nb->step == 0)
+                fill_round(&nb->op, nb->buf);
+            if (nb->step == nb->nsteps) {
+                nb->rc = end_round(&nb->op, nb->buf, nb->n, nb->ids);
+                if (nb->rc != MPI_ERR_PENDING)
+                    nb->done = 1;
+                nb->step = 0;        /* else: next round */
+                return 1;
+            }
+            int rc = nb_post(nb);
+            if (rc != MPI_SUCCESS || nb->req == NULL) {
+                take_done(&nb->req2);
+                take_done(&nb->req);
+                nb_fail(nb, rc != MPI_SUCCESS ? rc : MPI_ERR_INTERN);
+                return 1;
+            }
+            moved = 1;
+        }
+        if (!ucmpi_request_is_complete(nb->req) ||
+            (nb->req2 != NULL && !ucmpi_request_is_complete(nb->req2)))
+            return moved;
+        int rc = take_done(&nb->req), rc2 = take_done(&nb->req2);
+        if (rc != MPI_SUCCESS || rc2 != MPI_SUCCESS) {
+            nb_fail(nb, rc != MPI_SUCCESS ? rc : rc2);
+            return 1;
+        }
+        int kind = nb->steps[nb->step].kind;
+        if (kind == ST_RECV_AND || kind == ST_XCHG_AND)
+            for (int w = 0; w < ROUND_WORDS; w++)
+                nb->buf[w] &= nb->tmp[w];
+        nb->step++;
+        moved = 1;
+    }
+}
+
+static int nb_progress(void)
+{
+    static int busy;          /* completion callbacks may call progress */
+    int events = 0;
+    if (busy)
+        return 0;
+    busy = 1;
+    ucmpi_ctx_nb_t **pp = &nb_list;
+    while (*pp != NULL) {
+        ucmpi_ctx_nb_t *nb = *pp;
+        events += nb_advance(nb);
+        if (nb->done) {
+            *pp = nb->next_nb;
+            pending_remove(&nb->op);
+            nb->complete(nb->rc, nb->ids, nb->arg);
+            free(nb);
+        } else {
+            pp = &nb->next_nb;
+        }
+    }
+    busy = 0;
+    return events;
+}
+
+/* Starts an agreement on n ids over comm c (both groups when c is an
+ * intercomm); complete(rc, ids, arg) runs from progress. */
+int ucmpi_ctx_agree_nb(ucmpi_comm_t *c, int n,
+                       void (*complete)(int rc, const uint32_t *ids,
+                                        void *arg),
+                       void *arg)
+{
+    ucmpi_ctx_nb_t *nb = calloc(1, sizeof(*nb));
+    if (nb == NULL)
+        return MPI_ERR_NO_MEM;
+    if (c->is_inter) {
+        nb->inter = c;
+        nb->xtag = ucmpi_comm_next_coll_tag(c);
+        ucmpi_cc_init(&nb->cc, c->local_comm);
+    } else {
+        ucmpi_cc_init(&nb->cc, c);
+    }
+    nb->op.key = ((uint64_t)c->ctx << 32) |
+                 (uint32_t)(c->is_inter ? nb->xtag : nb->cc.tag);
+    nb->n = n;
+    nb->complete = complete;
+    nb->arg = arg;
+    plan_steps(nb);
+    pending_add(&nb->op);
+    nb->next_nb = nb_list;
+    nb_list = nb;
+    if (!nb_registered) {
+        ucmpi_progress_register(nb_progress);
+        nb_registered = 1;
+    }
+    return MPI_SUCCESS;
 }

@@ -88,6 +88,13 @@ void ucmpi_ctx_finalize(void);
 int ucmpi_ctx_agree(const ucmpi_cc_t *cc, int n, uint32_t *ids);
 /* Same over both groups of an intercomm; exchanges nx (<= 4) extra ints
  * between the groups (x: this group's, the same on all members). */
+/* Nonblocking agreement over comm c (both groups of an intercomm):
+ * complete(rc, ids, arg) runs from the progress engine once the ids are
+ * agreed and reserved. */
+int ucmpi_ctx_agree_nb(ucmpi_comm_t *c, int n,
+                       void (*complete)(int rc, const uint32_t *ids,
+                                        void *arg),
+                       void *arg);
 int ucmpi_ctx_agree_inter(ucmpi_comm_t *inter, int n, uint32_t *ids,
                           const int *x, int *rx, int nx);
 

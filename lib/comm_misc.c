@@ -54,6 +54,12 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
 #pragma weak MPI_Comm_get_name = PMPI_Comm_get_name
 int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
+    if (comm == MPI_COMM_NULL && name != NULL && resultlen != NULL &&
+        ucmpi_check_initialized("MPI_Comm_get_name") == MPI_SUCCESS) {
+        strcpy(name, "MPI_COMM_NULL");      /* as MPICH answers */
+        *resultlen = (int)strlen(name);
+        return MPI_SUCCESS;
+    }
     int rc = ucmpi_check_comm(comm, "MPI_Comm_get_name");
     if (rc != MPI_SUCCESS)
         return rc;

@@ -36,7 +36,17 @@ static void search(dims_search_t *s, int i, int m, int maxv)
             return;
         s->cur[i] = m;
         int spread = s->cur[0] - m;
-        if (spread < s->best_spread) {
+        /* smallest spread (max - min); among equals, the larger small
+         * values (compared from the smallest up), as MPICH chooses */
+        int better = spread < s->best_spread;
+        for (int j = s->k - 1; !better && spread == s->best_spread && j >= 0;
+             j--) {
+            if (s->cur[j] != s->best[j]) {
+                better = s->cur[j] > s->best[j];
+                break;
+            }
+        }
+        if (better) {
             s->best_spread = spread;
             for (int j = 0; j < s->k; j++)
                 s->best[j] = s->cur[j];
@@ -53,7 +63,7 @@ static void search(dims_search_t *s, int i, int m, int maxv)
             p *= d;
         if (p < m)
             break;
-        if (i > 0 && s->cur[0] - d >= s->best_spread)
+        if (i > 0 && s->cur[0] - d > s->best_spread)
             break;
         s->cur[i] = d;
         search(s, i + 1, m / d, d);

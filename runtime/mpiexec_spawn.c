@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -47,12 +48,13 @@ char **mx_base_env(const mx_args_t *args)
 
     while (environ[total] != NULL)
         total++;
-    env = calloc(total + args->nenv + 1, sizeof(char *));
+    env = calloc(total + args->nenv + 2, sizeof(char *));
     if (env == NULL)
         return NULL;
     for (int i = 0; i < total; i++)
         if (inherited(environ[i]))
             env[n++] = strdup(environ[i]);
+    n = env_replace(env, n, "UCMPI_LAUNCHER=mpiexec");   /* see ucmpi_rt_abort */
     for (int i = 0; i < args->nenv; i++)
         n = env_replace(env, n, args->env[i]);
     env[n] = NULL;
@@ -128,11 +130,34 @@ static void child_exec(mx_job_t *job, int rank, int in_fd, int out_fd, int err_f
     _exit(MX_EXIT_NOEXEC);
 }
 
+/* A raw pseudo-terminal: the rank's C library then flushes stdout at each
+ * line, so a crash loses at most a partial line (as under Open MPI). */
+static int open_pty(int *master, int *slave)
+{
+    struct termios t;
+    char name[128];
+
+    *master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (*master < 0)
+        return -1;
+    if (grantpt(*master) != 0 || unlockpt(*master) != 0 ||
+        ptsname_r(*master, name, sizeof(name)) != 0 ||
+        (*slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0) {
+        close(*master);
+        return -1;
+    }
+    if (tcgetattr(*slave, &t) == 0) {
+        cfmakeraw(&t);                    /* no \r\n translation, no echo */
+        tcsetattr(*slave, TCSANOW, &t);
+    }
+    return 0;
+}
+
 static int open_stream(mx_stream_t *s, int dest, int *child_end)
 {
     int p[2];
 
-    if (pipe2(p, O_CLOEXEC) != 0)
+    if (!(dest == 1 && open_pty(&p[0], &p[1]) == 0) && pipe2(p, O_CLOEXEC) != 0)
         return -1;
     s->fd = p[0];
     s->dest = dest;
@@ -255,7 +280,7 @@ int mx_stream_read(mx_job_t *job, int rank, mx_stream_t *s)
 
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
         return 0;
-    if (n <= 0) {
+    if (n <= 0) {                         /* a pty's EOF is EIO */
         mx_stream_flush(job, rank, s);
         close(s->fd);
         s->fd = -1;

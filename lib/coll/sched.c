@@ -6,6 +6,7 @@
  */
 #include "coll/sched.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,10 @@ typedef struct {
     MPI_Datatype dt, rdt;
     MPI_Op op;
 } step_t;
+
+#define SCHED_INLINE_STEPS 16
+#define SCHED_INLINE_ROUNDS 16
+#define SCHED_ARENA_BYTES 1024
 
 typedef union scratch {
     union scratch *next;
@@ -50,6 +55,14 @@ struct ucmpi_sched {
     ucmpi_request_t *req;
     ucmpi_sched_t *prev, *next;   /* active list */
     scratch_t *scratch;
+    size_t arena_used;
+
+    /* Small schedules (every latency-bound collective) live entirely in
+     * the schedule object: one allocation per collective. */
+    step_t inl_steps[SCHED_INLINE_STEPS];
+    ucmpi_request_t *inl_reqs[SCHED_INLINE_STEPS];
+    int inl_ends[SCHED_INLINE_ROUNDS];
+    _Alignas(16) char arena[SCHED_ARENA_BYTES];
 };
 
 static ucmpi_sched_t *active_head;
@@ -60,10 +73,16 @@ static int sched_progress(void);
 
 ucmpi_sched_t *ucmpi_sched_create(ucmpi_comm_t *comm)
 {
-    ucmpi_sched_t *s = calloc(1, sizeof(*s));
+    /* everything but the inline arrays and arena starts zeroed */
+    ucmpi_sched_t *s = malloc(sizeof(*s));
 
     if (s == NULL)
         return NULL;
+    memset(s, 0, offsetof(ucmpi_sched_t, inl_steps));
+    s->steps = s->inl_steps;
+    s->cap = SCHED_INLINE_STEPS;
+    s->ends = s->inl_ends;
+    s->rcap = SCHED_INLINE_ROUNDS;
     s->comm = s->cur_comm = comm;
     s->tag = s->cur_tag = ucmpi_comm_next_coll_tag(comm);
     return s;
@@ -95,10 +114,13 @@ int ucmpi_sched_set_comm(ucmpi_sched_t *s, ucmpi_comm_t *comm)
 static step_t *add_step(ucmpi_sched_t *s, int kind)
 {
     if (s->nsteps == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 16;
-        step_t *n = realloc(s->steps, cap * sizeof(*n));
+        int cap = 2 * s->cap;
+        step_t *n = s->steps == s->inl_steps ? malloc(cap * sizeof(*n))
+                                             : realloc(s->steps, cap * sizeof(*n));
         if (n == NULL)
             return NULL;
+        if (s->steps == s->inl_steps)
+            memcpy(n, s->inl_steps, sizeof(s->inl_steps));
         s->steps = n;
         s->cap = cap;
     }
@@ -179,10 +201,13 @@ int ucmpi_sched_fence(ucmpi_sched_t *s)
     if (s->nsteps == last)
         return MPI_SUCCESS;       /* empty round */
     if (s->nrounds == s->rcap) {
-        int cap = s->rcap ? 2 * s->rcap : 8;
-        int *n = realloc(s->ends, cap * sizeof(*n));
+        int cap = 2 * s->rcap;
+        int *n = s->ends == s->inl_ends ? malloc(cap * sizeof(*n))
+                                        : realloc(s->ends, cap * sizeof(*n));
         if (n == NULL)
             return MPI_ERR_NO_MEM;
+        if (s->ends == s->inl_ends)
+            memcpy(n, s->inl_ends, sizeof(s->inl_ends));
         s->ends = n;
         s->rcap = cap;
     }
@@ -192,7 +217,15 @@ int ucmpi_sched_fence(ucmpi_sched_t *s)
 
 void *ucmpi_sched_alloc(ucmpi_sched_t *s, size_t bytes)
 {
-    scratch_t *b = malloc(sizeof(*b) + (bytes ? bytes : 1));
+    size_t r = (bytes + 15) & ~(size_t)15;
+    scratch_t *b;
+
+    if (r <= SCHED_ARENA_BYTES - s->arena_used) {
+        void *p = s->arena + s->arena_used;
+        s->arena_used += r ? r : 16;
+        return p;
+    }
+    b = malloc(sizeof(*b) + (bytes ? bytes : 1));
 
     if (b == NULL)
         return NULL;
@@ -221,9 +254,12 @@ void ucmpi_sched_free(ucmpi_sched_t *s)
         free(s->scratch);
         s->scratch = n;
     }
-    free(s->reqs);
-    free(s->steps);
-    free(s->ends);
+    if (s->reqs != s->inl_reqs)
+        free(s->reqs);
+    if (s->steps != s->inl_steps)
+        free(s->steps);
+    if (s->ends != s->inl_ends)
+        free(s->ends);
     free(s);
 }
 
@@ -395,6 +431,8 @@ static int launch(ucmpi_sched_t *s)
     s->err = MPI_SUCCESS;
     s->running = 1;
     s->req->complete = 0;
+    /* the progress engine runs hooks under the same lock */
+    ucmpi_lock();
     s->next = active_head;
     s->prev = NULL;
     if (active_head)
@@ -406,6 +444,7 @@ static int launch(ucmpi_sched_t *s)
         advance(s);
         in_progress = 0;
     }
+    ucmpi_unlock();
     return MPI_SUCCESS;
 }
 
@@ -441,7 +480,10 @@ int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
                       ucmpi_request_t **req)
 {
     ucmpi_sched_fence(s);         /* close the last round */
-    if (s->nsteps) {
+    if (s->nsteps <= SCHED_INLINE_STEPS) {
+        s->reqs = s->inl_reqs;
+        memset(s->inl_reqs, 0, sizeof(s->inl_reqs));
+    } else {
         s->reqs = calloc(s->nsteps, sizeof(*s->reqs));
         if (s->reqs == NULL)
             return MPI_ERR_NO_MEM;

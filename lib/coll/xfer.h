@@ -113,6 +113,12 @@ int ucmpi_xfer_check_counts(ucmpi_comm_t *c, int n, const int *counts,
 int ucmpi_xfer_check_types(ucmpi_comm_t *c, int n, const int *counts,
                            const int *displs, const MPI_Datatype *dts,
                            const char *what, const char *fn);
+/* The block a rank sends itself must have the size it receives:
+ * MPI_ERR_TRUNCATE when it sends more, MPI_ERR_COUNT when less. */
+int ucmpi_xfer_check_match(ucmpi_comm_t *c, MPI_Count scount,
+                           MPI_Datatype sdt, MPI_Count rcount,
+                           MPI_Datatype rdt, const char *what,
+                           const char *fn);
 int ucmpi_xfer_check_root(ucmpi_comm_t *c, int root, const char *fn);
 /* Is this rank the root side of a rooted collective (intercomm: MPI_ROOT,
  * intracomm: rank == root)?  Inert ranks (MPI_PROC_NULL) do nothing. */

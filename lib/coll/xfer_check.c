@@ -69,3 +69,19 @@ int ucmpi_xfer_check_root(ucmpi_comm_t *c, int root, const char *fn)
 {
     return ucmpi_coll_check_root(c, root, fn);
 }
+
+int ucmpi_xfer_check_match(ucmpi_comm_t *c, MPI_Count scount,
+                           MPI_Datatype sdt, MPI_Count rcount,
+                           MPI_Datatype rdt, const char *what,
+                           const char *fn)
+{
+    long long sb = (long long)(scount * sdt->size);
+    long long rb = (long long)(rcount * rdt->size);
+
+    if (sb == rb)
+        return MPI_SUCCESS;
+    return ucmpi_err_comm(c, sb > rb ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT, fn,
+                          "%s: this rank sends %lld bytes to itself but "
+                          "receives %lld (type signatures must match)", what,
+                          sb, rb);
+}

@@ -65,7 +65,7 @@ BASIC(uint64_t, "MPI_UINT64_T", uint64_t, INTEGER, 8, SWAP, 8);
 BASIC(aint, "MPI_AINT", MPI_Aint, INTEGER, 8, SWAP, sizeof(MPI_Aint));
 BASIC(count, "MPI_COUNT", MPI_Count, INTEGER, 8, SWAP, 8);
 BASIC(offset, "MPI_OFFSET", MPI_Offset, INTEGER, 8, SWAP, 8);
-BASIC(c_float_complex, "MPI_C_FLOAT_COMPLEX", float _Complex, CPLX, 8,
+BASIC(c_float_complex, "MPI_C_COMPLEX", float _Complex, CPLX, 8,
       SWAP, 4);
 BASIC(c_double_complex, "MPI_C_DOUBLE_COMPLEX", double _Complex, CPLX, 16,
       SWAP, 8);

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Fault tests of the launcher: a rank that aborts, segfaults, exits without
-# MPI_Finalize or is killed with SIGKILL, SIGINT/SIGTERM to mpiexec, and
-# --timeout on a hung job.  Each must end the whole job quickly, with the
+# MPI_Finalize or is killed with SIGKILL, SIGINT/SIGTERM to mpiexec,
+# --timeout on a hung job, and mpiexec itself killed with SIGKILL.  Each must end the whole job quickly, with the
 # right exit code, one line naming the rank and the cause, the output written
 # before the fault, and no surviving process.  Plus the privacy of mpiexec's
-# PMIx rendezvous (case security).  Run from the build directory.
+# PMIx rendezvous (case security).  Run from the build directory (or set BUILDDIR).
 #
 # Environment:
 #   MPIEXEC        launcher (default: ./runtime/mpiexec)
@@ -15,8 +15,10 @@
 #   FAULT_BOUND    seconds after which a run fails (default 5: the machine
 #                  is shared, the goal is what the numbers are checked against)
 #   FAULT_FILTER   regex over case names (abort segv exit kill9 sigint sigterm
-#                  timeout security)
+#                  timeout kill9-mpiexec security)
 set -u
+# the build directory: $BUILDDIR (scripts/test.sh sets it) or the current one
+cd "${BUILDDIR:-.}" || { echo "cannot enter build directory ${BUILDDIR:-.}"; exit 1; }
 mpiexec=${MPIEXEC:-$PWD/runtime/mpiexec}
 prog=${FAULT_PROG:-$PWD/test/fault/fault_prog}
 probe=${FAULT_PROBE:-$PWD/test/fault/pmix_probe}
@@ -193,6 +195,34 @@ case_timeout() {   # np: --timeout 1 on a hung job: exit 124, names the ranks' M
     fi
 }
 
+# mpiexec itself killed with SIGKILL: it cannot clean up, so the ranks must
+# notice on their own (parent death or the lost PMIx server); the clock runs
+# until the last rank is gone.
+case_launcher_killed() {   # np
+    local np=$1 why= secs t0 p left i
+    start_job "$np" "$prog" hang
+    if ! wait_pids "$np"; then
+        finish_job 5; job_pid=; report "kill9-mpiexec np=$np" 0 "ranks did not start"; return
+    fi
+    sleep 0.2
+    t0=$EPOCHREALTIME
+    kill -KILL "$job_pid"
+    wait "$job_pid" 2>/dev/null
+    for i in $(seq $((bound * 100))); do
+        left=0
+        for p in $(cat "$dir"/pid.*); do alive "$p" && left=1; done
+        [ $left -eq 0 ] && break
+        sleep 0.01
+    done
+    secs=$(elapsed "$t0" "$EPOCHREALTIME")
+    if [ $left -ne 0 ]; then
+        why="ranks still running ${bound}s after mpiexec was killed: $(for p in $(cat "$dir"/pid.*); do alive "$p" && echo -n "$p "; done)"
+        kill_session "$job_pid"
+    fi
+    job_pid=
+    report "kill9-mpiexec np=$np" "$([ -z "$why" ] && echo 1 || echo 0)" "$why" "$secs"
+}
+
 # Issue 7 part 5: mpiexec's PMIx rendezvous is private to the user.
 # While a job runs: its PMIx temporary directory is ours, mode 0700, holds
 # nothing world-writable; a process of another user (nobody) can join the
@@ -253,6 +283,7 @@ for np in $nps; do
     want sigint && case_external sigint "$np" 130 "" sigint
     want sigterm && case_external sigterm "$np" 143 "" sigterm
     want timeout && case_timeout "$np"
+    want kill9-mpiexec && case_launcher_killed "$np"
 done
 want security && case_security
 

@@ -101,6 +101,22 @@ int main(int argc, char **argv)
     MPI_Comm_get_name(MPI_COMM_WORLD, name, &len);
     MT_CHECK(len == 14, "world name %s", name);
     MPI_Comm_free(&a);
+
+    /* two idups pending while a blocking dup runs on another comm */
+    MPI_Comm i1, i2, b2;
+    MPI_Request rq[2];
+    MT_CHECK_RC(MPI_Comm_idup(MPI_COMM_WORLD, &i1, &rq[0]));
+    MT_CHECK_RC(MPI_Comm_idup(d, &i2, &rq[1]));
+    MT_CHECK_RC(MPI_Comm_dup(d, &b2));
+    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    check_ring(i1, "idup 1");
+    check_ring(i2, "idup 2");
+    check_ring(b2, "dup while idups pend");
+    MPI_Comm_compare(i1, i2, &res);
+    MT_CHECK(res == MPI_CONGRUENT, "idups compare %d", res);
+    MPI_Comm_free(&i1);
+    MPI_Comm_free(&i2);
+    MPI_Comm_free(&b2);
     MPI_Comm_free(&d);
     return mt_finish();
 }

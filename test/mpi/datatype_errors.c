@@ -19,6 +19,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     MT_CHECK(cls(MPI_Type_contiguous(-3, MPI_INT, &t)) == MPI_ERR_COUNT,
              "negative count");
     MT_CHECK(cls(MPI_Type_vector(2, 1, 1, MPI_DATATYPE_NULL, &t)) ==
@@ -36,6 +37,25 @@ int main(int argc, char **argv)
     MT_CHECK(cls(MPI_Type_contiguous(4, big, &huge)) == MPI_ERR_ARG,
              "extent past 2^63");
     MPI_Type_free(&big);
+    /* mismatched signature, longer message: truncation, and not a byte
+     * written past what the receive type describes */
+    {
+        int src[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        double dst[4] = {-1, -1, -1, -1};
+        MPI_Datatype v;
+        MPI_Status st;
+        MPI_Type_vector(2, 1, 2, MPI_DOUBLE, &v);  /* dst[0], dst[2] */
+        MPI_Type_commit(&v);
+        int rc = MPI_Sendrecv(src, 10, MPI_INT, rank, 2, dst, 1, v, rank, 2,
+                              MPI_COMM_SELF, &st);
+        MT_CHECK(cls(rc) == MPI_ERR_TRUNCATE ||
+                 (cls(rc) == MPI_ERR_IN_STATUS &&
+                  cls(st.MPI_ERROR) == MPI_ERR_TRUNCATE),
+                 "truncation: rc class %d", cls(rc));
+        MT_CHECK(dst[1] == -1 && dst[3] == -1,
+                 "receive wrote outside its type: %g %g", dst[1], dst[3]);
+        MPI_Type_free(&v);
+    }
     /* still usable */
     MPI_Type_contiguous(4, MPI_INT, &t);
     MPI_Type_commit(&t);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The network path on one machine: a subset of test/mpi and the examples run
 # through mpiexec with UCX restricted to TCP (UCX_TLS=tcp,self), the
-# transport ranks on different nodes use.  Run from the build directory.
+# transport ranks on different nodes use.  Run from the build directory (or set BUILDDIR).
 #
 # Environment:
 #   TCP_TEST_LIST     test/mpi lines to run (default: test/slurm/subset.list)
@@ -9,6 +9,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
+# the build directory: $BUILDDIR (scripts/test.sh sets it) or the current one
+cd "${BUILDDIR:-.}" || { echo "cannot enter build directory ${BUILDDIR:-.}"; exit 1; }
 subset=${TCP_TEST_LIST:-$here/../slurm/subset.list}
 mpiexec=${MPIEXEC:-$PWD/runtime/mpiexec}
 export UCX_TLS=tcp,self

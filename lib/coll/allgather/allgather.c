@@ -100,6 +100,12 @@ static int allgather_common(const void *sbuf, int scount, MPI_Datatype sdt,
         a.scount = 0;
         a.sdt = MPI_BYTE;
     }
+    if (!comm->is_inter && sbuf != MPI_IN_PLACE) {
+        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
+                                    "own block", fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     return ucmpi_xfer_run(ag_select(ucmpi_allgather_algs,
                                     "ALLGATHER_ALGORITHM",
                                     (size_t)(rcount * rdt->size) *
@@ -175,6 +181,12 @@ static int allgatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
     }
     for (int i = 0; i < comm->remote_size; i++)
         total += (size_t)rcounts[i] * (size_t)rdt->size;
+    if (!comm->is_inter && sbuf != MPI_IN_PLACE) {
+        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcounts[comm->rank],
+                                    rdt, "own block", fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     return ucmpi_xfer_run(ag_select(ucmpi_allgatherv_algs,
                                     "ALLGATHERV_ALGORITHM", total, &a),
                           &a, mode, req, fn);

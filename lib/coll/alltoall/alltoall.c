@@ -110,6 +110,12 @@ static int alltoall_common(const void *sbuf, int scount, MPI_Datatype sdt,
         a.scount = rcount;
         a.sdt = rdt;
     }
+    if (!comm->is_inter && sbuf != MPI_IN_PLACE) {
+        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
+                                    "own block", fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     return ucmpi_xfer_run(a2a_select(&a), &a, mode, req, fn);
 }
 
@@ -191,6 +197,14 @@ static int alltoallvw_common(const void *sbuf, const int *scounts,
         a.sdt = MPI_BYTE;
     if (a.rdt == MPI_DATATYPE_NULL)
         a.rdt = MPI_BYTE;
+    if (!comm->is_inter && sbuf != MPI_IN_PLACE) {
+        int me = comm->rank;
+        rc = ucmpi_xfer_check_match(comm, scounts[me], sdts ? sdts[me] : sdt,
+                                    rcounts[me], rdts ? rdts[me] : rdt,
+                                    "own block", fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     return ucmpi_xfer_run(a2av_select(&a), &a, mode, req, fn);
 }
 

@@ -86,7 +86,8 @@ static int gather_common(const void *sbuf, int scount, MPI_Datatype sdt,
     rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
         rc = ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt, "receive", fn);
-        if (rc == MPI_SUCCESS && sbuf == rbuf && rcount > 0)
+        if (rc == MPI_SUCCESS && !comm->is_inter && sbuf == rbuf &&
+            rcount > 0)
             rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "sendbuf and "
                                 "recvbuf alias (use MPI_IN_PLACE)");
     }
@@ -104,6 +105,12 @@ static int gather_common(const void *sbuf, int scount, MPI_Datatype sdt,
         root == MPI_PROC_NULL) {
         a.sdt = MPI_BYTE;
         a.scount = 0;
+    }
+    if (!comm->is_inter && root == comm->rank && sbuf != MPI_IN_PLACE) {
+        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
+                                    "root's own block", fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
     }
     return ucmpi_xfer_run(gather_select(&a), &a, mode, req, fn);
 }
@@ -176,6 +183,12 @@ static int gatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
         root == MPI_PROC_NULL) {
         a.sdt = MPI_BYTE;
         a.scount = 0;
+    }
+    if (!comm->is_inter && root == comm->rank && sbuf != MPI_IN_PLACE) {
+        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcounts[root], rdt,
+                                    "root's own block", fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
     }
     return ucmpi_xfer_run(&ucmpi_gather_algs[GATHER_LINEAR], &a, mode, req,
                           fn);

@@ -95,7 +95,8 @@ static int scatter_common(const void *sbuf, int scount, MPI_Datatype sdt,
     rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
         rc = ucmpi_xfer_check_buf(comm, sbuf, scount, sdt, "send", fn);
-        if (rc == MPI_SUCCESS && sbuf == rbuf && scount > 0)
+        if (rc == MPI_SUCCESS && !comm->is_inter && sbuf == rbuf &&
+            scount > 0)
             rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "sendbuf and "
                                 "recvbuf alias (use MPI_IN_PLACE)");
     }
@@ -105,6 +106,12 @@ static int scatter_common(const void *sbuf, int scount, MPI_Datatype sdt,
     if (ucmpi_xfer_is_root(comm, root)) {
         a.scount = scount;
         a.sdt = sdt;
+    }
+    if (!comm->is_inter && root == comm->rank && rbuf != MPI_IN_PLACE) {
+        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
+                                    "root's own block", fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
     }
     return ucmpi_xfer_run(scatter_select(&a), &a, mode, req, fn);
 }
@@ -169,6 +176,12 @@ static int scatterv_common(const void *sbuf, const int *scounts,
         a.sdispls = displs;
         a.sdt = sdt;
         a.nsblk = comm->remote_size;
+    }
+    if (!comm->is_inter && root == comm->rank && rbuf != MPI_IN_PLACE) {
+        rc = ucmpi_xfer_check_match(comm, scounts[root], sdt, rcount, rdt,
+                                    "root's own block", fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
     }
     return ucmpi_xfer_run(&ucmpi_scatter_algs[SCATTER_LINEAR], &a, mode, req,
                           fn);
