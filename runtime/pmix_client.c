@@ -272,9 +272,16 @@ err_inactive:
     return -1;
 }
 
+static void set_oversubscribed(ucmpi_rt_info_t *info)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    info->oversubscribed = cpus > 0 && info->local_size > cpus;
+}
+
 int ucmpi_rt_init(ucmpi_rt_info_t *info)
 {
     char what[128];
+    int rc;
 
     if (rt.active) {
         rt_err("runtime initialised twice");
@@ -283,14 +290,18 @@ int ucmpi_rt_init(ucmpi_rt_info_t *info)
     memset(info, 0, sizeof(*info));
     if (gethostname(info->hostname, sizeof(info->hostname) - 1) != 0)
         strcpy(info->hostname, "localhost");
-    if (ucmpi_rt_pmix_env_present())
-        return init_pmix(info);
-    if (ucmpi_rt_launcher_visible(what, sizeof(what))) {
+    if (ucmpi_rt_pmix_env_present()) {
+        rc = init_pmix(info);
+    } else if (ucmpi_rt_launcher_visible(what, sizeof(what))) {
         rt_err("started by %s but no PMIx server answers: "
                "run with `srun --mpi=pmix` or ucmpi's mpiexec", what);
         return -1;
+    } else {
+        rc = init_singleton(info);
     }
-    return init_singleton(info);
+    if (rc == 0)
+        set_oversubscribed(info);
+    return rc;
 }
 
 void ucmpi_rt_info_free(ucmpi_rt_info_t *info)

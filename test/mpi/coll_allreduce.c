@@ -135,5 +135,18 @@ int main(int argc, char **argv)
         }
         MT_CHECK_RC(MPI_Request_free(&req));
     }
+    /* large-count forms */
+    {
+        int in[5] = {1, 2, 3, 4, 5}, out[5], out2[5];
+        MPI_Request req;
+        MT_CHECK_RC(MPI_Allreduce_c(in, out, (MPI_Count)5, MPI_INT, MPI_SUM,
+                                    MPI_COMM_WORLD));
+        MT_CHECK_RC(MPI_Iallreduce_c(in, out2, (MPI_Count)5, MPI_INT, MPI_MAX,
+                                     MPI_COMM_WORLD, &req));
+        MT_CHECK_RC(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        for (int i = 0; i < 5; i++)
+            MT_CHECK(out[i] == size * (i + 1) && out2[i] == i + 1,
+                     "allreduce_c [%d] = %d %d", i, out[i], out2[i]);
+    }
     return mt_finish();
 }

@@ -157,3 +157,32 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count,
                             UCMPI_COLL_PERSISTENT, request,
                             "MPI_Allreduce_init");
 }
+
+/* Large-count (MPI-4) forms. */
+#pragma weak MPI_Allreduce_c = PMPI_Allreduce_c
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
+                            UCMPI_COLL_BLOCKING, NULL, "MPI_Allreduce_c");
+}
+
+#pragma weak MPI_Iallreduce_c = PMPI_Iallreduce_c
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
+                            UCMPI_COLL_NONBLOCKING, request,
+                            "MPI_Iallreduce_c");
+}
+
+#pragma weak MPI_Allreduce_init_c = PMPI_Allreduce_init_c
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request)
+{
+    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
+                            UCMPI_COLL_PERSISTENT, request,
+                            "MPI_Allreduce_init_c");
+}

@@ -119,3 +119,29 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
     return bcast_common(buffer, count, datatype, root, comm,
                         UCMPI_COLL_PERSISTENT, request, "MPI_Bcast_init");
 }
+
+/* Large-count (MPI-4) forms. */
+#pragma weak MPI_Bcast_c = PMPI_Bcast_c
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                 int root, MPI_Comm comm)
+{
+    return bcast_common(buffer, count, datatype, root, comm,
+                        UCMPI_COLL_BLOCKING, NULL, "MPI_Bcast_c");
+}
+
+#pragma weak MPI_Ibcast_c = PMPI_Ibcast_c
+int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                  int root, MPI_Comm comm, MPI_Request *request)
+{
+    return bcast_common(buffer, count, datatype, root, comm,
+                        UCMPI_COLL_NONBLOCKING, request, "MPI_Ibcast_c");
+}
+
+#pragma weak MPI_Bcast_init_c = PMPI_Bcast_init_c
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                      int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    return bcast_common(buffer, count, datatype, root, comm,
+                        UCMPI_COLL_PERSISTENT, request, "MPI_Bcast_init_c");
+}

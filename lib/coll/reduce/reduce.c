@@ -120,3 +120,30 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
     return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
                          UCMPI_COLL_PERSISTENT, request, "MPI_Reduce_init");
 }
+
+/* Large-count (MPI-4) forms. */
+#pragma weak MPI_Reduce_c = PMPI_Reduce_c
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+{
+    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
+                         UCMPI_COLL_BLOCKING, NULL, "MPI_Reduce_c");
+}
+
+#pragma weak MPI_Ireduce_c = PMPI_Ireduce_c
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
+                         UCMPI_COLL_NONBLOCKING, request, "MPI_Ireduce_c");
+}
+
+#pragma weak MPI_Reduce_init_c = PMPI_Reduce_init_c
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
+                         UCMPI_COLL_PERSISTENT, request, "MPI_Reduce_init_c");
+}
