@@ -11,8 +11,12 @@ static const ucmpi_coll_alg_t reduce_algs[] = {
 #define NALGS ((int)(sizeof(reduce_algs) / sizeof(reduce_algs[0])))
 
 /* Linear costs one round but n-1 receives and buffers at the root: only
- * for tiny communicators and messages (2 cores: linear and binomial tie
- * at 3 ranks; binomial wins from 4). */
+ * for tiny communicators and messages.
+ * NOT YET MEASURED: during this session the 2-core machine ran at load
+ * 30-140 (bench/coll_bench latencies of tens of ms), so these are the
+ * usual MPICH-style defaults.  Refine with, for each algorithm A:
+ *   UCMPI_REDUCE_ALGORITHM=A mpiexec -n N <loop of MPI_Reduce>
+ * (bench/coll_bench has no reduce yet). */
 static const struct {
     int linear_max_ranks;
     size_t linear_max_bytes;

@@ -16,7 +16,12 @@ static const ucmpi_coll_alg_t rs_algs[] = {
 
 /* Recursive halving for short and medium vectors (log2(n) latency); the
  * ring once the vector is long enough that bandwidth dominates;
- * non-commutative ops always use pairwise (the only one in rank order). */
+ * non-commutative ops always use pairwise (the only one in rank order).
+ * NOT YET MEASURED: during this session the 2-core machine ran at load
+ * 30-140 (bench/coll_bench latencies of tens of ms), so these are the
+ * usual MPICH-style defaults.  Refine with, for each algorithm A:
+ *   UCMPI_REDUCE_SCATTER_ALGORITHM=A mpiexec -n N \
+ *       bench/coll_bench -b reduce_scatter */
 static const struct {
     size_t ring_min_bytes;
 } rs_thresholds = {512 * 1024};
