@@ -1241,6 +1241,109 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count,
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count,
     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
     MPI_Request *request);
+/* collA: large-count forms */
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int
+    root, MPI_Comm comm);
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int
+    root, MPI_Comm comm);
+int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int
+    root, MPI_Comm comm, MPI_Request *request);
+int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int
+    root, MPI_Comm comm, MPI_Request *request);
+int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int
+    root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+    int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request
+    *request);
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request
+    *request);
+int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count
+    recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count
+    recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count
+    recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request
+    *request);
+int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count
+    recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request
+    *request);
+int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const
+    MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request);
+int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const
+    MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request);
+int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request
+    *request);
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request
+    *request);
+int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
+    MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request);
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
+    MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request);
+int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
 /* end collA */
 /* reduction operations (lib/coll/op*.c) */
 typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
