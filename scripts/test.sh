@@ -21,8 +21,8 @@ tally() {   # name logfile rc
     local line p f
     line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
     if [ -n "$line" ]; then
-        p=$(sed -E 's/.*[^0-9]?([0-9]+) passed.*/\1/' <<<"$line")
-        f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+        p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+')
+        f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+')
     else
         p=0; f=1
     fi
