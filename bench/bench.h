@@ -20,6 +20,7 @@
 #define UCMPI_BENCH_H
 
 #include <mpi.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

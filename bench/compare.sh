@@ -24,6 +24,9 @@
 #   --quick          small sizes and budgets (a smoke test, ~2 minutes)
 #   --outdir DIR     keep builds, logs and raw results here
 #   --no-install     do not apt-get missing peers
+#   --max-time S     overall budget (default 900): once spent, the remaining
+#                    runs are skipped (n/a) and the tables printed
+#   --tables FILE    only print the tables of an earlier results.txt
 # Each benchmark may state in its source:  bench-np: 2,4   bench-args: ...
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,6 +35,7 @@ srcdir=$(cd "$here/.." && pwd)
 prefix="" build="" mpis="ucmpi,openmpi,mpich" benches="" select=""
 coll_np="2,4,8" max_size="" coll_max="2:64M,4:16M,8:4M" budget=0.3
 run_timeout=240 ucx_tls="shm,self" quick=0 outdir="" install=1
+max_time=900 tables_only=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) prefix=$2; shift ;;
@@ -48,6 +52,8 @@ while [ $# -gt 0 ]; do
         --quick) quick=1 ;;
         --outdir) outdir=$2; shift ;;
         --no-install) install=0 ;;
+        --max-time) max_time=$2; shift ;;
+        --tables) tables_only=$2; shift ;;
         -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "compare.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -55,7 +61,7 @@ while [ $# -gt 0 ]; do
 done
 if [ $quick = 1 ]; then
     budget=0.05; coll_max="2:1M,4:256K,8:64K"; [ -n "$max_size" ] || max_size=1M
-    run_timeout=90
+    run_timeout=90 max_time=300
 fi
 outdir=${outdir:-$(mktemp -d /tmp/ucmpi-bench.XXXXXX)}
 mkdir -p "$outdir"
@@ -64,6 +70,43 @@ results=$outdir/results.txt
 log() { echo "compare.sh: $*" >&2; }
 has() { case ",$1," in *",$2,"*) return 0 ;; *) return 1 ;; esac; }
 start_time=$(date +%s)
+# time_left SECONDS: is there that much of the overall budget left?
+time_left() { [ $(( $(date +%s) - start_time + $1 )) -le "$max_time" ]; }
+
+# print_tables RESULTS: one table per (benchmark, rank count)
+print_tables() {
+echo "Ratios are ucmpi/peer of the value: for us and s lower is better, for MB/s and Mmsg/s higher is better."
+awk '
+{ key = $2 SUBSEP $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key; unit[key] = $7 }
+  sz[key, $4] = 1; if (!((key, $4) in szseen)) { szseen[key, $4] = 1; sizes[key] = sizes[key] " " $4 }
+  val[$1, key, $4] = $6 }
+function f(v) { return v == "" ? "n/a" : (v + 0 >= 1000 ? sprintf("%.0f", v) : sprintf("%.3g", v)) }
+function r(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "n/a" : (a / b >= 0.1 ? sprintf("%.2f", a / b) : sprintf("%.2g", a / b)) }
+END {
+  for (i = 1; i <= n; i++) {
+    key = order[i]; split(key, kp, SUBSEP)
+    pt = 0; m = split(sizes[key], ss, " ")
+    for (j = 1; j <= m; j++) if (("ucx_perftest", key, ss[j]) in val) pt = 1
+    printf "\n== %s, %s ranks (%s)\n", kp[1], kp[2], unit[key]
+    printf "%10s %10s %10s %10s %8s %8s", "size", "ucmpi", "openmpi", "mpich", "/ompi", "/mpich"
+    if (pt) printf " %10s %8s", "perftest", "/perft"
+    printf "\n"
+    # numeric sort of the sizes
+    for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (ss[b] + 0 < ss[a] + 0) { t = ss[a]; ss[a] = ss[b]; ss[b] = t }
+    for (j = 1; j <= m; j++) {
+      s = ss[j]; u = val["ucmpi", key, s]; o = val["openmpi", key, s]; h = val["mpich", key, s]
+      printf "%10s %10s %10s %10s %8s %8s", s, f(u), f(o), f(h), r(u, o), r(u, h)
+      if (pt) { p = val["ucx_perftest", key, s]; printf " %10s %8s", f(p), r(u, p) }
+      printf "\n"
+    }
+  }
+}' "$1"
+}
+
+if [ -n "$tables_only" ]; then
+    print_tables "$tables_only"
+    exit 0
+fi
 
 # ---- peers: Debian's Open MPI and MPICH, ucx_perftest ----
 need=()
@@ -162,9 +205,15 @@ run_one() {
     local mpi=$1 name=$2 np=$3; shift 3
     local exe=${BIN[$mpi/$name]:-} out=$outdir/$mpi/$name.np$np.log
     [ -n "$exe" ] && [ -n "${MPIRUN[$mpi]:-}" ] || return 0
+    local left=$(( max_time - ($(date +%s) - start_time) - 30 ))
+    if [ $left -lt 10 ]; then
+        log "out of time (--max-time $max_time): skipping $mpi $name np=$np"
+        return 0
+    fi
+    [ $left -lt "$run_timeout" ] || left=$run_timeout
     log "running $mpi $name np=$np"
     # shellcheck disable=SC2086
-    timeout -k 10 "$run_timeout" ${MPIRUN[$mpi]} -n "$np" "$exe" "$@" \
+    timeout -k 10 "$left" ${MPIRUN[$mpi]} -n "$np" "$exe" "$@" \
         >"$out" 2>&1 </dev/null
     local rc=$?
     [ $rc = 0 ] || log "$mpi $name np=$np failed (exit $rc, see $out)"
@@ -176,78 +225,89 @@ run_one() {
 size_args=()
 [ -n "$max_size" ] && size_args+=(-M "$max_size")
 [ -n "$select" ] && size_args+=(-b "$select")
-for f in "${bench_srcs[@]}"; do
-    name=$(basename "$f" .c)
-    case "$name" in
-        oversub) continue ;;
-        coll_bench)
-            for np in ${coll_np//,/ }; do
-                cap=$(echo ",$coll_max," | sed -n "s/.*,$np:\([^,]*\),.*/\1/p")
-                args=("${size_args[@]}")
-                [ -n "$cap" ] && [ -z "$max_size" ] && args+=(-M "$cap")
-                for mpi in ${mpis//,/ }; do
-                    run_one "$mpi" "$name" "$np" -t "$budget" "${args[@]}"
-                done
-            done ;;
-        *)
-            nps=$(sed -n 's/.*bench-np: *\([0-9,]*\).*/\1/p' "$f" | head -1)
-            extra=$(sed -n 's/.*bench-args: *\(.*[^ */]\).*/\1/p' "$f" | head -1)
-            for np in $(echo "${nps:-2}" | tr ',' ' '); do
-                for mpi in ${mpis//,/ }; do
-                    # benches on bench.h take its options; others only
-                    # their bench-args
-                    # shellcheck disable=SC2086
-                    if grep -q '#include "bench.h"' "$f"; then
-                        run_one "$mpi" "$name" "$np" -t "$budget" "${size_args[@]}" $extra
-                    else
-                        run_one "$mpi" "$name" "$np" $extra
-                    fi
-                done
-            done ;;
-    esac
-done
 
-# raw ucx_perftest over the same sizes, server and client on loopback
-if { [ -z "$benches" ] || has "$benches" perftest; } && command -v ucx_perftest >/dev/null; then
+# run_bench FILE: one benchmark source, at its rank counts, every MPI
+run_bench() {
+    local f=$1 name np mpi cap nps extra args
+    name=$(basename "$f" .c)
+    if [ "$name" = coll_bench ]; then
+        for np in ${coll_np//,/ }; do
+            cap=$(echo ",$coll_max," | sed -n "s/.*,$np:\([^,]*\),.*/\1/p")
+            args=("${size_args[@]}")
+            [ -n "$cap" ] && [ -z "$max_size" ] && args+=(-M "$cap")
+            for mpi in ${mpis//,/ }; do
+                run_one "$mpi" "$name" "$np" -t "$budget" "${args[@]}"
+            done
+        done
+        return
+    fi
+    nps=$(sed -n 's/.*bench-np: *\([0-9,]*\).*/\1/p' "$f" | head -1)
+    extra=$(sed -n 's/.*bench-args: *\(.*[^ */]\).*/\1/p' "$f" | head -1)
+    for np in $(echo "${nps:-2}" | tr ',' ' '); do
+        for mpi in ${mpis//,/ }; do
+            # benches on bench.h take its options; others only their
+            # bench-args
+            # shellcheck disable=SC2086
+            if grep -q '#include "bench.h"' "$f"; then
+                run_one "$mpi" "$name" "$np" -t "$budget" "${size_args[@]}" $extra
+            else
+                run_one "$mpi" "$name" "$np" $extra
+            fi
+        done
+    done
+}
+
+# raw ucx_perftest, server and client on loopback, every 4th size of the
+# p2p sweep (a busy-polling pair suffers most on a loaded machine)
+run_perftest() {
+    { [ -z "$benches" ] || has "$benches" perftest; } &&
+        command -v ucx_perftest >/dev/null || return 0
     log "running ucx_perftest (UCX_TLS=$ucx_tls)"
-    pmax=$(( 4 << 20 ))
+    local pmax=$(( 4 << 20 )) port t s iters line spid
     if [ -n "$max_size" ]; then
         pmax=$(echo "$max_size" | awk '{ v = $1 + 0; u = substr($1, length($1));
             if (u ~ /[kK]/) v *= 1024; if (u ~ /[mM]/) v *= 1048576; print int(v) }')
     fi
     port=$((20000 + RANDOM % 20000))
     for t in tag_lat tag_bw; do
-        s=0
+        s=0; [ $t = tag_bw ] && s=1
         while [ "$s" -le "$pmax" ]; do
-            # tag_bw carries a fixed ~0.1 s cost per run: enough iterations
-            iters=20000; [ $t = tag_bw ] && iters=200000
-            [ $s -ge 65536 ] && iters=2000
+            if ! time_left 120; then
+                log "out of time: ucx_perftest stops at $t $s bytes"
+                return 0
+            fi
+            # tag_bw carries a fixed ~0.1 s cost per run: more iterations
+            iters=10000; [ $t = tag_bw ] && iters=50000
+            [ "$s" -ge 65536 ] && iters=1000
             [ $quick = 1 ] && iters=$((iters / 10))
-            [ $s = 0 ] && [ $t = tag_bw ] && { s=1; continue; }
-            UCX_TLS=$ucx_tls timeout 60 ucx_perftest -p $port >/dev/null 2>&1 &
+            UCX_TLS=$ucx_tls timeout 30 ucx_perftest -p $port >/dev/null 2>&1 &
             spid=$!
             sleep 0.3
-            line=$(UCX_TLS=$ucx_tls timeout 60 ucx_perftest 127.0.0.1 -p $port \
-                -t $t -s $s -n $iters -w $((iters / 10)) 2>/dev/null | grep '^Final:')
+            line=$(UCX_TLS=$ucx_tls timeout 25 ucx_perftest 127.0.0.1 -p $port \
+                -t $t -s "$s" -n $iters -w $((iters / 10)) 2>/dev/null | grep '^Final:')
+            kill $spid 2>/dev/null
             wait $spid 2>/dev/null
             # Final: iters lat50% lat_avg lat_overall bw_avg bw_overall ...
             if [ -n "$line" ]; then
-                echo "$line" | awk -v t=$t -v s=$s '{
+                echo "$line" | awk -v t=$t -v s="$s" '{
                     if (t == "tag_lat") print "ucx_perftest latency 2", s, $3, $3, "us";
                     else print "ucx_perftest bw 2", s, $5, $7, "MB/s" }' >>"$results"
             fi
-            s=$(( s ? s * 2 : 1 ))
+            s=$(( s ? s * 4 : 1 ))
         done
     done
-fi
+}
 
 # oversubscribed jobs: wall time of the whole mpiexec (start-up included)
-if [ -z "$benches" ] || has "$benches" oversub; then
-    iters=300; [ $quick = 1 ] && iters=50
+run_oversub() {
+    { [ -z "$benches" ] || has "$benches" oversub; } || return 0
+    local iters=300 np mpi exe t0 t1
+    [ $quick = 1 ] && iters=50
     for np in 4 8; do
         for mpi in ${mpis//,/ }; do
             exe=${BIN[$mpi/oversub]:-}
             [ -n "$exe" ] && [ -n "${MPIRUN[$mpi]:-}" ] || continue
+            time_left 60 || { log "out of time: skipping $mpi oversub np=$np"; continue; }
             log "running $mpi oversub np=$np"
             t0=$(date +%s.%N)
             # shellcheck disable=SC2086
@@ -262,7 +322,20 @@ if [ -z "$benches" ] || has "$benches" oversub; then
             fi
         done
     done
-fi
+}
+
+# Order: the point-to-point goals first, then collectives, then the rest.
+for f in "${bench_srcs[@]}"; do
+    [ "$(basename "$f")" = p2p_bench.c ] && run_bench "$f"
+done
+run_perftest
+run_oversub
+for f in "${bench_srcs[@]}"; do
+    case "$(basename "$f")" in
+        p2p_bench.c|oversub.c) ;;
+        *) run_bench "$f" ;;
+    esac
+done
 
 # ---- tables ----
 echo
@@ -271,31 +344,6 @@ echo "ucmpi vs Open MPI vs MPICH: medians of one run ($(date -u '+%F %H:%M UTC')
 echo "MPICH: $(mpichversion 2>/dev/null | sed -n 's/MPICH Device:[[:space:]]*//p')" \
      "launched with ${MPIRUN[mpich]}"
 echo "ucx_perftest: UCX_TLS=$ucx_tls, latency = 50th percentile, bw = overall"
-echo "Ratios are ucmpi/peer of the value: for us and s lower is better, for MB/s and Mmsg/s higher is better."
-awk '
-{ key = $2 SUBSEP $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key; unit[key] = $7 }
-  sz[key, $4] = 1; if (!((key, $4) in szseen)) { szseen[key, $4] = 1; sizes[key] = sizes[key] " " $4 }
-  val[$1, key, $4] = $6 }
-function f(v) { return v == "" ? "n/a" : (v + 0 >= 1000 ? sprintf("%.0f", v) : sprintf("%.3g", v)) }
-function r(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "n/a" : sprintf("%.2f", a / b) }
-END {
-  for (i = 1; i <= n; i++) {
-    key = order[i]; split(key, kp, SUBSEP)
-    pt = 0; m = split(sizes[key], ss, " ")
-    for (j = 1; j <= m; j++) if (("ucx_perftest", key, ss[j]) in val) pt = 1
-    printf "\n== %s, %s ranks (%s)\n", kp[1], kp[2], unit[key]
-    printf "%10s %10s %10s %10s %8s %8s", "size", "ucmpi", "openmpi", "mpich", "/ompi", "/mpich"
-    if (pt) printf " %10s %8s", "perftest", "/perft"
-    printf "\n"
-    # numeric sort of the sizes
-    for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (ss[b] + 0 < ss[a] + 0) { t = ss[a]; ss[a] = ss[b]; ss[b] = t }
-    for (j = 1; j <= m; j++) {
-      s = ss[j]; u = val["ucmpi", key, s]; o = val["openmpi", key, s]; h = val["mpich", key, s]
-      printf "%10s %10s %10s %10s %8s %8s", s, f(u), f(o), f(h), r(u, o), r(u, h)
-      if (pt) { p = val["ucx_perftest", key, s]; printf " %10s %8s", f(p), r(u, p) }
-      printf "\n"
-    }
-  }
-}' "$results"
+print_tables "$results"
 echo
 echo "raw results: $results (logs in $outdir); took $(( $(date +%s) - start_time )) s"

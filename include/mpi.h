@@ -545,6 +545,14 @@ int MPI_Status_get_tag(const MPI_Status *status, int *tag);
 int PMPI_Status_get_tag(const MPI_Status *status, int *tag);
 int MPI_Status_get_error(const MPI_Status *status, int *err);
 int PMPI_Status_get_error(const MPI_Status *status, int *err);
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int MPI_Free_mem(void *base);
+int PMPI_Free_mem(void *base);
+int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 /* ---- end section: core ---- */
 
 /* ---- section: datatype ---- */
@@ -689,6 +697,24 @@ MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
+    const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[],
+    int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
+    const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[],
+    int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count
+    array_of_gsizes[], const int array_of_distribs[], const int
+    array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype
+    oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count
+    array_of_gsizes[], const int array_of_distribs[], const int
+    array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype
+    oldtype, MPI_Datatype *newtype);
+int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+    MPI_Datatype *pair_type);
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype
+    index_type, MPI_Datatype *pair_type);
 int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype
     *newtype);
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype
@@ -1221,6 +1247,109 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count,
     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
     MPI_Request *request);
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+/* collA: large-count forms */
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int
+    root, MPI_Comm comm);
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int
+    root, MPI_Comm comm);
+int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int
+    root, MPI_Comm comm, MPI_Request *request);
+int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int
+    root, MPI_Comm comm, MPI_Request *request);
+int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int
+    root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+    int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request
+    *request);
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request
+    *request);
+int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count
+    recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count
+    recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count
+    recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request
+    *request);
+int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count
+    recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request
+    *request);
+int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const
+    MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request);
+int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const
+    MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request);
+int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request
+    *request);
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request
+    *request);
+int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
+    MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request);
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
+    MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request);
+int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
     MPI_Request *request);
 /* end collA */

@@ -37,7 +37,8 @@ static void reclaim(void)
     }
 }
 
-/* First fit; returns the offset or (size_t)-1. Links a new segment. */
+/* First fit in the attached buffer: a new segment linked in offset order,
+ * or NULL when nothing fits. */
 static seg_t *place(size_t len)
 {
     size_t need = len + MPI_BSEND_OVERHEAD, at = 0;

@@ -135,7 +135,8 @@ int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
     if (r == NULL)
         return MPI_ERR_NO_MEM;
     describe(r, buf, count, dt, dest, tag, ctx_sub);
-    ucmpi_dt_retain(dt);
+    if (dt != MPI_DATATYPE_NULL)   /* allowed for empty MPI_PROC_NULL transfers */
+        ucmpi_dt_retain(dt);
     r->p2p.mode = mode;
     return ucmpi_p2p_start_send(r, comm, mode);
 }
@@ -150,7 +151,8 @@ int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     if (r == NULL)
         return MPI_ERR_NO_MEM;
     describe(r, buf, count, dt, src, tag, ctx_sub);
-    ucmpi_dt_retain(dt);
+    if (dt != MPI_DATATYPE_NULL)   /* allowed for empty MPI_PROC_NULL transfers */
+        ucmpi_dt_retain(dt);
     return ucmpi_p2p_start_recv(r, comm);
 }
 

@@ -119,7 +119,6 @@ static int make_message(MPI_Comm comm, matched_t *m, MPI_Message *message,
     if (r == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
     r->p2p.ucx_req = m->msg;
-    r->p2p.tag = (int)(m->sender_tag & UCMPI_TAG_MASK_TAG);
     r->status.ucmpi_count = (MPI_Count)m->len;
     r->p2p.bounce_len = m->len;
     r->status.MPI_SOURCE = ucmpi_tag_src(m->sender_tag);
@@ -130,7 +129,6 @@ static int make_message(MPI_Comm comm, matched_t *m, MPI_Message *message,
         ucmpi_p2p_queue_ack(r, m->sender_tag);
         ucmpi_unlock();
     }
-    r->ext = (void *)(uintptr_t)0;
     *message = r;
     fill_status(status, m->sender_tag, m->len);
     return MPI_SUCCESS;

@@ -332,6 +332,15 @@ size_t ucmpi_dt_unpack(MPI_Datatype dt, void *buf, MPI_Count count,
  * it one element holds; MPI_DATATYPE_NULL when dt mixes types.  For
  * reductions and accumulates on derived types. */
 MPI_Datatype ucmpi_dt_basic(MPI_Datatype dt, MPI_Count *per_element);
+/* (datatype area) iov: the contiguous runs of the packed stream, as
+ * offsets from buf (adjacent runs merged), in packed order.  The cursor
+ * form covers bytes [offset, offset+len) with at most maxn runs and returns
+ * the bytes covered (resumable like pack); the whole form mallocs *iov. */
+typedef struct { MPI_Aint off; size_t len; } ucmpi_dt_iov_t;
+size_t ucmpi_dt_cursor_iov(ucmpi_dt_cursor_t *c, size_t offset, size_t len,
+                           ucmpi_dt_iov_t *iov, size_t maxn, size_t *nout);
+int ucmpi_dt_iov(MPI_Datatype dt, const void *buf, MPI_Count count,
+                 ucmpi_dt_iov_t **iov, size_t *n);
 
 /* ------------------------------------------------------------------ */
 /* Reduction operations (lib/coll/op*.c)                              */

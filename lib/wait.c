@@ -203,21 +203,18 @@ static int sweep_all(int count, MPI_Request reqs[], MPI_Status sts[],
             st->MPI_ERROR = e;
         if (e != MPI_SUCCESS)
             (*errs)++;
-        if (reqs[i] != MPI_REQUEST_NULL && reqs[i]->persistent)
-            continue;
     }
     return pending;
 }
 
-static void fill_empty(int count, MPI_Request reqs[], MPI_Status sts[],
-                       const char *done)
+/* Inactive entries of a Waitall/Testall report the empty status. */
+static void fill_empty(int count, MPI_Status sts[], const char *active)
 {
     if (sts == MPI_STATUSES_IGNORE)
         return;
     for (int i = 0; i < count; i++)
-        if (!done[i]) {
+        if (!active[i])
             sts[i] = empty_status;
-        }
 }
 
 static int all_complete(int count, MPI_Request reqs[])
@@ -231,11 +228,11 @@ static int all_complete(int count, MPI_Request reqs[])
 static int finish_all(int count, MPI_Request reqs[], MPI_Status sts[],
                       const char *fn)
 {
-    char done[count > 0 ? count : 1];
+    char active[count > 0 ? count : 1];
     int errs = 0;
     for (int i = 0; i < count; i++)
-        done[i] = !inactive(reqs[i]);
-    fill_empty(count, reqs, sts, done);
+        active[i] = !inactive(reqs[i]);
+    fill_empty(count, sts, active);
     sweep_all(count, reqs, sts, &errs);
     if (errs == 0)
         return MPI_SUCCESS;

@@ -71,6 +71,7 @@ typedef struct {
 /* mpiexec_args.c: 0 to run the job; 1 to exit at once with *exit_code
  * (--help, --version, usage errors). */
 int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code);
+void mx_args_free(mx_args_t *args);
 
 /* mpiexec_pmix.c */
 int mx_pmix_start(mx_job_t *job);

@@ -168,3 +168,12 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
     args->argv = &argv[i];
     return 0;
 }
+
+void mx_args_free(mx_args_t *args)
+{
+    for (int i = 0; i < args->nenv; i++)
+        free(args->env[i]);
+    free(args->env);
+    args->env = NULL;
+    args->nenv = 0;
+}

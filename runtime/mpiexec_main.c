@@ -25,7 +25,8 @@ static int make_tmpdir(mx_job_t *job)
 {
     const char *base = getenv("TMPDIR");
 
-    if (base == NULL || *base == '\0' || strlen(base) > 180)
+    /* PMIx puts its socket there: keep clear of the 108-byte socket path limit */
+    if (base == NULL || *base == '\0' || strlen(base) > 60)
         base = "/tmp";
     snprintf(job->tmpdir, sizeof(job->tmpdir), "%s/ucmpi-mpiexec.XXXXXX", base);
     if (mkdtemp(job->tmpdir) == NULL) {          /* mode 0700 */

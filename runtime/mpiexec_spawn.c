@@ -48,12 +48,13 @@ char **mx_base_env(const mx_args_t *args)
 
     while (environ[total] != NULL)
         total++;
-    env = calloc(total + args->nenv + 1, sizeof(char *));
+    env = calloc(total + args->nenv + 2, sizeof(char *));
     if (env == NULL)
         return NULL;
     for (int i = 0; i < total; i++)
         if (inherited(environ[i]))
             env[n++] = strdup(environ[i]);
+    n = env_replace(env, n, "UCMPI_LAUNCHER=mpiexec");   /* see ucmpi_rt_abort */
     for (int i = 0; i < args->nenv; i++)
         n = env_replace(env, n, args->env[i]);
     env[n] = NULL;

@@ -148,24 +148,38 @@ static int any_connected(mx_job_t *job)
     return 0;
 }
 
+static int aborted_by(mx_job_t *job, int rank)
+{
+    int who;
+
+    pthread_mutex_lock(&job->lock);
+    who = job->abort_rank;
+    pthread_mutex_unlock(&job->lock);
+    return who == rank;
+}
+
+static const char *sig_name(int sig)
+{
+    const char *abbrev = sigabbrev_np(sig);
+    return abbrev != NULL ? abbrev : "?";
+}
+
 static void rank_exited(mx_job_t *job, int rank, int st)
 {
     mx_rank_t *r = &job->ranks[rank];
-    int fin = __atomic_load_n(&r->finalized, __ATOMIC_ACQUIRE), code;
+    int fin = __atomic_load_n(&r->finalized, __ATOMIC_ACQUIRE);
+    int connected = __atomic_load_n(&r->connected, __ATOMIC_ACQUIRE), code;
 
     r->alive = 0;
     r->wstatus = st;
     w.nalive--;
-    pthread_mutex_lock(&job->lock);
-    code = job->abort_rank;
-    pthread_mutex_unlock(&job->lock);
-    if (code == rank)
+    if (aborted_by(job, rank))
         check_abort(job);             /* it exits right after its abort */
     if (WIFSIGNALED(st)) {
         int sig = WTERMSIG(st);
         if (!w.ending)
             fail(job, 128 + sig, "rank %d (pid %d) was killed by signal %d (SIG%s)", rank,
-                 (int)r->pid, sig, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+                 (int)r->pid, sig, sig_name(sig));
         return;
     }
     code = WEXITSTATUS(st);
@@ -179,7 +193,7 @@ static void rank_exited(mx_job_t *job, int rank, int st)
             job->exit_code = code;
     } else if (code != 0) {
         fail(job, code, "rank %d (pid %d) exited with code %d%s", rank, (int)r->pid, code,
-             r->connected ? " before finalizing" : "");
+             connected ? " before finalizing" : "");
     } else if (!fin && any_connected(job) && others_running(job, rank)) {
         fail(job, 1, "rank %d (pid %d) exited with code 0 without finalizing while "
              "other ranks still run", rank, (int)r->pid);
@@ -220,7 +234,7 @@ static void on_signal(mx_job_t *job)
         if (sig == SIGCHLD)
             continue;                 /* reaped below */
         if (!job->failed) {
-            mx_log("received SIG%s: ending the job", sigabbrev_np(sig));
+            mx_log("received SIG%s: ending the job", sig_name(sig));
             job->failed = 1;
             job->exit_code = 128 + sig;
             job->t_failed = mx_now();

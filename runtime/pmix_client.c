@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #define RT_HOST_KEY "ucmpi.rt.host"
+#define RT_LAUNCHER_ENV "UCMPI_LAUNCHER"   /* set by our mpiexec for its ranks */
 
 /* one key/value stored by a singleton (no PMIx server to hold it) */
 typedef struct rt_kv {
@@ -271,9 +272,16 @@ err_inactive:
     return -1;
 }
 
+static void set_oversubscribed(ucmpi_rt_info_t *info)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    info->oversubscribed = cpus > 0 && info->local_size > cpus;
+}
+
 int ucmpi_rt_init(ucmpi_rt_info_t *info)
 {
     char what[128];
+    int rc;
 
     if (rt.active) {
         rt_err("runtime initialised twice");
@@ -282,14 +290,18 @@ int ucmpi_rt_init(ucmpi_rt_info_t *info)
     memset(info, 0, sizeof(*info));
     if (gethostname(info->hostname, sizeof(info->hostname) - 1) != 0)
         strcpy(info->hostname, "localhost");
-    if (ucmpi_rt_pmix_env_present())
-        return init_pmix(info);
-    if (ucmpi_rt_launcher_visible(what, sizeof(what))) {
+    if (ucmpi_rt_pmix_env_present()) {
+        rc = init_pmix(info);
+    } else if (ucmpi_rt_launcher_visible(what, sizeof(what))) {
         rt_err("started by %s but no PMIx server answers: "
                "run with `srun --mpi=pmix` or ucmpi's mpiexec", what);
         return -1;
+    } else {
+        rc = init_singleton(info);
     }
-    return init_singleton(info);
+    if (rc == 0)
+        set_oversubscribed(info);
+    return rc;
 }
 
 void ucmpi_rt_info_free(ucmpi_rt_info_t *info)
@@ -472,10 +484,11 @@ void ucmpi_rt_abort(int code, const char *msg)
 {
     fflush(stdout);
     fflush(stderr);
-    if (rt.active && !rt.singleton)
-        PMIx_Abort(code, msg, NULL, 0);   /* the launcher prints msg and ends the job */
-    else if (msg != NULL && *msg != '\0')
+    /* our mpiexec prints msg in its report; other launchers (srun) do not */
+    if (msg != NULL && *msg != '\0' && (!rt.active || rt.singleton || !getenv(RT_LAUNCHER_ENV)))
         fprintf(stderr, "%s\n", msg);
+    if (rt.active && !rt.singleton)
+        PMIx_Abort(code, msg, NULL, 0);   /* the launcher ends the job */
     _exit(code);
 }
 

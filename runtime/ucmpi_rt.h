@@ -18,6 +18,8 @@ typedef struct {
     int universe_size;
     int singleton;            /* 1: no launcher, a one-process job */
     char hostname[256];
+    int oversubscribed;       /* more ranks on this node than online CPUs:
+                                 waiting loops should yield or block */
 } ucmpi_rt_info_t;
 
 /* Connects to the PMIx server (or becomes a singleton when none is there and

@@ -2,7 +2,7 @@
 # README command 2 (and CI): set up if needed, then run the whole suite:
 # unit tests (Check), multi-rank tests through mpiexec, launcher, fault,
 # TCP and Slurm suites.  Ends with one line "N passed, N failed".
-#   TEST_SUITES  space-separated subset of: unit mpi launcher fault tcp slurm
+#   TEST_SUITES  space-separated subset of: unit mpi launcher fault tcp netns slurm
 #   TEST_FILTER  regex of test/mpi programs to run
 #   TEST_VALGRIND=1  run every test/mpi rank under valgrind (leaks included)
 #   CONFIGURE_FLAGS=--enable-asan BUILDDIR=build-asan  an ASan build
@@ -10,7 +10,7 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 export PREFIX=${PREFIX:-$repo/install}
 export BUILDDIR=${BUILDDIR:-$repo/build}
-suites=${TEST_SUITES:-unit mpi launcher fault tcp slurm}
+suites=${TEST_SUITES:-unit mpi launcher fault tcp netns slurm}
 "$repo/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
 
 total_pass=0 total_fail=0
@@ -21,8 +21,8 @@ tally() {   # name logfile rc
     local line p f
     line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
     if [ -n "$line" ]; then
-        p=$(sed -E 's/.*[^0-9]?([0-9]+) passed.*/\1/' <<<"$line")
-        f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+        p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+')
+        f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+')
     else
         p=0; f=1
     fi
@@ -55,6 +55,14 @@ unit_suite() {
     return $rc
 }
 
+# Builds every test program once (make check without running TESTS).
+build_tests() {
+    [ -n "${tests_built:-}" ] && return 0
+    (cd "$BUILDDIR" && make -j"$(nproc)" check TESTS= >build-tests.out 2>&1) \
+        || { grep -E "error|Error" -A3 "$BUILDDIR/build-tests.out" | head -40; return 1; }
+    tests_built=1
+}
+
 mpi_suite() {
     cd "$BUILDDIR" || return 1
     if [ "${TEST_VALGRIND:-0}" = 1 ]; then
@@ -62,7 +70,6 @@ mpi_suite() {
 --errors-for-leak-kinds=definite --suppressions=$repo/test/valgrind.supp"
         export TEST_TIMEOUT_SCALE=${TEST_TIMEOUT_SCALE:-5}
     fi
-    make -j"$(nproc)" check TESTS= >/dev/null 2>&1   # builds test programs only
     MPIEXEC="$BUILDDIR/runtime/mpiexec" TEST_BUILDDIR="$BUILDDIR/test/mpi" \
         TEST_LOGDIR="$BUILDDIR/test-logs" "$repo/test/mpi/runtests"
 }
@@ -70,11 +77,12 @@ mpi_suite() {
 for s in $suites; do
     case "$s" in
         unit) run_suite unit unit_suite ;;
-        mpi) run_suite mpi mpi_suite ;;
-        launcher|fault|tcp|slurm)
+        mpi) build_tests; run_suite mpi mpi_suite ;;
+        launcher|fault|tcp|netns|slurm)
             runner="$repo/test/$s/run.sh"
-            if [ -x "$runner" ]; then
-                run_suite "$s" env BUILDDIR="$BUILDDIR" PREFIX="$PREFIX" "$runner"
+            if [ -f "$runner" ]; then
+                build_tests
+                run_suite "$s" bash -c 'cd "$BUILDDIR" && exec bash "$0"' "$runner"
             fi ;;
         *) echo "unknown suite $s"; total_fail=$((total_fail + 1)) ;;
     esac

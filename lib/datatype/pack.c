@@ -326,6 +326,91 @@ size_t ucmpi_dt_cursor_unpack(ucmpi_dt_cursor_t *c, size_t offset,
     return cursor_move(c, offset, (char *)src, len, 1);
 }
 
+/* ---- iov: the contiguous runs instead of the bytes ---- */
+
+size_t ucmpi_dt_cursor_iov(ucmpi_dt_cursor_t *c, size_t offset, size_t len,
+                           ucmpi_dt_iov_t *iov, size_t maxn, size_t *nout)
+{
+    size_t n = 0, done = 0;
+
+    *nout = 0;
+    if (offset >= c->total || maxn == 0)
+        return 0;
+    if (len > c->total - offset)
+        len = c->total - offset;
+    if (c->contig) {
+        iov[0] = (ucmpi_dt_iov_t){c->dt->true_lb + (MPI_Aint)offset, len};
+        *nout = 1;
+        return len;
+    }
+    if (offset != c->pos)
+        seek(c, offset);
+    while (done < len) {
+        const ucmpi_dt_node_t *nd = &c->nodes[c->fr[c->top].cur];
+        size_t blen = (size_t)nd->len, take = blen - c->loff;
+        MPI_Aint off = (c->lbase - c->buf) + c->liter * nd->stride +
+                       (MPI_Aint)c->loff;
+        if (take > len - done)
+            take = len - done;
+        if (n > 0 && iov[n - 1].off + (MPI_Aint)iov[n - 1].len == off) {
+            iov[n - 1].len += take;
+        } else {
+            if (n == maxn)
+                break;
+            iov[n++] = (ucmpi_dt_iov_t){off, take};
+        }
+        done += take;
+        c->loff += take;
+        if (c->loff < blen)
+            continue;
+        c->loff = 0;
+        if (++c->liter == nd->count && !next_leaf(c))
+            break;
+    }
+    c->pos += done;
+    *nout = n;
+    return done;
+}
+
+int ucmpi_dt_iov(MPI_Datatype dt, const void *buf, MPI_Count count,
+                 ucmpi_dt_iov_t **iov, size_t *n)
+{
+    size_t total = (size_t)(count * dt->size), pos = 0, cap = 16, got = 0;
+    ucmpi_dt_iov_t *v = malloc(cap * sizeof(*v));
+    ucmpi_dt_cursor_t *c = ucmpi_dt_cursor_create(dt, buf, count);
+
+    if (v == NULL || c == NULL)
+        goto nomem;
+    while (pos < total) {
+        size_t k;
+        if (got == cap) {
+            ucmpi_dt_iov_t *w = realloc(v, 2 * cap * sizeof(*v));
+            if (w == NULL)
+                goto nomem;
+            v = w;
+            cap *= 2;
+        }
+        pos += ucmpi_dt_cursor_iov(c, pos, total - pos, v + got, cap - got,
+                                   &k);
+        /* a run continuing across calls is merged here */
+        if (got > 0 && k > 0 &&
+            v[got - 1].off + (MPI_Aint)v[got - 1].len == v[got].off) {
+            v[got - 1].len += v[got].len;
+            memmove(v + got, v + got + 1, (k - 1) * sizeof(*v));
+            k--;
+        }
+        got += k;
+    }
+    ucmpi_dt_cursor_destroy(c);
+    *iov = v;
+    *n = got;
+    return MPI_SUCCESS;
+nomem:
+    ucmpi_dt_cursor_destroy(c);
+    free(v);
+    return MPI_ERR_NO_MEM;
+}
+
 /* Whole-buffer forms use a cursor on the stack when the type is shallow
  * (no malloc for small messages). */
 #define STACK_DEPTH 8

@@ -314,7 +314,9 @@ int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
 int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
                                 const char *fn)
 {
-    int rc = check_passive(win, target, fn);
+    /* PROC_NULL targets need no epoch (they may follow a PROC_NULL lock) */
+    int rc = target == MPI_PROC_NULL ? ucmpi_rma_check_win(win, fn)
+                                     : check_passive(win, target, fn);
     if (rc == MPI_SUCCESS && req == NULL)
         rc = ucmpi_err_win(win, MPI_ERR_ARG, fn, "request argument is NULL");
     return rc;

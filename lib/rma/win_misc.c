@@ -45,7 +45,15 @@ int PMPI_Win_set_name(MPI_Win win, const char *name)
 int PMPI_Win_get_name(MPI_Win win, char *name, int *resultlen)
 {
     static const char fn[] = "MPI_Win_get_name";
-    int rc = ucmpi_rma_check_win(win, fn);
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (win == MPI_WIN_NULL && name != NULL && resultlen != NULL) {
+        strcpy(name, "MPI_WIN_NULL");   /* MPI 4.1 */
+        *resultlen = (int)strlen(name);
+        return MPI_SUCCESS;
+    }
+    rc = ucmpi_rma_check_win(win, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (name == NULL || resultlen == NULL)

@@ -138,10 +138,14 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
     if (rank != MPI_PROC_NULL && (rank < 0 || rank >= win->size))
         return ucmpi_err_win(win, MPI_ERR_RANK, fn, "rank %d outside [0, %d)",
                              rank, win->size);
-    if (win->flavor != MPI_WIN_FLAVOR_SHARED)
-        return ucmpi_err_win(win, MPI_ERR_RMA_FLAVOR, fn,
-                             "window was not made by "
-                             "MPI_Win_allocate_shared");
+    if (win->flavor != MPI_WIN_FLAVOR_SHARED) {
+        /* MPI 4.1: other flavors answer "no shared memory" */
+        int r = rank == MPI_PROC_NULL ? win->rank : rank;
+        *size = 0;
+        *disp_unit = win->peers[r].disp_unit;
+        *(void **)baseptr = NULL;
+        return MPI_SUCCESS;
+    }
     if (rank == MPI_PROC_NULL) {
         rank = 0;
         for (int i = win->size - 1; i >= 0; i--)

@@ -41,9 +41,11 @@ static void check_info(void)
     if (getenv("EXPECT_SINGLETON") != NULL)
         CHECK(info.singleton == atoi(getenv("EXPECT_SINGLETON")), "singleton %d",
               info.singleton);
-    printf("rank %d size %d local %d/%d nodes %d appnum %d universe %d singleton %d\n",
-           info.rank, info.size, info.local_rank, info.local_size, info.num_nodes,
-           info.appnum, info.universe_size, info.singleton);
+    CHECK(info.oversubscribed == (info.local_size > sysconf(_SC_NPROCESSORS_ONLN)),
+          "oversubscribed %d", info.oversubscribed);
+    printf("rank %d size %d local %d/%d nodes %d appnum %d universe %d singleton %d "
+           "oversubscribed %d\n", info.rank, info.size, info.local_rank, info.local_size,
+           info.num_nodes, info.appnum, info.universe_size, info.singleton, info.oversubscribed);
 }
 
 /* Every rank publishes a string and a binary blob, then reads all others'. */

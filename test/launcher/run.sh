@@ -195,6 +195,16 @@ t_sigterm() {
     want "exit 143" [ $rc = 143 ] && want "no rank left" pids_gone && ok "$secs s"
 }
 
+t_mpiexec_killed() {   # kill -9 of mpiexec itself: the ranks must not outlive it
+    local i
+    mkdir -p "$work/killed"      # its tmpdir cannot be removed by a killed mpiexec
+    TMPDIR=$work/killed want "ranks started" start_sleepers 3 60 || { kill $mpid; return; }
+    kill -9 $mpid
+    wait $mpid 2>/dev/null
+    for i in $(seq 50); do pids_gone && break; sleep 0.1; done
+    want "no rank left" pids_gone && ok
+}
+
 t_timeout() {
     run_mpiexec 30 -n 3 --timeout 1 "$CLIENT" sleep 60
     want "exit 124" [ $rc = 124 ] || return
@@ -320,7 +330,7 @@ t_mpi_failures() {
 }
 
 tests="mpi_ring mpi_failures info node_sources modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early
-       exit_after_finalize kill9 sigint sigterm timeout stdin env tag_output
+       exit_after_finalize kill9 sigint sigterm mpiexec_killed timeout stdin env tag_output
        output_before_crash script_and_wrapper bind cli tmpdir launch_speed"
 for t in $tests; do
     [[ $t =~ $filter ]] || continue

@@ -91,6 +91,9 @@ if [ -x "$MPIJOB" ]; then
         check "srun --mpi=pmix -n $n mpi_job (MPI ring)" \
             sh -c "srun --mpi=pmix -n $n '$MPIJOB' ok | grep -q 'token $n OK'"
     done
+    # MPI_Abort through Slurm's PMIx server ends the step (not just the rank)
+    check "srun --mpi=pmix -n 3 mpi_job abort: step ends, non-zero" \
+        sh -c "! timeout 30 srun --mpi=pmix -n 3 '$MPIJOB' abort 1 7"
 fi
 check "srun --mpi=none -n 2 refuses with advice" \
     sh -c "srun --mpi=none -n 2 '$CLIENT' info 2>&1 | grep -q 'run with .srun --mpi=pmix'"

@@ -76,6 +76,38 @@ int main(int argc, char **argv)
         free(r);
     }
 
+    /* a type whose data starts at byte 8 of each 12 (true_lb != 0) */
+    {
+        MPI_Datatype hi, rs;
+        int bl = 1, n = 1000, *s = malloc(3 * n * sizeof(int));
+        int *r = malloc(3 * n * sizeof(int));
+        MPI_Aint disp = 8;
+        MPI_Type_create_hindexed(1, &bl, &disp, MPI_INT, &hi);
+        MPI_Type_create_resized(hi, 0, 12, &rs);
+        MPI_Type_commit(&rs);
+        for (int inplace = 0; inplace < 2; inplace++) {
+            for (int i = 0; i < 3 * n; i++) {
+                s[i] = rank + i;
+                r[i] = inplace ? s[i] : -1;
+            }
+            MT_CHECK_RC(MPI_Allreduce(inplace ? MPI_IN_PLACE : s, r, n, rs,
+                                      MPI_SUM, MPI_COMM_WORLD));
+            for (int i = 0; i < 3 * n; i++) {
+                int want = i % 3 == 2 ? size * (size - 1) / 2 + size * i
+                                      : (inplace ? rank + i : -1);
+                if (r[i] != want) {
+                    MT_CHECK(0, "lb-8 type inplace %d [%d] = %d want %d",
+                             inplace, i, r[i], want);
+                    break;
+                }
+            }
+        }
+        MPI_Type_free(&rs);
+        MPI_Type_free(&hi);
+        free(s);
+        free(r);
+    }
+
     /* non-commutative user op: rank order */
     {
         MPI_Op op;
@@ -134,6 +166,19 @@ int main(int argc, char **argv)
                 }
         }
         MT_CHECK_RC(MPI_Request_free(&req));
+    }
+    /* large-count forms */
+    {
+        int in[5] = {1, 2, 3, 4, 5}, out[5], out2[5];
+        MPI_Request req;
+        MT_CHECK_RC(MPI_Allreduce_c(in, out, (MPI_Count)5, MPI_INT, MPI_SUM,
+                                    MPI_COMM_WORLD));
+        MT_CHECK_RC(MPI_Iallreduce_c(in, out2, (MPI_Count)5, MPI_INT, MPI_MAX,
+                                     MPI_COMM_WORLD, &req));
+        MT_CHECK_RC(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        for (int i = 0; i < 5; i++)
+            MT_CHECK(out[i] == size * (i + 1) && out2[i] == i + 1,
+                     "allreduce_c [%d] = %d %d", i, out[i], out2[i]);
     }
     return mt_finish();
 }

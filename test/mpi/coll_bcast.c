@@ -93,5 +93,12 @@ int main(int argc, char **argv)
         }
         MT_CHECK_RC(MPI_Request_free(&req));
     }
+    /* large-count form */
+    {
+        int v[3] = {rank, rank, rank};
+        MT_CHECK_RC(MPI_Bcast_c(v, (MPI_Count)3, MPI_INT, size - 1,
+                                MPI_COMM_WORLD));
+        MT_CHECK(v[0] == size - 1 && v[2] == size - 1, "bcast_c %d", v[0]);
+    }
     return mt_finish();
 }

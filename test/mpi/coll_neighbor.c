@@ -175,13 +175,14 @@ static void test_dist_graph(int f)
  * matter */
 static void test_graph(int f)
 {
-    int *index = xalloc(sizeof(int) * size), *edges = xalloc(sizeof(int) * 2 * size);
     MPI_Comm gc;
     MPI_Request req = MPI_REQUEST_NULL;
     int nb[2], v = xv(rank, 0, 0, 3), rb[2] = {-1, -1};
 
     if (size < 2)
         return;
+    int *index = xalloc(sizeof(int) * size);
+    int *edges = xalloc(sizeof(int) * 2 * size);
     for (int r = 0; r < size; r++) {
         index[r] = 2 * (r + 1);
         edges[2 * r] = (r + size - 1) % size;

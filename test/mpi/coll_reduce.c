@@ -98,5 +98,12 @@ int main(int argc, char **argv)
         }
         MT_CHECK_RC(MPI_Request_free(&req[0]));
     }
+    /* large-count form */
+    {
+        int in = rank + 1, out = -1;
+        MT_CHECK_RC(MPI_Reduce_c(&in, &out, (MPI_Count)1, MPI_INT, MPI_SUM, 0,
+                                 MPI_COMM_WORLD));
+        MT_CHECK(rank != 0 || out == size * (size + 1) / 2, "reduce_c %d", out);
+    }
     return mt_finish();
 }

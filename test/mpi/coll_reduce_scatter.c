@@ -102,5 +102,23 @@ int main(int argc, char **argv)
         free(counts);
         free(s);
     }
+    /* large-count forms */
+    {
+        MPI_Count *cc = malloc(size * sizeof(MPI_Count));
+        int *s = malloc(2 * size * sizeof(int)), r[2];
+        for (int i = 0; i < size; i++)
+            cc[i] = 2;
+        for (int i = 0; i < 2 * size; i++)
+            s[i] = i;
+        MT_CHECK_RC(MPI_Reduce_scatter_c(s, r, cc, MPI_INT, MPI_SUM,
+                                         MPI_COMM_WORLD));
+        MT_CHECK(r[0] == 2 * rank * size && r[1] == (2 * rank + 1) * size,
+                 "reduce_scatter_c %d %d", r[0], r[1]);
+        MT_CHECK_RC(MPI_Reduce_scatter_block_c(s, r, (MPI_Count)2, MPI_INT,
+                                               MPI_SUM, MPI_COMM_WORLD));
+        MT_CHECK(r[0] == 2 * rank * size, "reduce_scatter_block_c %d", r[0]);
+        free(cc);
+        free(s);
+    }
     return mt_finish();
 }

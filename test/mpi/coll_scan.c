@@ -72,5 +72,15 @@ int main(int argc, char **argv)
         MT_CHECK_RC(MPI_Request_free(&req[0]));
         MT_CHECK_RC(MPI_Request_free(&req[1]));
     }
+    /* large-count forms */
+    {
+        int s = rank + 1, r1 = -1, r2 = -1;
+        MT_CHECK_RC(MPI_Scan_c(&s, &r1, (MPI_Count)1, MPI_INT, MPI_SUM,
+                               MPI_COMM_WORLD));
+        MT_CHECK_RC(MPI_Exscan_c(&s, &r2, (MPI_Count)1, MPI_INT, MPI_SUM,
+                                 MPI_COMM_WORLD));
+        MT_CHECK(r1 == (rank + 1) * (rank + 2) / 2, "scan_c %d", r1);
+        MT_CHECK(rank == 0 || r2 == rank * (rank + 1) / 2, "exscan_c %d", r2);
+    }
     return mt_finish();
 }

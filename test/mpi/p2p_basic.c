@@ -124,6 +124,20 @@ static void sendrecv(int rank, int size)
                          MPI_COMM_WORLD, &st);
     MT_CHECK(buf[0] == left && buf[999] == left + 999,
              "sendrecv_replace got %d", buf[0]);
+    MPI_Request rq;
+    in[0] = -1;
+    MPI_Isendrecv(out, 3, MPI_INT, right, 10, in, 3, MPI_INT, left, 10,
+                  MPI_COMM_WORLD, &rq);
+    MPI_Wait(&rq, &st);
+    MT_CHECK(in[1] == left * 2 && st.MPI_SOURCE == left && st.MPI_TAG == 10,
+             "isendrecv got %d from %d", in[1], st.MPI_SOURCE);
+    for (int i = 0; i < 1000; i++)
+        buf[i] = rank * 7 + i;
+    MPI_Isendrecv_replace(buf, 1000, MPI_INT, right, 11, left, 11,
+                          MPI_COMM_WORLD, &rq);
+    MPI_Wait(&rq, &st);
+    MT_CHECK(buf[0] == left * 7 && buf[999] == left * 7 + 999,
+             "isendrecv_replace got %d", buf[0]);
 }
 
 int main(int argc, char **argv)

@@ -50,11 +50,13 @@ static void ready(int rank)
 
 static void buffered(int rank)
 {
-    enum { N = 20, LEN = 1000 };
+    /* messages past the rendezvous threshold stay in the attached buffer
+     * until the receiver takes them, so the buffer really fills up */
+    enum { N = 4, LEN = 1 << 18 };
     if (rank == 0) {
         int size = N * (LEN * (int)sizeof(int) + MPI_BSEND_OVERHEAD);
         char *buf = malloc((size_t)size);
-        int data[LEN];
+        static int data[LEN];
         MPI_Buffer_attach(buf, size);
         for (int i = 0; i < N; i++) {
             for (int j = 0; j < LEN; j++)
@@ -76,7 +78,7 @@ static void buffered(int rank)
                  outsize);
         free(buf);
     } else if (rank == 1) {
-        int data[LEN];
+        static int data[LEN];
         for (int i = N - 1; i >= 0; i--) {
             MPI_Recv(data, LEN, MPI_INT, 0, 20 + i, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);

@@ -263,6 +263,70 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* ---- large-count constructors: counts in the large-count envelope ---- */
+START_TEST(test_large_counts)
+{
+    MPI_Datatype t, p, types[2];
+    MPI_Count ni, na, nc, nt, counts[16];
+    int comb, ints[16], i, a, d;
+    MPI_Aint aints[4];
+
+    MPI_Type_vector_c(3, 2, 5, MPI_INT, &t);
+    MPI_Type_get_envelope_c(t, &ni, &na, &nc, &nt, &comb);
+    ck_assert(comb == MPI_COMBINER_VECTOR && ni == 0 && na == 0 && nc == 3 &&
+              nt == 1);
+    MPI_Type_get_contents_c(t, 0, 0, 3, 1, ints, aints, counts, types);
+    ck_assert(counts[0] == 3 && counts[1] == 2 && counts[2] == 5);
+    ck_assert_int_eq(t->size, 24);
+    ck_assert_int_eq(MPI_Type_get_envelope(t, &i, &a, &d, &comb),
+                     MPI_ERR_TYPE);
+    MPI_Type_free(&t);
+
+    MPI_Count sz[2] = {4, 5}, sub[2] = {2, 2}, st[2] = {1, 3};
+    MPI_Type_create_subarray_c(2, sz, sub, st, MPI_ORDER_C, MPI_DOUBLE, &t);
+    MPI_Type_get_envelope_c(t, &ni, &na, &nc, &nt, &comb);
+    ck_assert(comb == MPI_COMBINER_SUBARRAY && ni == 2 && nc == 6);
+    MPI_Type_get_contents_c(t, 2, 0, 6, 1, ints, aints, counts, types);
+    ck_assert(ints[0] == 2 && ints[1] == MPI_ORDER_C && counts[1] == 5 &&
+              counts[5] == 3);
+    ck_assert_int_eq(t->extent, 160);
+    MPI_Type_free(&t);
+
+    MPI_Count gs[1] = {10};
+    int ds[1] = {MPI_DISTRIBUTE_CYCLIC}, da[1] = {2}, ps[1] = {3};
+    MPI_Type_create_darray_c(3, 1, 1, gs, ds, da, ps, MPI_ORDER_C, MPI_INT,
+                             &t);
+    MPI_Type_get_envelope_c(t, &ni, &na, &nc, &nt, &comb);
+    ck_assert(comb == MPI_COMBINER_DARRAY && ni == 7 && nc == 1);
+    ck_assert_int_eq(t->size, 4 * 4);     /* elements 2,3,8,9 */
+    MPI_Type_free(&t);
+
+    /* MPI_Get_elements over a large-count struct walks its counts */
+    MPI_Count bl[2] = {2, 1}, dsp[2] = {0, 16};
+    MPI_Datatype ty[2] = {MPI_INT, MPI_DOUBLE};
+    MPI_Type_create_struct_c(2, bl, dsp, ty, &t);
+    MPI_Status status;
+    status.ucmpi_count = 8;
+    MPI_Count el;
+    MPI_Get_elements_x(&status, t, &el);
+    ck_assert_int_eq(el, 2);
+    MPI_Type_free(&t);
+
+    MPI_Type_get_value_index(MPI_DOUBLE, MPI_INT, &p);
+    ck_assert_ptr_eq(p, MPI_DOUBLE_INT);
+    MPI_Type_get_value_index(MPI_CHAR, MPI_INT, &p);
+    ck_assert_ptr_eq(p, MPI_DATATYPE_NULL);
+
+    MPI_Type_create_f90_real(10, MPI_UNDEFINED, &t);
+    MPI_Type_get_envelope(t, &i, &a, &d, &comb);
+    ck_assert(comb == MPI_COMBINER_F90_REAL && i == 2 && d == 0);
+    ck_assert_int_eq(t->size, 8);
+    MPI_Type_create_f90_real(10, MPI_UNDEFINED, &p);
+    ck_assert_ptr_eq(p, t);
+    ck_assert_int_eq(MPI_Type_free(&t), MPI_ERR_TYPE);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("datatype_api");
@@ -272,6 +336,7 @@ int main(void)
     tcase_add_test(tc, test_pack_positions);
     tcase_add_test(tc, test_external32);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_large_counts);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -378,6 +378,43 @@ int ref_check(ref_t *r, MPI_Count count, ref_rng_t *g)
     }
     if (memcmp(d1, d2, blen))
         FAIL("chunked cursor unpack differs from the model");
+    ucmpi_dt_cursor_destroy(cur);
+    cur = NULL;
+
+    /* iov: the model's merged pieces, whole and in small batches */
+    ucmpi_dt_iov_t *iov = NULL, small[4];
+    size_t niov = 0;
+    if (ucmpi_dt_iov(dt, o_src, count, &iov, &niov) != MPI_SUCCESS)
+        FAIL("iov: out of memory");
+    int same = niov == m.n;
+    for (size_t i = 0; same && i < niov; i++)
+        same = iov[i].off == m.p[i].off && (MPI_Aint)iov[i].len == m.p[i].len;
+    free(iov);
+    if (!same)
+        FAIL("iov has %zu runs, model %zu (or runs differ)", niov, m.n);
+    cur = ucmpi_dt_cursor_create(dt, o_src, count);
+    size_t k = 0, pos = 0;
+    MPI_Aint end = 0;
+    while (pos < total) {
+        size_t nout, want = 1 + ref_rand(g, 64);
+        size_t got = ucmpi_dt_cursor_iov(cur, pos, want, small,
+                                         1 + ref_rand(g, 4), &nout);
+        if (got == 0 || nout == 0)
+            FAIL("cursor iov made no progress at %zu", pos);
+        for (size_t i = 0; i < nout; i++) {
+            /* runs may be split across calls: rebuild the model's pieces */
+            if (i == 0 && pos > 0 && small[0].off == end)
+                k--;
+            else if (k < m.n && small[i].off != m.p[k].off)
+                FAIL("cursor iov run at %ld, model %ld", (long)small[i].off,
+                     (long)m.p[k].off);
+            end = small[i].off + (MPI_Aint)small[i].len;
+            k++;
+        }
+        pos += got;
+    }
+    if (k != m.n)
+        FAIL("cursor iov: %zu runs, model %zu", k, m.n);
     ret = 0;
 out:
     ucmpi_dt_cursor_destroy(cur);

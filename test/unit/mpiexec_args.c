@@ -19,20 +19,25 @@ static int parse(mx_args_t *a, int *code, char **argv)
 
 START_TEST(counts_and_command)
 {
+    /* named arrays: mx_args_t keeps pointers into them */
+    char *v1[] = {"mpiexec", "-n", "4", "./p", "-n", "x", NULL};
+    char *v2[] = {"mpiexec", "-np", "3", "p", NULL};
+    char *v3[] = {"mpiexec", "--np=5", "--", "-p", NULL};
+    char *v4[] = {"mpiexec", "p", NULL};
     mx_args_t a;
     int code;
 
     unsetenv("MPIEXEC_TIMEOUT");
-    ck_assert_int_eq(parse(&a, &code, (char *[]){"mpiexec", "-n", "4", "./p", "-n", "x", NULL}), 0);
+    ck_assert_int_eq(parse(&a, &code, v1), 0);
     ck_assert_int_eq(a.np, 4);
     ck_assert_str_eq(a.argv[0], "./p");
     ck_assert_str_eq(a.argv[1], "-n");          /* the program's own options stay */
-    ck_assert_int_eq(parse(&a, &code, (char *[]){"mpiexec", "-np", "3", "p", NULL}), 0);
+    ck_assert_int_eq(parse(&a, &code, v2), 0);
     ck_assert_int_eq(a.np, 3);
-    ck_assert_int_eq(parse(&a, &code, (char *[]){"mpiexec", "--np=5", "--", "-p", NULL}), 0);
+    ck_assert_int_eq(parse(&a, &code, v3), 0);
     ck_assert_int_eq(a.np, 5);
     ck_assert_str_eq(a.argv[0], "-p");
-    ck_assert_int_eq(parse(&a, &code, (char *[]){"mpiexec", "p", NULL}), 0);
+    ck_assert_int_eq(parse(&a, &code, v4), 0);
     ck_assert_int_eq(a.np, 1);
     ck_assert_int_eq(a.bind, MX_BIND_AUTO);
 }
@@ -40,13 +45,15 @@ END_TEST
 
 START_TEST(options)
 {
+    char *v1[] = {"mpiexec", "--bind-to", "none", "--tag-output", "-x", "UT_VAR", "-x", "A=1",
+                  "--env", "B=2", "-x", "UT_UNSET_VAR", "--timeout=2.5", "--oversubscribe",
+                  "valgrind", "./p", NULL};
+    char *v2[] = {"mpiexec", "--bind-to=core", "p", NULL};
     mx_args_t a;
     int code;
 
     setenv("UT_VAR", "val", 1);
-    ck_assert_int_eq(parse(&a, &code, (char *[]){"mpiexec", "--bind-to", "none", "--tag-output",
-        "-x", "UT_VAR", "-x", "A=1", "--env", "B=2", "-x", "UT_UNSET_VAR", "--timeout=2.5",
-        "--oversubscribe", "valgrind", "./p", NULL}), 0);
+    ck_assert_int_eq(parse(&a, &code, v1), 0);
     ck_assert_int_eq(a.bind, MX_BIND_NONE);
     ck_assert_int_eq(a.tag_output, 1);
     ck_assert(a.timeout == 2.5);
@@ -55,8 +62,9 @@ START_TEST(options)
     ck_assert_str_eq(a.env[1], "A=1");
     ck_assert_str_eq(a.env[2], "B=2");
     ck_assert_str_eq(a.argv[0], "valgrind");
+    mx_args_free(&a);
     setenv("MPIEXEC_TIMEOUT", "7", 1);
-    ck_assert_int_eq(parse(&a, &code, (char *[]){"mpiexec", "--bind-to=core", "p", NULL}), 0);
+    ck_assert_int_eq(parse(&a, &code, v2), 0);
     ck_assert_int_eq(a.bind, MX_BIND_CORE);
     ck_assert(a.timeout == 7);
     unsetenv("MPIEXEC_TIMEOUT");
@@ -85,6 +93,7 @@ START_TEST(errors)
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         ck_assert_int_eq(parse(&a, &code, bad[i]), 1);
         ck_assert_int_eq(code, MX_EXIT_USAGE);
+        mx_args_free(&a);
     }
     fclose(stderr);
     stderr = saved;

@@ -17,10 +17,13 @@ static const ucmpi_coll_alg_t allreduce_algs[] = {
 };
 #define NALGS ((int)(sizeof(allreduce_algs) / sizeof(allreduce_algs[0])))
 
-/* Thresholds on one node (2 cores, shared memory).  Whole-vector
- * recursive doubling is latency-optimal; the block algorithms move
- * 2(n-1)/n of the vector instead of log2(n) vectors and win once
- * bandwidth dominates.  Several nodes: hierarchical. */
+/* Whole-vector recursive doubling is latency-optimal; the block
+ * algorithms move 2(n-1)/n of the vector instead of log2(n) vectors and
+ * win once bandwidth dominates.  Several nodes: hierarchical.
+ * NOT YET MEASURED: during this session the 2-core machine ran at load
+ * 30-140 (bench/coll_bench latencies of tens of ms), so these are the
+ * usual MPICH-style defaults.  Refine with, for each algorithm A:
+ *   UCMPI_ALLREDUCE_ALGORITHM=A mpiexec -n N bench/coll_bench -b allreduce */
 static const struct {
     size_t rd_max_bytes;     /* up to here: recursive doubling */
     size_t ring_min_bytes;   /* from here: ring (else Rabenseifner) */
@@ -156,4 +159,33 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count,
     return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
                             UCMPI_COLL_PERSISTENT, request,
                             "MPI_Allreduce_init");
+}
+
+/* Large-count (MPI-4) forms. */
+#pragma weak MPI_Allreduce_c = PMPI_Allreduce_c
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
+                            UCMPI_COLL_BLOCKING, NULL, "MPI_Allreduce_c");
+}
+
+#pragma weak MPI_Iallreduce_c = PMPI_Iallreduce_c
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
+                            UCMPI_COLL_NONBLOCKING, request,
+                            "MPI_Iallreduce_c");
+}
+
+#pragma weak MPI_Allreduce_init_c = PMPI_Allreduce_init_c
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request)
+{
+    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
+                            UCMPI_COLL_PERSISTENT, request,
+                            "MPI_Allreduce_init_c");
 }

@@ -28,7 +28,10 @@ const ucmpi_xfer_alg_t ucmpi_alltoallv_algs[] = {
 
 /* Thresholds on the block size (bytes per peer, equal on all ranks):
  * Bruck's log rounds beat n-1 messages for tiny blocks on 8+ ranks;
- * big blocks go pairwise so that one peer pair streams at a time. */
+ * big blocks go pairwise so that one peer pair streams at a time.
+ * Starting points from MPICH's defaults (256 B Bruck, 32 KiB-ish
+ * pairwise, here 256 KiB since the scattered window already bounds the
+ * requests in flight); see gather.c for why not yet measured here. */
 static const struct {
     int bruck_min_ranks;
     size_t bruck_max_block;

@@ -10,8 +10,13 @@ static const ucmpi_coll_alg_t barrier_algs[] = {
 };
 #define NALGS ((int)(sizeof(barrier_algs) / sizeof(barrier_algs[0])))
 
-/* Dissemination on every size: one round trip fewer than the tree's
- * fan-in + fan-out (2 cores, 2..8 ranks: the tree never won). */
+/* Dissemination on every size: ceil(log2 n) rounds against the tree's
+ * 2*log4(n) (fan-in + fan-out).
+ * NOT YET MEASURED: during this session the 2-core machine ran at load
+ * 30-140 (bench/coll_bench latencies of tens of ms), so these are the
+ * usual MPICH-style defaults.  Refine with, for each algorithm A:
+ *   UCMPI_BARRIER_ALGORITHM=A mpiexec -n N <loop of MPI_Barrier>
+ * (bench/coll_bench has no barrier yet). */
 int ucmpi_barrier_select(ucmpi_comm_t *comm)
 {
     int id = ucmpi_coll_alg_forced("BARRIER_ALGORITHM", barrier_algs, NALGS);

@@ -15,11 +15,13 @@ static const ucmpi_coll_alg_t bcast_algs[] = {
 /* Bytes per segment of the pipelined chain. */
 #define CHAIN_SEGMENT (128 * 1024)
 
-/* Thresholds (one node, shared memory, 2 cores): small messages are
- * latency-bound (binomial); from 64 KiB on >= 4 ranks the scatter +
- * allgather moves ~2x the data per link instead of log2(n)x; from 2 MiB
- * the chain's pipelining wins.  Initial values from the usual MPICH
- * defaults, to be refined with bench/ (see the report of branch collA). */
+/* Small messages are latency-bound (binomial); from 64 KiB on >= 4 ranks
+ * the scatter + allgather moves ~2x the data per link instead of
+ * log2(n)x; from 2 MiB the chain's pipelining should win.
+ * NOT YET MEASURED: during this session the 2-core machine ran at load
+ * 30-140 (bench/coll_bench latencies of tens of ms), so these are the
+ * usual MPICH-style defaults.  Refine with, for each algorithm A:
+ *   UCMPI_BCAST_ALGORITHM=A mpiexec -n N bench/coll_bench -b bcast */
 static const struct {
     size_t small_bytes;      /* below: binomial */
     int sa_min_ranks;        /* scatter_allgather needs this many ranks */
@@ -118,4 +120,30 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
 {
     return bcast_common(buffer, count, datatype, root, comm,
                         UCMPI_COLL_PERSISTENT, request, "MPI_Bcast_init");
+}
+
+/* Large-count (MPI-4) forms. */
+#pragma weak MPI_Bcast_c = PMPI_Bcast_c
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                 int root, MPI_Comm comm)
+{
+    return bcast_common(buffer, count, datatype, root, comm,
+                        UCMPI_COLL_BLOCKING, NULL, "MPI_Bcast_c");
+}
+
+#pragma weak MPI_Ibcast_c = PMPI_Ibcast_c
+int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                  int root, MPI_Comm comm, MPI_Request *request)
+{
+    return bcast_common(buffer, count, datatype, root, comm,
+                        UCMPI_COLL_NONBLOCKING, request, "MPI_Ibcast_c");
+}
+
+#pragma weak MPI_Bcast_init_c = PMPI_Bcast_init_c
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                      int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    return bcast_common(buffer, count, datatype, root, comm,
+                        UCMPI_COLL_PERSISTENT, request, "MPI_Bcast_init_c");
 }

@@ -15,10 +15,13 @@ const ucmpi_xfer_alg_t ucmpi_gather_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-/* Thresholds (UCMPI_GATHER_ALGORITHM forced each way, bench/ gather at 4
- * and 8 ranks on the 2-core dev box, shared memory): the tree wins while
- * the whole gathered message is small; beyond, the root's extra copies
- * and the longer chains cost more than the n-1 concurrent receives. */
+/* Thresholds: the usual MPICH/UCC starting points (tree for small totals
+ * on 5+ ranks).  Measuring on the 2-core dev box did not give a usable
+ * basis: `UCMPI_<COLL>_ALGORITHM=x mpiexec -n 4|8 bench/coll_bench` at
+ * load average ~32 gave millisecond latencies dominated by scheduling,
+ * except that the log-round algorithms beat n-1-round ones by 10-100x
+ * for small messages (allgather 64 B-32 KiB at 4 ranks: bruck 0.2-0.4 ms,
+ * ring 5-25 ms).  Refine with bench/compare.sh on a quiet machine. */
 static const struct {
     int min_ranks;            /* binomial from this many ranks */
     size_t max_total;         /* ... while n * block bytes stays below */

@@ -11,8 +11,12 @@ static const ucmpi_coll_alg_t reduce_algs[] = {
 #define NALGS ((int)(sizeof(reduce_algs) / sizeof(reduce_algs[0])))
 
 /* Linear costs one round but n-1 receives and buffers at the root: only
- * for tiny communicators and messages (2 cores: linear and binomial tie
- * at 3 ranks; binomial wins from 4). */
+ * for tiny communicators and messages.
+ * NOT YET MEASURED: during this session the 2-core machine ran at load
+ * 30-140 (bench/coll_bench latencies of tens of ms), so these are the
+ * usual MPICH-style defaults.  Refine with, for each algorithm A:
+ *   UCMPI_REDUCE_ALGORITHM=A mpiexec -n N <loop of MPI_Reduce>
+ * (bench/coll_bench has no reduce yet). */
 static const struct {
     int linear_max_ranks;
     size_t linear_max_bytes;
@@ -119,4 +123,31 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
 {
     return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
                          UCMPI_COLL_PERSISTENT, request, "MPI_Reduce_init");
+}
+
+/* Large-count (MPI-4) forms. */
+#pragma weak MPI_Reduce_c = PMPI_Reduce_c
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+{
+    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
+                         UCMPI_COLL_BLOCKING, NULL, "MPI_Reduce_c");
+}
+
+#pragma weak MPI_Ireduce_c = PMPI_Ireduce_c
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
+                         UCMPI_COLL_NONBLOCKING, request, "MPI_Ireduce_c");
+}
+
+#pragma weak MPI_Reduce_init_c = PMPI_Reduce_init_c
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
+                         UCMPI_COLL_PERSISTENT, request, "MPI_Reduce_init_c");
 }

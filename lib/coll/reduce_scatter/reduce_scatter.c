@@ -16,7 +16,12 @@ static const ucmpi_coll_alg_t rs_algs[] = {
 
 /* Recursive halving for short and medium vectors (log2(n) latency); the
  * ring once the vector is long enough that bandwidth dominates;
- * non-commutative ops always use pairwise (the only one in rank order). */
+ * non-commutative ops always use pairwise (the only one in rank order).
+ * NOT YET MEASURED: during this session the 2-core machine ran at load
+ * 30-140 (bench/coll_bench latencies of tens of ms), so these are the
+ * usual MPICH-style defaults.  Refine with, for each algorithm A:
+ *   UCMPI_REDUCE_SCATTER_ALGORITHM=A mpiexec -n N \
+ *       bench/coll_bench -b reduce_scatter */
 static const struct {
     size_t ring_min_bytes;
 } rs_thresholds = {512 * 1024};
@@ -47,7 +52,7 @@ static int rs_select(MPI_Op op, size_t total_bytes)
 
 /* counts: local group sizes (n entries); for _block a uniform count. */
 static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
-                     MPI_Count bcount, MPI_Datatype dt, MPI_Op op,
+                     const MPI_Count *ccounts, MPI_Count bcount, MPI_Datatype dt, MPI_Op op,
                      MPI_Comm comm, int mode, MPI_Request *req,
                      const char *fn)
 {
@@ -58,7 +63,7 @@ static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
 
     if (rc == MPI_SUCCESS)
         rc = ucmpi_coll_check_req(comm, mode, req, fn);
-    if (rc == MPI_SUCCESS && icounts == NULL)
+    if (rc == MPI_SUCCESS && icounts == NULL && ccounts == NULL)
         rc = ucmpi_check_count(comm, bcount, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_dt(comm, dt, fn);
@@ -74,7 +79,7 @@ static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
         return rc;
     n = comm->size;
     for (int i = 0; i < n; i++) {
-        MPI_Count c = icounts ? icounts[i] : bcount;
+        MPI_Count c = icounts ? icounts[i] : ccounts ? ccounts[i] : bcount;
         if (c < 0)
             return ucmpi_err_comm(comm, MPI_ERR_COUNT, fn,
                                   "recvcounts[%d] = %lld is negative", i,
@@ -92,7 +97,7 @@ static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
     if (counts == NULL)
         return ucmpi_coll_run(comm, s, MPI_ERR_NO_MEM, mode, req, fn);
     for (int i = 0; i < n; i++)
-        counts[i] = icounts ? icounts[i] : bcount;
+        counts[i] = icounts ? icounts[i] : ccounts ? ccounts[i] : bcount;
     if (local) {
         rc = ucmpi_rs_inter(s, comm, local, sbuf, rbuf, counts, dt, op);
     } else if (total > 0) {
@@ -118,7 +123,7 @@ static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
     return ucmpi_coll_run(comm, s, rc, mode, req, fn);
 }
 
-static int check_counts(MPI_Comm comm, const int *counts, const char *fn)
+static int check_counts(MPI_Comm comm, const void *counts, const char *fn)
 {
     int rc = ucmpi_coll_check_comm(comm, fn);
 
@@ -133,7 +138,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
                         MPI_Op op, MPI_Comm comm)
 {
     int rc = check_counts(comm, recvcounts, "MPI_Reduce_scatter");
-    return rc ? rc : rs_common(sendbuf, recvbuf, recvcounts, 0, datatype, op,
+    return rc ? rc : rs_common(sendbuf, recvbuf, recvcounts, NULL, 0, datatype, op,
                                comm, UCMPI_COLL_BLOCKING, NULL,
                                "MPI_Reduce_scatter");
 }
@@ -144,7 +149,7 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     int rc = check_counts(comm, recvcounts, "MPI_Ireduce_scatter");
-    return rc ? rc : rs_common(sendbuf, recvbuf, recvcounts, 0, datatype, op,
+    return rc ? rc : rs_common(sendbuf, recvbuf, recvcounts, NULL, 0, datatype, op,
                                comm, UCMPI_COLL_NONBLOCKING, request,
                                "MPI_Ireduce_scatter");
 }
@@ -156,7 +161,7 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf,
                              MPI_Request *request)
 {
     int rc = check_counts(comm, recvcounts, "MPI_Reduce_scatter_init");
-    return rc ? rc : rs_common(sendbuf, recvbuf, recvcounts, 0, datatype, op,
+    return rc ? rc : rs_common(sendbuf, recvbuf, recvcounts, NULL, 0, datatype, op,
                                comm, UCMPI_COLL_PERSISTENT, request,
                                "MPI_Reduce_scatter_init");
 }
@@ -166,7 +171,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
                               int recvcount, MPI_Datatype datatype,
                               MPI_Op op, MPI_Comm comm)
 {
-    return rs_common(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm,
+    return rs_common(sendbuf, recvbuf, NULL, NULL, recvcount, datatype, op, comm,
                      UCMPI_COLL_BLOCKING, NULL, "MPI_Reduce_scatter_block");
 }
 
@@ -176,7 +181,7 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
                                MPI_Op op, MPI_Comm comm,
                                MPI_Request *request)
 {
-    return rs_common(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm,
+    return rs_common(sendbuf, recvbuf, NULL, NULL, recvcount, datatype, op, comm,
                      UCMPI_COLL_NONBLOCKING, request,
                      "MPI_Ireduce_scatter_block");
 }
@@ -187,7 +192,78 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf,
                                    MPI_Op op, MPI_Comm comm, MPI_Info info,
                                    MPI_Request *request)
 {
-    return rs_common(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm,
+    return rs_common(sendbuf, recvbuf, NULL, NULL, recvcount, datatype, op, comm,
                      UCMPI_COLL_PERSISTENT, request,
                      "MPI_Reduce_scatter_block_init");
+}
+
+/* Large-count (MPI-4) forms. */
+#pragma weak MPI_Reduce_scatter_c = PMPI_Reduce_scatter_c
+int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf,
+                          const MPI_Count recvcounts[], MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm)
+{
+    int rc = check_counts(comm, recvcounts, "MPI_Reduce_scatter_c");
+    return rc ? rc
+              : rs_common(sendbuf, recvbuf, NULL, recvcounts, 0, datatype, op,
+                          comm, UCMPI_COLL_BLOCKING, NULL,
+                          "MPI_Reduce_scatter_c");
+}
+
+#pragma weak MPI_Reduce_scatter_block_c = PMPI_Reduce_scatter_block_c
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype datatype,
+                                MPI_Op op, MPI_Comm comm)
+{
+    return rs_common(sendbuf, recvbuf, NULL, NULL, recvcount, datatype, op,
+                     comm, UCMPI_COLL_BLOCKING, NULL,
+                     "MPI_Reduce_scatter_block_c");
+}
+
+#pragma weak MPI_Ireduce_scatter_c = PMPI_Ireduce_scatter_c
+int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf,
+                           const MPI_Count recvcounts[], MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    int rc = check_counts(comm, recvcounts, "MPI_Ireduce_scatter_c");
+    return rc ? rc
+              : rs_common(sendbuf, recvbuf, NULL, recvcounts, 0, datatype, op,
+                          comm, UCMPI_COLL_NONBLOCKING, request,
+                          "MPI_Ireduce_scatter_c");
+}
+
+#pragma weak MPI_Ireduce_scatter_block_c = PMPI_Ireduce_scatter_block_c
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request)
+{
+    return rs_common(sendbuf, recvbuf, NULL, NULL, recvcount, datatype, op,
+                     comm, UCMPI_COLL_NONBLOCKING, request,
+                     "MPI_Ireduce_scatter_block_c");
+}
+
+#pragma weak MPI_Reduce_scatter_init_c = PMPI_Reduce_scatter_init_c
+int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
+                               const MPI_Count recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Info info, MPI_Request *request)
+{
+    int rc = check_counts(comm, recvcounts, "MPI_Reduce_scatter_init_c");
+    return rc ? rc
+              : rs_common(sendbuf, recvbuf, NULL, recvcounts, 0, datatype, op,
+                          comm, UCMPI_COLL_PERSISTENT, request,
+                          "MPI_Reduce_scatter_init_c");
+}
+
+#pragma weak MPI_Reduce_scatter_block_init_c = PMPI_Reduce_scatter_block_init_c
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
+                                     MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op,
+                                     MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request)
+{
+    return rs_common(sendbuf, recvbuf, NULL, NULL, recvcount, datatype, op,
+                     comm, UCMPI_COLL_PERSISTENT, request,
+                     "MPI_Reduce_scatter_block_init_c");
 }

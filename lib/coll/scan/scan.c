@@ -99,3 +99,57 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count,
     return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
                        UCMPI_COLL_PERSISTENT, request, 1, "MPI_Exscan_init");
 }
+
+/* Large-count (MPI-4) forms. */
+#pragma weak MPI_Scan_c = PMPI_Scan_c
+int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
+                       UCMPI_COLL_BLOCKING, NULL, 0, "MPI_Scan_c");
+}
+
+#pragma weak MPI_Iscan_c = PMPI_Iscan_c
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
+                       UCMPI_COLL_NONBLOCKING, request, 0, "MPI_Iscan_c");
+}
+
+#pragma weak MPI_Scan_init_c = PMPI_Scan_init_c
+int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *request)
+{
+    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
+                       UCMPI_COLL_PERSISTENT, request, 0, "MPI_Scan_init_c");
+}
+
+/* Large-count (MPI-4) forms. */
+#pragma weak MPI_Exscan_c = PMPI_Exscan_c
+int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
+                       UCMPI_COLL_BLOCKING, NULL, 1, "MPI_Exscan_c");
+}
+
+#pragma weak MPI_Iexscan_c = PMPI_Iexscan_c
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
+                       UCMPI_COLL_NONBLOCKING, request, 1, "MPI_Iexscan_c");
+}
+
+#pragma weak MPI_Exscan_init_c = PMPI_Exscan_init_c
+int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                       MPI_Info info, MPI_Request *request)
+{
+    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
+                       UCMPI_COLL_PERSISTENT, request, 1, "MPI_Exscan_init_c");
+}

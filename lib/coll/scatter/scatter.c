@@ -15,8 +15,8 @@ const ucmpi_xfer_alg_t ucmpi_scatter_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-/* Thresholds: same shape as gather (see gather.c), the tree pays off for
- * small totals on 5+ ranks. */
+/* Thresholds: same starting points as gather (see gather.c for why they
+ * are not yet measured). */
 static const struct {
     int min_ranks;
     size_t max_total;
