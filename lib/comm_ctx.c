@@ -112,9 +112,7 @@ static int take_lock(agree_op_t *op)
     return 1;
 }
 
-/* A round's buffer: the mask, then a word that stays all ones only when
- * every participant offered its real mask. */
-#define ROUND_WORDS (UCMPI_CTX_WORDS + 1)
+#define ROUND_WORDS UCMPI_CTX_ROUND_WORDS
 
 static void fill_round(agree_op_t *op, uint64_t *buf)
 {
@@ -137,6 +135,35 @@ static int end_round(agree_op_t *op, const uint64_t *buf, int n,
     if (lock_owner == op)
         lock_owner = NULL;
     return rc;
+}
+
+/* Rounds driven by the caller (MPI_Intercomm_create's own exchange). */
+ucmpi_ctx_op_t *ucmpi_ctx_op_begin(uint64_t key)
+{
+    agree_op_t *op = calloc(1, sizeof(*op));
+    if (op != NULL) {
+        op->key = key;
+        op->blocking = 1;
+        pending_add(op);
+    }
+    return op;
+}
+
+void ucmpi_ctx_op_fill(ucmpi_ctx_op_t *op, uint64_t *buf)
+{
+    fill_round(op, buf);
+}
+
+int ucmpi_ctx_op_end(ucmpi_ctx_op_t *op, const uint64_t *buf, int n,
+                     uint32_t *ids)
+{
+    return end_round(op, buf, n, ids);
+}
+
+void ucmpi_ctx_op_finish(ucmpi_ctx_op_t *op)
+{
+    pending_remove(op);
+    free(op);
 }
 
 int ucmpi_ctx_agree(const ucmpi_cc_t *cc, int n, uint32_t *ids)

@@ -10,28 +10,73 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    int size;
-    uint64_t mask[UCMPI_CTX_WORDS];
-} leader_msg_t;
-
-/* The leader's exchange over peer_comm: sizes, masks, then world ranks. */
-static int leaders_exchange(ucmpi_comm_t *peer, int remote_leader, int tag,
-                            const leader_msg_t *mine, const int *lranks,
-                            leader_msg_t *theirs, int **rranks)
+/* Context ids: rounds of (local AND, leaders' swap over peer_comm, local
+ * broadcast) until every participant offered its real mask. */
+static int agree_ids(ucmpi_comm_t *local, int leader, ucmpi_comm_t *peer,
+                     int remote_leader, int tag, const ucmpi_cc_t *cc,
+                     uint32_t ids[2])
 {
-    int rc = ucmpi_cc_sendrecv(peer, UCMPI_CTX_AUX, tag, mine, sizeof(*mine),
-                               theirs, sizeof(*theirs), remote_leader);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (theirs->size <= 0)
-        return MPI_ERR_INTERN;
-    *rranks = malloc(theirs->size * sizeof(int));
-    if (*rranks == NULL)
+    uint64_t mine[UCMPI_CTX_ROUND_WORDS], theirs[UCMPI_CTX_ROUND_WORDS];
+    ucmpi_ctx_op_t *op = ucmpi_ctx_op_begin(((uint64_t)local->ctx << 32) |
+                                            (uint32_t)cc->tag);
+    int rc;
+    if (op == NULL)
         return MPI_ERR_NO_MEM;
-    return ucmpi_cc_sendrecv(peer, UCMPI_CTX_AUX, tag, lranks,
-                             mine->size * sizeof(int), *rranks,
-                             theirs->size * sizeof(int), remote_leader);
+    do {
+        ucmpi_ctx_op_fill(op, mine);
+        rc = ucmpi_cc_allreduce_band(cc, mine, UCMPI_CTX_ROUND_WORDS);
+        if (rc == MPI_SUCCESS && local->rank == leader)
+            rc = ucmpi_cc_sendrecv(peer, UCMPI_CTX_AUX, tag, mine,
+                                   sizeof(mine), theirs, sizeof(theirs),
+                                   remote_leader);
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_cc_bcast(cc, theirs, sizeof(theirs), leader);
+        if (rc != MPI_SUCCESS)
+            break;
+        for (int w = 0; w < UCMPI_CTX_ROUND_WORDS; w++)
+            mine[w] &= theirs[w];
+        rc = ucmpi_ctx_op_end(op, mine, 2, ids);
+        if (rc == MPI_ERR_PENDING)
+            ucmpi_progress();
+    } while (rc == MPI_ERR_PENDING);
+    ucmpi_ctx_op_finish(op);
+    return rc;
+}
+
+/* The leaders swap their groups (world ranks); everyone learns the
+ * remote one.  *rranks is malloc'd. */
+static int swap_groups(ucmpi_comm_t *local, int leader, ucmpi_comm_t *peer,
+                       int remote_leader, int tag, const ucmpi_cc_t *cc,
+                       int *rsize, int **rranks)
+{
+    int rc = MPI_SUCCESS, lsize = local->size;
+    int *lranks = NULL;
+    *rranks = NULL;
+    if (local->rank == leader) {
+        lranks = ucmpi_group_to_table(local->group);
+        rc = lranks ? ucmpi_cc_sendrecv(peer, UCMPI_CTX_AUX, tag, &lsize,
+                                        sizeof(int), rsize, sizeof(int),
+                                        remote_leader)
+                    : MPI_ERR_NO_MEM;
+    }
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_cc_bcast(cc, rsize, sizeof(int), leader);
+    if (rc == MPI_SUCCESS && *rsize <= 0)
+        rc = MPI_ERR_INTERN;
+    if (rc == MPI_SUCCESS && (*rranks = malloc(*rsize * sizeof(int))) == NULL)
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS && local->rank == leader)
+        rc = ucmpi_cc_sendrecv(peer, UCMPI_CTX_AUX, tag, lranks,
+                               lsize * sizeof(int), *rranks,
+                               *rsize * sizeof(int), remote_leader);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_cc_bcast(cc, *rranks, *rsize * sizeof(int), leader);
+    free(lranks);
+    if (rc != MPI_SUCCESS) {
+        free(*rranks);
+        *rranks = NULL;
+    }
+    return rc;
 }
 
 static int check_create_args(MPI_Comm local, int local_leader, MPI_Comm peer,
@@ -76,44 +121,24 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
         return rc;
     *newintercomm = MPI_COMM_NULL;
 
-    leader_msg_t mine, theirs;
     ucmpi_cc_t cc;
-    int *lranks = NULL, *rranks = NULL;
+    int *rranks = NULL, rsize = 0;
     uint32_t ids[2];
 
     ucmpi_cc_init(&cc, local_comm);
-    mine.size = local_comm->size;
-    ucmpi_ctx_mask(mine.mask);
-    rc = ucmpi_cc_allreduce_band(&cc, mine.mask, UCMPI_CTX_WORDS);
-    if (rc == MPI_SUCCESS && local_comm->rank == local_leader) {
-        lranks = ucmpi_group_to_table(local_comm->group);
-        rc = lranks ? leaders_exchange(peer_comm, remote_leader, tag, &mine,
-                                       lranks, &theirs, &rranks)
-                    : MPI_ERR_NO_MEM;
-    }
-    /* Everyone learns the remote size and mask, then the remote ranks. */
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_cc_bcast(&cc, &theirs, sizeof(theirs), local_leader);
-    if (rc == MPI_SUCCESS && rranks == NULL &&
-        (rranks = malloc(theirs.size * sizeof(int))) == NULL)
-        rc = MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_cc_bcast(&cc, rranks, theirs.size * sizeof(int),
-                            local_leader);
-    free(lranks);
+    rc = swap_groups(local_comm, local_leader, peer_comm, remote_leader, tag,
+                     &cc, &rsize, &rranks);
+    if (rc != MPI_SUCCESS)
+        return ucmpi_err_comm(local_comm, rc, fn,
+                              "exchange between the leaders failed");
+    rc = agree_ids(local_comm, local_leader, peer_comm, remote_leader, tag,
+                   &cc, ids);
     if (rc != MPI_SUCCESS) {
         free(rranks);
         return ucmpi_err_comm(local_comm, rc, fn,
-                              "exchange between the leaders failed");
+                              "context id agreement failed");
     }
-    for (int w = 0; w < UCMPI_CTX_WORDS; w++)
-        mine.mask[w] &= theirs.mask[w];
-    rc = ucmpi_ctx_pick(mine.mask, 2, ids);
-    if (rc != MPI_SUCCESS) {
-        free(rranks);
-        return ucmpi_err_comm(local_comm, rc, fn, "no free context id");
-    }
-    ucmpi_group_t *remote = ucmpi_group_from_table(rranks, theirs.size);
+    ucmpi_group_t *remote = ucmpi_group_from_table(rranks, rsize);
     ucmpi_comm_t *lc = NULL, *ic = NULL;
     if (remote != NULL) {
         ucmpi_group_retain(local_comm->group);

@@ -88,6 +88,17 @@ void ucmpi_ctx_finalize(void);
 int ucmpi_ctx_agree(const ucmpi_cc_t *cc, int n, uint32_t *ids);
 /* Same over both groups of an intercomm; exchanges nx (<= 4) extra ints
  * between the groups (x: this group's, the same on all members). */
+/* Caller-driven rounds: fill a buffer of UCMPI_CTX_ROUND_WORDS (free mask
+ * and an all-real flag word), AND it over all participants, then end:
+ * MPI_SUCCESS (ids reserved), MPI_ERR_PENDING (run another round) or an
+ * error. */
+#define UCMPI_CTX_ROUND_WORDS (UCMPI_CTX_WORDS + 1)
+typedef struct agree_op ucmpi_ctx_op_t;
+ucmpi_ctx_op_t *ucmpi_ctx_op_begin(uint64_t key);
+void ucmpi_ctx_op_fill(ucmpi_ctx_op_t *op, uint64_t *buf);
+int ucmpi_ctx_op_end(ucmpi_ctx_op_t *op, const uint64_t *buf, int n,
+                     uint32_t *ids);
+void ucmpi_ctx_op_finish(ucmpi_ctx_op_t *op);
 /* Nonblocking agreement over comm c (both groups of an intercomm):
  * complete(rc, ids, arg) runs from the progress engine once the ids are
  * agreed and reserved. */
