@@ -67,6 +67,29 @@ static void cancel_and_free(int rank, int size)
         MPI_Request_get_status(rq, &flag, &st);
     MT_CHECK(rq != MPI_REQUEST_NULL && got == left, "get_status");
     MPI_Wait(&rq, MPI_STATUS_IGNORE);
+
+    /* MPI-4.1 array status queries leave the requests alive.  The left
+     * neighbour sends tag 78 only after our token, so exactly one of the
+     * two receives can be complete while we look. */
+    MPI_Request two[2];
+    int a = -1, b = -1, idx, n, ids[2], token = 0;
+    MPI_Irecv(&a, 1, MPI_INT, left, 78, MPI_COMM_WORLD, &two[0]);
+    MPI_Irecv(&b, 1, MPI_INT, left, 79, MPI_COMM_WORLD, &two[1]);
+    MPI_Request_get_status_all(2, two, &flag, MPI_STATUSES_IGNORE);
+    MT_CHECK(!flag, "get_status_all complete before tag 78 was sent");
+    MPI_Send(&v, 1, MPI_INT, right, 79, MPI_COMM_WORLD);
+    flag = 0;
+    while (!flag)
+        MPI_Request_get_status_any(2, two, &idx, &flag, &st);
+    MT_CHECK(idx == 1 && two[1] != MPI_REQUEST_NULL && st.MPI_TAG == 79,
+             "get_status_any gave %d", idx);
+    MPI_Request_get_status_some(2, two, &n, ids, MPI_STATUSES_IGNORE);
+    MT_CHECK(n == 1 && ids[0] == 1, "get_status_some gave %d", n);
+    MPI_Send(&token, 1, MPI_INT, left, 80, MPI_COMM_WORLD);
+    MPI_Recv(&token, 1, MPI_INT, right, 80, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(&v, 1, MPI_INT, right, 78, MPI_COMM_WORLD);
+    MPI_Waitall(2, two, MPI_STATUSES_IGNORE);
+    MT_CHECK(a == left && b == left, "values %d %d", a, b);
 }
 
 int main(int argc, char **argv)
