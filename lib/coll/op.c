@@ -161,39 +161,14 @@ static const op_type_t *op_type_lookup(MPI_Datatype dt)
  * envelope), or NULL when dt mixes types.  Derived types handed back by
  * MPI_Type_get_contents are freed as the standard asks.
  */
-static MPI_Datatype op_basic_of(MPI_Datatype dt, int depth)
+/* The single basic type a (derived) type is made of, NULL if it mixes
+ * types: the datatype engine keeps it, O(1) (also right for f90 and
+ * large-count types, which envelope walking cannot see through). */
+static MPI_Datatype op_basic_of(MPI_Datatype dt)
 {
-    int ni, na, nt, combiner;
-
     if (dt->predefined)
         return dt;
-    if (depth > 64 ||
-        PMPI_Type_get_envelope(dt, &ni, &na, &nt, &combiner) != MPI_SUCCESS ||
-        combiner == MPI_COMBINER_NAMED || nt < 1)
-        return NULL;
-
-    int *ints = malloc(sizeof(int) * (ni ? ni : 1));
-    MPI_Aint *aints = malloc(sizeof(MPI_Aint) * (na ? na : 1));
-    MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * nt);
-    MPI_Datatype basic = NULL;
-
-    if (ints && aints && types &&
-        PMPI_Type_get_contents(dt, ni, na, nt, ints, aints, types) ==
-            MPI_SUCCESS) {
-        for (int i = 0; i < nt; i++) {
-            MPI_Datatype b = op_basic_of(types[i], depth + 1);
-            basic = (i == 0 || b == basic) ? b : NULL;
-            if (!basic)
-                break;
-        }
-        for (int i = 0; i < nt; i++)
-            if (!types[i]->predefined)
-                PMPI_Type_free(&types[i]);
-    }
-    free(types);
-    free(aints);
-    free(ints);
-    return basic;
+    return ucmpi_dt_basic(dt, NULL);
 }
 
 static bool op_valid(MPI_Op op)
@@ -214,7 +189,7 @@ int ucmpi_op_check(MPI_Op op, MPI_Datatype dt, const char **why)
     if (!op->predefined || op_rules[op->id].classes == ~0u)
         return MPI_SUCCESS;
 
-    MPI_Datatype basic = op_basic_of(dt, 0);
+    MPI_Datatype basic = op_basic_of(dt);
     const op_type_t *t = basic ? op_type_lookup(basic) : NULL;
     if (!basic) {
         *why = "predefined ops apply only to types made of one basic type";
@@ -322,7 +297,7 @@ int ucmpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count,
     if (op->id == UCMPI_OP_REPLACE)   /* any derived type: copy the data */
         return op_apply_derived(NULL, op->id, dt, in, inout, count, dt);
 
-    MPI_Datatype basic = op_basic_of(dt, 0);
+    MPI_Datatype basic = op_basic_of(dt);
     t = basic ? op_type_lookup(basic) : NULL;
     if (!t)
         return MPI_ERR_OP;

@@ -72,12 +72,20 @@ static int acc_common(MPI_Win win, const acc_args_t *a, MPI_Request *req,
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Datatype basic = ucmpi_rma_basic_type(a->ttype);
+    if (a->ttype->size * a->tcount == 0) {
+        /* nothing moves: only the epoch and the rank matter */
+        rc = ucmpi_rma_target_prep(win, fn, a->target, a->disp, 0, a->ttype,
+                                   &t);
+        free(t.segs);
+        return rc;
+    }
     if (basic == MPI_DATATYPE_NULL || ucmpi_rma_type_id(basic) < 0 ||
         basic->size != basic->true_extent)
         return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
                              "target datatype must be built from one "
                              "predefined type without holes");
-    if (has_origin && ucmpi_rma_basic_type(a->otype) != basic)
+    if (has_origin && a->otype->size * a->ocount > 0 &&
+        ucmpi_rma_basic_type(a->otype) != basic)
         return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
                              "origin and target datatypes differ in their "
                              "basic type");

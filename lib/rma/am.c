@@ -44,10 +44,20 @@ static bool in_window(ucmpi_win_t *win, uint64_t addr, uint64_t len)
         return addr >= b && len <= (uint64_t)win->win_size &&
                addr - b <= (uint64_t)win->win_size - len;
     }
-    for (ucmpi_rma_region_t *r = win->regions; r != NULL; r = r->next)
-        if (addr >= r->base && len <= r->size && addr - r->base <= r->size - len)
+    /* a run may span adjacent attached regions */
+    while (len > 0) {
+        ucmpi_rma_region_t *r = win->regions;
+        while (r != NULL && !(addr >= r->base && addr - r->base < r->size))
+            r = r->next;
+        if (r == NULL)
+            return false;
+        uint64_t here = r->size - (addr - r->base);
+        if (here >= len)
             return true;
-    return false;
+        addr += here;
+        len -= here;
+    }
+    return true;
 }
 
 /* dst[i] = src[i] op dst[i] over one run of whole elements. */

@@ -146,6 +146,14 @@ int ucmpi_rma_target_prep(ucmpi_win_t *win, const char *fn, int target,
     return rc;
 }
 
+/* Many small target runs: ship one message and let the target scatter
+ * (or gather) them instead of one UCP transfer per run. */
+static bool use_am(ucmpi_win_t *win, const ucmpi_rma_target_t *t)
+{
+    return win->flavor == MPI_WIN_FLAVOR_DYNAMIC ||
+           (t->nsegs > 16 && t->bytes / t->nsegs < 512);
+}
+
 /* Origin data as one packed block: the buffer itself when contiguous. */
 static int origin_packed(const void *buf, MPI_Count count, MPI_Datatype dt,
                          const void **data, void **copy)
@@ -200,7 +208,7 @@ static int put_common(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
     rc = origin_packed(obuf, ocount, otype, &data, &copy);
     if (rc != MPI_SUCCESS)
         goto done;
-    if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+    if (use_am(win, &t)) {
         ucmpi_rma_am_op_t op = {
             .kind = UCMPI_RMA_AM_PUT, .target = target, .op = MPI_OP_NULL,
             .basic = MPI_DATATYPE_NULL, .segs = t.segs, .nsegs = t.nsegs,
@@ -258,7 +266,7 @@ static int get_common(void *obuf, MPI_Count ocount, MPI_Datatype otype,
     }
     if (t.bytes == 0)
         goto done;
-    if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+    if (use_am(win, &t)) {
         ucmpi_rma_am_op_t op = {
             .kind = UCMPI_RMA_AM_GET, .target = target, .op = MPI_OP_NULL,
             .basic = MPI_DATATYPE_NULL, .segs = t.segs, .nsegs = t.nsegs,

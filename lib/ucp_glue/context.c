@@ -50,7 +50,11 @@ static int create_context(int thread_level)
     params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                         UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
     params.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA | UCP_FEATURE_AMO32 |
-                      UCP_FEATURE_AMO64 | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
+                      UCP_FEATURE_AMO64 | UCP_FEATURE_AM;
+    /* wakeup (an event fd to block on) rules out transports without
+     * events, shared memory among them: only for UCMPI_WAIT_MODE=block */
+    if (strcmp(ucmpi_config_str("WAIT_MODE"), "block") == 0)
+        params.features |= UCP_FEATURE_WAKEUP;
     params.mt_workers_shared = thread_level == MPI_THREAD_MULTIPLE;
     params.estimated_num_eps = (size_t)ucmpi_global.world_size;
     st = ucp_init(&params, config, &ucmpi_ucx.context);

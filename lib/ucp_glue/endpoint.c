@@ -25,6 +25,19 @@ int ucmpi_ucx_peer_failed(int r)
     return peer_failed != NULL && peer_failed[r];
 }
 
+/* Peer error handling in UCX 1.13 excludes every shared-memory transport
+ * ("no peer failure handler"), which made on-node traffic go over TCP
+ * loopback (30x the latency).  So peers on this node use no UCX error
+ * handling (their death is seen from their pid, lib/failure.c), and only
+ * peers on other nodes use peer mode. */
+static ucp_err_handling_mode_t error_mode(int r)
+{
+    const int *node = ucmpi_global.node_of;
+    if (node != NULL && node[r] == node[ucmpi_global.world_rank])
+        return UCP_ERR_HANDLING_MODE_NONE;
+    return UCP_ERR_HANDLING_MODE_PEER;
+}
+
 ucp_ep_h ucmpi_ucx_ep(int r)
 {
     ucp_ep_params_t ep = {0};
@@ -43,7 +56,7 @@ ucp_ep_h ucmpi_ucx_ep(int r)
                     UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
                     UCP_EP_PARAM_FIELD_ERR_HANDLER;
     ep.address = addr;
-    ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+    ep.err_mode = error_mode(r);
     ep.err_handler.cb = ep_error_cb;
     ep.err_handler.arg = (void *)(intptr_t)r;
     st = ucp_ep_create(ucmpi_ucx.worker, &ep, &h);
@@ -70,7 +83,7 @@ void ucmpi_ucx_close_eps(void)
     for (int r = 0; r < n && reqs; r++) {
         if (ucmpi_ucx.eps[r] == NULL)
             continue;
-        p.flags = ucmpi_ucx_peer_failed(r) ? UCP_EP_CLOSE_FLAG_FORCE : 0;
+        p.flags = ucmpi_peer_failed(r) ? UCP_EP_CLOSE_FLAG_FORCE : 0;
         void *q = ucp_ep_close_nbx(ucmpi_ucx.eps[r], &p);
         if (UCS_PTR_IS_PTR(q))
             reqs[r] = q;
