@@ -111,6 +111,14 @@ int ucmpi_sched_set_comm(ucmpi_sched_t *s, ucmpi_comm_t *comm)
     return MPI_SUCCESS;
 }
 
+/* Steps hold references: the user may free a datatype or op while a
+ * nonblocking or persistent collective using it is pending. */
+static MPI_Datatype hold_dt(MPI_Datatype dt)
+{
+    ucmpi_dt_retain(dt);
+    return dt;
+}
+
 static step_t *add_step(ucmpi_sched_t *s, int kind)
 {
     if (s->nsteps == s->cap) {
@@ -141,7 +149,7 @@ int ucmpi_sched_send(ucmpi_sched_t *s, const void *buf, MPI_Count count,
         return MPI_ERR_NO_MEM;
     st->src = buf;
     st->count = count;
-    st->dt = dt;
+    st->dt = hold_dt(dt);
     st->peer = peer;
     return MPI_SUCCESS;
 }
@@ -155,7 +163,7 @@ int ucmpi_sched_recv(ucmpi_sched_t *s, void *buf, MPI_Count count,
         return MPI_ERR_NO_MEM;
     st->dst = buf;
     st->count = count;
-    st->dt = dt;
+    st->dt = hold_dt(dt);
     st->peer = peer;
     return MPI_SUCCESS;
 }
@@ -171,8 +179,9 @@ int ucmpi_sched_reduce(ucmpi_sched_t *s, const void *in, void *inout,
     st->src = in;
     st->dst = inout;
     st->count = count;
-    st->dt = dt;
+    st->dt = hold_dt(dt);
     st->op = op;
+    ucmpi_op_retain(op);
     return MPI_SUCCESS;
 }
 
@@ -187,10 +196,10 @@ int ucmpi_sched_copy(ucmpi_sched_t *s, const void *src, MPI_Count scount,
         return MPI_ERR_NO_MEM;
     st->src = src;
     st->count = scount;
-    st->dt = sdt;
+    st->dt = hold_dt(sdt);
     st->dst = dst;
     st->rcount = rcount;
-    st->rdt = rdt;
+    st->rdt = hold_dt(rdt);
     return MPI_SUCCESS;
 }
 
@@ -249,6 +258,14 @@ void ucmpi_sched_free(ucmpi_sched_t *s)
 {
     if (s == NULL)
         return;
+    for (int i = 0; i < s->nsteps; i++) {
+        step_t *st = &s->steps[i];
+        ucmpi_dt_release(st->dt);
+        if (st->kind == STEP_COPY)
+            ucmpi_dt_release(st->rdt);
+        if (st->kind == STEP_REDUCE)
+            ucmpi_op_release(st->op);
+    }
     while (s->scratch) {
         scratch_t *n = s->scratch->next;
         free(s->scratch);

@@ -25,9 +25,11 @@ static int self_del(MPI_Comm c, int k, void *v, void *x)
     return MPI_SUCCESS;
 }
 
+static int defused;
+
 static int bomb(MPI_Comm c, int k, void *v, void *x)
 {
-    return MPI_ERR_OTHER;
+    return defused ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
 
 int main(int argc, char **argv)
@@ -93,10 +95,11 @@ int main(int argc, char **argv)
     MPI_Type_free_keyval(&kt);
     MPI_Comm_free_keyval(&k2);
     MPI_Comm_free_keyval(&k3);
-    /* cannot free d while the bomb is there; drop the keyval's callback
-     * by deleting through a fresh attribute is impossible: leak-free path
-     * is to keep d until finalize */
     MPI_Comm_free_keyval(&kb);
+    MT_CHECK(MPI_Comm_free(&d) != MPI_SUCCESS && d != MPI_COMM_NULL,
+             "free succeeded although a delete callback failed");
+    defused = 1;
+    MT_CHECK_RC(MPI_Comm_free(&d));
 
     /* COMM_SELF: deleted newest first at finalize (checked in the
      * callback order array, printed on failure) */

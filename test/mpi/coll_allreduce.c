@@ -148,6 +148,35 @@ int main(int argc, char **argv)
                 }
     }
 
+    /* user op and derived type freed while the collective is pending */
+    {
+        MPI_Op op;
+        MPI_Datatype vec;
+        MPI_Request req, req2;
+        int in[30], out[30], in2[10], out2[10];
+        MT_CHECK_RC(MPI_Op_create(affine_fn, 0, &op));
+        MPI_Type_contiguous(2, MPI_INT, &vec);     /* freed while in use */
+        MPI_Type_commit(&vec);
+        affine_fill(in, rank, 15);
+        MT_CHECK_RC(MPI_Iallreduce(in, out, 15, MPI_2INT, op, MPI_COMM_WORLD,
+                                   &req));
+        for (int i = 0; i < 10; i++)
+            in2[i] = rank + i;
+        MT_CHECK_RC(MPI_Iallreduce(in2, out2, 5, vec, MPI_SUM, MPI_COMM_WORLD,
+                                   &req2));
+        MT_CHECK_RC(MPI_Op_free(&op));
+        MPI_Type_free(&vec);
+        MT_CHECK_RC(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        MT_CHECK_RC(MPI_Wait(&req2, MPI_STATUS_IGNORE));
+        for (int i = 0; i < 10; i++)
+            MT_CHECK(out2[i] == size * (size - 1) / 2 + size * i,
+                     "allreduce on a freed type [%d] = %d", i, out2[i]);
+        int want[30], tmp[30];
+        affine_expect(want, 0, size, 15, tmp);
+        MT_CHECK(memcmp(out, want, sizeof(out)) == 0,
+                 "allreduce with an op freed before the wait");
+    }
+
     /* persistent, restarted with new data */
     {
         MPI_Request req;

@@ -307,3 +307,7 @@ void ucmpi_comm_retain(ucmpi_comm_t *c) { c->refcount++; }
 void ucmpi_comm_release(ucmpi_comm_t *c) { c->refcount--; }
 void ucmpi_lock(void) {}
 void ucmpi_unlock(void) {}
+void ucmpi_dt_retain(MPI_Datatype dt) { dt->refcount++; }
+void ucmpi_dt_release(MPI_Datatype dt) { dt->refcount--; }
+void ucmpi_op_retain(MPI_Op op) { op->refcount++; }
+void ucmpi_op_release(MPI_Op op) { op->refcount--; }
