@@ -8,6 +8,7 @@
 #include "ucmpi.h"
 #include "ucmpi_rt.h"
 #include "ucp_glue/ucx.h"
+#include "coll/sched.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -63,6 +64,10 @@ int ucmpi_peer_failed(int r)
  * fails with MPI_ERR_PROC_FAILED (the UCX receive is cancelled). */
 void ucmpi_request_check_peer(ucmpi_request_t *r)
 {
+    if (r->kind == UCMPI_REQ_COLL) {
+        ucmpi_sched_check_peers(r);
+        return;
+    }
     if (r->kind != UCMPI_REQ_RECV || r->p2p.world_peer < 0 ||
         ucmpi_request_is_complete(r) || !ucmpi_peer_failed(r->p2p.world_peer))
         return;

@@ -534,3 +534,17 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
     ucmpi_request_free(req);
     return rc;
 }
+
+/* Waiting loops call this now and then (through ucmpi_request_check_peer):
+ * receives of the round in flight whose peer died fail, and the schedule
+ * then completes with MPI_ERR_PROC_FAILED instead of hanging. */
+void ucmpi_sched_check_peers(ucmpi_request_t *req)
+{
+    ucmpi_sched_t *s = req->ext;
+
+    if (s == NULL || !s->running)
+        return;
+    for (int i = s->pbeg; i < s->pend; i++)
+        if (s->reqs[i] != NULL)
+            ucmpi_request_check_peer(s->reqs[i]);
+}

@@ -61,6 +61,8 @@ int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
 int ucmpi_sched_run_blocking(ucmpi_sched_t *s);
 /* Frees a schedule that was never started (e.g. on a build error). */
 void ucmpi_sched_free(ucmpi_sched_t *s);
+/* Fails in-flight receives from dead peers (see lib/failure.c). */
+void ucmpi_sched_check_peers(ucmpi_request_t *req);
 
 /* Introspection for unit tests: number of steps and rounds. */
 int ucmpi_sched_num_steps(const ucmpi_sched_t *s);
