@@ -1,4 +1,4 @@
-/* Comm_split_type: SHARED gives the node (one node here: everyone);
+/* Comm_split_type: SHARED gives the node (everyone on a single node);
  * HW_GUIDED with an unknown level gives MPI_COMM_NULL; UNGUIDED gives
  * strict subsets or MPI_COMM_NULL. */
 #include "mpitest.h"
@@ -15,7 +15,19 @@ int main(int argc, char **argv)
     MT_CHECK_RC(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
                                     MPI_INFO_NULL, &c));
     MPI_Comm_size(c, &n);
-    MT_CHECK(n == size, "shared size %d", n);
+    /* one communicator per node: its members agree on its size, and the
+     * node communicators partition the world (all of it on one node) */
+    int lo, hi;
+    double nodes = 0, mine = 1.0 / n;
+    MPI_Allreduce(&n, &lo, 1, MPI_INT, MPI_MIN, c);
+    MPI_Allreduce(&n, &hi, 1, MPI_INT, MPI_MAX, c);
+    MPI_Allreduce(&mine, &nodes, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MT_CHECK(n >= 1 && n <= size && lo == n && hi == n,
+             "shared size %d (members see %d..%d)", n, lo, hi);
+    MT_CHECK(nodes > 0.999 && nodes - (int)(nodes + 0.5) < 1e-9 &&
+             (int)(nodes + 0.5) - nodes < 1e-9, "%.3f node groups", nodes);
+    if (getenv("SLURM_NNODES") == NULL || atoi(getenv("SLURM_NNODES")) == 1)
+        MT_CHECK(n == size, "one node, yet shared size %d of %d", n, size);
     MPI_Comm_free(&c);
     MT_CHECK_RC(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0,
                                     MPI_INFO_NULL, &c));
