@@ -4,14 +4,6 @@
  */
 #include "ucmpi.h"
 
-static const MPI_Status empty_status = {MPI_ANY_SOURCE, MPI_ANY_TAG,
-                                        MPI_SUCCESS, 0, 0};
-
-static bool inactive(ucmpi_request_t *r)
-{
-    return r == MPI_REQUEST_NULL || (r->persistent && !r->active);
-}
-
 static int check(int count, MPI_Request reqs[], const char *fn)
 {
     int rc = ucmpi_check_initialized(fn);
@@ -33,8 +25,8 @@ static void peek(ucmpi_request_t *r, MPI_Status *st)
 {
     if (st == MPI_STATUS_IGNORE)
         return;
-    if (inactive(r)) {
-        *st = empty_status;
+    if (ucmpi_request_inactive(r)) {
+        *st = ucmpi_empty_status;
         return;
     }
     if (r->ops != NULL && r->ops->on_complete != NULL)
@@ -44,7 +36,7 @@ static void peek(ucmpi_request_t *r, MPI_Status *st)
 
 static bool done(ucmpi_request_t *r)
 {
-    return inactive(r) || ucmpi_request_is_complete(r);
+    return ucmpi_request_inactive(r) || ucmpi_request_is_complete(r);
 }
 
 #pragma weak MPI_Request_get_status_any = PMPI_Request_get_status_any
@@ -58,7 +50,7 @@ int PMPI_Request_get_status_any(int count, MPI_Request reqs[], int *index,
     *flag = 0;
     *index = MPI_UNDEFINED;
     for (int i = 0; i < count; i++) {
-        if (inactive(reqs[i]))
+        if (ucmpi_request_inactive(reqs[i]))
             continue;
         any_active = 1;
         if (ucmpi_request_is_complete(reqs[i])) {
@@ -101,7 +93,7 @@ int PMPI_Request_get_status_some(int incount, MPI_Request reqs[],
         return rc;
     int n = 0, any_active = 0;
     for (int i = 0; i < incount; i++) {
-        if (inactive(reqs[i]))
+        if (ucmpi_request_inactive(reqs[i]))
             continue;
         any_active = 1;
         if (!ucmpi_request_is_complete(reqs[i]))

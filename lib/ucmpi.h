@@ -244,6 +244,13 @@ static inline bool ucmpi_request_is_complete(const ucmpi_request_t *req)
 {
     return __atomic_load_n(&req->complete, __ATOMIC_ACQUIRE);
 }
+/* The status the standard gives for null and inactive requests. */
+extern const MPI_Status ucmpi_empty_status;
+/* MPI_REQUEST_NULL, or a persistent request not started. */
+static inline bool ucmpi_request_inactive(const ucmpi_request_t *r)
+{
+    return r == NULL || (r->persistent && !r->active);
+}
 /* Progress until complete; returns status.MPI_ERROR of the request. */
 int ucmpi_request_wait(ucmpi_request_t *req);
 /* Waiting loops call this now and then (e.g. every 1024 idle spins): a

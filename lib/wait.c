@@ -4,12 +4,13 @@
  * RMA, generalized) completes through here.
  */
 #include "ucmpi.h"
+#include "p2p.h"
 #include "ucp_glue/ucx.h"
 
 #include <string.h>
 
-static const MPI_Status empty_status = {MPI_ANY_SOURCE, MPI_ANY_TAG,
-                                        MPI_SUCCESS, 0, 0};
+const MPI_Status ucmpi_empty_status = {MPI_ANY_SOURCE, MPI_ANY_TAG,
+                                      MPI_SUCCESS, 0, 0};
 
 /* Requests the user freed while active: released once complete. */
 static ucmpi_request_t *orphans;
@@ -32,11 +33,6 @@ static int reap_orphans(void)
     if (orphans == NULL)
         ucmpi_progress_unregister(reap_orphans);
     return n;
-}
-
-static bool inactive(ucmpi_request_t *r)
-{
-    return r == MPI_REQUEST_NULL || (r->persistent && !r->active);
 }
 
 static int check_request(ucmpi_request_t *r, const char *fn)
@@ -72,17 +68,6 @@ static int finish(MPI_Request *rp, MPI_Status *st)
     return err;
 }
 
-/* Error of a completed request, reported on its communicator's handler. */
-static int report(ucmpi_comm_t *comm, int err, const char *fn)
-{
-    if (err == MPI_SUCCESS)
-        return err;
-    return ucmpi_error(UCMPI_OBJ_COMM, comm, err, fn, "%s",
-                       err == MPI_ERR_TRUNCATE
-                           ? "message longer than the receive buffer"
-                           : "the operation failed");
-}
-
 static void idle(unsigned *spins, int events)
 {
     if (events == 0)
@@ -113,9 +98,9 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_request_t *r = *request;
-    if (inactive(r)) {
+    if (ucmpi_request_inactive(r)) {
         if (status != MPI_STATUS_IGNORE)
-            *status = empty_status;
+            *status = ucmpi_empty_status;
         return MPI_SUCCESS;
     }
     unsigned spins = 0;
@@ -127,7 +112,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     if (comm)
         ucmpi_comm_retain(comm);
     int err = finish(request, status);
-    rc = report(comm, err, "MPI_Wait");
+    rc = ucmpi_p2p_report(comm, err, "MPI_Wait");
     if (comm)
         ucmpi_comm_release(comm);
     return rc;
@@ -145,10 +130,10 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_request_t *r = *request;
-    if (inactive(r)) {
+    if (ucmpi_request_inactive(r)) {
         *flag = 1;
         if (status != MPI_STATUS_IGNORE)
-            *status = empty_status;
+            *status = ucmpi_empty_status;
         return MPI_SUCCESS;
     }
     if (!ucmpi_request_is_complete(r))
@@ -159,7 +144,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     ucmpi_comm_t *comm = r->comm;
     if (comm)
         ucmpi_comm_retain(comm);
-    rc = report(comm, finish(request, status), "MPI_Test");
+    rc = ucmpi_p2p_report(comm, finish(request, status), "MPI_Test");
     if (comm)
         ucmpi_comm_release(comm);
     return rc;
@@ -191,7 +176,7 @@ static int sweep_all(int count, MPI_Request reqs[], MPI_Status sts[],
 {
     int pending = 0;
     for (int i = 0; i < count; i++) {
-        if (inactive(reqs[i]))
+        if (ucmpi_request_inactive(reqs[i]))
             continue;
         if (!ucmpi_request_is_complete(reqs[i])) {
             pending++;
@@ -214,13 +199,14 @@ static void fill_empty(int count, MPI_Status sts[], const char *active)
         return;
     for (int i = 0; i < count; i++)
         if (!active[i])
-            sts[i] = empty_status;
+            sts[i] = ucmpi_empty_status;
 }
 
 static int all_complete(int count, MPI_Request reqs[])
 {
     for (int i = 0; i < count; i++)
-        if (!inactive(reqs[i]) && !ucmpi_request_is_complete(reqs[i]))
+        if (!ucmpi_request_inactive(reqs[i]) &&
+            !ucmpi_request_is_complete(reqs[i]))
             return 0;
     return 1;
 }
@@ -231,7 +217,7 @@ static int finish_all(int count, MPI_Request reqs[], MPI_Status sts[],
     char active[count > 0 ? count : 1];
     int errs = 0;
     for (int i = 0; i < count; i++)
-        active[i] = !inactive(reqs[i]);
+        active[i] = !ucmpi_request_inactive(reqs[i]);
     fill_empty(count, sts, active);
     sweep_all(count, reqs, sts, &errs);
     if (errs == 0)
@@ -272,7 +258,7 @@ static int find_any(int count, MPI_Request reqs[])
 {
     int active = 0;
     for (int i = 0; i < count; i++) {
-        if (inactive(reqs[i]))
+        if (ucmpi_request_inactive(reqs[i]))
             continue;
         active = 1;
         if (ucmpi_request_is_complete(reqs[i]))
@@ -287,7 +273,7 @@ static int finish_one(MPI_Request reqs[], int i, MPI_Status *st,
     ucmpi_comm_t *comm = reqs[i]->comm;
     if (comm)
         ucmpi_comm_retain(comm);
-    int rc = report(comm, finish(&reqs[i], st), fn);
+    int rc = ucmpi_p2p_report(comm, finish(&reqs[i], st), fn);
     if (comm)
         ucmpi_comm_release(comm);
     return rc;
@@ -308,7 +294,7 @@ int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
     *index = i;
     if (i == MPI_UNDEFINED) {
         if (st != MPI_STATUS_IGNORE)
-            *st = empty_status;
+            *st = ucmpi_empty_status;
         return MPI_SUCCESS;
     }
     return finish_one(reqs, i, st, "MPI_Waitany");
@@ -332,7 +318,7 @@ int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
         return MPI_SUCCESS;
     if (i == MPI_UNDEFINED) {
         if (st != MPI_STATUS_IGNORE)
-            *st = empty_status;
+            *st = ucmpi_empty_status;
         return MPI_SUCCESS;
     }
     return finish_one(reqs, i, st, "MPI_Testany");
@@ -343,7 +329,8 @@ static int some(int count, MPI_Request reqs[], int *outcount, int idx[],
 {
     int n = 0, errs = 0;
     for (int i = 0; i < count; i++) {
-        if (inactive(reqs[i]) || !ucmpi_request_is_complete(reqs[i]))
+        if (ucmpi_request_inactive(reqs[i]) ||
+            !ucmpi_request_is_complete(reqs[i]))
             continue;
         MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[n];
         int e = finish(&reqs[i], st);
@@ -431,10 +418,10 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *st)
     int rc = check_request(request, "MPI_Request_get_status");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (inactive(request)) {
+    if (ucmpi_request_inactive(request)) {
         *flag = 1;
         if (st != MPI_STATUS_IGNORE)
-            *st = empty_status;
+            *st = ucmpi_empty_status;
         return MPI_SUCCESS;
     }
     if (!ucmpi_request_is_complete(request))
@@ -460,7 +447,7 @@ int PMPI_Cancel(MPI_Request *request)
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_request_t *r = *request;
-    if (ucmpi_request_is_complete(r) || inactive(r))
+    if (ucmpi_request_is_complete(r) || ucmpi_request_inactive(r))
         return MPI_SUCCESS;
     if (r->ops != NULL && r->ops->cancel != NULL)
         return r->ops->cancel(r);
