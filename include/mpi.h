@@ -1041,6 +1041,22 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
+                               MPI_Info info, MPI_Errhandler errhandler,
+                               MPI_Comm *newcomm);
+int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
+                                MPI_Info info, MPI_Errhandler errhandler,
+                                MPI_Comm *newcomm);
+int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                     MPI_Group remote_group,
+                                     int remote_leader, const char *stringtag,
+                                     MPI_Info info, MPI_Errhandler errhandler,
+                                     MPI_Comm *newintercomm);
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                      MPI_Group remote_group,
+                                      int remote_leader, const char *stringtag,
+                                      MPI_Info info, MPI_Errhandler errhandler,
+                                      MPI_Comm *newintercomm);
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm
                          peer_comm, int remote_leader, int tag, MPI_Comm
                          *newintercomm);

@@ -131,6 +131,9 @@ static ucmpi_errhandler_t *handler_of(int kind, void *obj)
     if (kind == UCMPI_OBJ_WIN && obj != NULL &&
         ((ucmpi_win_head_t *)obj)->magic == UCMPI_MAGIC_WIN)
         return ((ucmpi_win_head_t *)obj)->errhandler;
+    if (kind == UCMPI_OBJ_ERRHANDLER && obj != NULL &&
+        ((ucmpi_errhandler_t *)obj)->magic == UCMPI_MAGIC_ERRHANDLER)
+        return obj;
     if (ucmpi_global.initialized && !ucmpi_global.finalized)
         return ucmpi_comm_world.errhandler;
     return &ucmpi_errors_are_fatal;
