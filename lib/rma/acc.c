@@ -237,7 +237,7 @@ static int acc_common(MPI_Win win, const acc_args_t *a, MPI_Request *req,
 static char *fast_target(ucmpi_win_t *win, int target, MPI_Aint disp,
                          MPI_Count count, MPI_Datatype dt, MPI_Op op)
 {
-    if (!ucmpi_global.initialized || ucmpi_global.finalized ||
+    if (!ucmpi_global.active ||
         !ucmpi_win_valid(win) || target < 0 || target >= win->size ||
         dt == MPI_DATATYPE_NULL || count < 0)
         return NULL;
