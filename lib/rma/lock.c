@@ -42,11 +42,14 @@ static int acquire(MPI_Win win, int t, int type)
         if (ucmpi_progress() == 0)
             ucmpi_progress_idle(++spins);
     }
+    /* direct-path accesses happen after the lock is ours */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return rc;
 }
 
 static int release(MPI_Win win, int t, int type)
 {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return ctrl_amo(win, t, UCMPI_RMA_AOP_ADD,
                     offsetof(ucmpi_rma_ctrl_t, lock_done),
                     type == MPI_LOCK_EXCLUSIVE ? WRITER : READER, NULL);

@@ -121,23 +121,38 @@ int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote)
     int rc = MPI_SUCCESS, lo = target < 0 ? 0 : target;
     int hi = target < 0 ? win->size : target + 1;
 
+    if (target >= 0 && ucmpi_rma_cnt_done(&win->peers[target].cnt) &&
+        !win->peers[target].ucx_dirty && win->deferred_err == MPI_SUCCESS &&
+        win->peers[target].cnt.status == MPI_SUCCESS &&
+        win->garbage == NULL) {
+        /* only direct-path work since the last completion */
+        ucmpi_rma_full_barrier();
+        return MPI_SUCCESS;
+    }
+
     for (int t = lo; t < hi; t++) {
         ucmpi_rma_peer_t *p = &win->peers[t];
         int st = ucmpi_rma_cnt_wait(&p->cnt);
         if (st != MPI_SUCCESS && rc == MPI_SUCCESS)
             rc = st;
         p->cnt.status = MPI_SUCCESS;
-        if (remote && target >= 0) {
+        /* only UCP puts/gets/atomics need a flush to be remotely done */
+        if (remote && target >= 0 && p->ucx_dirty) {
             st = ucmpi_rma_flush(p->world);
             if (st != MPI_SUCCESS && rc == MPI_SUCCESS)
                 rc = st;
+            p->ucx_dirty = 0;
         }
     }
-    if (remote && target < 0) {
+    if (remote && target < 0 && win->ucx_dirty) {
         int st = ucmpi_rma_flush(-1);
         if (st != MPI_SUCCESS && rc == MPI_SUCCESS)
             rc = st;
+        for (int t = 0; t < win->size; t++)
+            win->peers[t].ucx_dirty = 0;
+        win->ucx_dirty = 0;
     }
+    ucmpi_rma_full_barrier();
     if (win->deferred_err != MPI_SUCCESS) {
         rc = win->deferred_err;
         win->deferred_err = MPI_SUCCESS;
@@ -241,6 +256,7 @@ void ucmpi_rma_win_destroy(ucmpi_win_t *win)
         ucmpi_rma_rkey_destroy(win->peers[i].rkey);
         ucmpi_rma_rkey_destroy(win->peers[i].ctrl_rkey);
     }
+    ucmpi_rma_shm_disconnect(win);
     free(win->peers);
     while (win->regions != NULL) {
         ucmpi_rma_region_t *r = win->regions;
@@ -317,6 +333,7 @@ int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
     if (win->peers == NULL || win->ctrl == NULL)
         goto fail;
     memset(win->ctrl, 0, sizeof(*win->ctrl));
+    win->acc_lock = &win->ctrl->acc_lock;
     rc = ucmpi_rma_am_setup();
     if (rc == MPI_SUCCESS) {
         ucmpi_rma_eps_retain();
@@ -335,6 +352,7 @@ int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
     if (rc != MPI_SUCCESS)
         goto fail;
     ucmpi_rma_apply_info(win, info);
+    ucmpi_rma_direct_setup(win);
     *out = win;
     return MPI_SUCCESS;
 fail:
