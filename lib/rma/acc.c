@@ -98,7 +98,7 @@ static int direct_acc(ucmpi_win_t *win, const acc_args_t *a,
     return MPI_SUCCESS;
 }
 
-static int acc_common(MPI_Win win, const acc_args_t *a, MPI_Request *req,
+static int acc_common_locked(MPI_Win win, const acc_args_t *a, MPI_Request *req,
                       const char *fn)
 {
     ucmpi_rma_target_t t;
@@ -215,9 +215,20 @@ done:
     ucmpi_rma_target_free(&t);
     ucmpi_rma_ctx_issued(ctx, rc);
     if (rc != MPI_SUCCESS)
-        return ucmpi_err_win(win, rc, fn, "operation on target %d failed",
+        return ucmpi_err_win(win, ucmpi_rma_peer_err(win, a->target, rc),
+                             fn, "operation on target %d failed",
                              a->target);
     return MPI_SUCCESS;
+}
+
+/* The general path touches shared state: one thread at a time. */
+static int acc_common(MPI_Win win, const acc_args_t *a, MPI_Request *req,
+                      const char *fn)
+{
+    ucmpi_lock();
+    int rc = acc_common_locked(win, a, req, fn);
+    ucmpi_unlock();
+    return rc;
 }
 
 /* The common direct-path call, checked inline: count elements of one
@@ -238,7 +249,7 @@ static char *fast_target(ucmpi_win_t *win, int target, MPI_Aint disp,
     if (lo < 0 || (uint64_t)lo + (uint64_t)(dt->size * count) > p->size)
         return NULL;
     if (win->access == UCMPI_EPOCH_FENCE)
-        win->fence_ops++;
+        __atomic_add_fetch(&win->fence_ops, 1, __ATOMIC_RELAXED);
     else if (win->access != UCMPI_EPOCH_LOCK_ALL &&
              !(win->access == UCMPI_EPOCH_LOCK && p->lock != 0))
         return NULL;

@@ -64,7 +64,7 @@ int ucmpi_rma_check_epoch(ucmpi_win_t *win, int target, const char *fn)
 {
     switch (win->access) {
     case UCMPI_EPOCH_FENCE:
-        win->fence_ops++;
+        __atomic_add_fetch(&win->fence_ops, 1, __ATOMIC_RELAXED);
         return MPI_SUCCESS;
     case UCMPI_EPOCH_LOCK_ALL:
         return MPI_SUCCESS;
@@ -214,7 +214,7 @@ static int direct_get(void *buf, MPI_Count count, MPI_Datatype dt,
     return MPI_SUCCESS;
 }
 
-static int put_common(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
+static int put_common_locked(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
                       int target, MPI_Aint disp, MPI_Count tcount,
                       MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
                       const char *fn)
@@ -285,12 +285,13 @@ done:
     ucmpi_rma_target_free(&t);
     ucmpi_rma_ctx_issued(ctx, rc);
     if (rc != MPI_SUCCESS)
-        return ucmpi_err_win(win, rc, fn, "transfer to target %d failed",
+        return ucmpi_err_win(win, ucmpi_rma_peer_err(win, target, rc), fn,
+                             "transfer to target %d failed",
                              target);
     return MPI_SUCCESS;
 }
 
-static int get_common(void *obuf, MPI_Count ocount, MPI_Datatype otype,
+static int get_common_locked(void *obuf, MPI_Count ocount, MPI_Datatype otype,
                       int target, MPI_Aint disp, MPI_Count tcount,
                       MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
                       const char *fn)
@@ -366,7 +367,8 @@ done:
     ucmpi_rma_target_free(&t);
     ucmpi_rma_ctx_issued(ctx, rc);
     if (rc != MPI_SUCCESS)
-        return ucmpi_err_win(win, rc, fn, "transfer from target %d failed",
+        return ucmpi_err_win(win, ucmpi_rma_peer_err(win, target, rc), fn,
+                             "transfer from target %d failed",
                              target);
     return MPI_SUCCESS;
 }
@@ -397,6 +399,32 @@ int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
     return rc;
 }
 
+/* The general paths touch shared state (counters, endpoints, the
+ * window's lists): one thread at a time under MPI_THREAD_MULTIPLE. */
+static int put_common(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
+                      int target, MPI_Aint disp, MPI_Count tcount,
+                      MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
+                      const char *fn)
+{
+    ucmpi_lock();
+    int rc = put_common_locked(obuf, ocount, otype, target, disp, tcount,
+                               ttype, win, req, fn);
+    ucmpi_unlock();
+    return rc;
+}
+
+static int get_common(void *obuf, MPI_Count ocount, MPI_Datatype otype,
+                      int target, MPI_Aint disp, MPI_Count tcount,
+                      MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
+                      const char *fn)
+{
+    ucmpi_lock();
+    int rc = get_common_locked(obuf, ocount, otype, target, disp, tcount,
+                               ttype, win, req, fn);
+    ucmpi_unlock();
+    return rc;
+}
+
 static inline bool dt_simple(MPI_Datatype dt)
 {
     return dt != MPI_DATATYPE_NULL && dt->magic == UCMPI_MAGIC_DATATYPE &&
@@ -424,7 +452,7 @@ static inline char *fast_target(ucmpi_win_t *win, int target, MPI_Aint disp,
         (uint64_t)lo + n > p->size)
         return NULL;
     if (win->access == UCMPI_EPOCH_FENCE)
-        win->fence_ops++;
+        __atomic_add_fetch(&win->fence_ops, 1, __ATOMIC_RELAXED);
     else if (win->access != UCMPI_EPOCH_LOCK_ALL &&
              !(win->access == UCMPI_EPOCH_LOCK && p->lock != 0))
         return NULL;

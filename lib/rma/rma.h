@@ -89,6 +89,7 @@ struct ucmpi_win_s {
     int free_base;            /* allocate: free(base) at Win_free */
     uint32_t *acc_lock;       /* lock of my memory's accumulates */
     int ucx_dirty;            /* some UCP put/get/atomic not yet flushed */
+    int broken;               /* operations abandoned (a peer died) */
     void *shm;                /* allocate(_shared): my node segment */
     size_t shm_len;
     MPI_Aint *shm_offsets;    /* [size] my mapping offset of each rank */
@@ -132,6 +133,9 @@ void ucmpi_rma_collect(ucmpi_win_t *win);
 /* Wait for every operation towards target (-1: all) to complete locally
  * and, with remote, remotely.  Returns the first error seen. */
 int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote);
+
+/* rc, or MPI_ERR_PROC_FAILED when it is an error and target died. */
+int ucmpi_rma_peer_err(ucmpi_win_t *win, int target, int rc);
 
 /* Collective helpers over win->comm (auxiliary context). */
 int ucmpi_rma_barrier(ucmpi_comm_t *comm);
