@@ -247,8 +247,11 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ucmpi_request_wait(r);
-    if (status != MPI_STATUS_IGNORE)
+    if (status != MPI_STATUS_IGNORE) {
+        int keep = status->MPI_ERROR;   /* not set by single completions */
         *status = r->status;
+        status->MPI_ERROR = keep;
+    }
     ucmpi_comm_t *comm = r->comm ? r->comm : &ucmpi_comm_world;
     ucmpi_comm_retain(comm);
     ucmpi_request_free(r);
