@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY };
+enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CALL };
 
 typedef struct {
     uint8_t kind;
@@ -27,6 +27,10 @@ typedef struct {
     MPI_Count count, rcount;
     MPI_Datatype dt, rdt;
     MPI_Op op;
+    /* run-time steps (see ucmpi_sched_call): a call's function, or the
+     * count of a send/recv whose buffer is *src / *dst (bufp) */
+    int (*fn)(void *);
+    const MPI_Count *countp;
 } step_t;
 
 #define SCHED_INLINE_STEPS 16
@@ -217,6 +221,38 @@ int ucmpi_sched_copy(ucmpi_sched_t *s, const void *src, MPI_Count scount,
     return MPI_SUCCESS;
 }
 
+int ucmpi_sched_send_dyn(ucmpi_sched_t *s, void *const *bufp,
+                         const MPI_Count *countp, MPI_Datatype dt, int peer)
+{
+    int rc = ucmpi_sched_send(s, bufp, 0, dt, peer);
+
+    if (rc == MPI_SUCCESS)
+        s->steps[s->nsteps - 1].countp = countp;
+    return rc;
+}
+
+int ucmpi_sched_recv_dyn(ucmpi_sched_t *s, void *const *bufp,
+                         const MPI_Count *countp, MPI_Datatype dt, int peer)
+{
+    int rc = ucmpi_sched_recv(s, (void *)bufp, 0, dt, peer);
+
+    if (rc == MPI_SUCCESS)
+        s->steps[s->nsteps - 1].countp = countp;
+    return rc;
+}
+
+int ucmpi_sched_call(ucmpi_sched_t *s, int (*fn)(void *arg), void *arg)
+{
+    step_t *st = add_step(s, STEP_CALL);
+
+    if (st == NULL)
+        return MPI_ERR_NO_MEM;
+    st->fn = fn;
+    st->dst = arg;
+    st->dt = hold_dt(MPI_BYTE);   /* released like every step's */
+    return MPI_SUCCESS;
+}
+
 int ucmpi_sched_fence(ucmpi_sched_t *s)
 {
     int last = s->nrounds ? s->ends[s->nrounds - 1] : 0;
@@ -356,6 +392,18 @@ static int copy_step(const step_t *st)
     return MPI_SUCCESS;
 }
 
+static int local_step(const step_t *st)
+{
+    switch (st->kind) {
+    case STEP_REDUCE:
+        return ucmpi_op_apply(st->op, st->src, st->dst, st->count, st->dt);
+    case STEP_CALL:
+        return st->fn(st->dst);
+    default:
+        return copy_step(st);
+    }
+}
+
 /* Posts transfer i in its embedded request (the schedule already holds
  * the comm and datatype, so the request takes no references). */
 static int post_xfer(ucmpi_sched_t *s, int i)
@@ -370,7 +418,7 @@ static int post_xfer(ucmpi_sched_t *s, int i)
     r->comm = c;
     r->status.MPI_SOURCE = MPI_ANY_SOURCE;
     r->status.MPI_TAG = MPI_ANY_TAG;
-    r->p2p.count = st->count;
+    r->p2p.count = st->countp ? *st->countp : st->count;
     r->p2p.dt = st->dt;
     r->p2p.peer = st->peer;
     r->p2p.tag = st->alt ? s->alt_tag : s->tag;
@@ -380,12 +428,12 @@ static int post_xfer(ucmpi_sched_t *s, int i)
     s->npending++;
     if (st->kind == STEP_SEND) {
         r->kind = UCMPI_REQ_SEND;
-        r->p2p.buf = (void *)st->src;
+        r->p2p.buf = st->countp ? *(void *const *)st->src : (void *)st->src;
         r->p2p.mode = UCMPI_SEND_STANDARD;
         rc = ucmpi_p2p_start_send(r, c, UCMPI_SEND_STANDARD);
     } else {
         r->kind = UCMPI_REQ_RECV;
-        r->p2p.buf = st->dst;
+        r->p2p.buf = st->countp ? *(void **)st->dst : st->dst;
         rc = ucmpi_p2p_start_recv(r, c);
     }
     /* a failed start already completed r with the error: reap reports it */
@@ -412,10 +460,7 @@ static int post_round(ucmpi_sched_t *s, int r)
     for (int i = beg; i < end && rc == MPI_SUCCESS;) {
         const step_t *st = &s->steps[i];
         if (!is_xfer(st)) {
-            rc = st->kind == STEP_REDUCE
-                     ? ucmpi_op_apply(st->op, st->src, st->dst, st->count,
-                                      st->dt)
-                     : copy_step(st);
+            rc = local_step(st);
             i++;
             continue;
         }
