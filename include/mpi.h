@@ -445,6 +445,12 @@ int MPI_Add_error_code(int errorclass, int *errorcode);
 int PMPI_Add_error_code(int errorclass, int *errorcode);
 int MPI_Add_error_string(int errorcode, const char *string);
 int PMPI_Add_error_string(int errorcode, const char *string);
+int MPI_Remove_error_class(int errorclass);
+int PMPI_Remove_error_class(int errorclass);
+int MPI_Remove_error_code(int errorcode);
+int PMPI_Remove_error_code(int errorcode);
+int MPI_Remove_error_string(int errorcode);
+int PMPI_Remove_error_string(int errorcode);
 int MPI_Comm_rank(MPI_Comm comm, int *rank);
 int PMPI_Comm_rank(MPI_Comm comm, int *rank);
 int MPI_Comm_size(MPI_Comm comm, int *size);
@@ -1129,6 +1135,22 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
+                               MPI_Info info, MPI_Errhandler errhandler,
+                               MPI_Comm *newcomm);
+int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
+                                MPI_Info info, MPI_Errhandler errhandler,
+                                MPI_Comm *newcomm);
+int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                     MPI_Group remote_group,
+                                     int remote_leader, const char *stringtag,
+                                     MPI_Info info, MPI_Errhandler errhandler,
+                                     MPI_Comm *newintercomm);
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                      MPI_Group remote_group,
+                                      int remote_leader, const char *stringtag,
+                                      MPI_Info info, MPI_Errhandler errhandler,
+                                      MPI_Comm *newintercomm);
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm
                          peer_comm, int remote_leader, int tag, MPI_Comm
                          *newintercomm);
