@@ -328,3 +328,18 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest,
     return ucmpi_ibsend(buf, count, dt, dest, tag, comm, request,
                         "MPI_Ibsend");
 }
+
+#pragma weak MPI_Bsend_c = PMPI_Bsend_c
+int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                 int tag, MPI_Comm comm)
+{
+    return ucmpi_bsend(buf, count, dt, dest, tag, comm, "MPI_Bsend_c");
+}
+
+#pragma weak MPI_Ibsend_c = PMPI_Ibsend_c
+int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                  int tag, MPI_Comm comm, MPI_Request *request)
+{
+    return ucmpi_ibsend(buf, count, dt, dest, tag, comm, request,
+                        "MPI_Ibsend_c");
+}

@@ -178,7 +178,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
 }
 
 /* Turns a matched message into a running receive into (buf, count, dt). */
-static int start_matched(void *buf, int count, MPI_Datatype dt,
+static int start_matched(void *buf, MPI_Count count, MPI_Datatype dt,
                          MPI_Message *message, ucmpi_request_t **out,
                          const char *fn)
 {
@@ -227,23 +227,26 @@ static int start_matched(void *buf, int count, MPI_Datatype dt,
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Imrecv = PMPI_Imrecv
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
-                MPI_Request *request)
+static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
+                         MPI_Message *message, MPI_Request *request,
+                         const char *fn)
 {
     ucmpi_request_t *r;
-    int rc = start_matched(buf, count, dt, message, &r, "MPI_Imrecv");
+    if (request == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+                           "request is NULL");
+    int rc = start_matched(buf, count, dt, message, &r, fn);
     if (rc == MPI_SUCCESS)
         *request = r;
     return rc;
 }
 
-#pragma weak MPI_Mrecv = PMPI_Mrecv
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
-               MPI_Status *status)
+static int mrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
+                        MPI_Message *message, MPI_Status *status,
+                        const char *fn)
 {
     ucmpi_request_t *r;
-    int rc = start_matched(buf, count, dt, message, &r, "MPI_Mrecv");
+    int rc = start_matched(buf, count, dt, message, &r, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ucmpi_request_wait(r);
@@ -255,7 +258,35 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
     ucmpi_comm_t *comm = r->comm ? r->comm : &ucmpi_comm_world;
     ucmpi_comm_retain(comm);
     ucmpi_request_free(r);
-    rc = ucmpi_p2p_report(comm, rc, "MPI_Mrecv");
+    rc = ucmpi_p2p_report(comm, rc, fn);
     ucmpi_comm_release(comm);
     return rc;
+}
+
+#pragma weak MPI_Imrecv = PMPI_Imrecv
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
+                MPI_Request *request)
+{
+    return imrecv_common(buf, count, dt, message, request, "MPI_Imrecv");
+}
+
+#pragma weak MPI_Imrecv_c = PMPI_Imrecv_c
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                  MPI_Message *message, MPI_Request *request)
+{
+    return imrecv_common(buf, count, dt, message, request, "MPI_Imrecv_c");
+}
+
+#pragma weak MPI_Mrecv = PMPI_Mrecv
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
+               MPI_Status *status)
+{
+    return mrecv_common(buf, count, dt, message, status, "MPI_Mrecv");
+}
+
+#pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                 MPI_Message *message, MPI_Status *status)
+{
+    return mrecv_common(buf, count, dt, message, status, "MPI_Mrecv_c");
 }
