@@ -117,7 +117,9 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
 {
     /* uniform forms depend on their arguments only (the v/w arrays and
      * neighbor lists would have to be compared by value) */
-    int reuse = a->scounts == NULL && a->rcounts == NULL && a->srcs == NULL &&
+    int reuse = a->scounts == NULL && a->rcounts == NULL &&
+                a->scounts_c == NULL && a->rcounts_c == NULL &&
+                a->sdts == NULL && a->rdts == NULL && a->srcs == NULL &&
                 a->dsts == NULL && a->indeg == 0 && a->outdeg == 0 &&
                 !a->cart;
     ucmpi_sched_key_t key = {alg, 0, a->root, a->sbuf, a->rbuf, a->scount,

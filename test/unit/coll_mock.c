@@ -338,6 +338,15 @@ int ucmpi_check_buf(ucmpi_comm_t *comm, const void *buf, MPI_Count count,
 {
     return MPI_SUCCESS;
 }
+int ucmpi_dt_check(MPI_Datatype dt, int need_commit, const char **why)
+{
+    (void)need_commit;
+    if (dt == MPI_DATATYPE_NULL) {
+        *why = "null datatype";
+        return MPI_ERR_TYPE;
+    }
+    return MPI_SUCCESS;
+}
 void ucmpi_comm_retain(ucmpi_comm_t *c) { c->refcount++; }
 void ucmpi_comm_release(ucmpi_comm_t *c) { c->refcount--; }
 void ucmpi_lock(void) {}
