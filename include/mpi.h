@@ -277,7 +277,8 @@ extern struct ucmpi_datatype_s
     ucmpi_dt_character, ucmpi_dt_2integer, ucmpi_dt_2real,
     ucmpi_dt_2double_precision, ucmpi_dt_integer1, ucmpi_dt_integer2,
     ucmpi_dt_integer4, ucmpi_dt_integer8, ucmpi_dt_real4, ucmpi_dt_real8,
-    ucmpi_dt_real16, ucmpi_dt_complex8, ucmpi_dt_complex16, ucmpi_dt_complex32;
+    ucmpi_dt_real16, ucmpi_dt_complex8, ucmpi_dt_complex16, ucmpi_dt_complex32,
+    ucmpi_dt_integer16;
 
 #define MPI_CHAR                 UCMPI_DT(char)
 #define MPI_SIGNED_CHAR          UCMPI_DT(signed_char)
@@ -337,6 +338,7 @@ extern struct ucmpi_datatype_s
 #define MPI_INTEGER2             UCMPI_DT(integer2)
 #define MPI_INTEGER4             UCMPI_DT(integer4)
 #define MPI_INTEGER8             UCMPI_DT(integer8)
+#define MPI_INTEGER16            UCMPI_DT(integer16)
 #define MPI_REAL4                UCMPI_DT(real4)
 #define MPI_REAL8                UCMPI_DT(real8)
 #define MPI_REAL16               UCMPI_DT(real16)
