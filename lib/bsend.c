@@ -133,6 +133,7 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
         if (ucmpi_progress() == 0)
             ucmpi_progress_idle(++spins);
     }
+    ucmpi_rt_wait_done();
     if (buffer_addr != NULL)
         *(void **)buffer_addr = automatic ? MPI_BUFFER_AUTOMATIC : attached;
     if (size != NULL)

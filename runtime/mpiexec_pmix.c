@@ -28,8 +28,10 @@ static pmix_status_t on_connected(const pmix_proc_t *proc, void *server_object,
 {
     mx_rank_t *r = rank_of(proc);
 
-    if (r != NULL)
+    if (r != NULL) {
         __atomic_store_n(&r->connected, 1, __ATOMIC_RELEASE);
+        mx_wake(the_job);         /* a rank may have left without MPI_Init */
+    }
     if (cbfunc != NULL)
         cbfunc(PMIX_SUCCESS, cbdata);
     return PMIX_SUCCESS;
@@ -96,13 +98,26 @@ static pmix_server_module_t module = {
 
 int mx_pmix_start(mx_job_t *job)
 {
-    pmix_info_t info[2];
+    static pmix_topology_t topo = {.source = "hwloc"};
+    pmix_info_t info[3];
+    size_t ninfo = 2;
     pmix_status_t rc;
 
     the_job = job;
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, job->tmpdir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, job->tmpdir, PMIX_STRING);
-    rc = PMIx_server_init(&module, info, 2);
+    job->topology = mx_topology_load();
+    if (job->topology != NULL) {
+        /* by reference: PMIX_INFO_LOAD would hand the server a copy that
+         * PMIX_INFO_DESTRUCT then frees under it; ours outlives the server */
+        topo.topology = job->topology;
+        PMIX_INFO_CONSTRUCT(&info[2]);
+        PMIX_LOAD_KEY(info[2].key, PMIX_TOPOLOGY2);
+        info[2].value.type = PMIX_TOPO;
+        info[2].value.data.topo = &topo;
+        ninfo = 3;
+    }
+    rc = PMIx_server_init(&module, info, ninfo);
     PMIX_INFO_DESTRUCT(&info[0]);
     PMIX_INFO_DESTRUCT(&info[1]);
     if (rc != PMIX_SUCCESS) {
@@ -222,4 +237,6 @@ void mx_pmix_stop(mx_job_t *job)
         return;
     PMIx_server_deregister_nspace(job->nspace, NULL, NULL);
     PMIx_server_finalize();
+    mx_topology_free(job->topology);
+    job->topology = NULL;
 }

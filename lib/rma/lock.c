@@ -42,6 +42,7 @@ static int acquire(MPI_Win win, int t, int type)
         if (ucmpi_progress() == 0)
             ucmpi_progress_idle(++spins);
     }
+    ucmpi_rt_wait_done();
     return rc;
 }
 

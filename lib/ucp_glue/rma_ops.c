@@ -48,6 +48,7 @@ int ucmpi_rma_cnt_wait(ucmpi_rma_cnt_t *c)
         else
             spins = 0;
     }
+    ucmpi_rt_wait_done();
     return c->status;
 }
 
