@@ -6,6 +6,7 @@
  */
 #include "ucmpi.h"
 #include "p2p.h"
+#include "p2p_cancel.h"
 
 #include <string.h>
 
@@ -28,6 +29,8 @@ static void reclaim(void)
         seg_t *s = *p;
         if (ucmpi_request_is_complete(s->req)) {
             *p = s->next;
+            if (s->req->p2p.bsend_owner != NULL)
+                s->req->p2p.bsend_owner->p2p.bsend_owner = NULL;
             ucmpi_request_free(s->req);
             free(s->copy);
             free(s);
@@ -60,13 +63,56 @@ static seg_t *place(size_t len)
     return s;
 }
 
+/* MPI_Cancel of the user's request of a buffered send cancels the
+ * internal send of the copy, if that still exists. */
+static int user_cancel(ucmpi_request_t *u)
+{
+    ucmpi_lock();
+    ucmpi_request_t *in = u->p2p.bsend_owner;
+    if (in != NULL && u->p2p.cancel == UCMPI_CANCEL_NONE) {
+        ucmpi_p2p_cancel_send(in);
+        if (in->p2p.cancel == UCMPI_CANCEL_PENDING) {
+            u->p2p.cancel = UCMPI_CANCEL_PENDING;   /* done by its reply */
+            u->complete = 0;
+        }
+    }
+    ucmpi_unlock();
+    return MPI_SUCCESS;
+}
+
+static void user_destroy(ucmpi_request_t *u)
+{
+    ucmpi_lock();
+    if (u->p2p.bsend_owner != NULL)
+        u->p2p.bsend_owner->p2p.bsend_owner = NULL;
+    u->p2p.bsend_owner = NULL;
+    ucmpi_unlock();
+}
+
+static const ucmpi_request_ops_t user_ops = {.cancel = user_cancel,
+                                             .destroy = user_destroy};
+
+static void link_user(ucmpi_request_t *u, ucmpi_request_t *in)
+{
+    user_destroy(u);             /* a persistent one: forget the last copy */
+    u->ops = &user_ops;
+    u->p2p.cancel = UCMPI_CANCEL_NONE;
+    if (in != NULL) {
+        u->p2p.bsend_owner = in;
+        in->p2p.bsend_owner = u;
+    }
+}
+
 int ucmpi_bsend_start(const void *buf, MPI_Count count, MPI_Datatype dt,
-                      int dest, int tag, ucmpi_comm_t *comm, const char *fn)
+                      int dest, int tag, ucmpi_comm_t *comm,
+                      ucmpi_request_t *user, const char *fn)
 {
     size_t bytes = (size_t)(count * dt->size);
     seg_t *s;
     void *data;
 
+    if (user != NULL)
+        link_user(user, NULL);
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
     ucmpi_lock();
@@ -91,6 +137,11 @@ int ucmpi_bsend_start(const void *buf, MPI_Count count, MPI_Datatype dt,
     ucmpi_dt_pack(dt, buf, count, data);
     ucmpi_isend(data, (MPI_Count)bytes, MPI_BYTE, dest, tag, comm,
                 UCMPI_CTX_P2P, UCMPI_SEND_STANDARD, &s->req);
+    if (user != NULL) {
+        ucmpi_lock();
+        link_user(user, s->req);
+        ucmpi_unlock();
+    }
     return MPI_SUCCESS;
 }
 
@@ -157,7 +208,8 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest,
     int rc = check_bsend(buf, count, dt, dest, tag, comm, "MPI_Bsend");
     if (rc != MPI_SUCCESS)
         return rc;
-    return ucmpi_bsend_start(buf, count, dt, dest, tag, comm, "MPI_Bsend");
+    return ucmpi_bsend_start(buf, count, dt, dest, tag, comm, NULL,
+                             "MPI_Bsend");
 }
 
 #pragma weak MPI_Ibsend = PMPI_Ibsend
@@ -170,14 +222,16 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest,
     if (request == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_ARG, "MPI_Ibsend",
                               "request is NULL");
-    rc = ucmpi_bsend_start(buf, count, dt, dest, tag, comm, "MPI_Ibsend");
-    if (rc != MPI_SUCCESS)
-        return rc;
     /* the data is in the attached buffer: the user's request is done */
     ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_SEND, comm);
     if (r == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, "MPI_Ibsend",
                               "out of requests");
+    rc = ucmpi_bsend_start(buf, count, dt, dest, tag, comm, r, "MPI_Ibsend");
+    if (rc != MPI_SUCCESS) {
+        ucmpi_request_free(r);
+        return rc;
+    }
     ucmpi_request_set_complete(r);
     *request = r;
     return MPI_SUCCESS;

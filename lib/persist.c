@@ -4,6 +4,7 @@
  */
 #include "ucmpi.h"
 #include "p2p.h"
+#include "p2p_cancel.h"
 
 static int init_request(const void *buf, int count, MPI_Datatype dt,
                         int peer, int tag, MPI_Comm comm, int kind, int mode,
@@ -88,6 +89,7 @@ static int start_one(ucmpi_request_t *r)
     r->status.MPI_ERROR = MPI_SUCCESS;
     r->status.ucmpi_cancelled = 0;
     r->status.ucmpi_count = 0;
+    r->p2p.cancel = UCMPI_CANCEL_NONE;
     if (r->ops != NULL && r->ops->start != NULL)
         return r->ops->start(r);
     if (r->kind == UCMPI_REQ_RECV) {
@@ -96,7 +98,7 @@ static int start_one(ucmpi_request_t *r)
     }
     if (r->p2p.mode == UCMPI_SEND_BUFFERED) {
         int rc = ucmpi_bsend_start(r->p2p.buf, r->p2p.count, r->p2p.dt,
-                                   r->p2p.peer, r->p2p.tag, r->comm,
+                                   r->p2p.peer, r->p2p.tag, r->comm, r,
                                    "MPI_Start");
         r->status.MPI_ERROR = rc;
         ucmpi_request_set_complete(r);

@@ -4,6 +4,7 @@
  */
 #include "ucmpi.h"
 #include "p2p.h"
+#include "p2p_cancel.h"
 #include "tag.h"
 #include "ucp_glue/ucx.h"
 
@@ -52,6 +53,11 @@ static int look(int source, int tag, MPI_Comm comm, int remove, matched_t *m)
     uint64_t rtag, mask;
 
     ucmpi_tag_recv(comm->ctx, UCMPI_CTX_P2P, source, tag, &rtag, &mask);
+    /* messages a send cancellation took out of UCX are older */
+    if (ucmpi_p2p_stash_n != 0 &&
+        ucmpi_p2p_stash_probe(rtag, mask, remove, &m->sender_tag, &m->len,
+                              &m->msg))
+        return 1;
     ucmpi_lock();
     int found = ucmpi_ucx_tag_probe(rtag, mask, remove, &m->sender_tag,
                                     &m->len, remove ? &m->msg : NULL);
@@ -124,8 +130,8 @@ static int make_message(MPI_Comm comm, matched_t *m, MPI_Message *message,
     r->p2p.bounce_len = m->len;
     r->status.MPI_SOURCE = ucmpi_tag_src(m->sender_tag);
     r->status.MPI_TAG = ucmpi_tag_tag(m->sender_tag);
-    r->p2p.mode = ucmpi_tag_is_sync(m->sender_tag);
-    if (r->p2p.mode) {
+    if (ucmpi_tag_is_sync(m->sender_tag)) {
+        r->p2p.mode = UCMPI_RECV_ACKED;   /* not again at the Mrecv */
         ucmpi_lock();
         ucmpi_p2p_queue_ack(r, m->sender_tag);
         ucmpi_unlock();

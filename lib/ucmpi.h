@@ -227,7 +227,12 @@ struct ucmpi_request_s {
         void *dt_state;       /* streaming pack/unpack state */
         int pending;          /* UCX operations still running (Ssend: 2) */
         int world_peer;       /* world rank of the peer, -1 if wildcard */
-        struct ucmpi_request_s *bsend_owner; /* buffered send bookkeeping */
+        /* buffered sends: the user's request <-> the internal send */
+        struct ucmpi_request_s *bsend_owner;
+        /* ---- send cancellation (p2p helper, lib/p2p_cancel.h) ---- */
+        uint32_t seq;         /* number of this send to world_peer */
+        int cancel;           /* UCMPI_CANCEL_* */
+        void *ack_req;        /* Ssend: UCX receive of the acknowledgement */
     } p2p;
 };
 typedef struct ucmpi_request_s ucmpi_request_t;
