@@ -81,6 +81,7 @@ void mx_args_free(mx_args_t *args);
 /* mpiexec_pmix.c */
 int mx_pmix_start(mx_job_t *job);
 int mx_pmix_register_job(mx_job_t *job);
+int mx_pmix_register_clients(mx_job_t *job);
 int mx_pmix_setup_rank(mx_job_t *job, int rank, char ***env);
 void mx_pmix_stop(mx_job_t *job);
 

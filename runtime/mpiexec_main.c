@@ -117,7 +117,8 @@ int main(int argc, char **argv)
         nftw(job.tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
         return 1;
     }
-    if (mx_pmix_register_job(&job) != 0 || mx_spawn(&job) != 0) {
+    if (mx_pmix_register_job(&job) != 0 || mx_pmix_register_clients(&job) != 0 ||
+        mx_spawn(&job) != 0) {
         job.failed = job.abnormal = 1;
         job.exit_code = 1;
     }

@@ -210,18 +210,61 @@ int mx_pmix_register_job(mx_job_t *job)
     return 0;
 }
 
-/* Registers the rank and adds the PMIx client variables to *env. */
+/* Registrations in flight, answered on PMIx's thread. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+    int pending;
+    pmix_status_t status;
+} reg = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, PMIX_SUCCESS};
+
+static void registered(pmix_status_t status, void *cbdata)
+{
+    pthread_mutex_lock(&reg.lock);
+    if (!ok(status) && ok(reg.status))
+        reg.status = status;
+    if (--reg.pending == 0)
+        pthread_cond_signal(&reg.done);
+    pthread_mutex_unlock(&reg.lock);
+}
+
+/* All ranks at once, before any is started: one wait instead of a round
+ * trip to PMIx's thread per rank while started ranks compete for the CPU. */
+int mx_pmix_register_clients(mx_job_t *job)
+{
+    pmix_proc_t proc;
+    pmix_status_t rc = PMIX_SUCCESS;
+
+    reg.pending = 1;              /* ours: no early zero */
+    for (int r = 0; r < job->np && ok(rc); r++) {
+        PMIX_LOAD_PROCID(&proc, job->nspace, r);
+        pthread_mutex_lock(&reg.lock);
+        reg.pending++;
+        pthread_mutex_unlock(&reg.lock);
+        rc = PMIx_server_register_client(&proc, getuid(), getgid(), NULL, registered, NULL);
+        if (rc != PMIX_SUCCESS)      /* no callback will come */
+            registered(rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc, NULL);
+    }
+    registered(PMIX_SUCCESS, NULL);
+    pthread_mutex_lock(&reg.lock);
+    while (reg.pending > 0)
+        pthread_cond_wait(&reg.done, &reg.lock);
+    rc = reg.status;
+    pthread_mutex_unlock(&reg.lock);
+    if (!ok(rc)) {
+        mx_log("PMIx_server_register_client failed: %s", PMIx_Error_string(rc));
+        return -1;
+    }
+    return 0;
+}
+
+/* Adds the PMIx client variables of a registered rank to *env. */
 int mx_pmix_setup_rank(mx_job_t *job, int rank, char ***env)
 {
     pmix_proc_t proc;
     pmix_status_t rc;
 
     PMIX_LOAD_PROCID(&proc, job->nspace, rank);
-    rc = PMIx_server_register_client(&proc, getuid(), getgid(), NULL, NULL, NULL);
-    if (!ok(rc)) {
-        mx_log("PMIx_server_register_client(%d) failed: %s", rank, PMIx_Error_string(rc));
-        return -1;
-    }
     rc = PMIx_server_setup_fork(&proc, env);
     if (rc != PMIX_SUCCESS) {
         mx_log("PMIx_server_setup_fork(%d) failed: %s", rank, PMIx_Error_string(rc));

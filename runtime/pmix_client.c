@@ -175,6 +175,12 @@ static int query_nodes(ucmpi_rt_info_t *info)
 
     if (ids == NULL)
         goto out;
+    /* all ranks on this node (any mpiexec job): spare N lookups per rank,
+     * each a round trip to PMIx's thread (slow when oversubscribed) */
+    if (skip == NULL && get_long(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE, -1) == info->size) {
+        memset(ids, 0, info->size * sizeof(uint32_t));
+        goto compact;
+    }
     for (int r = 0; r < info->size && have; r++) {
         long id = get_long(r, PMIX_NODEID, -1);
         have = id >= 0;
@@ -190,6 +196,7 @@ static int query_nodes(ucmpi_rt_info_t *info)
             goto out;
         }
     }
+compact:
     rc = ucmpi_rt_compact_nodes(ids, info->size, info->node_of, &info->num_nodes);
 out:
     free(ids);
