@@ -84,19 +84,22 @@ static pmix_status_t get_local(pmix_rank_t rank, const char *key, pmix_value_t *
 
 /* Modex data of `rank` (committed before a fence that completed).  A
  * server with the hash store (our mpiexec) keeps it and answers on request;
- * one with the shared-memory store finds it locally.  Bounded, so that a
- * key nobody put cannot hang the caller. */
+ * one with the shared-memory store finds it locally.  PMIX_IMMEDIATE: a key
+ * nobody put fails at once instead of being waited for. */
 static pmix_status_t get_modex(pmix_rank_t rank, const char *key, pmix_value_t **val)
 {
     pmix_proc_t proc;
-    pmix_info_t info;
+    pmix_info_t info[2];
+    bool yes = true;
     int secs = 30;
     pmix_status_t rc;
 
     PMIX_LOAD_PROCID(&proc, rt.me.nspace, rank);
-    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &secs, PMIX_INT);
-    rc = PMIx_Get(&proc, key, &info, 1, val);
-    PMIX_INFO_DESTRUCT(&info);
+    PMIX_INFO_LOAD(&info[0], PMIX_IMMEDIATE, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &secs, PMIX_INT);
+    rc = PMIx_Get(&proc, key, info, 2, val);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
     return rc;
 }
 
