@@ -179,7 +179,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
 }
 
 /* Turns a matched message into a running receive into (buf, count, dt). */
-static int start_matched(void *buf, int count, MPI_Datatype dt,
+static int start_matched(void *buf, MPI_Count count, MPI_Datatype dt,
                          MPI_Message *message, ucmpi_request_t **out,
                          const char *fn)
 {
@@ -228,32 +228,66 @@ static int start_matched(void *buf, int count, MPI_Datatype dt,
     return MPI_SUCCESS;
 }
 
+static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
+                         MPI_Message *message, MPI_Request *request,
+                         const char *fn)
+{
+    ucmpi_request_t *r;
+    if (request == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+                           "request is NULL");
+    int rc = start_matched(buf, count, dt, message, &r, fn);
+    if (rc == MPI_SUCCESS)
+        *request = r;
+    return rc;
+}
+
+static int mrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
+                        MPI_Message *message, MPI_Status *status,
+                        const char *fn)
+{
+    ucmpi_request_t *r;
+    int rc = start_matched(buf, count, dt, message, &r, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_request_wait(r);
+    if (status != MPI_STATUS_IGNORE) {
+        int keep = status->MPI_ERROR;   /* not set by single completions */
+        *status = r->status;
+        status->MPI_ERROR = keep;
+    }
+    ucmpi_comm_t *comm = r->comm ? r->comm : &ucmpi_comm_world;
+    ucmpi_comm_retain(comm);
+    ucmpi_request_free(r);
+    rc = ucmpi_p2p_report(comm, rc, fn);
+    ucmpi_comm_release(comm);
+    return rc;
+}
+
 #pragma weak MPI_Imrecv = PMPI_Imrecv
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
                 MPI_Request *request)
 {
-    ucmpi_request_t *r;
-    int rc = start_matched(buf, count, dt, message, &r, "MPI_Imrecv");
-    if (rc == MPI_SUCCESS)
-        *request = r;
-    return rc;
+    return imrecv_common(buf, count, dt, message, request, "MPI_Imrecv");
+}
+
+#pragma weak MPI_Imrecv_c = PMPI_Imrecv_c
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                  MPI_Message *message, MPI_Request *request)
+{
+    return imrecv_common(buf, count, dt, message, request, "MPI_Imrecv_c");
 }
 
 #pragma weak MPI_Mrecv = PMPI_Mrecv
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
                MPI_Status *status)
 {
-    ucmpi_request_t *r;
-    int rc = start_matched(buf, count, dt, message, &r, "MPI_Mrecv");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_request_wait(r);
-    if (status != MPI_STATUS_IGNORE)
-        *status = r->status;
-    ucmpi_comm_t *comm = r->comm ? r->comm : &ucmpi_comm_world;
-    ucmpi_comm_retain(comm);
-    ucmpi_request_free(r);
-    rc = ucmpi_p2p_report(comm, rc, "MPI_Mrecv");
-    ucmpi_comm_release(comm);
-    return rc;
+    return mrecv_common(buf, count, dt, message, status, "MPI_Mrecv");
+}
+
+#pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                 MPI_Message *message, MPI_Status *status)
+{
+    return mrecv_common(buf, count, dt, message, status, "MPI_Mrecv_c");
 }

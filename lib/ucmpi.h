@@ -81,7 +81,8 @@ void ucmpi_group_release(ucmpi_group_t *g);
 /* Error handlers and error reporting                                 */
 /* ------------------------------------------------------------------ */
 enum { UCMPI_EH_FATAL, UCMPI_EH_RETURN, UCMPI_EH_ABORT, UCMPI_EH_USER };
-enum { UCMPI_OBJ_NONE, UCMPI_OBJ_COMM, UCMPI_OBJ_WIN, UCMPI_OBJ_FILE };
+enum { UCMPI_OBJ_NONE, UCMPI_OBJ_COMM, UCMPI_OBJ_WIN, UCMPI_OBJ_FILE,
+       UCMPI_OBJ_ERRHANDLER /* obj is the handler itself (no object yet) */ };
 
 struct ucmpi_errhandler_s {
     uint32_t magic;
