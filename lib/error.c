@@ -175,6 +175,7 @@ int ucmpi_error(int kind, void *obj, int code, const char *fn,
 
 int ucmpi_check_initialized(const char *fn)
 {
+    ucmpi_rt_enter(fn);
     if (ucmpi_global.active)   /* MPI_Init'ed or a session is open */
         return MPI_SUCCESS;
     fprintf(stderr, "ucmpi: %s called %s\n", fn,
