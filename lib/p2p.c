@@ -17,7 +17,8 @@ typedef struct {
 } ack_t;
 
 static ack_t *acks;
-static int num_acks, cap_acks;
+int ucmpi_p2p_acks_pending;   /* read inline by the progress engine */
+static int cap_acks;
 
 /* Called from a receive completion: record the acknowledgement to send. */
 void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag)
@@ -25,7 +26,7 @@ void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag)
     ucmpi_comm_t *c = req->comm;
     int src = ucmpi_tag_src(sender_tag);
 
-    if (num_acks == cap_acks) {
+    if (ucmpi_p2p_acks_pending == cap_acks) {
         int n = cap_acks ? cap_acks * 2 : 16;
         ack_t *a = realloc(acks, sizeof(*a) * (size_t)n);
         if (a == NULL)
@@ -33,19 +34,19 @@ void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag)
         acks = a;
         cap_acks = n;
     }
-    acks[num_acks].world_dest = ucmpi_comm_peer_world(c, src);
-    acks[num_acks].tag = ucmpi_tag_make(ucmpi_tag_ctx(sender_tag), UCMPI_CTX_ACK,
-                                        c->rank, ucmpi_tag_tag(sender_tag));
-    num_acks++;
+    ack_t *a = &acks[ucmpi_p2p_acks_pending++];
+    a->world_dest = ucmpi_comm_peer_world(c, src);
+    a->tag = ucmpi_tag_make(ucmpi_tag_ctx(sender_tag), UCMPI_CTX_ACK, c->rank,
+                            ucmpi_tag_tag(sender_tag));
 }
 
 int ucmpi_p2p_send_queued_acks(void)
 {
-    int n = num_acks;
+    int n = ucmpi_p2p_acks_pending;
 
     if (n == 0)
         return 0;
-    num_acks = 0;
+    ucmpi_p2p_acks_pending = 0;
     for (int i = 0; i < n; i++)
         ucmpi_ucx_send_ack(acks[i].world_dest, acks[i].tag);
     return n;
@@ -53,7 +54,7 @@ int ucmpi_p2p_send_queued_acks(void)
 
 int ucmpi_p2p_finalize(void)
 {
-    while (num_acks > 0)
+    while (ucmpi_p2p_acks_pending > 0)
         ucmpi_progress();
     free(acks);
     acks = NULL;

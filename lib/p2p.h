@@ -13,6 +13,10 @@ int ucmpi_p2p_start_send(ucmpi_request_t *r, ucmpi_comm_t *comm, int mode);
 int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm);
 void ucmpi_p2p_set_proc_null(ucmpi_request_t *r);
 void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag);
+/* Synchronous-send acknowledgements queued by receive completions; the
+ * progress engine sends them (never from inside a UCX callback). */
+extern int ucmpi_p2p_acks_pending;
+int ucmpi_p2p_send_queued_acks(void);
 int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int dest, int tag, MPI_Comm comm, const char *fn);
 int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
