@@ -6,6 +6,7 @@
  * callback) once the message matched.
  */
 #include "ucmpi.h"
+#include "p2p.h"
 #include "tag.h"
 #include "ucp_glue/ucx.h"
 
@@ -20,10 +21,10 @@ static ack_t *acks;
 int ucmpi_p2p_acks_pending;   /* read inline by the progress engine */
 static int cap_acks;
 
-/* Called from a receive completion: record the acknowledgement to send. */
-void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag)
+/* Called when a synchronous send's message matched a receive on c:
+ * record the acknowledgement to send. */
+static void queue_ack(ucmpi_comm_t *c, uint64_t sender_tag)
 {
-    ucmpi_comm_t *c = req->comm;
     int src = ucmpi_tag_src(sender_tag);
 
     if (ucmpi_p2p_acks_pending == cap_acks) {
@@ -38,6 +39,12 @@ void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag)
     a->world_dest = ucmpi_comm_peer_world(c, src);
     a->tag = ucmpi_tag_make(ucmpi_tag_ctx(sender_tag), UCMPI_CTX_ACK, c->rank,
                             ucmpi_tag_tag(sender_tag));
+}
+
+/* From a receive completion (a UCX callback: no progress here). */
+void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag)
+{
+    queue_ack(req->comm, sender_tag);
 }
 
 int ucmpi_p2p_send_queued_acks(void)
@@ -126,17 +133,77 @@ int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
     return rc;
 }
 
+/* Contiguous data that UCX may take as it is (MPI_DATATYPE_NULL only
+ * describes empty MPI_PROC_NULL transfers). */
+static inline bool direct(MPI_Datatype dt, int peer)
+{
+    return peer != MPI_PROC_NULL && dt != MPI_DATATYPE_NULL && dt->contig;
+}
+
+static inline void *contig_addr(const void *buf, MPI_Datatype dt,
+                                size_t bytes)
+{
+    return bytes ? (char *)buf + dt->true_lb : NULL;
+}
+
+/* Standard/ready send of contiguous data: UCX usually completes it at
+ * once, and then no request is set up at all (the shared completed
+ * request is returned); the pool entry is initialised only when UCX keeps
+ * the operation.  Returns -1 when the generic path must be used. */
+static int isend_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
+                        int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,
+                        ucmpi_request_t **req)
+{
+    ucmpi_request_t *r = ucmpi_request_get_raw();
+    size_t bytes = (size_t)(count * dt->size);
+    int world = ucmpi_comm_peer_world(comm, dest);
+    uint64_t t = ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag);
+    void *ucx_req = NULL;
+
+    if (r == NULL)
+        return -1;
+    int rc = ucmpi_ucx_isend_contig(r, world, t, contig_addr(buf, dt, bytes),
+                                    bytes, &ucx_req);
+    if (__builtin_expect(rc == 0, 1)) {
+        ucmpi_request_put_raw(r);
+        *req = &ucmpi_request_send_done;
+        return MPI_SUCCESS;
+    }
+    ucmpi_request_init(r, UCMPI_REQ_SEND, comm);
+    describe(r, buf, count, dt, dest, tag, ctx_sub);
+    if (!dt->predefined)
+        ucmpi_dt_retain(dt);
+    r->p2p.mode = UCMPI_SEND_STANDARD;
+    r->p2p.world_peer = world;
+    *req = r;
+    if (rc < 0) {                 /* failed at once: report at completion */
+        r->status.MPI_ERROR = -rc;
+        ucmpi_request_set_complete(r);
+        return -rc;
+    }
+    r->p2p.ucx_req = ucx_req;
+    r->p2p.pending = 1;
+    return MPI_SUCCESS;
+}
+
 int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                 int tag, ucmpi_comm_t *comm, int ctx_sub, int mode,
                 ucmpi_request_t **req)
 {
+    if ((mode == UCMPI_SEND_STANDARD || mode == UCMPI_SEND_READY) &&
+        direct(dt, dest)) {
+        int rc = isend_direct(buf, count, dt, dest, tag, comm, ctx_sub, req);
+        if (rc >= 0)
+            return rc;
+    }
+
     ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_SEND, comm);
 
     *req = r;
     if (r == NULL)
         return MPI_ERR_NO_MEM;
     describe(r, buf, count, dt, dest, tag, ctx_sub);
-    if (dt != MPI_DATATYPE_NULL)   /* allowed for empty MPI_PROC_NULL transfers */
+    if (dt != MPI_DATATYPE_NULL && !dt->predefined)
         ucmpi_dt_retain(dt);
     r->p2p.mode = mode;
     return ucmpi_p2p_start_send(r, comm, mode);
@@ -152,7 +219,7 @@ int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     if (r == NULL)
         return MPI_ERR_NO_MEM;
     describe(r, buf, count, dt, src, tag, ctx_sub);
-    if (dt != MPI_DATATYPE_NULL)   /* allowed for empty MPI_PROC_NULL transfers */
+    if (dt != MPI_DATATYPE_NULL && !dt->predefined)
         ucmpi_dt_retain(dt);
     return ucmpi_p2p_start_recv(r, comm);
 }
@@ -160,7 +227,7 @@ int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
 /* Blocking forms use a request on the stack: nothing to allocate. */
 static void stack_request(ucmpi_request_t *r, int kind, ucmpi_comm_t *comm)
 {
-    *r = (ucmpi_request_t){0};
+    ucmpi_request_zero(r);
     r->magic = UCMPI_MAGIC_REQUEST;
     r->kind = (uint8_t)kind;
     r->comm = comm;
@@ -173,6 +240,13 @@ int ucmpi_send_mode(const void *buf, MPI_Count count, MPI_Datatype dt,
 {
     ucmpi_request_t r;
 
+    if (mode != UCMPI_SEND_SYNC && direct(dt, dest)) {
+        size_t bytes = (size_t)(count * dt->size);
+        return ucmpi_ucx_send_contig(
+            ucmpi_comm_peer_world(comm, dest),
+            ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag),
+            contig_addr(buf, dt, bytes), bytes);
+    }
     stack_request(&r, UCMPI_REQ_SEND, comm);
     describe(&r, buf, count, dt, dest, tag, ctx_sub);
     ucmpi_p2p_start_send(&r, comm, mode);
@@ -186,12 +260,42 @@ int ucmpi_send(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                            UCMPI_SEND_STANDARD);
 }
 
+/* Blocking receive of contiguous data straight on a UCX request. */
+static int recv_direct(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                       int tag, ucmpi_comm_t *comm, int ctx_sub,
+                       MPI_Status *st)
+{
+    size_t cap = (size_t)(count * dt->size), len = 0;
+    uint64_t t, mask, stag = 0;
+    int world = src >= 0 ? ucmpi_comm_peer_world(comm, src) : -1;
+
+    ucmpi_tag_recv(comm->ctx, ctx_sub, src, tag, &t, &mask);
+    int rc = ucmpi_ucx_recv_contig(contig_addr(buf, dt, cap), cap, t, mask,
+                                   world, &stag, &len);
+    bool matched = rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE;
+
+    if (matched && __builtin_expect(ucmpi_tag_is_sync(stag), 0))
+        queue_ack(comm, stag);
+    if (st != MPI_STATUS_IGNORE) {
+        *st = ucmpi_empty_status;
+        if (matched) {
+            st->MPI_SOURCE = ucmpi_tag_src(stag);
+            st->MPI_TAG = ucmpi_tag_tag(stag);
+            st->ucmpi_count = (MPI_Count)(len < cap ? len : cap);
+        }
+        st->MPI_ERROR = rc;
+    }
+    return rc;
+}
+
 int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                int tag, ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)
 {
     ucmpi_request_t r;
     int rc;
 
+    if (direct(dt, src))
+        return recv_direct(buf, count, dt, src, tag, comm, ctx_sub, st);
     stack_request(&r, UCMPI_REQ_RECV, comm);
     r.status.MPI_SOURCE = MPI_ANY_SOURCE;
     r.status.MPI_TAG = MPI_ANY_TAG;
