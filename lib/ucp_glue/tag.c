@@ -395,11 +395,14 @@ static ucs_status_t wait_ucx(void *ucx_req, ucp_tag_recv_info_t *info,
     return st;
 }
 
-/* Blocking send of a contiguous buffer. */
+/* Blocking send of a contiguous buffer.  FAST_CMPL tells UCX the caller
+ * waits at once (what ucp_tag_send_nbr and Open MPI's MPI_Send do): it
+ * then copies eagerly up to UCX_RNDV_SEND_NBR_THRESH (256 KiB) instead of
+ * a rendezvous from ~8 KiB, 3-10x faster for 16-128 KiB on shared memory. */
 int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
                           size_t len)
 {
-    ucp_request_param_t p = {.op_attr_mask = 0};
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FLAG_FAST_CMPL};
     ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
     int dead = 0;
 
