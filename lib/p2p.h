@@ -38,6 +38,23 @@ void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag);
  * progress engine sends them (never from inside a UCX callback). */
 extern int ucmpi_p2p_acks_pending;
 int ucmpi_p2p_send_queued_acks(void);
+/* The usual arguments of a send (recv: also wildcards) in one predicted
+ * branch: initialised, a valid communicator and committed datatype,
+ * count >= 0, a buffer when there is data, a real rank and tag.  Anything
+ * else goes to the full checks, which name the bad argument. */
+static inline bool ucmpi_p2p_args_ok(const void *buf, MPI_Count count,
+                                     MPI_Datatype dt, int peer, int tag,
+                                     MPI_Comm comm, bool recv)
+{
+    return ucmpi_global.initialized && !ucmpi_global.finalized &&
+           comm != MPI_COMM_NULL && comm->magic == UCMPI_MAGIC_COMM &&
+           dt != MPI_DATATYPE_NULL && dt->magic == UCMPI_MAGIC_DATATYPE &&
+           dt->committed && count >= 0 && (buf != NULL || count == 0) &&
+           ((unsigned)peer < (unsigned)comm->remote_size ||
+            (recv && peer == MPI_ANY_SOURCE)) &&
+           ((unsigned)tag <= UCMPI_TAG_MAX || (recv && tag == MPI_ANY_TAG));
+}
+
 int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int dest, int tag, MPI_Comm comm, const char *fn);
 int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
