@@ -146,29 +146,34 @@ static inline void *contig_addr(const void *buf, MPI_Datatype dt,
     return bytes ? (char *)buf + dt->true_lb : NULL;
 }
 
-/* Standard/ready send of contiguous data: UCX usually completes it at
- * once, and then no request is set up at all (the shared completed
- * request is returned); the pool entry is initialised only when UCX keeps
- * the operation.  Returns -1 when the generic path must be used. */
+/* Standard/ready send of contiguous data (single-threaded levels): UCX
+ * usually completes it at once, and then no request is set up at all (the
+ * shared completed request is returned).  The head of the request pool is
+ * only named as the callback's argument, and taken and initialised when
+ * UCX keeps the operation (its callback runs in a later progress call).
+ * Returns -1 when the generic path must be used. */
 static int isend_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
                         int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,
                         ucmpi_request_t **req)
 {
-    ucmpi_request_t *r = ucmpi_request_get_raw();
+    ucmpi_request_t *r = ucmpi_request_pool;
     size_t bytes = (size_t)(count * dt->size);
     int world = ucmpi_comm_peer_world(comm, dest);
     uint64_t t = ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag);
     void *ucx_req = NULL;
 
-    if (r == NULL)
-        return -1;
+    if (__builtin_expect(r == NULL, 0)) {   /* grow the pool */
+        if ((r = ucmpi_request_get_raw()) == NULL)
+            return -1;
+        ucmpi_request_put_raw(r);
+    }
     int rc = ucmpi_ucx_isend_contig(r, world, t, contig_addr(buf, dt, bytes),
                                     bytes, &ucx_req);
     if (__builtin_expect(rc == 0, 1)) {
-        ucmpi_request_put_raw(r);
         *req = &ucmpi_request_send_done;
         return MPI_SUCCESS;
     }
+    ucmpi_request_pool = r->next_free;      /* r is still the head */
     ucmpi_request_init(r, UCMPI_REQ_SEND, comm);
     describe(r, buf, count, dt, dest, tag, ctx_sub);
     if (!dt->predefined)
@@ -190,8 +195,11 @@ int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                 int tag, ucmpi_comm_t *comm, int ctx_sub, int mode,
                 ucmpi_request_t **req)
 {
+    /* under MPI_THREAD_MULTIPLE another thread's progress may run the
+     * callback at once: the request must be ready before posting */
     if ((mode == UCMPI_SEND_STANDARD || mode == UCMPI_SEND_READY) &&
-        direct(dt, dest)) {
+        direct(dt, dest) &&
+        ucmpi_global.thread_level != MPI_THREAD_MULTIPLE) {
         int rc = isend_direct(buf, count, dt, dest, tag, comm, ctx_sub, req);
         if (rc >= 0)
             return rc;
@@ -274,8 +282,11 @@ static int recv_direct(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                                    world, &stag, &len);
     bool matched = rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE;
 
-    if (matched && __builtin_expect(ucmpi_tag_is_sync(stag), 0))
+    if (matched && __builtin_expect(ucmpi_tag_is_sync(stag), 0)) {
+        ucmpi_lock();             /* the queue is the progress engine's */
         queue_ack(comm, stag);
+        ucmpi_unlock();
+    }
     if (st != MPI_STATUS_IGNORE) {
         *st = ucmpi_empty_status;
         if (matched) {

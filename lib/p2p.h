@@ -11,6 +11,7 @@
  * initialisation ucmpi_request_alloc does, and the shared request every
  * send completed at once returns (complete, empty status, never freed). */
 ucmpi_request_t *ucmpi_request_get_raw(void);
+extern ucmpi_request_t *ucmpi_request_pool;   /* head of the free list */
 /* Zeroes a request in 64-byte pieces, which gcc turns into vector stores
  * (a plain memset of the whole struct became `rep stos`: 15% of a
  * message-rate loop). */

@@ -17,7 +17,7 @@ typedef struct slab {
 } slab_t;
 
 static slab_t *slabs;
-static ucmpi_request_t *free_list;
+ucmpi_request_t *ucmpi_request_pool;   /* free list (p2p.h peeks at it) */
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int grow(void)
@@ -28,8 +28,8 @@ static int grow(void)
     s->next = slabs;
     slabs = s;
     for (int i = 0; i < SLAB_REQUESTS; i++) {
-        s->reqs[i].next_free = free_list;
-        free_list = &s->reqs[i];
+        s->reqs[i].next_free = ucmpi_request_pool;
+        ucmpi_request_pool = &s->reqs[i];
     }
     return 0;
 }
@@ -53,12 +53,12 @@ ucmpi_request_t *ucmpi_request_get_raw(void)
     ucmpi_request_t *r;
 
     pool_lock_take();
-    if (__builtin_expect(free_list == NULL, 0) && grow() != 0) {
+    if (__builtin_expect(ucmpi_request_pool == NULL, 0) && grow() != 0) {
         pool_lock_drop();
         return NULL;
     }
-    r = free_list;
-    free_list = r->next_free;
+    r = ucmpi_request_pool;
+    ucmpi_request_pool = r->next_free;
     pool_lock_drop();
     return r;
 }
@@ -66,8 +66,8 @@ ucmpi_request_t *ucmpi_request_get_raw(void)
 void ucmpi_request_put_raw(ucmpi_request_t *r)
 {
     pool_lock_take();
-    r->next_free = free_list;
-    free_list = r;
+    r->next_free = ucmpi_request_pool;
+    ucmpi_request_pool = r;
     pool_lock_drop();
 }
 
@@ -143,5 +143,5 @@ void ucmpi_request_pool_finalize(void)
         free(slabs);
         slabs = n;
     }
-    free_list = NULL;
+    ucmpi_request_pool = NULL;
 }

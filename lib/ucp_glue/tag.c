@@ -158,8 +158,10 @@ static void op_done(ucmpi_request_t *req, ucs_status_t st)
     else if (st != UCS_OK && req->status.MPI_ERROR == MPI_SUCCESS)
         req->status.MPI_ERROR = mpi_error_of(st);
     if (--req->p2p.pending == 0) {
-        free(req->p2p.bounce);
-        req->p2p.bounce = NULL;
+        if (req->p2p.bounce != NULL) {
+            free(req->p2p.bounce);
+            req->p2p.bounce = NULL;
+        }
         ucmpi_request_set_complete(req);
     }
 }
@@ -294,7 +296,7 @@ static void finish_recv_post(ucmpi_request_t *req, void *ret)
 
 int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
 {
-    ucp_request_param_t p = {0};
+    ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
     void *buf;
     size_t count;
     int rc;
@@ -402,10 +404,11 @@ static ucs_status_t wait_ucx(void *ucx_req, ucp_tag_recv_info_t *info,
 int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
                           size_t len)
 {
-    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FLAG_FAST_CMPL};
+    ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
     ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
     int dead = 0;
 
+    p.op_attr_mask = UCP_OP_ATTR_FLAG_FAST_CMPL;
     if (__builtin_expect(ep == NULL || peer_dead(world_dest), 0))
         return MPI_ERR_PROC_FAILED;
     void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
@@ -423,13 +426,12 @@ int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
                            uint64_t tag, const void *buf, size_t len,
                            void **ucx_req)
 {
-    ucp_request_param_t p = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
-                        UCP_OP_ATTR_FIELD_USER_DATA,
-        .cb.send = send_cb,
-        .user_data = req};
+    ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
     ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
 
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    p.cb.send = send_cb;
+    p.user_data = req;
     if (__builtin_expect(ep == NULL || peer_dead(world_dest), 0))
         return -MPI_ERR_PROC_FAILED;
     void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
@@ -450,10 +452,11 @@ int ucmpi_ucx_recv_contig(void *buf, size_t len, uint64_t tag, uint64_t mask,
                           int world_peer, uint64_t *sender_tag,
                           size_t *length)
 {
-    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FLAG_NO_IMM_CMPL};
+    ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
     ucp_tag_recv_info_t info;
     int dead = 0;
 
+    p.op_attr_mask = UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
     void *ret = ucp_tag_recv_nbx(ucmpi_ucx.worker, buf, len, tag, mask, &p);
     if (UCS_PTR_IS_ERR(ret))
         return mpi_error_of(UCS_PTR_STATUS(ret));
