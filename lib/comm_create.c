@@ -409,6 +409,40 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
+/* Comm_create_group's work, errors returned unreported (its caller
+ * knows which handler gets them).  *bad: a member not in comm, or -1. */
+int ucmpi_comm_create_group_internal(MPI_Comm comm, MPI_Group group, int tag,
+                                     MPI_Comm *newcomm, int *bad)
+{
+    *newcomm = MPI_COMM_NULL;
+    *bad = -1;
+    if (group->my_rank == MPI_UNDEFINED)
+        return MPI_SUCCESS;
+    int *map = members_in(comm, group, bad);
+    if (map == NULL)
+        return MPI_ERR_NO_MEM;
+    if (*bad >= 0) {
+        free(map);
+        return MPI_ERR_GROUP;
+    }
+    /* Only the members take part: their own channel, on the spare
+     * sub-context with the user's tag. */
+    ucmpi_cc_t cc = {comm, UCMPI_CTX_AUX, tag, group->size, group->my_rank,
+                     map};
+    uint32_t id;
+    int rc = ucmpi_ctx_agree(&cc, 1, &id);
+    free(map);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_group_retain(group);
+    *newcomm = ucmpi_comm_build(group, NULL, id, comm);
+    if (*newcomm == NULL) {
+        ucmpi_ctx_release(id);
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
                            MPI_Comm *newcomm)
@@ -424,32 +458,14 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
     if (tag < 0 || tag > UCMPI_TAG_MAX)
         return ucmpi_err_comm(comm, MPI_ERR_TAG, fn,
                               "tag %d is not in [0, %d]", tag, UCMPI_TAG_MAX);
-    *newcomm = MPI_COMM_NULL;
-    if (group->my_rank == MPI_UNDEFINED)
-        return MPI_SUCCESS;
-    int *map = members_in(comm, group, &bad);
-    if (map == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    if (bad >= 0) {
-        free(map);
-        return ucmpi_err_comm(comm, MPI_ERR_GROUP, fn,
+    rc = ucmpi_comm_create_group_internal(comm, group, tag, newcomm, &bad);
+    if (rc == MPI_ERR_GROUP)
+        return ucmpi_err_comm(comm, rc, fn,
                               "member %d of group is not in comm", bad);
-    }
-    /* Only the members take part: their own channel, on the spare
-     * sub-context with the user's tag. */
-    ucmpi_cc_t cc = {comm, UCMPI_CTX_AUX, tag, group->size, group->my_rank,
-                     map};
-    uint32_t id;
-    rc = ucmpi_ctx_agree(&cc, 1, &id);
-    free(map);
     if (rc != MPI_SUCCESS)
-        return ucmpi_err_comm(comm, rc, fn, "context id agreement failed");
-    ucmpi_group_retain(group);
-    *newcomm = ucmpi_comm_build(group, NULL, id, comm);
-    if (*newcomm == NULL) {
-        ucmpi_ctx_release(id);
-        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    }
+        return ucmpi_err_comm(comm, rc, fn, "%s", rc == MPI_ERR_NO_MEM
+                              ? "out of memory"
+                              : "context id agreement failed");
     return MPI_SUCCESS;
 }
 

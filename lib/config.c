@@ -36,8 +36,18 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
      "Force an allgatherv algorithm (ring, bruck, linear)"},
     {"ALLTOALLV_ALGORITHM", UCMPI_CFG_STR, "",
      "Force an alltoallv/alltoallw algorithm (scattered, pairwise)"},
+    {"GATHERV_ALGORITHM", UCMPI_CFG_STR, "",
+     "Force a gatherv algorithm (linear, binomial)"},
+    {"SCATTERV_ALGORITHM", UCMPI_CFG_STR, "",
+     "Force a scatterv algorithm (linear, binomial)"},
     {"ALLTOALL_WINDOW", UCMPI_CFG_LONG, "32",
      "Peers exchanged per round by the scattered alltoall(v,w)"},
+    {"ALLREDUCE_SEGMENT", UCMPI_CFG_LONG, "524288",
+     "Bytes per pipeline segment of the ring_segmented allreduce"},
+    /* one-sided (lib/rma) */
+    {"RMA_DIRECT", UCMPI_CFG_LONG, "1",
+     "RMA between ranks of one node by load/store on window memory mapped "
+     "from a shared segment (0: through UCX and the target's handler)"},
     {NULL, 0, NULL, NULL}
 };
 

@@ -86,6 +86,7 @@ static const char *const class_names[MPI_ERR_LASTCODE + 1][2] = {
 typedef struct {
     int errclass;
     char *string;
+    int used;       /* removed slots (MPI_Remove_error_*) are reused */
 } user_code_t;
 static user_code_t *user_codes;   /* index: code - MPI_ERR_LASTCODE - 1 */
 static int num_user_codes;
@@ -94,7 +95,8 @@ int ucmpi_last_used_code = MPI_ERR_LASTCODE;
 static user_code_t *user_code(int code)
 {
     int i = code - MPI_ERR_LASTCODE - 1;
-    return i >= 0 && i < num_user_codes ? &user_codes[i] : NULL;
+    return i >= 0 && i < num_user_codes && user_codes[i].used
+               ? &user_codes[i] : NULL;
 }
 
 int ucmpi_error_class_of(int code)
@@ -129,6 +131,9 @@ static ucmpi_errhandler_t *handler_of(int kind, void *obj)
     if (kind == UCMPI_OBJ_WIN && obj != NULL &&
         ((ucmpi_win_head_t *)obj)->magic == UCMPI_MAGIC_WIN)
         return ((ucmpi_win_head_t *)obj)->errhandler;
+    if (kind == UCMPI_OBJ_ERRHANDLER && obj != NULL &&
+        ((ucmpi_errhandler_t *)obj)->magic == UCMPI_MAGIC_ERRHANDLER)
+        return obj;
     if (ucmpi_global.initialized && !ucmpi_global.finalized)
         return ucmpi_comm_world.errhandler;
     return &ucmpi_errors_are_fatal;
@@ -225,14 +230,107 @@ int PMPI_Error_class(int code, int *errclass)
 
 static int add_code(int errclass)
 {
-    user_code_t *n = realloc(user_codes, sizeof(*n) * (size_t)(num_user_codes + 1));
-    if (n == NULL)
-        return -1;
-    user_codes = n;
-    int code = MPI_ERR_LASTCODE + 1 + num_user_codes;
-    user_codes[num_user_codes++] = (user_code_t){errclass < 0 ? code : errclass, NULL};
-    ucmpi_last_used_code = code;
+    int i = 0;
+    while (i < num_user_codes && user_codes[i].used)
+        i++;
+    if (i == num_user_codes) {
+        user_code_t *n = realloc(user_codes,
+                                 sizeof(*n) * (size_t)(num_user_codes + 1));
+        if (n == NULL)
+            return -1;
+        user_codes = n;
+        num_user_codes++;
+    }
+    int code = MPI_ERR_LASTCODE + 1 + i;
+    user_codes[i] = (user_code_t){errclass < 0 ? code : errclass, NULL, 1};
+    if (code > ucmpi_last_used_code)
+        ucmpi_last_used_code = code;
     return code;
+}
+
+/* MPI_LASTUSEDCODE follows removals down to the largest code in use. */
+static void remove_code(user_code_t *u)
+{
+    u->used = 0;
+    while (num_user_codes > 0 && !user_codes[num_user_codes - 1].used)
+        num_user_codes--;
+    ucmpi_last_used_code = MPI_ERR_LASTCODE + num_user_codes;
+}
+
+static int codes_of_class(int errclass)
+{
+    int n = 0;
+    for (int i = 0; i < num_user_codes; i++)
+        n += user_codes[i].used && user_codes[i].errclass == errclass &&
+             MPI_ERR_LASTCODE + 1 + i != errclass;
+    return n;
+}
+
+static int remove_err(const char *fn, const char *fmt, int v)
+{
+    return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn, fmt, v);
+}
+
+#pragma weak MPI_Remove_error_class = PMPI_Remove_error_class
+int PMPI_Remove_error_class(int errorclass)
+{
+    const char *fn = "MPI_Remove_error_class";
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_lock();
+    user_code_t *u = user_code(errorclass);
+    if (u == NULL || u->errclass != errorclass)
+        rc = remove_err(fn, "%d is not a user-defined error class", errorclass);
+    else if (codes_of_class(errorclass) > 0)
+        rc = remove_err(fn, "error class %d still has error codes", errorclass);
+    else if (u->string != NULL)
+        rc = remove_err(fn, "error class %d still has an error string",
+                        errorclass);
+    else
+        remove_code(u);
+    ucmpi_unlock();
+    return rc;
+}
+
+#pragma weak MPI_Remove_error_code = PMPI_Remove_error_code
+int PMPI_Remove_error_code(int errorcode)
+{
+    const char *fn = "MPI_Remove_error_code";
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_lock();
+    user_code_t *u = user_code(errorcode);
+    if (u == NULL || u->errclass == errorcode)
+        rc = remove_err(fn, "%d is not a user-defined error code", errorcode);
+    else if (u->string != NULL)
+        rc = remove_err(fn, "error code %d still has an error string",
+                        errorcode);
+    else
+        remove_code(u);
+    ucmpi_unlock();
+    return rc;
+}
+
+#pragma weak MPI_Remove_error_string = PMPI_Remove_error_string
+int PMPI_Remove_error_string(int errorcode)
+{
+    const char *fn = "MPI_Remove_error_string";
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_lock();
+    user_code_t *u = user_code(errorcode);
+    if (u == NULL || u->string == NULL)
+        rc = remove_err(fn, "error code %d has no user-defined string",
+                        errorcode);
+    else {
+        free(u->string);
+        u->string = NULL;
+    }
+    ucmpi_unlock();
+    return rc;
 }
 
 #pragma weak MPI_Add_error_class = PMPI_Add_error_class

@@ -9,6 +9,7 @@
 #include "ucmpi_rt.h"
 #include "ucp_glue/ucx.h"
 #include "coll/sched.h"
+#include "p2p_cancel.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -66,6 +67,10 @@ void ucmpi_request_check_peer(ucmpi_request_t *r)
 {
     if (r->kind == UCMPI_REQ_COLL) {
         ucmpi_sched_check_peers(r);
+        return;
+    }
+    if (r->kind == UCMPI_REQ_SEND) {
+        ucmpi_p2p_cancel_check_peer(r);
         return;
     }
     if (r->kind != UCMPI_REQ_RECV || r->p2p.world_peer < 0 ||

@@ -51,7 +51,7 @@ static void pair_destroy(ucmpi_request_t *r)
 static const ucmpi_request_ops_t pair_ops = {.destroy = pair_destroy};
 
 static int start_pair(const void *sbuf, MPI_Count scount, MPI_Datatype stype,
-                      int dest, int stag, void *rbuf, int rcount,
+                      int dest, int stag, void *rbuf, MPI_Count rcount,
                       MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
                       void *copy, MPI_Request *request, const char *fn)
 {
@@ -80,13 +80,13 @@ static int start_pair(const void *sbuf, MPI_Count scount, MPI_Datatype stype,
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Isendrecv = PMPI_Isendrecv
-int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                   int dest, int sendtag, void *recvbuf, int recvcount,
-                   MPI_Datatype recvtype, int source, int recvtag,
-                   MPI_Comm comm, MPI_Request *request)
+static int isendrecv_common(const void *sendbuf, MPI_Count sendcount,
+                            MPI_Datatype sendtype, int dest, int sendtag,
+                            void *recvbuf, MPI_Count recvcount,
+                            MPI_Datatype recvtype, int source, int recvtag,
+                            MPI_Comm comm, MPI_Request *request,
+                            const char *fn)
 {
-    const char *fn = "MPI_Isendrecv";
     int rc = ucmpi_p2p_check_send(sendbuf, sendcount, sendtype, dest, sendtag,
                                   comm, fn);
     if (rc == MPI_SUCCESS)
@@ -101,12 +101,11 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       request, fn);
 }
 
-#pragma weak MPI_Isendrecv_replace = PMPI_Isendrecv_replace
-int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
-                           int sendtag, int source, int recvtag,
-                           MPI_Comm comm, MPI_Request *request)
+static int ireplace_common(void *buf, MPI_Count count, MPI_Datatype dt,
+                           int dest, int sendtag, int source, int recvtag,
+                           MPI_Comm comm, MPI_Request *request,
+                           const char *fn)
 {
-    const char *fn = "MPI_Isendrecv_replace";
     int rc = ucmpi_p2p_check_send(buf, count, dt, dest, sendtag, comm, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_p2p_check_recv(buf, count, dt, source, recvtag, comm, fn);
@@ -122,4 +121,45 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
     ucmpi_dt_pack(dt, buf, count, copy);
     return start_pair(copy, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf,
                       count, dt, source, recvtag, comm, copy, request, fn);
+}
+
+#pragma weak MPI_Isendrecv = PMPI_Isendrecv
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   int dest, int sendtag, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, int source, int recvtag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return isendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag,
+                            recvbuf, recvcount, recvtype, source, recvtag,
+                            comm, request, "MPI_Isendrecv");
+}
+
+#pragma weak MPI_Isendrecv_c = PMPI_Isendrecv_c
+int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, int dest, int sendtag,
+                     void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, int source, int recvtag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return isendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag,
+                            recvbuf, recvcount, recvtype, source, recvtag,
+                            comm, request, "MPI_Isendrecv_c");
+}
+
+#pragma weak MPI_Isendrecv_replace = PMPI_Isendrecv_replace
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
+                           int sendtag, int source, int recvtag,
+                           MPI_Comm comm, MPI_Request *request)
+{
+    return ireplace_common(buf, count, dt, dest, sendtag, source, recvtag,
+                           comm, request, "MPI_Isendrecv_replace");
+}
+
+#pragma weak MPI_Isendrecv_replace_c = PMPI_Isendrecv_replace_c
+int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                             int dest, int sendtag, int source, int recvtag,
+                             MPI_Comm comm, MPI_Request *request)
+{
+    return ireplace_common(buf, count, dt, dest, sendtag, source, recvtag,
+                           comm, request, "MPI_Isendrecv_replace_c");
 }

@@ -8,6 +8,7 @@
 #include "ucmpi.h"
 #include "p2p.h"
 #include "tag.h"
+#include "p2p_cancel.h"
 #include "ucp_glue/ucx.h"
 
 #include <stdlib.h>
@@ -63,6 +64,7 @@ int ucmpi_p2p_finalize(void)
 {
     while (ucmpi_p2p_acks_pending > 0)
         ucmpi_progress();
+    ucmpi_p2p_cancel_finalize();
     free(acks);
     acks = NULL;
     cap_acks = 0;
@@ -103,6 +105,8 @@ int ucmpi_p2p_start_send(ucmpi_request_t *r, ucmpi_comm_t *comm, int mode)
     if (mode == UCMPI_SEND_SYNC)
         tag |= UCMPI_TAG_SYNC;
     r->p2p.world_peer = ucmpi_comm_peer_world(comm, r->p2p.peer);
+    if (r->p2p.ctx_sub == UCMPI_CTX_P2P)
+        ucmpi_p2p_number_send(r);   /* for MPI_Cancel (p2p_cancel.h) */
     rc = ucmpi_ucx_tag_send(r, r->p2p.world_peer, tag);
     if (rc != MPI_SUCCESS) {
         r->status.MPI_ERROR = rc;
@@ -125,6 +129,9 @@ int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
                    &mask);
     if (r->p2p.peer >= 0)
         r->p2p.world_peer = ucmpi_comm_peer_world(comm, r->p2p.peer);
+    /* messages a send cancellation took out of UCX come first */
+    if (ucmpi_p2p_stash_n != 0 && ucmpi_p2p_stash_recv(r, tag, mask))
+        return r->status.MPI_ERROR;
     rc = ucmpi_ucx_tag_recv(r, tag, mask);
     if (rc != MPI_SUCCESS) {
         r->status.MPI_ERROR = rc;

@@ -28,6 +28,10 @@ void ucmpi_request_put_raw(ucmpi_request_t *r);
 void ucmpi_request_init(ucmpi_request_t *r, int kind, ucmpi_comm_t *comm);
 extern ucmpi_request_t ucmpi_request_send_done;
 
+/* p2p.mode of a receive of a message matched by MPI_(I)mprobe: the
+ * synchronous sender was acknowledged then, not again at the receive. */
+#define UCMPI_RECV_ACKED (-1)
+
 int ucmpi_send_mode(const void *buf, MPI_Count count, MPI_Datatype dt,
                     int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,
                     int mode);
@@ -62,8 +66,10 @@ int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int src, int tag, MPI_Comm comm, const char *fn);
 int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn);
 /* Buffered send of (buf, count, dt): copies into the attached buffer and
- * starts the transfer; MPI_ERR_BUFFER when it does not fit. */
+ * starts the transfer; MPI_ERR_BUFFER when it does not fit.  `user`, the
+ * user's request (Ibsend, Bsend_init) or NULL, can then cancel it. */
 int ucmpi_bsend_start(const void *buf, MPI_Count count, MPI_Datatype dt,
-                      int dest, int tag, ucmpi_comm_t *comm, const char *fn);
+                      int dest, int tag, ucmpi_comm_t *comm,
+                      ucmpi_request_t *user, const char *fn);
 
 #endif

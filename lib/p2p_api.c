@@ -65,7 +65,7 @@ int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn)
                               : "communication failed");
 }
 
-static int blocking_send(const void *buf, int count, MPI_Datatype dt,
+static int blocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int dest, int tag, MPI_Comm comm, int mode,
                          const char *fn)
 {
@@ -76,7 +76,7 @@ static int blocking_send(const void *buf, int count, MPI_Datatype dt,
     return ucmpi_p2p_report(comm, rc, fn);
 }
 
-static int nonblocking_send(const void *buf, int count, MPI_Datatype dt,
+static int nonblocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
                             int dest, int tag, MPI_Comm comm, int mode,
                             MPI_Request *request, const char *fn)
 {
@@ -141,42 +141,117 @@ int PMPI_Irsend(const void *buf, int count, MPI_Datatype dt, int dest,
                             request, "MPI_Irsend");
 }
 
+#pragma weak MPI_Send_c = PMPI_Send_c
+int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                int tag, MPI_Comm comm)
+{
+    return blocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_STANDARD,
+                         "MPI_Send_c");
+}
+
+#pragma weak MPI_Ssend_c = PMPI_Ssend_c
+int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                 int tag, MPI_Comm comm)
+{
+    return blocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_SYNC,
+                         "MPI_Ssend_c");
+}
+
+#pragma weak MPI_Rsend_c = PMPI_Rsend_c
+int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                 int tag, MPI_Comm comm)
+{
+    return blocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_READY,
+                         "MPI_Rsend_c");
+}
+
+#pragma weak MPI_Isend_c = PMPI_Isend_c
+int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                 int tag, MPI_Comm comm, MPI_Request *request)
+{
+    return nonblocking_send(buf, count, dt, dest, tag, comm,
+                            UCMPI_SEND_STANDARD, request, "MPI_Isend_c");
+}
+
+#pragma weak MPI_Issend_c = PMPI_Issend_c
+int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                  int tag, MPI_Comm comm, MPI_Request *request)
+{
+    return nonblocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_SYNC,
+                            request, "MPI_Issend_c");
+}
+
+#pragma weak MPI_Irsend_c = PMPI_Irsend_c
+int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                  int tag, MPI_Comm comm, MPI_Request *request)
+{
+    return nonblocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_READY,
+                            request, "MPI_Irsend_c");
+}
+
+static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                       int tag, MPI_Comm comm, MPI_Status *status,
+                       const char *fn)
+{
+    int rc = ucmpi_p2p_check_recv(buf, count, dt, src, tag, comm, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_recv(buf, count, dt, src, tag, comm, UCMPI_CTX_P2P, status);
+    return ucmpi_p2p_report(comm, rc, fn);
+}
+
+static int irecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
+                        int src, int tag, MPI_Comm comm, MPI_Request *request,
+                        const char *fn)
+{
+    int rc = ucmpi_p2p_check_recv(buf, count, dt, src, tag, comm, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_req_out(comm, request, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_request_t *r;
+    ucmpi_irecv(buf, count, dt, src, tag, comm, UCMPI_CTX_P2P, &r);
+    if (r == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
+    *request = r;
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_Recv = PMPI_Recv
 int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag,
               MPI_Comm comm, MPI_Status *status)
 {
-    int rc = ucmpi_p2p_check_recv(buf, count, dt, src, tag, comm, "MPI_Recv");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_recv(buf, count, dt, src, tag, comm, UCMPI_CTX_P2P, status);
-    return ucmpi_p2p_report(comm, rc, "MPI_Recv");
+    return recv_common(buf, count, dt, src, tag, comm, status, "MPI_Recv");
+}
+
+#pragma weak MPI_Recv_c = PMPI_Recv_c
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                int tag, MPI_Comm comm, MPI_Status *status)
+{
+    return recv_common(buf, count, dt, src, tag, comm, status, "MPI_Recv_c");
 }
 
 #pragma weak MPI_Irecv = PMPI_Irecv
 int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
                MPI_Comm comm, MPI_Request *request)
 {
-    int rc = ucmpi_p2p_check_recv(buf, count, dt, src, tag, comm, "MPI_Irecv");
-    if (rc == MPI_SUCCESS)
-        rc = check_req_out(comm, request, "MPI_Irecv");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_request_t *r;
-    ucmpi_irecv(buf, count, dt, src, tag, comm, UCMPI_CTX_P2P, &r);
-    if (r == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, "MPI_Irecv",
-                              "out of requests");
-    *request = r;
-    return MPI_SUCCESS;
+    return irecv_common(buf, count, dt, src, tag, comm, request, "MPI_Irecv");
 }
 
-#pragma weak MPI_Sendrecv = PMPI_Sendrecv
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  int dest, int sendtag, void *recvbuf, int recvcount,
-                  MPI_Datatype recvtype, int source, int recvtag,
-                  MPI_Comm comm, MPI_Status *status)
+#pragma weak MPI_Irecv_c = PMPI_Irecv_c
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                 int tag, MPI_Comm comm, MPI_Request *request)
 {
-    const char *fn = "MPI_Sendrecv";
+    return irecv_common(buf, count, dt, src, tag, comm, request,
+                        "MPI_Irecv_c");
+}
+
+static int sendrecv_common(const void *sendbuf, MPI_Count sendcount,
+                           MPI_Datatype sendtype, int dest, int sendtag,
+                           void *recvbuf, MPI_Count recvcount,
+                           MPI_Datatype recvtype, int source, int recvtag,
+                           MPI_Comm comm, MPI_Status *status, const char *fn)
+{
     int rc = ucmpi_p2p_check_send(sendbuf, sendcount, sendtype, dest, sendtag,
                                   comm, fn);
     if (rc == MPI_SUCCESS)
@@ -193,19 +268,43 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
     int src = ucmpi_request_wait(sr);
     rc = ucmpi_request_wait(rr);
-    if (status != MPI_STATUS_IGNORE)
+    if (status != MPI_STATUS_IGNORE) {
+        int keep = status->MPI_ERROR;   /* not set by single completions */
         *status = rr->status;
+        status->MPI_ERROR = keep;
+    }
     ucmpi_request_free(sr);
     ucmpi_request_free(rr);
     return ucmpi_p2p_report(comm, rc != MPI_SUCCESS ? rc : src, fn);
 }
 
-#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
-                          int sendtag, int source, int recvtag, MPI_Comm comm,
-                          MPI_Status *status)
+#pragma weak MPI_Sendrecv = PMPI_Sendrecv
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  int dest, int sendtag, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
 {
-    const char *fn = "MPI_Sendrecv_replace";
+    return sendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag,
+                           recvbuf, recvcount, recvtype, source, recvtag,
+                           comm, status, "MPI_Sendrecv");
+}
+
+#pragma weak MPI_Sendrecv_c = PMPI_Sendrecv_c
+int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, int dest, int sendtag,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm,
+                    MPI_Status *status)
+{
+    return sendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag,
+                           recvbuf, recvcount, recvtype, source, recvtag,
+                           comm, status, "MPI_Sendrecv_c");
+}
+
+static int replace_common(void *buf, MPI_Count count, MPI_Datatype dt,
+                          int dest, int sendtag, int source, int recvtag,
+                          MPI_Comm comm, MPI_Status *status, const char *fn)
+{
     int rc = ucmpi_p2p_check_send(buf, count, dt, dest, sendtag, comm, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_rank(comm, source, 1, fn);
@@ -229,4 +328,22 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
     ucmpi_request_free(sr);
     free(copy);
     return ucmpi_p2p_report(comm, rc != MPI_SUCCESS ? rc : src, fn);
+}
+
+#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
+                          int sendtag, int source, int recvtag, MPI_Comm comm,
+                          MPI_Status *status)
+{
+    return replace_common(buf, count, dt, dest, sendtag, source, recvtag,
+                          comm, status, "MPI_Sendrecv_replace");
+}
+
+#pragma weak MPI_Sendrecv_replace_c = PMPI_Sendrecv_replace_c
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                            int dest, int sendtag, int source, int recvtag,
+                            MPI_Comm comm, MPI_Status *status)
+{
+    return replace_common(buf, count, dt, dest, sendtag, source, recvtag,
+                          comm, status, "MPI_Sendrecv_replace_c");
 }

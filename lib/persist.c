@@ -4,8 +4,9 @@
  */
 #include "ucmpi.h"
 #include "p2p.h"
+#include "p2p_cancel.h"
 
-static int init_request(const void *buf, int count, MPI_Datatype dt,
+static int init_request(const void *buf, MPI_Count count, MPI_Datatype dt,
                         int peer, int tag, MPI_Comm comm, int kind, int mode,
                         MPI_Request *request, const char *fn)
 {
@@ -74,6 +75,51 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source,
                         UCMPI_SEND_STANDARD, request, "MPI_Recv_init");
 }
 
+#pragma weak MPI_Send_init_c = PMPI_Send_init_c
+int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype dt,
+                     int dest, int tag, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    return init_request(buf, count, dt, dest, tag, comm, UCMPI_REQ_SEND,
+                        UCMPI_SEND_STANDARD, request, "MPI_Send_init_c");
+}
+
+#pragma weak MPI_Ssend_init_c = PMPI_Ssend_init_c
+int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype dt,
+                      int dest, int tag, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    return init_request(buf, count, dt, dest, tag, comm, UCMPI_REQ_SEND,
+                        UCMPI_SEND_SYNC, request, "MPI_Ssend_init_c");
+}
+
+#pragma weak MPI_Rsend_init_c = PMPI_Rsend_init_c
+int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype dt,
+                      int dest, int tag, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    return init_request(buf, count, dt, dest, tag, comm, UCMPI_REQ_SEND,
+                        UCMPI_SEND_READY, request, "MPI_Rsend_init_c");
+}
+
+#pragma weak MPI_Bsend_init_c = PMPI_Bsend_init_c
+int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype dt,
+                      int dest, int tag, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    return init_request(buf, count, dt, dest, tag, comm, UCMPI_REQ_SEND,
+                        UCMPI_SEND_BUFFERED, request, "MPI_Bsend_init_c");
+}
+
+#pragma weak MPI_Recv_init_c = PMPI_Recv_init_c
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                     int source, int tag, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    return init_request(buf, count, dt, source, tag, comm, UCMPI_REQ_RECV,
+                        UCMPI_SEND_STANDARD, request, "MPI_Recv_init_c");
+}
+
 static int start_one(ucmpi_request_t *r)
 {
     if (r == MPI_REQUEST_NULL || r->magic != UCMPI_MAGIC_REQUEST ||
@@ -88,6 +134,7 @@ static int start_one(ucmpi_request_t *r)
     r->status.MPI_ERROR = MPI_SUCCESS;
     r->status.ucmpi_cancelled = 0;
     r->status.ucmpi_count = 0;
+    r->p2p.cancel = UCMPI_CANCEL_NONE;
     if (r->ops != NULL && r->ops->start != NULL)
         return r->ops->start(r);
     if (r->kind == UCMPI_REQ_RECV) {
@@ -96,7 +143,7 @@ static int start_one(ucmpi_request_t *r)
     }
     if (r->p2p.mode == UCMPI_SEND_BUFFERED) {
         int rc = ucmpi_bsend_start(r->p2p.buf, r->p2p.count, r->p2p.dt,
-                                   r->p2p.peer, r->p2p.tag, r->comm,
+                                   r->p2p.peer, r->p2p.tag, r->comm, r,
                                    "MPI_Start");
         r->status.MPI_ERROR = rc;
         ucmpi_request_set_complete(r);

@@ -4,6 +4,7 @@
  */
 #include "ucmpi.h"
 #include "p2p.h"
+#include "p2p_cancel.h"
 #include "tag.h"
 #include "ucp_glue/ucx.h"
 
@@ -52,6 +53,11 @@ static int look(int source, int tag, MPI_Comm comm, int remove, matched_t *m)
     uint64_t rtag, mask;
 
     ucmpi_tag_recv(comm->ctx, UCMPI_CTX_P2P, source, tag, &rtag, &mask);
+    /* messages a send cancellation took out of UCX are older */
+    if (ucmpi_p2p_stash_n != 0 &&
+        ucmpi_p2p_stash_probe(rtag, mask, remove, &m->sender_tag, &m->len,
+                              &m->msg))
+        return 1;
     ucmpi_lock();
     int found = ucmpi_ucx_tag_probe(rtag, mask, remove, &m->sender_tag,
                                     &m->len, remove ? &m->msg : NULL);
@@ -123,8 +129,8 @@ static int make_message(MPI_Comm comm, matched_t *m, MPI_Message *message,
     r->p2p.bounce_len = m->len;
     r->status.MPI_SOURCE = ucmpi_tag_src(m->sender_tag);
     r->status.MPI_TAG = ucmpi_tag_tag(m->sender_tag);
-    r->p2p.mode = ucmpi_tag_is_sync(m->sender_tag);
-    if (r->p2p.mode) {
+    if (ucmpi_tag_is_sync(m->sender_tag)) {
+        r->p2p.mode = UCMPI_RECV_ACKED;   /* not again at the Mrecv */
         ucmpi_lock();
         ucmpi_p2p_queue_ack(r, m->sender_tag);
         ucmpi_unlock();
@@ -172,7 +178,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
 }
 
 /* Turns a matched message into a running receive into (buf, count, dt). */
-static int start_matched(void *buf, int count, MPI_Datatype dt,
+static int start_matched(void *buf, MPI_Count count, MPI_Datatype dt,
                          MPI_Message *message, ucmpi_request_t **out,
                          const char *fn)
 {
@@ -221,32 +227,66 @@ static int start_matched(void *buf, int count, MPI_Datatype dt,
     return MPI_SUCCESS;
 }
 
+static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
+                         MPI_Message *message, MPI_Request *request,
+                         const char *fn)
+{
+    ucmpi_request_t *r;
+    if (request == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+                           "request is NULL");
+    int rc = start_matched(buf, count, dt, message, &r, fn);
+    if (rc == MPI_SUCCESS)
+        *request = r;
+    return rc;
+}
+
+static int mrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
+                        MPI_Message *message, MPI_Status *status,
+                        const char *fn)
+{
+    ucmpi_request_t *r;
+    int rc = start_matched(buf, count, dt, message, &r, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_request_wait(r);
+    if (status != MPI_STATUS_IGNORE) {
+        int keep = status->MPI_ERROR;   /* not set by single completions */
+        *status = r->status;
+        status->MPI_ERROR = keep;
+    }
+    ucmpi_comm_t *comm = r->comm ? r->comm : &ucmpi_comm_world;
+    ucmpi_comm_retain(comm);
+    ucmpi_request_free(r);
+    rc = ucmpi_p2p_report(comm, rc, fn);
+    ucmpi_comm_release(comm);
+    return rc;
+}
+
 #pragma weak MPI_Imrecv = PMPI_Imrecv
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
                 MPI_Request *request)
 {
-    ucmpi_request_t *r;
-    int rc = start_matched(buf, count, dt, message, &r, "MPI_Imrecv");
-    if (rc == MPI_SUCCESS)
-        *request = r;
-    return rc;
+    return imrecv_common(buf, count, dt, message, request, "MPI_Imrecv");
+}
+
+#pragma weak MPI_Imrecv_c = PMPI_Imrecv_c
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                  MPI_Message *message, MPI_Request *request)
+{
+    return imrecv_common(buf, count, dt, message, request, "MPI_Imrecv_c");
 }
 
 #pragma weak MPI_Mrecv = PMPI_Mrecv
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
                MPI_Status *status)
 {
-    ucmpi_request_t *r;
-    int rc = start_matched(buf, count, dt, message, &r, "MPI_Mrecv");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_request_wait(r);
-    if (status != MPI_STATUS_IGNORE)
-        *status = r->status;
-    ucmpi_comm_t *comm = r->comm ? r->comm : &ucmpi_comm_world;
-    ucmpi_comm_retain(comm);
-    ucmpi_request_free(r);
-    rc = ucmpi_p2p_report(comm, rc, "MPI_Mrecv");
-    ucmpi_comm_release(comm);
-    return rc;
+    return mrecv_common(buf, count, dt, message, status, "MPI_Mrecv");
+}
+
+#pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                 MPI_Message *message, MPI_Status *status)
+{
+    return mrecv_common(buf, count, dt, message, status, "MPI_Mrecv_c");
 }

@@ -81,7 +81,8 @@ void ucmpi_group_release(ucmpi_group_t *g);
 /* Error handlers and error reporting                                 */
 /* ------------------------------------------------------------------ */
 enum { UCMPI_EH_FATAL, UCMPI_EH_RETURN, UCMPI_EH_ABORT, UCMPI_EH_USER };
-enum { UCMPI_OBJ_NONE, UCMPI_OBJ_COMM, UCMPI_OBJ_WIN, UCMPI_OBJ_FILE };
+enum { UCMPI_OBJ_NONE, UCMPI_OBJ_COMM, UCMPI_OBJ_WIN, UCMPI_OBJ_FILE,
+       UCMPI_OBJ_ERRHANDLER /* obj is the handler itself (no object yet) */ };
 
 struct ucmpi_errhandler_s {
     uint32_t magic;
@@ -227,7 +228,12 @@ struct ucmpi_request_s {
         void *dt_state;       /* streaming pack/unpack state */
         int pending;          /* UCX operations still running (Ssend: 2) */
         int world_peer;       /* world rank of the peer, -1 if wildcard */
-        struct ucmpi_request_s *bsend_owner; /* buffered send bookkeeping */
+        /* buffered sends: the user's request <-> the internal send */
+        struct ucmpi_request_s *bsend_owner;
+        /* ---- send cancellation (p2p helper, lib/p2p_cancel.h) ---- */
+        uint32_t seq;         /* number of this send to world_peer */
+        int cancel;           /* UCMPI_CANCEL_* */
+        void *ack_req;        /* Ssend: UCX receive of the acknowledgement */
     } p2p;
 };
 typedef struct ucmpi_request_s ucmpi_request_t;

@@ -5,6 +5,7 @@
  */
 #include "ucmpi.h"
 #include "p2p.h"
+#include "p2p_cancel.h"
 #include "ucp_glue/ucx.h"
 
 #include <string.h>
@@ -470,14 +471,17 @@ int PMPI_Cancel(MPI_Request *request)
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_request_t *r = *request;
-    if (ucmpi_request_is_complete(r) || ucmpi_request_inactive(r))
+    if (ucmpi_request_inactive(r))
         return MPI_SUCCESS;
-    if (r->ops != NULL && r->ops->cancel != NULL)
-        return r->ops->cancel(r);
-    if (r->kind == UCMPI_REQ_RECV)
+    if (r->ops != NULL)     /* generalized ones learn whether complete */
+        return r->ops->cancel != NULL ? r->ops->cancel(r) : MPI_SUCCESS;
+    /* a send locally complete may still be unmatched: ask the receiver
+     * (lib/p2p_cancel.c); where it cannot be recalled it completes
+     * normally and MPI_Test_cancelled reports false */
+    if (r->kind == UCMPI_REQ_SEND)
+        ucmpi_p2p_cancel_send(r);
+    else if (r->kind == UCMPI_REQ_RECV && !ucmpi_request_is_complete(r))
         ucmpi_ucx_cancel(r);
-    /* a send that left cannot be recalled: it completes normally and
-     * MPI_Test_cancelled reports false, as the standard allows */
     return MPI_SUCCESS;
 }
 

@@ -156,18 +156,13 @@ static const op_type_t *op_type_lookup(MPI_Datatype dt)
     return NULL;
 }
 
-/*
- * The predefined type every element of dt is made of (walking the type's
- * envelope), or NULL when dt mixes types.  Derived types handed back by
- * MPI_Type_get_contents are freed as the standard asks.
- */
 /* The single basic type a (derived) type is made of, NULL if it mixes
  * types: the datatype engine keeps it, O(1) (also right for f90 and
  * large-count types, which envelope walking cannot see through). */
 static MPI_Datatype op_basic_of(MPI_Datatype dt)
 {
-    if (dt->predefined)
-        return dt;
+    if (dt->predefined && op_type_lookup(dt))
+        return dt;   /* f90 types are "predefined" wrappers: resolve them */
     return ucmpi_dt_basic(dt, NULL);
 }
 

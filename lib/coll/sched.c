@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY };
+enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CALL };
 
 typedef struct {
     int kind;
@@ -21,6 +21,10 @@ typedef struct {
     MPI_Count count, rcount;
     MPI_Datatype dt, rdt;
     MPI_Op op;
+    /* run-time steps (see ucmpi_sched_call): a call's function, or the
+     * count of a send/recv whose buffer is *src / *dst (bufp) */
+    int (*fn)(void *);
+    const MPI_Count *countp;
 } step_t;
 
 #define SCHED_INLINE_STEPS 16
@@ -203,6 +207,38 @@ int ucmpi_sched_copy(ucmpi_sched_t *s, const void *src, MPI_Count scount,
     return MPI_SUCCESS;
 }
 
+int ucmpi_sched_send_dyn(ucmpi_sched_t *s, void *const *bufp,
+                         const MPI_Count *countp, MPI_Datatype dt, int peer)
+{
+    int rc = ucmpi_sched_send(s, bufp, 0, dt, peer);
+
+    if (rc == MPI_SUCCESS)
+        s->steps[s->nsteps - 1].countp = countp;
+    return rc;
+}
+
+int ucmpi_sched_recv_dyn(ucmpi_sched_t *s, void *const *bufp,
+                         const MPI_Count *countp, MPI_Datatype dt, int peer)
+{
+    int rc = ucmpi_sched_recv(s, (void *)bufp, 0, dt, peer);
+
+    if (rc == MPI_SUCCESS)
+        s->steps[s->nsteps - 1].countp = countp;
+    return rc;
+}
+
+int ucmpi_sched_call(ucmpi_sched_t *s, int (*fn)(void *arg), void *arg)
+{
+    step_t *st = add_step(s, STEP_CALL);
+
+    if (st == NULL)
+        return MPI_ERR_NO_MEM;
+    st->fn = fn;
+    st->dst = arg;
+    st->dt = MPI_BYTE;        /* released like every step's (predefined) */
+    return MPI_SUCCESS;
+}
+
 int ucmpi_sched_fence(ucmpi_sched_t *s)
 {
     int last = s->nrounds ? s->ends[s->nrounds - 1] : 0;
@@ -325,16 +361,21 @@ static int start_step(ucmpi_sched_t *s, int i)
 
     switch (st->kind) {
     case STEP_SEND:
-        rc = ucmpi_isend(st->src, st->count, st->dt, st->peer, st->tag,
-                         st->comm, UCMPI_CTX_COLL, UCMPI_SEND_STANDARD,
-                         &s->reqs[i]);
+        rc = ucmpi_isend(st->countp ? *(void *const *)st->src : st->src,
+                         st->countp ? *st->countp : st->count, st->dt,
+                         st->peer, st->tag, st->comm, UCMPI_CTX_COLL,
+                         UCMPI_SEND_STANDARD, &s->reqs[i]);
         break;
     case STEP_RECV:
-        rc = ucmpi_irecv(st->dst, st->count, st->dt, st->peer, st->tag,
-                         st->comm, UCMPI_CTX_COLL, &s->reqs[i]);
+        rc = ucmpi_irecv(st->countp ? *(void **)st->dst : st->dst,
+                         st->countp ? *st->countp : st->count, st->dt,
+                         st->peer, st->tag, st->comm, UCMPI_CTX_COLL,
+                         &s->reqs[i]);
         break;
     case STEP_REDUCE:
         return ucmpi_op_apply(st->op, st->src, st->dst, st->count, st->dt);
+    case STEP_CALL:
+        return st->fn(st->dst);
     default:
         return copy_step(st);
     }

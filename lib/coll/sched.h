@@ -68,4 +68,18 @@ void ucmpi_sched_check_peers(ucmpi_request_t *req);
 int ucmpi_sched_num_steps(const ucmpi_sched_t *s);
 int ucmpi_sched_num_rounds(const ucmpi_sched_t *s);
 
+/* Run-time steps, for algorithms whose message sizes only the schedule
+ * itself learns (the gatherv/scatterv trees exchange counts first).
+ * A call is a local step: fn(arg) runs when its round starts, in order
+ * with the round's other local steps, and may set the values behind the
+ * _dyn steps of later rounds; its non-MPI_SUCCESS return fails the
+ * schedule.  A _dyn send/recv reads its buffer (*bufp) and count
+ * (*countp) when it is posted.  Memory a call needs may come from
+ * ucmpi_sched_alloc() (released with the schedule). */
+int ucmpi_sched_call(ucmpi_sched_t *s, int (*fn)(void *arg), void *arg);
+int ucmpi_sched_send_dyn(ucmpi_sched_t *s, void *const *bufp,
+                         const MPI_Count *countp, MPI_Datatype dt, int peer);
+int ucmpi_sched_recv_dyn(ucmpi_sched_t *s, void *const *bufp,
+                         const MPI_Count *countp, MPI_Datatype dt, int peer);
+
 #endif

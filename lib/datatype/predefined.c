@@ -92,6 +92,9 @@ BASIC(integer1, "MPI_INTEGER1", int8_t, INTEGER, 1, SWAP, 1);
 BASIC(integer2, "MPI_INTEGER2", int16_t, INTEGER, 2, SWAP, 2);
 BASIC(integer4, "MPI_INTEGER4", int32_t, INTEGER, 4, SWAP, 4);
 BASIC(integer8, "MPI_INTEGER8", int64_t, INTEGER, 8, SWAP, 8);
+/* optional MPI_INTEGER16 (p2p helper): gcc's 128-bit integer */
+__extension__ typedef __int128 ucmpi_int128_t;
+BASIC(integer16, "MPI_INTEGER16", ucmpi_int128_t, INTEGER, 16, SWAP, 16);
 BASIC(real4, "MPI_REAL4", float, REAL, 4, SWAP, 4);
 BASIC(real8, "MPI_REAL8", double, REAL, 8, SWAP, 8);
 BASIC(real16, "MPI_REAL16", long double, REAL, 16, UCMPI_X32_LDBL,
@@ -151,15 +154,15 @@ MPI_Datatype const ucmpi_dt_predefined[] = {
     MPI_LOGICAL, MPI_CHARACTER, MPI_2INTEGER, MPI_2REAL,
     MPI_2DOUBLE_PRECISION, MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4,
     MPI_INTEGER8, MPI_REAL4, MPI_REAL8, MPI_REAL16, MPI_COMPLEX8,
-    MPI_COMPLEX16, MPI_COMPLEX32, NULL};
+    MPI_COMPLEX16, MPI_COMPLEX32, MPI_INTEGER16, NULL};
 
 /* MPI_Type_match_size answers with Fortran sized types. */
 MPI_Datatype ucmpi_dt_match(int typeclass, int size)
 {
     static MPI_Datatype const table[] = {
         MPI_REAL4, MPI_REAL8, MPI_REAL16, MPI_INTEGER1, MPI_INTEGER2,
-        MPI_INTEGER4, MPI_INTEGER8, MPI_COMPLEX8, MPI_COMPLEX16,
-        MPI_COMPLEX32, NULL};
+        MPI_INTEGER4, MPI_INTEGER8, MPI_INTEGER16, MPI_COMPLEX8,
+        MPI_COMPLEX16, MPI_COMPLEX32, NULL};
 
     for (int i = 0; table[i]; i++)
         if (ucmpi_dt_impl(table[i])->typeclass == typeclass &&

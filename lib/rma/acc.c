@@ -2,14 +2,15 @@
  * Accumulate family: Accumulate, Get_accumulate, Fetch_and_op,
  * Compare_and_swap and their request-based forms.
  *
- * Every accumulate goes through the target-side active-message path
- * (am.c): the target applies the elements in arrival order from its
- * progress loop, which gives per-element atomicity among all accumulates
- * (whatever op, type or origin) and the default rar/raw/war/waw ordering
- * for one origin.  Mixing UCP hardware atomics for some (op, type) pairs
- * with this path would break atomicity between, e.g., MPI_SUM through a
- * UCP atomic and MPI_SUM of the same location in a longer vector applied
- * by the target CPU, so we do not mix them.
+ * An origin that has the target's memory mapped (same node, see shm.c)
+ * applies the operation itself; other origins send it to the target's
+ * active-message handler (am.c).  Both apply elements under the regime
+ * of atomic.c (CPU atomics, or the memory's accumulate lock), so
+ * per-element atomicity holds among all of them, and one origin's
+ * operations on one target happen in program order (default ordering).
+ * UCP hardware atomics are not used for remote targets: the target CPU
+ * applying other elements of the same location under its lock would not
+ * be atomic with respect to them.
  */
 #include "rma/rma.h"
 
@@ -50,7 +51,54 @@ static int check_op(MPI_Win win, const char *fn, MPI_Op op,
     return MPI_SUCCESS;
 }
 
-static int acc_common(MPI_Win win, const acc_args_t *a, MPI_Request *req,
+/* Same-node target: apply here, under the regime of atomic.c. */
+static int direct_acc(ucmpi_win_t *win, const acc_args_t *a,
+                      MPI_Datatype basic, const ucmpi_rma_target_t *t)
+{
+    uint32_t *lock = win->peers[a->target].acc_lock;
+    bool has_origin = a->kind != UCMPI_RMA_AM_GACC || a->op != MPI_NO_OP;
+    bool has_result = a->kind != UCMPI_RMA_AM_ACC;
+    const char *src = NULL;
+    char *out = NULL;
+    void *copy = NULL, *bounce = NULL;
+
+    if (a->kind == UCMPI_RMA_AM_CAS) {
+        ucmpi_rma_cas_run(lock, t->bytes, a->obuf, a->compare,
+                          t->local + t->segs[0].off, a->rbuf);
+        return MPI_SUCCESS;
+    }
+    if (has_origin && a->otype->contig) {
+        src = (const char *)a->obuf + a->otype->true_lb;
+    } else if (has_origin) {
+        src = copy = malloc(t->bytes);
+        if (copy == NULL)
+            return MPI_ERR_NO_MEM;
+        ucmpi_dt_pack(a->otype, a->obuf, a->ocount, copy);
+    }
+    if (has_result && a->rtype->contig) {
+        out = (char *)a->rbuf + a->rtype->true_lb;
+    } else if (has_result) {
+        out = bounce = malloc(t->bytes);
+        if (bounce == NULL) {
+            free(copy);
+            return MPI_ERR_NO_MEM;
+        }
+    }
+    uint64_t pos = 0;
+    for (size_t i = 0; i < t->nsegs; i++) {
+        ucmpi_rma_acc_run(lock, a->op, basic, src ? src + pos : NULL,
+                          t->local + t->segs[i].off, out ? out + pos : NULL,
+                          t->segs[i].len);
+        pos += t->segs[i].len;
+    }
+    if (bounce != NULL)
+        ucmpi_dt_unpack(a->rtype, a->rbuf, a->rcount, bounce, t->bytes);
+    free(bounce);
+    free(copy);
+    return MPI_SUCCESS;
+}
+
+static int acc_common_locked(MPI_Win win, const acc_args_t *a, MPI_Request *req,
                       const char *fn)
 {
     ucmpi_rma_target_t t;
@@ -76,7 +124,7 @@ static int acc_common(MPI_Win win, const acc_args_t *a, MPI_Request *req,
         /* nothing moves: only the epoch and the rank matter */
         rc = ucmpi_rma_target_prep(win, fn, a->target, a->disp, 0, a->ttype,
                                    &t);
-        free(t.segs);
+        ucmpi_rma_target_free(&t);
         return rc;
     }
     if (basic == MPI_DATATYPE_NULL || ucmpi_rma_type_id(basic) < 0 ||
@@ -100,26 +148,38 @@ static int acc_common(MPI_Win win, const acc_args_t *a, MPI_Request *req,
         return rc;
     for (size_t i = 0; i < t.nsegs; i++)
         if (t.segs[i].len % (uint64_t)basic->size != 0) {
-            free(t.segs);
+            ucmpi_rma_target_free(&t);
             return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
                                  "target datatype splits elements");
         }
     if (a->target != MPI_PROC_NULL &&
         ((has_origin && (uint64_t)(a->otype->size * a->ocount) != t.bytes) ||
          (has_result && (uint64_t)(a->rtype->size * a->rcount) != t.bytes))) {
-        free(t.segs);
+        ucmpi_rma_target_free(&t);
         return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
                              "origin/result sizes do not match the target "
                              "(%llu bytes)", (unsigned long long)t.bytes);
     }
+    if (t.local != NULL && req == NULL) {
+        /* direct path: applied when the call returns */
+        rc = t.bytes ? direct_acc(win, a, basic, &t) : MPI_SUCCESS;
+        ucmpi_rma_target_free(&t);
+        if (rc != MPI_SUCCESS)
+            return ucmpi_err_win(win, rc, fn, "out of memory");
+        return MPI_SUCCESS;
+    }
     rc = ucmpi_rma_ctx_new(win, a->target == MPI_PROC_NULL ? -1 : a->target,
                            req, &ctx);
     if (rc != MPI_SUCCESS) {
-        free(t.segs);
+        ucmpi_rma_target_free(&t);
         return ucmpi_err_win(win, rc, fn, "out of memory");
     }
     if (t.bytes == 0)
         goto done;
+    if (t.local != NULL) {
+        rc = direct_acc(win, a, basic, &t);
+        goto done;
+    }
     size_t dlen = has_origin ? t.bytes : 0;
     if (a->kind == UCMPI_RMA_AM_CAS) {
         copy = malloc(2 * t.bytes);
@@ -152,12 +212,48 @@ static int acc_common(MPI_Win win, const acc_args_t *a, MPI_Request *req,
     rc = ucmpi_rma_am_issue(win, &op);
 done:
     free(copy);
-    free(t.segs);
+    ucmpi_rma_target_free(&t);
     ucmpi_rma_ctx_issued(ctx, rc);
     if (rc != MPI_SUCCESS)
-        return ucmpi_err_win(win, rc, fn, "operation on target %d failed",
+        return ucmpi_err_win(win, ucmpi_rma_peer_err(win, a->target, rc),
+                             fn, "operation on target %d failed",
                              a->target);
     return MPI_SUCCESS;
+}
+
+/* The general path touches shared state: one thread at a time. */
+static int acc_common(MPI_Win win, const acc_args_t *a, MPI_Request *req,
+                      const char *fn)
+{
+    ucmpi_lock();
+    int rc = acc_common_locked(win, a, req, fn);
+    ucmpi_unlock();
+    return rc;
+}
+
+/* The common direct-path call, checked inline: count elements of one
+ * predefined 4/8-byte type on a mapped target, an op the type allows, an
+ * access epoch towards it.  Anything else goes the general way. */
+static char *fast_target(ucmpi_win_t *win, int target, MPI_Aint disp,
+                         MPI_Count count, MPI_Datatype dt, MPI_Op op)
+{
+    if (!ucmpi_global.initialized || ucmpi_global.finalized ||
+        !ucmpi_win_valid(win) || target < 0 || target >= win->size ||
+        dt == MPI_DATATYPE_NULL || count < 0)
+        return NULL;
+    ucmpi_rma_peer_t *p = &win->peers[target];
+    if (p->local == NULL || disp < 0 || !dt->predefined ||
+        (dt->size != 4 && dt->size != 8) || !ucmpi_rma_fast_op(op, dt))
+        return NULL;
+    int64_t lo = (int64_t)disp * p->disp_unit;
+    if (lo < 0 || (uint64_t)lo + (uint64_t)(dt->size * count) > p->size)
+        return NULL;
+    if (win->access == UCMPI_EPOCH_FENCE)
+        __atomic_add_fetch(&win->fence_ops, 1, __ATOMIC_RELAXED);
+    else if (win->access != UCMPI_EPOCH_LOCK_ALL &&
+             !(win->access == UCMPI_EPOCH_LOCK && p->lock != 0))
+        return NULL;
+    return p->local + lo;
 }
 
 #pragma weak MPI_Accumulate = PMPI_Accumulate
@@ -166,6 +262,17 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count,
                     MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
+    if (origin_datatype == target_datatype && origin_count == target_count) {
+        char *t = fast_target(win, target_rank, target_disp, target_count,
+                              target_datatype, op);
+        if (t != NULL) {
+            ucmpi_rma_acc_run(win->peers[target_rank].acc_lock, op,
+                              target_datatype, origin_addr, t, NULL,
+                              (uint64_t)(target_count *
+                                         target_datatype->size));
+            return MPI_SUCCESS;
+        }
+    }
     acc_args_t a = {origin_addr, origin_count, origin_datatype, NULL, 0,
                     MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
                     target_datatype, op, UCMPI_RMA_AM_ACC, NULL};
@@ -228,6 +335,13 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
                       MPI_Datatype datatype, int target_rank,
                       MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
+    char *t = fast_target(win, target_rank, target_disp, 1, datatype, op);
+    if (t != NULL) {
+        ucmpi_rma_acc_run(win->peers[target_rank].acc_lock, op, datatype,
+                          op == MPI_NO_OP ? NULL : origin_addr, t,
+                          result_addr, (uint64_t)datatype->size);
+        return MPI_SUCCESS;
+    }
     acc_args_t a = {origin_addr, 1, datatype, result_addr, 1, datatype,
                     target_rank, target_disp, 1, datatype, op,
                     UCMPI_RMA_AM_GACC, NULL};
@@ -247,6 +361,14 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
         !datatype->contig)
         return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
                              "datatype must be a predefined scalar type");
+    char *t = fast_target(win, target_rank, target_disp, 1, datatype,
+                          MPI_REPLACE);
+    if (t != NULL && ucmpi_rma_is_int(datatype)) {
+        ucmpi_rma_cas_run(win->peers[target_rank].acc_lock,
+                          (size_t)datatype->size, origin_addr, compare_addr,
+                          t, result_addr);
+        return MPI_SUCCESS;
+    }
     acc_args_t a = {origin_addr, 1, datatype, result_addr, 1, datatype,
                     target_rank, target_disp, 1, datatype, MPI_REPLACE,
                     UCMPI_RMA_AM_CAS, compare_addr};

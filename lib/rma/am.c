@@ -1,7 +1,8 @@
 /*
- * Target-side active-message path: accumulates (every accumulate goes
- * here, so element updates at one target are serialised by its progress
- * loop), and put/get on dynamic windows.  Every request is answered with
+ * Target-side active-message path: accumulates from origins that cannot
+ * reach the target's memory directly (applied under the regime of
+ * atomic.c, which on-node origins share), and put/get on dynamic
+ * windows.  Every request is answered with
  * a reply carrying status and fetched data, which is how the origin knows
  * the operation completed at the target.
  */
@@ -60,31 +61,6 @@ static bool in_window(ucmpi_win_t *win, uint64_t addr, uint64_t len)
     return true;
 }
 
-/* dst[i] = src[i] op dst[i] over one run of whole elements. */
-static void apply(MPI_Op op, MPI_Datatype basic, const char *src, char *dst,
-                  uint64_t len)
-{
-    MPI_Count n = (MPI_Count)(len / (uint64_t)basic->size);
-    if (op == MPI_NO_OP)
-        return;
-    if (op == MPI_REPLACE) {
-        memcpy(dst, src, len);
-        return;
-    }
-    if (basic->size == basic->extent && basic->true_lb == 0) {
-        ucmpi_op_apply(op, src, dst, n, basic);
-        return;
-    }
-    /* padded pair types: bring each packed element to its layout */
-    char tmp[64];
-    for (MPI_Count i = 0; i < n; i++) {
-        ucmpi_dt_unpack(basic, tmp, 1, src + i * basic->size,
-                        (size_t)basic->size);
-        ucmpi_op_apply(op, tmp, dst + i * basic->size - basic->true_lb, 1,
-                       basic);
-    }
-}
-
 static int execute(ucmpi_win_t *win, const am_hdr_t *h,
                    const ucmpi_rma_seg_t *segs, const char *data, char *out)
 {
@@ -98,9 +74,7 @@ static int execute(ucmpi_win_t *win, const am_hdr_t *h,
     if (h->kind == UCMPI_RMA_AM_CAS) {
         char *t = (char *)(uintptr_t)(h->raddr + segs[0].off);
         uint64_t n = segs[0].len;
-        memcpy(out, t, n);
-        if (memcmp(t, data + n, n) == 0)
-            memcpy(t, data, n);
+        ucmpi_rma_cas_run(win->acc_lock, n, data, data + n, t, out);
         return MPI_SUCCESS;
     }
     for (uint32_t i = 0; i < h->nsegs; i++) {
@@ -114,11 +88,14 @@ static int execute(ucmpi_win_t *win, const am_hdr_t *h,
             memcpy(out + pos, t, n);
             break;
         case UCMPI_RMA_AM_GACC:
-            memcpy(out + pos, t, n);
-            /* fall through */
         case UCMPI_RMA_AM_ACC:
             if (op != MPI_OP_NULL && basic != MPI_DATATYPE_NULL)
-                apply(op, basic, data + pos, t, n);
+                ucmpi_rma_acc_run(win->acc_lock, op, basic,
+                                  op == MPI_NO_OP ? NULL : data + pos, t,
+                                  h->kind == UCMPI_RMA_AM_GACC ? out + pos
+                                                               : NULL, n);
+            else if (h->kind == UCMPI_RMA_AM_GACC)
+                memcpy(out + pos, t, n);
             break;
         }
         pos += n;

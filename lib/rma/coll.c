@@ -22,14 +22,22 @@ int ucmpi_rma_barrier(ucmpi_comm_t *comm)
     int tag = ucmpi_comm_next_coll_tag(comm);
     char s = 0, r;
 
-    for (int d = 1; d < n && rc == MPI_SUCCESS; d <<= 1) {
-        ucmpi_request_t *rq, *sq;
-        rc = ucmpi_irecv(&r, 1, MPI_BYTE, (me - d + n) % n, tag, comm,
-                         UCMPI_CTX_COLL, &rq);
+    /* after a failed round (dead partner) keep sending the later rounds
+     * without receiving: live ranks waiting on us must not hang */
+    for (int d = 1; d < n; d <<= 1) {
+        ucmpi_request_t *rq = NULL, *sq = NULL;
+        int rc1 = MPI_SUCCESS;
+        if (rc == MPI_SUCCESS)
+            rc1 = ucmpi_irecv(&r, 1, MPI_BYTE, (me - d + n) % n, tag, comm,
+                              UCMPI_CTX_COLL, &rq);
         int rc2 = ucmpi_isend(&s, 1, MPI_BYTE, (me + d) % n, tag, comm,
                               UCMPI_CTX_COLL, UCMPI_SEND_STANDARD, &sq);
-        rc = wait_free(rq, rc);
-        rc = wait_free(sq, rc != MPI_SUCCESS ? rc : rc2);
+        if (rq != NULL)
+            rc1 = wait_free(rq, rc1);
+        if (sq != NULL)
+            rc2 = wait_free(sq, rc2);
+        if (rc == MPI_SUCCESS)
+            rc = rc1 != MPI_SUCCESS ? rc1 : rc2;
     }
     return rc;
 }

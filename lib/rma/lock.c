@@ -8,20 +8,32 @@
 #include "rma/rma.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 
 #define WRITER ((uint64_t)1 << 32)
 #define READER ((uint64_t)1)
 
-/* Blocking 64-bit atomic on target's control word at `off`. */
+/* Blocking 64-bit atomic on target's control word at `off`.  What UCX
+ * writes to lives on the heap: towards a dead target it is abandoned. */
 static int ctrl_amo(MPI_Win win, int t, int aop, size_t off, uint64_t val,
                     uint64_t *old)
 {
     ucmpi_rma_peer_t *p = &win->peers[t];
-    ucmpi_rma_cnt_t c = {0, MPI_SUCCESS, NULL, NULL};
-    uint64_t dummy;
-    int rc = ucmpi_rma_atomic(p->world, aop, 8, &val, old ? old : &dummy,
-                              p->ctrl_addr + off, p->ctrl_rkey, &c);
-    int st = ucmpi_rma_cnt_wait(&c);
+    struct {
+        ucmpi_rma_cnt_t c;
+        uint64_t val, res;
+    } *a = calloc(1, sizeof(*a));
+    if (a == NULL)
+        return MPI_ERR_NO_MEM;
+    a->val = val;
+    int rc = ucmpi_rma_atomic(p->world, aop, 8, &a->val, &a->res,
+                              p->ctrl_addr + off, p->ctrl_rkey, &a->c);
+    int st = ucmpi_rma_cnt_wait_peer(&a->c, p->world);
+    if (st == MPI_ERR_PROC_FAILED)
+        return st;
+    if (old != NULL)
+        *old = a->res;
+    free(a);
     return rc != MPI_SUCCESS ? rc : st;
 }
 
@@ -41,12 +53,17 @@ static int acquire(MPI_Win win, int t, int type)
         /* serve others' requests (they may be what we wait for) */
         if (ucmpi_progress() == 0)
             ucmpi_progress_idle(++spins);
+        if (spins % 1024 == 1023 && ucmpi_peer_failed(win->peers[t].world))
+            rc = MPI_ERR_PROC_FAILED;
     }
+    /* direct-path accesses happen after the lock is ours */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return rc;
 }
 
 static int release(MPI_Win win, int t, int type)
 {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return ctrl_amo(win, t, UCMPI_RMA_AOP_ADD,
                     offsetof(ucmpi_rma_ctrl_t, lock_done),
                     type == MPI_LOCK_EXCLUSIVE ? WRITER : READER, NULL);
@@ -92,10 +109,13 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
         if (rc != MPI_SUCCESS)
             return ucmpi_err_win(win, rc, fn, "acquiring the lock failed");
     }
+    /* threads may lock different targets of one window at once */
+    ucmpi_lock();
     win->peers[rank].lock = (assert & MPI_MODE_NOCHECK) ? -lock_type
                                                         : lock_type;
     win->nlocks++;
     win->access = UCMPI_EPOCH_LOCK;
+    ucmpi_unlock();
     return MPI_SUCCESS;
 }
 
@@ -117,9 +137,11 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
     rc = ucmpi_rma_complete(win, rank, 1);
     int type = win->peers[rank].lock;
     int rc2 = type > 0 ? release(win, rank, type) : MPI_SUCCESS;
+    ucmpi_lock();
     win->peers[rank].lock = 0;
     if (--win->nlocks == 0)
         win->access = UCMPI_EPOCH_NONE;
+    ucmpi_unlock();
     if (rc == MPI_SUCCESS)
         rc = rc2;
     if (rc != MPI_SUCCESS)

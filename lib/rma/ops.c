@@ -64,7 +64,7 @@ int ucmpi_rma_check_epoch(ucmpi_win_t *win, int target, const char *fn)
 {
     switch (win->access) {
     case UCMPI_EPOCH_FENCE:
-        win->fence_ops++;
+        __atomic_add_fetch(&win->fence_ops, 1, __ATOMIC_RELAXED);
         return MPI_SUCCESS;
     case UCMPI_EPOCH_LOCK_ALL:
         return MPI_SUCCESS;
@@ -118,7 +118,14 @@ int ucmpi_rma_target_prep(ucmpi_win_t *win, const char *fn, int target,
     if (win->flavor != MPI_WIN_FLAVOR_DYNAMIC && disp < 0)
         return ucmpi_err_win(win, MPI_ERR_DISP, fn,
                              "target_disp %ld is negative", (long)disp);
-    rc = ucmpi_rma_segs(ttype, tcount, &t->segs, &t->nsegs);
+    if (ttype->contig && tcount > 0 && ttype->size > 0) {
+        t->one = (ucmpi_rma_seg_t){ttype->true_lb,
+                                   (uint64_t)(ttype->size * tcount)};
+        t->segs = &t->one;
+        t->nsegs = 1;
+    } else {
+        rc = ucmpi_rma_segs(ttype, tcount, &t->segs, &t->nsegs);
+    }
     if (rc != MPI_SUCCESS)
         return ucmpi_err_win(win, rc, fn, "cannot map the target datatype");
     int64_t start = (int64_t)disp * p->disp_unit;
@@ -128,8 +135,7 @@ int ucmpi_rma_target_prep(ucmpi_win_t *win, const char *fn, int target,
         t->bytes += t->segs[i].len;
         if (win->flavor != MPI_WIN_FLAVOR_DYNAMIC &&
             (lo < 0 || hi > (int64_t)p->size)) {
-            free(t->segs);
-            t->segs = NULL;
+            ucmpi_rma_target_free(t);
             return ucmpi_err_win(win, MPI_ERR_RMA_RANGE, fn,
                                  "bytes [%lld, %lld) outside the %llu-byte "
                                  "window of target %d", (long long)lo,
@@ -138,11 +144,11 @@ int ucmpi_rma_target_prep(ucmpi_win_t *win, const char *fn, int target,
         }
     }
     t->raddr = p->base + (uint64_t)start;
+    if (p->local != NULL)
+        t->local = p->local + start;
     rc = ucmpi_rma_check_epoch(win, target, fn);
-    if (rc != MPI_SUCCESS) {
-        free(t->segs);
-        t->segs = NULL;
-    }
+    if (rc != MPI_SUCCESS)
+        ucmpi_rma_target_free(t);
     return rc;
 }
 
@@ -172,7 +178,43 @@ static int origin_packed(const void *buf, MPI_Count count, MPI_Datatype dt,
     return MPI_SUCCESS;
 }
 
-static int put_common(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
+/* UCP transfers towards target need a flush before they count as done
+ * remotely; direct ones never do. */
+static void mark_dirty(ucmpi_win_t *win, int target)
+{
+    win->peers[target].ucx_dirty = 1;
+    win->ucx_dirty = 1;
+}
+
+static int direct_put(const void *buf, MPI_Count count, MPI_Datatype dt,
+                      const ucmpi_rma_target_t *t)
+{
+    const void *data;
+    void *copy;
+    int rc = origin_packed(buf, count, dt, &data, &copy);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_rma_direct_put(data, t);
+    free(copy);
+    return rc;
+}
+
+static int direct_get(void *buf, MPI_Count count, MPI_Datatype dt,
+                      const ucmpi_rma_target_t *t)
+{
+    if (dt->contig) {
+        ucmpi_rma_direct_get((char *)buf + dt->true_lb, t);
+        return MPI_SUCCESS;
+    }
+    void *bounce = malloc(t->bytes);
+    if (bounce == NULL)
+        return MPI_ERR_NO_MEM;
+    ucmpi_rma_direct_get(bounce, t);
+    ucmpi_dt_unpack(dt, buf, count, bounce, t->bytes);
+    free(bounce);
+    return MPI_SUCCESS;
+}
+
+static int put_common_locked(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
                       int target, MPI_Aint disp, MPI_Count tcount,
                       MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
                       const char *fn)
@@ -191,20 +233,32 @@ static int put_common(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
         return rc;
     if (target != MPI_PROC_NULL &&
         (uint64_t)(otype->size * ocount) != t.bytes) {
-        free(t.segs);
+        ucmpi_rma_target_free(&t);
         return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
                              "origin has %lld bytes, target %llu",
                              (long long)(otype->size * ocount),
                              (unsigned long long)t.bytes);
     }
+    if (t.local != NULL && req == NULL) {
+        /* direct path: done when the copy is */
+        rc = t.bytes ? direct_put(obuf, ocount, otype, &t) : MPI_SUCCESS;
+        ucmpi_rma_target_free(&t);
+        if (rc != MPI_SUCCESS)
+            return ucmpi_err_win(win, rc, fn, "out of memory");
+        return MPI_SUCCESS;
+    }
     rc = ucmpi_rma_ctx_new(win, target == MPI_PROC_NULL ? -1 : target, req,
                            &ctx);
     if (rc != MPI_SUCCESS) {
-        free(t.segs);
+        ucmpi_rma_target_free(&t);
         return ucmpi_err_win(win, rc, fn, "out of memory");
     }
     if (t.bytes == 0)
         goto done;
+    if (t.local != NULL) {
+        rc = direct_put(obuf, ocount, otype, &t);
+        goto done;
+    }
     rc = origin_packed(obuf, ocount, otype, &data, &copy);
     if (rc != MPI_SUCCESS)
         goto done;
@@ -219,6 +273,7 @@ static int put_common(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
         goto done;
     }
     ctx->bounce = copy;   /* freed when the puts completed locally */
+    mark_dirty(win, target);
     uint64_t pos = 0;
     for (size_t i = 0; i < t.nsegs && rc == MPI_SUCCESS; i++) {
         rc = ucmpi_rma_put(win->peers[target].world, (const char *)data + pos,
@@ -227,15 +282,16 @@ static int put_common(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
         pos += t.segs[i].len;
     }
 done:
-    free(t.segs);
+    ucmpi_rma_target_free(&t);
     ucmpi_rma_ctx_issued(ctx, rc);
     if (rc != MPI_SUCCESS)
-        return ucmpi_err_win(win, rc, fn, "transfer to target %d failed",
+        return ucmpi_err_win(win, ucmpi_rma_peer_err(win, target, rc), fn,
+                             "transfer to target %d failed",
                              target);
     return MPI_SUCCESS;
 }
 
-static int get_common(void *obuf, MPI_Count ocount, MPI_Datatype otype,
+static int get_common_locked(void *obuf, MPI_Count ocount, MPI_Datatype otype,
                       int target, MPI_Aint disp, MPI_Count tcount,
                       MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
                       const char *fn)
@@ -252,20 +308,31 @@ static int get_common(void *obuf, MPI_Count ocount, MPI_Datatype otype,
         return rc;
     if (target != MPI_PROC_NULL &&
         (uint64_t)(otype->size * ocount) != t.bytes) {
-        free(t.segs);
+        ucmpi_rma_target_free(&t);
         return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
                              "origin has %lld bytes, target %llu",
                              (long long)(otype->size * ocount),
                              (unsigned long long)t.bytes);
     }
+    if (t.local != NULL && req == NULL) {
+        rc = t.bytes ? direct_get(obuf, ocount, otype, &t) : MPI_SUCCESS;
+        ucmpi_rma_target_free(&t);
+        if (rc != MPI_SUCCESS)
+            return ucmpi_err_win(win, rc, fn, "out of memory");
+        return MPI_SUCCESS;
+    }
     rc = ucmpi_rma_ctx_new(win, target == MPI_PROC_NULL ? -1 : target, req,
                            &ctx);
     if (rc != MPI_SUCCESS) {
-        free(t.segs);
+        ucmpi_rma_target_free(&t);
         return ucmpi_err_win(win, rc, fn, "out of memory");
     }
     if (t.bytes == 0)
         goto done;
+    if (t.local != NULL) {
+        rc = direct_get(obuf, ocount, otype, &t);
+        goto done;
+    }
     if (use_am(win, &t)) {
         ucmpi_rma_am_op_t op = {
             .kind = UCMPI_RMA_AM_GET, .target = target, .op = MPI_OP_NULL,
@@ -288,6 +355,7 @@ static int get_common(void *obuf, MPI_Count ocount, MPI_Datatype otype,
         ctx->count = ocount;
         ctx->bytes = t.bytes;
     }
+    mark_dirty(win, target);
     uint64_t pos = 0;
     for (size_t i = 0; i < t.nsegs && rc == MPI_SUCCESS; i++) {
         rc = ucmpi_rma_get(win->peers[target].world, dst + pos, t.segs[i].len,
@@ -296,10 +364,11 @@ static int get_common(void *obuf, MPI_Count ocount, MPI_Datatype otype,
         pos += t.segs[i].len;
     }
 done:
-    free(t.segs);
+    ucmpi_rma_target_free(&t);
     ucmpi_rma_ctx_issued(ctx, rc);
     if (rc != MPI_SUCCESS)
-        return ucmpi_err_win(win, rc, fn, "transfer from target %d failed",
+        return ucmpi_err_win(win, ucmpi_rma_peer_err(win, target, rc), fn,
+                             "transfer from target %d failed",
                              target);
     return MPI_SUCCESS;
 }
@@ -330,12 +399,81 @@ int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
     return rc;
 }
 
+/* The general paths touch shared state (counters, endpoints, the
+ * window's lists): one thread at a time under MPI_THREAD_MULTIPLE. */
+static int put_common(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
+                      int target, MPI_Aint disp, MPI_Count tcount,
+                      MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
+                      const char *fn)
+{
+    ucmpi_lock();
+    int rc = put_common_locked(obuf, ocount, otype, target, disp, tcount,
+                               ttype, win, req, fn);
+    ucmpi_unlock();
+    return rc;
+}
+
+static int get_common(void *obuf, MPI_Count ocount, MPI_Datatype otype,
+                      int target, MPI_Aint disp, MPI_Count tcount,
+                      MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
+                      const char *fn)
+{
+    ucmpi_lock();
+    int rc = get_common_locked(obuf, ocount, otype, target, disp, tcount,
+                               ttype, win, req, fn);
+    ucmpi_unlock();
+    return rc;
+}
+
+static inline bool dt_simple(MPI_Datatype dt)
+{
+    return dt != MPI_DATATYPE_NULL && dt->magic == UCMPI_MAGIC_DATATYPE &&
+           dt->committed && dt->contig;
+}
+
+/* The common direct-path call, checked inline: a mapped target in range,
+ * contiguous types, an access epoch towards it.  Anything else (errors
+ * included) goes the general way, which checks everything again. */
+static inline char *fast_target(ucmpi_win_t *win, int target, MPI_Aint disp,
+                                MPI_Count ocount, MPI_Datatype otype,
+                                MPI_Count tcount, MPI_Datatype ttype,
+                                size_t *len)
+{
+    if (!ucmpi_global.initialized || ucmpi_global.finalized ||
+        !ucmpi_win_valid(win) || target < 0 || target >= win->size)
+        return NULL;
+    ucmpi_rma_peer_t *p = &win->peers[target];
+    if (p->local == NULL || disp < 0 || ocount < 0 || tcount < 0 ||
+        !dt_simple(otype) || !dt_simple(ttype))
+        return NULL;
+    uint64_t n = (uint64_t)(ttype->size * tcount);
+    int64_t lo = (int64_t)disp * p->disp_unit + ttype->true_lb;
+    if ((uint64_t)(otype->size * ocount) != n || lo < 0 ||
+        (uint64_t)lo + n > p->size)
+        return NULL;
+    if (win->access == UCMPI_EPOCH_FENCE)
+        __atomic_add_fetch(&win->fence_ops, 1, __ATOMIC_RELAXED);
+    else if (win->access != UCMPI_EPOCH_LOCK_ALL &&
+             !(win->access == UCMPI_EPOCH_LOCK && p->lock != 0))
+        return NULL;
+    *len = n;
+    return p->local + lo;
+}
+
 #pragma weak MPI_Put = PMPI_Put
 int PMPI_Put(const void *origin_addr, int origin_count,
              MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
+    size_t n;
+    char *t = fast_target(win, target_rank, target_disp, origin_count,
+                          origin_datatype, target_count, target_datatype, &n);
+    if (t != NULL) {
+        memcpy(t, (const char *)origin_addr + origin_datatype->true_lb, n);
+        ucmpi_rma_nt_fence(n);
+        return MPI_SUCCESS;
+    }
     return put_common(origin_addr, origin_count, origin_datatype, target_rank,
                       target_disp, target_count, target_datatype, win, NULL,
                       "MPI_Put");
@@ -347,6 +485,13 @@ int PMPI_Get(void *origin_addr, int origin_count,
              MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
+    size_t n;
+    char *t = fast_target(win, target_rank, target_disp, origin_count,
+                          origin_datatype, target_count, target_datatype, &n);
+    if (t != NULL) {
+        memcpy((char *)origin_addr + origin_datatype->true_lb, t, n);
+        return MPI_SUCCESS;
+    }
     return get_common(origin_addr, origin_count, origin_datatype, target_rank,
                       target_disp, target_count, target_datatype, win, NULL,
                       "MPI_Get");

@@ -6,6 +6,8 @@
 #define UCMPI_RMA_H
 
 #include "ucmpi.h"
+
+#include <stdlib.h>
 #include "ucp_glue/rma.h"
 
 /* What each rank knows about every member of the window (exchanged once). */
@@ -20,6 +22,12 @@ typedef struct {
     ucmpi_rma_rkey_t *ctrl_rkey;
     int lock;                 /* lock we hold on it: 0 or MPI_LOCK_* */
     ucmpi_rma_cnt_t cnt;      /* our operations towards it */
+    /* direct path (same node): its window memory mapped here, or NULL */
+    char *local;
+    uint32_t *acc_lock;       /* its accumulate lock (see atomic.c) */
+    void *map;                /* our mapping of its segment (to unmap) */
+    size_t map_len;
+    int ucx_dirty;            /* UCP puts/gets/atomics not yet flushed */
 } ucmpi_rma_peer_t;
 
 /* Registered per-window control words: a fair reader-writer ticket lock.
@@ -27,7 +35,16 @@ typedef struct {
 typedef struct {
     uint64_t lock_req;        /* tickets taken */
     uint64_t lock_done;       /* tickets released */
+    uint32_t acc_lock;        /* accumulate lock of windows not in shm */
+    uint32_t pad;
 } ucmpi_rma_ctrl_t;
+
+/* Head of a node-shared window segment (Win_allocate, allocate_shared):
+ * what node peers need besides the data. */
+#define UCMPI_RMA_SHM_HDR 64
+typedef struct {
+    uint32_t acc_lock;        /* accumulate lock of this memory */
+} ucmpi_rma_shm_hdr_t;
 
 enum { UCMPI_EPOCH_NONE, UCMPI_EPOCH_FENCE, UCMPI_EPOCH_PSCW,
        UCMPI_EPOCH_LOCK, UCMPI_EPOCH_LOCK_ALL };
@@ -70,7 +87,10 @@ struct ucmpi_win_s {
     int npost_reqs;
     int deferred_err;         /* error reported by a target, not yet told */
     int free_base;            /* allocate: free(base) at Win_free */
-    void *shm;                /* allocate_shared: the whole mapping */
+    uint32_t *acc_lock;       /* lock of my memory's accumulates */
+    int ucx_dirty;            /* some UCP put/get/atomic not yet flushed */
+    int broken;               /* operations abandoned (a peer died) */
+    void *shm;                /* allocate(_shared): my node segment */
     size_t shm_len;
     MPI_Aint *shm_offsets;    /* [size] my mapping offset of each rank */
     ucmpi_rma_region_t *regions;   /* dynamic: attached memory */
@@ -113,6 +133,9 @@ void ucmpi_rma_collect(ucmpi_win_t *win);
 /* Wait for every operation towards target (-1: all) to complete locally
  * and, with remote, remotely.  Returns the first error seen. */
 int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote);
+
+/* rc, or MPI_ERR_PROC_FAILED when it is an error and target died. */
+int ucmpi_rma_peer_err(ucmpi_win_t *win, int target, int rc);
 
 /* Collective helpers over win->comm (auxiliary context). */
 int ucmpi_rma_barrier(ucmpi_comm_t *comm);
@@ -186,7 +209,16 @@ typedef struct {
     size_t nsegs;
     uint64_t raddr;
     uint64_t bytes;
+    char *local;              /* raddr mapped here (direct path) or NULL */
+    ucmpi_rma_seg_t one;      /* segs of a contiguous type (no malloc) */
 } ucmpi_rma_target_t;
+
+static inline void ucmpi_rma_target_free(ucmpi_rma_target_t *t)
+{
+    if (t->segs != &t->one)
+        free(t->segs);
+    t->segs = NULL;
+}
 
 /* Checks window, rank, target type/count, range and epoch; fills t.
  * Returns MPI_SUCCESS with t->bytes 0 and no segments for PROC_NULL. */
@@ -199,5 +231,65 @@ int ucmpi_rma_check_buf(ucmpi_win_t *win, const char *fn, const char *what,
 
 /* Checks that an RMA call may access target now (epoch, lock). */
 int ucmpi_rma_check_epoch(ucmpi_win_t *win, int target, const char *fn);
+
+/* --- node-shared window memory (shm.c) --- */
+/* UCMPI_RMA_DIRECT: may this rank use (and offer) the direct path? */
+bool ucmpi_rma_direct_enabled(void);
+/* A segment of UCMPI_RMA_SHM_HDR + size bytes that node peers can map;
+ * name gets its name (empty when none could be made). */
+int ucmpi_rma_shm_create(size_t size, void **seg, size_t *len, char *name,
+                         size_t name_len);
+void ucmpi_rma_shm_destroy(void *seg, size_t len, const char *name);
+/* Collective: map the segments of the window's node peers (peers whose
+ * segment cannot be mapped stay on UCX), then unlink my segment. */
+int ucmpi_rma_shm_connect(ucmpi_win_t *win, const char *name);
+/* Direct access to myself and, for shared windows, to every member. */
+void ucmpi_rma_direct_setup(ucmpi_win_t *win);
+void ucmpi_rma_shm_disconnect(ucmpi_win_t *win);
+
+/* --- the accumulate atomicity regime (atomic.c) --- */
+/* Applies op to the run dst[0, len) from src (NULL for NO_OP), fetching
+ * the old values into out (may be NULL).  Elements of 4 or 8 aligned
+ * bytes use CPU atomics; the rest are done under *lock.  Every path that
+ * accumulates (origins on the node, the target's message handler) goes
+ * through here, so all of them stay element-atomic towards each other. */
+void ucmpi_rma_acc_run(uint32_t *lock, MPI_Op op, MPI_Datatype basic,
+                       const void *src, void *dst, void *out, uint64_t len);
+/* Integer types of 4 or 8 bytes (native fetch-and-op). */
+bool ucmpi_rma_is_int(MPI_Datatype t);
+/* op is defined on the 4/8-byte predefined type dt (no checks needed). */
+bool ucmpi_rma_fast_op(MPI_Op op, MPI_Datatype dt);
+/* Compare-and-swap of one n-byte element. */
+void ucmpi_rma_cas_run(uint32_t *lock, size_t n, const void *val,
+                       const void *cmp, void *dst, void *out);
+
+/* --- the direct path (direct.c) --- */
+/* Large memcpy may use non-temporal stores, which locked instructions do
+ * not order on every CPU: fence them right after such a copy. */
+#define UCMPI_RMA_NT_MIN 32768
+static inline void ucmpi_rma_nt_fence(size_t len)
+{
+#if defined(__x86_64__)
+    if (len >= UCMPI_RMA_NT_MIN)
+        __asm__ __volatile__("sfence" ::: "memory");
+#else
+    (void)len;
+#endif
+}
+/* Memory barrier of completion on the direct path: our stores (also
+ * non-temporal ones) are visible before anything we do later, and our
+ * later loads see what others stored before they told us.  A locked
+ * instruction orders like mfence on x86 and costs less. */
+static inline void ucmpi_rma_full_barrier(void)
+{
+#if defined(__x86_64__)
+    __asm__ __volatile__("lock orq $0, (%%rsp)" ::: "memory", "cc");
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+int ucmpi_rma_direct_put(const void *data, const ucmpi_rma_target_t *t);
+void ucmpi_rma_direct_get(void *dst, const ucmpi_rma_target_t *t);
 
 #endif

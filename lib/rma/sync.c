@@ -43,6 +43,8 @@ int PMPI_Win_fence(int assert, MPI_Win win)
                              "a post epoch is open");
     rc = ucmpi_rma_complete(win, -1, 1);
     int rc2 = ucmpi_rma_barrier(win->comm);
+    /* others' direct-path stores before the barrier are seen after it */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     int epoch = (assert & MPI_MODE_NOSUCCEED) ? UCMPI_EPOCH_NONE
                                               : UCMPI_EPOCH_FENCE;
     win->access = win->exposure = epoch;
@@ -118,6 +120,8 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
         return ucmpi_err_win(win, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     win->npost_reqs = group->size;
+    /* my stores visible to origins that read after the post notice */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (win->access == UCMPI_EPOCH_FENCE && win->fence_ops == 0)
         win->access = UCMPI_EPOCH_NONE;
     for (int i = 0; i < group->size && rc == MPI_SUCCESS; i++) {
@@ -153,6 +157,7 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
         rc = ucmpi_recv(&notice_byte, 0, MPI_BYTE, ranks[i],
                         win->tag + TAG_POSTED, win->comm, UCMPI_CTX_AUX, NULL);
     free(ranks);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (rc != MPI_SUCCESS)
         return ucmpi_err_win(win, rc, fn, "waiting for post notices failed");
     ucmpi_group_retain(group);
@@ -200,6 +205,8 @@ static int end_exposure(MPI_Win win)
     win->post_reqs = NULL;
     win->npost_reqs = 0;
     win->exposure = UCMPI_EPOCH_NONE;
+    /* origins' direct-path stores are seen after their done notices */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return rc;
 }
 

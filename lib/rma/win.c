@@ -53,7 +53,17 @@ static void windows_dec(void)
 static ucmpi_win_t **table;
 static uint32_t table_len;
 
+static int table_add_locked(ucmpi_win_t *win);
+
 static int table_add(ucmpi_win_t *win)
+{
+    ucmpi_lock();
+    int rc = table_add_locked(win);
+    ucmpi_unlock();
+    return rc;
+}
+
+static int table_add_locked(ucmpi_win_t *win)
 {
     for (uint32_t i = 0; i < table_len; i++)
         if (table[i] == NULL) {
@@ -100,20 +110,32 @@ void ucmpi_rma_keep(ucmpi_win_t *win, void *ptr)
         return;
     }
     g->ptr = ptr;
+    ucmpi_lock();
     g->next = win->garbage;
     win->garbage = g;
+    ucmpi_unlock();
 }
 
 void ucmpi_rma_collect(ucmpi_win_t *win)
 {
     if (!ucmpi_rma_cnt_done(&win->all))
         return;
+    ucmpi_lock();
     while (win->garbage != NULL) {
         ucmpi_rma_garbage_t *g = win->garbage;
         win->garbage = g->next;
         free(g->ptr);
         free(g);
     }
+    ucmpi_unlock();
+}
+
+int ucmpi_rma_peer_err(ucmpi_win_t *win, int target, int rc)
+{
+    if (rc != MPI_SUCCESS && target >= 0 && target < win->size &&
+        ucmpi_peer_failed(win->peers[target].world))
+        return MPI_ERR_PROC_FAILED;
+    return rc;
 }
 
 int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote)
@@ -121,27 +143,46 @@ int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote)
     int rc = MPI_SUCCESS, lo = target < 0 ? 0 : target;
     int hi = target < 0 ? win->size : target + 1;
 
+    if (target >= 0 && ucmpi_rma_cnt_done(&win->peers[target].cnt) &&
+        !win->peers[target].ucx_dirty && win->deferred_err == MPI_SUCCESS &&
+        win->peers[target].cnt.status == MPI_SUCCESS &&
+        win->garbage == NULL) {
+        /* only direct-path work since the last completion */
+        ucmpi_rma_full_barrier();
+        return MPI_SUCCESS;
+    }
+
     for (int t = lo; t < hi; t++) {
         ucmpi_rma_peer_t *p = &win->peers[t];
-        int st = ucmpi_rma_cnt_wait(&p->cnt);
+        int st = ucmpi_rma_peer_err(win, t,
+                                    ucmpi_rma_cnt_wait_peer(&p->cnt, p->world));
+        if (st == MPI_ERR_PROC_FAILED)
+            win->broken = 1;
         if (st != MPI_SUCCESS && rc == MPI_SUCCESS)
             rc = st;
+        if (st == MPI_ERR_PROC_FAILED)
+            continue;
         p->cnt.status = MPI_SUCCESS;
-        if (remote && target >= 0) {
-            st = ucmpi_rma_flush(p->world);
+        /* only UCP puts/gets/atomics need a flush to be remotely done;
+         * one peer at a time, so that a dead one is noticed */
+        if (remote && p->ucx_dirty) {
+            st = ucmpi_rma_peer_err(win, t, ucmpi_rma_flush(p->world));
+            if (st == MPI_ERR_PROC_FAILED)
+                win->broken = 1;
             if (st != MPI_SUCCESS && rc == MPI_SUCCESS)
                 rc = st;
+            p->ucx_dirty = 0;
         }
     }
-    if (remote && target < 0) {
-        int st = ucmpi_rma_flush(-1);
-        if (st != MPI_SUCCESS && rc == MPI_SUCCESS)
-            rc = st;
-    }
+    if (remote && target < 0)
+        win->ucx_dirty = 0;
+    ucmpi_rma_full_barrier();
+    ucmpi_lock();   /* message handlers set it under the lock */
     if (win->deferred_err != MPI_SUCCESS) {
         rc = win->deferred_err;
         win->deferred_err = MPI_SUCCESS;
     }
+    ucmpi_unlock();
     win->all.status = MPI_SUCCESS;
     ucmpi_rma_collect(win);
     return rc;
@@ -241,7 +282,9 @@ void ucmpi_rma_win_destroy(ucmpi_win_t *win)
         ucmpi_rma_rkey_destroy(win->peers[i].rkey);
         ucmpi_rma_rkey_destroy(win->peers[i].ctrl_rkey);
     }
-    free(win->peers);
+    ucmpi_rma_shm_disconnect(win);
+    if (!win->broken)
+        free(win->peers);
     while (win->regions != NULL) {
         ucmpi_rma_region_t *r = win->regions;
         win->regions = r->next;
@@ -251,8 +294,10 @@ void ucmpi_rma_win_destroy(ucmpi_win_t *win)
     ucmpi_rma_mem_unmap(win->mem);
     ucmpi_rma_mem_unmap(win->ctrl_mem);
     free(win->ctrl);
+    ucmpi_lock();
     if (win->id < table_len && table[win->id] == win)
         table[win->id] = NULL;
+    ucmpi_unlock();
     if (win->free_base)
         free(win->base);
     if (win->shm != NULL)
@@ -269,7 +314,10 @@ void ucmpi_rma_win_destroy(ucmpi_win_t *win)
         windows_dec();
     }
     win->magic = UCMPI_MAGIC_FREED;
-    free(win);
+    /* operations abandoned towards a dead peer may still complete and
+     * write to the peers and the window: keep them */
+    if (!win->broken)
+        free(win);
 }
 
 /* Argument checks and the common part of every flavor: the window object,
@@ -317,6 +365,7 @@ int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
     if (win->peers == NULL || win->ctrl == NULL)
         goto fail;
     memset(win->ctrl, 0, sizeof(*win->ctrl));
+    win->acc_lock = &win->ctrl->acc_lock;
     rc = ucmpi_rma_am_setup();
     if (rc == MPI_SUCCESS) {
         ucmpi_rma_eps_retain();
@@ -335,6 +384,7 @@ int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
     if (rc != MPI_SUCCESS)
         goto fail;
     ucmpi_rma_apply_info(win, info);
+    ucmpi_rma_direct_setup(win);
     *out = win;
     return MPI_SUCCESS;
 fail:

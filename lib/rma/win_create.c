@@ -31,22 +31,45 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
                       MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
     static const char fn[] = "MPI_Win_allocate";
-    void *base = NULL;
+    void *base = NULL, *seg = NULL;
+    size_t seg_len = 0;
+    char name[64] = "";
     int rc = ucmpi_rma_check_create(comm, size, disp_unit, info, win, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (baseptr == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "baseptr is NULL");
-    if (size > 0 && posix_memalign(&base, 64, (size_t)size) != 0)
+    /* node peers map a shared segment (direct path); else plain memory */
+    if (size > 0 &&
+        ucmpi_rma_shm_create((size_t)size, &seg, &seg_len, name,
+                             sizeof(name)) == MPI_SUCCESS)
+        base = (char *)seg + UCMPI_RMA_SHM_HDR;
+    else if (size > 0 && posix_memalign(&base, 64, (size_t)size) != 0)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn,
                               "cannot allocate %ld bytes", (long)size);
     rc = ucmpi_rma_win_setup(comm, base, size, disp_unit,
                              MPI_WIN_FLAVOR_ALLOCATE, info, fn, win);
     if (rc != MPI_SUCCESS) {
-        free(base);
+        if (seg != NULL)
+            ucmpi_rma_shm_destroy(seg, seg_len, name);
+        else
+            free(base);
         return rc;
     }
-    (*win)->free_base = 1;
+    if (seg != NULL) {
+        (*win)->shm = seg;
+        (*win)->shm_len = seg_len;
+        (*win)->acc_lock = &((ucmpi_rma_shm_hdr_t *)seg)->acc_lock;
+        ucmpi_rma_direct_setup(*win);
+    } else {
+        (*win)->free_base = 1;
+    }
+    rc = ucmpi_rma_shm_connect(*win, name);
+    if (rc != MPI_SUCCESS) {
+        ucmpi_rma_win_destroy(*win);
+        *win = MPI_WIN_NULL;
+        return ucmpi_err_comm(comm, rc, fn, "connecting node peers failed");
+    }
     *(void **)baseptr = base;
     return MPI_SUCCESS;
 }

@@ -95,7 +95,7 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     rc = ucmpi_rma_allgather(comm, &mine, sizes, sizeof(mine));
-    size_t total = 0;
+    size_t total = UCMPI_RMA_SHM_HDR;   /* the accumulate lock */
     for (int i = 0; i < comm->size; i++) {
         offs[i] = (MPI_Aint)total;
         total += ((size_t)sizes[i] + ALIGN - 1) / ALIGN * ALIGN;
@@ -121,6 +121,9 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
     (*win)->shm = seg;
     (*win)->shm_len = total;
     (*win)->shm_offsets = offs;
+    if (seg != NULL)
+        (*win)->acc_lock = &((ucmpi_rma_shm_hdr_t *)seg)->acc_lock;
+    ucmpi_rma_direct_setup(*win);
     *(void **)baseptr = base;
     return MPI_SUCCESS;
 }

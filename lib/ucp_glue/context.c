@@ -5,6 +5,7 @@
 #include "glue.h"
 #include "ucx.h"
 #include "ucmpi_rt.h"
+#include "p2p_cancel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,7 +111,7 @@ int ucmpi_ucx_init(int thread_level)
     ucmpi_ucx.eps = calloc((size_t)ucmpi_global.world_size, sizeof(ucp_ep_h));
     if (ucmpi_ucx.eps == NULL)
         goto err_worker;
-    if (publish_address() != 0)
+    if (publish_address() != 0 || ucmpi_ucx_cancel_init() != 0)
         goto err_eps;
     return 0;
 err_eps:

@@ -34,7 +34,9 @@ static inline ucp_ep_h ucmpi_ucx_ep(int r)
 enum {
     UCMPI_AM_RMA_ACC = 1,     /* lib/ucp_glue/rma*.c: target-side accumulate */
     UCMPI_AM_RMA_CTRL = 2,    /* RMA synchronisation messages */
-    UCMPI_AM_RMA_REPLY = 3
+    UCMPI_AM_RMA_REPLY = 3,
+    UCMPI_AM_P2P_CANCEL = 4,  /* lib/ucp_glue/cancel.c: send cancellation */
+    UCMPI_AM_P2P_CANCEL_REPLY = 5
 };
 
 #endif

@@ -46,6 +46,9 @@ static inline void ucmpi_rma_cnt_sub(ucmpi_rma_cnt_t *c, int status)
 }
 /* Progress until the counter drains; returns its status. */
 int ucmpi_rma_cnt_wait(ucmpi_rma_cnt_t *c);
+/* The same, but gives up with MPI_ERR_PROC_FAILED once world rank peer
+ * (-1: none) is known dead; what is pending then never completes. */
+int ucmpi_rma_cnt_wait_peer(ucmpi_rma_cnt_t *c, int peer);
 
 /* Dedicated RMA endpoints live while some window holds a reference. */
 void ucmpi_rma_eps_retain(void);

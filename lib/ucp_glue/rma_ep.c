@@ -16,8 +16,19 @@
 static ucp_ep_h *rma_eps;
 static int users;
 
+static ucp_ep_h ep_locked(int r);
+
+/* Called from several threads under MPI_THREAD_MULTIPLE. */
 ucp_ep_h ucmpi_rma_ep(int r);
 ucp_ep_h ucmpi_rma_ep(int r)
+{
+    ucmpi_lock();
+    ucp_ep_h h = ep_locked(r);
+    ucmpi_unlock();
+    return h;
+}
+
+static ucp_ep_h ep_locked(int r)
 {
     void *addr = NULL;
     size_t len = 0;

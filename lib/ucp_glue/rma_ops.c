@@ -5,6 +5,8 @@
 #include "glue.h"
 #include "ucp_glue/rma.h"
 
+#include <stdlib.h>
+
 ucp_ep_h ucmpi_rma_ep(int r);
 
 ucp_rkey_h ucmpi_rma_rkey_ucp(ucmpi_rma_rkey_t *rkey);
@@ -41,12 +43,21 @@ static int finish(ucs_status_ptr_t sp, ucmpi_rma_cnt_t *cnt)
 
 int ucmpi_rma_cnt_wait(ucmpi_rma_cnt_t *c)
 {
+    return ucmpi_rma_cnt_wait_peer(c, -1);
+}
+
+int ucmpi_rma_cnt_wait_peer(ucmpi_rma_cnt_t *c, int peer)
+{
     unsigned spins = 0;
     while (!ucmpi_rma_cnt_done(c)) {
-        if (ucmpi_progress() == 0)
-            ucmpi_progress_idle(spins++);
-        else
+        if (ucmpi_progress() != 0) {
             spins = 0;
+            continue;
+        }
+        ucmpi_progress_idle(++spins);
+        /* RMA endpoints have no error handling: look at the peer */
+        if (peer >= 0 && spins % 1024 == 0 && ucmpi_peer_failed(peer))
+            return MPI_ERR_PROC_FAILED;
     }
     return c->status;
 }
@@ -116,21 +127,28 @@ int ucmpi_rma_atomic(int peer, int aop, size_t size, const void *value,
 
 int ucmpi_rma_flush(int peer)
 {
-    ucmpi_rma_cnt_t cnt = {0, MPI_SUCCESS, NULL, NULL};
-    ucp_request_param_t p = op_param(&cnt);
+    /* on the heap: a flush towards a dead peer is abandoned, not freed */
+    ucmpi_rma_cnt_t *cnt = calloc(1, sizeof(*cnt));
     ucs_status_ptr_t sp;
 
-    cnt_add(&cnt);
+    if (cnt == NULL)
+        return MPI_ERR_NO_MEM;
+    ucp_request_param_t p = op_param(cnt);
+    cnt_add(cnt);
     if (peer < 0) {
         sp = ucp_worker_flush_nbx(ucmpi_ucx.worker, &p);
     } else {
         ucp_ep_h ep = ucmpi_rma_ep(peer);
-        if (ep == NULL)
+        if (ep == NULL) {
+            free(cnt);
             return MPI_ERR_OTHER;
+        }
         sp = ucp_ep_flush_nbx(ep, &p);
     }
-    int rc = finish(sp, &cnt);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return ucmpi_rma_cnt_wait(&cnt);
+    int rc = finish(sp, cnt);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_rma_cnt_wait_peer(cnt, peer);
+    if (rc != MPI_ERR_PROC_FAILED)
+        free(cnt);
+    return rc;
 }

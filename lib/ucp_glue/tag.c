@@ -7,6 +7,8 @@
 #include "glue.h"
 #include "ucx.h"
 #include "tag.h"
+#include "p2p.h"
+#include "p2p_cancel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +168,11 @@ static void op_done(ucmpi_request_t *req, ucs_status_t st)
     }
 }
 
+void ucmpi_ucx_op_done(ucmpi_request_t *req)
+{
+    op_done(req, UCS_OK);
+}
+
 static void send_cb(void *ucx_req, ucs_status_t st, void *user_data)
 {
     ucmpi_request_t *req = user_data;
@@ -180,8 +187,11 @@ static void send_cb(void *ucx_req, ucs_status_t st, void *user_data)
 static void ack_cb(void *ucx_req, ucs_status_t st,
                    const ucp_tag_recv_info_t *info, void *user_data)
 {
+    ucmpi_request_t *req = user_data;
+
+    req->p2p.ack_req = NULL;   /* a cancelled send no longer waits for it */
     ucp_request_free(ucx_req);
-    op_done(user_data, st);
+    op_done(req, st);
 }
 
 static void finish_post(ucmpi_request_t *req, void *ret, int is_main)
@@ -207,6 +217,10 @@ static int post_ack_recv(ucmpi_request_t *req, uint64_t tag)
     void *ret = ucp_tag_recv_nbx(ucmpi_ucx.worker, NULL, 0, rtag, mask, &p);
     if (UCS_PTR_IS_ERR(ret))
         return mpi_error_of(UCS_PTR_STATUS(ret));
+    if (ret == NULL)
+        op_done(req, UCS_OK);      /* completed at once: no callback */
+    else
+        req->p2p.ack_req = ret;
     return MPI_SUCCESS;
 }
 
@@ -268,7 +282,8 @@ static void recv_complete(ucmpi_request_t *req, ucs_status_t st,
         if (req->p2p.bounce != NULL)
             ucmpi_dt_unpack(req->p2p.dt, req->p2p.buf, req->p2p.count,
                             req->p2p.bounce, got);
-        if (ucmpi_tag_is_sync(info->sender_tag))
+        if (ucmpi_tag_is_sync(info->sender_tag) &&
+            req->p2p.mode != UCMPI_RECV_ACKED)
             ucmpi_p2p_queue_ack(req, info->sender_tag);
     }
     op_done(req, st);

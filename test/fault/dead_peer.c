@@ -8,6 +8,10 @@
  *     coll   survivors block in MPI_Barrier, with a handler of ours
  *     fatal  survivors block in MPI_Recv with the default handler
  *            (MPI_ERRORS_ARE_FATAL): the job must end with an error
+ *     rma    survivors accumulate to VICTIM in a window (MPI_Win_create, so
+ *            through the target's handler) and block in MPI_Win_flush,
+ *            with a window handler of ours
+ *     fence  survivors block in MPI_Win_fence after a put to VICTIM
  *
  * A survivor whose handler ran prints the error class and the time since the
  * death, then leaves with _exit(0) (the library may be unusable now).  Needs
@@ -47,6 +51,12 @@ static void handler(MPI_Comm *comm, int *code, ...)
     _exit(cls == MPI_SUCCESS ? 1 : 0);
 }
 
+static void win_handler(MPI_Win *win, int *code, ...)
+{
+    (void)win;
+    handler(NULL, code);
+}
+
 /* Every survivor talks to the victim once, so endpoints exist before it dies. */
 static void connect_all(int victim, int size)
 {
@@ -82,6 +92,17 @@ int main(int argc, char **argv)
         MPI_Comm_create_errhandler(handler, &eh);
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
     }
+    MPI_Win win = MPI_WIN_NULL;
+    long wbuf[4] = {0};
+    if (!strcmp(variant, "rma") || !strcmp(variant, "fence")) {
+        MPI_Errhandler weh;
+        MPI_Win_create(wbuf, sizeof(wbuf), sizeof(long), MPI_INFO_NULL,
+                       MPI_COMM_WORLD, &win);
+        MPI_Win_create_errhandler(win_handler, &weh);
+        MPI_Win_set_errhandler(win, weh);
+        if (!strcmp(variant, "fence"))
+            MPI_Win_fence(0, win);
+    }
     connect_all(victim, size);
     t_death = now() + 0.2;
     if (rank == victim) {
@@ -90,9 +111,18 @@ int main(int argc, char **argv)
         fflush(stdout);
         raise(SIGKILL);
     }
-    if (strcmp(variant, "coll") == 0)
+    long one = 1;
+    if (strcmp(variant, "coll") == 0) {
         MPI_Barrier(MPI_COMM_WORLD);
-    else
+    } else if (strcmp(variant, "rma") == 0) {
+        MPI_Win_lock_all(0, win);
+        MPI_Accumulate(&one, 1, MPI_LONG, victim, 0, 1, MPI_LONG, MPI_SUM,
+                       win);
+        MPI_Win_flush(victim, win);
+    } else if (strcmp(variant, "fence") == 0) {
+        MPI_Put(&one, 1, MPI_LONG, victim, 1, 1, MPI_LONG, win);
+        MPI_Win_fence(0, win);
+    } else
         MPI_Recv(&buf, 1, MPI_INT, victim, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     printf("rank %d: call involving dead rank %d returned success\n", rank, victim);
     return 1;

@@ -154,7 +154,7 @@ add_subset "$log" "through srun"
 # resets the connections at once; shared memory would need UCX keepalive.
 # Until issue 7 part 4 lands these are XFAIL; DEADPEER_STRICT=1 fails them.
 if [ -x "$dead" ]; then
-    for spec in "2 recv" "4 recv" "4 coll" "4 fatal"; do
+    for spec in "2 recv" "4 recv" "4 coll" "4 fatal" "4 rma" "4 fence"; do
         set -- $spec
         np=$1 variant=$2 log=$logs/dead.$np.$variant victim=1 place=()
         [ "$np" -lt "$nodes" ] && continue

@@ -1,7 +1,10 @@
 /* Ring allgather(v): in round i every rank passes block (rank - i) to its
  * right neighbour and takes block (rank - i - 1) from its left one.
  * Bandwidth-optimal, n-1 rounds; data moves straight between user
- * buffers. */
+ * buffers.  Round 0 sends the own block from the send buffer and copies
+ * it into place only after posting the transfers: the peer reads data
+ * that is not being written, and the copy overlaps the peer's receive
+ * (2 ranks, 2 MiB: 242 -> see git log for the measurement). */
 #include "coll/allgather/allgather.h"
 
 int ucmpi_allgather_ring(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
@@ -10,22 +13,28 @@ int ucmpi_allgather_ring(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
     const ucmpi_xblk_t *b = a->rblk ? a->rblk
                                     : ucmpi_xblk_uniform(s, n, a->rbuf,
                                                          a->rcount, a->rdt);
-    int rc;
+    ucmpi_xblk_t own;
+    int rc = MPI_SUCCESS;
 
     if (b == NULL)
         return MPI_ERR_NO_MEM;
-    /* the copy runs before the round's first send is posted */
-    rc = ucmpi_allgather_own(s, a, &b[r]);
+    own = b[r];
+    if (a->sbuf != MPI_IN_PLACE)
+        own = (ucmpi_xblk_t){(char *)a->sbuf, a->scount, a->sdt};
     for (int i = 0; i < n - 1 && rc == MPI_SUCCESS; i++) {
-        const ucmpi_xblk_t *out = &b[(r - i + n) % n];
+        const ucmpi_xblk_t *out = i == 0 ? &own : &b[(r - i + n) % n];
         const ucmpi_xblk_t *in = &b[(r - i - 1 + 2 * n) % n];
 
-        if (ucmpi_xblk_bytes(out))
-            rc = ucmpi_sched_send(s, out->buf, out->count, out->dt, right);
-        if (rc == MPI_SUCCESS && ucmpi_xblk_bytes(in))
+        if (ucmpi_xblk_bytes(in))
             rc = ucmpi_sched_recv(s, in->buf, in->count, in->dt, left);
+        if (rc == MPI_SUCCESS && ucmpi_xblk_bytes(out))
+            rc = ucmpi_sched_send(s, out->buf, out->count, out->dt, right);
+        if (rc == MPI_SUCCESS && i == 0)
+            rc = ucmpi_allgather_own(s, a, &b[r]);
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
     }
+    if (rc == MPI_SUCCESS && n == 1)
+        rc = ucmpi_allgather_own(s, a, &b[r]);
     return rc;
 }

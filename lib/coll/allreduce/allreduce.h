@@ -7,7 +7,7 @@
 
 enum { UCMPI_ALLREDUCE_RECURSIVE_DOUBLING, UCMPI_ALLREDUCE_RABENSEIFNER,
        UCMPI_ALLREDUCE_RING, UCMPI_ALLREDUCE_REDUCE_BCAST,
-       UCMPI_ALLREDUCE_HIERARCHICAL };
+       UCMPI_ALLREDUCE_HIERARCHICAL, UCMPI_ALLREDUCE_RING_SEGMENTED };
 
 /* Any op (rank order kept), any n: log2(n) exchanges of the whole vector. */
 int ucmpi_allreduce_recdbl(ucmpi_sched_t *s, const void *mine, void *rbuf,
@@ -23,6 +23,11 @@ int ucmpi_allreduce_rabenseifner(ucmpi_sched_t *s, const void *mine,
 int ucmpi_allreduce_ring(ucmpi_sched_t *s, const void *mine, void *rbuf,
                          MPI_Count count, MPI_Datatype dt, MPI_Op op,
                          const ucmpi_coll_grp_t *g);
+/* Commutative ops: ring in pipelined segments (tunable ALLREDUCE_SEGMENT),
+ * no temporary of the vector's size. */
+int ucmpi_allreduce_ring_seg(ucmpi_sched_t *s, const void *mine, void *rbuf,
+                             MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                             const ucmpi_coll_grp_t *g);
 /* Any op: binomial reduce to member 0 + binomial bcast. */
 int ucmpi_allreduce_reduce_bcast(ucmpi_sched_t *s, const void *mine,
                                  void *rbuf, MPI_Count count,

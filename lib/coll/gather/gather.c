@@ -4,6 +4,7 @@
  * selection, then the shared schedule tail (coll/xfer.c).
  */
 #include "coll/gather/gather.h"
+#include "coll/gather/vtree.h"
 
 enum { GATHER_LINEAR, GATHER_BINOMIAL };
 
@@ -150,7 +151,41 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount,
                          request, "MPI_Gather_init");
 }
 
-/* ---- gatherv: linear only (the root alone knows the counts) ---- */
+/* ---- gatherv ---- */
+
+enum { GATHERV_LINEAR, GATHERV_BINOMIAL };
+
+static const ucmpi_xfer_alg_t gatherv_algs[] = {
+    {GATHERV_LINEAR, "linear", "root receives from every rank in one round",
+     ucmpi_gather_linear},
+    {GATHERV_BINOMIAL, "binomial",
+     "binomial tree; subtree counts travel up first", ucmpi_gatherv_binomial},
+    {0, NULL, NULL, NULL}
+};
+
+/* Only the root knows the counts, so every rank must decide from the
+ * communicator alone.  The tree pays two passes over log2(n) levels and
+ * copies at inner nodes; it wins once the root's n-1 messages dominate,
+ * i.e. on large communicators (not measurable on this 2-core machine,
+ * where 16 ranks are 8x oversubscribed; UCC and Open MPI switch around
+ * the same size). */
+static const struct {
+    int tree_min_ranks;
+} gatherv_thresh = {16};
+
+static const ucmpi_xfer_alg_t *gatherv_select(const ucmpi_xfer_args_t *a)
+{
+    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(gatherv_algs,
+                                                  "GATHERV_ALGORITHM");
+
+    if (a->comm->is_inter)
+        return &gatherv_algs[GATHERV_LINEAR];
+    if (f)
+        return f;
+    return a->size >= gatherv_thresh.tree_min_ranks
+               ? &gatherv_algs[GATHERV_BINOMIAL]
+               : &gatherv_algs[GATHERV_LINEAR];
+}
 
 static int gatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
                           void *rbuf, const int *rcounts, const int *displs,
@@ -193,8 +228,7 @@ static int gatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
         if (rc != MPI_SUCCESS)
             return rc;
     }
-    return ucmpi_xfer_run(&ucmpi_gather_algs[GATHER_LINEAR], &a, mode, req,
-                          fn);
+    return ucmpi_xfer_run(gatherv_select(&a), &a, mode, req, fn);
 }
 
 #pragma weak MPI_Gatherv = PMPI_Gatherv

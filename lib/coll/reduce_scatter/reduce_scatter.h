@@ -6,7 +6,8 @@
 
 #include "coll/coll_util.h"
 
-enum { UCMPI_RS_RECURSIVE_HALVING, UCMPI_RS_RING, UCMPI_RS_PAIRWISE };
+enum { UCMPI_RS_RECURSIVE_HALVING, UCMPI_RS_RING, UCMPI_RS_PAIRWISE,
+       UCMPI_RS_RING_SEGMENTED };
 
 /* Commutative ops. */
 int ucmpi_rs_recursive_halving(ucmpi_sched_t *s, const void *in, void *rbuf,
@@ -16,6 +17,11 @@ int ucmpi_rs_recursive_halving(ucmpi_sched_t *s, const void *in, void *rbuf,
 int ucmpi_rs_ring(ucmpi_sched_t *s, const void *in, void *rbuf,
                   const MPI_Count *counts, MPI_Datatype dt, MPI_Op op,
                   const ucmpi_coll_grp_t *g);
+/* Commutative ops: the ring in pipelined segments (ALLREDUCE_SEGMENT), no
+ * copy of the input. */
+int ucmpi_rs_ring_seg(ucmpi_sched_t *s, const void *in, void *rbuf,
+                      const MPI_Count *counts, MPI_Datatype dt, MPI_Op op,
+                      const ucmpi_coll_grp_t *g);
 /* Any op (rank order kept). */
 int ucmpi_rs_pairwise(ucmpi_sched_t *s, const void *in, void *rbuf,
                       const MPI_Count *counts, MPI_Datatype dt, MPI_Op op,

@@ -3,6 +3,7 @@
  * persistent forms, on intra- and intercommunicators.
  */
 #include "coll/scatter/scatter.h"
+#include "coll/gather/vtree.h"
 
 enum { SCATTER_LINEAR, SCATTER_BINOMIAL };
 
@@ -148,7 +149,38 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount,
                           request, "MPI_Scatter_init");
 }
 
-/* ---- scatterv: linear (only the root knows the counts) ---- */
+/* ---- scatterv ---- */
+
+enum { SCATTERV_LINEAR, SCATTERV_BINOMIAL };
+
+static const ucmpi_xfer_alg_t scatterv_algs[] = {
+    {SCATTERV_LINEAR, "linear", "root sends to every rank in one round",
+     ucmpi_scatter_linear},
+    {SCATTERV_BINOMIAL, "binomial",
+     "binomial tree; subtree counts travel with the data",
+     ucmpi_scatterv_binomial},
+    {0, NULL, NULL, NULL}
+};
+
+/* As for gatherv (gather.c): only the root knows the counts, so the
+ * communicator size alone decides. */
+static const struct {
+    int tree_min_ranks;
+} scatterv_thresh = {16};
+
+static const ucmpi_xfer_alg_t *scatterv_select(const ucmpi_xfer_args_t *a)
+{
+    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(scatterv_algs,
+                                                  "SCATTERV_ALGORITHM");
+
+    if (a->comm->is_inter)
+        return &scatterv_algs[SCATTERV_LINEAR];
+    if (f)
+        return f;
+    return a->size >= scatterv_thresh.tree_min_ranks
+               ? &scatterv_algs[SCATTERV_BINOMIAL]
+               : &scatterv_algs[SCATTERV_LINEAR];
+}
 
 static int scatterv_common(const void *sbuf, const int *scounts,
                            const int *displs, MPI_Datatype sdt, void *rbuf,
@@ -183,8 +215,7 @@ static int scatterv_common(const void *sbuf, const int *scounts,
         if (rc != MPI_SUCCESS)
             return rc;
     }
-    return ucmpi_xfer_run(&ucmpi_scatter_algs[SCATTER_LINEAR], &a, mode, req,
-                          fn);
+    return ucmpi_xfer_run(scatterv_select(&a), &a, mode, req, fn);
 }
 
 #pragma weak MPI_Scatterv = PMPI_Scatterv

@@ -1,0 +1,32 @@
+/* Buffered-send buffers (lib/bsend.c) and their MPI API
+ * (lib/bsend_buffer.c): the process's buffer and one per communicator. */
+#ifndef UCMPI_BSEND_H
+#define UCMPI_BSEND_H
+
+#include "ucmpi.h"
+
+typedef struct ucmpi_bpool ucmpi_bpool_t;
+
+ucmpi_bpool_t *ucmpi_bpool_process(void);
+/* comm's own buffer pool; created on demand when `create`. */
+ucmpi_bpool_t *ucmpi_bpool_of(ucmpi_comm_t *comm, int create);
+int ucmpi_bpool_attach(ucmpi_bpool_t *pool, void *buffer, MPI_Count size,
+                       ucmpi_comm_t *comm, const char *fn);
+/* Waits for every buffered message, then forgets the buffer. */
+void ucmpi_bpool_detach(ucmpi_bpool_t *pool, void *buffer_addr,
+                        MPI_Count *size);
+/* Flushes: messages buffered before mark `upto` (ucmpi_bpool_mark). */
+uint64_t ucmpi_bpool_mark(ucmpi_bpool_t *pool);
+void ucmpi_bpool_wait(ucmpi_bpool_t *pool, uint64_t upto);
+int ucmpi_bpool_busy(ucmpi_bpool_t *pool, uint64_t upto);
+/* Completes nonblocking flushes that are done (lib/bsend_buffer.c). */
+int ucmpi_bflush_reap(void);
+
+/* Entry-point bodies shared by the int and large-count forms. */
+int ucmpi_bsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                int tag, MPI_Comm comm, const char *fn);
+int ucmpi_ibsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                 int tag, MPI_Comm comm, MPI_Request *request,
+                 const char *fn);
+
+#endif

@@ -1,0 +1,148 @@
+/* Segmented ring reduce-scatter (commutative ops), for long vectors: the
+ * ring of rs_ring.c (in step k member r passes its partial of block r-k-1
+ * to the right and folds its own data into block r-k-2 from the left;
+ * block r is complete after n-1 steps) with every block cut into
+ * segments of ALLREDUCE_SEGMENT bytes and software-pipelined: a round
+ * posts the receive of segment t, reduces segment t-1 and sends segment t.
+ *
+ * No copy of the input vector: step 0 sends straight from it.  Out of
+ * place, segments are received where their partial lives (the last step:
+ * recvbuf itself) and reduced there with the input; partials of earlier
+ * steps alternate between two block-sized buffers (none for 2 ranks).  In
+ * place, partials live in recvbuf and two segment buffers take the
+ * receives; block r then moves to the front. */
+#include "coll/reduce_scatter/reduce_scatter.h"
+
+typedef struct {
+    const ucmpi_coll_grp_t *g;
+    const MPI_Count *counts, *displs;
+    MPI_Count segc;           /* elements per segment */
+    int nseg;                 /* segments of the largest block */
+    MPI_Datatype dt;
+    MPI_Op op;
+    const void *in;           /* the input vector (rbuf when in place) */
+    void *rbuf;
+    void *part[2];            /* out of place: partials of steps < n-2 */
+    void *tmp[2];             /* in place: segment receive buffers */
+} rs_t;
+
+static int inplace(const rs_t *p)
+{
+    return p->in == p->rbuf;
+}
+
+/* Block received in step k. */
+static int rblock(const rs_t *p, int k)
+{
+    int n = p->g->size;
+    return ((p->g->rank - k - 2) % n + 2 * n) % n;
+}
+
+/* Where the partial of the block received in step k lives (element 0 of
+ * that block). */
+static char *partial(const rs_t *p, int k)
+{
+    int n = p->g->size;
+
+    if (inplace(p))
+        return ucmpi_coll_at(p->rbuf, p->displs[rblock(p, k)], p->dt);
+    if (k == n - 2)
+        return p->rbuf;
+    return p->part[k % 2];
+}
+
+/* Segment j of block b: element offset within the block, length. */
+static MPI_Count seg(const rs_t *p, int b, int j, MPI_Count *off)
+{
+    MPI_Count c = p->counts[b] - j * p->segc;
+
+    *off = j * p->segc;
+    return c < 0 ? 0 : c < p->segc ? c : p->segc;
+}
+
+static int reduce_seg(ucmpi_sched_t *s, const rs_t *p, int t)
+{
+    int k = t / p->nseg, b = rblock(p, k);
+    MPI_Count off, c = seg(p, b, t % p->nseg, &off);
+    char *dst = ucmpi_coll_at(partial(p, k), off, p->dt);
+
+    if (c == 0)
+        return MPI_SUCCESS;
+    if (inplace(p))
+        return ucmpi_sched_reduce(s, p->tmp[t % 2], dst, c, p->dt, p->op);
+    return ucmpi_sched_reduce(s, ucmpi_coll_at(p->in, p->displs[b] + off,
+                                               p->dt),
+                              dst, c, p->dt, p->op);
+}
+
+static int rounds(ucmpi_sched_t *s, const rs_t *p)
+{
+    const ucmpi_coll_grp_t *g = p->g;
+    int n = g->size, r = g->rank, rc = MPI_SUCCESS;
+    int right = ucmpi_coll_grp_peer(g, ucmpi_coll_ring_right(r, n));
+    int left = ucmpi_coll_grp_peer(g, ucmpi_coll_ring_left(r, n));
+    int nrounds = (n - 1) * p->nseg;
+
+    for (int t = 0; t < nrounds && rc == MPI_SUCCESS; t++) {
+        int k = t / p->nseg, j = t % p->nseg;
+        int sb = ((r - k - 1) % n + n) % n;
+        MPI_Count roff, soff;
+        MPI_Count rcnt = seg(p, rblock(p, k), j, &roff);
+        MPI_Count scnt = seg(p, sb, j, &soff);
+        const char *src = k == 0 ? ucmpi_coll_at(p->in, p->displs[sb], p->dt)
+                                 : partial(p, k - 1);
+
+        if (rcnt > 0)
+            rc = ucmpi_sched_recv(s, inplace(p) ? p->tmp[t % 2]
+                                  : ucmpi_coll_at(partial(p, k), roff, p->dt),
+                                  rcnt, p->dt, left);
+        if (rc == MPI_SUCCESS && t > 0)
+            rc = reduce_seg(s, p, t - 1);
+        if (rc == MPI_SUCCESS && scnt > 0)
+            rc = ucmpi_sched_send(s, ucmpi_coll_at(src, soff, p->dt), scnt,
+                                  p->dt, right);
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_sched_fence(s);
+    }
+    return rc == MPI_SUCCESS ? reduce_seg(s, p, nrounds - 1) : rc;
+}
+
+int ucmpi_rs_ring_seg(ucmpi_sched_t *s, const void *in, void *rbuf,
+                      const MPI_Count *counts, MPI_Datatype dt, MPI_Op op,
+                      const ucmpi_coll_grp_t *g)
+{
+    int n = g->size, r = g->rank, rc;
+    long segb = ucmpi_config_long("ALLREDUCE_SEGMENT");
+    MPI_Count *displs = ucmpi_sched_alloc(s, (n + 1) * sizeof(MPI_Count));
+    MPI_Count maxc = 0;
+    rs_t p = {g, counts, displs, 1, 1, dt, op, in, rbuf, {0}, {0}};
+
+    if (displs == NULL)
+        return MPI_ERR_NO_MEM;
+    ucmpi_rs_displs(counts, n, displs);
+    for (int i = 0; i < n; i++)
+        maxc = counts[i] > maxc ? counts[i] : maxc;
+    if (dt->extent > 0 && segb > dt->extent)
+        p.segc = segb / dt->extent;
+    if (p.segc > maxc)
+        p.segc = maxc > 0 ? maxc : 1;
+    p.nseg = (int)((maxc + p.segc - 1) / p.segc);
+    if (p.nseg < 1)
+        p.nseg = 1;
+    for (int i = 0; i < 2; i++) {
+        if (inplace(&p))
+            p.tmp[i] = ucmpi_coll_tmpbuf(s, p.segc, dt);
+        else if (n > 2 && i < n - 2)
+            p.part[i] = ucmpi_coll_tmpbuf(s, maxc, dt);
+        if ((inplace(&p) && p.tmp[i] == NULL) ||
+            (!inplace(&p) && n > 2 && i < n - 2 && p.part[i] == NULL))
+            return MPI_ERR_NO_MEM;
+    }
+    rc = rounds(s, &p);
+    if (rc == MPI_SUCCESS && inplace(&p) && r > 0)
+        rc = ucmpi_sched_copy(s, ucmpi_coll_at(rbuf, displs[r], dt),
+                              counts[r], dt, rbuf, counts[r], dt);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_sched_fence(s);
+    return rc;
+}

@@ -1,0 +1,196 @@
+/*
+ * Fortran handle conversion of requests and messages, and of statuses.
+ * A Fortran handle is an index (0 = the null handle) into a per-kind
+ * table of C handles; a hash map from handle to index makes c2f O(1) and
+ * gives one handle the same index every time.
+ */
+#include "ucmpi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    void **to_c;              /* index - 1 -> handle */
+    int n, cap;
+    struct { void *h; int idx; } *map;   /* open addressing, power of 2 */
+    int map_cap;
+} ftable_t;
+
+static ftable_t requests, messages;
+
+static size_t slot_of(const void *h, int cap)
+{
+    uintptr_t x = (uintptr_t)h;
+    x ^= x >> 17;
+    x *= UINT64_C(0x9e3779b97f4a7c15);
+    return (size_t)(x >> 20) & (size_t)(cap - 1);
+}
+
+static int map_find(const ftable_t *t, const void *h)
+{
+    if (t->map_cap == 0)
+        return 0;
+    for (size_t i = slot_of(h, t->map_cap);; i = (i + 1) & (t->map_cap - 1)) {
+        if (t->map[i].h == h)
+            return t->map[i].idx;
+        if (t->map[i].h == NULL)
+            return 0;
+    }
+}
+
+static void map_put(ftable_t *t, void *h, int idx)
+{
+    size_t i = slot_of(h, t->map_cap);
+    while (t->map[i].h != NULL)
+        i = (i + 1) & (t->map_cap - 1);
+    t->map[i].h = h;
+    t->map[i].idx = idx;
+}
+
+/* Index of handle h, added on first use; 0 when out of memory. */
+static int table_index(ftable_t *t, void *h)
+{
+    int idx = map_find(t, h);
+    if (idx != 0)
+        return idx;
+    if (t->n == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 64;
+        void **a = realloc(t->to_c, sizeof(*a) * (size_t)cap);
+        if (a == NULL)
+            return 0;
+        t->to_c = a;
+        t->cap = cap;
+    }
+    if (2 * (t->n + 1) > t->map_cap) {      /* keep the map half empty */
+        ftable_t old = *t;
+        t->map_cap = old.map_cap ? 2 * old.map_cap : 128;
+        t->map = calloc((size_t)t->map_cap, sizeof(*t->map));
+        if (t->map == NULL) {
+            *t = old;
+            return 0;
+        }
+        for (int i = 0; i < old.map_cap; i++)
+            if (old.map[i].h != NULL)
+                map_put(t, old.map[i].h, old.map[i].idx);
+        free(old.map);
+    }
+    t->to_c[t->n++] = h;
+    map_put(t, h, t->n);
+    return t->n;
+}
+
+static void *table_handle(const ftable_t *t, MPI_Fint f)
+{
+    return f >= 1 && f <= t->n ? t->to_c[f - 1] : NULL;
+}
+
+static MPI_Fint to_f(ftable_t *t, void *h)
+{
+    if (h == NULL)
+        return 0;
+    ucmpi_lock();
+    int idx = table_index(t, h);
+    ucmpi_unlock();
+    return idx;
+}
+
+static void *to_c(ftable_t *t, MPI_Fint f)
+{
+    ucmpi_lock();
+    void *h = table_handle(t, f);
+    ucmpi_unlock();
+    return h;
+}
+
+#pragma weak MPI_Request_c2f = PMPI_Request_c2f
+MPI_Fint PMPI_Request_c2f(MPI_Request request)
+{
+    return to_f(&requests, request);
+}
+
+#pragma weak MPI_Request_f2c = PMPI_Request_f2c
+MPI_Request PMPI_Request_f2c(MPI_Fint request)
+{
+    return to_c(&requests, request);
+}
+
+#pragma weak MPI_Message_c2f = PMPI_Message_c2f
+MPI_Fint PMPI_Message_c2f(MPI_Message message)
+{
+    return to_f(&messages, message);
+}
+
+#pragma weak MPI_Message_f2c = PMPI_Message_f2c
+MPI_Message PMPI_Message_f2c(MPI_Fint message)
+{
+    return to_c(&messages, message);
+}
+
+/* A Fortran status is the C status as MPI_F_STATUS_SIZE integers, with
+ * SOURCE, TAG and ERROR first (MPI_F_SOURCE, MPI_F_TAG, MPI_F_ERROR). */
+_Static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint),
+               "MPI_F_STATUS_SIZE must cover MPI_Status");
+_Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status),
+               "MPI_F08_status must mirror MPI_Status");
+
+static int status_arg(const void *a, const void *b, const char *fn)
+{
+    if (a != NULL && b != NULL)
+        return MPI_SUCCESS;
+    return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+                       "a status argument is NULL");
+}
+
+#pragma weak MPI_Status_c2f = PMPI_Status_c2f
+int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
+{
+    int rc = status_arg(c_status, f_status, "MPI_Status_c2f");
+    if (rc == MPI_SUCCESS)
+        memcpy(f_status, c_status, sizeof(*c_status));
+    return rc;
+}
+
+#pragma weak MPI_Status_f2c = PMPI_Status_f2c
+int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
+{
+    int rc = status_arg(f_status, c_status, "MPI_Status_f2c");
+    if (rc == MPI_SUCCESS)
+        memcpy(c_status, f_status, sizeof(*c_status));
+    return rc;
+}
+
+#pragma weak MPI_Status_c2f08 = PMPI_Status_c2f08
+int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status)
+{
+    int rc = status_arg(c_status, f08_status, "MPI_Status_c2f08");
+    if (rc == MPI_SUCCESS)
+        memcpy(f08_status, c_status, sizeof(*c_status));
+    return rc;
+}
+
+#pragma weak MPI_Status_f082c = PMPI_Status_f082c
+int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status)
+{
+    int rc = status_arg(f08_status, c_status, "MPI_Status_f082c");
+    if (rc == MPI_SUCCESS)
+        memcpy(c_status, f08_status, sizeof(*c_status));
+    return rc;
+}
+
+#pragma weak MPI_Status_f2f08 = PMPI_Status_f2f08
+int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
+{
+    int rc = status_arg(f_status, f08_status, "MPI_Status_f2f08");
+    if (rc == MPI_SUCCESS)
+        memcpy(f08_status, f_status, sizeof(*f08_status));
+    return rc;
+}
+
+#pragma weak MPI_Status_f082f = PMPI_Status_f082f
+int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)
+{
+    int rc = status_arg(f08_status, f_status, "MPI_Status_f082f");
+    if (rc == MPI_SUCCESS)
+        memcpy(f_status, f08_status, sizeof(*f08_status));
+    return rc;
+}
