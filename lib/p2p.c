@@ -153,7 +153,8 @@ static inline void *contig_addr(const void *buf, MPI_Datatype dt,
     return bytes ? (char *)buf + dt->true_lb : NULL;
 }
 
-/* Standard/ready send of contiguous data (single-threaded levels): UCX
+/* Internal standard/ready send of contiguous data (collectives, protocols;
+ * single-threaded levels): UCX
  * usually completes it at once, and then no request is set up at all (the
  * shared completed request is returned).  The head of the request pool is
  * only named as the callback's argument, and taken and initialised when
@@ -198,16 +199,51 @@ static int isend_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
     return MPI_SUCCESS;
 }
 
+/* User standard/ready send of contiguous data (UCMPI_CTX_P2P): a request
+ * of its own, which MPI_Cancel may use even after UCX completed the send
+ * (lib/p2p_cancel.h), set up before posting (MPI_THREAD_MULTIPLE: another
+ * thread's progress may run the callback at once). */
+static int isend_user(const void *buf, MPI_Count count, MPI_Datatype dt,
+                      int dest, int tag, ucmpi_comm_t *comm,
+                      ucmpi_request_t **req)
+{
+    ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_SEND, comm);
+    size_t bytes = (size_t)(count * dt->size);
+    void *ucx_req = NULL;
+
+    if (r == NULL)
+        return -1;
+    describe(r, buf, count, dt, dest, tag, UCMPI_CTX_P2P);
+    if (!dt->predefined)
+        ucmpi_dt_retain(dt);
+    r->p2p.mode = UCMPI_SEND_STANDARD;
+    r->p2p.world_peer = ucmpi_comm_peer_world(comm, dest);
+    ucmpi_p2p_number_send(r);
+    r->p2p.pending = 1;
+    *req = r;
+    int rc = ucmpi_ucx_isend_contig(
+        r, r->p2p.world_peer,
+        ucmpi_tag_make(comm->ctx, UCMPI_CTX_P2P, comm->rank, tag),
+        contig_addr(buf, dt, bytes), bytes, &ucx_req);
+    if (rc == 1)                  /* the callback completes it */
+        return MPI_SUCCESS;
+    r->p2p.pending = 0;
+    r->status.MPI_ERROR = -rc;    /* 0, or the error of a failed post */
+    ucmpi_request_set_complete(r);
+    return -rc;
+}
+
 int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                 int tag, ucmpi_comm_t *comm, int ctx_sub, int mode,
                 ucmpi_request_t **req)
 {
-    /* under MPI_THREAD_MULTIPLE another thread's progress may run the
-     * callback at once: the request must be ready before posting */
     if ((mode == UCMPI_SEND_STANDARD || mode == UCMPI_SEND_READY) &&
-        direct(dt, dest) &&
-        ucmpi_global.thread_level != MPI_THREAD_MULTIPLE) {
-        int rc = isend_direct(buf, count, dt, dest, tag, comm, ctx_sub, req);
+        direct(dt, dest)) {
+        int rc = -1;
+        if (ctx_sub == UCMPI_CTX_P2P)
+            rc = isend_user(buf, count, dt, dest, tag, comm, req);
+        else if (ucmpi_global.thread_level != MPI_THREAD_MULTIPLE)
+            rc = isend_direct(buf, count, dt, dest, tag, comm, ctx_sub, req);
         if (rc >= 0)
             return rc;
     }
@@ -257,9 +293,13 @@ int ucmpi_send_mode(const void *buf, MPI_Count count, MPI_Datatype dt,
 
     if (mode != UCMPI_SEND_SYNC && direct(dt, dest)) {
         size_t bytes = (size_t)(count * dt->size);
+        int world = ucmpi_comm_peer_world(comm, dest);
+        if (ctx_sub == UCMPI_CTX_P2P) {   /* earlier sends to the peer are */
+            r.p2p.world_peer = world;     /* no longer cancellable */
+            ucmpi_p2p_number_send(&r);
+        }
         return ucmpi_ucx_send_contig(
-            ucmpi_comm_peer_world(comm, dest),
-            ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag),
+            world, ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag),
             contig_addr(buf, dt, bytes), bytes);
     }
     stack_request(&r, UCMPI_REQ_SEND, comm);
@@ -312,7 +352,9 @@ int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     ucmpi_request_t r;
     int rc;
 
-    if (direct(dt, src))
+    /* messages a send cancellation stashed are received by the generic
+     * path (they come before UCX's) */
+    if (direct(dt, src) && ucmpi_p2p_stash_n == 0)
         return recv_direct(buf, count, dt, src, tag, comm, ctx_sub, st);
     stack_request(&r, UCMPI_REQ_RECV, comm);
     r.status.MPI_SOURCE = MPI_ANY_SOURCE;

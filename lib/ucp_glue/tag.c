@@ -434,9 +434,9 @@ int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
     return mpi_error_of(wait_ucx(ret, NULL, -1, &dead));
 }
 
-/* Nonblocking send of a contiguous buffer for req (a raw pool entry that
- * the caller initialises only when this returns 1: UCX kept the operation,
- * *ucx_req, and will call back).  0: done at once; < 0: -(MPI error). */
+/* Nonblocking send of a contiguous buffer for req: 1 when UCX kept the
+ * operation (*ucx_req) and will call back (so single-threaded callers may
+ * set req up after this returns), 0 when done at once, else -(MPI error). */
 int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
                            uint64_t tag, const void *buf, size_t len,
                            void **ucx_req)
