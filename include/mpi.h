@@ -1796,6 +1796,191 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
     MPI_Request *request);
 /* end collB */
+/* large-count forms of the data-movement collectives */
+int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm);
+int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm);
+int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Request *request);
+int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Request *request);
+int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request
+    *request);
+int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request
+    *request);
+int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm);
+int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm);
+int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Request *request);
+int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request
+    *request);
+int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request
+    *request);
+int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm);
+int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm);
+int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Request *request);
+int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Request *request);
+int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const
+    MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const
+    MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm);
+int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm);
+int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Request *request);
+int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Request *request);
+int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count
+    recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm
+    comm);
+int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count
+    recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm
+    comm);
+int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count
+    recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm
+    comm, MPI_Request *request);
+int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count
+    recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm
+    comm, MPI_Request *request);
+int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const
+    MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const
+    MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const
+    MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
+    recvtypes[], MPI_Comm comm);
+int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const
+    MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
+    recvtypes[], MPI_Comm comm);
+int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const
+    MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
+    recvtypes[], MPI_Comm comm, MPI_Request *request);
+int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const
+    MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
+    recvtypes[], MPI_Comm comm, MPI_Request *request);
+int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
+    recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
+    recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request);
 /* ---- end section: coll ---- */
 
 /* ---- section: rma ---- */
@@ -1929,6 +2114,74 @@ int MPI_Win_flush_local_all(MPI_Win win);
 int PMPI_Win_flush_local_all(MPI_Win win);
 int MPI_Win_sync(MPI_Win win);
 int PMPI_Win_sync(MPI_Win win);
+int MPI_Put_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get_c(void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+    MPI_Request *request);
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+    MPI_Request *request);
+int MPI_Rget_c(void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+    MPI_Request *request);
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+    MPI_Request *request);
+int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win);
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win);
+int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win, MPI_Request *request);
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win, MPI_Request *request);
+int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win);
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win);
+int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win, MPI_Request *request);
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win, MPI_Request *request);
+int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size,
+    MPI_Aint *disp_unit, void *baseptr);
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size,
+    MPI_Aint *disp_unit, void *baseptr);
 /* ---- end section: rma ---- */
 
 #ifdef __cplusplus

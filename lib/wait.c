@@ -118,6 +118,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         idle(&spins, ucmpi_progress());
         check_peers(spins, 1, request);
     }
+    ucmpi_rt_wait_done();
     /* the usual case: nothing to report, no comm reference needed */
     if (r->ops == NULL && r->status.MPI_ERROR == MPI_SUCCESS) {
         finish(request, status);
@@ -261,6 +262,7 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
         idle(&spins, ucmpi_progress());
         check_peers(spins, count - i, reqs + i);
     }
+    ucmpi_rt_wait_done();
     return finish_all(count, reqs, sts, "MPI_Waitall");
 }
 
@@ -315,6 +317,7 @@ int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
         idle(&spins, ucmpi_progress());
         check_peers(spins, count, reqs);
     }
+    ucmpi_rt_wait_done();
     *index = i;
     if (i == MPI_UNDEFINED) {
         if (st != MPI_STATUS_IGNORE)
@@ -383,6 +386,7 @@ int PMPI_Waitsome(int count, MPI_Request reqs[], int *outcount, int idx[],
         idle(&spins, ucmpi_progress());
         check_peers(spins, count, reqs);
     }
+    ucmpi_rt_wait_done();
     if (i == MPI_UNDEFINED) {
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;

@@ -80,6 +80,18 @@ static ucmpi_xblk_t *xblk_w(ucmpi_sched_t *s, int n, const void *buf,
 
 int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_xfer_args_t *a)
 {
+    if (a->scounts_c && a->sbuf != MPI_IN_PLACE) {
+        a->sblk = ucmpi_xblk_c(s, a->nsblk, a->sbuf, a->scounts_c,
+                               a->sdispls_c, a->sdt, a->sdts);
+        if (a->sblk == NULL)
+            return MPI_ERR_NO_MEM;
+    }
+    if (a->rcounts_c) {
+        a->rblk = ucmpi_xblk_c(s, a->nrblk, a->rbuf, a->rcounts_c,
+                               a->rdispls_c, a->rdt, a->rdts);
+        if (a->rblk == NULL)
+            return MPI_ERR_NO_MEM;
+    }
     if (a->scounts && a->sbuf != MPI_IN_PLACE) {
         a->sblk = a->sdts ? xblk_w(s, a->nsblk, a->sbuf, a->scounts,
                                    a->sdispls, a->sadispls, a->sdts)

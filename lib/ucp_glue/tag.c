@@ -408,6 +408,7 @@ static ucs_status_t wait_ucx(void *ucx_req, ucp_tag_recv_info_t *info,
             ucp_request_cancel(ucmpi_ucx.worker, ucx_req);
         }
     }
+    ucmpi_rt_wait_done();
     ucp_request_free(ucx_req);
     return st;
 }
