@@ -2114,6 +2114,74 @@ int MPI_Win_flush_local_all(MPI_Win win);
 int PMPI_Win_flush_local_all(MPI_Win win);
 int MPI_Win_sync(MPI_Win win);
 int PMPI_Win_sync(MPI_Win win);
+int MPI_Put_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get_c(void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+    MPI_Request *request);
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+    MPI_Request *request);
+int MPI_Rget_c(void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+    MPI_Request *request);
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+    MPI_Request *request);
+int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win);
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win);
+int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win, MPI_Request *request);
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win, MPI_Request *request);
+int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win);
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win);
+int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win, MPI_Request *request);
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win, MPI_Request *request);
+int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size,
+    MPI_Aint *disp_unit, void *baseptr);
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size,
+    MPI_Aint *disp_unit, void *baseptr);
 /* ---- end section: rma ---- */
 
 #ifdef __cplusplus
