@@ -74,6 +74,7 @@ static void copy_runtime_info(void)
 
 static int do_init(int required, int *provided, const char *fn)
 {
+    ucmpi_rt_enter(fn);
     if (ucmpi_global.initialized || ucmpi_global.finalized) {
         fprintf(stderr, "ucmpi: %s: MPI is already %s\n", fn,
                 ucmpi_global.finalized ? "finalized" : "initialized");

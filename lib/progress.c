@@ -66,6 +66,7 @@ int ucmpi_progress(void)
 
 void ucmpi_progress_idle(unsigned spins)
 {
+    ucmpi_rt_waiting();
     if (wait_mode == WAIT_POLL || spins < 64)
         return;
     if (wait_mode == WAIT_YIELD || num_hooks > 0) {

@@ -109,6 +109,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         idle(&spins, ucmpi_progress());
         check_peers(spins, 1, request);
     }
+    ucmpi_rt_wait_done();
     ucmpi_comm_t *comm = r->comm;
     if (comm)
         ucmpi_comm_retain(comm);
@@ -238,6 +239,7 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
         idle(&spins, ucmpi_progress());
         check_peers(spins, count, reqs);
     }
+    ucmpi_rt_wait_done();
     return finish_all(count, reqs, sts, "MPI_Waitall");
 }
 
@@ -292,6 +294,7 @@ int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
         idle(&spins, ucmpi_progress());
         check_peers(spins, count, reqs);
     }
+    ucmpi_rt_wait_done();
     *index = i;
     if (i == MPI_UNDEFINED) {
         if (st != MPI_STATUS_IGNORE)
@@ -360,6 +363,7 @@ int PMPI_Waitsome(int count, MPI_Request reqs[], int *outcount, int idx[],
         idle(&spins, ucmpi_progress());
         check_peers(spins, count, reqs);
     }
+    ucmpi_rt_wait_done();
     if (i == MPI_UNDEFINED) {
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
