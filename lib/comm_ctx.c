@@ -9,10 +9,13 @@
  * blocking creations while they are pending), so a process offers its real
  * mask to one agreement round at a time (the "lock"); other rounds get an
  * all-zero mask, fail everywhere, and are retried.  A blocking agreement
- * takes the lock whenever it is free; a nonblocking one only if no blocking
- * one is running here and it has the smallest key (parent context id,
- * collective tag), the same order on every process, so one of them always
- * wins.  This is MPICH's scheme, simplified.
+ * takes the free lock unless a blocking one with a smaller key (parent
+ * context id, collective tag: the same order on every process) is pending
+ * here; a nonblocking one only if no blocking one is pending and it has
+ * the smallest key.  So one of the agreements always wins: without the
+ * key order for blocking ones, two threads duplicating two communicators
+ * on every process took turns forever (MPICH threads/comm_dup_deadlock).
+ * This is MPICH's scheme, simplified.
  */
 #include "ucmpi.h"
 #include "comm_internal.h"
@@ -78,17 +81,22 @@ typedef struct agree_op {
     int blocking;
 } agree_op_t;
 
+/* All under the big lock (threads may agree on several comms at once). */
 static agree_op_t *pending;       /* agreements in progress here */
 static agree_op_t *lock_owner;
+static uint64_t offered[UCMPI_CTX_WORDS];   /* lock owner's real mask */
 
 static void pending_add(agree_op_t *op)
 {
+    ucmpi_lock();
     op->next = pending;
     pending = op;
+    ucmpi_unlock();
 }
 
 static void pending_remove(agree_op_t *op)
 {
+    ucmpi_lock();
     for (agree_op_t **pp = &pending; *pp; pp = &(*pp)->next)
         if (*pp == op) {
             *pp = op->next;
@@ -96,6 +104,7 @@ static void pending_remove(agree_op_t *op)
         }
     if (lock_owner == op)
         lock_owner = NULL;
+    ucmpi_unlock();
 }
 
 static int take_lock(agree_op_t *op)
@@ -104,24 +113,48 @@ static int take_lock(agree_op_t *op)
         return 1;
     if (lock_owner != NULL)
         return 0;
-    if (!op->blocking)
-        for (agree_op_t *o = pending; o; o = o->next)
-            if (o->blocking || (o != op && o->key < op->key))
-                return 0;
+    for (agree_op_t *o = pending; o; o = o->next) {
+        if (o == op || (op->blocking && !o->blocking))
+            continue;
+        if ((!op->blocking && o->blocking) || o->key < op->key)
+            return 0;
+    }
     lock_owner = op;
     return 1;
 }
 
 #define ROUND_WORDS UCMPI_CTX_ROUND_WORDS
 
+/* The highest few free ids stay out of every offer: lone agreements
+ * (agree_alone) take them while a round is in flight. */
+#define LONE_RESERVE 8
+
+static void keep_reserve(uint64_t *mask)
+{
+    int left = LONE_RESERVE, total = 0;
+    for (int w = 0; w < UCMPI_CTX_WORDS; w++)
+        total += __builtin_popcountll(mask[w]);
+    if (total <= 2 * LONE_RESERVE)     /* nearly full: offer them all */
+        return;
+    for (int w = UCMPI_CTX_WORDS - 1; w >= 0 && left > 0; w--)
+        while (mask[w] != 0 && left > 0) {
+            mask[w] &= ~((uint64_t)1 << (63 - __builtin_clzll(mask[w])));
+            left--;
+        }
+}
+
 static void fill_round(agree_op_t *op, uint64_t *buf)
 {
+    ucmpi_lock();
     if (take_lock(op)) {
         ucmpi_ctx_mask(buf);
+        keep_reserve(buf);
+        memcpy(offered, buf, sizeof(offered));
         buf[UCMPI_CTX_WORDS] = ~(uint64_t)0;
     } else {
         memset(buf, 0, ROUND_WORDS * sizeof(uint64_t));
     }
+    ucmpi_unlock();
 }
 
 /* MPI_SUCCESS with ids reserved, MPI_ERR_PENDING to retry, or an error
@@ -130,10 +163,12 @@ static int end_round(agree_op_t *op, const uint64_t *buf, int n,
                      uint32_t *ids)
 {
     int rc = MPI_ERR_PENDING;
+    ucmpi_lock();
     if (buf[UCMPI_CTX_WORDS] != 0)
         rc = ucmpi_ctx_pick(buf, n, ids);
     if (lock_owner == op)
         lock_owner = NULL;
+    ucmpi_unlock();
     return rc;
 }
 
@@ -166,8 +201,27 @@ void ucmpi_ctx_op_finish(ucmpi_ctx_op_t *op)
     free(op);
 }
 
+/* A lone participant (MPI_COMM_SELF, groups of one) needs no round: it
+ * takes free ids that the round in flight here, if any, did not offer
+ * (the reserve), so the two cannot collide.  Waiting for the lock instead deadlocked: the
+ * owner's round waits for another process whose thread waits for a user
+ * lock held by the thread spinning here (MPICH comm_dup_deadlock). */
+static int agree_alone(int n, uint32_t *ids)
+{
+    uint64_t m[UCMPI_CTX_WORDS];
+    ucmpi_lock();
+    ucmpi_ctx_mask(m);
+    for (int w = 0; lock_owner != NULL && w < UCMPI_CTX_WORDS; w++)
+        m[w] &= ~offered[w];
+    int rc = ucmpi_ctx_pick(m, n, ids);
+    ucmpi_unlock();
+    return rc;
+}
+
 int ucmpi_ctx_agree(const ucmpi_cc_t *cc, int n, uint32_t *ids)
 {
+    if (cc->size == 1 && agree_alone(n, ids) == MPI_SUCCESS)
+        return MPI_SUCCESS;
     agree_op_t op = {NULL, ((uint64_t)cc->comm->ctx << 32) | (uint32_t)cc->tag,
                      1};
     uint64_t buf[ROUND_WORDS];
