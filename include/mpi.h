@@ -36,6 +36,7 @@ typedef struct ucmpi_errhandler_s *MPI_Errhandler;
 typedef struct ucmpi_info_s       *MPI_Info;
 typedef struct ucmpi_win_s        *MPI_Win;
 typedef struct ucmpi_request_s    *MPI_Message;
+typedef struct ucmpi_session_s    *MPI_Session;
 
 typedef struct MPI_Status {
     int MPI_SOURCE;
@@ -244,6 +245,7 @@ extern struct ucmpi_request_s ucmpi_message_no_proc;
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
 #define MPI_INFO_NULL       ((MPI_Info)0)
 #define MPI_WIN_NULL        ((MPI_Win)0)
+#define MPI_SESSION_NULL    ((MPI_Session)0)
 #define MPI_MESSAGE_NULL    ((MPI_Message)0)
 
 #define MPI_COMM_WORLD        (&ucmpi_comm_world)
@@ -397,6 +399,7 @@ typedef MPI_Comm_copy_attr_function MPI_Copy_function;
 typedef MPI_Comm_delete_attr_function MPI_Delete_function;
 typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
 typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
+typedef void MPI_Session_errhandler_function(MPI_Session *, int *, ...);
 typedef MPI_Comm_errhandler_function MPI_Handler_function;
 typedef int MPI_Grequest_query_function(void *extra_state,
                                         MPI_Status *status);
@@ -659,6 +662,45 @@ int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
 int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
 int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
 int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+/* Sessions (MPI-4): process sets mpi://WORLD and mpi://SELF */
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
+                     MPI_Session *session);
+int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
+                      MPI_Session *session);
+int MPI_Session_finalize(MPI_Session *session);
+int PMPI_Session_finalize(MPI_Session *session);
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info,
+                              int *npset_names);
+int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info,
+                               int *npset_names);
+int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n,
+                             int *pset_len, char *pset_name);
+int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n,
+                              int *pset_len, char *pset_name);
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name,
+                              MPI_Info *info);
+int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name,
+                               MPI_Info *info);
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
+                                MPI_Group *newgroup);
+int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
+                                 MPI_Group *newgroup);
+int MPI_Session_create_errhandler(MPI_Session_errhandler_function *fn,
+                                  MPI_Errhandler *errhandler);
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *fn,
+                                   MPI_Errhandler *errhandler);
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+int PMPI_Session_set_errhandler(MPI_Session session,
+                                MPI_Errhandler errhandler);
+int MPI_Session_get_errhandler(MPI_Session session,
+                               MPI_Errhandler *errhandler);
+int PMPI_Session_get_errhandler(MPI_Session session,
+                                MPI_Errhandler *errhandler);
+int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
+
 /* ---- end section: core ---- */
 
 /* ---- section: datatype ---- */
@@ -1796,6 +1838,191 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
     MPI_Request *request);
 /* end collB */
+/* large-count forms of the data-movement collectives */
+int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm);
+int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm);
+int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Request *request);
+int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Request *request);
+int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request
+    *request);
+int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request
+    *request);
+int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm);
+int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm);
+int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Request *request);
+int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
+    root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request
+    *request);
+int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request
+    *request);
+int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count
+    recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm);
+int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm);
+int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Request *request);
+int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Request *request);
+int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
+    displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const
+    MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const
+    MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm);
+int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm);
+int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Request *request);
+int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Request *request);
+int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
+    sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count
+    recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm
+    comm);
+int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count
+    recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm
+    comm);
+int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count
+    recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm
+    comm, MPI_Request *request);
+int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count
+    recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm
+    comm, MPI_Request *request);
+int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const
+    MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const
+    MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const
+    MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
+    recvtypes[], MPI_Comm comm);
+int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const
+    MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
+    recvtypes[], MPI_Comm comm);
+int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const
+    MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
+    recvtypes[], MPI_Comm comm, MPI_Request *request);
+int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const
+    MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const
+    MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
+    recvtypes[], MPI_Comm comm, MPI_Request *request);
+int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
+    recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
+    recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request);
 /* ---- end section: coll ---- */
 
 /* ---- section: rma ---- */
@@ -1929,6 +2156,74 @@ int MPI_Win_flush_local_all(MPI_Win win);
 int PMPI_Win_flush_local_all(MPI_Win win);
 int MPI_Win_sync(MPI_Win win);
 int PMPI_Win_sync(MPI_Win win);
+int MPI_Put_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get_c(void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+    MPI_Request *request);
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+    MPI_Request *request);
+int MPI_Rget_c(void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+    MPI_Request *request);
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+    MPI_Request *request);
+int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win);
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win);
+int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win, MPI_Request *request);
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win, MPI_Request *request);
+int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win);
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win);
+int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win, MPI_Request *request);
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+    MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+    MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+    MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+    MPI_Win win, MPI_Request *request);
+int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size,
+    MPI_Aint *disp_unit, void *baseptr);
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size,
+    MPI_Aint *disp_unit, void *baseptr);
 /* ---- end section: rma ---- */
 
 #ifdef __cplusplus

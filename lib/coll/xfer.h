@@ -49,6 +49,9 @@ typedef struct {
     const MPI_Datatype *sdts, *rdts;
     const MPI_Aint *sadispls, *radispls; /* neighbor_alltoallw's bytes */
     int nsblk, nrblk;         /* entries of the arrays */
+    /* large-count (_c) v/w forms instead of the int arrays (large_count.c) */
+    const MPI_Count *scounts_c, *rcounts_c;
+    const MPI_Aint *sdispls_c, *rdispls_c;
     ucmpi_xblk_t *sblk;       /* per-peer send pieces (NULL: uniform) */
     ucmpi_xblk_t *rblk;       /* per-peer receive pieces (NULL: uniform) */
     /* neighbor collectives: the topology's peers */
@@ -95,6 +98,16 @@ ucmpi_xblk_t *ucmpi_xblk_uniform(ucmpi_sched_t *s, int n, const void *buf,
 ucmpi_xblk_t *ucmpi_xblk_v(ucmpi_sched_t *s, int n, const void *buf,
                            const int *counts, const int *displs,
                            MPI_Datatype dt);
+/* Large-count blocks (large_count.c): displacements in elements of dt,
+ * or in bytes when dts (one type per block) is given. */
+ucmpi_xblk_t *ucmpi_xblk_c(ucmpi_sched_t *s, int n, const void *buf,
+                           const MPI_Count *counts, const MPI_Aint *displs,
+                           MPI_Datatype dt, const MPI_Datatype *dts);
+/* Checks of large-count arrays (and of dt, or of each of dts if given). */
+int ucmpi_xfer_check_counts_c(ucmpi_comm_t *c, int n, const MPI_Count *counts,
+                              const MPI_Aint *displs, MPI_Datatype dt,
+                              const MPI_Datatype *dts, const char *what,
+                              const char *fn);
 /* Address of element block i (count elements each) of buf. */
 static inline char *ucmpi_xfer_at(const void *buf, MPI_Count i,
                                   MPI_Count count, MPI_Datatype dt)

@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
-                                const char *fn);
 
 typedef struct {
     const void *obuf;
@@ -231,13 +229,24 @@ static int acc_common(MPI_Win win, const acc_args_t *a, MPI_Request *req,
     return rc;
 }
 
+int ucmpi_rma_acc_call(MPI_Win win, int kind, const void *obuf,
+                       MPI_Count ocount, MPI_Datatype otype, void *rbuf,
+                       MPI_Count rcount, MPI_Datatype rtype, int target,
+                       MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
+                       MPI_Op op, MPI_Request *req, const char *fn)
+{
+    acc_args_t a = {obuf, ocount, otype, rbuf, rcount, rtype, target, disp,
+                    tcount, ttype, op, kind, NULL};
+    return acc_common(win, &a, req, fn);
+}
+
 /* The common direct-path call, checked inline: count elements of one
  * predefined 4/8-byte type on a mapped target, an op the type allows, an
  * access epoch towards it.  Anything else goes the general way. */
 static char *fast_target(ucmpi_win_t *win, int target, MPI_Aint disp,
                          MPI_Count count, MPI_Datatype dt, MPI_Op op)
 {
-    if (!ucmpi_global.initialized || ucmpi_global.finalized ||
+    if (!ucmpi_global.active ||
         !ucmpi_win_valid(win) || target < 0 || target >= win->size ||
         dt == MPI_DATATYPE_NULL || count < 0)
         return NULL;

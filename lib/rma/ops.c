@@ -387,8 +387,6 @@ static int check_passive(MPI_Win win, int target, const char *fn)
 }
 
 int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
-                                const char *fn);
-int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
                                 const char *fn)
 {
     /* PROC_NULL targets need no epoch (they may follow a PROC_NULL lock) */
@@ -401,10 +399,10 @@ int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
 
 /* The general paths touch shared state (counters, endpoints, the
  * window's lists): one thread at a time under MPI_THREAD_MULTIPLE. */
-static int put_common(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
-                      int target, MPI_Aint disp, MPI_Count tcount,
-                      MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
-                      const char *fn)
+int ucmpi_rma_put_call(const void *obuf, MPI_Count ocount,
+                       MPI_Datatype otype, int target, MPI_Aint disp,
+                       MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
+                       MPI_Request *req, const char *fn)
 {
     ucmpi_lock();
     int rc = put_common_locked(obuf, ocount, otype, target, disp, tcount,
@@ -413,10 +411,10 @@ static int put_common(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
     return rc;
 }
 
-static int get_common(void *obuf, MPI_Count ocount, MPI_Datatype otype,
-                      int target, MPI_Aint disp, MPI_Count tcount,
-                      MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
-                      const char *fn)
+int ucmpi_rma_get_call(void *obuf, MPI_Count ocount, MPI_Datatype otype,
+                       int target, MPI_Aint disp, MPI_Count tcount,
+                       MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
+                       const char *fn)
 {
     ucmpi_lock();
     int rc = get_common_locked(obuf, ocount, otype, target, disp, tcount,
@@ -439,7 +437,7 @@ static inline char *fast_target(ucmpi_win_t *win, int target, MPI_Aint disp,
                                 MPI_Count tcount, MPI_Datatype ttype,
                                 size_t *len)
 {
-    if (!ucmpi_global.initialized || ucmpi_global.finalized ||
+    if (!ucmpi_global.active ||
         !ucmpi_win_valid(win) || target < 0 || target >= win->size)
         return NULL;
     ucmpi_rma_peer_t *p = &win->peers[target];
@@ -474,7 +472,7 @@ int PMPI_Put(const void *origin_addr, int origin_count,
         ucmpi_rma_nt_fence(n);
         return MPI_SUCCESS;
     }
-    return put_common(origin_addr, origin_count, origin_datatype, target_rank,
+    return ucmpi_rma_put_call(origin_addr, origin_count, origin_datatype, target_rank,
                       target_disp, target_count, target_datatype, win, NULL,
                       "MPI_Put");
 }
@@ -492,7 +490,7 @@ int PMPI_Get(void *origin_addr, int origin_count,
         memcpy((char *)origin_addr + origin_datatype->true_lb, t, n);
         return MPI_SUCCESS;
     }
-    return get_common(origin_addr, origin_count, origin_datatype, target_rank,
+    return ucmpi_rma_get_call(origin_addr, origin_count, origin_datatype, target_rank,
                       target_disp, target_count, target_datatype, win, NULL,
                       "MPI_Get");
 }
@@ -506,7 +504,7 @@ int PMPI_Rput(const void *origin_addr, int origin_count,
     int rc = ucmpi_rma_check_request_arg(win, target_rank, request, "MPI_Rput");
     if (rc != MPI_SUCCESS)
         return rc;
-    return put_common(origin_addr, origin_count, origin_datatype, target_rank,
+    return ucmpi_rma_put_call(origin_addr, origin_count, origin_datatype, target_rank,
                       target_disp, target_count, target_datatype, win,
                       request, "MPI_Rput");
 }
@@ -520,7 +518,7 @@ int PMPI_Rget(void *origin_addr, int origin_count,
     int rc = ucmpi_rma_check_request_arg(win, target_rank, request, "MPI_Rget");
     if (rc != MPI_SUCCESS)
         return rc;
-    return get_common(origin_addr, origin_count, origin_datatype, target_rank,
+    return ucmpi_rma_get_call(origin_addr, origin_count, origin_datatype, target_rank,
                       target_disp, target_count, target_datatype, win,
                       request, "MPI_Rget");
 }

@@ -41,7 +41,7 @@ typedef struct {
 
 /* Head of a node-shared window segment (Win_allocate, allocate_shared):
  * what node peers need besides the data. */
-#define UCMPI_RMA_SHM_HDR 64
+#define UCMPI_RMA_SHM_HDR 4096   /* keeps the data page-aligned */
 typedef struct {
     uint32_t acc_lock;        /* accumulate lock of this memory */
 } ucmpi_rma_shm_hdr_t;
@@ -90,6 +90,7 @@ struct ucmpi_win_s {
     uint32_t *acc_lock;       /* lock of my memory's accumulates */
     int ucx_dirty;            /* some UCP put/get/atomic not yet flushed */
     int broken;               /* operations abandoned (a peer died) */
+    unsigned quick_flushes;   /* completions that had nothing to wait for */
     void *shm;                /* allocate(_shared): my node segment */
     size_t shm_len;
     MPI_Aint *shm_offsets;    /* [size] my mapping offset of each rank */
@@ -228,6 +229,26 @@ int ucmpi_rma_target_prep(ucmpi_win_t *win, const char *fn, int target,
 /* Checks an origin/result buffer description. */
 int ucmpi_rma_check_buf(ucmpi_win_t *win, const char *fn, const char *what,
                         const void *buf, MPI_Count count, MPI_Datatype dt);
+
+/* Checks window, passive epoch and request argument of R-forms. */
+int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
+                                const char *fn);
+/* The general paths of the operations (any counts), used by the _c
+ * forms; req NULL for the plain forms. */
+int ucmpi_rma_put_call(const void *obuf, MPI_Count ocount,
+                       MPI_Datatype otype, int target, MPI_Aint disp,
+                       MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
+                       MPI_Request *req, const char *fn);
+int ucmpi_rma_get_call(void *obuf, MPI_Count ocount, MPI_Datatype otype,
+                       int target, MPI_Aint disp, MPI_Count tcount,
+                       MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
+                       const char *fn);
+/* kind: UCMPI_RMA_AM_ACC or UCMPI_RMA_AM_GACC */
+int ucmpi_rma_acc_call(MPI_Win win, int kind, const void *obuf,
+                       MPI_Count ocount, MPI_Datatype otype, void *rbuf,
+                       MPI_Count rcount, MPI_Datatype rtype, int target,
+                       MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
+                       MPI_Op op, MPI_Request *req, const char *fn);
 
 /* Checks that an RMA call may access target now (epoch, lock). */
 int ucmpi_rma_check_epoch(ucmpi_win_t *win, int target, const char *fn);

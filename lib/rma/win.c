@@ -147,8 +147,12 @@ int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote)
         !win->peers[target].ucx_dirty && win->deferred_err == MPI_SUCCESS &&
         win->peers[target].cnt.status == MPI_SUCCESS &&
         win->garbage == NULL) {
-        /* only direct-path work since the last completion */
+        /* only direct-path work since the last completion; still serve
+         * others now and then (a rank polling a window with flushes must
+         * answer the messages it is waiting for) */
         ucmpi_rma_full_barrier();
+        if (++win->quick_flushes % 16 == 0)
+            ucmpi_progress();
         return MPI_SUCCESS;
     }
 

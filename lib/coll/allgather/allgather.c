@@ -60,7 +60,7 @@ static const ucmpi_xfer_alg_t *ag_select(const ucmpi_xfer_alg_t *table,
 }
 
 /* IN_PLACE and send-side checks shared with allgatherv. */
-static int ag_check_send(ucmpi_comm_t *c, const void *sbuf, int scount,
+static int ag_check_send(ucmpi_comm_t *c, const void *sbuf, MPI_Count scount,
                          MPI_Datatype sdt, const void *rbuf, const char *fn)
 {
     if (rbuf == MPI_IN_PLACE)
@@ -78,8 +78,9 @@ static int ag_check_send(ucmpi_comm_t *c, const void *sbuf, int scount,
     return ucmpi_xfer_check_buf(c, sbuf, scount, sdt, "send", fn);
 }
 
-static int allgather_common(const void *sbuf, int scount, MPI_Datatype sdt,
-                            void *rbuf, int rcount, MPI_Datatype rdt,
+static int allgather_common(const void *sbuf, MPI_Count scount,
+                            MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                            MPI_Datatype rdt,
                             MPI_Comm comm, ucmpi_xfer_mode_t mode,
                             MPI_Request *req, const char *fn)
 {
@@ -152,9 +153,11 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount,
 
 /* ---- allgatherv ---- */
 
-static int allgatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
-                             void *rbuf, const int *rcounts,
-                             const int *displs, MPI_Datatype rdt,
+/* rcounts_c/displs_c: the _c forms' arrays (then rcounts/displs NULL) */
+static int allgatherv_common(const void *sbuf, MPI_Count scount,
+                             MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                             const int *displs, const MPI_Count *rcounts_c,
+                             const MPI_Aint *displs_c, MPI_Datatype rdt,
                              MPI_Comm comm, ucmpi_xfer_mode_t mode,
                              MPI_Request *req, const char *fn)
 {
@@ -169,24 +172,31 @@ static int allgatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
         return rc;
     rc = ag_check_send(comm, sbuf, scount, sdt, rbuf, fn);
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_xfer_check_counts(comm, comm->remote_size, rcounts,
-                                     displs, rdt, "receive", fn);
+        rc = rcounts_c ? ucmpi_xfer_check_counts_c(comm, comm->remote_size,
+                                                   rcounts_c, displs_c, rdt,
+                                                   NULL, "receive", fn)
+                       : ucmpi_xfer_check_counts(comm, comm->remote_size,
+                                                 rcounts, displs, rdt,
+                                                 "receive", fn);
     if (rc != MPI_SUCCESS)
         return rc;
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,
                             .rcount = 0, .rdt = rdt, .rcounts = rcounts,
-                            .rdispls = displs,
+                            .rdispls = displs, .rcounts_c = rcounts_c,
+                            .rdispls_c = displs_c,
                             .nrblk = comm->remote_size};
     if (sbuf == MPI_IN_PLACE) {
         a.scount = 0;
         a.sdt = MPI_BYTE;
     }
     for (int i = 0; i < comm->remote_size; i++)
-        total += (size_t)rcounts[i] * (size_t)rdt->size;
+        total += (size_t)(rcounts_c ? rcounts_c[i] : rcounts[i]) *
+                 (size_t)rdt->size;
     if (!comm->is_inter && sbuf != MPI_IN_PLACE) {
-        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcounts[comm->rank],
+        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcounts_c ? rcounts_c[comm->rank]
+                                              : rcounts[comm->rank],
                                     rdt, "own block", fn);
         if (rc != MPI_SUCCESS)
             return rc;
@@ -202,7 +212,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     MPI_Datatype recvtype, MPI_Comm comm)
 {
     return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf,
-                             recvcounts, displs, recvtype, comm,
+                             recvcounts, displs, NULL, NULL, recvtype, comm,
                              UCMPI_XFER_BLOCKING, NULL, "MPI_Allgatherv");
 }
 
@@ -214,7 +224,7 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount,
                      MPI_Request *request)
 {
     return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf,
-                             recvcounts, displs, recvtype, comm,
+                             recvcounts, displs, NULL, NULL, recvtype, comm,
                              UCMPI_XFER_NONBLOCKING, request,
                              "MPI_Iallgatherv");
 }
@@ -228,7 +238,81 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount,
 {
     (void)info;
     return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf,
-                             recvcounts, displs, recvtype, comm,
+                             recvcounts, displs, NULL, NULL, recvtype, comm,
                              UCMPI_XFER_PERSISTENT, request,
                              "MPI_Allgatherv_init");
+}
+
+/* ---- large-count (MPI-4) forms ---- */
+
+#pragma weak MPI_Allgather_c = PMPI_Allgather_c
+int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype,
+                     MPI_Comm comm)
+{
+    return allgather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                            recvtype, comm, UCMPI_XFER_BLOCKING, NULL,
+                            "MPI_Allgather_c");
+}
+
+#pragma weak MPI_Iallgather_c = PMPI_Iallgather_c
+int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf,
+                      MPI_Count recvcount, MPI_Datatype recvtype,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    return allgather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                            recvtype, comm, UCMPI_XFER_NONBLOCKING, request,
+                            "MPI_Iallgather_c");
+}
+
+#pragma weak MPI_Allgather_init_c = PMPI_Allgather_init_c
+int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype,
+                          MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return allgather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                            recvtype, comm, UCMPI_XFER_PERSISTENT, request,
+                            "MPI_Allgather_init_c");
+}
+
+#pragma weak MPI_Allgatherv_c = PMPI_Allgatherv_c
+int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf,
+                      const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf, NULL,
+                             NULL, recvcounts, displs, recvtype, comm,
+                             UCMPI_XFER_BLOCKING, NULL, "MPI_Allgatherv_c");
+}
+
+#pragma weak MPI_Iallgatherv_c = PMPI_Iallgatherv_c
+int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf,
+                       const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, MPI_Comm comm,
+                       MPI_Request *request)
+{
+    return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf, NULL,
+                             NULL, recvcounts, displs, recvtype, comm,
+                             UCMPI_XFER_NONBLOCKING, request,
+                             "MPI_Iallgatherv_c");
+}
+
+#pragma weak MPI_Allgatherv_init_c = PMPI_Allgatherv_init_c
+int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+                           MPI_Datatype sendtype, void *recvbuf,
+                           const MPI_Count recvcounts[],
+                           const MPI_Aint displs[], MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf, NULL,
+                             NULL, recvcounts, displs, recvtype, comm,
+                             UCMPI_XFER_PERSISTENT, request,
+                             "MPI_Allgatherv_init_c");
 }

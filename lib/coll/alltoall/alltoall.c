@@ -81,8 +81,9 @@ static int a2a_check_inplace(ucmpi_comm_t *c, const void *sbuf,
     return MPI_SUCCESS;
 }
 
-static int alltoall_common(const void *sbuf, int scount, MPI_Datatype sdt,
-                           void *rbuf, int rcount, MPI_Datatype rdt,
+static int alltoall_common(const void *sbuf, MPI_Count scount,
+                           MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                           MPI_Datatype rdt,
                            MPI_Comm comm, ucmpi_xfer_mode_t mode,
                            MPI_Request *req, const char *fn)
 {
@@ -156,14 +157,37 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount,
 
 /* ---- alltoallv / alltoallw (sdts/rdts non-NULL: w, byte displs) ---- */
 
+/* The large-count (_c) forms' arrays: NULL for the int forms. */
+typedef struct {
+    const MPI_Count *scounts, *rcounts;
+    const MPI_Aint *sdispls, *rdispls;
+} a2a_c_t;
+
+static int a2a_check_side(ucmpi_comm_t *comm, int n, const int *counts,
+                          const int *displs, const MPI_Count *ccounts,
+                          const MPI_Aint *cdispls, MPI_Datatype dt,
+                          const MPI_Datatype *dts, const char *what,
+                          const char *fn)
+{
+    if (ccounts)
+        return ucmpi_xfer_check_counts_c(comm, n, ccounts, cdispls, dt, dts,
+                                         what, fn);
+    return dts ? ucmpi_xfer_check_types(comm, n, counts, displs, dts, what,
+                                        fn)
+               : ucmpi_xfer_check_counts(comm, n, counts, displs, dt, what,
+                                         fn);
+}
+
 static int alltoallvw_common(const void *sbuf, const int *scounts,
                              const int *sdispls, MPI_Datatype sdt,
                              const MPI_Datatype *sdts, void *rbuf,
                              const int *rcounts, const int *rdispls,
                              MPI_Datatype rdt, const MPI_Datatype *rdts,
-                             MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                             MPI_Request *req, const char *fn)
+                             const a2a_c_t *c, MPI_Comm comm,
+                             ucmpi_xfer_mode_t mode, MPI_Request *req,
+                             const char *fn)
 {
+    static const a2a_c_t none;
     ucmpi_xfer_args_t a;
     int rc = ucmpi_xfer_check_comm(comm, fn), n;
 
@@ -174,27 +198,28 @@ static int alltoallvw_common(const void *sbuf, const int *scounts,
     if (rc != MPI_SUCCESS)
         return rc;
     rc = a2a_check_inplace(comm, sbuf, rbuf, fn);
+    if (c == NULL)
+        c = &none;
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
-        rc = rdts ? ucmpi_xfer_check_types(comm, n, scounts, sdispls, sdts,
-                                           "send", fn)
-                  : ucmpi_xfer_check_counts(comm, n, scounts, sdispls, sdt,
-                                            "send", fn);
+        rc = a2a_check_side(comm, n, scounts, sdispls, c->scounts,
+                            c->sdispls, sdt, rdts ? sdts : NULL, "send", fn);
     if (rc == MPI_SUCCESS)
-        rc = rdts ? ucmpi_xfer_check_types(comm, n, rcounts, rdispls, rdts,
-                                           "receive", fn)
-                  : ucmpi_xfer_check_counts(comm, n, rcounts, rdispls, rdt,
-                                            "receive", fn);
+        rc = a2a_check_side(comm, n, rcounts, rdispls, c->rcounts,
+                            c->rdispls, rdt, rdts, "receive", fn);
     if (rc != MPI_SUCCESS)
         return rc;
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = sbuf, .sdt = sdt,
                             .rbuf = rbuf, .rdt = rdt, .nsblk = n, .nrblk = n,
                             .rcounts = rcounts, .rdispls = rdispls,
-                            .rdts = rdts};
+                            .rdts = rdts, .rcounts_c = c->rcounts,
+                            .rdispls_c = c->rdispls};
     if (sbuf != MPI_IN_PLACE) {
         a.scounts = scounts;
         a.sdispls = sdispls;
         a.sdts = sdts;
+        a.scounts_c = c->scounts;
+        a.sdispls_c = c->sdispls;
     }
     if (a.sdt == MPI_DATATYPE_NULL)
         a.sdt = MPI_BYTE;
@@ -202,9 +227,11 @@ static int alltoallvw_common(const void *sbuf, const int *scounts,
         a.rdt = MPI_BYTE;
     if (!comm->is_inter && sbuf != MPI_IN_PLACE) {
         int me = comm->rank;
-        rc = ucmpi_xfer_check_match(comm, scounts[me], sdts ? sdts[me] : sdt,
-                                    rcounts[me], rdts ? rdts[me] : rdt,
-                                    "own block", fn);
+        rc = ucmpi_xfer_check_match(comm,
+                                    c->scounts ? c->scounts[me] : scounts[me],
+                                    sdts ? sdts[me] : sdt,
+                                    c->rcounts ? c->rcounts[me] : rcounts[me],
+                                    rdts ? rdts[me] : rdt, "own block", fn);
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -219,7 +246,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
 {
     return alltoallvw_common(sendbuf, sendcounts, sdispls, sendtype, NULL,
                              recvbuf, recvcounts, rdispls, recvtype, NULL,
-                             comm, UCMPI_XFER_BLOCKING, NULL,
+                             NULL, comm, UCMPI_XFER_BLOCKING, NULL,
                              "MPI_Alltoallv");
 }
 
@@ -232,7 +259,7 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
 {
     return alltoallvw_common(sendbuf, sendcounts, sdispls, sendtype, NULL,
                              recvbuf, recvcounts, rdispls, recvtype, NULL,
-                             comm, UCMPI_XFER_NONBLOCKING, request,
+                             NULL, comm, UCMPI_XFER_NONBLOCKING, request,
                              "MPI_Ialltoallv");
 }
 
@@ -246,7 +273,7 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
     (void)info;
     return alltoallvw_common(sendbuf, sendcounts, sdispls, sendtype, NULL,
                              recvbuf, recvcounts, rdispls, recvtype, NULL,
-                             comm, UCMPI_XFER_PERSISTENT, request,
+                             NULL, comm, UCMPI_XFER_PERSISTENT, request,
                              "MPI_Alltoallv_init");
 }
 
@@ -258,7 +285,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
 {
     return alltoallvw_common(sendbuf, sendcounts, sdispls, MPI_BYTE,
                              sendtypes, recvbuf, recvcounts, rdispls,
-                             MPI_BYTE, recvtypes, comm, UCMPI_XFER_BLOCKING,
+                             MPI_BYTE, recvtypes, NULL, comm, UCMPI_XFER_BLOCKING,
                              NULL, "MPI_Alltoallw");
 }
 
@@ -271,7 +298,7 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
 {
     return alltoallvw_common(sendbuf, sendcounts, sdispls, MPI_BYTE,
                              sendtypes, recvbuf, recvcounts, rdispls,
-                             MPI_BYTE, recvtypes, comm,
+                             MPI_BYTE, recvtypes, NULL, comm,
                              UCMPI_XFER_NONBLOCKING, request,
                              "MPI_Ialltoallw");
 }
@@ -286,7 +313,130 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
     (void)info;
     return alltoallvw_common(sendbuf, sendcounts, sdispls, MPI_BYTE,
                              sendtypes, recvbuf, recvcounts, rdispls,
-                             MPI_BYTE, recvtypes, comm,
+                             MPI_BYTE, recvtypes, NULL, comm,
                              UCMPI_XFER_PERSISTENT, request,
                              "MPI_Alltoallw_init");
+}
+
+/* ---- large-count (MPI-4) forms ---- */
+
+#pragma weak MPI_Alltoall_c = PMPI_Alltoall_c
+int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                           recvtype, comm, UCMPI_XFER_BLOCKING, NULL,
+                           "MPI_Alltoall_c");
+}
+
+#pragma weak MPI_Ialltoall_c = PMPI_Ialltoall_c
+int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return alltoall_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                           recvtype, comm, UCMPI_XFER_NONBLOCKING, request,
+                           "MPI_Ialltoall_c");
+}
+
+#pragma weak MPI_Alltoall_init_c = PMPI_Alltoall_init_c
+int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return alltoall_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                           recvtype, comm, UCMPI_XFER_PERSISTENT, request,
+                           "MPI_Alltoall_init_c");
+}
+
+#pragma weak MPI_Alltoallv_c = PMPI_Alltoallv_c
+int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                     const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                     void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                     MPI_Comm comm)
+{
+    a2a_c_t c = {sendcounts, recvcounts, sdispls, rdispls};
+    return alltoallvw_common(sendbuf, NULL, NULL, sendtype, NULL, recvbuf,
+                             NULL, NULL, recvtype, NULL, &c, comm,
+                             UCMPI_XFER_BLOCKING, NULL, "MPI_Alltoallv_c");
+}
+
+#pragma weak MPI_Ialltoallv_c = PMPI_Ialltoallv_c
+int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                      const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                      void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    a2a_c_t c = {sendcounts, recvcounts, sdispls, rdispls};
+    return alltoallvw_common(sendbuf, NULL, NULL, sendtype, NULL, recvbuf,
+                             NULL, NULL, recvtype, NULL, &c, comm,
+                             UCMPI_XFER_NONBLOCKING, request,
+                             "MPI_Ialltoallv_c");
+}
+
+#pragma weak MPI_Alltoallv_init_c = PMPI_Alltoallv_init_c
+int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                          void *recvbuf, const MPI_Count recvcounts[],
+                          const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                          MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    a2a_c_t c = {sendcounts, recvcounts, sdispls, rdispls};
+    (void)info;
+    return alltoallvw_common(sendbuf, NULL, NULL, sendtype, NULL, recvbuf,
+                             NULL, NULL, recvtype, NULL, &c, comm,
+                             UCMPI_XFER_PERSISTENT, request,
+                             "MPI_Alltoallv_init_c");
+}
+
+#pragma weak MPI_Alltoallw_c = PMPI_Alltoallw_c
+int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                     void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[],
+                     const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    a2a_c_t c = {sendcounts, recvcounts, sdispls, rdispls};
+    return alltoallvw_common(sendbuf, NULL, NULL, MPI_BYTE, sendtypes,
+                             recvbuf, NULL, NULL, MPI_BYTE, recvtypes, &c,
+                             comm, UCMPI_XFER_BLOCKING, NULL,
+                             "MPI_Alltoallw_c");
+}
+
+#pragma weak MPI_Ialltoallw_c = PMPI_Ialltoallw_c
+int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                      const MPI_Aint sdispls[],
+                      const MPI_Datatype sendtypes[], void *recvbuf,
+                      const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                      const MPI_Datatype recvtypes[], MPI_Comm comm,
+                      MPI_Request *request)
+{
+    a2a_c_t c = {sendcounts, recvcounts, sdispls, rdispls};
+    return alltoallvw_common(sendbuf, NULL, NULL, MPI_BYTE, sendtypes,
+                             recvbuf, NULL, NULL, MPI_BYTE, recvtypes, &c,
+                             comm, UCMPI_XFER_NONBLOCKING, request,
+                             "MPI_Ialltoallw_c");
+}
+
+#pragma weak MPI_Alltoallw_init_c = PMPI_Alltoallw_init_c
+int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[],
+                          const MPI_Datatype sendtypes[], void *recvbuf,
+                          const MPI_Count recvcounts[],
+                          const MPI_Aint rdispls[],
+                          const MPI_Datatype recvtypes[], MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request)
+{
+    a2a_c_t c = {sendcounts, recvcounts, sdispls, rdispls};
+    (void)info;
+    return alltoallvw_common(sendbuf, NULL, NULL, MPI_BYTE, sendtypes,
+                             recvbuf, NULL, NULL, MPI_BYTE, recvtypes, &c,
+                             comm, UCMPI_XFER_PERSISTENT, request,
+                             "MPI_Alltoallw_init_c");
 }

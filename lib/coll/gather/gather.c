@@ -74,8 +74,9 @@ static int gather_check_send(ucmpi_comm_t *c, const void *sbuf,
     return MPI_SUCCESS;
 }
 
-static int gather_common(const void *sbuf, int scount, MPI_Datatype sdt,
-                         void *rbuf, int rcount, MPI_Datatype rdt, int root,
+static int gather_common(const void *sbuf, MPI_Count scount,
+                         MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                         MPI_Datatype rdt, int root,
                          MPI_Comm comm, ucmpi_xfer_mode_t mode,
                          MPI_Request *req, const char *fn)
 {
@@ -187,9 +188,12 @@ static const ucmpi_xfer_alg_t *gatherv_select(const ucmpi_xfer_args_t *a)
                : &gatherv_algs[GATHERV_LINEAR];
 }
 
-static int gatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
-                          void *rbuf, const int *rcounts, const int *displs,
-                          MPI_Datatype rdt, int root, MPI_Comm comm,
+/* rcounts_c/displs_c: the _c forms' arrays (then rcounts/displs NULL) */
+static int gatherv_common(const void *sbuf, MPI_Count scount,
+                          MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                          const int *displs, const MPI_Count *rcounts_c,
+                          const MPI_Aint *displs_c, MPI_Datatype rdt,
+                          int root, MPI_Comm comm,
                           ucmpi_xfer_mode_t mode, MPI_Request *req,
                           const char *fn)
 {
@@ -203,8 +207,12 @@ static int gatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
         return rc;
     rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
-        rc = ucmpi_xfer_check_counts(comm, comm->remote_size, rcounts,
-                                     displs, rdt, "receive", fn);
+        rc = rcounts_c ? ucmpi_xfer_check_counts_c(comm, comm->remote_size,
+                                                   rcounts_c, displs_c, rdt,
+                                                   NULL, "receive", fn)
+                       : ucmpi_xfer_check_counts(comm, comm->remote_size,
+                                                 rcounts, displs, rdt,
+                                                 "receive", fn);
     if (rc != MPI_SUCCESS)
         return rc;
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
@@ -214,6 +222,8 @@ static int gatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
     if (ucmpi_xfer_is_root(comm, root)) {
         a.rcounts = rcounts;
         a.rdispls = displs;
+        a.rcounts_c = rcounts_c;
+        a.rdispls_c = displs_c;
         a.rdt = rdt;
         a.nrblk = comm->remote_size;
     }
@@ -223,7 +233,8 @@ static int gatherv_common(const void *sbuf, int scount, MPI_Datatype sdt,
         a.scount = 0;
     }
     if (!comm->is_inter && root == comm->rank && sbuf != MPI_IN_PLACE) {
-        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcounts[root], rdt,
+        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcounts_c ? rcounts_c[root]
+                                    : rcounts[root], rdt,
                                     "root's own block", fn);
         if (rc != MPI_SUCCESS)
             return rc;
@@ -237,8 +248,8 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                          displs, recvtype, root, comm, UCMPI_XFER_BLOCKING,
-                          NULL, "MPI_Gatherv");
+                          displs, NULL, NULL, recvtype, root, comm,
+                          UCMPI_XFER_BLOCKING, NULL, "MPI_Gatherv");
 }
 
 #pragma weak MPI_Igatherv = PMPI_Igatherv
@@ -248,7 +259,7 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   MPI_Request *request)
 {
     return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                          displs, recvtype, root, comm,
+                          displs, NULL, NULL, recvtype, root, comm,
                           UCMPI_XFER_NONBLOCKING, request, "MPI_Igatherv");
 }
 
@@ -261,6 +272,78 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount,
 {
     (void)info;
     return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                          displs, recvtype, root, comm,
+                          displs, NULL, NULL, recvtype, root, comm,
                           UCMPI_XFER_PERSISTENT, request, "MPI_Gatherv_init");
+}
+
+/* ---- large-count (MPI-4) forms ---- */
+
+#pragma weak MPI_Gather_c = PMPI_Gather_c
+int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount,
+                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, root, comm, UCMPI_XFER_BLOCKING, NULL,
+                         "MPI_Gather_c");
+}
+
+#pragma weak MPI_Igather_c = PMPI_Igather_c
+int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount,
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                   MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    return gather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, root, comm, UCMPI_XFER_NONBLOCKING,
+                         request, "MPI_Igather_c");
+}
+
+#pragma weak MPI_Gather_init_c = PMPI_Gather_init_c
+int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf,
+                       MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return gather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, root, comm, UCMPI_XFER_PERSISTENT,
+                         request, "MPI_Gather_init_c");
+}
+
+#pragma weak MPI_Gatherv_c = PMPI_Gatherv_c
+int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
+                   MPI_Datatype sendtype, void *recvbuf,
+                   const MPI_Count recvcounts[], const MPI_Aint displs[],
+                   MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, NULL, NULL,
+                          recvcounts, displs, recvtype, root, comm,
+                          UCMPI_XFER_BLOCKING, NULL, "MPI_Gatherv_c");
+}
+
+#pragma weak MPI_Igatherv_c = PMPI_Igatherv_c
+int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, void *recvbuf,
+                    const MPI_Count recvcounts[], const MPI_Aint displs[],
+                    MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, NULL, NULL,
+                          recvcounts, displs, recvtype, root, comm,
+                          UCMPI_XFER_NONBLOCKING, request, "MPI_Igatherv_c");
+}
+
+#pragma weak MPI_Gatherv_init_c = PMPI_Gatherv_init_c
+int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf,
+                        const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, NULL, NULL,
+                          recvcounts, displs, recvtype, root, comm,
+                          UCMPI_XFER_PERSISTENT, request,
+                          "MPI_Gatherv_init_c");
 }

@@ -66,7 +66,7 @@ static int scatter_check_recv(ucmpi_comm_t *c, const void *sbuf, void *rbuf,
 }
 
 static void scatter_args(ucmpi_xfer_args_t *a, MPI_Comm comm, int root,
-                         const void *sbuf, void *rbuf, int rcount,
+                         const void *sbuf, void *rbuf, MPI_Count rcount,
                          MPI_Datatype rdt)
 {
     *a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
@@ -80,8 +80,9 @@ static void scatter_args(ucmpi_xfer_args_t *a, MPI_Comm comm, int root,
     }
 }
 
-static int scatter_common(const void *sbuf, int scount, MPI_Datatype sdt,
-                          void *rbuf, int rcount, MPI_Datatype rdt, int root,
+static int scatter_common(const void *sbuf, MPI_Count scount,
+                          MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                          MPI_Datatype rdt, int root,
                           MPI_Comm comm, ucmpi_xfer_mode_t mode,
                           MPI_Request *req, const char *fn)
 {
@@ -182,9 +183,12 @@ static const ucmpi_xfer_alg_t *scatterv_select(const ucmpi_xfer_args_t *a)
                : &scatterv_algs[SCATTERV_LINEAR];
 }
 
+/* scounts_c/displs_c: the _c forms' arrays (then scounts/displs NULL) */
 static int scatterv_common(const void *sbuf, const int *scounts,
-                           const int *displs, MPI_Datatype sdt, void *rbuf,
-                           int rcount, MPI_Datatype rdt, int root,
+                           const int *displs, const MPI_Count *scounts_c,
+                           const MPI_Aint *displs_c, MPI_Datatype sdt,
+                           void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
+                           int root,
                            MPI_Comm comm, ucmpi_xfer_mode_t mode,
                            MPI_Request *req, const char *fn)
 {
@@ -198,19 +202,26 @@ static int scatterv_common(const void *sbuf, const int *scounts,
         return rc;
     rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
-        rc = ucmpi_xfer_check_counts(comm, comm->remote_size, scounts,
-                                     displs, sdt, "send", fn);
+        rc = scounts_c ? ucmpi_xfer_check_counts_c(comm, comm->remote_size,
+                                                   scounts_c, displs_c, sdt,
+                                                   NULL, "send", fn)
+                       : ucmpi_xfer_check_counts(comm, comm->remote_size,
+                                                 scounts, displs, sdt, "send",
+                                                 fn);
     if (rc != MPI_SUCCESS)
         return rc;
     scatter_args(&a, comm, root, sbuf, rbuf, rcount, rdt);
     if (ucmpi_xfer_is_root(comm, root)) {
         a.scounts = scounts;
         a.sdispls = displs;
+        a.scounts_c = scounts_c;
+        a.sdispls_c = displs_c;
         a.sdt = sdt;
         a.nsblk = comm->remote_size;
     }
     if (!comm->is_inter && root == comm->rank && rbuf != MPI_IN_PLACE) {
-        rc = ucmpi_xfer_check_match(comm, scounts[root], sdt, rcount, rdt,
+        rc = ucmpi_xfer_check_match(comm, scounts_c ? scounts_c[root]
+                                    : scounts[root], sdt, rcount, rdt,
                                     "root's own block", fn);
         if (rc != MPI_SUCCESS)
             return rc;
@@ -224,7 +235,8 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
                   int recvcount, MPI_Datatype recvtype, int root,
                   MPI_Comm comm)
 {
-    return scatterv_common(sendbuf, sendcounts, displs, sendtype, recvbuf,
+    return scatterv_common(sendbuf, sendcounts, displs, NULL, NULL,
+                           sendtype, recvbuf,
                            recvcount, recvtype, root, comm,
                            UCMPI_XFER_BLOCKING, NULL, "MPI_Scatterv");
 }
@@ -235,7 +247,8 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
                    int recvcount, MPI_Datatype recvtype, int root,
                    MPI_Comm comm, MPI_Request *request)
 {
-    return scatterv_common(sendbuf, sendcounts, displs, sendtype, recvbuf,
+    return scatterv_common(sendbuf, sendcounts, displs, NULL, NULL,
+                           sendtype, recvbuf,
                            recvcount, recvtype, root, comm,
                            UCMPI_XFER_NONBLOCKING, request, "MPI_Iscatterv");
 }
@@ -248,8 +261,81 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
                        MPI_Request *request)
 {
     (void)info;
-    return scatterv_common(sendbuf, sendcounts, displs, sendtype, recvbuf,
+    return scatterv_common(sendbuf, sendcounts, displs, NULL, NULL,
+                           sendtype, recvbuf,
                            recvcount, recvtype, root, comm,
                            UCMPI_XFER_PERSISTENT, request,
                            "MPI_Scatterv_init");
+}
+
+/* ---- large-count (MPI-4) forms ---- */
+
+#pragma weak MPI_Scatter_c = PMPI_Scatter_c
+int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount,
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                   MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, root, comm, UCMPI_XFER_BLOCKING, NULL,
+                          "MPI_Scatter_c");
+}
+
+#pragma weak MPI_Iscatter_c = PMPI_Iscatter_c
+int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return scatter_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, root, comm, UCMPI_XFER_NONBLOCKING,
+                          request, "MPI_Iscatter_c");
+}
+
+#pragma weak MPI_Scatter_init_c = PMPI_Scatter_init_c
+int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return scatter_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, root, comm, UCMPI_XFER_PERSISTENT,
+                          request, "MPI_Scatter_init_c");
+}
+
+#pragma weak MPI_Scatterv_c = PMPI_Scatterv_c
+int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                    const MPI_Aint displs[], MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatterv_common(sendbuf, NULL, NULL, sendcounts, displs, sendtype,
+                           recvbuf, recvcount, recvtype, root, comm,
+                           UCMPI_XFER_BLOCKING, NULL, "MPI_Scatterv_c");
+}
+
+#pragma weak MPI_Iscatterv_c = PMPI_Iscatterv_c
+int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                     const MPI_Aint displs[], MPI_Datatype sendtype,
+                     void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    return scatterv_common(sendbuf, NULL, NULL, sendcounts, displs, sendtype,
+                           recvbuf, recvcount, recvtype, root, comm,
+                           UCMPI_XFER_NONBLOCKING, request, "MPI_Iscatterv_c");
+}
+
+#pragma weak MPI_Scatterv_init_c = PMPI_Scatterv_init_c
+int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint displs[], MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return scatterv_common(sendbuf, NULL, NULL, sendcounts, displs, sendtype,
+                           recvbuf, recvcount, recvtype, root, comm,
+                           UCMPI_XFER_PERSISTENT, request,
+                           "MPI_Scatterv_init_c");
 }
