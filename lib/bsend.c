@@ -159,8 +159,10 @@ void ucmpi_bpool_wait(ucmpi_bpool_t *pool, uint64_t upto)
         for (seg_t *s = pool->segs; s != NULL && !busy; s = s->next)
             busy = s->num < upto;
         ucmpi_unlock();
-        if (!busy)
+        if (!busy) {
+            ucmpi_rt_wait_done();
             return;
+        }
         if (ucmpi_progress() == 0)
             ucmpi_progress_idle(++spins);
         else

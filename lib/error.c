@@ -172,6 +172,7 @@ int ucmpi_error(int kind, void *obj, int code, const char *fn,
 
 int ucmpi_check_initialized(const char *fn)
 {
+    ucmpi_rt_enter(fn);
     if (ucmpi_global.initialized && !ucmpi_global.finalized)
         return MPI_SUCCESS;
     fprintf(stderr, "ucmpi: %s called %s\n", fn,

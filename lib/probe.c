@@ -79,6 +79,7 @@ static void wait_look(int source, int tag, MPI_Comm comm, int remove,
     unsigned spins = 0;
     while (!look(source, tag, comm, remove, m))
         ucmpi_progress_idle(++spins);
+    ucmpi_rt_wait_done();
 }
 
 #pragma weak MPI_Iprobe = PMPI_Iprobe

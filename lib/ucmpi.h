@@ -435,4 +435,11 @@ void ucmpi_abort(int code, const char *msg) __attribute__((noreturn));
 void ucmpi_lock(void);
 void ucmpi_unlock(void);
 
+/* ---- added by runtime: which MPI call a rank blocks in, for mpiexec's
+ * --timeout report (runtime/rt_calls.h).  Entry points record their name
+ * (ucmpi_check_initialized), ucmpi_progress_idle publishes it, and every
+ * waiting loop that calls ucmpi_progress_idle ends with
+ * ucmpi_rt_wait_done(). ---- */
+#include "rt_calls.h"
+
 #endif /* UCMPI_H */

@@ -7,6 +7,7 @@
 #define UCMPI_MPIEXEC_H
 
 #include <pthread.h>
+#include "rt_calls.h"
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -51,6 +52,10 @@ typedef struct {
     char tmpdir[256];
     char *exe;                /* resolved path of args.argv[0] */
     char **base_env;          /* environment every rank starts from */
+    void *topology;           /* hwloc, shared with the PMIx server; may be NULL */
+    const ucmpi_rt_slot_t *calls;   /* what each rank blocks in; NULL: unknown */
+    size_t calls_len;
+    char calls_env[600];      /* UCMPI_CALL_SLOTS=path, for the ranks */
     int forward_stdin;        /* our stdin goes to rank 0 (else /dev/null) */
     int stdin_fd;             /* write end to rank 0's stdin; -1: none */
     int event_pipe[2];        /* PMIx thread -> main loop wake-up */
@@ -76,19 +81,29 @@ void mx_args_free(mx_args_t *args);
 /* mpiexec_pmix.c */
 int mx_pmix_start(mx_job_t *job);
 int mx_pmix_register_job(mx_job_t *job);
+int mx_pmix_register_clients(mx_job_t *job);
 int mx_pmix_setup_rank(mx_job_t *job, int rank, char ***env);
 void mx_pmix_stop(mx_job_t *job);
 
 /* mpiexec_spawn.c */
 char **mx_base_env(const mx_args_t *args);
+char **mx_env_put(char **env, const char *entry);
 char *mx_find_exe(const char *name);
 int mx_spawn(mx_job_t *job);
 int mx_stream_read(mx_job_t *job, int rank, mx_stream_t *s);
 void mx_stream_flush(mx_job_t *job, int rank, mx_stream_t *s);
 
-/* mpiexec_bind.c: per-rank CPU masks, or none (then *masks is NULL) */
-int mx_bind_plan(const mx_args_t *args, void **masks, size_t *mask_size);
+/* mpiexec_bind.c: the node's topology (once), per-rank CPU masks or none
+ * (then *masks is NULL) */
+void *mx_topology_load(void);
+void mx_topology_free(void *topo);
+int mx_bind_plan(const mx_args_t *args, void *topology, void **masks, size_t *mask_size);
 int mx_bind_apply(const void *masks, size_t mask_size, int rank);
+
+/* mpiexec_calls.c: the ranks' call slots and the --timeout report */
+void mx_calls_create(mx_job_t *job);
+void mx_calls_report(const mx_job_t *job);
+void mx_calls_destroy(mx_job_t *job);
 
 /* mpiexec_wait.c */
 int mx_wait_job(mx_job_t *job);

@@ -21,7 +21,8 @@ static const char usage[] =
     "  --tag-output           prefix each output line with [rank]\n"
     "  -x VAR[=value]         export VAR (with our value, or the given one)\n"
     "  --env VAR=value        set VAR in every rank\n"
-    "  --timeout SECONDS      end the job after SECONDS, exit 124\n"
+    "  --timeout SECONDS      end the job after SECONDS, exit 124, saying which\n"
+    "                         MPI call each rank was blocked in\n"
     "                         (default: $MPIEXEC_TIMEOUT, none if unset)\n"
     "  --oversubscribe        accepted for compatibility (always allowed)\n"
     "  -v, --verbose          report launch time and each rank's exit\n"
@@ -31,7 +32,9 @@ static const char usage[] =
     "first rank that failed: its exit code, 128+signal if it was killed, the\n"
     "code given to MPI_Abort; 124 on timeout; 128+signal if mpiexec was\n"
     "interrupted. A rank that crashes, or exits without finalizing while others\n"
-    "still run, ends the whole job.\n";
+    "still run (or without MPI_Init while others start MPI), ends the whole job.\n"
+    "All ranks run on this node: unless UCX_TLS is set, the ranks get\n"
+    "UCX_TLS=^tcp (shared memory and the rest, not TCP) for a faster start.\n";
 
 static int bad_usage(const char *fmt, const char *arg)
 {

@@ -93,6 +93,10 @@ int main(int argc, char **argv)
     sigset_t block;
     int rc = 1;
 
+    /* PMIx's shared-memory store (gds ds21) creates and zeroes 8 MB of
+     * segments per job and costs every client a mapping: one node and
+     * short jobs are better served by the hash store (server and ranks) */
+    setenv("PMIX_MCA_gds", "hash", 0);
     if (job_init(&job, argc, argv, &rc) != 0)
         return rc;
     /* PMIx's threads inherit this mask; children restore theirs before exec */
@@ -103,11 +107,18 @@ int main(int argc, char **argv)
     sigprocmask(SIG_BLOCK, &block, NULL);
     if (make_tmpdir(&job) != 0)
         return 1;
+    mx_calls_create(&job);
+    if (job.calls != NULL) {
+        char **env = mx_env_put(job.base_env, job.calls_env);
+        if (env != NULL)
+            job.base_env = env;
+    }
     if (mx_pmix_start(&job) != 0) {
         nftw(job.tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
         return 1;
     }
-    if (mx_pmix_register_job(&job) != 0 || mx_spawn(&job) != 0) {
+    if (mx_pmix_register_job(&job) != 0 || mx_pmix_register_clients(&job) != 0 ||
+        mx_spawn(&job) != 0) {
         job.failed = job.abnormal = 1;
         job.exit_code = 1;
     }
@@ -115,6 +126,7 @@ int main(int argc, char **argv)
         mx_log("%d ranks started in %.3f s", job.np, mx_now() - job.t_start);
     rc = mx_wait_job(&job);
     mx_pmix_stop(&job);
+    mx_calls_destroy(&job);
     nftw(job.tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return rc;
 }

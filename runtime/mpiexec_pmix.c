@@ -28,8 +28,10 @@ static pmix_status_t on_connected(const pmix_proc_t *proc, void *server_object,
 {
     mx_rank_t *r = rank_of(proc);
 
-    if (r != NULL)
+    if (r != NULL) {
         __atomic_store_n(&r->connected, 1, __ATOMIC_RELEASE);
+        mx_wake(the_job);         /* a rank may have left without MPI_Init */
+    }
     if (cbfunc != NULL)
         cbfunc(PMIX_SUCCESS, cbdata);
     return PMIX_SUCCESS;
@@ -96,13 +98,26 @@ static pmix_server_module_t module = {
 
 int mx_pmix_start(mx_job_t *job)
 {
-    pmix_info_t info[2];
+    static pmix_topology_t topo = {.source = "hwloc"};
+    pmix_info_t info[3];
+    size_t ninfo = 2;
     pmix_status_t rc;
 
     the_job = job;
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, job->tmpdir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, job->tmpdir, PMIX_STRING);
-    rc = PMIx_server_init(&module, info, 2);
+    job->topology = mx_topology_load();
+    if (job->topology != NULL) {
+        /* by reference: PMIX_INFO_LOAD would hand the server a copy that
+         * PMIX_INFO_DESTRUCT then frees under it; ours outlives the server */
+        topo.topology = job->topology;
+        PMIX_INFO_CONSTRUCT(&info[2]);
+        PMIX_LOAD_KEY(info[2].key, PMIX_TOPOLOGY2);
+        info[2].value.type = PMIX_TOPO;
+        info[2].value.data.topo = &topo;
+        ninfo = 3;
+    }
+    rc = PMIx_server_init(&module, info, ninfo);
     PMIX_INFO_DESTRUCT(&info[0]);
     PMIX_INFO_DESTRUCT(&info[1]);
     if (rc != PMIX_SUCCESS) {
@@ -195,18 +210,61 @@ int mx_pmix_register_job(mx_job_t *job)
     return 0;
 }
 
-/* Registers the rank and adds the PMIx client variables to *env. */
+/* Registrations in flight, answered on PMIx's thread. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+    int pending;
+    pmix_status_t status;
+} reg = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, PMIX_SUCCESS};
+
+static void registered(pmix_status_t status, void *cbdata)
+{
+    pthread_mutex_lock(&reg.lock);
+    if (!ok(status) && ok(reg.status))
+        reg.status = status;
+    if (--reg.pending == 0)
+        pthread_cond_signal(&reg.done);
+    pthread_mutex_unlock(&reg.lock);
+}
+
+/* All ranks at once, before any is started: one wait instead of a round
+ * trip to PMIx's thread per rank while started ranks compete for the CPU. */
+int mx_pmix_register_clients(mx_job_t *job)
+{
+    pmix_proc_t proc;
+    pmix_status_t rc = PMIX_SUCCESS;
+
+    reg.pending = 1;              /* ours: no early zero */
+    for (int r = 0; r < job->np && ok(rc); r++) {
+        PMIX_LOAD_PROCID(&proc, job->nspace, r);
+        pthread_mutex_lock(&reg.lock);
+        reg.pending++;
+        pthread_mutex_unlock(&reg.lock);
+        rc = PMIx_server_register_client(&proc, getuid(), getgid(), NULL, registered, NULL);
+        if (rc != PMIX_SUCCESS)      /* no callback will come */
+            registered(rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc, NULL);
+    }
+    registered(PMIX_SUCCESS, NULL);
+    pthread_mutex_lock(&reg.lock);
+    while (reg.pending > 0)
+        pthread_cond_wait(&reg.done, &reg.lock);
+    rc = reg.status;
+    pthread_mutex_unlock(&reg.lock);
+    if (!ok(rc)) {
+        mx_log("PMIx_server_register_client failed: %s", PMIx_Error_string(rc));
+        return -1;
+    }
+    return 0;
+}
+
+/* Adds the PMIx client variables of a registered rank to *env. */
 int mx_pmix_setup_rank(mx_job_t *job, int rank, char ***env)
 {
     pmix_proc_t proc;
     pmix_status_t rc;
 
     PMIX_LOAD_PROCID(&proc, job->nspace, rank);
-    rc = PMIx_server_register_client(&proc, getuid(), getgid(), NULL, NULL, NULL);
-    if (!ok(rc)) {
-        mx_log("PMIx_server_register_client(%d) failed: %s", rank, PMIx_Error_string(rc));
-        return -1;
-    }
     rc = PMIx_server_setup_fork(&proc, env);
     if (rc != PMIX_SUCCESS) {
         mx_log("PMIx_server_setup_fork(%d) failed: %s", rank, PMIx_Error_string(rc));
@@ -222,4 +280,6 @@ void mx_pmix_stop(mx_job_t *job)
         return;
     PMIx_server_deregister_nspace(job->nspace, NULL, NULL);
     PMIx_server_finalize();
+    mx_topology_free(job->topology);
+    job->topology = NULL;
 }

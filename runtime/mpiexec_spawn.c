@@ -48,17 +48,48 @@ char **mx_base_env(const mx_args_t *args)
 
     while (environ[total] != NULL)
         total++;
-    env = calloc(total + args->nenv + 2, sizeof(char *));
+    env = calloc(total + args->nenv + 3, sizeof(char *));
     if (env == NULL)
         return NULL;
     for (int i = 0; i < total; i++)
         if (inherited(environ[i]))
             env[n++] = strdup(environ[i]);
     n = env_replace(env, n, "UCMPI_LAUNCHER=mpiexec");   /* see ucmpi_rt_abort */
+    /* All ranks share this node: UCX's TCP transport could only reach
+     * other nodes, yet opening its interfaces costs each rank ~4 ms of CPU
+     * at start-up.  Left to the user when UCX_TLS is set. */
+    if (getenv("UCX_TLS") == NULL)
+        n = env_replace(env, n, "UCX_TLS=^tcp");
     for (int i = 0; i < args->nenv; i++)
         n = env_replace(env, n, args->env[i]);
     env[n] = NULL;
     return env;
+}
+
+/* Adds or replaces VAR=value in a malloc'd environment; NULL if out of
+ * memory (env is then still valid). */
+char **mx_env_put(char **env, const char *entry)
+{
+    size_t klen = strcspn(entry, "=") + 1;
+    char *copy = strdup(entry), **bigger;
+    int n;
+
+    if (copy == NULL)
+        return NULL;
+    for (n = 0; env[n] != NULL; n++)
+        if (!strncmp(env[n], entry, klen)) {
+            free(env[n]);
+            env[n] = copy;
+            return env;
+        }
+    bigger = realloc(env, (n + 2) * sizeof(char *));
+    if (bigger == NULL) {
+        free(copy);
+        return NULL;
+    }
+    bigger[n] = copy;
+    bigger[n + 1] = NULL;
+    return bigger;
 }
 
 static char **env_copy(char **env)
@@ -216,7 +247,7 @@ int mx_spawn(mx_job_t *job)
     size_t mask_size = 0;
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC), rc = 0;
 
-    if (devnull < 0 || mx_bind_plan(&job->args, &masks, &mask_size) != 0) {
+    if (devnull < 0 || mx_bind_plan(&job->args, job->topology, &masks, &mask_size) != 0) {
         mx_log("cannot prepare the launch");
         return -1;
     }

@@ -27,6 +27,7 @@ static struct {
     int nalive;
     int ending;                   /* ranks were told to stop */
     int abort_seen;
+    int no_init_rank;             /* first rank that exited 0 unconnected; -1: none */
     double deadline;              /* --timeout; 0: none */
     double kill_at;               /* SIGKILL the rest; 0: not scheduled */
     double give_up_at;            /* stop waiting for ranks that ignore SIGKILL */
@@ -158,6 +159,28 @@ static int aborted_by(mx_job_t *job, int rank)
     return who == rank;
 }
 
+static int first_connected(mx_job_t *job)
+{
+    for (int r = 0; r < job->np; r++)
+        if (__atomic_load_n(&job->ranks[r].connected, __ATOMIC_ACQUIRE))
+            return r;
+    return -1;
+}
+
+/* A rank ended without ever calling MPI_Init (exit 0, never connected)
+ * while others use MPI: their MPI_Init cannot complete without it, so the
+ * job fails as soon as both are known, whichever came first. */
+static void check_no_init(mx_job_t *job)
+{
+    int e = w.no_init_rank, c;
+
+    if (e < 0 || w.ending || (c = first_connected(job)) < 0)
+        return;
+    fail(job, 1, "rank %d (pid %d) exited with code 0 without calling MPI_Init: "
+         "rank %d and the others cannot complete MPI_Init without it", e,
+         (int)job->ranks[e].pid, c);
+}
+
 static const char *sig_name(int sig)
 {
     const char *abbrev = sigabbrev_np(sig);
@@ -194,6 +217,10 @@ static void rank_exited(mx_job_t *job, int rank, int st)
     } else if (code != 0) {
         fail(job, code, "rank %d (pid %d) exited with code %d%s", rank, (int)r->pid, code,
              connected ? " before finalizing" : "");
+    } else if (!connected) {
+        if (w.no_init_rank < 0)
+            w.no_init_rank = rank;
+        check_no_init(job);
     } else if (!fin && any_connected(job) && others_running(job, rank)) {
         fail(job, 1, "rank %d (pid %d) exited with code 0 without finalizing while "
              "other ranks still run", rank, (int)r->pid);
@@ -253,6 +280,7 @@ static void on_timeout(mx_job_t *job)
     w.deadline = 0;
     fail(job, MX_EXIT_TIMEOUT, "timeout after %g s: ending the job (ranks still running: %s)",
          job->args.timeout, list);
+    mx_calls_report(job);     /* the ranks only get SIGTERM: their slots still hold */
 }
 
 /* Our stdin -> rank 0, never blocking the loop. */
@@ -351,6 +379,7 @@ static void handle_poll(mx_job_t *job, struct pollfd *pfd, int *owner, int n)
      * must name the cause, not the peers' reaction */
     reap(job);
     check_abort(job);
+    check_no_init(job);           /* a rank connected after another left */
     if (pfd[0].revents & POLLIN)
         on_signal(job);
     for (int i = 2; i < n; i++) {
@@ -410,6 +439,7 @@ int mx_wait_job(mx_job_t *job)
         job->failed = 1;
         job->exit_code = 1;
     }
+    w.no_init_rank = -1;
     for (int r = 0; r < job->np; r++)
         w.nalive += job->ranks[r].alive;
     if (job->args.timeout > 0)

@@ -4,6 +4,7 @@
  * with another launcher's environment but no PMIx server it refuses to start.
  */
 #include "ucmpi_rt.h"
+#include "rt_calls.h"
 #include "rt_env.h"
 
 #include <pmix.h>
@@ -78,6 +79,27 @@ static pmix_status_t get_local(pmix_rank_t rank, const char *key, pmix_value_t *
     PMIX_INFO_LOAD(&info, PMIX_OPTIONAL, &yes, PMIX_BOOL);
     rc = PMIx_Get(&proc, key, &info, 1, val);
     PMIX_INFO_DESTRUCT(&info);
+    return rc;
+}
+
+/* Modex data of `rank` (committed before a fence that completed).  A
+ * server with the hash store (our mpiexec) keeps it and answers on request;
+ * one with the shared-memory store finds it locally.  PMIX_IMMEDIATE: a key
+ * nobody put fails at once instead of being waited for. */
+static pmix_status_t get_modex(pmix_rank_t rank, const char *key, pmix_value_t **val)
+{
+    pmix_proc_t proc;
+    pmix_info_t info[2];
+    bool yes = true;
+    int secs = 30;
+    pmix_status_t rc;
+
+    PMIX_LOAD_PROCID(&proc, rt.me.nspace, rank);
+    PMIX_INFO_LOAD(&info[0], PMIX_IMMEDIATE, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &secs, PMIX_INT);
+    rc = PMIx_Get(&proc, key, info, 2, val);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
     return rc;
 }
 
@@ -156,6 +178,12 @@ static int query_nodes(ucmpi_rt_info_t *info)
 
     if (ids == NULL)
         goto out;
+    /* all ranks on this node (any mpiexec job): spare N lookups per rank,
+     * each a round trip to PMIx's thread (slow when oversubscribed) */
+    if (skip == NULL && get_long(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE, -1) == info->size) {
+        memset(ids, 0, info->size * sizeof(uint32_t));
+        goto compact;
+    }
     for (int r = 0; r < info->size && have; r++) {
         long id = get_long(r, PMIX_NODEID, -1);
         have = id >= 0;
@@ -171,6 +199,7 @@ static int query_nodes(ucmpi_rt_info_t *info)
             goto out;
         }
     }
+compact:
     rc = ucmpi_rt_compact_nodes(ids, info->size, info->node_of, &info->num_nodes);
 out:
     free(ids);
@@ -245,6 +274,7 @@ static int init_pmix(ucmpi_rt_info_t *info)
     }
     rt.active = 1;
     info->rank = (int)rt.me.rank;
+    ucmpi_rt_calls_map(info->rank);
     info->size = (int)get_long(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, -1);
     if (info->size <= 0 || info->rank >= info->size) {
         rt_err("PMIx: no valid job size (%d) for rank %d", info->size, info->rank);
@@ -419,8 +449,10 @@ int ucmpi_rt_fence(int collect_data, void (*progress)(void))
     for (unsigned long i = 0; !__atomic_load_n(&done, __ATOMIC_ACQUIRE); i++) {
         if (progress != NULL)
             progress();
+        ucmpi_rt_waiting();       /* the caller named the MPI call */
         fence_pause(i);
     }
+    ucmpi_rt_wait_done();
     PMIX_INFO_DESTRUCT(&info);
     if (done != 1) {
         rt_err("PMIx fence failed: %s", PMIx_Error_string(-(done - 2)));
@@ -456,7 +488,7 @@ int ucmpi_rt_get(int rank, const char *key, void **data, size_t *len)
     }
     if (rt.singleton)
         return singleton_get(rank, key, data, len);
-    rc = get_local((pmix_rank_t)rank, key, &v);
+    rc = get_modex((pmix_rank_t)rank, key, &v);
     if (rc != PMIX_SUCCESS) {
         rt_err("PMIx_Get of '%s' from rank %d failed: %s", key, rank, PMIx_Error_string(rc));
         return -1;
@@ -508,6 +540,7 @@ int ucmpi_rt_finalize(void)
         rt.kv = next;
     }
     rt.active = rt.singleton = 0;
+    ucmpi_rt_calls_unmap();
     if (rc != PMIX_SUCCESS) {
         rt_err("PMIx_Finalize failed: %s", PMIx_Error_string(rc));
         return -1;

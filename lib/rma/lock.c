@@ -56,6 +56,7 @@ static int acquire(MPI_Win win, int t, int type)
         if (spins % 1024 == 1023 && ucmpi_peer_failed(win->peers[t].world))
             rc = MPI_ERR_PROC_FAILED;
     }
+    ucmpi_rt_wait_done();
     /* direct-path accesses happen after the lock is ours */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return rc;

@@ -1,20 +1,62 @@
 /*
  * A real MPI program for the launcher tests: after MPI_Init, rank WHO fails in
  * the given MODE while the others wait in MPI_Recv (blocked in UCX progress).
- * Usage: mpi_job ok | abort WHO CODE | segv WHO | exit WHO CODE
+ * Usage: mpi_job ok | abort WHO CODE | segv WHO | exit WHO CODE | stuck |
+ *        noinit WHO MS
+ * noinit: rank WHO (by $PMIX_RANK) sleeps MS milliseconds and exits 0
+ * without MPI_Init; the others call MPI_Init (which cannot complete).
+ * stuck (for --timeout's report): after a barrier all pass, rank 0 blocks
+ * in MPI_Recv, rank 1 in MPI_Barrier, rank 2 computes, rank 3 blocks in
+ * MPI_Wait, rank 4 in MPI_Probe, the others in MPI_Barrier.
  */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+static void stuck(int rank)
+{
+    volatile unsigned long spin = 0;
+    MPI_Request req;
+    int buf;
+
+    MPI_Barrier(MPI_COMM_WORLD);            /* a wait that ends: must clear */
+    printf("rank %d stuck\n", rank);
+    fflush(stdout);
+    switch (rank) {
+    case 0:
+        MPI_Recv(&buf, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        break;
+    case 2:
+        for (;;)
+            spin++;
+    case 3:
+        MPI_Irecv(&buf, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    case 4:
+        MPI_Probe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        break;
+    default:
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    fprintf(stderr, "rank %d: a call that cannot complete returned\n", rank);
+    exit(99);
+}
 
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "ok";
     int who = argc > 2 ? atoi(argv[2]) : 0, code = argc > 3 ? atoi(argv[3]) : 1;
     int rank, size, token = 0;
+    const char *me = getenv("PMIX_RANK");
 
+    if (!strcmp(mode, "noinit") && me != NULL && atoi(me) == who) {
+        usleep(code * 1000);
+        return 0;
+    }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -36,6 +78,8 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return rank == 0 && token != size;
     }
+    if (!strcmp(mode, "stuck"))
+        stuck(rank);
     if (rank == who) {
         printf("rank %d failing: %s\n", rank, mode);
         fflush(stdout);

@@ -132,6 +132,21 @@ t_exit_zero_early() {
     ok "ended in $(ended) s, total $secs s"
 }
 
+# A rank that exits 0 without MPI_Init while the others wait in MPI_Init's
+# fence ends the job, whether it leaves before or after they connect.
+t_exit_before_init() {
+    [ -x "$MPIJOB" ] || { ok "skipped: no $MPIJOB"; return; }
+    local ms
+    for ms in 0 1500; do
+        run_mpiexec 60 -n 4 "$MPIJOB" noinit 2 $ms
+        want "exit 1 (wait $ms ms)" [ $rc = 1 ] || return
+        want "names rank 2 ($ms ms)" has "$err" "rank 2 .*exited with code 0 without calling MPI_Init" ||
+            return
+        want "no timeout needed ($ms ms)" lt "$secs" 10 || return
+    done
+    ok "$secs s"
+}
+
 t_exit_after_finalize() {
     run_mpiexec 30 -n 3 "$CLIENT" finexit 1 4
     want "exit 4" [ $rc = 4 ] && want "reported" has "$err" "rank 1 exited with code 4 after finalizing" && ok
@@ -300,6 +315,29 @@ t_launch_speed() {
 }
 
 # real MPI programs (MPI_Init over this launcher, UCX wire-up)
+# --timeout names what each rank was doing: the MPI call it blocks in, or
+# that it computes, or how it ended.
+t_timeout_calls() {
+    [ -x "$MPIJOB" ] || { ok "skipped: no $MPIJOB"; return; }
+    run_mpiexec 60 -n 8 --timeout $((2 * scale)) "$MPIJOB" stuck
+    want "exit 124" [ $rc = 124 ] || return
+    want "all 8 got stuck" [ "$(grep -c stuck "$out")" = 8 ] || return
+    want "rank 0 in MPI_Recv" has "$err" "^mpiexec: rank 0: in MPI_Recv$" || return
+    want "rank 1 in MPI_Barrier" has "$err" "^mpiexec: rank 1: in MPI_Barrier$" || return
+    want "rank 2 computing" has "$err" "^mpiexec: rank 2: not in an MPI call$" || return
+    want "rank 3 in MPI_Wait" has "$err" "^mpiexec: rank 3: in MPI_Wait$" || return
+    want "rank 4 in MPI_Probe" has "$err" "^mpiexec: rank 4: in MPI_Probe$" || return
+    want "ranks 5-7 in MPI_Barrier" has "$err" "^mpiexec: ranks 5-7: in MPI_Barrier$" || return
+    want "no rank left" pids_gone || return
+    # before MPI_Init, and after an exit
+    run_mpiexec 30 -n 3 --timeout 1 sh -c '[ "$PMIX_RANK" = 0 ] && exit 0; exec sleep 60'
+    want "exit 124 (no MPI)" [ $rc = 124 ] || return
+    want "rank 0 exited 0" has "$err" "^mpiexec: rank 0: exited 0$" || return
+    want "ranks 1-2 before MPI_Init" has "$err" "ranks 1-2: not in an MPI call (MPI_Init not reached)" ||
+        return
+    ok
+}
+
 t_mpi_ring() {
     local times=""
     [ -x "$MPIJOB" ] || { ok "skipped: no $MPIJOB"; return; }
@@ -329,8 +367,8 @@ t_mpi_failures() {
     ok "ended after the failure in:$report"
 }
 
-tests="mpi_ring mpi_failures info node_sources modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early
-       exit_after_finalize kill9 sigint sigterm mpiexec_killed timeout stdin env tag_output
+tests="mpi_ring mpi_failures info node_sources modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early exit_before_init
+       exit_after_finalize kill9 sigint sigterm mpiexec_killed timeout timeout_calls stdin env tag_output
        output_before_crash script_and_wrapper bind cli tmpdir launch_speed"
 for t in $tests; do
     [[ $t =~ $filter ]] || continue
