@@ -245,7 +245,7 @@ int ucmpi_rma_acc_call(MPI_Win win, int kind, const void *obuf,
 static char *fast_target(ucmpi_win_t *win, int target, MPI_Aint disp,
                          MPI_Count count, MPI_Datatype dt, MPI_Op op)
 {
-    if (!ucmpi_global.initialized || ucmpi_global.finalized ||
+    if (!ucmpi_global.active ||
         !ucmpi_win_valid(win) || target < 0 || target >= win->size ||
         dt == MPI_DATATYPE_NULL || count < 0)
         return NULL;
