@@ -335,6 +335,11 @@ t_timeout_calls() {
     want "rank 0 exited 0" has "$err" "^mpiexec: rank 0: exited 0$" || return
     want "ranks 1-2 before MPI_Init" has "$err" "ranks 1-2: not in an MPI call (MPI_Init not reached)" ||
         return
+    # waiting in MPI_Init's fence for a rank that never calls it
+    run_mpiexec 60 -n 3 --timeout $((2 * scale)) sh -c \
+        '[ "$PMIX_RANK" = 0 ] && exec sleep 60; exec "$0" ok' "$MPIJOB"
+    want "exit 124 (in MPI_Init)" [ $rc = 124 ] || return
+    want "ranks 1-2 in MPI_Init" has "$err" "^mpiexec: ranks 1-2: in MPI_Init$" || return
     ok
 }
 
