@@ -1,11 +1,24 @@
-/* Per-communicator collective state: the cached node layout. */
+/* Per-communicator collective state: the cached node layout and the
+ * cache of built schedules. */
 #include "coll/coll.h"
+#include "coll/sched.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+typedef struct sched_cache sched_cache_t;
 
 typedef struct {
     ucmpi_coll_layout_t *layout;
+    sched_cache_t *cache;
 } coll_state_t;
+
+static coll_state_t *coll_state(ucmpi_comm_t *c)
+{
+    if (c->coll == NULL)
+        c->coll = calloc(1, sizeof(coll_state_t));
+    return c->coll;
+}
 
 static int node_of_rank(const ucmpi_comm_t *c, int r)
 {
@@ -80,14 +93,10 @@ err_free:
 
 const ucmpi_coll_layout_t *ucmpi_coll_layout(ucmpi_comm_t *c)
 {
-    coll_state_t *st = c->coll;
+    coll_state_t *st = coll_state(c);
 
-    if (st == NULL) {
-        st = calloc(1, sizeof(*st));
-        if (st == NULL)
-            return NULL;
-        c->coll = st;
-    }
+    if (st == NULL)
+        return NULL;
     if (st->layout == NULL)
         st->layout = layout_build(c);
     return st->layout;
@@ -100,6 +109,122 @@ void ucmpi_coll_comm_destroy(ucmpi_comm_t *c)
     if (st == NULL)
         return;
     layout_free(st->layout);
+    ucmpi_sched_cache_destroy(st->cache);
     free(st);
     c->coll = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Schedule cache: a collective called again with the same arguments    */
+/* (the common case: training loops, benchmarks, solvers) reruns the    */
+/* schedule built the first time instead of building a new one.        */
+/* ------------------------------------------------------------------ */
+
+#define CACHE_SLOTS 8
+#define CACHE_MAX_COUNTS 64           /* reduce_scatter recvcounts */
+#define CACHE_MAX_BYTES (256 * 1024)  /* big schedules gain nothing */
+
+typedef struct {
+    ucmpi_sched_key_t key;        /* key.counts points to counts[] */
+    ucmpi_sched_t *s;
+    unsigned stamp;               /* last use, for eviction */
+    int counts[CACHE_MAX_COUNTS];
+} slot_t;
+
+struct sched_cache {
+    slot_t slot[CACHE_SLOTS];
+    unsigned clock;
+};
+
+static int key_equal(const ucmpi_sched_key_t *a, const ucmpi_sched_key_t *b)
+{
+    return a->coll == b->coll && a->alg == b->alg && a->root == b->root &&
+           a->sbuf == b->sbuf && a->rbuf == b->rbuf &&
+           a->scount == b->scount && a->rcount == b->rcount &&
+           a->sdt == b->sdt && a->rdt == b->rdt && a->op == b->op &&
+           a->ncounts == b->ncounts &&
+           (a->ncounts == 0 ||
+            memcmp(a->counts, b->counts, sizeof(int) * a->ncounts) == 0);
+}
+
+ucmpi_sched_t *ucmpi_sched_cache_get(ucmpi_comm_t *comm,
+                                     const ucmpi_sched_key_t *key)
+{
+    coll_state_t *st = comm->coll;
+    sched_cache_t *c = st ? st->cache : NULL;
+
+    if (c == NULL)
+        return NULL;
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        slot_t *sl = &c->slot[i];
+        if (sl->s != NULL && key_equal(&sl->key, key) &&
+            !ucmpi_sched_busy(sl->s)) {
+            sl->stamp = ++c->clock;
+            ucmpi_sched_renew_tags(sl->s);
+            return sl->s;
+        }
+    }
+    return NULL;
+}
+
+/* An empty slot, else the least recently used idle one (emptied). */
+static slot_t *free_slot(sched_cache_t *c)
+{
+    slot_t *best = NULL;
+
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        slot_t *sl = &c->slot[i];
+        if (sl->s == NULL)
+            return sl;
+        if (!ucmpi_sched_busy(sl->s) &&
+            (best == NULL || sl->stamp < best->stamp))
+            best = sl;
+    }
+    if (best != NULL) {
+        ucmpi_sched_set_cache(best->s, NULL);
+        ucmpi_sched_destroy(best->s);
+        best->s = NULL;
+    }
+    return best;
+}
+
+void ucmpi_sched_cache_put(ucmpi_comm_t *comm, const ucmpi_sched_key_t *key,
+                           ucmpi_sched_t *s)
+{
+    coll_state_t *st;
+    slot_t *sl;
+
+    if (key->ncounts > CACHE_MAX_COUNTS ||
+        ucmpi_sched_footprint(s) > CACHE_MAX_BYTES)
+        return;
+    st = coll_state(comm);
+    if (st == NULL)
+        return;
+    if (st->cache == NULL && (st->cache = calloc(1, sizeof(*st->cache))) == NULL)
+        return;
+    sl = free_slot(st->cache);
+    if (sl == NULL)
+        return;                   /* every slot in flight */
+    sl->key = *key;
+    if (key->ncounts > 0)
+        memcpy(sl->counts, key->counts, sizeof(int) * key->ncounts);
+    sl->key.counts = sl->counts;
+    sl->s = s;
+    sl->stamp = ++st->cache->clock;
+    ucmpi_sched_set_cache(s, sl);
+}
+
+void ucmpi_sched_cache_destroy(void *cache)
+{
+    sched_cache_t *c = cache;
+
+    if (c == NULL)
+        return;
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        if (c->slot[i].s != NULL) {
+            ucmpi_sched_set_cache(c->slot[i].s, NULL);
+            ucmpi_sched_destroy(c->slot[i].s);
+        }
+    }
+    free(c);
 }

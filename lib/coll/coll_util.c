@@ -4,11 +4,40 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The environment is read once per knob: getenv and the tunable table
+ * lookup cost more than a small collective. */
+#define KNOB_MEMO 32
+static struct {
+    const char *knob;
+    const char *value;
+} knob_memo[KNOB_MEMO];
+static int knob_count;
+
+const char *ucmpi_coll_knob(const char *knob)
+{
+    int n = __atomic_load_n(&knob_count, __ATOMIC_ACQUIRE);
+    const char *v;
+
+    for (int i = 0; i < n; i++)
+        if (knob_memo[i].knob == knob)
+            return knob_memo[i].value;
+    v = ucmpi_config_str(knob);
+    ucmpi_lock();
+    n = knob_count;
+    if (n < KNOB_MEMO) {
+        knob_memo[n].knob = knob;
+        knob_memo[n].value = v;
+        __atomic_store_n(&knob_count, n + 1, __ATOMIC_RELEASE);
+    }
+    ucmpi_unlock();
+    return v;
+}
+
 int ucmpi_coll_alg_forced(const char *knob, const ucmpi_coll_alg_t *tab,
                           int n)
 {
     static char warned[64];
-    const char *v = ucmpi_config_str(knob);
+    const char *v = ucmpi_coll_knob(knob);
 
     if (v == NULL || v[0] == '\0' || strcmp(v, "auto") == 0)
         return -1;
@@ -54,6 +83,24 @@ int ucmpi_coll_run(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
     }
     *req = r;
     return MPI_SUCCESS;
+}
+
+ucmpi_sched_t *ucmpi_coll_cached(ucmpi_comm_t *comm, int mode,
+                                 const ucmpi_sched_key_t *key)
+{
+    if (mode == UCMPI_COLL_PERSISTENT)
+        return NULL;              /* a persistent request owns its schedule */
+    return ucmpi_sched_cache_get(comm, key);
+}
+
+int ucmpi_coll_run_new(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
+                       int mode, MPI_Request *req, const char *fn,
+                       const ucmpi_sched_key_t *key)
+{
+    if (build_rc == MPI_SUCCESS && mode != UCMPI_COLL_PERSISTENT &&
+        key != NULL)
+        ucmpi_sched_cache_put(comm, key, s);
+    return ucmpi_coll_run(comm, s, build_rc, mode, req, fn);
 }
 
 int ucmpi_coll_check_comm(MPI_Comm comm, const char *fn)

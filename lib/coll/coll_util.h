@@ -32,6 +32,18 @@ enum { UCMPI_COLL_BLOCKING, UCMPI_COLL_NONBLOCKING, UCMPI_COLL_PERSISTENT };
 int ucmpi_coll_run(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
                    int mode, MPI_Request *req, const char *fn);
 
+/* Reuse of built schedules: the cached schedule for key (NULL: build a
+ * new one; persistent calls always build), and ucmpi_coll_run() for a new
+ * schedule that first offers it to the cache. */
+ucmpi_sched_t *ucmpi_coll_cached(ucmpi_comm_t *comm, int mode,
+                                 const ucmpi_sched_key_t *key);
+int ucmpi_coll_run_new(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
+                       int mode, MPI_Request *req, const char *fn,
+                       const ucmpi_sched_key_t *key);
+
+/* Value of tunable `knob` (ucmpi_config_str), read once per process. */
+const char *ucmpi_coll_knob(const char *knob);
+
 /* Argument checks shared by the entry points (MPI_SUCCESS or the code from
  * ucmpi_error); the comm check also rejects calls before init. */
 int ucmpi_coll_check_comm(MPI_Comm comm, const char *fn);

@@ -1,10 +1,15 @@
 /*
  * The schedule engine: runs the rounds of a collective schedule over the
- * communicator's collective context.  Every started schedule sits on one
- * active list that a progress hook advances, so any number of collectives
- * can be in flight on one communicator and complete in any order of waits.
+ * communicator's collective context.  Transfers run in requests embedded
+ * in the schedule (no request allocation per step), a round posts its
+ * receives before its sends, and a blocking collective runs its schedule
+ * inline on the caller's stack of calls.  Nonblocking schedules sit on
+ * one active list that a progress hook advances, so any number of
+ * collectives can be in flight on one communicator and complete in any
+ * order of waits.
  */
 #include "coll/sched.h"
+#include "p2p.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -13,9 +18,10 @@
 enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CALL };
 
 typedef struct {
-    int kind;
-    int peer, tag;
-    ucmpi_comm_t *comm;
+    uint8_t kind;
+    uint8_t alt;              /* over the alternate comm (intercomms) */
+    uint8_t inflight;         /* run state: posted and not yet reaped */
+    int peer;
     const void *src;          /* send buffer, reduce `in`, copy source */
     void *dst;                /* recv buffer, reduce `inout`, copy target */
     MPI_Count count, rcount;
@@ -39,33 +45,35 @@ typedef union scratch {
 struct ucmpi_sched {
     ucmpi_comm_t *comm;       /* the collective's communicator */
     int tag;
-    ucmpi_comm_t *cur_comm;   /* comm of the steps being added */
-    int cur_tag;
     ucmpi_comm_t *alt_comm;   /* second comm (intercomm collectives) */
     int alt_tag;
+    int cur_alt;              /* steps being added go over alt_comm */
 
     step_t *steps;
     int nsteps, cap;
     int *ends;                /* ends[r]: one past the last step of round r */
     int nrounds, rcap;
+    ucmpi_request_t *rq;      /* per step: the transfer's request */
+    int rq_cap;
 
     /* run state */
-    ucmpi_request_t **reqs;   /* per step, while in flight */
     int next_round;           /* next round to post */
     int pbeg, pend;           /* steps of the round in flight */
     int npending;
     int err;
-    int running, orphaned, persistent;
-    ucmpi_request_t *req;
+    uint8_t running, orphaned, persistent;
+    ucmpi_request_t *req;     /* nonblocking/persistent: the user's */
     ucmpi_sched_t *prev, *next;   /* active list */
     scratch_t *scratch;
+    size_t scratch_bytes;     /* malloc'd scratch (beyond the arena) */
     size_t arena_used;
+    void *cache;              /* the cache slot owning s (sched_cache.c) */
 
     /* Small schedules (every latency-bound collective) live entirely in
      * the schedule object: one allocation per collective. */
     step_t inl_steps[SCHED_INLINE_STEPS];
-    ucmpi_request_t *inl_reqs[SCHED_INLINE_STEPS];
     int inl_ends[SCHED_INLINE_ROUNDS];
+    ucmpi_request_t inl_rq[SCHED_INLINE_STEPS];
     _Alignas(16) char arena[SCHED_ARENA_BYTES];
 };
 
@@ -87,8 +95,10 @@ ucmpi_sched_t *ucmpi_sched_create(ucmpi_comm_t *comm)
     s->cap = SCHED_INLINE_STEPS;
     s->ends = s->inl_ends;
     s->rcap = SCHED_INLINE_ROUNDS;
-    s->comm = s->cur_comm = comm;
-    s->tag = s->cur_tag = ucmpi_comm_next_coll_tag(comm);
+    s->rq = s->inl_rq;
+    s->rq_cap = SCHED_INLINE_STEPS;
+    s->comm = comm;
+    s->tag = ucmpi_comm_next_coll_tag(comm);
     return s;
 }
 
@@ -100,8 +110,7 @@ ucmpi_comm_t *ucmpi_sched_comm(const ucmpi_sched_t *s)
 int ucmpi_sched_set_comm(ucmpi_sched_t *s, ucmpi_comm_t *comm)
 {
     if (comm == s->comm) {
-        s->cur_comm = s->comm;
-        s->cur_tag = s->tag;
+        s->cur_alt = 0;
         return MPI_SUCCESS;
     }
     if (s->alt_comm == NULL) {
@@ -110,9 +119,15 @@ int ucmpi_sched_set_comm(ucmpi_sched_t *s, ucmpi_comm_t *comm)
     } else if (s->alt_comm != comm) {
         return MPI_ERR_INTERN;    /* one extra comm is all we need */
     }
-    s->cur_comm = comm;
-    s->cur_tag = s->alt_tag;
+    s->cur_alt = 1;
     return MPI_SUCCESS;
+}
+
+void ucmpi_sched_renew_tags(ucmpi_sched_t *s)
+{
+    s->tag = ucmpi_comm_next_coll_tag(s->comm);
+    if (s->alt_comm != NULL)
+        s->alt_tag = ucmpi_comm_next_coll_tag(s->alt_comm);
 }
 
 /* Steps hold references: the user may free a datatype or op while a
@@ -138,9 +153,8 @@ static step_t *add_step(ucmpi_sched_t *s, int kind)
     }
     step_t *st = &s->steps[s->nsteps++];
     memset(st, 0, sizeof(*st));
-    st->kind = kind;
-    st->comm = s->cur_comm;
-    st->tag = s->cur_tag;
+    st->kind = (uint8_t)kind;
+    st->alt = (uint8_t)s->cur_alt;
     return st;
 }
 
@@ -235,7 +249,7 @@ int ucmpi_sched_call(ucmpi_sched_t *s, int (*fn)(void *arg), void *arg)
         return MPI_ERR_NO_MEM;
     st->fn = fn;
     st->dst = arg;
-    st->dt = MPI_BYTE;        /* released like every step's (predefined) */
+    st->dt = hold_dt(MPI_BYTE);   /* released like every step's */
     return MPI_SUCCESS;
 }
 
@@ -276,6 +290,7 @@ void *ucmpi_sched_alloc(ucmpi_sched_t *s, size_t bytes)
         return NULL;
     b->next = s->scratch;
     s->scratch = b;
+    s->scratch_bytes += bytes;
     return b + 1;
 }
 
@@ -290,10 +305,25 @@ int ucmpi_sched_num_rounds(const ucmpi_sched_t *s)
     return s->nrounds + (s->nsteps > last);
 }
 
-void ucmpi_sched_free(ucmpi_sched_t *s)
+size_t ucmpi_sched_footprint(const ucmpi_sched_t *s)
 {
-    if (s == NULL)
-        return;
+    return sizeof(*s) + s->scratch_bytes +
+           (s->steps != s->inl_steps ? s->cap * sizeof(step_t) : 0) +
+           (s->rq != s->inl_rq ? s->rq_cap * sizeof(ucmpi_request_t) : 0);
+}
+
+int ucmpi_sched_busy(const ucmpi_sched_t *s)
+{
+    return s->running || s->req != NULL;
+}
+
+void ucmpi_sched_set_cache(ucmpi_sched_t *s, void *slot)
+{
+    s->cache = slot;
+}
+
+void ucmpi_sched_destroy(ucmpi_sched_t *s)
+{
     for (int i = 0; i < s->nsteps; i++) {
         step_t *st = &s->steps[i];
         ucmpi_dt_release(st->dt);
@@ -307,13 +337,23 @@ void ucmpi_sched_free(ucmpi_sched_t *s)
         free(s->scratch);
         s->scratch = n;
     }
-    if (s->reqs != s->inl_reqs)
-        free(s->reqs);
+    if (s->rq != s->inl_rq)
+        free(s->rq);
     if (s->steps != s->inl_steps)
         free(s->steps);
     if (s->ends != s->inl_ends)
         free(s->ends);
     free(s);
+}
+
+void ucmpi_sched_free(ucmpi_sched_t *s)
+{
+    if (s == NULL)
+        return;
+    s->req = NULL;
+    if (s->cache != NULL)         /* back to the cache, idle */
+        return;
+    ucmpi_sched_destroy(s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -352,26 +392,9 @@ static int copy_step(const step_t *st)
     return MPI_SUCCESS;
 }
 
-/* Posts or runs one step; returns an MPI error code. */
-static int start_step(ucmpi_sched_t *s, int i)
+static int local_step(const step_t *st)
 {
-    const step_t *st = &s->steps[i];
-
-    int rc;
-
     switch (st->kind) {
-    case STEP_SEND:
-        rc = ucmpi_isend(st->countp ? *(void *const *)st->src : st->src,
-                         st->countp ? *st->countp : st->count, st->dt,
-                         st->peer, st->tag, st->comm, UCMPI_CTX_COLL,
-                         UCMPI_SEND_STANDARD, &s->reqs[i]);
-        break;
-    case STEP_RECV:
-        rc = ucmpi_irecv(st->countp ? *(void **)st->dst : st->dst,
-                         st->countp ? *st->countp : st->count, st->dt,
-                         st->peer, st->tag, st->comm, UCMPI_CTX_COLL,
-                         &s->reqs[i]);
-        break;
     case STEP_REDUCE:
         return ucmpi_op_apply(st->op, st->src, st->dst, st->count, st->dt);
     case STEP_CALL:
@@ -379,29 +402,154 @@ static int start_step(ucmpi_sched_t *s, int i)
     default:
         return copy_step(st);
     }
-    if (s->reqs[i] != NULL)
-        s->npending++;
+}
+
+/* Posts transfer i in its embedded request (the schedule already holds
+ * the comm and datatype, so the request takes no references). */
+static int post_xfer(ucmpi_sched_t *s, int i)
+{
+    step_t *st = &s->steps[i];
+    ucmpi_request_t *r = &s->rq[i];
+    ucmpi_comm_t *c = st->alt ? s->alt_comm : s->comm;
+    int rc;
+
+    memset(r, 0, sizeof(*r));
+    r->magic = UCMPI_MAGIC_REQUEST;
+    r->comm = c;
+    r->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    r->p2p.count = st->countp ? *st->countp : st->count;
+    r->p2p.dt = st->dt;
+    r->p2p.peer = st->peer;
+    r->p2p.tag = st->alt ? s->alt_tag : s->tag;
+    r->p2p.ctx_sub = UCMPI_CTX_COLL;
+    r->p2p.world_peer = -1;
+    st->inflight = 1;
+    s->npending++;
+    if (st->kind == STEP_SEND) {
+        r->kind = UCMPI_REQ_SEND;
+        r->p2p.buf = st->countp ? *(void *const *)st->src : (void *)st->src;
+        r->p2p.mode = UCMPI_SEND_STANDARD;
+        rc = ucmpi_p2p_start_send(r, c, UCMPI_SEND_STANDARD);
+    } else {
+        r->kind = UCMPI_REQ_RECV;
+        r->p2p.buf = st->countp ? *(void **)st->dst : st->dst;
+        rc = ucmpi_p2p_start_recv(r, c);
+    }
+    /* a failed start already completed r with the error: reap reports it */
+    return rc == MPI_SUCCESS || ucmpi_request_is_complete(r) ? MPI_SUCCESS
+                                                             : rc;
+}
+
+static int is_xfer(const step_t *st)
+{
+    return st->kind == STEP_SEND || st->kind == STEP_RECV;
+}
+
+/* Starts round r: in each stretch of transfers between local steps the
+ * receives go first (a message that finds its receive posted lands in
+ * place, not in UCX's unexpected queue); local steps run on the spot, in
+ * their order, so a send after a reduce sends the reduced data. */
+static int post_round(ucmpi_sched_t *s, int r)
+{
+    int beg = r ? s->ends[r - 1] : 0, end = s->ends[r];
+    int rc = MPI_SUCCESS;
+
+    s->pbeg = beg;
+    s->pend = end;
+    for (int i = beg; i < end && rc == MPI_SUCCESS;) {
+        const step_t *st = &s->steps[i];
+        if (!is_xfer(st)) {
+            rc = local_step(st);
+            i++;
+            continue;
+        }
+        int j = i;
+        while (j < end && is_xfer(&s->steps[j]))
+            j++;
+        for (int k = i; k < j && rc == MPI_SUCCESS; k++)
+            if (s->steps[k].kind == STEP_RECV)
+                rc = post_xfer(s, k);
+        for (int k = i; k < j && rc == MPI_SUCCESS; k++)
+            if (s->steps[k].kind == STEP_SEND)
+                rc = post_xfer(s, k);
+        i = j;
+    }
     return rc;
 }
 
-/* Collects completed requests of the round in flight. */
+/* Collects completed transfers of the round in flight. */
 static int reap(ucmpi_sched_t *s)
 {
     int events = 0;
 
     for (int i = s->pbeg; i < s->pend && s->npending; i++) {
-        ucmpi_request_t *r = s->reqs[i];
-        if (r == NULL || !ucmpi_request_is_complete(r))
+        step_t *st = &s->steps[i];
+        if (!st->inflight || !ucmpi_request_is_complete(&s->rq[i]))
             continue;
-        if (r->status.MPI_ERROR != MPI_SUCCESS && s->err == MPI_SUCCESS)
-            s->err = r->status.MPI_ERROR;
-        ucmpi_request_free(r);
-        s->reqs[i] = NULL;
+        if (s->rq[i].status.MPI_ERROR != MPI_SUCCESS &&
+            s->err == MPI_SUCCESS)
+            s->err = s->rq[i].status.MPI_ERROR;
+        st->inflight = 0;
         s->npending--;
         events++;
     }
     return events;
 }
+
+/* Reaps and posts rounds as far as s goes without waiting; returns the
+ * events seen and clears s->running once the schedule is done. */
+static int step_rounds(ucmpi_sched_t *s)
+{
+    int events = 0;
+
+    for (;;) {
+        if (s->npending) {
+            events += reap(s);
+            if (s->npending)
+                return events;
+        }
+        /* An error stops the schedule once nothing is in flight. */
+        if (s->err != MPI_SUCCESS || s->next_round >= s->nrounds) {
+            s->running = 0;
+            return events + 1;
+        }
+        int rc = post_round(s, s->next_round++);
+        if (rc != MPI_SUCCESS)
+            s->err = rc;
+        events++;
+    }
+}
+
+/* Closes the last round and sizes the request array. */
+static int prepare(ucmpi_sched_t *s)
+{
+    int rc = ucmpi_sched_fence(s);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (s->nsteps > s->rq_cap) {
+        ucmpi_request_t *n = malloc(sizeof(*n) * (size_t)s->nsteps);
+        if (n == NULL)
+            return MPI_ERR_NO_MEM;
+        if (s->rq != s->inl_rq)
+            free(s->rq);
+        s->rq = n;
+        s->rq_cap = s->nsteps;
+    }
+    return MPI_SUCCESS;
+}
+
+static void reset_run(ucmpi_sched_t *s)
+{
+    s->next_round = 0;
+    s->npending = 0;
+    s->pbeg = s->pend = 0;
+    s->err = MPI_SUCCESS;
+    s->running = 1;
+}
+
+/* --- nonblocking and persistent: the active list --- */
 
 static void active_remove(ucmpi_sched_t *s)
 {
@@ -414,60 +562,45 @@ static void active_remove(ucmpi_sched_t *s)
     s->prev = s->next = NULL;
 }
 
+/* The schedule is done: complete its request, drop the references taken
+ * by launch() last (that may destroy the comm and its cache). */
 static void finish(ucmpi_sched_t *s)
 {
     ucmpi_request_t *req = s->req;
+    ucmpi_comm_t *comm = s->comm, *alt = s->alt_comm;
 
-    s->running = 0;
     active_remove(s);
-    if (s->orphaned) {           /* request already gone */
+    if (s->orphaned) {            /* request already gone */
+        s->orphaned = 0;
         ucmpi_sched_free(s);
-        return;
+    } else {
+        req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+        req->status.MPI_TAG = MPI_ANY_TAG;
+        req->status.MPI_ERROR = s->err;
+        req->status.ucmpi_cancelled = 0;
+        req->status.ucmpi_count = 0;
+        ucmpi_request_set_complete(req);
     }
-    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
-    req->status.MPI_TAG = MPI_ANY_TAG;
-    req->status.MPI_ERROR = s->err;
-    req->status.ucmpi_cancelled = 0;
-    req->status.ucmpi_count = 0;
-    ucmpi_request_set_complete(req);
+    if (alt != NULL)
+        ucmpi_comm_release(alt);
+    ucmpi_comm_release(comm);
 }
 
-/* Advances s as far as it goes without waiting; returns events. */
 static int advance(ucmpi_sched_t *s)
 {
-    int events = 0;
+    int events = step_rounds(s);
 
-    for (;;) {
-        if (s->npending) {
-            events += reap(s);
-            if (s->npending)
-                return events;
-        }
-        /* An error stops the schedule once nothing is in flight. */
-        if (s->err != MPI_SUCCESS || s->next_round >= s->nrounds) {
-            finish(s);
-            return events + 1;
-        }
-        int r = s->next_round++;
-        s->pbeg = r ? s->ends[r - 1] : 0;
-        s->pend = s->ends[r];
-        for (int i = s->pbeg; i < s->pend; i++) {
-            int rc = start_step(s, i);
-            if (rc != MPI_SUCCESS) {
-                s->err = rc;
-                break;
-            }
-        }
-        events++;
-    }
+    if (!s->running)
+        finish(s);
+    return events;
 }
 
 static int sched_progress(void)
 {
     int events = 0;
 
-    if (in_progress)              /* a reduction or isend re-entered us */
-        return 0;
+    if (in_progress || active_head == NULL)
+        return 0;                 /* a reduction or isend re-entered us */
     in_progress = 1;
     for (ucmpi_sched_t *s = active_head, *n; s; s = n) {
         n = s->next;
@@ -483,12 +616,13 @@ static int launch(ucmpi_sched_t *s)
         ucmpi_progress_register(sched_progress);
         hook_registered = 1;
     }
-    s->next_round = 0;
-    s->npending = 0;
-    s->pbeg = s->pend = 0;
-    s->err = MPI_SUCCESS;
-    s->running = 1;
+    reset_run(s);
     s->req->complete = 0;
+    /* the comm outlives the schedule's traffic even if the user frees the
+     * request and the comm while it runs */
+    ucmpi_comm_retain(s->comm);
+    if (s->alt_comm != NULL)
+        ucmpi_comm_retain(s->alt_comm);
     /* the progress engine runs hooks under the same lock */
     ucmpi_lock();
     s->next = active_head;
@@ -523,10 +657,12 @@ static void req_destroy(ucmpi_request_t *req)
     req->ext = NULL;
     if (s == NULL)
         return;
-    if (s->running)               /* freed while in flight: finish first */
+    if (s->running) {             /* freed while in flight: finish first */
         s->orphaned = 1;
-    else
+        s->req = NULL;
+    } else {
         ucmpi_sched_free(s);
+    }
 }
 
 static const ucmpi_request_ops_t sched_req_ops = {
@@ -537,21 +673,16 @@ static const ucmpi_request_ops_t sched_req_ops = {
 int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
                       ucmpi_request_t **req)
 {
-    ucmpi_sched_fence(s);         /* close the last round */
-    if (s->nsteps <= SCHED_INLINE_STEPS) {
-        s->reqs = s->inl_reqs;
-        memset(s->inl_reqs, 0, sizeof(s->inl_reqs));
-    } else {
-        s->reqs = calloc(s->nsteps, sizeof(*s->reqs));
-        if (s->reqs == NULL)
-            return MPI_ERR_NO_MEM;
-    }
+    int rc = prepare(s);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
     s->req = ucmpi_request_alloc(UCMPI_REQ_COLL, s->comm);
     if (s->req == NULL)
         return MPI_ERR_NO_MEM;
     s->req->ops = &sched_req_ops;
     s->req->ext = s;
-    s->persistent = persistent;
+    s->persistent = (uint8_t)persistent;
     s->req->persistent = (uint8_t)persistent;
     *req = s->req;
     if (persistent) {
@@ -562,17 +693,42 @@ int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
     return launch(s);
 }
 
+/* --- blocking: run inline, no request, no active list --- */
+
+static void check_peers(ucmpi_sched_t *s)
+{
+    for (int i = s->pbeg; i < s->pend; i++)
+        if (s->steps[i].inflight && s->steps[i].kind == STEP_RECV)
+            ucmpi_request_check_peer(&s->rq[i]);
+}
+
 int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
 {
-    ucmpi_request_t *req;
-    int rc = ucmpi_sched_start(s, 0, &req);
+    unsigned spins = 0;
+    int rc = prepare(s);
 
     if (rc != MPI_SUCCESS) {
         ucmpi_sched_free(s);
         return rc;
     }
-    rc = ucmpi_request_wait(req);
-    ucmpi_request_free(req);
+    reset_run(s);
+    ucmpi_lock();
+    step_rounds(s);
+    ucmpi_unlock();
+    while (s->running) {
+        if (ucmpi_progress() != 0) {
+            spins = 0;
+        } else {
+            ucmpi_progress_idle(++spins);
+            if (spins % 1024 == 0)
+                check_peers(s);
+        }
+        ucmpi_lock();
+        step_rounds(s);
+        ucmpi_unlock();
+    }
+    rc = s->err;
+    ucmpi_sched_free(s);
     return rc;
 }
 
@@ -585,7 +741,5 @@ void ucmpi_sched_check_peers(ucmpi_request_t *req)
 
     if (s == NULL || !s->running)
         return;
-    for (int i = s->pbeg; i < s->pend; i++)
-        if (s->reqs[i] != NULL)
-            ucmpi_request_check_peer(s->reqs[i]);
+    check_peers(s);
 }

@@ -64,6 +64,46 @@ void ucmpi_sched_free(ucmpi_sched_t *s);
 /* Fails in-flight receives from dead peers (see lib/failure.c). */
 void ucmpi_sched_check_peers(ucmpi_request_t *req);
 
+/* Reuse (the cache lives in coll_comm.c).  A built schedule depends only on its call's
+ * arguments, so a later call with the same ones runs it again with fresh
+ * tags (the next sequence numbers, as a new build would take). */
+void ucmpi_sched_renew_tags(ucmpi_sched_t *s);
+/* Running, or its nonblocking request not yet freed. */
+int ucmpi_sched_busy(const ucmpi_sched_t *s);
+/* Bytes the schedule holds (object, scratch, step and request arrays). */
+size_t ucmpi_sched_footprint(const ucmpi_sched_t *s);
+/* slot != NULL: a cache owns s, and ucmpi_sched_free() only marks it idle;
+ * the cache frees it with ucmpi_sched_destroy(). */
+void ucmpi_sched_set_cache(ucmpi_sched_t *s, void *slot);
+void ucmpi_sched_destroy(ucmpi_sched_t *s);
+
+/* Everything a schedule builder reads from its call (besides the comm):
+ * two calls with equal keys build the same schedule.  `coll` tells the
+ * collectives apart (any address unique to one, e.g. its algorithm
+ * table); counts[0..ncounts) are compared by value. */
+typedef struct {
+    const void *coll;
+    int alg, root;
+    const void *sbuf;
+    const void *rbuf;
+    MPI_Count scount, rcount;
+    MPI_Datatype sdt, rdt;
+    MPI_Op op;
+    const int *counts;
+    int ncounts;
+} ucmpi_sched_key_t;
+
+/* The idle schedule cached on comm for key, its tags renewed; NULL if
+ * none. */
+ucmpi_sched_t *ucmpi_sched_cache_get(ucmpi_comm_t *comm,
+                                     const ucmpi_sched_key_t *key);
+/* Offers freshly built s for later calls with key (it may decline: large
+ * schedules, all slots busy).  Call before running s. */
+void ucmpi_sched_cache_put(ucmpi_comm_t *comm, const ucmpi_sched_key_t *key,
+                           ucmpi_sched_t *s);
+/* Frees every cached schedule of comm (none may be running). */
+void ucmpi_sched_cache_destroy(void *cache);
+
 /* Introspection for unit tests: number of steps and rounds. */
 int ucmpi_sched_num_steps(const ucmpi_sched_t *s);
 int ucmpi_sched_num_rounds(const ucmpi_sched_t *s);

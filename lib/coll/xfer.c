@@ -12,7 +12,7 @@ const ucmpi_xfer_alg_t *ucmpi_xfer_forced(const ucmpi_xfer_alg_t *table,
                                           const char *knob)
 {
     static char warned[64];
-    const char *want = ucmpi_config_str(knob);
+    const char *want = ucmpi_coll_knob(knob);
 
     if (want == NULL || want[0] == '\0' || strcmp(want, "auto") == 0)
         return NULL;
@@ -115,9 +115,22 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
                    ucmpi_xfer_mode_t mode, MPI_Request *request,
                    const char *fn)
 {
-    ucmpi_sched_t *s;
+    /* uniform forms depend on their arguments only (the v/w arrays and
+     * neighbor lists would have to be compared by value) */
+    int reuse = a->scounts == NULL && a->rcounts == NULL &&
+                a->scounts_c == NULL && a->rcounts_c == NULL &&
+                a->sdts == NULL && a->rdts == NULL && a->srcs == NULL &&
+                a->dsts == NULL && a->indeg == 0 && a->outdeg == 0 &&
+                !a->cart;
+    ucmpi_sched_key_t key = {alg, 0, a->root, a->sbuf, a->rbuf, a->scount,
+                             a->rcount, a->sdt, a->rdt, MPI_OP_NULL, NULL, 0};
+    ucmpi_sched_t *s = reuse ? ucmpi_coll_cached(a->comm, (int)mode, &key)
+                             : NULL;
     int rc;
 
+    if (s != NULL)
+        return ucmpi_coll_run(a->comm, s, MPI_SUCCESS, (int)mode, request,
+                              fn);
     s = ucmpi_sched_create(a->comm);
     if (s == NULL)
         return ucmpi_err_comm(a->comm, MPI_ERR_NO_MEM, fn,
@@ -125,5 +138,6 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
     rc = ucmpi_xfer_prepare(s, a);
     if (rc == MPI_SUCCESS)
         rc = alg->build(s, a);
-    return ucmpi_coll_run(a->comm, s, rc, (int)mode, request, fn);
+    return ucmpi_coll_run_new(a->comm, s, rc, (int)mode, request, fn,
+                              reuse ? &key : NULL);
 }

@@ -1,6 +1,7 @@
 /* See coll_mock.h. */
 #include "coll_mock.h"
 #include "coll/coll.h"
+#include "p2p.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,11 @@ int ucmpi_progress(void)
     return ev;
 }
 
+void ucmpi_progress_idle(unsigned spins)
+{
+    (void)spins;
+}
+
 int ucmpi_request_wait(ucmpi_request_t *req)
 {
     return mock_wait_all(&req, 1) ? MPI_ERR_INTERN : req->status.MPI_ERROR;
@@ -200,7 +206,7 @@ static void deliver(msg_t *snd, msg_t *rcv)
 
 static msg_t *mkmsg(ucmpi_comm_t *c, int ctx_sub, int src, int dst, int tag,
                     const void *buf, MPI_Count count, MPI_Datatype dt,
-                    int kind, ucmpi_request_t **req)
+                    ucmpi_request_t *req)
 {
     msg_t *m = calloc(1, sizeof(*m));
     m->ctx = c->ctx * 4 + ctx_sub;
@@ -209,17 +215,18 @@ static msg_t *mkmsg(ucmpi_comm_t *c, int ctx_sub, int src, int dst, int tag,
     m->tag = tag;
     m->buf = (char *)buf + dt->true_lb;
     m->len = (size_t)(count * dt->size);
-    m->req = *req = ucmpi_request_alloc(kind, c);
+    m->req = req;
     return m;
 }
 
-int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
-                int tag, ucmpi_comm_t *comm, int ctx_sub, int mode,
-                ucmpi_request_t **req)
+/* The engine's path: a request described by its p2p block. */
+int ucmpi_p2p_start_send(ucmpi_request_t *req, ucmpi_comm_t *comm, int mode)
 {
-    msg_t *s = mkmsg(comm, ctx_sub, comm->rank, dest, tag, buf, count, dt,
-                     UCMPI_REQ_SEND, req);
+    int dest = req->p2p.peer, tag = req->p2p.tag;
+    msg_t *s = mkmsg(comm, req->p2p.ctx_sub, comm->rank, dest, tag,
+                     req->p2p.buf, req->p2p.count, req->p2p.dt, req);
     msg_t *r = take(&recvs, s->ctx, s->src, s->dst, tag);
+    (void)mode;
     if (dest < 0 || dest >= comm->size || tag < 0 || tag > UCMPI_TAG_MAX)
         mock_errors++;
     if (r)
@@ -229,12 +236,11 @@ int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
     return MPI_SUCCESS;
 }
 
-int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
-                int tag, ucmpi_comm_t *comm, int ctx_sub,
-                ucmpi_request_t **req)
+int ucmpi_p2p_start_recv(ucmpi_request_t *req, ucmpi_comm_t *comm)
 {
-    msg_t *r = mkmsg(comm, ctx_sub, src, comm->rank, tag, buf, count, dt,
-                     UCMPI_REQ_RECV, req);
+    int src = req->p2p.peer, tag = req->p2p.tag;
+    msg_t *r = mkmsg(comm, req->p2p.ctx_sub, src, comm->rank, tag,
+                     req->p2p.buf, req->p2p.count, req->p2p.dt, req);
     msg_t *s = take(&sends, r->ctx, src, r->dst, tag);
     if (src < 0 || src >= comm->size)
         mock_errors++;
@@ -243,6 +249,35 @@ int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     else
         append(&recvs, r);
     return MPI_SUCCESS;
+}
+
+static void describe(ucmpi_request_t *r, const void *buf, MPI_Count count,
+                     MPI_Datatype dt, int peer, int tag, int ctx_sub)
+{
+    r->p2p.buf = (void *)buf;
+    r->p2p.count = count;
+    r->p2p.dt = dt;
+    r->p2p.peer = peer;
+    r->p2p.tag = tag;
+    r->p2p.ctx_sub = ctx_sub;
+}
+
+int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                int tag, ucmpi_comm_t *comm, int ctx_sub, int mode,
+                ucmpi_request_t **req)
+{
+    *req = ucmpi_request_alloc(UCMPI_REQ_SEND, comm);
+    describe(*req, buf, count, dt, dest, tag, ctx_sub);
+    return ucmpi_p2p_start_send(*req, comm, mode);
+}
+
+int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                int tag, ucmpi_comm_t *comm, int ctx_sub,
+                ucmpi_request_t **req)
+{
+    *req = ucmpi_request_alloc(UCMPI_REQ_RECV, comm);
+    describe(*req, buf, count, dt, src, tag, ctx_sub);
+    return ucmpi_p2p_start_recv(*req, comm);
 }
 
 int mock_pending_messages(void)
@@ -301,6 +336,15 @@ int ucmpi_check_dt(ucmpi_comm_t *comm, MPI_Datatype dt, const char *fn)
 int ucmpi_check_buf(ucmpi_comm_t *comm, const void *buf, MPI_Count count,
                     MPI_Datatype dt, const char *fn)
 {
+    return MPI_SUCCESS;
+}
+int ucmpi_dt_check(MPI_Datatype dt, int need_commit, const char **why)
+{
+    (void)need_commit;
+    if (dt == MPI_DATATYPE_NULL) {
+        *why = "null datatype";
+        return MPI_ERR_TYPE;
+    }
     return MPI_SUCCESS;
 }
 void ucmpi_comm_retain(ucmpi_comm_t *c) { c->refcount++; }

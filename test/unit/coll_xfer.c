@@ -14,6 +14,7 @@
 #include "coll/allgather/allgather.h"
 #include "coll/alltoall/alltoall.h"
 #include "coll/neighbor/neighbor.h"
+#include "coll/gather/vtree.h"
 
 #define MAXN 12
 
@@ -149,6 +150,12 @@ END_TEST
 /* gatherv/scatterv through the block lists, uneven and zero counts */
 START_TEST(test_gatherv_scatterv)
 {
+    /* linear, then the binomial trees (counts learnt at run time) */
+    static const ucmpi_xfer_build_fn_t gv[] = {ucmpi_gather_linear,
+                                               ucmpi_gatherv_binomial};
+    static const ucmpi_xfer_build_fn_t sv[] = {ucmpi_scatter_linear,
+                                               ucmpi_scatterv_binomial};
+    for (int alg = 0; alg < 2; alg++)
     for (int n = 1; n <= MAXN; n++)
         for (int root = 0; root < n; root++) {
             ucmpi_xfer_args_t a[MAXN];
@@ -175,7 +182,7 @@ START_TEST(test_gatherv_scatterv)
             a[root].rcounts = counts;
             a[root].rdispls = displs;
             a[root].nrblk = n;
-            run_all(ucmpi_gather_linear, a, n);
+            run_all(gv[alg], a, n);
             for (int r = 0; r < n; r++)
                 for (int i = 0; i < counts[r]; i++)
                     ck_assert_int_eq(rb[displs[r] + i], xv(r, root, i));
@@ -192,7 +199,7 @@ START_TEST(test_gatherv_scatterv)
             a[root].scounts = counts;
             a[root].sdispls = displs;
             a[root].nsblk = n;
-            run_all(ucmpi_scatter_linear, a, n);
+            run_all(sv[alg], a, n);
             for (int r = 0; r < n; r++) {
                 for (int i = 0; i < counts[r]; i++)
                     ck_assert_int_eq(sb[r][i], xv(r, root, i));

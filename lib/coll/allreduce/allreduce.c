@@ -128,6 +128,13 @@ static int allreduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                               "(use MPI_IN_PLACE)");
     if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
         return rc;
+    int alg = local ? -1
+                    : ucmpi_allreduce_select(comm, (size_t)(count * dt->size),
+                                             count, op);
+    ucmpi_sched_key_t key = {allreduce_algs, alg, 0, sbuf, rbuf, count,
+                             count, dt, dt, op, NULL, 0};
+    if ((s = ucmpi_coll_cached(comm, mode, &key)) != NULL)
+        return ucmpi_coll_run(comm, s, MPI_SUCCESS, mode, req, fn);
     s = ucmpi_sched_create(comm);
     if (s == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -136,11 +143,9 @@ static int allreduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                                            dt, op) : MPI_SUCCESS;
     } else {
         const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-        int alg = ucmpi_allreduce_select(comm, (size_t)(count * dt->size),
-                                         count, op);
         rc = ucmpi_allreduce_build(s, comm, mine, rbuf, count, dt, op, alg);
     }
-    return ucmpi_coll_run(comm, s, rc, mode, req, fn);
+    return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
 }
 
 #pragma weak MPI_Allreduce = PMPI_Allreduce

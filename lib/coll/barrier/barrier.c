@@ -43,6 +43,11 @@ static int barrier_common(MPI_Comm comm, int mode, MPI_Request *req,
     ucmpi_comm_t *local = NULL;
     if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
         return rc;
+    int alg = local ? -1 : ucmpi_barrier_select(comm);
+    ucmpi_sched_key_t key = {barrier_algs, alg, 0, NULL, NULL, 0, 0, NULL,
+                             NULL, MPI_OP_NULL, NULL, 0};
+    if ((s = ucmpi_coll_cached(comm, mode, &key)) != NULL)
+        return ucmpi_coll_run(comm, s, MPI_SUCCESS, mode, req, fn);
     s = ucmpi_sched_create(comm);
     if (s == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -50,9 +55,9 @@ static int barrier_common(MPI_Comm comm, int mode, MPI_Request *req,
         rc = ucmpi_barrier_inter(s, comm, local);
     } else {
         ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
-        rc = ucmpi_barrier_build(s, &g, ucmpi_barrier_select(comm));
+        rc = ucmpi_barrier_build(s, &g, alg);
     }
-    return ucmpi_coll_run(comm, s, rc, mode, req, fn);
+    return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
 }
 
 #pragma weak MPI_Barrier = PMPI_Barrier

@@ -84,18 +84,22 @@ static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
         rc = ucmpi_coll_local(comm, &local, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+    int alg = local ? -1
+                    : ucmpi_bcast_select(comm, g.size,
+                                         (size_t)(count * dt->size));
+    ucmpi_sched_key_t key = {bcast_algs, alg, root, buf, buf, count, count,
+                             dt, dt, MPI_OP_NULL, NULL, 0};
+    if ((s = ucmpi_coll_cached(comm, mode, &key)) != NULL)
+        return ucmpi_coll_run(comm, s, MPI_SUCCESS, mode, req, fn);
     s = ucmpi_sched_create(comm);
     if (s == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    if (local) {
+    if (local)
         rc = ucmpi_bcast_inter(s, comm, local, buf, count, dt, root);
-    } else {
-        ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
-        int alg = ucmpi_bcast_select(comm, g.size,
-                                     (size_t)(count * dt->size));
+    else
         rc = ucmpi_bcast_build(s, buf, count, dt, root, &g, alg);
-    }
-    return ucmpi_coll_run(comm, s, rc, mode, req, fn);
+    return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
 }
 
 #pragma weak MPI_Bcast = PMPI_Bcast

@@ -83,6 +83,14 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                               "(use MPI_IN_PLACE)");
     if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
         return rc;
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+    int alg = local ? -1
+                    : ucmpi_reduce_select(comm, g.size,
+                                          (size_t)(count * dt->size), op);
+    ucmpi_sched_key_t key = {reduce_algs, alg, root, sbuf, rbuf, count,
+                             count, dt, dt, op, NULL, 0};
+    if ((s = ucmpi_coll_cached(comm, mode, &key)) != NULL)
+        return ucmpi_coll_run(comm, s, MPI_SUCCESS, mode, req, fn);
     s = ucmpi_sched_create(comm);
     if (s == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -90,13 +98,10 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
         rc = count ? ucmpi_reduce_inter(s, comm, local, sbuf, rbuf, count, dt,
                                         op, root) : MPI_SUCCESS;
     } else {
-        ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
         const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-        int alg = ucmpi_reduce_select(comm, g.size,
-                                      (size_t)(count * dt->size), op);
         rc = ucmpi_reduce_build(s, mine, rbuf, count, dt, op, root, &g, alg);
     }
-    return ucmpi_coll_run(comm, s, rc, mode, req, fn);
+    return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
 }
 
 #pragma weak MPI_Reduce = PMPI_Reduce

@@ -98,6 +98,12 @@ static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
         return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
                               "send and receive buffers alias "
                               "(use MPI_IN_PLACE)");
+    /* the selection depends on (op, total bytes), both in the key */
+    ucmpi_sched_key_t key = {rs_algs, 0, 0, sbuf, rbuf, bcount, total, dt,
+                             dt, op, icounts, icounts ? n : 0};
+    if (ccounts == NULL &&
+        (s = ucmpi_coll_cached(comm, mode, &key)) != NULL)
+        return ucmpi_coll_run(comm, s, MPI_SUCCESS, mode, req, fn);
     s = ucmpi_sched_create(comm);
     if (s == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -131,7 +137,8 @@ static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
             }
         }
     }
-    return ucmpi_coll_run(comm, s, rc, mode, req, fn);
+    return ucmpi_coll_run_new(comm, s, rc, mode, req, fn,
+                              ccounts ? NULL : &key);
 }
 
 static int check_counts(MPI_Comm comm, const void *counts, const char *fn)

@@ -37,6 +37,10 @@ static int scan_common(const void *sbuf, void *rbuf, MPI_Count count,
                               "send and receive buffers alias "
                               "(use MPI_IN_PLACE)");
     (void)ucmpi_coll_alg_forced("SCAN_ALGORITHM", scan_algs, NALGS);
+    ucmpi_sched_key_t key = {scan_algs, exclusive, 0, sbuf, rbuf, count,
+                             count, dt, dt, op, NULL, 0};
+    if ((s = ucmpi_coll_cached(comm, mode, &key)) != NULL)
+        return ucmpi_coll_run(comm, s, MPI_SUCCESS, mode, req, fn);
     s = ucmpi_sched_create(comm);
     if (s == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -45,7 +49,7 @@ static int scan_common(const void *sbuf, void *rbuf, MPI_Count count,
         const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
         rc = ucmpi_scan_recdbl(s, mine, rbuf, count, dt, op, &g, exclusive);
     }
-    return ucmpi_coll_run(comm, s, rc, mode, req, fn);
+    return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
 }
 
 #pragma weak MPI_Scan = PMPI_Scan
