@@ -23,6 +23,7 @@ static pthread_mutex_t big_lock;
 int ucmpi_comm_init_predefined(void);
 void ucmpi_comm_finalize_predefined(void);
 void ucmpi_progress_init(void);
+int ucmpi_progress_publish(void);
 void ucmpi_request_pool_finalize(void);
 void ucmpi_error_finalize(void);
 int ucmpi_p2p_finalize(void);
@@ -90,7 +91,7 @@ static int do_init(int required, int *provided, const char *fn)
         exit(1);
     copy_runtime_info();
     if (ucmpi_ucx_init(ucmpi_global.thread_level) != 0 ||
-        ucmpi_failure_init() != 0 ||
+        ucmpi_failure_init() != 0 || ucmpi_progress_publish() != 0 ||
         ucmpi_rt_commit() != 0 || ucmpi_rt_fence(1, NULL) != 0)
         ucmpi_rt_abort(1, "ucmpi: start-up failed");
     if (ucmpi_comm_init_predefined() != 0)

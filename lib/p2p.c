@@ -6,6 +6,7 @@
  * callback) once the message matched.
  */
 #include "ucmpi.h"
+#include "p2p.h"
 #include "tag.h"
 #include "p2p_cancel.h"
 #include "ucp_glue/ucx.h"
@@ -18,15 +19,16 @@ typedef struct {
 } ack_t;
 
 static ack_t *acks;
-static int num_acks, cap_acks;
+int ucmpi_p2p_acks_pending;   /* read inline by the progress engine */
+static int cap_acks;
 
-/* Called from a receive completion: record the acknowledgement to send. */
-void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag)
+/* Called when a synchronous send's message matched a receive on c:
+ * record the acknowledgement to send. */
+static void queue_ack(ucmpi_comm_t *c, uint64_t sender_tag)
 {
-    ucmpi_comm_t *c = req->comm;
     int src = ucmpi_tag_src(sender_tag);
 
-    if (num_acks == cap_acks) {
+    if (ucmpi_p2p_acks_pending == cap_acks) {
         int n = cap_acks ? cap_acks * 2 : 16;
         ack_t *a = realloc(acks, sizeof(*a) * (size_t)n);
         if (a == NULL)
@@ -34,19 +36,25 @@ void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag)
         acks = a;
         cap_acks = n;
     }
-    acks[num_acks].world_dest = ucmpi_comm_peer_world(c, src);
-    acks[num_acks].tag = ucmpi_tag_make(ucmpi_tag_ctx(sender_tag), UCMPI_CTX_ACK,
-                                        c->rank, ucmpi_tag_tag(sender_tag));
-    num_acks++;
+    ack_t *a = &acks[ucmpi_p2p_acks_pending++];
+    a->world_dest = ucmpi_comm_peer_world(c, src);
+    a->tag = ucmpi_tag_make(ucmpi_tag_ctx(sender_tag), UCMPI_CTX_ACK, c->rank,
+                            ucmpi_tag_tag(sender_tag));
+}
+
+/* From a receive completion (a UCX callback: no progress here). */
+void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag)
+{
+    queue_ack(req->comm, sender_tag);
 }
 
 int ucmpi_p2p_send_queued_acks(void)
 {
-    int n = num_acks;
+    int n = ucmpi_p2p_acks_pending;
 
     if (n == 0)
         return 0;
-    num_acks = 0;
+    ucmpi_p2p_acks_pending = 0;
     for (int i = 0; i < n; i++)
         ucmpi_ucx_send_ack(acks[i].world_dest, acks[i].tag);
     return n;
@@ -54,7 +62,7 @@ int ucmpi_p2p_send_queued_acks(void)
 
 int ucmpi_p2p_finalize(void)
 {
-    while (num_acks > 0)
+    while (ucmpi_p2p_acks_pending > 0)
         ucmpi_progress();
     ucmpi_p2p_cancel_finalize();
     free(acks);
@@ -132,17 +140,121 @@ int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
     return rc;
 }
 
+/* Contiguous data that UCX may take as it is (MPI_DATATYPE_NULL only
+ * describes empty MPI_PROC_NULL transfers). */
+static inline bool direct(MPI_Datatype dt, int peer)
+{
+    return peer != MPI_PROC_NULL && dt != MPI_DATATYPE_NULL && dt->contig;
+}
+
+static inline void *contig_addr(const void *buf, MPI_Datatype dt,
+                                size_t bytes)
+{
+    return bytes ? (char *)buf + dt->true_lb : NULL;
+}
+
+/* Internal standard/ready send of contiguous data (collectives, protocols;
+ * single-threaded levels): UCX
+ * usually completes it at once, and then no request is set up at all (the
+ * shared completed request is returned).  The head of the request pool is
+ * only named as the callback's argument, and taken and initialised when
+ * UCX keeps the operation (its callback runs in a later progress call).
+ * Returns -1 when the generic path must be used. */
+static int isend_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
+                        int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,
+                        ucmpi_request_t **req)
+{
+    ucmpi_request_t *r = ucmpi_request_pool;
+    size_t bytes = (size_t)(count * dt->size);
+    int world = ucmpi_comm_peer_world(comm, dest);
+    uint64_t t = ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag);
+    void *ucx_req = NULL;
+
+    if (__builtin_expect(r == NULL, 0)) {   /* grow the pool */
+        if ((r = ucmpi_request_get_raw()) == NULL)
+            return -1;
+        ucmpi_request_put_raw(r);
+    }
+    int rc = ucmpi_ucx_isend_contig(r, world, t, contig_addr(buf, dt, bytes),
+                                    bytes, &ucx_req);
+    if (__builtin_expect(rc == 0, 1)) {
+        *req = &ucmpi_request_send_done;
+        return MPI_SUCCESS;
+    }
+    ucmpi_request_pool = r->next_free;      /* r is still the head */
+    ucmpi_request_init(r, UCMPI_REQ_SEND, comm);
+    describe(r, buf, count, dt, dest, tag, ctx_sub);
+    if (!dt->predefined)
+        ucmpi_dt_retain(dt);
+    r->p2p.mode = UCMPI_SEND_STANDARD;
+    r->p2p.world_peer = world;
+    *req = r;
+    if (rc < 0) {                 /* failed at once: report at completion */
+        r->status.MPI_ERROR = -rc;
+        ucmpi_request_set_complete(r);
+        return -rc;
+    }
+    r->p2p.ucx_req = ucx_req;
+    r->p2p.pending = 1;
+    return MPI_SUCCESS;
+}
+
+/* User standard/ready send of contiguous data (UCMPI_CTX_P2P): a request
+ * of its own, which MPI_Cancel may use even after UCX completed the send
+ * (lib/p2p_cancel.h), set up before posting (MPI_THREAD_MULTIPLE: another
+ * thread's progress may run the callback at once). */
+static int isend_user(const void *buf, MPI_Count count, MPI_Datatype dt,
+                      int dest, int tag, ucmpi_comm_t *comm,
+                      ucmpi_request_t **req)
+{
+    ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_SEND, comm);
+    size_t bytes = (size_t)(count * dt->size);
+    void *ucx_req = NULL;
+
+    if (r == NULL)
+        return -1;
+    describe(r, buf, count, dt, dest, tag, UCMPI_CTX_P2P);
+    if (!dt->predefined)
+        ucmpi_dt_retain(dt);
+    r->p2p.mode = UCMPI_SEND_STANDARD;
+    r->p2p.world_peer = ucmpi_comm_peer_world(comm, dest);
+    ucmpi_p2p_number_send(r);
+    r->p2p.pending = 1;
+    *req = r;
+    int rc = ucmpi_ucx_isend_contig(
+        r, r->p2p.world_peer,
+        ucmpi_tag_make(comm->ctx, UCMPI_CTX_P2P, comm->rank, tag),
+        contig_addr(buf, dt, bytes), bytes, &ucx_req);
+    if (rc == 1)                  /* the callback completes it */
+        return MPI_SUCCESS;
+    r->p2p.pending = 0;
+    r->status.MPI_ERROR = -rc;    /* 0, or the error of a failed post */
+    ucmpi_request_set_complete(r);
+    return -rc;
+}
+
 int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                 int tag, ucmpi_comm_t *comm, int ctx_sub, int mode,
                 ucmpi_request_t **req)
 {
+    if ((mode == UCMPI_SEND_STANDARD || mode == UCMPI_SEND_READY) &&
+        direct(dt, dest)) {
+        int rc = -1;
+        if (ctx_sub == UCMPI_CTX_P2P)
+            rc = isend_user(buf, count, dt, dest, tag, comm, req);
+        else if (ucmpi_global.thread_level != MPI_THREAD_MULTIPLE)
+            rc = isend_direct(buf, count, dt, dest, tag, comm, ctx_sub, req);
+        if (rc >= 0)
+            return rc;
+    }
+
     ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_SEND, comm);
 
     *req = r;
     if (r == NULL)
         return MPI_ERR_NO_MEM;
     describe(r, buf, count, dt, dest, tag, ctx_sub);
-    if (dt != MPI_DATATYPE_NULL)   /* allowed for empty MPI_PROC_NULL transfers */
+    if (dt != MPI_DATATYPE_NULL && !dt->predefined)
         ucmpi_dt_retain(dt);
     r->p2p.mode = mode;
     return ucmpi_p2p_start_send(r, comm, mode);
@@ -158,7 +270,7 @@ int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     if (r == NULL)
         return MPI_ERR_NO_MEM;
     describe(r, buf, count, dt, src, tag, ctx_sub);
-    if (dt != MPI_DATATYPE_NULL)   /* allowed for empty MPI_PROC_NULL transfers */
+    if (dt != MPI_DATATYPE_NULL && !dt->predefined)
         ucmpi_dt_retain(dt);
     return ucmpi_p2p_start_recv(r, comm);
 }
@@ -166,7 +278,7 @@ int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
 /* Blocking forms use a request on the stack: nothing to allocate. */
 static void stack_request(ucmpi_request_t *r, int kind, ucmpi_comm_t *comm)
 {
-    *r = (ucmpi_request_t){0};
+    ucmpi_request_zero(r);
     r->magic = UCMPI_MAGIC_REQUEST;
     r->kind = (uint8_t)kind;
     r->comm = comm;
@@ -179,6 +291,17 @@ int ucmpi_send_mode(const void *buf, MPI_Count count, MPI_Datatype dt,
 {
     ucmpi_request_t r;
 
+    if (mode != UCMPI_SEND_SYNC && direct(dt, dest)) {
+        size_t bytes = (size_t)(count * dt->size);
+        int world = ucmpi_comm_peer_world(comm, dest);
+        if (ctx_sub == UCMPI_CTX_P2P) {   /* earlier sends to the peer are */
+            r.p2p.world_peer = world;     /* no longer cancellable */
+            ucmpi_p2p_number_send(&r);
+        }
+        return ucmpi_ucx_send_contig(
+            world, ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag),
+            contig_addr(buf, dt, bytes), bytes);
+    }
     stack_request(&r, UCMPI_REQ_SEND, comm);
     describe(&r, buf, count, dt, dest, tag, ctx_sub);
     ucmpi_p2p_start_send(&r, comm, mode);
@@ -192,12 +315,47 @@ int ucmpi_send(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                            UCMPI_SEND_STANDARD);
 }
 
+/* Blocking receive of contiguous data straight on a UCX request. */
+static int recv_direct(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                       int tag, ucmpi_comm_t *comm, int ctx_sub,
+                       MPI_Status *st)
+{
+    size_t cap = (size_t)(count * dt->size), len = 0;
+    uint64_t t, mask, stag = 0;
+    int world = src >= 0 ? ucmpi_comm_peer_world(comm, src) : -1;
+
+    ucmpi_tag_recv(comm->ctx, ctx_sub, src, tag, &t, &mask);
+    int rc = ucmpi_ucx_recv_contig(contig_addr(buf, dt, cap), cap, t, mask,
+                                   world, &stag, &len);
+    bool matched = rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE;
+
+    if (matched && __builtin_expect(ucmpi_tag_is_sync(stag), 0)) {
+        ucmpi_lock();             /* the queue is the progress engine's */
+        queue_ack(comm, stag);
+        ucmpi_unlock();
+    }
+    if (st != MPI_STATUS_IGNORE) {
+        *st = ucmpi_empty_status;
+        if (matched) {
+            st->MPI_SOURCE = ucmpi_tag_src(stag);
+            st->MPI_TAG = ucmpi_tag_tag(stag);
+            st->ucmpi_count = (MPI_Count)(len < cap ? len : cap);
+        }
+        st->MPI_ERROR = rc;
+    }
+    return rc;
+}
+
 int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                int tag, ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)
 {
     ucmpi_request_t r;
     int rc;
 
+    /* messages a send cancellation stashed are received by the generic
+     * path (they come before UCX's) */
+    if (direct(dt, src) && ucmpi_p2p_stash_n == 0)
+        return recv_direct(buf, count, dt, src, tag, comm, ctx_sub, st);
     stack_request(&r, UCMPI_REQ_RECV, comm);
     r.status.MPI_SOURCE = MPI_ANY_SOURCE;
     r.status.MPI_TAG = MPI_ANY_TAG;

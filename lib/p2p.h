@@ -5,6 +5,28 @@
 
 #include "ucmpi.h"
 #include <stdlib.h>
+#include <string.h>
+
+/* Request pool entries without initialisation (fast send path), the
+ * initialisation ucmpi_request_alloc does, and the shared request every
+ * send completed at once returns (complete, empty status, never freed). */
+ucmpi_request_t *ucmpi_request_get_raw(void);
+extern ucmpi_request_t *ucmpi_request_pool;   /* head of the free list */
+/* Zeroes a request in 64-byte pieces, which gcc turns into vector stores
+ * (a plain memset of the whole struct became `rep stos`: 15% of a
+ * message-rate loop). */
+static inline void ucmpi_request_zero(ucmpi_request_t *r)
+{
+    char *p = (char *)r;
+    size_t off = 0;
+
+    for (; off + 64 <= sizeof(*r); off += 64)
+        memset(p + off, 0, 64);
+    memset(p + off, 0, sizeof(*r) - off);
+}
+void ucmpi_request_put_raw(ucmpi_request_t *r);
+void ucmpi_request_init(ucmpi_request_t *r, int kind, ucmpi_comm_t *comm);
+extern ucmpi_request_t ucmpi_request_send_done;
 
 /* p2p.mode of a receive of a message matched by MPI_(I)mprobe: the
  * synchronous sender was acknowledged then, not again at the receive. */
@@ -17,6 +39,27 @@ int ucmpi_p2p_start_send(ucmpi_request_t *r, ucmpi_comm_t *comm, int mode);
 int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm);
 void ucmpi_p2p_set_proc_null(ucmpi_request_t *r);
 void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag);
+/* Synchronous-send acknowledgements queued by receive completions; the
+ * progress engine sends them (never from inside a UCX callback). */
+extern int ucmpi_p2p_acks_pending;
+int ucmpi_p2p_send_queued_acks(void);
+/* The usual arguments of a send (recv: also wildcards) in one predicted
+ * branch: initialised, a valid communicator and committed datatype,
+ * count >= 0, a buffer when there is data, a real rank and tag.  Anything
+ * else goes to the full checks, which name the bad argument. */
+static inline bool ucmpi_p2p_args_ok(const void *buf, MPI_Count count,
+                                     MPI_Datatype dt, int peer, int tag,
+                                     MPI_Comm comm, bool recv)
+{
+    return ucmpi_global.initialized && !ucmpi_global.finalized &&
+           comm != MPI_COMM_NULL && comm->magic == UCMPI_MAGIC_COMM &&
+           dt != MPI_DATATYPE_NULL && dt->magic == UCMPI_MAGIC_DATATYPE &&
+           dt->committed && count >= 0 && (buf != NULL || count == 0) &&
+           ((unsigned)peer < (unsigned)comm->remote_size ||
+            (recv && peer == MPI_ANY_SOURCE)) &&
+           ((unsigned)tag <= UCMPI_TAG_MAX || (recv && tag == MPI_ANY_TAG));
+}
+
 int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int dest, int tag, MPI_Comm comm, const char *fn);
 int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,

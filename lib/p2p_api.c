@@ -18,6 +18,9 @@ static int check_buffer(MPI_Comm comm, const void *buf, MPI_Count count,
 int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int dest, int tag, MPI_Comm comm, const char *fn)
 {
+    ucmpi_rt_enter(fn);           /* the fast check skips check_initialized */
+    if (ucmpi_p2p_args_ok(buf, count, dt, dest, tag, comm, false))
+        return MPI_SUCCESS;
     int rc = ucmpi_check_comm(comm, fn);
     if (rc == MPI_SUCCESS)
         rc = check_buffer(comm, buf, count, dt, dest, fn);
@@ -31,6 +34,9 @@ int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
 int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int src, int tag, MPI_Comm comm, const char *fn)
 {
+    ucmpi_rt_enter(fn);           /* the fast check skips check_initialized */
+    if (ucmpi_p2p_args_ok(buf, count, dt, src, tag, comm, true))
+        return MPI_SUCCESS;
     int rc = ucmpi_check_comm(comm, fn);
     if (rc == MPI_SUCCESS)
         rc = check_buffer(comm, buf, count, dt, src, fn);

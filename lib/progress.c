@@ -4,17 +4,24 @@
  * generalized requests).  Waiting loops call ucmpi_progress() and, when it
  * found nothing, ucmpi_progress_idle(), which yields the core to other
  * ranks when the node is oversubscribed.
+ *
+ * ucmpi_progress() sits in every waiting loop, so its fast path (single
+ * threaded, no acknowledgement queued, no hook) is one UCX progress call.
  */
-#define _GNU_SOURCE /* sched_getaffinity */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_OR */
 #include "ucmpi.h"
+#include "ucmpi_rt.h"
+#include "p2p.h"
 #include "ucp_glue/ucx.h"
 
 #include <poll.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define MAX_HOOKS 16
+#define CPUS_KEY "ucmpi.cpus"
 
 static ucmpi_progress_fn_t hooks[MAX_HOOKS];
 static int num_hooks;
@@ -22,8 +29,6 @@ static int in_hooks;              /* hooks may wait: no re-entry */
 
 enum { WAIT_POLL, WAIT_YIELD, WAIT_BLOCK };
 static int wait_mode = WAIT_POLL;
-
-int ucmpi_p2p_send_queued_acks(void);
 
 void ucmpi_progress_register(ucmpi_progress_fn_t fn)
 {
@@ -47,20 +52,34 @@ void ucmpi_progress_unregister(ucmpi_progress_fn_t fn)
     ucmpi_unlock();
 }
 
+static int run_hooks(void)
+{
+    int events = 0;
+
+    in_hooks = 1;
+    for (int i = 0; i < num_hooks; i++)
+        events += hooks[i]();
+    in_hooks = 0;
+    return events;
+}
+
 int ucmpi_progress(void)
 {
     int events;
 
-    ucmpi_lock();
-    events = ucmpi_ucx_progress();
-    events += ucmpi_p2p_send_queued_acks();
-    if (!in_hooks) {
-        in_hooks = 1;
-        for (int i = 0; i < num_hooks; i++)
-            events += hooks[i]();
-        in_hooks = 0;
+    if (__builtin_expect(ucmpi_global.thread_level == MPI_THREAD_MULTIPLE, 0)) {
+        ucmpi_lock();
+        events = ucmpi_ucx_progress() + ucmpi_p2p_send_queued_acks();
+        if (num_hooks > 0 && !in_hooks)
+            events += run_hooks();
+        ucmpi_unlock();
+        return events;
     }
-    ucmpi_unlock();
+    events = ucmpi_ucx_progress();
+    if (__builtin_expect(ucmpi_p2p_acks_pending != 0, 0))
+        events += ucmpi_p2p_send_queued_acks();
+    if (num_hooks > 0 && !in_hooks)
+        events += run_hooks();
     return events;
 }
 
@@ -84,17 +103,48 @@ void ucmpi_progress_idle(unsigned spins)
     }
 }
 
+/* Publishes the CPUs this process may run on (before the start-up fence),
+ * so that every rank can count the cores its node's ranks share. */
+int ucmpi_progress_publish(void)
+{
+    cpu_set_t set;
+
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return 0;                 /* unknown: progress_init falls back */
+    return ucmpi_rt_put(CPUS_KEY, &set, sizeof(set));
+}
+
+/* Cores the ranks of this node may use: the union of their affinity masks
+ * (a rank bound to one core must not conclude that the node has one), or
+ * the online CPUs when a mask is missing. */
+static long node_cores(void)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t all;
+
+    CPU_ZERO(&all);
+    for (int i = 0; i < ucmpi_global.local_size; i++) {
+        void *v = NULL;
+        size_t len = 0;
+        int peer = ucmpi_global.local_peers ? ucmpi_global.local_peers[i]
+                                            : ucmpi_global.world_rank;
+        if (ucmpi_rt_get(peer, CPUS_KEY, &v, &len) != 0 ||
+            len != sizeof(cpu_set_t)) {
+            free(v);
+            return online;
+        }
+        CPU_OR(&all, &all, (cpu_set_t *)v);
+        free(v);
+    }
+    return CPU_COUNT(&all) > 0 ? CPU_COUNT(&all) : online;
+}
+
 /* Chooses the wait mode from UCMPI_WAIT_MODE: auto yields when this node
- * runs more ranks than it has cores. */
+ * runs more ranks than its ranks have cores. */
 void ucmpi_progress_init(void)
 {
     const char *m = ucmpi_config_str("WAIT_MODE");
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    cpu_set_t set;
 
-    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0 &&
-        CPU_COUNT(&set) < cores)
-        cores = CPU_COUNT(&set);
     if (strcmp(m, "poll") == 0)
         wait_mode = WAIT_POLL;
     else if (strcmp(m, "yield") == 0)
@@ -102,5 +152,6 @@ void ucmpi_progress_init(void)
     else if (strcmp(m, "block") == 0)
         wait_mode = ucmpi_ucx_efd() >= 0 ? WAIT_BLOCK : WAIT_YIELD;
     else
-        wait_mode = ucmpi_global.local_size > cores ? WAIT_YIELD : WAIT_POLL;
+        wait_mode = ucmpi_global.local_size > node_cores() ? WAIT_YIELD
+                                                           : WAIT_POLL;
 }

@@ -3,6 +3,7 @@
  * fast path.  Slabs are kept until MPI_Finalize.
  */
 #include "ucmpi.h"
+#include "p2p.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@ typedef struct slab {
 } slab_t;
 
 static slab_t *slabs;
-static ucmpi_request_t *free_list;
+ucmpi_request_t *ucmpi_request_pool;   /* free list (p2p.h peeks at it) */
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int grow(void)
@@ -27,8 +28,8 @@ static int grow(void)
     s->next = slabs;
     slabs = s;
     for (int i = 0; i < SLAB_REQUESTS; i++) {
-        s->reqs[i].next_free = free_list;
-        free_list = &s->reqs[i];
+        s->reqs[i].next_free = ucmpi_request_pool;
+        ucmpi_request_pool = &s->reqs[i];
     }
     return 0;
 }
@@ -45,19 +46,34 @@ static void pool_lock_drop(void)
         pthread_mutex_unlock(&pool_lock);
 }
 
-ucmpi_request_t *ucmpi_request_alloc(int kind, ucmpi_comm_t *comm)
+/* A pool entry with nothing initialised (ucmpi_request_init makes it a
+ * request): the fast send path only initialises one it keeps. */
+ucmpi_request_t *ucmpi_request_get_raw(void)
 {
     ucmpi_request_t *r;
 
     pool_lock_take();
-    if (free_list == NULL && grow() != 0) {
+    if (__builtin_expect(ucmpi_request_pool == NULL, 0) && grow() != 0) {
         pool_lock_drop();
         return NULL;
     }
-    r = free_list;
-    free_list = r->next_free;
+    r = ucmpi_request_pool;
+    ucmpi_request_pool = r->next_free;
     pool_lock_drop();
-    memset(r, 0, sizeof(*r));
+    return r;
+}
+
+void ucmpi_request_put_raw(ucmpi_request_t *r)
+{
+    pool_lock_take();
+    r->next_free = ucmpi_request_pool;
+    ucmpi_request_pool = r;
+    pool_lock_drop();
+}
+
+void ucmpi_request_init(ucmpi_request_t *r, int kind, ucmpi_comm_t *comm)
+{
+    ucmpi_request_zero(r);
     r->magic = UCMPI_MAGIC_REQUEST;
     r->kind = (uint8_t)kind;
     r->status.MPI_SOURCE = MPI_ANY_SOURCE;
@@ -67,24 +83,41 @@ ucmpi_request_t *ucmpi_request_alloc(int kind, ucmpi_comm_t *comm)
         r->comm = comm;
         ucmpi_comm_retain(comm);
     }
+}
+
+ucmpi_request_t *ucmpi_request_alloc(int kind, ucmpi_comm_t *comm)
+{
+    ucmpi_request_t *r = ucmpi_request_get_raw();
+
+    if (r != NULL)
+        ucmpi_request_init(r, kind, comm);
     return r;
 }
 
+/* Sends UCX completed at once share this request: it is complete, has the
+ * empty status and is never freed (MPICH hands out a shared completed
+ * request the same way). */
+ucmpi_request_t ucmpi_request_send_done = {
+    .magic = UCMPI_MAGIC_REQUEST,
+    .kind = UCMPI_REQ_SEND,
+    .complete = 1,
+    .status = {MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0},
+    .p2p = {.world_peer = -1},
+};
+
 void ucmpi_request_free(ucmpi_request_t *req)
 {
-    if (req == NULL || req->magic != UCMPI_MAGIC_REQUEST)
+    if (req == NULL || req == &ucmpi_request_send_done ||
+        req->magic != UCMPI_MAGIC_REQUEST)
         return;
     if (req->ops != NULL && req->ops->destroy != NULL)
         req->ops->destroy(req);
-    if (req->p2p.dt != NULL)
+    if (req->p2p.dt != NULL && !req->p2p.dt->predefined)
         ucmpi_dt_release(req->p2p.dt);
     if (req->comm != NULL)
         ucmpi_comm_release(req->comm);
     req->magic = UCMPI_MAGIC_FREED;
-    pool_lock_take();
-    req->next_free = free_list;
-    free_list = req;
-    pool_lock_drop();
+    ucmpi_request_put_raw(req);
 }
 
 int ucmpi_request_wait(ucmpi_request_t *req)
@@ -111,5 +144,5 @@ void ucmpi_request_pool_finalize(void)
         free(slabs);
         slabs = n;
     }
-    free_list = NULL;
+    ucmpi_request_pool = NULL;
 }

@@ -77,14 +77,23 @@ static void idle(unsigned *spins, int events)
         *spins = 0;
 }
 
-/* Now and then, fail receives whose peer died (see failure.c). */
+/* Now and then, fail receives whose peer died (see failure.c): one check
+ * per run of requests to the same peer (each may cost a system call). */
 static void check_peers(unsigned spins, int count, MPI_Request reqs[])
 {
+    int last = -2;
+
     if (spins == 0 || spins % 1024 != 0)
         return;
-    for (int i = 0; i < count; i++)
-        if (reqs[i] != MPI_REQUEST_NULL)
-            ucmpi_request_check_peer(reqs[i]);
+    for (int i = 0; i < count; i++) {
+        ucmpi_request_t *r = reqs[i];
+        if (r == MPI_REQUEST_NULL || ucmpi_request_is_complete(r) ||
+            (r->kind == UCMPI_REQ_RECV && r->p2p.world_peer == last))
+            continue;
+        if (r->kind == UCMPI_REQ_RECV)
+            last = r->p2p.world_peer;
+        ucmpi_request_check_peer(r);
+    }
 }
 
 #pragma weak MPI_Wait = PMPI_Wait
@@ -110,6 +119,11 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         check_peers(spins, 1, request);
     }
     ucmpi_rt_wait_done();
+    /* the usual case: nothing to report, no comm reference needed */
+    if (r->ops == NULL && r->status.MPI_ERROR == MPI_SUCCESS) {
+        finish(request, status);
+        return MPI_SUCCESS;
+    }
     ucmpi_comm_t *comm = r->comm;
     if (comm)
         ucmpi_comm_retain(comm);
@@ -216,11 +230,13 @@ static int all_complete(int count, MPI_Request reqs[])
 static int finish_all(int count, MPI_Request reqs[], MPI_Status sts[],
                       const char *fn)
 {
-    char active[count > 0 ? count : 1];
     int errs = 0;
-    for (int i = 0; i < count; i++)
-        active[i] = !ucmpi_request_inactive(reqs[i]);
-    fill_empty(count, sts, active);
+    if (sts != MPI_STATUSES_IGNORE) {
+        char active[count > 0 ? count : 1];
+        for (int i = 0; i < count; i++)
+            active[i] = !ucmpi_request_inactive(reqs[i]);
+        fill_empty(count, sts, active);
+    }
     sweep_all(count, reqs, sts, &errs);
     if (errs == 0)
         return MPI_SUCCESS;
@@ -234,10 +250,17 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
     int rc = check_array(count, reqs, "MPI_Waitall");
     if (rc != MPI_SUCCESS)
         return rc;
+    /* requests complete before the ones after them stay complete: one pass
+     * over the array, progressing while the current one is pending */
     unsigned spins = 0;
-    while (!all_complete(count, reqs)) {
+    for (int i = 0; i < count;) {
+        if (ucmpi_request_inactive(reqs[i]) ||
+            ucmpi_request_is_complete(reqs[i])) {
+            i++;
+            continue;
+        }
         idle(&spins, ucmpi_progress());
-        check_peers(spins, count, reqs);
+        check_peers(spins, count - i, reqs + i);
     }
     ucmpi_rt_wait_done();
     return finish_all(count, reqs, sts, "MPI_Waitall");

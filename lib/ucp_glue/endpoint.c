@@ -9,20 +9,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int *peer_failed;      /* world rank -> UCX reported it dead */
-
 static void ep_error_cb(void *arg, ucp_ep_h ep, ucs_status_t status)
 {
     int r = (int)(intptr_t)arg;
 
     /* only record: no progress or sends inside a UCX callback */
-    if (peer_failed != NULL)
-        peer_failed[r] = 1;
+    if (ucmpi_ucx.peer_failed != NULL)
+        ucmpi_ucx.peer_failed[r] = 1;
 }
 
 int ucmpi_ucx_peer_failed(int r)
 {
-    return peer_failed != NULL && peer_failed[r];
+    return ucmpi_ucx.peer_failed != NULL && ucmpi_ucx.peer_failed[r];
 }
 
 /* Peer error handling in UCX 1.13 excludes every shared-memory transport
@@ -38,7 +36,7 @@ static ucp_err_handling_mode_t error_mode(int r)
     return UCP_ERR_HANDLING_MODE_PEER;
 }
 
-ucp_ep_h ucmpi_ucx_ep(int r)
+ucp_ep_h ucmpi_ucx_ep_create(int r)
 {
     ucp_ep_params_t ep = {0};
     ucp_ep_h h;
@@ -48,8 +46,9 @@ ucp_ep_h ucmpi_ucx_ep(int r)
 
     if (ucmpi_ucx.eps[r] != NULL)
         return ucmpi_ucx.eps[r];
-    if (peer_failed == NULL)
-        peer_failed = calloc((size_t)ucmpi_global.world_size, sizeof(int));
+    if (ucmpi_ucx.peer_failed == NULL)
+        ucmpi_ucx.peer_failed = calloc((size_t)ucmpi_global.world_size,
+                                       sizeof(int));
     if (ucmpi_ucx_peer_address(r, &addr, &len) != 0)
         return NULL;
     ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
@@ -97,6 +96,6 @@ void ucmpi_ucx_close_eps(void)
         ucp_request_free(reqs[r]);
     }
     free(reqs);
-    free(peer_failed);
-    peer_failed = NULL;
+    free(ucmpi_ucx.peer_failed);
+    ucmpi_ucx.peer_failed = NULL;
 }

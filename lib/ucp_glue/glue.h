@@ -16,13 +16,19 @@ typedef struct {
     void **addrs;             /* peers' worker addresses (from the modex) */
     size_t *addr_lens;
     int multi_thread;
+    int *peer_failed;         /* [world_size]: UCX reported the peer dead */
 } ucmpi_ucx_t;
 
 extern ucmpi_ucx_t ucmpi_ucx;
 
 /* Endpoint to world rank `r`, created on first use; NULL if the peer is
  * unreachable (an error has then been reported). */
-ucp_ep_h ucmpi_ucx_ep(int r);
+ucp_ep_h ucmpi_ucx_ep_create(int r);
+static inline ucp_ep_h ucmpi_ucx_ep(int r)
+{
+    ucp_ep_h ep = ucmpi_ucx.eps[r];
+    return __builtin_expect(ep != NULL, 1) ? ep : ucmpi_ucx_ep_create(r);
+}
 
 /* Active-message ids, one per protocol, registered by their owners. */
 enum {

@@ -36,6 +36,17 @@ int ucmpi_ucx_tag_probe(uint64_t tag, uint64_t mask, int remove,
 int ucmpi_ucx_msg_recv(ucmpi_request_t *req, void *msg, uint64_t sender_tag,
                        size_t len);
 int ucmpi_ucx_cancel(ucmpi_request_t *req);
+/* Direct paths for contiguous buffers (see tag.c): blocking send and
+ * receive without a ucmpi request, and a nonblocking send that needs one
+ * only when UCX does not complete it at once. */
+int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
+                          size_t len);
+int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
+                           uint64_t tag, const void *buf, size_t len,
+                           void **ucx_req);
+int ucmpi_ucx_recv_contig(void *buf, size_t len, uint64_t tag, uint64_t mask,
+                          int world_peer, uint64_t *sender_tag,
+                          size_t *length);
 /* Zero-byte fire-and-forget send (synchronous-send acknowledgement). */
 int ucmpi_ucx_send_ack(int world_dest, uint64_t tag);
 
