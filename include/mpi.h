@@ -36,6 +36,7 @@ typedef struct ucmpi_errhandler_s *MPI_Errhandler;
 typedef struct ucmpi_info_s       *MPI_Info;
 typedef struct ucmpi_win_s        *MPI_Win;
 typedef struct ucmpi_request_s    *MPI_Message;
+typedef struct ucmpi_session_s    *MPI_Session;
 
 typedef struct MPI_Status {
     int MPI_SOURCE;
@@ -244,6 +245,7 @@ extern struct ucmpi_request_s ucmpi_message_no_proc;
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
 #define MPI_INFO_NULL       ((MPI_Info)0)
 #define MPI_WIN_NULL        ((MPI_Win)0)
+#define MPI_SESSION_NULL    ((MPI_Session)0)
 #define MPI_MESSAGE_NULL    ((MPI_Message)0)
 
 #define MPI_COMM_WORLD        (&ucmpi_comm_world)
@@ -397,6 +399,7 @@ typedef MPI_Comm_copy_attr_function MPI_Copy_function;
 typedef MPI_Comm_delete_attr_function MPI_Delete_function;
 typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
 typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
+typedef void MPI_Session_errhandler_function(MPI_Session *, int *, ...);
 typedef MPI_Comm_errhandler_function MPI_Handler_function;
 typedef int MPI_Grequest_query_function(void *extra_state,
                                         MPI_Status *status);
@@ -659,6 +662,45 @@ int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
 int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
 int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
 int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+/* Sessions (MPI-4): process sets mpi://WORLD and mpi://SELF */
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
+                     MPI_Session *session);
+int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
+                      MPI_Session *session);
+int MPI_Session_finalize(MPI_Session *session);
+int PMPI_Session_finalize(MPI_Session *session);
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info,
+                              int *npset_names);
+int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info,
+                               int *npset_names);
+int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n,
+                             int *pset_len, char *pset_name);
+int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n,
+                              int *pset_len, char *pset_name);
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name,
+                              MPI_Info *info);
+int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name,
+                               MPI_Info *info);
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
+                                MPI_Group *newgroup);
+int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
+                                 MPI_Group *newgroup);
+int MPI_Session_create_errhandler(MPI_Session_errhandler_function *fn,
+                                  MPI_Errhandler *errhandler);
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *fn,
+                                   MPI_Errhandler *errhandler);
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+int PMPI_Session_set_errhandler(MPI_Session session,
+                                MPI_Errhandler errhandler);
+int MPI_Session_get_errhandler(MPI_Session session,
+                               MPI_Errhandler *errhandler);
+int PMPI_Session_get_errhandler(MPI_Session session,
+                                MPI_Errhandler *errhandler);
+int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
+
 /* ---- end section: core ---- */
 
 /* ---- section: datatype ---- */

@@ -37,9 +37,6 @@ static int check_args(MPI_Group group, const char *stringtag,
         return fail(eh, MPI_ERR_GROUP, fn, "group is null or freed");
     if (stringtag == NULL || out == NULL)
         return fail(eh, MPI_ERR_ARG, fn, "stringtag or the output is NULL");
-    if (group->my_rank == MPI_UNDEFINED)
-        return fail(eh, MPI_ERR_GROUP, fn,
-                    "the calling process is not a member of group");
     return MPI_SUCCESS;
 }
 
@@ -68,8 +65,8 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
     int rc = check_args(group, stringtag, errhandler, newcomm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = create(group, stringtag, newcomm);
-    if (rc == MPI_SUCCESS)
+    rc = create(group, stringtag, newcomm);   /* COMM_NULL for non-members */
+    if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL)
         rc = finish(*newcomm, info, errhandler);
     if (rc != MPI_SUCCESS)
         return fail(errhandler, rc, fn, "creating the communicator failed");
@@ -115,6 +112,9 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
 {
     const char *fn = "MPI_Intercomm_create_from_groups";
     int rc = check_args(local_group, stringtag, errhandler, newintercomm, fn);
+    if (rc == MPI_SUCCESS && local_group->my_rank == MPI_UNDEFINED)
+        rc = fail(errhandler, MPI_ERR_GROUP, fn,
+                  "the calling process is not a member of local_group");
     if (rc == MPI_SUCCESS)
         rc = check_leader(errhandler, local_group, local_leader, fn,
                           "local_leader");

@@ -1,6 +1,6 @@
 /*
  * User-facing error handlers: create, set, get, call and free for
- * communicators and windows.  Reporting itself (ucmpi_error, which runs
+ * communicators, windows and sessions.  Reporting itself (ucmpi_error, which runs
  * the handler) and error classes/codes live in lib/error.c.
  */
 #include "ucmpi.h"
@@ -179,6 +179,71 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_error(UCMPI_OBJ_WIN, win, errorcode, fn,
+                "error raised by the application");
+    return MPI_SUCCESS;
+}
+
+static int check_session(MPI_Session s, const char *fn)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc == MPI_SUCCESS &&
+        (s == MPI_SESSION_NULL ||
+         ((ucmpi_win_head_t *)(void *)s)->magic != UCMPI_MAGIC_SESSION))
+        rc = ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_SESSION, fn,
+                         "session is null or finalized");
+    return rc;
+}
+
+static ucmpi_errhandler_t **session_slot(MPI_Session s)
+{
+    return &((ucmpi_win_head_t *)(void *)s)->errhandler;
+}
+
+#pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *fn,
+                                   MPI_Errhandler *errhandler)
+{
+    return create(UCMPI_OBJ_SESSION, (void (*)(void))fn, errhandler,
+                  "MPI_Session_create_errhandler");
+}
+
+#pragma weak MPI_Session_set_errhandler = PMPI_Session_set_errhandler
+int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
+{
+    const char *fn = "MPI_Session_set_errhandler";
+    int rc = check_session(session, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_eh_for(errhandler, UCMPI_OBJ_SESSION, UCMPI_OBJ_SESSION,
+                          session, fn);
+    if (rc == MPI_SUCCESS)
+        swap_handler(session_slot(session), errhandler);
+    return rc;
+}
+
+#pragma weak MPI_Session_get_errhandler = PMPI_Session_get_errhandler
+int PMPI_Session_get_errhandler(MPI_Session session,
+                                MPI_Errhandler *errhandler)
+{
+    const char *fn = "MPI_Session_get_errhandler";
+    int rc = check_session(session, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (errhandler == NULL)
+        return ucmpi_error(UCMPI_OBJ_SESSION, session, MPI_ERR_ARG, fn,
+                           "errhandler is NULL");
+    ucmpi_errhandler_retain(*session_slot(session));
+    *errhandler = *session_slot(session);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Session_call_errhandler = PMPI_Session_call_errhandler
+int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
+{
+    const char *fn = "MPI_Session_call_errhandler";
+    int rc = check_session(session, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_error(UCMPI_OBJ_SESSION, session, errorcode, fn,
                 "error raised by the application");
     return MPI_SUCCESS;
 }

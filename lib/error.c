@@ -131,10 +131,13 @@ static ucmpi_errhandler_t *handler_of(int kind, void *obj)
     if (kind == UCMPI_OBJ_WIN && obj != NULL &&
         ((ucmpi_win_head_t *)obj)->magic == UCMPI_MAGIC_WIN)
         return ((ucmpi_win_head_t *)obj)->errhandler;
+    if (kind == UCMPI_OBJ_SESSION && obj != NULL &&
+        ((ucmpi_win_head_t *)obj)->magic == UCMPI_MAGIC_SESSION)
+        return ((ucmpi_win_head_t *)obj)->errhandler;
     if (kind == UCMPI_OBJ_ERRHANDLER && obj != NULL &&
         ((ucmpi_errhandler_t *)obj)->magic == UCMPI_MAGIC_ERRHANDLER)
         return obj;
-    if (ucmpi_global.initialized && !ucmpi_global.finalized)
+    if (ucmpi_global.active)
         return ucmpi_comm_world.errhandler;
     return &ucmpi_errors_are_fatal;
 }
@@ -157,7 +160,7 @@ int ucmpi_error(int kind, void *obj, int code, const char *fn,
     case UCMPI_EH_USER: {
         void *handle = obj;
         if (!(kind == UCMPI_OBJ_COMM && ucmpi_comm_valid(obj)) &&
-            kind != UCMPI_OBJ_WIN)
+            kind != UCMPI_OBJ_WIN && kind != UCMPI_OBJ_SESSION)
             handle = &ucmpi_comm_world;
         eh->fn(&handle, &code, fn, reason);
         return code;
@@ -173,11 +176,11 @@ int ucmpi_error(int kind, void *obj, int code, const char *fn,
 int ucmpi_check_initialized(const char *fn)
 {
     ucmpi_rt_enter(fn);
-    if (ucmpi_global.initialized && !ucmpi_global.finalized)
+    if (ucmpi_global.active)   /* MPI_Init'ed or a session is open */
         return MPI_SUCCESS;
     fprintf(stderr, "ucmpi: %s called %s\n", fn,
             ucmpi_global.finalized ? "after MPI_Finalize"
-                                   : "before MPI_Init");
+                                   : "before MPI_Init or MPI_Session_init");
     fflush(stderr);
     exit(1);   /* the runtime is not (or no longer) there: end this process */
 }

@@ -73,14 +73,10 @@ static void copy_runtime_info(void)
     ucmpi_global.universe_size = rt.universe_size;
 }
 
-static int do_init(int required, int *provided, const char *fn)
+/* Brings the library instance up: runtime, UCX, modex, predefined
+ * communicators.  Shared by the world model (MPI_Init) and sessions. */
+int ucmpi_instance_up(int required)
 {
-    ucmpi_rt_enter(fn);
-    if (ucmpi_global.initialized || ucmpi_global.finalized) {
-        fprintf(stderr, "ucmpi: %s: MPI is already %s\n", fn,
-                ucmpi_global.finalized ? "finalized" : "initialized");
-        exit(1);
-    }
     if (required < MPI_THREAD_SINGLE)
         required = MPI_THREAD_SINGLE;
     ucmpi_global.thread_level =
@@ -97,6 +93,20 @@ static int do_init(int required, int *provided, const char *fn)
     if (ucmpi_comm_init_predefined() != 0)
         ucmpi_rt_abort(1, "ucmpi: out of memory at start-up");
     ucmpi_progress_init();
+    ucmpi_global.active = 1;
+    return MPI_SUCCESS;
+}
+
+static int do_init(int required, int *provided, const char *fn)
+{
+    ucmpi_rt_enter(fn);
+    if (ucmpi_global.initialized || ucmpi_global.finalized) {
+        fprintf(stderr, "ucmpi: %s: MPI is already %s\n", fn,
+                ucmpi_global.finalized ? "finalized" : "initialized");
+        exit(1);
+    }
+    if (!ucmpi_global.active)     /* else a session brought it up */
+        ucmpi_instance_up(required);
     ucmpi_global.initialized = 1;
     if (provided != NULL)
         *provided = ucmpi_global.thread_level;
@@ -120,18 +130,15 @@ static void progress_void(void)
     ucmpi_progress();
 }
 
-#pragma weak MPI_Finalize = PMPI_Finalize
-int PMPI_Finalize(void)
+/* Takes the instance down (collective over the job, as MPI_Finalize). */
+void ucmpi_instance_down(void)
 {
-    int rc = ucmpi_check_initialized("MPI_Finalize");
-    if (rc != MPI_SUCCESS)
-        return rc;
     if (ucmpi_comm_finalize_hook)
         ucmpi_comm_finalize_hook();
     ucmpi_p2p_finalize();
     ucmpi_ucx_close_eps();
     ucmpi_rt_fence(0, progress_void);
-    ucmpi_global.finalized = 1;
+    ucmpi_global.active = 0;
     ucmpi_comm_finalize_predefined();
     ucmpi_ucx_finalize();
     ucmpi_rt_finalize();
@@ -140,6 +147,20 @@ int PMPI_Finalize(void)
     ucmpi_error_finalize();
     free(rt.local_peers);
     free(rt.node_of);
+    rt.local_peers = rt.node_of = NULL;
+}
+
+#pragma weak MPI_Finalize = PMPI_Finalize
+int PMPI_Finalize(void)
+{
+    if (!ucmpi_global.initialized || ucmpi_global.finalized) {
+        fprintf(stderr, "ucmpi: MPI_Finalize called %s\n",
+                ucmpi_global.finalized ? "twice" : "before MPI_Init");
+        exit(1);
+    }
+    ucmpi_global.finalized = 1;
+    if (ucmpi_sessions_open() == 0)   /* else the last session ends it */
+        ucmpi_instance_down();
     return MPI_SUCCESS;
 }
 

@@ -26,6 +26,7 @@ enum {
     UCMPI_MAGIC_ERRHANDLER = 0x45525248,
     UCMPI_MAGIC_INFO = 0x494e464f,
     UCMPI_MAGIC_WIN = 0x57494e5f,
+    UCMPI_MAGIC_SESSION = 0x53455353,
     UCMPI_MAGIC_FREED = 0x46524545
 };
 
@@ -35,6 +36,7 @@ enum {
 typedef struct {
     int initialized;          /* MPI_Init done */
     int finalized;            /* MPI_Finalize done */
+    int active;               /* instance up: world model or a session */
     int thread_level;         /* provided level */
     int world_rank, world_size;
     int local_rank, local_size;   /* on this node */
@@ -46,6 +48,13 @@ typedef struct {
 } ucmpi_global_t;
 
 extern ucmpi_global_t ucmpi_global;
+
+/* The library instance (lib/init.c) and the sessions using it
+ * (lib/session.c): up at the first MPI_Init/MPI_Session_init, down when
+ * the world model and every session have finalized. */
+int ucmpi_instance_up(int required_thread_level);
+void ucmpi_instance_down(void);
+int ucmpi_sessions_open(void);
 
 /* ------------------------------------------------------------------ */
 /* Groups                                                             */
@@ -82,6 +91,7 @@ void ucmpi_group_release(ucmpi_group_t *g);
 /* ------------------------------------------------------------------ */
 enum { UCMPI_EH_FATAL, UCMPI_EH_RETURN, UCMPI_EH_ABORT, UCMPI_EH_USER };
 enum { UCMPI_OBJ_NONE, UCMPI_OBJ_COMM, UCMPI_OBJ_WIN, UCMPI_OBJ_FILE,
+       UCMPI_OBJ_SESSION,
        UCMPI_OBJ_ERRHANDLER /* obj is the handler itself (no object yet) */ };
 
 struct ucmpi_errhandler_s {

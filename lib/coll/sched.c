@@ -727,6 +727,7 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
         step_rounds(s);
         ucmpi_unlock();
     }
+    ucmpi_rt_wait_done();   /* no longer blocked here (--timeout report) */
     rc = s->err;
     ucmpi_sched_free(s);
     return rc;

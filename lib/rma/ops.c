@@ -437,7 +437,7 @@ static inline char *fast_target(ucmpi_win_t *win, int target, MPI_Aint disp,
                                 MPI_Count tcount, MPI_Datatype ttype,
                                 size_t *len)
 {
-    if (!ucmpi_global.initialized || ucmpi_global.finalized ||
+    if (!ucmpi_global.active ||
         !ucmpi_win_valid(win) || target < 0 || target >= win->size)
         return NULL;
     ucmpi_rma_peer_t *p = &win->peers[target];

@@ -18,7 +18,7 @@ srcs="$here/datatype_fuzz.c $top/test/unit/datatype_ref.c
       $top/lib/datatype/*.c"
 # shellcheck disable=SC2086
 if ! "$CLANG" -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
-        -fno-sanitize-recover=undefined -I"$top/include" -I"$top/lib" \
+        -fno-sanitize-recover=undefined -I"$top/include" -I"$top/lib" -I"$top/runtime" \
         -I"$top/test/unit" $srcs -o "$out/datatype_fuzz" 2>"$out/build.log"; then
     if grep -q "fuzzer" "$out/build.log"; then
         echo "clang without libFuzzer: skipped"; exit 77

@@ -55,6 +55,7 @@ int main(int argc, char **argv)
     EXPECT(MPI_Reduce_local(MPI_IN_PLACE, b, 2, MPI_INT, MPI_SUM),
            MPI_ERR_BUFFER);
     EXPECT(MPI_Reduce_local(NULL, b, 2, MPI_INT, MPI_SUM), MPI_ERR_BUFFER);
+    EXPECT(MPI_Reduce_local(b, b, 2, MPI_INT, MPI_SUM), MPI_ERR_BUFFER);
 
     /* op objects */
     EXPECT(MPI_Op_create(NULL, 1, &op), MPI_ERR_ARG);
