@@ -12,6 +12,11 @@
  * the newest of its envelope, which is only certain when no later
  * point-to-point send went to that peer (per-peer send numbers); otherwise
  * the cancel fails and the message is delivered normally.
+ *
+ * Known limit under MPI_THREAD_MULTIPLE: a receive posted by one thread
+ * while another thread's progress moves messages into the stash may miss
+ * an older stashed message of its envelope (not locked, to keep the
+ * receive path free of a lock).
  */
 #ifndef UCMPI_P2P_CANCEL_H
 #define UCMPI_P2P_CANCEL_H

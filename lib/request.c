@@ -46,9 +46,7 @@ static void pool_lock_drop(void)
         pthread_mutex_unlock(&pool_lock);
 }
 
-/* A pool entry with nothing initialised (ucmpi_request_init makes it a
- * request): the fast send path only initialises one it keeps. */
-ucmpi_request_t *ucmpi_request_get_raw(void)
+static inline ucmpi_request_t *pool_pop(void)
 {
     ucmpi_request_t *r;
 
@@ -63,12 +61,24 @@ ucmpi_request_t *ucmpi_request_get_raw(void)
     return r;
 }
 
-void ucmpi_request_put_raw(ucmpi_request_t *r)
+static inline void pool_push(ucmpi_request_t *r)
 {
     pool_lock_take();
     r->next_free = ucmpi_request_pool;
     ucmpi_request_pool = r;
     pool_lock_drop();
+}
+
+/* A pool entry with nothing initialised (ucmpi_request_init makes it a
+ * request): the fast send path only initialises one it keeps. */
+ucmpi_request_t *ucmpi_request_get_raw(void)
+{
+    return pool_pop();
+}
+
+void ucmpi_request_put_raw(ucmpi_request_t *r)
+{
+    pool_push(r);
 }
 
 void ucmpi_request_init(ucmpi_request_t *r, int kind, ucmpi_comm_t *comm)
@@ -87,7 +97,7 @@ void ucmpi_request_init(ucmpi_request_t *r, int kind, ucmpi_comm_t *comm)
 
 ucmpi_request_t *ucmpi_request_alloc(int kind, ucmpi_comm_t *comm)
 {
-    ucmpi_request_t *r = ucmpi_request_get_raw();
+    ucmpi_request_t *r = pool_pop();
 
     if (r != NULL)
         ucmpi_request_init(r, kind, comm);
@@ -117,7 +127,7 @@ void ucmpi_request_free(ucmpi_request_t *req)
     if (req->comm != NULL)
         ucmpi_comm_release(req->comm);
     req->magic = UCMPI_MAGIC_FREED;
-    ucmpi_request_put_raw(req);
+    pool_push(req);
 }
 
 int ucmpi_request_wait(ucmpi_request_t *req)

@@ -24,7 +24,8 @@ static int inherited(const char *e)
     if (!strncmp(e, "PMIX_MCA_", 9))
         return 1;
     return strncmp(e, "PMIX_", 5) != 0 && strncmp(e, "PMI_", 4) != 0 &&
-           strncmp(e, "OMPI_COMM_WORLD", 15) != 0;
+           strncmp(e, "OMPI_COMM_WORLD", 15) != 0 &&
+           strncmp(e, UCMPI_RT_CALLS_ENV "=", sizeof(UCMPI_RT_CALLS_ENV)) != 0;
 }
 
 static int env_replace(char **env, int n, const char *entry)

@@ -8,6 +8,7 @@
 #include "rt_env.h"
 
 #include <pmix.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -407,10 +408,22 @@ int ucmpi_rt_commit(void)
     return 0;
 }
 
+/* One fence in flight; its completion comes on PMIx's thread. */
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int done;                 /* 0: pending, 1: ok, 2 + |status|: failed */
+} rt_fence_t;
+
 static void fence_done(pmix_status_t status, void *cbdata)
 {
-    __atomic_store_n((int *)cbdata, status == PMIX_SUCCESS ? 1 : 2 + (status < 0 ? -status : status),
+    rt_fence_t *f = cbdata;
+
+    pthread_mutex_lock(&f->lock);
+    __atomic_store_n(&f->done, status == PMIX_SUCCESS ? 1 : 2 + (status < 0 ? -status : status),
                      __ATOMIC_RELEASE);
+    pthread_cond_signal(&f->cond);
+    pthread_mutex_unlock(&f->lock);   /* the waiter takes the lock before leaving */
 }
 
 /* Backs off from spinning so oversubscribed ranks leave the cores to others. */
@@ -426,36 +439,54 @@ static void fence_pause(unsigned long iter)
         nanosleep(&ts, NULL);
 }
 
+/* Without a network to keep moving (MPI_Init) the caller sleeps until PMIx
+ * wakes it: ranks that are done leave the cores to those still starting. */
+static void fence_wait(rt_fence_t *f, void (*progress)(void))
+{
+    ucmpi_rt_waiting();           /* the caller named the MPI call */
+    if (progress == NULL) {
+        pthread_mutex_lock(&f->lock);
+        while (!f->done)
+            pthread_cond_wait(&f->cond, &f->lock);
+        pthread_mutex_unlock(&f->lock);
+    } else {
+        for (unsigned long i = 0; !__atomic_load_n(&f->done, __ATOMIC_ACQUIRE); i++) {
+            progress();
+            ucmpi_rt_waiting();
+            fence_pause(i);
+        }
+        pthread_mutex_lock(&f->lock);     /* fence_done has let go of f */
+        pthread_mutex_unlock(&f->lock);
+    }
+    ucmpi_rt_wait_done();
+}
+
 int ucmpi_rt_fence(int collect_data, void (*progress)(void))
 {
+    rt_fence_t f = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
     pmix_proc_t all;
     pmix_info_t info;
     bool collect = collect_data != 0;
     pmix_status_t rc;
-    int done = 0;
 
     if (!rt.active || rt.singleton)
         return rt.active ? 0 : -1;
     PMIX_LOAD_PROCID(&all, rt.me.nspace, PMIX_RANK_WILDCARD);
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
-    rc = PMIx_Fence_nb(&all, 1, &info, 1, fence_done, &done);
+    rc = PMIx_Fence_nb(&all, 1, &info, 1, fence_done, &f);
     if (rc == PMIX_OPERATION_SUCCEEDED) {
-        done = 1;
+        f.done = 1;
     } else if (rc != PMIX_SUCCESS) {
         PMIX_INFO_DESTRUCT(&info);
         rt_err("PMIx_Fence_nb failed: %s", PMIx_Error_string(rc));
         return -1;
     }
-    for (unsigned long i = 0; !__atomic_load_n(&done, __ATOMIC_ACQUIRE); i++) {
-        if (progress != NULL)
-            progress();
-        ucmpi_rt_waiting();       /* the caller named the MPI call */
-        fence_pause(i);
-    }
-    ucmpi_rt_wait_done();
+    fence_wait(&f, progress);
     PMIX_INFO_DESTRUCT(&info);
-    if (done != 1) {
-        rt_err("PMIx fence failed: %s", PMIx_Error_string(-(done - 2)));
+    pthread_cond_destroy(&f.cond);
+    pthread_mutex_destroy(&f.lock);
+    if (f.done != 1) {
+        rt_err("PMIx fence failed: %s", PMIx_Error_string(-(f.done - 2)));
         return -1;
     }
     return 0;

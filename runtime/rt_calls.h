@@ -34,10 +34,12 @@ void ucmpi_rt_calls_unmap(void);
 /* Slow path of ucmpi_rt_waiting: copies the name, marks waiting. */
 void ucmpi_rt_calls_publish(void);
 
-/* An MPI entry point (name: a string literal or other static string). */
+/* An MPI entry point (name: a string literal or other static string).
+ * Also ends any wait whose loop forgot ucmpi_rt_wait_done. */
 static inline void ucmpi_rt_enter(const char *fn)
 {
     __atomic_store_n(&ucmpi_rt_call, fn, __ATOMIC_RELAXED);
+    __atomic_store_n(&ucmpi_rt_slot->waiting, 0, __ATOMIC_RELAXED);
 }
 
 /* A waiting loop found nothing to do. */

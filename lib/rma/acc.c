@@ -4,13 +4,12 @@
  *
  * An origin that has the target's memory mapped (same node, see shm.c)
  * applies the operation itself; other origins send it to the target's
- * active-message handler (am.c).  Both apply elements under the regime
- * of atomic.c (CPU atomics, or the memory's accumulate lock), so
- * per-element atomicity holds among all of them, and one origin's
- * operations on one target happen in program order (default ordering).
- * UCP hardware atomics are not used for remote targets: the target CPU
- * applying other elements of the same location under its lock would not
- * be atomic with respect to them.
+ * active-message handler (am.c).  Both apply runs under the memory's
+ * accumulate lock (atomic.c), so per-element atomicity holds among all
+ * of them, and one origin's operations on one target happen in program
+ * order (default ordering).  UCP hardware atomics are not used for
+ * remote targets: they would not be atomic towards the target CPU
+ * applying other accumulates to the same location under its lock.
  */
 #include "rma/rma.h"
 

@@ -270,13 +270,13 @@ void ucmpi_rma_shm_disconnect(ucmpi_win_t *win);
 
 /* --- the accumulate atomicity regime (atomic.c) --- */
 /* Applies op to the run dst[0, len) from src (NULL for NO_OP), fetching
- * the old values into out (may be NULL).  Elements of 4 or 8 aligned
- * bytes use CPU atomics; the rest are done under *lock.  Every path that
- * accumulates (origins on the node, the target's message handler) goes
- * through here, so all of them stay element-atomic towards each other. */
+ * the old values into out (may be NULL), under *lock, the accumulate lock
+ * of that memory.  Every path that accumulates (origins on the node, the
+ * target's message handler) goes through here, so all of them stay
+ * element-atomic towards each other. */
 void ucmpi_rma_acc_run(uint32_t *lock, MPI_Op op, MPI_Datatype basic,
                        const void *src, void *dst, void *out, uint64_t len);
-/* Integer types of 4 or 8 bytes (native fetch-and-op). */
+/* Integer types of 4 or 8 bytes. */
 bool ucmpi_rma_is_int(MPI_Datatype t);
 /* op is defined on the 4/8-byte predefined type dt (no checks needed). */
 bool ucmpi_rma_fast_op(MPI_Op op, MPI_Datatype dt);

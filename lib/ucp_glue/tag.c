@@ -317,9 +317,12 @@ int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
     int rc;
 
     recv_params(req, &p);
-    rc = prepare(req, 0, &buf, &count, &p);
-    if (rc != 0)
+    if (req->p2p.dt->contig) {    /* the usual case, without prepare() */
+        count = (size_t)(req->p2p.count * req->p2p.dt->size);
+        buf = count ? (char *)req->p2p.buf + req->p2p.dt->true_lb : NULL;
+    } else if ((rc = prepare(req, 0, &buf, &count, &p)) != 0) {
         return rc;
+    }
     req->p2p.pending = 1;
     finish_recv_post(req, ucp_tag_recv_nbx(ucmpi_ucx.worker, buf, count, tag,
                                            mask, &p));

@@ -319,7 +319,7 @@ t_launch_speed() {
 # that it computes, or how it ended.
 t_timeout_calls() {
     [ -x "$MPIJOB" ] || { ok "skipped: no $MPIJOB"; return; }
-    run_mpiexec 60 -n 8 --timeout $((2 * scale)) "$MPIJOB" stuck
+    run_mpiexec 60 -n 8 --timeout $((6 * scale)) "$MPIJOB" stuck   # all ranks up, even on a busy machine
     want "exit 124" [ $rc = 124 ] || return
     want "all 8 got stuck" [ "$(grep -c stuck "$out")" = 8 ] || return
     want "rank 0 in MPI_Recv" has "$err" "^mpiexec: rank 0: in MPI_Recv$" || return
@@ -335,6 +335,11 @@ t_timeout_calls() {
     want "rank 0 exited 0" has "$err" "^mpiexec: rank 0: exited 0$" || return
     want "ranks 1-2 before MPI_Init" has "$err" "ranks 1-2: not in an MPI call (MPI_Init not reached)" ||
         return
+    # waiting in MPI_Init's fence for a rank that never calls it
+    run_mpiexec 60 -n 3 --timeout $((4 * scale)) sh -c \
+        '[ "$PMIX_RANK" = 0 ] && exec sleep 60; exec "$0" ok' "$MPIJOB"
+    want "exit 124 (in MPI_Init)" [ $rc = 124 ] || return
+    want "ranks 1-2 in MPI_Init" has "$err" "^mpiexec: ranks 1-2: in MPI_Init$" || return
     ok
 }
 

@@ -3,10 +3,10 @@
  * directly to the mapped window memory, odd ranks are told to use UCX
  * (UCMPI_RMA_DIRECT=0, set from PMIX_RANK before MPI_Init), so their
  * operations are applied by the target's message handler.  Element
- * atomicity must hold across the two: no update may be lost, for
- * elements done with CPU atomics (long, double, int CAS) and for those
- * done under the accumulate lock (short, long double).  Under another
- * MPI the variable is ignored and the test checks plain atomicity.
+ * atomicity must hold across the two: no update may be lost, whatever
+ * the type (long, double, short, long double, int CAS, int MAX).  Under
+ * another MPI the variable is ignored and the test checks plain
+ * atomicity.
  */
 #include "mpitest.h"
 

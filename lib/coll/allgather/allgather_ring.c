@@ -4,7 +4,8 @@
  * buffers.  Round 0 sends the own block from the send buffer and copies
  * it into place only after posting the transfers: the peer reads data
  * that is not being written, and the copy overlaps the peer's receive
- * (2 ranks, 2 MiB: 242 -> see git log for the measurement). */
+ * (2 ranks, 2 MiB gathered: 242 -> 105 us; Open MPI 89, MPICH 230;
+ * UCMPI_ALLGATHER_ALGORITHM=ring mpiexec -n 2 bench/coll_bench -b allgather). */
 #include "coll/allgather/allgather.h"
 
 int ucmpi_allgather_ring(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)

@@ -22,14 +22,21 @@ static const ucmpi_coll_alg_t allreduce_algs[] = {
 /* Whole-vector recursive doubling is latency-optimal; the block
  * algorithms move 2(n-1)/n of the vector instead of log2(n) vectors and
  * win once bandwidth dominates.  Several nodes: hierarchical.
- * NOT YET MEASURED: during this session the 2-core machine ran at load
- * 30-140 (bench/coll_bench latencies of tens of ms), so these are the
- * usual MPICH-style defaults.  Refine with, for each algorithm A:
- *   UCMPI_ALLREDUCE_ALGORITHM=A mpiexec -n N bench/coll_bench -b allreduce */
+ * rd_max_bytes measured (session 2, 2026-11-29 23:05 UTC, 1-min load
+ * 31-39 from other builds/tests: min of 3 runs per algorithm), for each
+ * A in recursive_doubling rabenseifner ring_segmented reduce_bcast:
+ *   UCMPI_ALLREDUCE_ALGORITHM=A mpiexec -n N bench/coll_bench
+ *     -b allreduce -m 8 -M 262144 -t 0.05
+ * 2 ranks: recursive doubling best up to 8 KiB (8192: 0.81 us vs 0.94
+ * Rabenseifner, 0.96 ring_segmented), worse from 16 KiB (4.3 vs 1.5 /
+ * 5.1; an earlier run 8.0 vs 3.5 / 2.9: the whole vector leaves UCX's
+ * eager range); 4 ranks: the same crossover (8 KiB 19.5 vs 28.8 us, 16
+ * KiB 50.9 vs 31).  8 ranks (4x oversubscribed) were too noisy at that
+ * load to move anything; ring_min_bytes is still the MPICH default. */
 static const struct {
     size_t rd_max_bytes;     /* up to here: recursive doubling */
     size_t ring_min_bytes;   /* from here: ring (else Rabenseifner) */
-} allreduce_thresholds = {16384, 1024 * 1024};
+} allreduce_thresholds = {8192, 1024 * 1024};
 
 /* Algorithms that may reorder operands need a commutative op. */
 static int op_ok(int alg, ucmpi_comm_t *comm, MPI_Op op)

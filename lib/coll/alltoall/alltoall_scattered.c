@@ -84,7 +84,7 @@ static int exchange(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a, int window)
             rc = ucmpi_sched_recv(s, rb[from].buf, rb[from].count,
                                   rb[from].dt, from);
         /* own block: copied once the first batch is posted, so the
-         * copy overlaps the peers' transfers (2 ranks, 8 MiB: see log) */
+         * copy overlaps the peers' transfers (as in allgather_ring.c) */
         if (rc == 0 && !copied && (inbatch + 1 == window || k == n - 1)) {
             rc = own_copy(s, a, sb, rb);
             copied = 1;

@@ -18,10 +18,14 @@ static const ucmpi_coll_alg_t bcast_algs[] = {
 /* Small messages are latency-bound (binomial); from 64 KiB on >= 4 ranks
  * the scatter + allgather moves ~2x the data per link instead of
  * log2(n)x; from 2 MiB the chain's pipelining should win.
- * NOT YET MEASURED: during this session the 2-core machine ran at load
- * 30-140 (bench/coll_bench latencies of tens of ms), so these are the
- * usual MPICH-style defaults.  Refine with, for each algorithm A:
- *   UCMPI_BCAST_ALGORITHM=A mpiexec -n N bench/coll_bench -b bcast */
+ * Checked (session 2, 2026-11-29 23:05 UTC, 1-min load 31-39 from other
+ * builds/tests; min of 3 runs), for A in binomial scatter_allgather:
+ *   UCMPI_BCAST_ALGORITHM=A mpiexec -n N bench/coll_bench -b bcast
+ *     -m 8 -M 262144 -t 0.05
+ * binomial wins every size up to 8 KiB at 2, 4 and 8 ranks (2 ranks 8 B:
+ * 0.26 us vs 1.23); above that the runs were too noisy at that load to
+ * place small_bytes (medians jumped 10-1000x between runs), so it stays
+ * the MPICH default, as do sa_min_ranks and chain_bytes. */
 static const struct {
     size_t small_bytes;      /* below: binomial */
     int sa_min_ranks;        /* scatter_allgather needs this many ranks */
