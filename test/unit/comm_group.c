@@ -88,8 +88,9 @@ START_TEST(set_operations)
     int ere[2] = {3, 0};
     expect(re, 2, ere);
     ck_assert_int_eq(ucmpi_group_compare(ga, ga), MPI_IDENT);
-    ck_assert_int_eq(ucmpi_group_compare(in, tab(2, (int[]){5, 9})),
-                     MPI_SIMILAR);
+    ucmpi_group_t *similar = tab(2, (int[]){5, 9});
+    ck_assert_int_eq(ucmpi_group_compare(in, similar), MPI_SIMILAR);
+    ucmpi_group_release(similar);
     ck_assert_int_eq(ucmpi_group_compare(in, d), MPI_UNEQUAL);
     ucmpi_group_t *all[] = {ga, gb, u, in, d, x, i2, ri, re};
     for (unsigned k = 0; k < sizeof(all) / sizeof(all[0]); k++)
