@@ -77,7 +77,8 @@ static int check_leader(MPI_Errhandler eh, MPI_Group g, int leader,
                         const char *fn, const char *what)
 {
     if (g == MPI_GROUP_NULL || g->magic != UCMPI_MAGIC_GROUP)
-        return fail(eh, MPI_ERR_GROUP, fn, "remote_group is null or freed");
+        return ucmpi_error(UCMPI_OBJ_ERRHANDLER, eh, MPI_ERR_GROUP, fn,
+                           "the group of %s is null or freed", what);
     if (leader < 0 || leader >= g->size)
         return ucmpi_error(UCMPI_OBJ_ERRHANDLER, eh, MPI_ERR_RANK, fn,
                            "%s %d is not a rank of its group (size %d)",

@@ -124,6 +124,8 @@ int ucmpi_comm_split_internal(ucmpi_comm_t *c, int color, int key,
 int ucmpi_comm_create_internal(ucmpi_comm_t *c, ucmpi_group_t *group,
                                ucmpi_comm_t **out);
 int ucmpi_check_intra(MPI_Comm comm, const char *fn);
+/* Session handle valid (lib/session.c); reports MPI_ERR_SESSION. */
+int ucmpi_check_session(MPI_Session s, const char *fn);
 int ucmpi_comm_create_group_internal(MPI_Comm comm, MPI_Group group, int tag,
                                      MPI_Comm *newcomm, int *bad);
 /* The hints of info a communicator keeps (mpi_* and ucmpi_* keys); NULL

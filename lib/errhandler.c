@@ -183,17 +183,6 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
     return MPI_SUCCESS;
 }
 
-static int check_session(MPI_Session s, const char *fn)
-{
-    int rc = ucmpi_check_initialized(fn);
-    if (rc == MPI_SUCCESS &&
-        (s == MPI_SESSION_NULL ||
-         ((ucmpi_win_head_t *)(void *)s)->magic != UCMPI_MAGIC_SESSION))
-        rc = ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_SESSION, fn,
-                         "session is null or finalized");
-    return rc;
-}
-
 static ucmpi_errhandler_t **session_slot(MPI_Session s)
 {
     return &((ucmpi_win_head_t *)(void *)s)->errhandler;
@@ -211,7 +200,7 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *fn,
 int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 {
     const char *fn = "MPI_Session_set_errhandler";
-    int rc = check_session(session, fn);
+    int rc = ucmpi_check_session(session, fn);
     if (rc == MPI_SUCCESS)
         rc = check_eh_for(errhandler, UCMPI_OBJ_SESSION, UCMPI_OBJ_SESSION,
                           session, fn);
@@ -225,7 +214,7 @@ int PMPI_Session_get_errhandler(MPI_Session session,
                                 MPI_Errhandler *errhandler)
 {
     const char *fn = "MPI_Session_get_errhandler";
-    int rc = check_session(session, fn);
+    int rc = ucmpi_check_session(session, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (errhandler == NULL)
@@ -240,7 +229,7 @@ int PMPI_Session_get_errhandler(MPI_Session session,
 int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
 {
     const char *fn = "MPI_Session_call_errhandler";
-    int rc = check_session(session, fn);
+    int rc = ucmpi_check_session(session, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_error(UCMPI_OBJ_SESSION, session, errorcode, fn,

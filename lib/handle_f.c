@@ -133,64 +133,48 @@ _Static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint),
 _Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status),
                "MPI_F08_status must mirror MPI_Status");
 
-static int status_arg(const void *a, const void *b, const char *fn)
+/* All three layouts are the same bytes (asserted above): one copy. */
+static int status_copy(void *to, const void *from, const char *fn)
 {
-    if (a != NULL && b != NULL)
-        return MPI_SUCCESS;
-    return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
-                       "a status argument is NULL");
+    if (from == NULL || to == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+                           "a status argument is NULL");
+    memcpy(to, from, sizeof(MPI_Status));
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Status_c2f = PMPI_Status_c2f
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 {
-    int rc = status_arg(c_status, f_status, "MPI_Status_c2f");
-    if (rc == MPI_SUCCESS)
-        memcpy(f_status, c_status, sizeof(*c_status));
-    return rc;
+    return status_copy(f_status, c_status, "MPI_Status_c2f");
 }
 
 #pragma weak MPI_Status_f2c = PMPI_Status_f2c
 int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
 {
-    int rc = status_arg(f_status, c_status, "MPI_Status_f2c");
-    if (rc == MPI_SUCCESS)
-        memcpy(c_status, f_status, sizeof(*c_status));
-    return rc;
+    return status_copy(c_status, f_status, "MPI_Status_f2c");
 }
 
 #pragma weak MPI_Status_c2f08 = PMPI_Status_c2f08
 int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status)
 {
-    int rc = status_arg(c_status, f08_status, "MPI_Status_c2f08");
-    if (rc == MPI_SUCCESS)
-        memcpy(f08_status, c_status, sizeof(*c_status));
-    return rc;
+    return status_copy(f08_status, c_status, "MPI_Status_c2f08");
 }
 
 #pragma weak MPI_Status_f082c = PMPI_Status_f082c
 int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status)
 {
-    int rc = status_arg(f08_status, c_status, "MPI_Status_f082c");
-    if (rc == MPI_SUCCESS)
-        memcpy(c_status, f08_status, sizeof(*c_status));
-    return rc;
+    return status_copy(c_status, f08_status, "MPI_Status_f082c");
 }
 
 #pragma weak MPI_Status_f2f08 = PMPI_Status_f2f08
 int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
 {
-    int rc = status_arg(f_status, f08_status, "MPI_Status_f2f08");
-    if (rc == MPI_SUCCESS)
-        memcpy(f08_status, f_status, sizeof(*f08_status));
-    return rc;
+    return status_copy(f08_status, f_status, "MPI_Status_f2f08");
 }
 
 #pragma weak MPI_Status_f082f = PMPI_Status_f082f
 int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)
 {
-    int rc = status_arg(f08_status, f_status, "MPI_Status_f082f");
-    if (rc == MPI_SUCCESS)
-        memcpy(f_status, f08_status, sizeof(*f08_status));
-    return rc;
+    return status_copy(f_status, f08_status, "MPI_Status_f082f");
 }

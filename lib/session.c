@@ -120,7 +120,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
     return MPI_SUCCESS;
 }
 
-static int check_session(MPI_Session s, const char *fn)
+int ucmpi_check_session(MPI_Session s, const char *fn)
 {
     int rc = ucmpi_check_initialized(fn);
     if (rc == MPI_SUCCESS && !session_valid(s))
@@ -133,7 +133,7 @@ static int check_session(MPI_Session s, const char *fn)
 int PMPI_Session_finalize(MPI_Session *session)
 {
     const char *fn = "MPI_Session_finalize";
-    int rc = check_session(session ? *session : MPI_SESSION_NULL, fn);
+    int rc = ucmpi_check_session(session ? *session : MPI_SESSION_NULL, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Session s = *session;
@@ -163,7 +163,7 @@ int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info,
                                int *npset_names)
 {
     const char *fn = "MPI_Session_get_num_psets";
-    int rc = check_session(session, fn);
+    int rc = ucmpi_check_session(session, fn);
     (void)info;
     if (rc == MPI_SUCCESS && npset_names == NULL)
         rc = ucmpi_error(UCMPI_OBJ_SESSION, session, MPI_ERR_ARG, fn,
@@ -178,7 +178,7 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n,
                               int *pset_len, char *pset_name)
 {
     const char *fn = "MPI_Session_get_nth_pset";
-    int rc = check_session(session, fn);
+    int rc = ucmpi_check_session(session, fn);
     (void)info;
     if (rc != MPI_SUCCESS)
         return rc;
@@ -202,7 +202,7 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n,
 int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
 {
     const char *fn = "MPI_Session_get_info";
-    int rc = check_session(session, fn);
+    int rc = ucmpi_check_session(session, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (info_used == NULL)
@@ -218,7 +218,7 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
 static int check_pset(MPI_Session session, const char *name, void *out,
                       const char *fn, int *index)
 {
-    int rc = check_session(session, fn);
+    int rc = ucmpi_check_session(session, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (out == NULL)
