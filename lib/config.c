@@ -48,7 +48,7 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
      "Small blocking collectives on a communicator whose ranks share a node "
      "go through a shared segment (algorithm \"shm\"; 0: never)"},
     {"COLL_SHM_SLOT_BYTES", UCMPI_CFG_LONG, "8192",
-     "Bytes per rank of a communicator's collective shared segment (twice): "
+     "Bytes of each of a rank's 4 buffers in a communicator's collective segment: "
      "the largest contribution the shm algorithm takes"},
     {"COLL_SHM_MAX_BYTES", UCMPI_CFG_STR, "",
      "Automatic selection takes the shm algorithm up to this many bytes per "

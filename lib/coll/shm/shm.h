@@ -3,12 +3,13 @@
  *
  * When every rank of an intracommunicator sits on one node, a segment
  * shared by its ranks (created at the first eligible collective) holds one
- * sequence flag and two data buffers per rank.  A collective is numbered
- * (k = 1, 2, ...: every rank calls the comm's collectives in the same
- * order); a rank publishes k in its flag once its data for k is in its
- * buffer k & 1 (or, for pure readers, on entry), and readers wait for the
- * flags they need.  A rank's flag at k also says it finished collective
- * k-1, so a writer may reuse buffer k & 1 once every flag is >= k-1.
+ * sequence flag and NBUF (4) data buffers per rank.  A collective is
+ * numbered (k = 1, 2, ...: every rank calls the comm's collectives in the
+ * same order); a rank publishes k in its flag once its data for k is in
+ * its buffer k % NBUF (or, for pure readers, on entry), and readers wait
+ * for the flags they need.  A rank's flag at k also says it finished
+ * collective k-1, so a writer may reuse buffer k % NBUF (last used by
+ * collective k-NBUF) once every flag is >= k-NBUF+1.
  *
  * This is a design change against "collectives are schedules over p2p"
  * (DESIGN.md): one store + one load per peer instead of a UCX message
@@ -78,7 +79,7 @@ void ucmpi_coll_shm_post(ucmpi_coll_shm_t *sh, uint64_t k);
  * MPI_ERR_PROC_FAILED (reported on comm) when a waited-for rank died. */
 int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                         const char *fn);
-/* Waits until my buffer k & 1 is free to write (all posted >= k-1). */
+/* Waits until my buffer for k is free to write (all posted >= k-NBUF+1). */
 int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
                                  const char *fn);
 /* Frees comm's segment state (ucmpi_coll_comm_destroy). */

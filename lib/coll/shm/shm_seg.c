@@ -6,8 +6,8 @@
  * (post, wait) and the selection (ucmpi_coll_shm_wanted).
  *
  * Layout: n flags, each alone in FLAG_STRIDE bytes (no false sharing, also
- * not with the adjacent-line prefetcher), then per rank two buffers of
- * `slot` bytes (collectives k alternate between them by k & 1).
+ * not with the adjacent-line prefetcher), then per rank NBUF buffers of
+ * `slot` bytes (collective k uses buffer k % NBUF).
  */
 #include "coll/shm/shm.h"
 #include "coll/coll.h"
@@ -26,6 +26,10 @@
 #define FLAG_STRIDE 128
 #define NAME_LEN 64
 #define SPIN_PURE 64          /* flag checks before progress/idle calls */
+/* Buffers per rank: a writer may run NBUF-1 collectives ahead of its
+ * slowest reader (a bcast root, reduce contributors), as eager p2p
+ * messages let it; matters most when ranks share cores. */
+#define NBUF 4
 
 struct ucmpi_coll_shm {
     int ok;                   /* 0: no segment, every call falls back */
@@ -161,7 +165,7 @@ static void attach(ucmpi_coll_shm_t *sh, const char *name)
 
 /* Blocking p2p collectives on comm for the set-up (bcast of the name,
  * agreement that everyone mapped it). */
-static int run_bcast(ucmpi_comm_t *comm, char *buf, int len)
+static int run_bcast(ucmpi_comm_t *comm, int *buf, int len)
 {
     ucmpi_sched_t *s = ucmpi_sched_create(comm);
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
@@ -169,7 +173,7 @@ static int run_bcast(ucmpi_comm_t *comm, char *buf, int len)
 
     if (s == NULL)
         return MPI_ERR_NO_MEM;
-    rc = ucmpi_bcast_build(s, buf, len, MPI_CHAR, 0, &g,
+    rc = ucmpi_bcast_build(s, buf, len, MPI_INT, 0, &g,
                            UCMPI_BCAST_BINOMIAL);
     if (rc != MPI_SUCCESS) {
         ucmpi_sched_free(s);
@@ -178,14 +182,14 @@ static int run_bcast(ucmpi_comm_t *comm, char *buf, int len)
     return ucmpi_sched_run_blocking(s);
 }
 
-static int run_allmin(ucmpi_comm_t *comm, int *mine, int *all)
+static int run_allsum(ucmpi_comm_t *comm, int *mine, int *all)
 {
     ucmpi_sched_t *s = ucmpi_sched_create(comm);
     int rc;
 
     if (s == NULL)
         return MPI_ERR_NO_MEM;
-    rc = ucmpi_allreduce_build(s, comm, mine, all, 1, MPI_INT, MPI_MIN,
+    rc = ucmpi_allreduce_build(s, comm, mine, all, 1, MPI_INT, MPI_SUM,
                                UCMPI_ALLREDUCE_RECURSIVE_DOUBLING);
     if (rc != MPI_SUCCESS) {
         ucmpi_sched_free(s);
@@ -197,30 +201,31 @@ static int run_allmin(ucmpi_comm_t *comm, int *mine, int *all)
 /* Every rank maps the segment or every rank falls back (sh->ok). */
 static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh)
 {
-    char name[NAME_LEN] = "";
+    int namebuf[NAME_LEN / sizeof(int)] = {0};  /* ints: any MPI has them */
+    char *name = (char *)namebuf;
     int mine, all = 0, rc;
 
     sh->comm = comm;
     sh->n = comm->size;
     sh->me = comm->rank;
     sh->slot = slot_bytes();
-    sh->len = (size_t)sh->n * (FLAG_STRIDE + 2 * sh->slot);
+    sh->len = (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot);
     sh->world = malloc(sizeof(int) * (size_t)sh->n);
     if (sh->world != NULL)
         for (int r = 0; r < sh->n; r++)
             sh->world[r] = ucmpi_comm_peer_world(comm, r);
     if (sh->me == 0 && sh->world != NULL)
         create(sh, comm->ctx, name);
-    rc = run_bcast(comm, name, NAME_LEN);
+    rc = run_bcast(comm, namebuf, NAME_LEN / sizeof(int));
     if (rc == MPI_SUCCESS && sh->me != 0 && name[0] != '\0' &&
         sh->world != NULL)
         attach(sh, name);
     mine = sh->base != NULL;
     if (rc == MPI_SUCCESS)
-        rc = run_allmin(comm, &mine, &all);
+        rc = run_allsum(comm, &mine, &all);
     if (sh->me == 0 && name[0] != '\0')
         shm_unlink(name);            /* all mapped it (or gave up) */
-    sh->ok = rc == MPI_SUCCESS && all == 1;
+    sh->ok = rc == MPI_SUCCESS && all == sh->n;
     if (!sh->ok && sh->base != NULL) {
         munmap(sh->base, sh->len);
         sh->base = NULL;
@@ -287,7 +292,7 @@ uint64_t ucmpi_coll_shm_begin(ucmpi_coll_shm_t *sh)
 char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 {
     return sh->base + (size_t)sh->n * FLAG_STRIDE +
-           ((size_t)r * 2 + (k & 1)) * sh->slot;
+           ((size_t)r * NBUF + k % NBUF) * sh->slot;
 }
 
 void ucmpi_coll_shm_post(ucmpi_coll_shm_t *sh, uint64_t k)
@@ -350,7 +355,7 @@ int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k,
 int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
                                  const char *fn)
 {
-    if (k <= 1 || sh->writable >= k - 1)
+    if (k < NBUF || sh->writable >= k - (NBUF - 1))
         return MPI_SUCCESS;
-    return ucmpi_coll_shm_wait(sh, -1, k - 1, fn);
+    return ucmpi_coll_shm_wait(sh, -1, k - (NBUF - 1), fn);
 }
