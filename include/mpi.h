@@ -1870,6 +1870,117 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
     MPI_Request *request);
 /* end collB */
+/* large-count neighbor collectives (lib/coll/large_count.c) */
+int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm);
+int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm);
+int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm, MPI_Request *request);
+int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm, MPI_Request *request);
+int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const
+    MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const
+    MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const
+    MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request
+    *request);
+int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const
+    MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request
+    *request);
+int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const
+    MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const
+    MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request);
+int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm);
+int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm);
+int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm, MPI_Request *request);
+int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm, MPI_Request *request);
+int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
+    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
+    recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count
+    sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void
+    *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count
+    sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void
+    *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count
+    sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void
+    *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count
+    sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void
+    *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count
+    sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void
+    *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request
+    *request);
+int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count
+    sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void
+    *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request
+    *request);
+int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count
+    sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm);
+int PMPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count
+    sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm);
+int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count
+    sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
+int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count
+    sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
+int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count
+    sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request
+    *request);
+int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count
+    sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request
+    *request);
 /* large-count forms of the data-movement collectives */
 int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int
