@@ -1870,7 +1870,7 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
     MPI_Request *request);
 /* end collB */
-/* large-count neighbor collectives (lib/coll/large_count.c) */
+/* large-count neighbor collectives (lib/coll/large_count_neighbor.c) */
 int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
     recvtype, MPI_Comm comm);
