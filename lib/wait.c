@@ -36,6 +36,34 @@ static int reap_orphans(void)
     return n;
 }
 
+/* For MPI_Finalize (lib/finalize_orphans.c): user-freed requests of
+ * `kind` still in flight (-1: every kind but receives and generalized
+ * requests); with `cancel`, such receives are cancelled. */
+int ucmpi_orphans_pending(int kind, int cancel)
+{
+    return ucmpi_orphans_pending_on(NULL, kind, cancel);
+}
+
+/* The same for the requests on comm c only (NULL: any comm). */
+int ucmpi_orphans_pending_on(ucmpi_comm_t *c, int kind, int cancel)
+{
+    int n = 0;
+
+    ucmpi_lock();
+    for (ucmpi_request_t *r = orphans; r != NULL; r = r->next_free) {
+        int k = r->kind;
+        if (ucmpi_request_is_complete(r) || (c != NULL && r->comm != c) ||
+            (kind < 0 ? k == UCMPI_REQ_RECV || k == UCMPI_REQ_GREQ
+                      : k != kind))
+            continue;
+        if (cancel && k == UCMPI_REQ_RECV)
+            ucmpi_ucx_cancel(r);
+        n++;
+    }
+    ucmpi_unlock();
+    return n;
+}
+
 static int check_request(ucmpi_request_t *r, const char *fn)
 {
     if (r == MPI_REQUEST_NULL || r->magic == UCMPI_MAGIC_REQUEST)

@@ -18,3 +18,4 @@ ucmpi_xblk_t *ucmpi_xblk_c(ucmpi_sched_t *s, int n, const void *buf,
     }
     return b;
 }
+
