@@ -1,8 +1,10 @@
 /*
- * Fortran handle conversion of requests and messages, and of statuses.
+ * Fortran handle conversion (c2f/f2c) of every handle kind, and of statuses.
  * A Fortran handle is an index (0 = the null handle) into a per-kind
  * table of C handles; a hash map from handle to index makes c2f O(1) and
- * gives one handle the same index every time.
+ * gives one handle the same index every time.  Entries are keyed by
+ * address, so a freed object's slot is reused by the next object the
+ * allocator places there: the tables grow with distinct addresses only.
  */
 #include "ucmpi.h"
 
@@ -124,6 +126,104 @@ MPI_Fint PMPI_Message_c2f(MPI_Message message)
 MPI_Message PMPI_Message_f2c(MPI_Fint message)
 {
     return to_c(&messages, message);
+}
+
+static ftable_t comms, types, groups, ops, wins, infos, errhandlers, sessions;
+
+#pragma weak MPI_Comm_c2f = PMPI_Comm_c2f
+MPI_Fint PMPI_Comm_c2f(MPI_Comm comm)
+{
+    return to_f(&comms, comm);
+}
+
+#pragma weak MPI_Comm_f2c = PMPI_Comm_f2c
+MPI_Comm PMPI_Comm_f2c(MPI_Fint comm)
+{
+    return to_c(&comms, comm);
+}
+
+#pragma weak MPI_Type_c2f = PMPI_Type_c2f
+MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype)
+{
+    return to_f(&types, datatype);
+}
+
+#pragma weak MPI_Type_f2c = PMPI_Type_f2c
+MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype)
+{
+    return to_c(&types, datatype);
+}
+
+#pragma weak MPI_Group_c2f = PMPI_Group_c2f
+MPI_Fint PMPI_Group_c2f(MPI_Group group)
+{
+    return to_f(&groups, group);
+}
+
+#pragma weak MPI_Group_f2c = PMPI_Group_f2c
+MPI_Group PMPI_Group_f2c(MPI_Fint group)
+{
+    return to_c(&groups, group);
+}
+
+#pragma weak MPI_Op_c2f = PMPI_Op_c2f
+MPI_Fint PMPI_Op_c2f(MPI_Op op)
+{
+    return to_f(&ops, op);
+}
+
+#pragma weak MPI_Op_f2c = PMPI_Op_f2c
+MPI_Op PMPI_Op_f2c(MPI_Fint op)
+{
+    return to_c(&ops, op);
+}
+
+#pragma weak MPI_Win_c2f = PMPI_Win_c2f
+MPI_Fint PMPI_Win_c2f(MPI_Win win)
+{
+    return to_f(&wins, win);
+}
+
+#pragma weak MPI_Win_f2c = PMPI_Win_f2c
+MPI_Win PMPI_Win_f2c(MPI_Fint win)
+{
+    return to_c(&wins, win);
+}
+
+#pragma weak MPI_Info_c2f = PMPI_Info_c2f
+MPI_Fint PMPI_Info_c2f(MPI_Info info)
+{
+    return to_f(&infos, info);
+}
+
+#pragma weak MPI_Info_f2c = PMPI_Info_f2c
+MPI_Info PMPI_Info_f2c(MPI_Fint info)
+{
+    return to_c(&infos, info);
+}
+
+#pragma weak MPI_Errhandler_c2f = PMPI_Errhandler_c2f
+MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler)
+{
+    return to_f(&errhandlers, errhandler);
+}
+
+#pragma weak MPI_Errhandler_f2c = PMPI_Errhandler_f2c
+MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler)
+{
+    return to_c(&errhandlers, errhandler);
+}
+
+#pragma weak MPI_Session_c2f = PMPI_Session_c2f
+MPI_Fint PMPI_Session_c2f(MPI_Session session)
+{
+    return to_f(&sessions, session);
+}
+
+#pragma weak MPI_Session_f2c = PMPI_Session_f2c
+MPI_Session PMPI_Session_f2c(MPI_Fint session)
+{
+    return to_c(&sessions, session);
 }
 
 /* A Fortran status is the C status as MPI_F_STATUS_SIZE integers, with

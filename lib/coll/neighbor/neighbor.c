@@ -10,10 +10,10 @@ static const ucmpi_xfer_alg_t neighbor_alg = {
     0, "exchange", "all neighbours in one round", ucmpi_neighbor_exchange};
 
 /* What every neighbor collective checks first; fills the topology part of
- * *a. */
-static int nbr_prepare(MPI_Comm comm, const void *sbuf, const void *rbuf,
-                       ucmpi_xfer_mode_t mode, MPI_Request *req,
-                       ucmpi_xfer_args_t *a, const char *fn)
+ * *a (also used by the _c forms in large_count.c). */
+int ucmpi_nbr_prepare(MPI_Comm comm, const void *sbuf, const void *rbuf,
+                      ucmpi_xfer_mode_t mode, MPI_Request *req,
+                      ucmpi_xfer_args_t *a, const char *fn)
 {
     int rc = ucmpi_xfer_check_comm(comm, fn);
 
@@ -66,7 +66,7 @@ static int nbr_allgather(const void *sbuf, int scount, MPI_Datatype sdt,
                          const char *fn)
 {
     ucmpi_xfer_args_t a;
-    int rc = nbr_prepare(comm, sbuf, rbuf, mode, req, &a, fn);
+    int rc = ucmpi_nbr_prepare(comm, sbuf, rbuf, mode, req, &a, fn);
 
     if (rc == MPI_SUCCESS)
         rc = ucmpi_xfer_check_buf(comm, sbuf, scount, sdt, "send", fn);
@@ -99,7 +99,7 @@ static int nbr_alltoallw(const void *sbuf, int scount, const int *scounts,
                          MPI_Request *req, const char *fn)
 {
     ucmpi_xfer_args_t a;
-    int rc = nbr_prepare(comm, sbuf, rbuf, mode, req, &a, fn);
+    int rc = ucmpi_nbr_prepare(comm, sbuf, rbuf, mode, req, &a, fn);
 
     if (rc == MPI_SUCCESS && sdts)
         rc = nbr_check_w(comm, a.outdeg, scounts, sadispls, sdts, "send", fn);
