@@ -590,6 +590,24 @@ int MPI_Comm_flush_buffer(MPI_Comm comm);
 int PMPI_Comm_flush_buffer(MPI_Comm comm);
 int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+int MPI_Session_attach_buffer_c(MPI_Session session, void *buffer,
+                                MPI_Count size);
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer,
+                                 MPI_Count size);
+int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr,
+                              int *size);
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr,
+                               int *size);
+int MPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr,
+                                MPI_Count *size);
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr,
+                                 MPI_Count *size);
+int MPI_Session_flush_buffer(MPI_Session session);
+int PMPI_Session_flush_buffer(MPI_Session session);
+int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
 /* large-count point-to-point */
 int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
@@ -1870,7 +1888,7 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
     MPI_Request *request);
 /* end collB */
-/* large-count neighbor collectives (lib/coll/large_count.c) */
+/* large-count neighbor collectives (lib/coll/large_count_neighbor.c) */
 int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
     recvtype, MPI_Comm comm);

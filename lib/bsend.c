@@ -3,7 +3,8 @@
  * among the segments still in flight) and sent from there; segments are
  * reclaimed as their sends complete.  MPI_BUFFER_AUTOMATIC makes the
  * library allocate each copy itself.  A buffer attached to a communicator
- * (MPI-4.1) serves its buffered sends before the process's buffer; it is
+ * (MPI-4.1) serves its buffered sends before its session's buffer (if it
+ * derives from a session that has one) and the process's buffer; it is
  * kept as an attribute so that freeing the communicator detaches it.
  */
 #include "ucmpi.h"
@@ -118,29 +119,51 @@ ucmpi_bpool_t *ucmpi_bpool_of(ucmpi_comm_t *comm, int create)
     return pool;
 }
 
-/* The pool a buffered send on comm uses: its own buffer, else the
- * process's. */
+static int pool_attached(const ucmpi_bpool_t *pool)
+{
+    return pool != NULL && (pool->base != NULL || pool->automatic);
+}
+
+/* The pool a buffered send on comm uses (MPI-4.1): its own buffer, else
+ * its session's, else the process's. */
 static ucmpi_bpool_t *pool_for(ucmpi_comm_t *comm)
 {
     ucmpi_bpool_t *pool = comm_buffers > 0 ? ucmpi_bpool_of(comm, 0) : NULL;
-    if (pool != NULL && (pool->base != NULL || pool->automatic))
+    if (pool_attached(pool))
+        return pool;
+    pool = comm->session_id ? ucmpi_session_bpool(comm->session_id) : NULL;
+    if (pool_attached(pool))
         return pool;
     return &process_pool;
 }
 
+ucmpi_bpool_t *ucmpi_bpool_new(void)
+{
+    return calloc(1, sizeof(ucmpi_bpool_t));
+}
+
+void ucmpi_bpool_free(ucmpi_bpool_t *pool)
+{
+    if (pool == NULL)
+        return;
+    ucmpi_bpool_wait(pool, UINT64_MAX);
+    ucmpi_bflush_reap();          /* its flushes are complete now */
+    free(pool);
+}
+
 /* ---- attach / detach / flush ---- */
 int ucmpi_bpool_attach(ucmpi_bpool_t *pool, void *buffer, MPI_Count size,
-                       ucmpi_comm_t *comm, const char *fn)
+                       int obj_kind, void *obj, const char *fn)
 {
     if (pool->base != NULL || pool->automatic)
-        return ucmpi_error(UCMPI_OBJ_COMM, comm, MPI_ERR_BUFFER, fn,
+        return ucmpi_error(obj_kind, obj, MPI_ERR_BUFFER, fn,
                            "a buffer is already attached");
     if (buffer == MPI_BUFFER_AUTOMATIC) {
         pool->automatic = 1;
         return MPI_SUCCESS;
     }
     if (size < 0 || (buffer == NULL && size > 0))
-        return ucmpi_error(UCMPI_OBJ_COMM, comm, MPI_ERR_BUFFER, fn,
+        return ucmpi_error(obj_kind, obj, MPI_ERR_BUFFER, fn,
                            "invalid buffer %p of size %lld", buffer,
                            (long long)size);
     pool->base = buffer;

@@ -10,8 +10,18 @@ typedef struct ucmpi_bpool ucmpi_bpool_t;
 ucmpi_bpool_t *ucmpi_bpool_process(void);
 /* comm's own buffer pool; created on demand when `create`. */
 ucmpi_bpool_t *ucmpi_bpool_of(ucmpi_comm_t *comm, int create);
+/* Errors go to the object (obj_kind UCMPI_OBJ_*) the buffer belongs to. */
 int ucmpi_bpool_attach(ucmpi_bpool_t *pool, void *buffer, MPI_Count size,
-                       ucmpi_comm_t *comm, const char *fn);
+                       int obj_kind, void *obj, const char *fn);
+/* A session's pool (lib/session.c keeps it): new, and freed once its
+ * buffered messages have left. */
+ucmpi_bpool_t *ucmpi_bpool_new(void);
+void ucmpi_bpool_free(ucmpi_bpool_t *pool);
+/* The pool of the session numbered id, if one is attached (lib/session.c;
+ * NULL: none, or the session is gone). */
+ucmpi_bpool_t *ucmpi_session_bpool(uint32_t id);
+/* The pool of a session handle, created on demand when `create`. */
+ucmpi_bpool_t *ucmpi_session_bpool_of(MPI_Session s, int create);
 /* Waits for every buffered message, then forgets the buffer. */
 void ucmpi_bpool_detach(ucmpi_bpool_t *pool, void *buffer_addr,
                         MPI_Count *size);

@@ -1,11 +1,12 @@
 /*
  * Buffer management for buffered sends: attach/detach of the process's
- * buffer and of a communicator's (MPI-4.1), int and large-count forms, and
- * the flushes, which wait until the messages buffered so far have left
- * while the buffer stays attached.
+ * buffer, of a communicator's and of a session's (MPI-4.1), int and
+ * large-count forms, and the flushes, which wait until the messages
+ * buffered so far have left while the buffer stays attached.
  */
 #include "ucmpi.h"
 #include "bsend.h"
+#include "comm_internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -45,17 +46,19 @@ int ucmpi_bflush_reap(void)
     return n;
 }
 
-static int iflush(ucmpi_bpool_t *pool, ucmpi_comm_t *comm,
+/* Errors go to obj (of kind obj_kind: the process, a comm, a session). */
+static int iflush(ucmpi_bpool_t *pool, int obj_kind, void *obj,
                   MPI_Request *request, const char *fn)
 {
+    ucmpi_comm_t *comm = obj_kind == UCMPI_OBJ_COMM ? obj : NULL;
     if (request == NULL)
-        return ucmpi_error(UCMPI_OBJ_COMM, comm, MPI_ERR_ARG, fn,
+        return ucmpi_error(obj_kind, obj, MPI_ERR_ARG, fn,
                            "request is NULL");
     flush_t *f = calloc(1, sizeof(*f));
     ucmpi_request_t *r = f ? ucmpi_request_alloc(UCMPI_REQ_SEND, comm) : NULL;
     if (r == NULL) {
         free(f);
-        return ucmpi_error(UCMPI_OBJ_COMM, comm, MPI_ERR_NO_MEM, fn,
+        return ucmpi_error(obj_kind, obj, MPI_ERR_NO_MEM, fn,
                            "out of requests");
     }
     ucmpi_lock();
@@ -101,7 +104,8 @@ int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_lock();
-    rc = ucmpi_bpool_attach(ucmpi_bpool_process(), buffer, size, NULL,
+    rc = ucmpi_bpool_attach(ucmpi_bpool_process(), buffer, size,
+                            UCMPI_OBJ_NONE, NULL,
                             "MPI_Buffer_attach_c");
     ucmpi_unlock();
     return rc;
@@ -114,7 +118,8 @@ int PMPI_Buffer_attach(void *buffer, int size)
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_lock();
-    rc = ucmpi_bpool_attach(ucmpi_bpool_process(), buffer, size, NULL,
+    rc = ucmpi_bpool_attach(ucmpi_bpool_process(), buffer, size,
+                            UCMPI_OBJ_NONE, NULL,
                             "MPI_Buffer_attach");
     ucmpi_unlock();
     return rc;
@@ -157,7 +162,8 @@ int PMPI_Buffer_iflush(MPI_Request *request)
     int rc = ucmpi_check_initialized("MPI_Buffer_iflush");
     if (rc != MPI_SUCCESS)
         return rc;
-    return iflush(ucmpi_bpool_process(), NULL, request, "MPI_Buffer_iflush");
+    return iflush(ucmpi_bpool_process(), UCMPI_OBJ_NONE, NULL, request,
+                  "MPI_Buffer_iflush");
 }
 
 /* ---- a communicator's buffer ---- */
@@ -171,7 +177,8 @@ static int comm_attach(MPI_Comm comm, void *buffer, MPI_Count size,
     ucmpi_bpool_t *pool = ucmpi_bpool_of(comm, 1);
     rc = pool == NULL ? ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn,
                                        "out of memory")
-                      : ucmpi_bpool_attach(pool, buffer, size, comm, fn);
+                      : ucmpi_bpool_attach(pool, buffer, size,
+                                           UCMPI_OBJ_COMM, comm, fn);
     ucmpi_unlock();
     return rc;
 }
@@ -249,5 +256,104 @@ int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
         pool = ucmpi_bpool_of(comm, 1);
     if (pool == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    return iflush(pool, comm, request, fn);
+    return iflush(pool, UCMPI_OBJ_COMM, comm, request, fn);
+}
+
+/* ---- a session's buffer (MPI-4.1): serves the communicators derived
+ * from the session that have no buffer of their own ---- */
+static int session_attach(MPI_Session session, void *buffer, MPI_Count size,
+                          const char *fn)
+{
+    int rc = ucmpi_check_session(session, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_lock();
+    ucmpi_bpool_t *pool = ucmpi_session_bpool_of(session, 1);
+    rc = pool == NULL ? ucmpi_error(UCMPI_OBJ_SESSION, session,
+                                    MPI_ERR_NO_MEM, fn, "out of memory")
+                      : ucmpi_bpool_attach(pool, buffer, size,
+                                           UCMPI_OBJ_SESSION, session, fn);
+    ucmpi_unlock();
+    return rc;
+}
+
+static int session_detach(MPI_Session session, void *buffer_addr,
+                          MPI_Count *size, const char *fn)
+{
+    int rc = ucmpi_check_session(session, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_bpool_t *pool = ucmpi_session_bpool_of(session, 0);
+    if (pool == NULL) {          /* nothing attached */
+        if (buffer_addr != NULL)
+            *(void **)buffer_addr = NULL;
+        *size = 0;
+        return MPI_SUCCESS;
+    }
+    ucmpi_bpool_detach(pool, buffer_addr, size);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Session_attach_buffer = PMPI_Session_attach_buffer
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+{
+    return session_attach(session, buffer, size, "MPI_Session_attach_buffer");
+}
+
+#pragma weak MPI_Session_attach_buffer_c = PMPI_Session_attach_buffer_c
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer,
+                                 MPI_Count size)
+{
+    return session_attach(session, buffer, size,
+                          "MPI_Session_attach_buffer_c");
+}
+
+#pragma weak MPI_Session_detach_buffer = PMPI_Session_detach_buffer
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr,
+                               int *size)
+{
+    const char *fn = "MPI_Session_detach_buffer";
+    MPI_Count big = 0;
+    int rc = session_detach(session, buffer_addr, &big, fn);
+    return rc != MPI_SUCCESS ? rc : detach_size(big, size, fn);
+}
+
+#pragma weak MPI_Session_detach_buffer_c = PMPI_Session_detach_buffer_c
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr,
+                                 MPI_Count *size)
+{
+    MPI_Count big = 0;
+    int rc = session_detach(session, buffer_addr, &big,
+                            "MPI_Session_detach_buffer_c");
+    if (size != NULL)
+        *size = big;
+    return rc;
+}
+
+#pragma weak MPI_Session_flush_buffer = PMPI_Session_flush_buffer
+int PMPI_Session_flush_buffer(MPI_Session session)
+{
+    int rc = ucmpi_check_session(session, "MPI_Session_flush_buffer");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_bpool_t *pool = ucmpi_session_bpool_of(session, 0);
+    if (pool != NULL)
+        ucmpi_bpool_wait(pool, ucmpi_bpool_mark(pool));
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Session_iflush_buffer = PMPI_Session_iflush_buffer
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
+{
+    const char *fn = "MPI_Session_iflush_buffer";
+    int rc = ucmpi_check_session(session, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_lock();
+    ucmpi_bpool_t *pool = ucmpi_session_bpool_of(session, 1);
+    ucmpi_unlock();
+    if (pool == NULL)
+        return ucmpi_error(UCMPI_OBJ_SESSION, session, MPI_ERR_NO_MEM, fn,
+                           "out of memory");
+    return iflush(pool, UCMPI_OBJ_SESSION, session, request, fn);
 }

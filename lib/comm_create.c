@@ -36,6 +36,7 @@ ucmpi_comm_t *ucmpi_comm_build(ucmpi_group_t *group, ucmpi_group_t *remote,
     c->size = group->size;
     c->remote_size = remote->size;
     c->ctx = ctx;
+    c->session_id = parent ? parent->session_id : 0;
     c->errhandler = parent ? parent->errhandler : &ucmpi_errors_are_fatal;
     ucmpi_errhandler_retain(c->errhandler);
     return c;

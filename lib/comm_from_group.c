@@ -66,8 +66,10 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
     if (rc != MPI_SUCCESS)
         return rc;
     rc = create(group, stringtag, newcomm);   /* COMM_NULL for non-members */
-    if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL)
+    if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL) {
+        (*newcomm)->session_id = group->session_id;
         rc = finish(*newcomm, info, errhandler);
+    }
     if (rc != MPI_SUCCESS)
         return fail(errhandler, rc, fn, "creating the communicator failed");
     return MPI_SUCCESS;
@@ -132,8 +134,10 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     *newintercomm = MPI_COMM_NULL;
     rc = create_inter(local_group, local_leader, remote_group, remote_leader,
                       stringtag, newintercomm);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        (*newintercomm)->session_id = local_group->session_id;
         rc = finish(*newintercomm, info, errhandler);
+    }
     if (rc != MPI_SUCCESS)
         return fail(errhandler, rc, fn,
                     "creating the intercommunicator failed");

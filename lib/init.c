@@ -1,7 +1,8 @@
 /*
  * MPI_Init / MPI_Finalize and the process-level queries.
  * Start: runtime (PMIx or singleton), UCX context + worker, address modex,
- * predefined communicators.  End: endpoints closed while progressing, a
+ * predefined communicators.  End: requests the user freed completed
+ * (lib/finalize_orphans.c), endpoints closed while progressing, a
  * runtime fence that keeps progressing, then the worker is destroyed.
  */
 #include "ucmpi.h"
@@ -135,6 +136,7 @@ void ucmpi_instance_down(void)
 {
     if (ucmpi_comm_finalize_hook)
         ucmpi_comm_finalize_hook();
+    ucmpi_finalize_orphans();     /* before endpoints close */
     ucmpi_p2p_finalize();
     ucmpi_ucx_close_eps();
     ucmpi_rt_fence(0, progress_void);

@@ -7,22 +7,31 @@
  * stays up (idle) after the last session until the process exits, because
  * the PMIx client cannot be initialized a second time (tried: the job data
  * is gone, "no valid job size") and sessions may come and go.
- * Communicators come from MPI_Comm_create_from_group.
+ * Communicators come from MPI_Comm_create_from_group; they (and groups)
+ * name their session by a serial number, as they may outlive it.  A
+ * session's buffer (MPI_Session_attach_buffer, lib/bsend_buffer.c) serves
+ * buffered sends on them.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ucmpi.h"
 #include "comm_internal.h"
+#include "bsend.h"
 
 struct ucmpi_session_s {
     uint32_t magic;                    /* ucmpi_win_head_t layout: error */
     int refcount;                      /* reporting finds the handler */
     ucmpi_errhandler_t *errhandler;
     MPI_Info info;                     /* what MPI_Session_get_info gives */
+    uint32_t id;                       /* groups and comms name it by this */
+    ucmpi_bpool_t *bpool;              /* MPI_Session_attach_buffer */
+    struct ucmpi_session_s *next;      /* open sessions */
 };
 
 static int open_sessions, exit_hook;
+static MPI_Session sessions;           /* open ones, under the lock */
+static uint32_t last_id;
 static const char *const psets[] = {"mpi://WORLD", "mpi://SELF"};
 static const char *const level_names[] = {
     "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
@@ -116,8 +125,43 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
     ucmpi_errhandler_retain(errhandler);
     s->errhandler = errhandler;
     s->info = session_info();
+    ucmpi_lock();
+    s->id = ++last_id;
+    s->next = sessions;
+    sessions = s;
+    ucmpi_unlock();
     *session = s;
     return MPI_SUCCESS;
+}
+
+/* ---- the session's buffer for buffered sends (lib/bsend*.c) ---- */
+ucmpi_bpool_t *ucmpi_session_bpool_of(MPI_Session s, int create)
+{
+    if (s->bpool == NULL && create)
+        s->bpool = ucmpi_bpool_new();
+    return s->bpool;
+}
+
+ucmpi_bpool_t *ucmpi_session_bpool(uint32_t id)
+{
+    ucmpi_bpool_t *pool = NULL;
+    ucmpi_lock();
+    for (MPI_Session s = sessions; s != NULL; s = s->next)
+        if (s->id == id)
+            pool = s->bpool;
+    ucmpi_unlock();
+    return pool;
+}
+
+static void unlink_session(MPI_Session s)
+{
+    ucmpi_lock();
+    for (MPI_Session *p = &sessions; *p != NULL; p = &(*p)->next)
+        if (*p == s) {
+            *p = s->next;
+            break;
+        }
+    ucmpi_unlock();
 }
 
 int ucmpi_check_session(MPI_Session s, const char *fn)
@@ -137,6 +181,8 @@ int PMPI_Session_finalize(MPI_Session *session)
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Session s = *session;
+    ucmpi_bpool_free(s->bpool);   /* its buffered messages leave first */
+    unlink_session(s);
     s->magic = UCMPI_MAGIC_FREED;
     ucmpi_errhandler_release(s->errhandler);
     ucmpi_info_destroy(s->info);
@@ -258,5 +304,14 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
     int i, rc = check_pset(session, pset_name, newgroup, fn, &i);
     if (rc != MPI_SUCCESS)
         return rc;
-    return PMPI_Comm_group(i == 0 ? MPI_COMM_WORLD : MPI_COMM_SELF, newgroup);
+    /* a group of its own: it carries the session (see ucmpi_group_t) */
+    ucmpi_group_t *g = i == 0
+        ? ucmpi_group_create_range(0, ucmpi_global.world_size, 1)
+        : ucmpi_group_create_range(ucmpi_global.world_rank, 1, 1);
+    if (g == NULL)
+        return ucmpi_error(UCMPI_OBJ_SESSION, session, MPI_ERR_NO_MEM, fn,
+                           "out of memory");
+    g->session_id = session->id;
+    *newgroup = g;
+    return MPI_SUCCESS;
 }

@@ -55,6 +55,14 @@ extern ucmpi_global_t ucmpi_global;
 int ucmpi_instance_up(int required_thread_level);
 void ucmpi_instance_down(void);
 int ucmpi_sessions_open(void);
+/* -- finalize of user-freed requests (api area: lib/finalize_orphans.c,
+ * with ucmpi_orphans_pending in lib/wait.c) -- */
+/* Completes (or, for unmatched receives, cancels) the requests the user
+ * freed while active; collective over the job, before endpoints close. */
+void ucmpi_finalize_orphans(void);
+/* User-freed requests of `kind` still in flight (-1: all but receives and
+ * generalized requests); with `cancel`, such receives are cancelled. */
+int ucmpi_orphans_pending(int kind, int cancel);
 
 /* ------------------------------------------------------------------ */
 /* Groups                                                             */
@@ -70,6 +78,9 @@ struct ucmpi_group_s {
     int kind;                 /* UCMPI_GROUP_RANGE or _TABLE */
     int first, stride;        /* range: world rank i = first + i * stride */
     int *ranks;               /* table: world rank of each member */
+    /* api area (lib/session.c): the session the group derives from, by
+     * serial number (0: the world model), so it can outlive the session */
+    uint32_t session_id;
 };
 typedef struct ucmpi_group_s ucmpi_group_t;
 
@@ -166,6 +177,9 @@ struct ucmpi_comm_s {
     void *coll;               /* owned by lib/coll/ (per-comm state) */
     uint32_t coll_seq;        /* sequence number for collective tags */
     void *local_comm;         /* intercomm: cached local intracomm */
+    /* api area: session it derives from (0: world model), whose buffer
+     * serves its buffered sends (lib/bsend.c); inherited by derived comms */
+    uint32_t session_id;
 };
 typedef struct ucmpi_comm_s ucmpi_comm_t;
 

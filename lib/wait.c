@@ -36,6 +36,28 @@ static int reap_orphans(void)
     return n;
 }
 
+/* For MPI_Finalize (lib/finalize_orphans.c): user-freed requests of
+ * `kind` still in flight (-1: every kind but receives and generalized
+ * requests); with `cancel`, such receives are cancelled. */
+int ucmpi_orphans_pending(int kind, int cancel)
+{
+    int n = 0;
+
+    ucmpi_lock();
+    for (ucmpi_request_t *r = orphans; r != NULL; r = r->next_free) {
+        int k = r->kind;
+        if (ucmpi_request_is_complete(r) ||
+            (kind < 0 ? k == UCMPI_REQ_RECV || k == UCMPI_REQ_GREQ
+                      : k != kind))
+            continue;
+        if (cancel && k == UCMPI_REQ_RECV)
+            ucmpi_ucx_cancel(r);
+        n++;
+    }
+    ucmpi_unlock();
+    return n;
+}
+
 static int check_request(ucmpi_request_t *r, const char *fn)
 {
     if (r == MPI_REQUEST_NULL || r->magic == UCMPI_MAGIC_REQUEST)

@@ -10,7 +10,7 @@ static const ucmpi_xfer_alg_t neighbor_alg = {
     0, "exchange", "all neighbours in one round", ucmpi_neighbor_exchange};
 
 /* What every neighbor collective checks first; fills the topology part of
- * *a (also used by the _c forms in large_count.c). */
+ * *a (also used by the _c forms in large_count_neighbor.c). */
 int ucmpi_nbr_prepare(MPI_Comm comm, const void *sbuf, const void *rbuf,
                       ucmpi_xfer_mode_t mode, MPI_Request *req,
                       ucmpi_xfer_args_t *a, const char *fn)

@@ -1,0 +1,85 @@
+/*
+ * MPI_Finalize and requests the user freed while still active
+ * (MPI_Request_free).  The standard has MPI_Finalize complete them; they
+ * must be complete before endpoints close, because a peer may still need
+ * this process (a rendezvous receive fetches the data, a synchronous send
+ * waits for its acknowledgement): closing first hung MPICH's pt2pt/rqfree
+ * about one run in twenty.
+ *  1. Freed sends, collectives and RMA requests complete: their peers are
+ *     bound to take part, and they progress in their own MPI calls or here.
+ *  2. A barrier over MPI_COMM_WORLD: after it, every message of the job
+ *     has been sent (each process did step 1 and its own waits).
+ *  3. Freed receives complete.  One still unmatched once nothing has moved
+ *     for a while will never be matched (the program is erroneous): it is
+ *     cancelled rather than hanging.
+ *  4. Unexpected messages that nobody will receive are dropped, so UCX
+ *     does not warn about them when the worker goes.
+ */
+#include "ucmpi.h"
+#include "comm_internal.h"
+#include "p2p_cancel.h"
+#include "ucp_glue/ucx.h"
+
+#include <time.h>
+
+/* Quiet time after which a freed receive counts as never matched. */
+#define UNMATCHED_QUIET_SEC 0.05
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Progress until no freed request of `kind` is in flight; for receives,
+ * give up on (cancel) the unmatched ones after a quiet spell. */
+static void drain(int kind)
+{
+    double last_event = now();
+    unsigned spins = 0;
+    int cancelled = 0;
+
+    while (ucmpi_orphans_pending(kind, 0) > 0) {
+        if (ucmpi_progress() > 0) {
+            last_event = now();
+            spins = 0;
+            continue;
+        }
+        ucmpi_progress_idle(++spins);
+        if (kind == UCMPI_REQ_RECV && !cancelled &&
+            now() - last_event > UNMATCHED_QUIET_SEC) {
+            ucmpi_orphans_pending(kind, 1);
+            cancelled = 1;
+        }
+    }
+    ucmpi_rt_wait_done();
+}
+
+/* Drops what is still unexpected (probed out of UCX, received into
+ * nothing). */
+static void drop_unexpected(void)
+{
+    uint64_t tag;
+    size_t len;
+    void *msg;
+
+    ucmpi_lock();
+    while (ucmpi_ucx_tag_probe(0, 0, 1, &tag, &len, &msg))
+        ucmpi_ucx_msg_discard(msg);
+    ucmpi_unlock();
+    ucmpi_progress();
+}
+
+void ucmpi_finalize_orphans(void)
+{
+    ucmpi_cc_t cc;
+    int one = 1;
+
+    drain(-1);
+    ucmpi_cc_init(&cc, MPI_COMM_WORLD);
+    if (ucmpi_cc_allreduce_sum(&cc, &one, 1) != MPI_SUCCESS)
+        return;               /* a peer failed: nothing more to wait for */
+    drain(UCMPI_REQ_RECV);
+    drop_unexpected();
+}
