@@ -1211,6 +1211,8 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                          MPI_Comm *newcomm);
 int MPI_Comm_free(MPI_Comm *comm);
 int PMPI_Comm_free(MPI_Comm *comm);
+int MPI_Comm_disconnect(MPI_Comm *comm);
+int PMPI_Comm_disconnect(MPI_Comm *comm);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);

@@ -202,6 +202,27 @@ int ucmpi_bpool_busy(ucmpi_bpool_t *pool, uint64_t upto)
     return 0;
 }
 
+/* Buffered messages on comm still in flight, in any pool it may use. */
+int ucmpi_bsend_pending_on(ucmpi_comm_t *comm)
+{
+    ucmpi_bpool_t *pools[3] = {
+        comm_buffers > 0 ? ucmpi_bpool_of(comm, 0) : NULL,
+        comm->session_id ? ucmpi_session_bpool(comm->session_id) : NULL,
+        &process_pool};
+    int n = 0;
+
+    ucmpi_lock();
+    for (int i = 0; i < 3; i++) {
+        if (pools[i] == NULL)
+            continue;
+        reclaim(pools[i]);
+        for (seg_t *s = pools[i]->segs; s != NULL; s = s->next)
+            n += s->req != NULL && s->req->comm == comm;
+    }
+    ucmpi_unlock();
+    return n;
+}
+
 uint64_t ucmpi_bpool_mark(ucmpi_bpool_t *pool)
 {
     return pool->next_num;

@@ -29,6 +29,8 @@ void ucmpi_bpool_detach(ucmpi_bpool_t *pool, void *buffer_addr,
 uint64_t ucmpi_bpool_mark(ucmpi_bpool_t *pool);
 void ucmpi_bpool_wait(ucmpi_bpool_t *pool, uint64_t upto);
 int ucmpi_bpool_busy(ucmpi_bpool_t *pool, uint64_t upto);
+/* Buffered messages on comm still in flight (MPI_Comm_disconnect). */
+int ucmpi_bsend_pending_on(ucmpi_comm_t *comm);
 /* Completes nonblocking flushes that are done (lib/bsend_buffer.c). */
 int ucmpi_bflush_reap(void);
 

@@ -63,6 +63,8 @@ void ucmpi_finalize_orphans(void);
 /* User-freed requests of `kind` still in flight (-1: all but receives and
  * generalized requests); with `cancel`, such receives are cancelled. */
 int ucmpi_orphans_pending(int kind, int cancel);
+/* The same for requests on comm c (MPI_Comm_disconnect). */
+int ucmpi_orphans_pending_on(struct ucmpi_comm_s *c, int kind, int cancel);
 
 /* ------------------------------------------------------------------ */
 /* Groups                                                             */

@@ -41,12 +41,18 @@ static int reap_orphans(void)
  * requests); with `cancel`, such receives are cancelled. */
 int ucmpi_orphans_pending(int kind, int cancel)
 {
+    return ucmpi_orphans_pending_on(NULL, kind, cancel);
+}
+
+/* The same for the requests on comm c only (NULL: any comm). */
+int ucmpi_orphans_pending_on(ucmpi_comm_t *c, int kind, int cancel)
+{
     int n = 0;
 
     ucmpi_lock();
     for (ucmpi_request_t *r = orphans; r != NULL; r = r->next_free) {
         int k = r->kind;
-        if (ucmpi_request_is_complete(r) ||
+        if (ucmpi_request_is_complete(r) || (c != NULL && r->comm != c) ||
             (kind < 0 ? k == UCMPI_REQ_RECV || k == UCMPI_REQ_GREQ
                       : k != kind))
             continue;

@@ -1,0 +1,44 @@
+/*
+ * MPI_Comm_disconnect (MPI-4.1 11.10.4) for the communicators ucmpi has
+ * (no dynamic processes): it waits until the communication still pending
+ * on the communicator internally has completed (requests the user freed
+ * while active, buffered sends), then frees it as MPI_Comm_free does.
+ * The standard makes it collective, with all communication matched
+ * beforehand, so each process waits for its own operations only: what a
+ * peer still needs from it (a rendezvous receive, a synchronous ack) it
+ * gets while this process progresses here.
+ */
+#include "ucmpi.h"
+#include "bsend.h"
+
+static int pending_on(ucmpi_comm_t *c)
+{
+    return ucmpi_orphans_pending_on(c, -1, 0) +
+           ucmpi_orphans_pending_on(c, UCMPI_REQ_RECV, 0) +
+           ucmpi_bsend_pending_on(c);
+}
+
+#pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
+int PMPI_Comm_disconnect(MPI_Comm *comm)
+{
+    const char *fn = "MPI_Comm_disconnect";
+    if (comm == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+                           "comm is NULL");
+    int rc = ucmpi_check_comm(*comm, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_comm_t *c = *comm;
+    if (c->predefined)
+        return ucmpi_err_comm(c, MPI_ERR_COMM, fn, "%s cannot be "
+                              "disconnected", c->name);
+    unsigned spins = 0;
+    while (pending_on(c) > 0) {
+        if (ucmpi_progress() == 0)
+            ucmpi_progress_idle(++spins);
+        else
+            spins = 0;
+    }
+    ucmpi_rt_wait_done();
+    return PMPI_Comm_free(comm);
+}
