@@ -144,9 +144,13 @@ static inline int start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
                        &tag, &mask);
     }
     /* messages a send cancellation took out of UCX come first */
-    if (ucmpi_p2p_stash_n != 0 && ucmpi_p2p_stash_recv(r, tag, mask))
+    int how = ucmpi_p2p_recv_enter(1);
+    if (ucmpi_p2p_stash_n != 0 && ucmpi_p2p_stash_recv(r, tag, mask)) {
+        ucmpi_p2p_recv_exit(how);
         return r->status.MPI_ERROR;
+    }
     rc = ucmpi_ucx_tag_recv(r, tag, mask);
+    ucmpi_p2p_recv_exit(how);
     if (rc != MPI_SUCCESS) {
         r->status.MPI_ERROR = rc;
         ucmpi_request_set_complete(r);
@@ -376,8 +380,15 @@ int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
 
     /* messages a send cancellation stashed are received by the generic
      * path (they come before UCX's) */
-    if (direct(dt, src) && ucmpi_p2p_stash_n == 0)
-        return recv_direct(buf, count, dt, src, tag, comm, ctx_sub, st);
+    if (direct(dt, src)) {
+        int how = ucmpi_p2p_recv_enter(0);   /* never locked: it blocks */
+        if (how != UCMPI_RECV_NONE && ucmpi_p2p_stash_n == 0) {
+            rc = recv_direct(buf, count, dt, src, tag, comm, ctx_sub, st);
+            ucmpi_p2p_recv_exit(how);
+            return rc;
+        }
+        ucmpi_p2p_recv_exit(how);
+    }
     stack_request(&r, UCMPI_REQ_RECV, comm);
     r.status.MPI_SOURCE = MPI_ANY_SOURCE;
     r.status.MPI_TAG = MPI_ANY_TAG;

@@ -14,6 +14,7 @@
 
 uint32_t *ucmpi_p2p_peer_seq;
 int ucmpi_p2p_stash_n;
+int ucmpi_p2p_stash_guard, ucmpi_p2p_recv_posting, ucmpi_p2p_cancelling;
 
 /* Unexpected messages taken out of UCX, oldest first. */
 typedef struct stashed {
@@ -185,6 +186,16 @@ void ucmpi_p2p_cancel_arrived(const ucmpi_cancel_msg_t *m)
     size_t len;
     void *msg;
 
+    /* MPI_THREAD_MULTIPLE: from now on receives post under the lock; one
+     * posting without it right now could be passed by the stashing */
+    if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE) {
+        __atomic_store_n(&ucmpi_p2p_stash_guard, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&ucmpi_p2p_recv_posting, __ATOMIC_SEQ_CST)) {
+            reply.cancelled = 0;
+            add_work(WORK_REPLY, NULL, &reply);
+            return;
+        }
+    }
     /* everything still unexpected from this sender on this context, in
      * order, so the stash keeps the non-overtaking order of the rest */
     while (ucmpi_ucx_tag_probe(m->tag & from, from, 1, &tag, &len, &msg))
@@ -214,12 +225,20 @@ void ucmpi_p2p_cancel_send(ucmpi_request_t *r)
     ucmpi_comm_t *c = r->comm;
     int wp = r->p2p.world_peer;
 
-    if (r->p2p.cancel != UCMPI_CANCEL_NONE || c == NULL || wp < 0 ||
-        r->p2p.peer == MPI_PROC_NULL || r->status.MPI_ERROR != MPI_SUCCESS)
+    if (c == NULL || wp < 0 || r->p2p.peer == MPI_PROC_NULL)
         return;
     ucmpi_lock();
+    if (r->p2p.cancel != UCMPI_CANCEL_NONE ||
+        r->status.MPI_ERROR != MPI_SUCCESS) {
+        ucmpi_unlock();      /* cancelled already (another thread?) */
+        return;
+    }
     r->p2p.cancel = UCMPI_CANCEL_DONE;
-    if (r->p2p.seq != ucmpi_p2p_peer_seq[wp]) {
+    /* sends numbered from now on wait until the cancel message is out */
+    __atomic_add_fetch(&ucmpi_p2p_cancelling, 1, __ATOMIC_SEQ_CST);
+    if (r->p2p.seq != __atomic_load_n(&ucmpi_p2p_peer_seq[wp],
+                                      __ATOMIC_SEQ_CST)) {
+        __atomic_sub_fetch(&ucmpi_p2p_cancelling, 1, __ATOMIC_SEQ_CST);
         ucmpi_unlock();      /* a later send to the peer: not identifiable */
         return;
     }
@@ -243,6 +262,7 @@ void ucmpi_p2p_cancel_send(ucmpi_request_t *r)
         r->p2p.cancel = UCMPI_CANCEL_DONE;
         ucmpi_ucx_op_done(r);
     }
+    __atomic_sub_fetch(&ucmpi_p2p_cancelling, 1, __ATOMIC_SEQ_CST);
     ucmpi_unlock();
 }
 

@@ -13,10 +13,20 @@
  * point-to-point send went to that peer (per-peer send numbers); otherwise
  * the cancel fails and the message is delivered normally.
  *
- * Known limit under MPI_THREAD_MULTIPLE: a receive posted by one thread
- * while another thread's progress moves messages into the stash may miss
- * an older stashed message of its envelope (not locked, to keep the
- * receive path free of a lock).
+ * MPI_THREAD_MULTIPLE: the stash is changed under the big lock (UCX
+ * callbacks run inside ucmpi_progress, which holds it).  Two windows are
+ * closed without putting a lock on the fast paths until a cancel happens:
+ * - a receive between its look at the stash and its UCX post could miss a
+ *   message moved into the stash meanwhile.  Receives count themselves in
+ *   ucmpi_p2p_recv_posting; the first stashing sets ucmpi_p2p_stash_guard,
+ *   after which receives post under the lock, and a stashing that finds a
+ *   counted receive in flight declines (the cancel fails, allowed).
+ * - a send numbered by one thread while another cancels: the canceller
+ *   raises ucmpi_p2p_cancelling before it checks "newest"; a send that
+ *   sees it waits on the lock until the cancel's message is out, so it
+ *   goes behind it; one that does not see it was seen by the check.
+ * (Both are Dekker-style: each side writes its flag, then reads the
+ * other's, with sequentially consistent atomics.)
  */
 #ifndef UCMPI_P2P_CANCEL_H
 #define UCMPI_P2P_CANCEL_H
@@ -40,14 +50,53 @@ extern uint32_t *ucmpi_p2p_peer_seq;
 /* Messages in the stash: receives and probes look there first. */
 extern int ucmpi_p2p_stash_n;
 
+/* MPI_THREAD_MULTIPLE guards (see above). */
+extern int ucmpi_p2p_stash_guard, ucmpi_p2p_recv_posting;
+extern int ucmpi_p2p_cancelling;
+
 /* Numbers a user send to r->p2p.world_peer (the newest is cancellable). */
 static inline void ucmpi_p2p_number_send(ucmpi_request_t *r)
 {
     uint32_t *s = &ucmpi_p2p_peer_seq[r->p2p.world_peer];
-    if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE)
-        r->p2p.seq = __atomic_add_fetch(s, 1, __ATOMIC_RELAXED);
-    else
+    if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE) {
+        r->p2p.seq = __atomic_add_fetch(s, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&ucmpi_p2p_cancelling, __ATOMIC_SEQ_CST)) {
+            ucmpi_lock();     /* behind the cancel in progress */
+            ucmpi_unlock();
+        }
+    } else {
         r->p2p.seq = ++*s;
+    }
+}
+
+/* How a receive posts: UCMPI_RECV_FREE (single thread or counted, no
+ * lock), UCMPI_RECV_LOCKED (under the big lock), or UCMPI_RECV_NONE when
+ * it must post under the lock but may not (a blocking direct receive:
+ * the caller takes its request-based path).  Look at the stash and post
+ * between enter and exit. */
+enum { UCMPI_RECV_NONE = -1, UCMPI_RECV_FREE, UCMPI_RECV_COUNTED,
+       UCMPI_RECV_LOCKED };
+
+static inline int ucmpi_p2p_recv_enter(int may_lock)
+{
+    if (ucmpi_global.thread_level != MPI_THREAD_MULTIPLE)
+        return UCMPI_RECV_FREE;
+    __atomic_add_fetch(&ucmpi_p2p_recv_posting, 1, __ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&ucmpi_p2p_stash_guard, __ATOMIC_SEQ_CST))
+        return UCMPI_RECV_COUNTED;
+    __atomic_sub_fetch(&ucmpi_p2p_recv_posting, 1, __ATOMIC_SEQ_CST);
+    if (!may_lock)
+        return UCMPI_RECV_NONE;
+    ucmpi_lock();
+    return UCMPI_RECV_LOCKED;
+}
+
+static inline void ucmpi_p2p_recv_exit(int how)
+{
+    if (how == UCMPI_RECV_COUNTED)
+        __atomic_sub_fetch(&ucmpi_p2p_recv_posting, 1, __ATOMIC_SEQ_CST);
+    else if (how == UCMPI_RECV_LOCKED)
+        ucmpi_unlock();
 }
 
 /* lib/p2p_cancel.c */

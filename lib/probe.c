@@ -47,30 +47,33 @@ static int check(int source, int tag, MPI_Comm comm, const char *fn)
     return rc;
 }
 
+/* The stash, then UCX: messages a send cancellation took out of UCX are
+ * older.  One lock over both, so a stashing in another thread cannot
+ * pass us between them. */
+static int look_once(uint64_t rtag, uint64_t mask, int remove, matched_t *m)
+{
+    ucmpi_lock();
+    int found = ucmpi_p2p_stash_n != 0 &&
+                ucmpi_p2p_stash_probe(rtag, mask, remove, &m->sender_tag,
+                                      &m->len, &m->msg);
+    if (!found)
+        found = ucmpi_ucx_tag_probe(rtag, mask, remove, &m->sender_tag,
+                                    &m->len, remove ? &m->msg : NULL);
+    ucmpi_unlock();
+    return found;
+}
+
 /* One look (two if the first missed and progress found events). */
 static int look(int source, int tag, MPI_Comm comm, int remove, matched_t *m)
 {
     uint64_t rtag, mask;
 
     ucmpi_tag_recv(comm->ctx, UCMPI_CTX_P2P, source, tag, &rtag, &mask);
-    /* messages a send cancellation took out of UCX are older */
-    if (ucmpi_p2p_stash_n != 0 &&
-        ucmpi_p2p_stash_probe(rtag, mask, remove, &m->sender_tag, &m->len,
-                              &m->msg))
-        return 1;
-    ucmpi_lock();
-    int found = ucmpi_ucx_tag_probe(rtag, mask, remove, &m->sender_tag,
-                                    &m->len, remove ? &m->msg : NULL);
-    ucmpi_unlock();
-    if (found)
+    if (look_once(rtag, mask, remove, m))
         return 1;
     if (ucmpi_progress() == 0)
         return 0;
-    ucmpi_lock();
-    found = ucmpi_ucx_tag_probe(rtag, mask, remove, &m->sender_tag, &m->len,
-                                remove ? &m->msg : NULL);
-    ucmpi_unlock();
-    return found;
+    return look_once(rtag, mask, remove, m);
 }
 
 static void wait_look(int source, int tag, MPI_Comm comm, int remove,
