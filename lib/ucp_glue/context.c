@@ -4,6 +4,7 @@
  */
 #include "glue.h"
 #include "ucx.h"
+#include "p2p.h"
 #include "ucmpi_rt.h"
 #include "p2p_cancel.h"
 
@@ -39,12 +40,15 @@ static ucs_thread_mode_t thread_mode(int level)
     }
 }
 
+bool ucmpi_p2p_sync_flag_always;
+
 static int create_context(int thread_level)
 {
     ucp_params_t params = {0};
     ucp_config_t *config;
     ucs_status_t st;
 
+    ucmpi_p2p_sync_flag_always = ucmpi_config_long("SYNC_FLAG_ALWAYS") != 0;
     st = ucp_config_read(NULL, NULL, &config);
     if (st != UCS_OK)
         goto err;
