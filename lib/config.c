@@ -17,6 +17,9 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
     {"EAGER_SYNC_INTERVAL", UCMPI_CFG_LONG, "256",
      "Flow control: every Nth small standard send to one peer is "
      "synchronous, so unexpected messages cannot pile up without bound"},
+    {"SYNC_FLAG_ALWAYS", UCMPI_CFG_LONG, "0",
+     "1: synchronous sends to ranks on the same node use the tag-flag "
+     "protocol of other nodes instead of UCX's synchronous send (testing)"},
     {"BOUNCE_LIMIT", UCMPI_CFG_LONG, "65536",
      "Non-contiguous messages up to this size are packed into a bounce "
      "buffer; larger ones stream through UCX generic datatypes"},
