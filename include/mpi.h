@@ -2387,6 +2387,18 @@ int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size,
     MPI_Aint *disp_unit, void *baseptr);
 int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size,
     MPI_Aint *disp_unit, void *baseptr);
+int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit,
+    MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit,
+    MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+    MPI_Comm comm, void *baseptr, MPI_Win *win);
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+    MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit,
+    MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit,
+    MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
 /* ---- end section: rma ---- */
 
 #ifdef __cplusplus

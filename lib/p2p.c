@@ -115,8 +115,18 @@ int ucmpi_p2p_start_send(ucmpi_request_t *r, ucmpi_comm_t *comm, int mode)
     return rc;
 }
 
-/* Starts a receive described in r. */
-int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
+/* Receive tag and mask from comm rank src (world rank world >= 0). */
+static inline void recv_tag(ucmpi_comm_t *comm, int sub, int src, int world,
+                            int tag, uint64_t *t, uint64_t *mask)
+{
+    if (ucmpi_p2p_sync_by_ucx(world))
+        ucmpi_tag_recv_exact(comm->ctx, sub, src, tag, t, mask);
+    else
+        ucmpi_tag_recv(comm->ctx, sub, src, tag, t, mask);
+}
+
+/* Starts a receive described in r (inline in ucmpi_irecv, the hot path). */
+static inline int start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
 {
     uint64_t tag, mask;
     int rc;
@@ -125,10 +135,14 @@ int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
         ucmpi_p2p_set_proc_null(r);
         return MPI_SUCCESS;
     }
-    ucmpi_tag_recv(comm->ctx, r->p2p.ctx_sub, r->p2p.peer, r->p2p.tag, &tag,
-                   &mask);
-    if (r->p2p.peer >= 0)
+    if (r->p2p.peer >= 0) {
         r->p2p.world_peer = ucmpi_comm_peer_world(comm, r->p2p.peer);
+        recv_tag(comm, r->p2p.ctx_sub, r->p2p.peer, r->p2p.world_peer,
+                 r->p2p.tag, &tag, &mask);
+    } else {
+        ucmpi_tag_recv(comm->ctx, r->p2p.ctx_sub, r->p2p.peer, r->p2p.tag,
+                       &tag, &mask);
+    }
     /* messages a send cancellation took out of UCX come first */
     int how = ucmpi_p2p_recv_enter(1);
     if (ucmpi_p2p_stash_n != 0 && ucmpi_p2p_stash_recv(r, tag, mask)) {
@@ -142,6 +156,11 @@ int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
         ucmpi_request_set_complete(r);
     }
     return rc;
+}
+
+int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
+{
+    return start_recv(r, comm);
 }
 
 /* Contiguous data that UCX may take as it is (MPI_DATATYPE_NULL only
@@ -211,7 +230,7 @@ static int isend_user(const void *buf, MPI_Count count, MPI_Datatype dt,
                       int dest, int tag, ucmpi_comm_t *comm,
                       ucmpi_request_t **req)
 {
-    ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_SEND, comm);
+    ucmpi_request_t *r = ucmpi_request_alloc_fast(UCMPI_REQ_SEND, comm);
     size_t bytes = (size_t)(count * dt->size);
     void *ucx_req = NULL;
 
@@ -268,7 +287,7 @@ int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                 int tag, ucmpi_comm_t *comm, int ctx_sub,
                 ucmpi_request_t **req)
 {
-    ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_RECV, comm);
+    ucmpi_request_t *r = ucmpi_request_alloc_fast(UCMPI_REQ_RECV, comm);
 
     *req = r;
     if (r == NULL)
@@ -276,7 +295,7 @@ int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     describe(r, buf, count, dt, src, tag, ctx_sub);
     if (dt != MPI_DATATYPE_NULL && !dt->predefined)
         ucmpi_dt_retain(dt);
-    return ucmpi_p2p_start_recv(r, comm);
+    return start_recv(r, comm);
 }
 
 /* Blocking forms use a request on the stack: nothing to allocate. */
@@ -328,7 +347,10 @@ static int recv_direct(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     uint64_t t, mask, stag = 0;
     int world = src >= 0 ? ucmpi_comm_peer_world(comm, src) : -1;
 
-    ucmpi_tag_recv(comm->ctx, ctx_sub, src, tag, &t, &mask);
+    if (world >= 0)
+        recv_tag(comm, ctx_sub, src, world, tag, &t, &mask);
+    else
+        ucmpi_tag_recv(comm->ctx, ctx_sub, src, tag, &t, &mask);
     int rc = ucmpi_ucx_recv_contig(contig_addr(buf, dt, cap), cap, t, mask,
                                    world, &stag, &len);
     bool matched = rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE;

@@ -25,12 +25,85 @@ static inline void ucmpi_request_zero(ucmpi_request_t *r)
     memset(p + off, 0, sizeof(*r) - off);
 }
 void ucmpi_request_put_raw(ucmpi_request_t *r);
-void ucmpi_request_init(ucmpi_request_t *r, int kind, ucmpi_comm_t *comm);
 extern ucmpi_request_t ucmpi_request_send_done;
+
+/* Makes a pool entry a fresh request of `kind` holding a reference on comm
+ * (inline: it is on every message's path). */
+static inline void ucmpi_request_init(ucmpi_request_t *r, int kind,
+                                      ucmpi_comm_t *comm)
+{
+    ucmpi_request_zero(r);
+    r->magic = UCMPI_MAGIC_REQUEST;
+    r->kind = (uint8_t)kind;
+    r->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    r->p2p.world_peer = -1;
+    if (comm != NULL) {
+        r->comm = comm;
+        if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE)
+            __atomic_add_fetch(&comm->refcount, 1, __ATOMIC_RELAXED);
+        else
+            comm->refcount++;
+    }
+}
+
+/* ucmpi_request_alloc without the call: single-threaded levels pop the
+ * pool's head here (MPI_THREAD_MULTIPLE takes the pool's lock there). */
+static inline ucmpi_request_t *ucmpi_request_alloc_fast(int kind,
+                                                        ucmpi_comm_t *comm)
+{
+    ucmpi_request_t *r = ucmpi_request_pool;
+
+    if (__builtin_expect(r == NULL ||
+                         ucmpi_global.thread_level == MPI_THREAD_MULTIPLE, 0))
+        return ucmpi_request_alloc(kind, comm);
+    ucmpi_request_pool = r->next_free;
+    ucmpi_request_init(r, kind, comm);
+    return r;
+}
+
+/* ucmpi_request_free of the usual request (no ops, a predefined type, a
+ * communicator that keeps other references) without the call. */
+static inline void ucmpi_request_free_fast(ucmpi_request_t *r)
+{
+    ucmpi_comm_t *c = r->comm;
+
+    if (__builtin_expect(r->ops != NULL || c == NULL || c->refcount < 2 ||
+                         (r->p2p.dt != NULL && !r->p2p.dt->predefined) ||
+                         r == &ucmpi_request_send_done ||
+                         ucmpi_global.thread_level == MPI_THREAD_MULTIPLE, 0)) {
+        ucmpi_request_free(r);
+        return;
+    }
+    c->refcount--;
+    r->magic = UCMPI_MAGIC_FREED;
+    r->next_free = ucmpi_request_pool;
+    ucmpi_request_pool = r;
+}
 
 /* p2p.mode of a receive of a message matched by MPI_(I)mprobe: the
  * synchronous sender was acknowledged then, not again at the receive. */
 #define UCMPI_RECV_ACKED (-1)
+
+/* World rank w runs on this node.  Such peers talk without UCX error
+ * handling (lib/ucp_glue/endpoint.c), so synchronous sends to them can use
+ * UCX's synchronous send, which other endpoints refuse, and carry no sync
+ * flag in the tag (lib/tag.h).  Both ends decide the same way from the
+ * same node map. */
+static inline bool ucmpi_p2p_peer_local(int w)
+{
+    const int *node = ucmpi_global.node_of;
+    return node != NULL && node[w] == node[ucmpi_global.world_rank];
+}
+
+/* Synchronous sends to world rank w use UCX's synchronous send (no flag
+ * in the tag): on-node peers, unless UCMPI_SYNC_FLAG_ALWAYS forces the
+ * tag-flag protocol everywhere (read once by lib/ucp_glue/context.c). */
+extern bool ucmpi_p2p_sync_flag_always;
+static inline bool ucmpi_p2p_sync_by_ucx(int w)
+{
+    return ucmpi_p2p_peer_local(w) && !ucmpi_p2p_sync_flag_always;
+}
 
 int ucmpi_send_mode(const void *buf, MPI_Count count, MPI_Datatype dt,
                     int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,

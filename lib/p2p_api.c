@@ -47,6 +47,32 @@ int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
     return rc;
 }
 
+/* The checks of the two functions above with their usual outcome inline
+ * (nonblocking calls: every message pays for them). */
+static inline int check_send(const void *buf, MPI_Count count,
+                             MPI_Datatype dt, int dest, int tag,
+                             MPI_Comm comm, const char *fn)
+{
+    if (__builtin_expect(ucmpi_p2p_args_ok(buf, count, dt, dest, tag, comm,
+                                           false), 1)) {
+        ucmpi_rt_enter(fn);
+        return MPI_SUCCESS;
+    }
+    return ucmpi_p2p_check_send(buf, count, dt, dest, tag, comm, fn);
+}
+
+static inline int check_recv(const void *buf, MPI_Count count,
+                             MPI_Datatype dt, int src, int tag,
+                             MPI_Comm comm, const char *fn)
+{
+    if (__builtin_expect(ucmpi_p2p_args_ok(buf, count, dt, src, tag, comm,
+                                           true), 1)) {
+        ucmpi_rt_enter(fn);
+        return MPI_SUCCESS;
+    }
+    return ucmpi_p2p_check_recv(buf, count, dt, src, tag, comm, fn);
+}
+
 static int check_req_out(MPI_Comm comm, MPI_Request *request, const char *fn)
 {
     if (request != NULL)
@@ -71,7 +97,7 @@ static int blocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int dest, int tag, MPI_Comm comm, int mode,
                          const char *fn)
 {
-    int rc = ucmpi_p2p_check_send(buf, count, dt, dest, tag, comm, fn);
+    int rc = check_send(buf, count, dt, dest, tag, comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ucmpi_send_mode(buf, count, dt, dest, tag, comm, UCMPI_CTX_P2P, mode);
@@ -82,7 +108,7 @@ static int nonblocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
                             int dest, int tag, MPI_Comm comm, int mode,
                             MPI_Request *request, const char *fn)
 {
-    int rc = ucmpi_p2p_check_send(buf, count, dt, dest, tag, comm, fn);
+    int rc = check_send(buf, count, dt, dest, tag, comm, fn);
     if (rc == MPI_SUCCESS)
         rc = check_req_out(comm, request, fn);
     if (rc != MPI_SUCCESS)
@@ -195,7 +221,7 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                        int tag, MPI_Comm comm, MPI_Status *status,
                        const char *fn)
 {
-    int rc = ucmpi_p2p_check_recv(buf, count, dt, src, tag, comm, fn);
+    int rc = check_recv(buf, count, dt, src, tag, comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ucmpi_recv(buf, count, dt, src, tag, comm, UCMPI_CTX_P2P, status);
@@ -206,7 +232,7 @@ static int irecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
                         int src, int tag, MPI_Comm comm, MPI_Request *request,
                         const char *fn)
 {
-    int rc = ucmpi_p2p_check_recv(buf, count, dt, src, tag, comm, fn);
+    int rc = check_recv(buf, count, dt, src, tag, comm, fn);
     if (rc == MPI_SUCCESS)
         rc = check_req_out(comm, request, fn);
     if (rc != MPI_SUCCESS)

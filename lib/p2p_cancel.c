@@ -5,6 +5,7 @@
  * the sender's request).
  */
 #include "ucmpi.h"
+#include "p2p.h"
 #include "p2p_cancel.h"
 #include "tag.h"
 #include "ucp_glue/ucx.h"
@@ -247,8 +248,8 @@ void ucmpi_p2p_cancel_send(ucmpi_request_t *r)
         .len = (uint64_t)(r->p2p.count * r->p2p.dt->size),
         .sender = ucmpi_global.world_rank,
     };
-    if (r->p2p.mode == UCMPI_SEND_SYNC)
-        m.tag |= UCMPI_TAG_SYNC;
+    if (r->p2p.mode == UCMPI_SEND_SYNC && !ucmpi_p2p_sync_by_ucx(wp))
+        m.tag |= UCMPI_TAG_SYNC;   /* on-node: UCX's sync send, no flag */
     /* the reply is one more operation of the request */
     if (ucmpi_request_is_complete(r)) {
         r->p2p.pending = 1;

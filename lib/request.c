@@ -81,20 +81,6 @@ void ucmpi_request_put_raw(ucmpi_request_t *r)
     pool_push(r);
 }
 
-void ucmpi_request_init(ucmpi_request_t *r, int kind, ucmpi_comm_t *comm)
-{
-    ucmpi_request_zero(r);
-    r->magic = UCMPI_MAGIC_REQUEST;
-    r->kind = (uint8_t)kind;
-    r->status.MPI_SOURCE = MPI_ANY_SOURCE;
-    r->status.MPI_TAG = MPI_ANY_TAG;
-    r->p2p.world_peer = -1;
-    if (comm != NULL) {
-        r->comm = comm;
-        ucmpi_comm_retain(comm);
-    }
-}
-
 ucmpi_request_t *ucmpi_request_alloc(int kind, ucmpi_comm_t *comm)
 {
     ucmpi_request_t *r = pool_pop();

@@ -4,8 +4,12 @@
  *   [62:45]  context: communicator context id * 4 + sub-context
  *   [44:24]  source rank in the sender's (local) group
  *   [23:0]   MPI tag
- * MPI_ANY_SOURCE and MPI_ANY_TAG clear the field from the mask; the sync
- * flag is never part of a receive's match.
+ * MPI_ANY_SOURCE and MPI_ANY_TAG clear the field from the mask.  Only
+ * peers on other nodes set the sync flag (on-node peers use UCX's own
+ * synchronous send, lib/ucp_glue/tag.c), so a receive from one on-node
+ * source and tag matches every bit (ucmpi_tag_recv_exact): UCX then files
+ * it in its hashed expected queue instead of the wildcard list, which
+ * made every message search all posted receives (ucp_tag_exp_search_all).
  */
 #ifndef UCMPI_TAG_H
 #define UCMPI_TAG_H
@@ -52,6 +56,17 @@ static inline void ucmpi_tag_recv(uint32_t ctx, int sub, int src, int tag,
         *mask |= UCMPI_TAG_MASK_TAG;
         *rtag |= (uint64_t)tag;
     }
+}
+
+/* Receive tag and mask for (src, tag) from a peer that never sets the sync
+ * flag (an on-node peer): a full mask when neither is a wildcard. */
+static inline void ucmpi_tag_recv_exact(uint32_t ctx, int sub, int src,
+                                        int tag, uint64_t *rtag,
+                                        uint64_t *mask)
+{
+    ucmpi_tag_recv(ctx, sub, src, tag, rtag, mask);
+    if (src >= 0 && tag >= 0)
+        *mask |= UCMPI_TAG_SYNC;
 }
 
 static inline int ucmpi_tag_src(uint64_t t)

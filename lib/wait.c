@@ -91,7 +91,7 @@ static int finish(MPI_Request *rp, MPI_Status *st)
     if (r->persistent) {
         r->active = 0;
     } else {
-        ucmpi_request_free(r);
+        ucmpi_request_free_fast(r);
         *rp = MPI_REQUEST_NULL;
     }
     return err;

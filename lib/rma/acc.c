@@ -13,6 +13,7 @@
  */
 #include "rma/rma.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,18 @@ static int check_op(MPI_Win win, const char *fn, MPI_Op op,
     if (rc != MPI_SUCCESS)
         return ucmpi_err_win(win, rc, fn, "op: %s", why);
     return MPI_SUCCESS;
+}
+
+/* The element type accumulates work on.  MPI_CHAR counts as the C char
+ * it is (MPICH accepts it in accumulates, and its test suite uses it;
+ * the standard leaves it out of the reduction types, so accepting it is
+ * an extension). */
+static MPI_Datatype acc_basic(MPI_Datatype dt)
+{
+    MPI_Datatype b = ucmpi_rma_basic_type(dt);
+    if (b == MPI_CHAR)
+        return CHAR_MIN < 0 ? MPI_SIGNED_CHAR : MPI_UNSIGNED_CHAR;
+    return b;
 }
 
 /* Same-node target: apply here, under the regime of atomic.c. */
@@ -95,6 +108,30 @@ static int direct_acc(ucmpi_win_t *win, const acc_args_t *a,
     return MPI_SUCCESS;
 }
 
+/* Holed pair types (MPI_SHORT_INT): the packed runs of t become one
+ * segment per element, at the element's first byte, of its packed size. */
+static int elem_segs(MPI_Datatype basic, ucmpi_rma_target_t *t)
+{
+    uint64_t n = t->bytes / (uint64_t)basic->size, start = 0;
+    ucmpi_rma_seg_t *e = malloc(sizeof(*e) * (n ? n : 1));
+    size_t r = 0;
+    if (e == NULL) {
+        ucmpi_rma_target_free(t);
+        return MPI_ERR_NO_MEM;
+    }
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t p = k * (uint64_t)basic->size;
+        while (p >= start + t->segs[r].len)
+            start += t->segs[r++].len;
+        e[k] = (ucmpi_rma_seg_t){t->segs[r].off + (MPI_Aint)(p - start),
+                                 (uint64_t)basic->size};
+    }
+    ucmpi_rma_target_free(t);
+    t->segs = e;
+    t->nsegs = (size_t)n;
+    return MPI_SUCCESS;
+}
+
 static int acc_common_locked(MPI_Win win, const acc_args_t *a, MPI_Request *req,
                       const char *fn)
 {
@@ -116,7 +153,7 @@ static int acc_common_locked(MPI_Win win, const acc_args_t *a, MPI_Request *req,
         rc = ucmpi_rma_check_buf(win, fn, "target", NULL, a->tcount, a->ttype);
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Datatype basic = ucmpi_rma_basic_type(a->ttype);
+    MPI_Datatype basic = acc_basic(a->ttype);
     if (a->ttype->size * a->tcount == 0) {
         /* nothing moves: only the epoch and the rank matter */
         rc = ucmpi_rma_target_prep(win, fn, a->target, a->disp, 0, a->ttype,
@@ -124,13 +161,12 @@ static int acc_common_locked(MPI_Win win, const acc_args_t *a, MPI_Request *req,
         ucmpi_rma_target_free(&t);
         return rc;
     }
-    if (basic == MPI_DATATYPE_NULL || ucmpi_rma_type_id(basic) < 0 ||
-        basic->size != basic->true_extent)
+    if (basic == MPI_DATATYPE_NULL || ucmpi_rma_type_id(basic) < 0)
         return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
                              "target datatype must be built from one "
-                             "predefined type without holes");
+                             "predefined type");
     if (has_origin && a->otype->size * a->ocount > 0 &&
-        ucmpi_rma_basic_type(a->otype) != basic)
+        acc_basic(a->otype) != basic)
         return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
                              "origin and target datatypes differ in their "
                              "basic type");
@@ -143,12 +179,16 @@ static int acc_common_locked(MPI_Win win, const acc_args_t *a, MPI_Request *req,
                                a->ttype, &t);
     if (rc != MPI_SUCCESS)
         return rc;
-    for (size_t i = 0; i < t.nsegs; i++)
+    if (ucmpi_rma_holed(basic))
+        rc = elem_segs(basic, &t);
+    for (size_t i = 0; rc == MPI_SUCCESS && i < t.nsegs; i++)
         if (t.segs[i].len % (uint64_t)basic->size != 0) {
             ucmpi_rma_target_free(&t);
             return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
                                  "target datatype splits elements");
         }
+    if (rc != MPI_SUCCESS)
+        return ucmpi_err_win(win, rc, fn, "out of memory");
     if (a->target != MPI_PROC_NULL &&
         ((has_origin && (uint64_t)(a->otype->size * a->ocount) != t.bytes) ||
          (has_result && (uint64_t)(a->rtype->size * a->rcount) != t.bytes))) {
@@ -356,6 +396,18 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
     return acc_common(win, &a, NULL, "MPI_Fetch_and_op");
 }
 
+/* MPI-4.1 12.3.4: C/Fortran integer, logical, multi-language types and
+ * byte (the types of MPI_BAND or MPI_LAND).  MPI_CHAR is accepted too,
+ * as MPICH and Open MPI do: comparing its bytes is well defined. */
+static bool cas_type_ok(MPI_Datatype dt)
+{
+    const char *why;
+    if (dt == MPI_DATATYPE_NULL || !dt->predefined || !dt->contig)
+        return false;
+    return dt == MPI_CHAR || ucmpi_op_check(MPI_BAND, dt, &why) == 0 ||
+           ucmpi_op_check(MPI_LAND, dt, &why) == 0;
+}
+
 #pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
 int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                           void *result_addr, MPI_Datatype datatype,
@@ -365,10 +417,10 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
     int rc = ucmpi_rma_check_win(win, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (datatype == MPI_DATATYPE_NULL || !datatype->predefined ||
-        !datatype->contig)
+    if (!cas_type_ok(datatype))
         return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
-                             "datatype must be a predefined scalar type");
+                             "datatype must be a predefined integer, "
+                             "logical, multi-language or byte type");
     char *t = fast_target(win, target_rank, target_disp, 1, datatype,
                           MPI_REPLACE);
     if (t != NULL && ucmpi_rma_is_int(datatype)) {

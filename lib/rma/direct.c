@@ -13,7 +13,7 @@ int ucmpi_rma_direct_put(const void *data, const ucmpi_rma_target_t *t)
 {
     const char *src = data;
     for (size_t i = 0; i < t->nsegs; i++) {
-        memcpy(t->local + t->segs[i].off, src, t->segs[i].len);
+        ucmpi_rma_copy(t->local + t->segs[i].off, src, t->segs[i].len);
         src += t->segs[i].len;
     }
     ucmpi_rma_nt_fence(t->bytes);
@@ -25,7 +25,7 @@ void ucmpi_rma_direct_get(void *dst, const ucmpi_rma_target_t *t)
 {
     char *d = dst;
     for (size_t i = 0; i < t->nsegs; i++) {
-        memcpy(d, t->local + t->segs[i].off, t->segs[i].len);
+        ucmpi_rma_copy(d, t->local + t->segs[i].off, t->segs[i].len);
         d += t->segs[i].len;
     }
 }

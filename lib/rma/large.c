@@ -123,21 +123,3 @@ int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
                               target_disp, target_count, target_datatype, op,
                               request, fn);
 }
-
-#pragma weak MPI_Win_shared_query_c = PMPI_Win_shared_query_c
-int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size,
-                            MPI_Aint *disp_unit, void *baseptr)
-{
-    int du = 0;
-    if (disp_unit == NULL) {
-        int rc = ucmpi_rma_check_win(win, "MPI_Win_shared_query_c");
-        if (rc != MPI_SUCCESS)
-            return rc;
-        return ucmpi_err_win(win, MPI_ERR_ARG, "MPI_Win_shared_query_c",
-                             "NULL output argument");
-    }
-    int rc = PMPI_Win_shared_query(win, rank, size, &du, baseptr);
-    if (rc == MPI_SUCCESS)
-        *disp_unit = du;
-    return rc;
-}

@@ -468,7 +468,8 @@ int PMPI_Put(const void *origin_addr, int origin_count,
     char *t = fast_target(win, target_rank, target_disp, origin_count,
                           origin_datatype, target_count, target_datatype, &n);
     if (t != NULL) {
-        memcpy(t, (const char *)origin_addr + origin_datatype->true_lb, n);
+        ucmpi_rma_copy(t, (const char *)origin_addr + origin_datatype->true_lb,
+                       n);
         ucmpi_rma_nt_fence(n);
         return MPI_SUCCESS;
     }
@@ -487,7 +488,7 @@ int PMPI_Get(void *origin_addr, int origin_count,
     char *t = fast_target(win, target_rank, target_disp, origin_count,
                           origin_datatype, target_count, target_datatype, &n);
     if (t != NULL) {
-        memcpy((char *)origin_addr + origin_datatype->true_lb, t, n);
+        ucmpi_rma_copy((char *)origin_addr + origin_datatype->true_lb, t, n);
         return MPI_SUCCESS;
     }
     return ucmpi_rma_get_call(origin_addr, origin_count, origin_datatype, target_rank,

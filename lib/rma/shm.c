@@ -10,6 +10,7 @@
 #include "rma/rma.h"
 
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -112,6 +113,23 @@ int ucmpi_rma_shm_connect(ucmpi_win_t *win, const char *name)
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 
+/* Win_create memory of a node peer, when UCX can map it into this
+ * process (ucp_rkey_ptr: xpmem, or memory a shared-memory transport
+ * allocated).  Both its window memory and its accumulate lock must map;
+ * UCX 1.13 without xpmem maps neither for user memory, which then stays
+ * on the UCX path. */
+static void map_created(ucmpi_win_t *win, ucmpi_rma_peer_t *p)
+{
+    if (!ucmpi_rma_direct_enabled() || !same_node(p->world) || p->map)
+        return;
+    char *mem = ucmpi_rma_rkey_ptr(p->rkey, p->base);
+    char *ctrl = ucmpi_rma_rkey_ptr(p->ctrl_rkey, p->ctrl_addr);
+    if (mem == NULL || ctrl == NULL)
+        return;
+    p->local = mem;
+    p->acc_lock = (uint32_t *)(ctrl + offsetof(ucmpi_rma_ctrl_t, acc_lock));
+}
+
 void ucmpi_rma_direct_setup(ucmpi_win_t *win)
 {
     if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC)
@@ -121,6 +139,8 @@ void ucmpi_rma_direct_setup(ucmpi_win_t *win)
         if (i == win->rank && p->size > 0) {
             p->local = win->base;
             p->acc_lock = win->acc_lock;
+        } else if (win->flavor == MPI_WIN_FLAVOR_CREATE && p->size > 0) {
+            map_created(win, p);
         } else if (win->flavor == MPI_WIN_FLAVOR_SHARED && p->size > 0 &&
                    win->shm_offsets != NULL && ucmpi_rma_direct_enabled()) {
             p->local = (char *)win->shm + win->shm_offsets[i];

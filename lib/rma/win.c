@@ -6,6 +6,7 @@
  */
 #include "rma/rma.h"
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,8 +218,9 @@ void ucmpi_rma_apply_info(ucmpi_win_t *win, MPI_Info info)
 /* ---- exchange ---- */
 typedef struct {
     uint64_t base, size, ctrl_addr;
-    int32_t disp_unit, world;
-    uint32_t win_id, rkey_len, ctrl_len, pad;
+    int64_t disp_unit;
+    int32_t world;
+    uint32_t win_id, rkey_len, ctrl_len;
 } win_rec_t;
 
 static int exchange(ucmpi_win_t *win)
@@ -239,7 +241,7 @@ static int exchange(ucmpi_win_t *win)
     me = (win_rec_t){(uint64_t)(uintptr_t)win->base, (uint64_t)win->win_size,
                      (uint64_t)(uintptr_t)win->ctrl, win->disp_unit,
                      ucmpi_global.world_rank, win->id, (uint32_t)rk_len,
-                     (uint32_t)ck_len, 0};
+                     (uint32_t)ck_len};
     rc = ucmpi_rma_allgather(win->comm, &me, all, sizeof(me));
     if (rc != MPI_SUCCESS)
         goto out;
@@ -328,7 +330,7 @@ void ucmpi_rma_win_destroy(ucmpi_win_t *win)
  * its private communicator, registered memory and the exchange.  `base`
  * and `size` describe my memory (already allocated by the caller). */
 int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
-                        int disp_unit, int flavor, MPI_Info info,
+                        MPI_Aint disp_unit, int flavor, MPI_Info info,
                         const char *fn, ucmpi_win_t **out)
 {
     int rc;
@@ -345,6 +347,7 @@ int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
     win->base = base;
     win->win_size = size;
     win->disp_unit = disp_unit;
+    win->disp_unit_attr = disp_unit > INT_MAX ? INT_MAX : (int)disp_unit;
     win->id = UINT32_MAX;
     win->deferred_err = MPI_SUCCESS;
     /* same on every member: names this window's protocol messages */
@@ -398,7 +401,7 @@ fail:
 }
 
 /* Common argument checks of the creating calls. */
-int ucmpi_rma_check_create(MPI_Comm comm, MPI_Aint size, int disp_unit,
+int ucmpi_rma_check_create(MPI_Comm comm, MPI_Aint size, MPI_Aint disp_unit,
                            MPI_Info info, MPI_Win *win, const char *fn)
 {
     int rc = ucmpi_check_initialized(fn);
@@ -415,7 +418,8 @@ int ucmpi_rma_check_create(MPI_Comm comm, MPI_Aint size, int disp_unit,
                               "size %ld is negative", (long)size);
     if (disp_unit <= 0)
         return ucmpi_err_comm(comm, MPI_ERR_DISP, fn,
-                              "disp_unit %d is not positive", disp_unit);
+                              "disp_unit %ld is not positive",
+                              (long)disp_unit);
     if (info != MPI_INFO_NULL &&
         *(const uint32_t *)info != UCMPI_MAGIC_INFO)
         return ucmpi_err_comm(comm, MPI_ERR_INFO, fn,

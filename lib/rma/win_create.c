@@ -10,11 +10,10 @@
 #pragma weak ucmpi_attr_delete_all
 
 
-#pragma weak MPI_Win_create = PMPI_Win_create
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
-                    MPI_Comm comm, MPI_Win *win)
+static int win_create(void *base, MPI_Aint size, MPI_Aint disp_unit,
+                      MPI_Info info, MPI_Comm comm, MPI_Win *win,
+                      const char *fn)
 {
-    static const char fn[] = "MPI_Win_create";
     int rc = ucmpi_rma_check_create(comm, size, disp_unit, info, win, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -26,11 +25,26 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                                MPI_WIN_FLAVOR_CREATE, info, fn, win);
 }
 
-#pragma weak MPI_Win_allocate = PMPI_Win_allocate
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
-                      MPI_Comm comm, void *baseptr, MPI_Win *win)
+#pragma weak MPI_Win_create = PMPI_Win_create
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                    MPI_Comm comm, MPI_Win *win)
 {
-    static const char fn[] = "MPI_Win_allocate";
+    return win_create(base, size, disp_unit, info, comm, win,
+                      "MPI_Win_create");
+}
+
+#pragma weak MPI_Win_create_c = PMPI_Win_create_c
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit,
+                      MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    return win_create(base, size, disp_unit, info, comm, win,
+                      "MPI_Win_create_c");
+}
+
+static int win_allocate(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                        MPI_Comm comm, void *baseptr, MPI_Win *win,
+                        const char *fn)
+{
     void *base = NULL, *seg = NULL;
     size_t seg_len = 0;
     char name[64] = "";
@@ -72,6 +86,22 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
     }
     *(void **)baseptr = base;
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_allocate = PMPI_Win_allocate
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
+                      MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    return win_allocate(size, disp_unit, info, comm, baseptr, win,
+                        "MPI_Win_allocate");
+}
+
+#pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                        MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    return win_allocate(size, disp_unit, info, comm, baseptr, win,
+                        "MPI_Win_allocate_c");
 }
 
 #pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic

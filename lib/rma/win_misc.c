@@ -124,7 +124,7 @@ int ucmpi_win_predefined_attr(MPI_Win win, int keyval, void *val, int *flag)
         *out = &win->win_size;
         break;
     case MPI_WIN_DISP_UNIT:
-        *out = &win->disp_unit;
+        *out = &win->disp_unit_attr;
         break;
     case MPI_WIN_CREATE_FLAVOR:
         *out = &win->flavor;

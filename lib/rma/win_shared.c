@@ -7,6 +7,7 @@
 #include "rma/rma.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,11 +69,10 @@ static int map_segment(MPI_Comm comm, size_t total, void **seg)
     return rc;
 }
 
-#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
-                             MPI_Comm comm, void *baseptr, MPI_Win *win)
+static int allocate_shared(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                           MPI_Comm comm, void *baseptr, MPI_Win *win,
+                           const char *fn)
 {
-    static const char fn[] = "MPI_Win_allocate_shared";
     int rc = ucmpi_rma_check_create(comm, size, disp_unit, info, win, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -128,11 +128,27 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
-                          int *disp_unit, void *baseptr)
+#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+                             MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    static const char fn[] = "MPI_Win_shared_query";
+    return allocate_shared(size, disp_unit, info, comm, baseptr, win,
+                           "MPI_Win_allocate_shared");
+}
+
+#pragma weak MPI_Win_allocate_shared_c = PMPI_Win_allocate_shared_c
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit,
+                               MPI_Info info, MPI_Comm comm, void *baseptr,
+                               MPI_Win *win)
+{
+    return allocate_shared(size, disp_unit, info, comm, baseptr, win,
+                           "MPI_Win_allocate_shared_c");
+}
+
+/* Both query forms: the disp_unit comes back as an MPI_Aint. */
+static int shared_query(MPI_Win win, int rank, MPI_Aint *size,
+                        MPI_Aint *disp_unit, void *baseptr, const char *fn)
+{
     int rc = ucmpi_rma_check_win(win, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -161,4 +177,30 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
                             ? (char *)win->shm + win->shm_offsets[rank]
                             : NULL;
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+                          int *disp_unit, void *baseptr)
+{
+    static const char fn[] = "MPI_Win_shared_query";
+    MPI_Aint du = 0;
+    int rc = shared_query(win, rank, size, disp_unit ? &du : NULL, baseptr,
+                          fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (du > INT_MAX)
+        return ucmpi_err_win(win, MPI_ERR_VALUE_TOO_LARGE, fn,
+                             "disp_unit %ld does not fit an int: use "
+                             "MPI_Win_shared_query_c", (long)du);
+    *disp_unit = (int)du;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_shared_query_c = PMPI_Win_shared_query_c
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size,
+                            MPI_Aint *disp_unit, void *baseptr)
+{
+    return shared_query(win, rank, size, disp_unit, baseptr,
+                        "MPI_Win_shared_query_c");
 }

@@ -4,12 +4,15 @@
  */
 #include "glue.h"
 #include "ucx.h"
+#include "p2p.h"
 #include "ucmpi_rt.h"
 #include "p2p_cancel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
 
 ucmpi_ucx_t ucmpi_ucx;
 
@@ -39,15 +42,40 @@ static ucs_thread_mode_t thread_mode(int level)
     }
 }
 
+bool ucmpi_p2p_sync_flag_always;
+
+/* UCX gives each endpoint an atomic lane per shared-memory domain: with
+ * sysv and posix both there, a posix lane serves atomics only, and the
+ * worker then polls two shared-memory FIFOs on every progress call
+ * (callgrind: two uct mm progress calls per ucp_worker_progress where Open
+ * MPI's pml, asking no atomics, has one).  Unless the user chose the
+ * transports (mpiexec's default ^tcp aside), leave posix out when SysV
+ * shared memory works: sysv then carries messages and atomics alone. */
+static void drop_posix_shm(ucp_config_t *config)
+{
+    const char *tls = getenv("UCX_TLS");
+    int id;
+
+    if (tls != NULL && strcmp(tls, "^tcp") != 0)
+        return;
+    id = shmget(IPC_PRIVATE, 4 << 20, IPC_CREAT | 0600);
+    if (id < 0)
+        return;                   /* no SysV segments here: keep posix */
+    shmctl(id, IPC_RMID, NULL);
+    ucp_config_modify(config, "TLS", tls != NULL ? "^tcp,posix" : "^posix");
+}
+
 static int create_context(int thread_level)
 {
     ucp_params_t params = {0};
     ucp_config_t *config;
     ucs_status_t st;
 
+    ucmpi_p2p_sync_flag_always = ucmpi_config_long("SYNC_FLAG_ALWAYS") != 0;
     st = ucp_config_read(NULL, NULL, &config);
     if (st != UCS_OK)
         goto err;
+    drop_posix_shm(config);
     params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                         UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
     params.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA | UCP_FEATURE_AMO32 |

@@ -5,6 +5,7 @@
  */
 #include "glue.h"
 #include "ucx.h"
+#include "p2p.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +31,7 @@ int ucmpi_ucx_peer_failed(int r)
  * peers on other nodes use peer mode. */
 static ucp_err_handling_mode_t error_mode(int r)
 {
-    const int *node = ucmpi_global.node_of;
-    if (node != NULL && node[r] == node[ucmpi_global.world_rank])
+    if (ucmpi_p2p_peer_local(r))
         return UCP_ERR_HANDLING_MODE_NONE;
     return UCP_ERR_HANDLING_MODE_PEER;
 }

@@ -63,6 +63,9 @@ int ucmpi_rma_rkey_pack(ucmpi_rma_mem_t *mem, void **buf, size_t *len);
 int ucmpi_rma_rkey_unpack(int peer, const void *buf, size_t len,
                           ucmpi_rma_rkey_t **rkey);
 void ucmpi_rma_rkey_destroy(ucmpi_rma_rkey_t *rkey);
+/* The address where the remote raddr is mapped in this process, when a
+ * transport can map it (shared memory it allocated, xpmem); else NULL. */
+void *ucmpi_rma_rkey_ptr(ucmpi_rma_rkey_t *rkey, uint64_t raddr);
 
 /* Nonblocking one-sided transfers to world rank `peer`.  Completion on
  * `cnt` is local (buffer reusable / data arrived); remote completion of

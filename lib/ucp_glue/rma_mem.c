@@ -99,6 +99,14 @@ void ucmpi_rma_rkey_destroy(ucmpi_rma_rkey_t *rkey)
     free(rkey);
 }
 
+void *ucmpi_rma_rkey_ptr(ucmpi_rma_rkey_t *rkey, uint64_t raddr)
+{
+    void *p = NULL;
+    if (rkey == NULL || ucp_rkey_ptr(rkey->rkey, raddr, &p) != UCS_OK)
+        return NULL;
+    return p;
+}
+
 /* The raw UCP key, for rma_ops.c. */
 ucp_rkey_h ucmpi_rma_rkey_ucp(ucmpi_rma_rkey_t *rkey);
 ucp_rkey_h ucmpi_rma_rkey_ucp(ucmpi_rma_rkey_t *rkey)

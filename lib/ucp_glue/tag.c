@@ -241,6 +241,12 @@ int ucmpi_ucx_tag_send(ucmpi_request_t *req, int world_dest, uint64_t tag)
     if (rc != 0)
         return rc;
     req->p2p.pending = 1;
+    if (ucmpi_tag_is_sync(tag) && ucmpi_p2p_sync_by_ucx(world_dest)) {
+        /* on-node: UCX acknowledges the match itself (see lib/tag.h) */
+        finish_post(req, ucp_tag_send_sync_nbx(ep, buf, count,
+                                               tag & ~UCMPI_TAG_SYNC, &p), 1);
+        return MPI_SUCCESS;
+    }
     if (ucmpi_tag_is_sync(tag)) {
         req->p2p.pending = 2;
         rc = post_ack_recv(req, tag);

@@ -1,6 +1,7 @@
 /* A synchronous send matched by MPI_Mprobe is acknowledged once: a later
  * Issend with the same envelope must not complete before its own receive
- * is posted (a second acknowledgement at the Mrecv used to complete it). */
+ * is posted (a second acknowledgement at the Mrecv used to complete it).
+ * Run with UCMPI_SYNC_FLAG_ALWAYS=1 too (the off-node protocol). */
 #include "mpitest.h"
 #include <unistd.h>
 
@@ -24,8 +25,12 @@ int main(int argc, char **argv)
             while (!flag)
                 MPI_Improbe(left, 5, MPI_COMM_WORLD, &flag, &m, &st);
         }
-        MPI_Wait(&rq, MPI_STATUS_IGNORE);   /* matched by the mprobe */
+        /* the Mrecv is the matching receive: only then must the Issend
+         * complete (UCX's own synchronous send, used between ranks of one
+         * node, acknowledges at the Mrecv; the tag-flag protocol at the
+         * mprobe) */
         MPI_Mrecv(&v, 1, MPI_INT, &m, &st);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
         MPI_Barrier(MPI_COMM_WORLD);
 
         MPI_Issend(&v, 1, MPI_INT, right, 5, MPI_COMM_WORLD, &rq);

@@ -47,6 +47,13 @@ int main(int argc, char **argv)
         mem[i] = -7;
     MT_CHECK_RC(MPI_Win_create(mem, 8 * sizeof(int), sizeof(int),
                                MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    /* MPI-4.1 12.6.1: a window's default handler is MPI_ERRORS_ARE_FATAL,
+     * whatever the communicator's handler is */
+    MPI_Errhandler dflt;
+    MT_CHECK_RC(MPI_Win_get_errhandler(win, &dflt));
+    MT_CHECK(dflt == MPI_ERRORS_ARE_FATAL, "default window handler %p",
+             (void *)dflt);
+    MPI_Errhandler_free(&dflt);
     MT_CHECK_RC(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     int right = (rank + 1) % size, v4[4] = {1, 2, 3, 4};
 
@@ -146,6 +153,40 @@ int main(int argc, char **argv)
     MPI_Info_get(info, "no_locks", MPI_MAX_INFO_VAL, val, &flag);
     MT_CHECK(flag && strcmp(val, "false") == 0, "no_locks %s", val);
     MPI_Info_free(&info);
+
+    /* Compare_and_swap types: integer, logical, multi-language, byte (and
+     * MPI_CHAR, as MPICH) are fine; floating point and derived types give
+     * MPI_ERR_TYPE.  MPI_CHAR also accumulates, as a C char. */
+    {
+        double d = 1.0, dc = 0.0, dr;
+        int i0 = 0, ir = -1;
+        char c = 3, cc = 0, cr;
+        MPI_Datatype my_int;
+        MPI_Type_contiguous(sizeof(int), MPI_BYTE, &my_int);
+        MPI_Type_commit(&my_int);
+        MT_CHECK_RC(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
+        EXPECT(MPI_Compare_and_swap(&d, &dc, &dr, MPI_DOUBLE, rank, 0, win),
+               MPI_ERR_TYPE);
+        EXPECT(MPI_Compare_and_swap(&d, &dc, &dr, MPI_FLOAT, rank, 0, win),
+               MPI_ERR_TYPE);
+        EXPECT(MPI_Compare_and_swap(&i0, &i0, &ir, my_int, rank, 0, win),
+               MPI_ERR_TYPE);
+        mem[0] = 0;
+        EXPECT(MPI_Compare_and_swap(&c, &cc, &cr, MPI_CHAR, rank, 0, win),
+               MPI_SUCCESS);
+        EXPECT(MPI_Compare_and_swap(&c, &cc, &cr, MPI_BYTE, rank, 0, win),
+               MPI_SUCCESS);
+        MPI_Aint a0 = 0, ar = -1;
+        EXPECT(MPI_Compare_and_swap(&a0, &a0, &ar, MPI_AINT, rank, 1, win),
+               MPI_SUCCESS);
+        EXPECT(MPI_Accumulate(&c, 1, MPI_CHAR, rank, 0, 1, MPI_CHAR, MPI_SUM,
+                              win), MPI_SUCCESS);
+        MT_CHECK_RC(MPI_Win_unlock(rank, win));
+        MT_CHECK(cr == 3 && ((char *)mem)[0] == 6,
+                 "CAS/accumulate on MPI_CHAR: result %d memory %d", cr,
+                 ((char *)mem)[0]);
+        MPI_Type_free(&my_int);
+    }
 
     /* user error handler */
     MPI_Errhandler eh, got;

@@ -59,6 +59,26 @@ START_TEST(tag_matching_rules)
 }
 END_TEST
 
+/* On-node receives match every bit (UCX's hashed expected queue) unless
+ * a field is a wildcard; unflagged sends still match them. */
+START_TEST(tag_exact_receives)
+{
+    uint64_t rtag, mask;
+    uint64_t sent = ucmpi_tag_make(7, UCMPI_CTX_P2P, 3, 99);
+
+    ucmpi_tag_recv_exact(7, UCMPI_CTX_P2P, 3, 99, &rtag, &mask);
+    ck_assert(mask == ~UINT64_C(0));
+    ck_assert(matches(sent, rtag, mask));
+    ck_assert(!matches(sent | UCMPI_TAG_SYNC, rtag, mask));
+    ck_assert(!matches(ucmpi_tag_make(7, UCMPI_CTX_P2P, 3, 98), rtag, mask));
+    ucmpi_tag_recv_exact(7, UCMPI_CTX_P2P, 3, MPI_ANY_TAG, &rtag, &mask);
+    ck_assert(mask != ~UINT64_C(0));
+    ck_assert(matches(sent, rtag, mask));
+    ucmpi_tag_recv_exact(7, UCMPI_CTX_P2P, MPI_ANY_SOURCE, 99, &rtag, &mask);
+    ck_assert(matches(sent | UCMPI_TAG_SYNC, rtag, mask));
+}
+END_TEST
+
 START_TEST(request_pool_reuses_and_resets)
 {
     enum { N = 1000 };
@@ -122,6 +142,7 @@ int main(void)
     tcase_add_test(tc, tag_fields_round_trip);
     tcase_add_test(tc, tag_extremes_do_not_overlap);
     tcase_add_test(tc, tag_matching_rules);
+    tcase_add_test(tc, tag_exact_receives);
     tcase_add_test(tc, request_pool_reuses_and_resets);
     tcase_add_test(tc, argument_checks);
     suite_add_tcase(s, tc);
