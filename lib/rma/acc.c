@@ -108,6 +108,30 @@ static int direct_acc(ucmpi_win_t *win, const acc_args_t *a,
     return MPI_SUCCESS;
 }
 
+/* Holed pair types (MPI_SHORT_INT): the packed runs of t become one
+ * segment per element, at the element's first byte, of its packed size. */
+static int elem_segs(MPI_Datatype basic, ucmpi_rma_target_t *t)
+{
+    uint64_t n = t->bytes / (uint64_t)basic->size, start = 0;
+    ucmpi_rma_seg_t *e = malloc(sizeof(*e) * (n ? n : 1));
+    size_t r = 0;
+    if (e == NULL) {
+        ucmpi_rma_target_free(t);
+        return MPI_ERR_NO_MEM;
+    }
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t p = k * (uint64_t)basic->size;
+        while (p >= start + t->segs[r].len)
+            start += t->segs[r++].len;
+        e[k] = (ucmpi_rma_seg_t){t->segs[r].off + (MPI_Aint)(p - start),
+                                 (uint64_t)basic->size};
+    }
+    ucmpi_rma_target_free(t);
+    t->segs = e;
+    t->nsegs = (size_t)n;
+    return MPI_SUCCESS;
+}
+
 static int acc_common_locked(MPI_Win win, const acc_args_t *a, MPI_Request *req,
                       const char *fn)
 {
@@ -137,11 +161,10 @@ static int acc_common_locked(MPI_Win win, const acc_args_t *a, MPI_Request *req,
         ucmpi_rma_target_free(&t);
         return rc;
     }
-    if (basic == MPI_DATATYPE_NULL || ucmpi_rma_type_id(basic) < 0 ||
-        basic->size != basic->true_extent)
+    if (basic == MPI_DATATYPE_NULL || ucmpi_rma_type_id(basic) < 0)
         return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
                              "target datatype must be built from one "
-                             "predefined type without holes");
+                             "predefined type");
     if (has_origin && a->otype->size * a->ocount > 0 &&
         acc_basic(a->otype) != basic)
         return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
@@ -156,12 +179,16 @@ static int acc_common_locked(MPI_Win win, const acc_args_t *a, MPI_Request *req,
                                a->ttype, &t);
     if (rc != MPI_SUCCESS)
         return rc;
-    for (size_t i = 0; i < t.nsegs; i++)
+    if (ucmpi_rma_holed(basic))
+        rc = elem_segs(basic, &t);
+    for (size_t i = 0; rc == MPI_SUCCESS && i < t.nsegs; i++)
         if (t.segs[i].len % (uint64_t)basic->size != 0) {
             ucmpi_rma_target_free(&t);
             return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
                                  "target datatype splits elements");
         }
+    if (rc != MPI_SUCCESS)
+        return ucmpi_err_win(win, rc, fn, "out of memory");
     if (a->target != MPI_PROC_NULL &&
         ((has_origin && (uint64_t)(a->otype->size * a->ocount) != t.bytes) ||
          (has_result && (uint64_t)(a->rtype->size * a->rcount) != t.bytes))) {

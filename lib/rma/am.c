@@ -68,8 +68,12 @@ static int execute(ucmpi_win_t *win, const am_hdr_t *h,
     MPI_Datatype basic = ucmpi_rma_type_of(h->type);
     uint64_t pos = 0;
 
+    bool acc = h->kind == UCMPI_RMA_AM_ACC || h->kind == UCMPI_RMA_AM_GACC;
     for (uint32_t i = 0; i < h->nsegs; i++)
-        if (!in_window(win, h->raddr + segs[i].off, segs[i].len))
+        if (!in_window(win, h->raddr + segs[i].off,
+                       acc && basic != MPI_DATATYPE_NULL
+                           ? ucmpi_rma_span(basic, segs[i].len)
+                           : segs[i].len))
             return MPI_ERR_RMA_RANGE;
     if (h->kind == UCMPI_RMA_AM_CAS) {
         char *t = (char *)(uintptr_t)(h->raddr + segs[0].off);

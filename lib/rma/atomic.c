@@ -78,15 +78,38 @@ static void apply(MPI_Op op, MPI_Datatype basic, const char *src, char *dst,
     }
 }
 
+/* Pair types with a hole inside (MPI_SHORT_INT): dst is the first byte
+ * of one element, src and out hold it packed (see ucmpi_rma_elem_segs). */
+static void run_holed(MPI_Op op, MPI_Datatype basic, const char *src,
+                      char *dst, char *out)
+{
+    char tmp[64];
+    char *el = dst - basic->true_lb;
+    if (out != NULL)
+        ucmpi_dt_pack(basic, el, 1, out);
+    if (op == MPI_NO_OP)
+        return;
+    if (op == MPI_REPLACE) {
+        ucmpi_dt_unpack(basic, el, 1, src, (size_t)basic->size);
+        return;
+    }
+    ucmpi_dt_unpack(basic, tmp - basic->true_lb, 1, src, (size_t)basic->size);
+    ucmpi_op_apply(op, tmp - basic->true_lb, el, 1, basic);
+}
+
 void ucmpi_rma_acc_run(uint32_t *lock, MPI_Op op, MPI_Datatype basic,
                        const void *src, void *dst, void *out, uint64_t len)
 {
     if (op == MPI_NO_OP && out == NULL)
         return;
     lock_take(lock);
-    if (out != NULL)
-        memcpy(out, dst, len);
-    apply(op, basic, src, dst, len);
+    if (ucmpi_rma_holed(basic)) {
+        run_holed(op, basic, src, dst, out);
+    } else {
+        if (out != NULL)
+            memcpy(out, dst, len);
+        apply(op, basic, src, dst, len);
+    }
     lock_give(lock);
 }
 

@@ -278,6 +278,20 @@ void ucmpi_rma_shm_disconnect(ucmpi_win_t *win);
  * element-atomic towards each other. */
 void ucmpi_rma_acc_run(uint32_t *lock, MPI_Op op, MPI_Datatype basic,
                        const void *src, void *dst, void *out, uint64_t len);
+/* A predefined type with a hole between its fields (MPI_SHORT_INT): its
+ * accumulates go one element per segment, dst at the element's first
+ * byte, len its packed size (ucmpi_rma_elem_segs). */
+static inline bool ucmpi_rma_holed(MPI_Datatype basic)
+{
+    return basic->size != basic->true_extent;
+}
+/* Its memory span for a segment of len packed bytes. */
+static inline uint64_t ucmpi_rma_span(MPI_Datatype basic, uint64_t len)
+{
+    if (!ucmpi_rma_holed(basic))
+        return len;
+    return len / (uint64_t)basic->size * (uint64_t)basic->true_extent;
+}
 /* Integer types of 4 or 8 bytes. */
 bool ucmpi_rma_is_int(MPI_Datatype t);
 /* op is defined on the 4/8-byte predefined type dt (no checks needed). */
