@@ -6,7 +6,7 @@
  * The standard makes it collective, with all communication matched
  * beforehand, so each process waits for its own operations only: what a
  * peer still needs from it (a rendezvous receive, a synchronous ack) it
- * gets while this process progresses here.
+ * gets while this process progresses here.  Also MPI_Comm_get_parent.
  */
 #include "ucmpi.h"
 #include "bsend.h"
@@ -41,4 +41,21 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     }
     ucmpi_rt_wait_done();
     return PMPI_Comm_free(comm);
+}
+
+/* No process of a ucmpi job is spawned (MPI_Comm_spawn is not provided),
+ * so the parent is MPI_COMM_NULL, as the standard says for such
+ * processes. */
+#pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
+int PMPI_Comm_get_parent(MPI_Comm *parent)
+{
+    const char *fn = "MPI_Comm_get_parent";
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (parent == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+                           "parent is NULL");
+    *parent = MPI_COMM_NULL;
+    return MPI_SUCCESS;
 }

@@ -6,6 +6,7 @@
 #include "ucmpi.h"
 #include "comm_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static bool eh_valid(MPI_Errhandler eh)
@@ -19,12 +20,24 @@ static bool win_valid(MPI_Win win)
            ((ucmpi_win_head_t *)(void *)win)->magic == UCMPI_MAGIC_WIN;
 }
 
+/* Before initialization (allowed for session handlers and for freeing,
+ * MPI-4.1 11.4.1) there is no handler to report to: say and return. */
+static int early_arg_error(const char *name, const char *why)
+{
+    fprintf(stderr, "ucmpi: %s: %s\n", name, why);
+    return MPI_ERR_ARG;
+}
+
 static int create(int obj_kind, void (*fn)(void), MPI_Errhandler *eh,
                   const char *name)
 {
-    int rc = ucmpi_check_initialized(name);
+    /* a session's handler is made before the session (and MPI) exist */
+    int rc = obj_kind == UCMPI_OBJ_SESSION ? MPI_SUCCESS
+                                           : ucmpi_check_initialized(name);
     if (rc != MPI_SUCCESS)
         return rc;
+    if ((fn == NULL || eh == NULL) && !ucmpi_global.active)
+        return early_arg_error(name, "function or errhandler is NULL");
     if (fn == NULL || eh == NULL)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, name,
                            "function or errhandler is NULL");
@@ -60,9 +73,10 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
 #pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
-    int rc = ucmpi_check_initialized("MPI_Errhandler_free");
-    if (rc != MPI_SUCCESS)
-        return rc;
+    if (!ucmpi_global.active &&
+        (errhandler == NULL || !eh_valid(*errhandler)))
+        return early_arg_error("MPI_Errhandler_free",
+                               "errhandler is null or freed");
     if (errhandler == NULL || !eh_valid(*errhandler))
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
                            "MPI_Errhandler_free",

@@ -132,10 +132,19 @@ static void progress_void(void)
 }
 
 /* Takes the instance down (collective over the job, as MPI_Finalize). */
+static int hook_done;
+
+/* MPI_COMM_SELF's and MPI_COMM_WORLD's attributes go first, once. */
+static void run_finalize_hook(void)
+{
+    if (ucmpi_comm_finalize_hook && !hook_done)
+        ucmpi_comm_finalize_hook();
+    hook_done = 1;
+}
+
 void ucmpi_instance_down(void)
 {
-    if (ucmpi_comm_finalize_hook)
-        ucmpi_comm_finalize_hook();
+    run_finalize_hook();
     ucmpi_finalize_orphans();     /* before endpoints close */
     ucmpi_p2p_finalize();
     ucmpi_ucx_close_eps();
@@ -160,6 +169,9 @@ int PMPI_Finalize(void)
                 ucmpi_global.finalized ? "twice" : "before MPI_Init");
         exit(1);
     }
+    /* delete callbacks on MPI_COMM_SELF still see MPI_Finalized false */
+    if (ucmpi_sessions_open() == 0)
+        run_finalize_hook();
     ucmpi_global.finalized = 1;
     if (ucmpi_sessions_open() == 0)   /* else the last session ends it */
         ucmpi_instance_down();

@@ -278,20 +278,34 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
     int rc = check_array(count, reqs, "MPI_Waitall");
     if (rc != MPI_SUCCESS)
         return rc;
-    /* requests complete before the ones after them stay complete: one pass
-     * over the array, progressing while the current one is pending */
+    /* one pass: wait for each request in turn and report it at once (its
+     * status out, the request back to the pool) */
     unsigned spins = 0;
-    for (int i = 0; i < count;) {
-        if (ucmpi_request_inactive(reqs[i]) ||
-            ucmpi_request_is_complete(reqs[i])) {
-            i++;
+    int errs = 0;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                                                    : &sts[i];
+        if (ucmpi_request_inactive(reqs[i])) {
+            if (st != MPI_STATUS_IGNORE)
+                *st = ucmpi_empty_status;
             continue;
         }
-        idle(&spins, ucmpi_progress());
-        check_peers(spins, count - i, reqs + i);
+        while (!ucmpi_request_is_complete(reqs[i])) {
+            idle(&spins, ucmpi_progress());
+            check_peers(spins, count - i, reqs + i);
+        }
+        int e = finish(&reqs[i], st);
+        if (st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = e;
+        if (e != MPI_SUCCESS)
+            errs++;
     }
     ucmpi_rt_wait_done();
-    return finish_all(count, reqs, sts, "MPI_Waitall");
+    if (errs == 0)
+        return MPI_SUCCESS;
+    return ucmpi_error(UCMPI_OBJ_COMM, &ucmpi_comm_world, MPI_ERR_IN_STATUS,
+                       "MPI_Waitall", "%d request(s) failed: see the statuses",
+                       errs);
 }
 
 #pragma weak MPI_Testall = PMPI_Testall

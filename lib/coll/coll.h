@@ -24,6 +24,10 @@ typedef struct {
 /* The layout of intracommunicator c (NULL when out of memory). */
 const ucmpi_coll_layout_t *ucmpi_coll_layout(ucmpi_comm_t *c);
 
+/* Where comm's shared-memory collective state lives (lib/coll/shm/);
+ * NULL when out of memory. */
+void **ucmpi_coll_shm_slot(ucmpi_comm_t *c);
+
 /* Frees comm->coll; called by ucmpi_comm_destroy(). */
 void ucmpi_coll_comm_destroy(ucmpi_comm_t *c);
 

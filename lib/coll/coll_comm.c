@@ -11,7 +11,11 @@ typedef struct sched_cache sched_cache_t;
 typedef struct {
     ucmpi_coll_layout_t *layout;
     sched_cache_t *cache;
+    void *shm;                /* lib/coll/shm/ state */
 } coll_state_t;
+
+/* Weak: unit tests link this file without lib/coll/shm/. */
+__attribute__((weak)) void ucmpi_coll_shm_free(void *shm);
 
 static coll_state_t *coll_state(ucmpi_comm_t *c)
 {
@@ -102,12 +106,21 @@ const ucmpi_coll_layout_t *ucmpi_coll_layout(ucmpi_comm_t *c)
     return st->layout;
 }
 
+void **ucmpi_coll_shm_slot(ucmpi_comm_t *c)
+{
+    coll_state_t *st = coll_state(c);
+
+    return st != NULL ? &st->shm : NULL;
+}
+
 void ucmpi_coll_comm_destroy(ucmpi_comm_t *c)
 {
     coll_state_t *st = c->coll;
 
     if (st == NULL)
         return;
+    if (st->shm != NULL && ucmpi_coll_shm_free != NULL)
+        ucmpi_coll_shm_free(st->shm);
     layout_free(st->layout);
     ucmpi_sched_cache_destroy(st->cache);
     free(st);

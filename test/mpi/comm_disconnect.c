@@ -3,7 +3,8 @@
  * buffered send, a rendezvous-sized Isend it frees at once and an Issend
  * it frees; 2k+1 frees its receives at once.  When MPI_Comm_disconnect
  * returns, the freed receives hold the data and the handle is
- * MPI_COMM_NULL.  Then an intercommunicator, and the error cases. */
+ * MPI_COMM_NULL.  Then an intercommunicator, the error cases, and
+ * MPI_Comm_get_parent (MPI_COMM_NULL: nothing is spawned). */
 #include "mpitest.h"
 #include <string.h>
 #include <unistd.h>
@@ -98,6 +99,9 @@ static void test_errors(void)
     MPI_Error_class(MPI_Comm_disconnect(&n), &cls);
     MT_CHECK(cls == MPI_ERR_COMM, "disconnect of MPI_COMM_NULL: class %d",
              cls);
+    MPI_Comm parent = MPI_COMM_WORLD;
+    MT_CHECK_RC(MPI_Comm_get_parent(&parent));
+    MT_CHECK(parent == MPI_COMM_NULL, "a parent although not spawned");
 }
 
 int main(int argc, char **argv)

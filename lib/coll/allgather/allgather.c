@@ -3,8 +3,9 @@
  * persistent forms, on intra- and intercommunicators.
  */
 #include "coll/allgather/allgather.h"
+#include "coll/shm/shm.h"
 
-enum { AG_RING, AG_BRUCK, AG_RD, AG_LINEAR };
+enum { AG_RING, AG_BRUCK, AG_RD, AG_LINEAR, AG_SHM };
 
 const ucmpi_xfer_alg_t ucmpi_allgather_algs[] = {
     {AG_RING, "ring", "n-1 neighbour rounds, bandwidth-optimal",
@@ -16,6 +17,9 @@ const ucmpi_xfer_alg_t ucmpi_allgather_algs[] = {
      ucmpi_allgather_recursive_doubling},
     {AG_LINEAR, "linear", "everyone to everyone in one round",
      ucmpi_allgather_linear},
+    /* no builder: allgather_common takes it (blocking, on one node) */
+    {AG_SHM, "shm", "on-node shared segment: flags and buffers, no "
+     "messages (blocking, small)", NULL},
     {0, NULL, NULL, NULL}
 };
 
@@ -50,7 +54,7 @@ static const ucmpi_xfer_alg_t *ag_select(const ucmpi_xfer_alg_t *table,
 
     if (a->comm->is_inter)
         return ucmpi_xfer_by_id(table, AG_LINEAR);
-    if (f)
+    if (f && f->build)
         return f;
     if (total >= ag_thresh.log_max_total || n <= 2)
         return ucmpi_xfer_by_id(table, AG_RING);
@@ -111,6 +115,12 @@ static int allgather_common(const void *sbuf, MPI_Count scount,
         if (rc != MPI_SUCCESS)
             return rc;
     }
+    if (mode == UCMPI_XFER_BLOCKING && rcount > 0 &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLGATHER,
+                              (size_t)(rcount * rdt->size)) &&
+        (rc = ucmpi_coll_shm_allgather(comm, sbuf, scount, sdt, rbuf, rcount,
+                                       rdt, fn)) != UCMPI_SHM_FALLBACK)
+        return rc;
     return ucmpi_xfer_run(ag_select(ucmpi_allgather_algs,
                                     "ALLGATHER_ALGORITHM",
                                     (size_t)(rcount * rdt->size) *

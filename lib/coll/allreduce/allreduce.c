@@ -16,6 +16,8 @@ static const ucmpi_coll_alg_t allreduce_algs[] = {
      "reduce in node, allreduce among node leaders, bcast in node"},
     {UCMPI_ALLREDUCE_RING_SEGMENTED, "ring_segmented",
      "ring in pipelined segments, no vector-sized temporary (large)"},
+    {UCMPI_ALLREDUCE_SHM, "shm",
+     "on-node shared segment: flags and buffers, no messages (blocking, small)"},
 };
 #define NALGS ((int)(sizeof(allreduce_algs) / sizeof(allreduce_algs[0])))
 
@@ -60,7 +62,7 @@ int ucmpi_allreduce_select(ucmpi_comm_t *comm, size_t nbytes, MPI_Count count,
                                    NALGS);
     const ucmpi_coll_layout_t *l;
 
-    if (id >= 0)
+    if (id >= 0 && id != UCMPI_ALLREDUCE_SHM)  /* shm: allreduce_common */
         return op_ok(id, comm, op) ? id : UCMPI_ALLREDUCE_RECURSIVE_DOUBLING;
     l = ucmpi_coll_layout(comm);
     if (l != NULL && l->nnodes > 1 && l->nnodes < comm->size &&
@@ -133,6 +135,12 @@ static int allreduce_common(const void *sbuf, void *rbuf, MPI_Count count,
         return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
                               "send and receive buffers alias "
                               "(use MPI_IN_PLACE)");
+    if (mode == UCMPI_COLL_BLOCKING && count > 0 && dt->contig &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLREDUCE,
+                              (size_t)(count * dt->size)) &&
+        (rc = ucmpi_coll_shm_allreduce(comm, sbuf, rbuf, count, dt, op,
+                                       fn)) != UCMPI_SHM_FALLBACK)
+        return rc;
     if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
         return rc;
     int alg = local ? -1

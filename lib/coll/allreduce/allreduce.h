@@ -4,10 +4,12 @@
 #define UCMPI_COLL_ALLREDUCE_H
 
 #include "coll/coll_util.h"
+#include "coll/shm/shm.h"
 
 enum { UCMPI_ALLREDUCE_RECURSIVE_DOUBLING, UCMPI_ALLREDUCE_RABENSEIFNER,
        UCMPI_ALLREDUCE_RING, UCMPI_ALLREDUCE_REDUCE_BCAST,
-       UCMPI_ALLREDUCE_HIERARCHICAL, UCMPI_ALLREDUCE_RING_SEGMENTED };
+       UCMPI_ALLREDUCE_HIERARCHICAL, UCMPI_ALLREDUCE_RING_SEGMENTED,
+       UCMPI_ALLREDUCE_SHM };
 
 /* Any op (rank order kept), any n: log2(n) exchanges of the whole vector. */
 int ucmpi_allreduce_recdbl(ucmpi_sched_t *s, const void *mine, void *rbuf,

@@ -3,8 +3,9 @@
  * nonblocking and persistent forms, on intra- and intercommunicators.
  */
 #include "coll/alltoall/alltoall.h"
+#include "coll/shm/shm.h"
 
-enum { A2A_SCATTERED, A2A_PAIRWISE, A2A_BRUCK };
+enum { A2A_SCATTERED, A2A_PAIRWISE, A2A_BRUCK, A2A_SHM };
 
 const ucmpi_xfer_alg_t ucmpi_alltoall_algs[] = {
     {A2A_SCATTERED, "scattered",
@@ -14,6 +15,9 @@ const ucmpi_xfer_alg_t ucmpi_alltoall_algs[] = {
      ucmpi_alltoall_pairwise},
     {A2A_BRUCK, "bruck", "ceil(log2 n) rounds of packed blocks",
      ucmpi_alltoall_bruck},
+    /* no builder: alltoall_common takes it (blocking, on one node) */
+    {A2A_SHM, "shm", "on-node shared segment: flags and buffers, no "
+     "messages (blocking, small)", NULL},
     {0, NULL, NULL, NULL}
 };
 
@@ -46,7 +50,7 @@ static const ucmpi_xfer_alg_t *a2a_select(const ucmpi_xfer_args_t *a)
 
     if (a->comm->is_inter)
         return &ucmpi_alltoall_algs[A2A_SCATTERED];
-    if (f)
+    if (f && f->build)
         return f;
     if (a->size >= a2a_thresh.bruck_min_ranks &&
         bs <= a2a_thresh.bruck_max_block)
@@ -120,6 +124,14 @@ static int alltoall_common(const void *sbuf, MPI_Count scount,
         if (rc != MPI_SUCCESS)
             return rc;
     }
+    /* a rank's buffer holds its n blocks */
+    if (mode == UCMPI_XFER_BLOCKING && rcount > 0 &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLTOALL,
+                              (size_t)(rcount * rdt->size) *
+                                  (size_t)comm->size) &&
+        (rc = ucmpi_coll_shm_alltoall(comm, sbuf, scount, sdt, rbuf, rcount,
+                                      rdt, fn)) != UCMPI_SHM_FALLBACK)
+        return rc;
     return ucmpi_xfer_run(a2a_select(&a), &a, mode, req, fn);
 }
 

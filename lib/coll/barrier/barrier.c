@@ -7,6 +7,8 @@ static const ucmpi_coll_alg_t barrier_algs[] = {
      "ceil(log2 n) rounds of pairwise signals, any n"},
     {UCMPI_BARRIER_KNOMIAL, "knomial",
      "radix-4 tree fan-in then fan-out"},
+    {UCMPI_BARRIER_SHM, "shm",
+     "on-node shared segment: flags and buffers, no messages (blocking, small)"},
 };
 #define NALGS ((int)(sizeof(barrier_algs) / sizeof(barrier_algs[0])))
 
@@ -20,7 +22,9 @@ static const ucmpi_coll_alg_t barrier_algs[] = {
 int ucmpi_barrier_select(ucmpi_comm_t *comm)
 {
     int id = ucmpi_coll_alg_forced("BARRIER_ALGORITHM", barrier_algs, NALGS);
-    return id >= 0 ? id : UCMPI_BARRIER_DISSEMINATION;
+    /* shm: taken by the blocking entry point when it can */
+    return id >= 0 && id != UCMPI_BARRIER_SHM ? id
+                                              : UCMPI_BARRIER_DISSEMINATION;
 }
 
 int ucmpi_barrier_build(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int alg)
@@ -39,6 +43,10 @@ static int barrier_common(MPI_Comm comm, int mode, MPI_Request *req,
     if (rc == MPI_SUCCESS)
         rc = ucmpi_coll_check_req(comm, mode, req, fn);
     if (rc != MPI_SUCCESS)
+        return rc;
+    if (mode == UCMPI_COLL_BLOCKING &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BARRIER, 0) &&
+        (rc = ucmpi_coll_shm_barrier(comm, fn)) != UCMPI_SHM_FALLBACK)
         return rc;
     ucmpi_comm_t *local = NULL;
     if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))

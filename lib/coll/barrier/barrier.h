@@ -3,8 +3,9 @@
 #define UCMPI_COLL_BARRIER_H
 
 #include "coll/coll_util.h"
+#include "coll/shm/shm.h"
 
-enum { UCMPI_BARRIER_DISSEMINATION, UCMPI_BARRIER_KNOMIAL };
+enum { UCMPI_BARRIER_DISSEMINATION, UCMPI_BARRIER_KNOMIAL, UCMPI_BARRIER_SHM };
 
 /* ceil(log2 n) rounds of zero-byte messages to rank + 2^i. */
 int ucmpi_barrier_dissemination(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g);

@@ -9,6 +9,8 @@ static const ucmpi_coll_alg_t bcast_algs[] = {
      "binomial scatter + ring allgather (van de Geijn), medium/large"},
     {UCMPI_BCAST_CHAIN, "chain",
      "pipelined chain in segments, for large messages"},
+    {UCMPI_BCAST_SHM, "shm",
+     "on-node shared segment: flags and buffers, no messages (blocking, small)"},
 };
 #define NALGS ((int)(sizeof(bcast_algs) / sizeof(bcast_algs[0])))
 
@@ -36,7 +38,7 @@ int ucmpi_bcast_select(ucmpi_comm_t *comm, int size, size_t nbytes)
 {
     int id = ucmpi_coll_alg_forced("BCAST_ALGORITHM", bcast_algs, NALGS);
 
-    if (id >= 0)
+    if (id >= 0 && id != UCMPI_BCAST_SHM)  /* shm: see bcast_common */
         return id;
     if (size <= 2 || nbytes < bcast_thresholds.small_bytes)
         return UCMPI_BCAST_BINOMIAL;
@@ -87,6 +89,12 @@ static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
     if (rc == MPI_SUCCESS && comm->is_inter)
         rc = ucmpi_coll_local(comm, &local, fn);
     if (rc != MPI_SUCCESS)
+        return rc;
+    if (mode == UCMPI_COLL_BLOCKING && count > 0 &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST,
+                              (size_t)(count * dt->size)) &&
+        (rc = ucmpi_coll_shm_bcast(comm, buf, count, dt, root, fn)) !=
+            UCMPI_SHM_FALLBACK)
         return rc;
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
     int alg = local ? -1

@@ -3,9 +3,10 @@
 #define UCMPI_COLL_BCAST_H
 
 #include "coll/coll_util.h"
+#include "coll/shm/shm.h"
 
 enum { UCMPI_BCAST_BINOMIAL, UCMPI_BCAST_SCATTER_ALLGATHER,
-       UCMPI_BCAST_CHAIN };
+       UCMPI_BCAST_CHAIN, UCMPI_BCAST_SHM };
 
 /* Radix-k tree (k = 2: binomial). */
 int ucmpi_bcast_tree(ucmpi_sched_t *s, void *buf, MPI_Count count,

@@ -7,6 +7,8 @@ static const ucmpi_coll_alg_t reduce_algs[] = {
      "binomial tree, log2(n) rounds; rank order for non-commutative ops"},
     {UCMPI_REDUCE_LINEAR, "linear",
      "root receives all contributions at once (small communicators)"},
+    {UCMPI_REDUCE_SHM, "shm",
+     "on-node shared segment: flags and buffers, no messages (blocking, small)"},
 };
 #define NALGS ((int)(sizeof(reduce_algs) / sizeof(reduce_algs[0])))
 
@@ -27,7 +29,7 @@ int ucmpi_reduce_select(ucmpi_comm_t *comm, int size, size_t nbytes,
 {
     int id = ucmpi_coll_alg_forced("REDUCE_ALGORITHM", reduce_algs, NALGS);
 
-    if (id >= 0)
+    if (id >= 0 && id != UCMPI_REDUCE_SHM)  /* shm: see reduce_common */
         return id;
     if (size <= reduce_thresholds.linear_max_ranks &&
         nbytes <= reduce_thresholds.linear_max_bytes)
@@ -82,6 +84,12 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                               "send and receive buffers alias "
                               "(use MPI_IN_PLACE)");
     if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
+        return rc;
+    if (mode == UCMPI_COLL_BLOCKING && count > 0 && dt->contig &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE,
+                              (size_t)(count * dt->size)) &&
+        (rc = ucmpi_coll_shm_reduce(comm, sbuf, rbuf, count, dt, op, root,
+                                    fn)) != UCMPI_SHM_FALLBACK)
         return rc;
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
     int alg = local ? -1

@@ -5,8 +5,9 @@
 #define UCMPI_COLL_REDUCE_H
 
 #include "coll/coll_util.h"
+#include "coll/shm/shm.h"
 
-enum { UCMPI_REDUCE_BINOMIAL, UCMPI_REDUCE_LINEAR };
+enum { UCMPI_REDUCE_BINOMIAL, UCMPI_REDUCE_LINEAR, UCMPI_REDUCE_SHM };
 
 /* Radix-k tree (k = 2: binomial).  Non-commutative ops reduce over the
  * tree rooted at member 0 in rank order, then member 0 sends to root. */

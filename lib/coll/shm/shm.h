@@ -1,0 +1,108 @@
+/*
+ * On-node shared-memory path for small blocking collectives.
+ *
+ * When every rank of an intracommunicator sits on one node, a segment
+ * shared by its ranks (created at the first eligible collective) holds one
+ * sequence flag and NBUF (4) data buffers per rank.  A collective is
+ * numbered (k = 1, 2, ...: every rank calls the comm's collectives in the
+ * same order); a rank publishes k in its flag once its data for k is in
+ * its buffer k % NBUF (or, for pure readers, on entry), and readers wait
+ * for the flags they need.  A rank's flag at k also says it finished
+ * collective k-1, so a writer may reuse buffer k % NBUF (last used by
+ * collective k-NBUF) once every flag is >= k-NBUF+1.
+ *
+ * This is a design change against "collectives are schedules over p2p"
+ * (DESIGN.md): one store + one load per peer instead of a UCX message
+ * and a schedule; see lib/coll/shm/shm_seg.c for the measurements.
+ * Nonblocking and persistent forms keep the schedules.
+ */
+#ifndef UCMPI_COLL_SHM_H
+#define UCMPI_COLL_SHM_H
+
+#include "ucmpi.h"
+
+#include <string.h>
+
+/* Collectives with a shm algorithm (index of per-kind tables). */
+enum {
+    UCMPI_SHM_BARRIER, UCMPI_SHM_BCAST, UCMPI_SHM_REDUCE,
+    UCMPI_SHM_ALLREDUCE, UCMPI_SHM_ALLGATHER, UCMPI_SHM_ALLTOALL,
+    UCMPI_SHM_NKINDS
+};
+
+/* Returned by the collectives below when the comm has no segment (it
+ * could not be created on some rank: every rank gets this answer for
+ * the same call); the caller then runs its usual algorithm. */
+#define UCMPI_SHM_FALLBACK (-1)
+
+/* Whether blocking collective `kind` with `nbytes` of data per rank (the
+ * largest a rank puts into its buffer, equal on every rank) takes the
+ * shm path on comm: forced (UCMPI_<COLL>_ALGORITHM=shm) or automatic
+ * (nothing forced, within the measured threshold).  Depends only on
+ * arguments every rank has in common. */
+int ucmpi_coll_shm_wanted(ucmpi_comm_t *comm, int kind, size_t nbytes);
+
+/* The collectives: MPI_SUCCESS, UCMPI_SHM_FALLBACK, or an error reported
+ * through comm's handler (a dead peer: MPI_ERR_PROC_FAILED).  Arguments
+ * are checked by the caller; reduce/allreduce need dt->contig. */
+int ucmpi_coll_shm_barrier(ucmpi_comm_t *comm, const char *fn);
+int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
+                         MPI_Datatype dt, int root, const char *fn);
+int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
+                          MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                          int root, const char *fn);
+int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
+                             void *rbuf, MPI_Count count, MPI_Datatype dt,
+                             MPI_Op op, const char *fn);
+int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
+                             MPI_Count scount, MPI_Datatype sdt, void *rbuf,
+                             MPI_Count rcount, MPI_Datatype rdt,
+                             const char *fn);
+int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
+                            MPI_Count scount, MPI_Datatype sdt, void *rbuf,
+                            MPI_Count rcount, MPI_Datatype rdt,
+                            const char *fn);
+
+/* ---- segment and synchronisation (shm_seg.c), for the files above ---- */
+typedef struct ucmpi_coll_shm ucmpi_coll_shm_t;
+
+/* comm's segment, set up on first use; NULL: fall back (no segment). */
+ucmpi_coll_shm_t *ucmpi_coll_shm_get(ucmpi_comm_t *comm, int *rc,
+                                     const char *fn);
+/* Starts the next collective: its number k. */
+uint64_t ucmpi_coll_shm_begin(ucmpi_coll_shm_t *sh);
+/* Rank r's buffer for collective k. */
+char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k);
+/* Publishes: my data for k is in place (or: I entered k). */
+void ucmpi_coll_shm_post(ucmpi_coll_shm_t *sh, uint64_t k);
+/* Waits until rank r (every rank but me when r < 0) posted >= k;
+ * MPI_ERR_PROC_FAILED (reported on comm) when a waited-for rank died. */
+int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                        const char *fn);
+/* Waits until my buffer for k is free to write (all posted >= k-NBUF+1). */
+int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
+                                 const char *fn);
+/* Frees comm's segment state (ucmpi_coll_comm_destroy). */
+void ucmpi_coll_shm_free(void *sh);
+
+/* Packed bytes of (buf, count, dt) into dst, and back. */
+static inline void ucmpi_coll_shm_pack(void *dst, const void *buf,
+                                      MPI_Count count, MPI_Datatype dt)
+{
+    if (dt->contig)
+        memcpy(dst, (const char *)buf + dt->true_lb,
+               (size_t)(count * dt->size));
+    else
+        ucmpi_dt_pack(dt, buf, count, dst);
+}
+
+static inline void ucmpi_coll_shm_unpack(void *buf, MPI_Count count,
+                                      MPI_Datatype dt, const void *src)
+{
+    if (dt->contig)
+        memcpy((char *)buf + dt->true_lb, src, (size_t)(count * dt->size));
+    else
+        ucmpi_dt_unpack(dt, buf, count, src, (size_t)(count * dt->size));
+}
+
+#endif

@@ -1,0 +1,159 @@
+/*
+ * Barrier, bcast, reduce and allreduce over the comm's shared segment
+ * (protocol in shm.h): one buffer write and one flag store per writer,
+ * flag loads and buffer reads per reader, no messages.
+ */
+#include "coll/shm/shm.h"
+
+#include <stdlib.h>
+
+/* Barrier: post on entry, wait for everyone's entry. */
+int ucmpi_coll_shm_barrier(ucmpi_comm_t *comm, const char *fn)
+{
+    int rc;
+    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
+    uint64_t k;
+
+    if (sh == NULL)
+        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
+    k = ucmpi_coll_shm_begin(sh);
+    ucmpi_coll_shm_post(sh, k);
+    return ucmpi_coll_shm_wait(sh, -1, k, fn);
+}
+
+/* Bcast: the root writes its buffer and posts; the others post on entry
+ * (which frees the root's older buffer) and copy once the root posted. */
+int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
+                         MPI_Datatype dt, int root, const char *fn)
+{
+    int rc;
+    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
+    uint64_t k;
+
+    if (sh == NULL)
+        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
+    k = ucmpi_coll_shm_begin(sh);
+    if (comm->rank == root) {
+        if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+            return rc;
+        ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, root, k), buf, count, dt);
+        ucmpi_coll_shm_post(sh, k);
+        return MPI_SUCCESS;
+    }
+    ucmpi_coll_shm_post(sh, k);
+    if ((rc = ucmpi_coll_shm_wait(sh, root, k, fn)) != MPI_SUCCESS)
+        return rc;
+    ucmpi_coll_shm_unpack(buf, count, dt, ucmpi_coll_shm_buf(sh, root, k));
+    return MPI_SUCCESS;
+}
+
+/* rbuf = x[0] op x[1] op ... op x[n-1], in rank order (non-commutative
+ * ops too); x[i] is rank i's packed contribution (contiguous dt). */
+static int reduce_all(ucmpi_coll_shm_t *sh, const char *const *x, void *rbuf,
+                      MPI_Count count, MPI_Datatype dt, MPI_Op op, int n)
+{
+    int rc = MPI_SUCCESS;
+
+    if (x[n - 1] != (const char *)rbuf + dt->true_lb)
+        memcpy((char *)rbuf + dt->true_lb, x[n - 1],
+               (size_t)(count * dt->size));
+    for (int i = n - 2; i >= 0 && rc == MPI_SUCCESS; i--)
+        rc = ucmpi_op_apply(op, x[i] - dt->true_lb, rbuf, count, dt);
+    (void)sh;
+    return rc;
+}
+
+/* Contributions of collective k: every rank's buffer, except mine at
+ * `own` when it is already where it is needed. */
+static void contributions(ucmpi_coll_shm_t *sh, uint64_t k, int n, int me,
+                          const char *own, const char **x)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = ucmpi_coll_shm_buf(sh, i, k);
+    if (own != NULL)
+        x[me] = own;
+}
+
+#define MAX_STACK_RANKS 64
+
+static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, ucmpi_comm_t *comm,
+                       const char *own, void *rbuf, MPI_Count count,
+                       MPI_Datatype dt, MPI_Op op, const char *fn)
+{
+    const char *stack[MAX_STACK_RANKS];
+    const char **x = comm->size <= MAX_STACK_RANKS
+                         ? stack
+                         : malloc(sizeof(char *) * (size_t)comm->size);
+    int rc;
+
+    if (x == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    contributions(sh, k, comm->size, comm->rank, own, x);
+    rc = reduce_all(sh, x, rbuf, count, dt, op, comm->size);
+    if (x != stack)
+        free(x);
+    return rc == MPI_SUCCESS ? rc
+                             : ucmpi_err_comm(comm, rc, fn, "reduction failed");
+}
+
+/* Reduce: the others write and post; the root posts on entry, waits for
+ * all and reduces from their buffers straight into rbuf. */
+int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
+                          MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                          int root, const char *fn)
+{
+    int rc;
+    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
+    const char *own;
+    uint64_t k;
+
+    if (sh == NULL)
+        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
+    k = ucmpi_coll_shm_begin(sh);
+    if (comm->rank != root) {
+        if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+            return rc;
+        ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, comm->rank, k), sbuf,
+                           count, dt);
+        ucmpi_coll_shm_post(sh, k);
+        return MPI_SUCCESS;
+    }
+    ucmpi_coll_shm_post(sh, k);
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+        return rc;
+    if (sbuf != MPI_IN_PLACE) {
+        own = (const char *)sbuf + dt->true_lb;
+    } else if (root == comm->size - 1) {
+        own = (const char *)rbuf + dt->true_lb;  /* reduced into in place */
+    } else {
+        /* rbuf is overwritten first: keep my operand in my buffer (free:
+         * everyone posted k) */
+        ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, root, k), rbuf, count, dt);
+        own = NULL;
+    }
+    return reduce_into(sh, k, comm, own, rbuf, count, dt, op, fn);
+}
+
+/* Allreduce: everyone writes and posts, waits for all, and reduces all
+ * buffers in rank order into its rbuf (same operands, same order: the
+ * same result on every rank). */
+int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
+                             void *rbuf, MPI_Count count, MPI_Datatype dt,
+                             MPI_Op op, const char *fn)
+{
+    int rc;
+    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
+    uint64_t k;
+
+    if (sh == NULL)
+        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
+    k = ucmpi_coll_shm_begin(sh);
+    if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+        return rc;
+    ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, comm->rank, k),
+                       sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
+    ucmpi_coll_shm_post(sh, k);
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+        return rc;
+    return reduce_into(sh, k, comm, NULL, rbuf, count, dt, op, fn);
+}

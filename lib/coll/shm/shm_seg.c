@@ -1,0 +1,361 @@
+/*
+ * The shm path's segment: one per intracommunicator whose ranks share a
+ * node, created at its first eligible collective (which every rank calls),
+ * unlinked as soon as every rank mapped it (so a crash leaves nothing in
+ * /dev/shm), unmapped when the comm is freed.  Also the flag protocol
+ * (post, wait) and the selection (ucmpi_coll_shm_wanted).
+ *
+ * Layout: n flags, each alone in FLAG_STRIDE bytes (no false sharing, also
+ * not with the adjacent-line prefetcher), then per rank NBUF buffers of
+ * `slot` bytes (collective k uses buffer k % NBUF).
+ */
+#include "coll/shm/shm.h"
+#include "coll/coll.h"
+#include "coll/coll_util.h"
+#include "coll/bcast/bcast.h"
+#include "coll/allreduce/allreduce.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FLAG_STRIDE 128
+#define NAME_LEN 64
+#define SPIN_PURE 64          /* flag checks before progress/idle calls */
+/* Buffers per rank: a writer may run NBUF-1 collectives ahead of its
+ * slowest reader (a bcast root, reduce contributors), as eager p2p
+ * messages let it; matters most when ranks share cores. */
+#define NBUF 4
+
+struct ucmpi_coll_shm {
+    int ok;                   /* 0: no segment, every call falls back */
+    int n, me;
+    size_t slot;              /* bytes of one data buffer */
+    char *base;               /* the mapping (flags, then buffers) */
+    size_t len;
+    uint64_t seq;             /* number of the last collective begun */
+    uint64_t writable;        /* every rank is known to have posted this */
+    int *world;               /* world rank of each comm rank */
+    ucmpi_comm_t *comm;       /* owner (outlives this state) */
+};
+
+/* ---- selection ---- */
+
+static const char *const knobs[UCMPI_SHM_NKINDS] = {
+    "BARRIER_ALGORITHM", "BCAST_ALGORITHM", "REDUCE_ALGORITHM",
+    "ALLREDUCE_ALGORITHM", "ALLGATHER_ALGORITHM", "ALLTOALL_ALGORITHM",
+};
+
+/* Automatic selection: the shm path up to these bytes per rank (the
+ * UCMPI_COLL_SHM_MAX_BYTES tunable overrides all of them).  Measured
+ * (session 3, 2026-11-30, 2 ranks; see the report of issue 5):
+ *   UCMPI_<COLL>_ALGORITHM=shm|<default> mpiexec -n N bench/coll_bench
+ *     -b <coll> -m 8 -M 16384 -t 0.2
+ * shm wins every size up to the slot size (8 KiB) at 2 and 4 ranks for
+ * barrier, bcast, reduce, allreduce, allgather; alltoall's buffer holds
+ * all n blocks of a rank, so it is capped by the slot too. */
+static const size_t auto_max[UCMPI_SHM_NKINDS] = {
+    0, 8192, 8192, 8192, 8192, 8192,
+};
+
+enum { FORCE_UNKNOWN, FORCE_NONE, FORCE_SHM, FORCE_OTHER };
+
+static int forced(int kind)
+{
+    static int mode[UCMPI_SHM_NKINDS];
+
+    if (mode[kind] == FORCE_UNKNOWN) {
+        const char *v = ucmpi_coll_knob(knobs[kind]);
+        mode[kind] = v == NULL || v[0] == '\0' || strcmp(v, "auto") == 0
+                         ? FORCE_NONE
+                         : strcmp(v, "shm") == 0 ? FORCE_SHM : FORCE_OTHER;
+    }
+    return mode[kind];
+}
+
+static size_t slot_bytes(void)
+{
+    static long v = -1;
+
+    if (v < 0) {
+        long s = ucmpi_config_long("COLL_SHM_SLOT_BYTES");
+        v = s < 64 ? 64 : (s + 63) / 64 * 64;
+    }
+    return (size_t)v;
+}
+
+static size_t auto_limit(int kind)
+{
+    static long over = -2;          /* -2 unread, -1 unset */
+
+    if (over == -2) {
+        const char *v = ucmpi_config_str("COLL_SHM_MAX_BYTES");
+        over = v == NULL || v[0] == '\0' ? -1 : strtol(v, NULL, 0);
+    }
+    return over >= 0 ? (size_t)over : auto_max[kind];
+}
+
+int ucmpi_coll_shm_wanted(ucmpi_comm_t *comm, int kind, size_t nbytes)
+{
+    static int enabled = -1;
+    int f = forced(kind);
+    ucmpi_coll_shm_t **slot;
+    const ucmpi_coll_layout_t *l;
+
+    if (enabled < 0)
+        enabled = ucmpi_config_long("COLL_SHM") != 0;
+    if (!enabled || f == FORCE_OTHER || comm->is_inter || comm->size < 2 ||
+        nbytes > slot_bytes())
+        return 0;
+    if (f == FORCE_NONE && kind != UCMPI_SHM_BARRIER &&
+        nbytes > auto_limit(kind))
+        return 0;
+    slot = (ucmpi_coll_shm_t **)ucmpi_coll_shm_slot(comm);
+    if (slot != NULL && *slot != NULL)
+        return (*slot)->ok;
+    l = ucmpi_coll_layout(comm);
+    return l != NULL && l->nnodes == 1;
+}
+
+/* ---- segment set-up ---- */
+
+/* Rank 0 creates the segment (named by its pid, the context id and a
+ * counter: unique on the node); "" when it could not. */
+static void create(ucmpi_coll_shm_t *sh, uint32_t ctx, char *name)
+{
+    static unsigned counter;
+    int fd;
+    void *p = MAP_FAILED;
+
+    snprintf(name, NAME_LEN, "/ucmpi-coll-%d-%u-%u", (int)getpid(),
+             (unsigned)ctx, counter++);
+    fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd >= 0) {
+        if (ftruncate(fd, (off_t)sh->len) == 0)
+            p = mmap(NULL, sh->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+                     0);
+        close(fd);
+        if (p == MAP_FAILED)
+            shm_unlink(name);
+    }
+    if (p == MAP_FAILED)
+        name[0] = '\0';
+    else
+        sh->base = p;
+}
+
+static void attach(ucmpi_coll_shm_t *sh, const char *name)
+{
+    int fd = shm_open(name, O_RDWR, 0600);
+    struct stat st;
+    void *p = MAP_FAILED;
+
+    if (fd < 0)
+        return;
+    if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sh->len)
+        p = mmap(NULL, sh->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p != MAP_FAILED)
+        sh->base = p;
+}
+
+/* Blocking p2p collectives on comm for the set-up (bcast of the name,
+ * agreement that everyone mapped it). */
+static int run_bcast(ucmpi_comm_t *comm, int *buf, int len)
+{
+    ucmpi_sched_t *s = ucmpi_sched_create(comm);
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+    int rc;
+
+    if (s == NULL)
+        return MPI_ERR_NO_MEM;
+    rc = ucmpi_bcast_build(s, buf, len, MPI_INT, 0, &g,
+                           UCMPI_BCAST_BINOMIAL);
+    if (rc != MPI_SUCCESS) {
+        ucmpi_sched_free(s);
+        return rc;
+    }
+    return ucmpi_sched_run_blocking(s);
+}
+
+static int run_allsum(ucmpi_comm_t *comm, int *mine, int *all)
+{
+    ucmpi_sched_t *s = ucmpi_sched_create(comm);
+    int rc;
+
+    if (s == NULL)
+        return MPI_ERR_NO_MEM;
+    rc = ucmpi_allreduce_build(s, comm, mine, all, 1, MPI_INT, MPI_SUM,
+                               UCMPI_ALLREDUCE_RECURSIVE_DOUBLING);
+    if (rc != MPI_SUCCESS) {
+        ucmpi_sched_free(s);
+        return rc;
+    }
+    return ucmpi_sched_run_blocking(s);
+}
+
+/* Every rank maps the segment or every rank falls back (sh->ok). */
+static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh)
+{
+    int namebuf[NAME_LEN / sizeof(int)] = {0};  /* ints: any MPI has them */
+    char *name = (char *)namebuf;
+    int mine, all = 0, rc;
+
+    sh->comm = comm;
+    sh->n = comm->size;
+    sh->me = comm->rank;
+    sh->slot = slot_bytes();
+    sh->len = (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot);
+    sh->world = malloc(sizeof(int) * (size_t)sh->n);
+    if (sh->world != NULL)
+        for (int r = 0; r < sh->n; r++)
+            sh->world[r] = ucmpi_comm_peer_world(comm, r);
+    if (sh->me == 0 && sh->world != NULL)
+        create(sh, comm->ctx, name);
+    rc = run_bcast(comm, namebuf, NAME_LEN / sizeof(int));
+    if (rc == MPI_SUCCESS && sh->me != 0 && name[0] != '\0' &&
+        sh->world != NULL)
+        attach(sh, name);
+    mine = sh->base != NULL;
+    if (rc == MPI_SUCCESS)
+        rc = run_allsum(comm, &mine, &all);
+    if (sh->me == 0 && name[0] != '\0')
+        shm_unlink(name);            /* all mapped it (or gave up) */
+    sh->ok = rc == MPI_SUCCESS && all == sh->n;
+    if (!sh->ok && sh->base != NULL) {
+        munmap(sh->base, sh->len);
+        sh->base = NULL;
+    }
+    return rc;
+}
+
+ucmpi_coll_shm_t *ucmpi_coll_shm_get(ucmpi_comm_t *comm, int *rc,
+                                     const char *fn)
+{
+    ucmpi_coll_shm_t **slot = (ucmpi_coll_shm_t **)ucmpi_coll_shm_slot(comm);
+
+    *rc = MPI_SUCCESS;
+    if (slot == NULL)
+        return NULL;
+    if (*slot == NULL) {
+        ucmpi_coll_shm_t *sh = calloc(1, sizeof(*sh));
+        if (sh == NULL)
+            return NULL;      /* every rank tries again next time */
+        *slot = sh;
+        *rc = setup(comm, sh);
+        if (*rc != MPI_SUCCESS) {
+            *rc = ucmpi_err_comm(comm, *rc, fn, "setting up the shared "
+                                 "memory of the collectives failed");
+            return NULL;
+        }
+    }
+    return (*slot)->ok ? *slot : NULL;
+}
+
+void ucmpi_coll_shm_free(void *p)
+{
+    ucmpi_coll_shm_t *sh = p;
+
+    if (sh == NULL)
+        return;
+    if (sh->base != NULL)
+        munmap(sh->base, sh->len);
+    free(sh->world);
+    free(sh);
+}
+
+/* ---- flags ---- */
+
+static inline uint64_t *flag(ucmpi_coll_shm_t *sh, int r)
+{
+    return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    __asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+uint64_t ucmpi_coll_shm_begin(ucmpi_coll_shm_t *sh)
+{
+    return ++sh->seq;
+}
+
+char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k)
+{
+    return sh->base + (size_t)sh->n * FLAG_STRIDE +
+           ((size_t)r * NBUF + k % NBUF) * sh->slot;
+}
+
+void ucmpi_coll_shm_post(ucmpi_coll_shm_t *sh, uint64_t k)
+{
+    __atomic_store_n(flag(sh, sh->me), k, __ATOMIC_RELEASE);
+}
+
+/* Spins a little, then keeps the progress engine going (other requests
+ * of this rank may be what the peer waits for) and yields per the wait
+ * mode; checks now and then that the peer still lives. */
+static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k, const char *fn)
+{
+    uint64_t *f = flag(sh, r);
+    unsigned spins = 0, idle = 0;
+    int rc = MPI_SUCCESS;
+
+    while (__atomic_load_n(f, __ATOMIC_ACQUIRE) < k) {
+        if (spins < SPIN_PURE) {
+            spins++;
+            cpu_relax();
+            continue;
+        }
+        if (ucmpi_progress() != 0)
+            continue;
+        ucmpi_progress_idle(++idle);
+        if (idle % 1024 == 0 && ucmpi_peer_failed(sh->world[r])) {
+            rc = MPI_ERR_PROC_FAILED;
+            break;
+        }
+    }
+    if (idle > 0)
+        ucmpi_rt_wait_done();
+    if (rc != MPI_SUCCESS) {
+        sh->ok = 0;                   /* the sequence is broken for good */
+        return ucmpi_err_comm(sh->comm, rc, fn, "rank %d died during a "
+                              "shared-memory collective", r);
+    }
+    return MPI_SUCCESS;
+}
+
+int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                        const char *fn)
+{
+    if (r >= 0)
+        return __atomic_load_n(flag(sh, r), __ATOMIC_ACQUIRE) >= k
+                   ? MPI_SUCCESS
+                   : wait_slow(sh, r, k, fn);
+    for (int i = 0; i < sh->n; i++) {
+        if (i == sh->me || __atomic_load_n(flag(sh, i), __ATOMIC_ACQUIRE) >= k)
+            continue;
+        int rc = wait_slow(sh, i, k, fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    if (sh->writable < k)
+        sh->writable = k;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
+                                 const char *fn)
+{
+    if (k < NBUF || sh->writable >= k - (NBUF - 1))
+        return MPI_SUCCESS;
+    return ucmpi_coll_shm_wait(sh, -1, k - (NBUF - 1), fn);
+}

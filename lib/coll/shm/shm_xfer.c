@@ -1,0 +1,80 @@
+/*
+ * Allgather and alltoall over the comm's shared segment (protocol in
+ * shm.h): each rank packs its contribution into its buffer once, posts,
+ * and after everyone posted copies what it needs out of the others'.
+ */
+#include "coll/shm/shm.h"
+
+static inline char *block(const void *buf, int i, MPI_Count count,
+                          MPI_Datatype dt)
+{
+    return (char *)buf + (MPI_Aint)i * count * dt->extent;
+}
+
+int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
+                             MPI_Count scount, MPI_Datatype sdt, void *rbuf,
+                             MPI_Count rcount, MPI_Datatype rdt,
+                             const char *fn)
+{
+    int rc, me = comm->rank;
+    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
+    uint64_t k;
+
+    if (sh == NULL)
+        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
+    k = ucmpi_coll_shm_begin(sh);
+    if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+        return rc;
+    if (sbuf == MPI_IN_PLACE)
+        ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, me, k),
+                           block(rbuf, me, rcount, rdt), rcount, rdt);
+    else
+        ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, me, k), sbuf, scount, sdt);
+    ucmpi_coll_shm_post(sh, k);
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+        return rc;
+    for (int r = 0; r < comm->size; r++)
+        if (r != me || sbuf != MPI_IN_PLACE)
+            ucmpi_coll_shm_unpack(block(rbuf, r, rcount, rdt), rcount, rdt,
+                               ucmpi_coll_shm_buf(sh, r, k));
+    return MPI_SUCCESS;
+}
+
+/* A rank's buffer holds its n outgoing blocks back to back (the caller
+ * checked that n blocks fit). */
+int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
+                            MPI_Count scount, MPI_Datatype sdt, void *rbuf,
+                            MPI_Count rcount, MPI_Datatype rdt,
+                            const char *fn)
+{
+    int rc, n = comm->size, me = comm->rank;
+    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
+    size_t blk = (size_t)(rcount * rdt->size);
+    uint64_t k;
+    char *mine;
+
+    if (sh == NULL)
+        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
+    if (sbuf == MPI_IN_PLACE) {       /* everything is packed before use */
+        sbuf = rbuf;
+        scount = rcount;
+        sdt = rdt;
+    }
+    k = ucmpi_coll_shm_begin(sh);
+    if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+        return rc;
+    mine = ucmpi_coll_shm_buf(sh, me, k);
+    if (sdt->contig)
+        memcpy(mine, (const char *)sbuf + sdt->true_lb, blk * (size_t)n);
+    else
+        for (int i = 0; i < n; i++)
+            ucmpi_coll_shm_pack(mine + (size_t)i * blk,
+                               block(sbuf, i, scount, sdt), scount, sdt);
+    ucmpi_coll_shm_post(sh, k);
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+        return rc;
+    for (int r = 0; r < n; r++)
+        ucmpi_coll_shm_unpack(block(rbuf, r, rcount, rdt), rcount, rdt,
+                           ucmpi_coll_shm_buf(sh, r, k) + (size_t)me * blk);
+    return MPI_SUCCESS;
+}
