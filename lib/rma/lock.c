@@ -19,6 +19,14 @@ static int ctrl_amo(MPI_Win win, int t, int aop, size_t off, uint64_t val,
                     uint64_t *old)
 {
     ucmpi_rma_peer_t *p = &win->peers[t];
+    if (p->ctrl_local != NULL && aop == UCMPI_RMA_AOP_ADD) {
+        /* mapped here (myself, a node peer): a CPU atomic */
+        uint64_t *w = (uint64_t *)((char *)p->ctrl_local + off);
+        uint64_t was = __atomic_fetch_add(w, val, __ATOMIC_SEQ_CST);
+        if (old != NULL)
+            *old = was;
+        return MPI_SUCCESS;
+    }
     struct {
         ucmpi_rma_cnt_t c;
         uint64_t val, res;

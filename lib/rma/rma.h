@@ -29,6 +29,7 @@ typedef struct {
     void *map;                /* our mapping of its segment (to unmap) */
     size_t map_len;
     int ucx_dirty;            /* UCP puts/gets/atomics not yet flushed */
+    uint64_t *ctrl_local;     /* its lock words mapped here, or NULL */
 } ucmpi_rma_peer_t;
 
 /* Registered per-window control words: a fair reader-writer ticket lock.
@@ -269,6 +270,8 @@ int ucmpi_rma_shm_connect(ucmpi_win_t *win, const char *name);
 /* Direct access to myself and, for shared windows, to every member. */
 void ucmpi_rma_direct_setup(ucmpi_win_t *win);
 void ucmpi_rma_shm_disconnect(ucmpi_win_t *win);
+/* Map the lock words of myself and of node peers (ctrl_local). */
+void ucmpi_rma_ctrl_setup(ucmpi_win_t *win);
 
 /* --- the accumulate atomicity regime (atomic.c) --- */
 /* Applies op to the run dst[0, len) from src (NULL for NO_OP), fetching

@@ -298,8 +298,7 @@ void ucmpi_rma_win_destroy(ucmpi_win_t *win)
         free(r);
     }
     ucmpi_rma_mem_unmap(win->mem);
-    ucmpi_rma_mem_unmap(win->ctrl_mem);
-    free(win->ctrl);
+    ucmpi_rma_mem_unmap(win->ctrl_mem);   /* frees win->ctrl */
     ucmpi_lock();
     if (win->id < table_len && table[win->id] == win)
         table[win->id] = NULL;
@@ -367,11 +366,14 @@ int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
     win->size = win->comm->size;
     rc = MPI_ERR_NO_MEM;
     win->peers = calloc(win->size, sizeof(*win->peers));
-    if (posix_memalign((void **)&win->ctrl, 64, sizeof(*win->ctrl)) != 0)
+    /* lock words in UCX-allocated memory: node peers lock with CPU
+     * atomics over shared memory instead of UCX's software atomics (an
+     * active message round trip to this process each) */
+    if (ucmpi_rma_mem_alloc(sizeof(*win->ctrl), (void **)&win->ctrl,
+                            &win->ctrl_mem) != MPI_SUCCESS)
         win->ctrl = NULL;
     if (win->peers == NULL || win->ctrl == NULL)
         goto fail;
-    memset(win->ctrl, 0, sizeof(*win->ctrl));
     win->acc_lock = &win->ctrl->acc_lock;
     rc = ucmpi_rma_am_setup();
     if (rc == MPI_SUCCESS) {
@@ -385,12 +387,11 @@ int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
                                                                  : (size_t)size,
                                &win->mem);
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_rma_mem_map(win->ctrl, sizeof(*win->ctrl), &win->ctrl_mem);
-    if (rc == MPI_SUCCESS)
         rc = exchange(win);
     if (rc != MPI_SUCCESS)
         goto fail;
     ucmpi_rma_apply_info(win, info);
+    ucmpi_rma_ctrl_setup(win);
     ucmpi_rma_direct_setup(win);
     *out = win;
     return MPI_SUCCESS;

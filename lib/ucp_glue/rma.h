@@ -57,6 +57,10 @@ void ucmpi_rma_eps_release(void);
 /* Register [base, base+len) for remote access (len may be 0: no region). */
 int ucmpi_rma_mem_map(void *base, size_t len, ucmpi_rma_mem_t **mem);
 void ucmpi_rma_mem_unmap(ucmpi_rma_mem_t *mem);
+/* len bytes (zeroed) allocated and registered by UCX: node peers' UCX
+ * then reaches them through a shared-memory transport, with CPU atomics
+ * and no work for this process.  ucmpi_rma_mem_unmap frees them. */
+int ucmpi_rma_mem_alloc(size_t len, void **ptr, ucmpi_rma_mem_t **mem);
 /* Packed remote key in a malloc'd buffer (free() it); *len 0 for NULL mem. */
 int ucmpi_rma_rkey_pack(ucmpi_rma_mem_t *mem, void **buf, size_t *len);
 /* Remote key usable towards world rank `peer` (NULL for an empty key). */

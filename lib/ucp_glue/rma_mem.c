@@ -38,6 +38,35 @@ int ucmpi_rma_mem_map(void *base, size_t len, ucmpi_rma_mem_t **mem)
     return MPI_SUCCESS;
 }
 
+int ucmpi_rma_mem_alloc(size_t len, void **ptr, ucmpi_rma_mem_t **mem)
+{
+    ucmpi_rma_mem_t *m = calloc(1, sizeof(*m));
+    if (m == NULL)
+        return MPI_ERR_NO_MEM;
+    ucp_mem_map_params_t p = {
+        .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS |
+                      UCP_MEM_MAP_PARAM_FIELD_LENGTH |
+                      UCP_MEM_MAP_PARAM_FIELD_FLAGS,
+        .address = NULL,
+        .length = len,
+        .flags = UCP_MEM_MAP_ALLOCATE,
+    };
+    ucp_mem_attr_t attr = {.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS};
+    if (ucp_mem_map(ucmpi_ucx.context, &p, &m->memh) != UCS_OK) {
+        free(m);
+        return MPI_ERR_NO_MEM;
+    }
+    if (ucp_mem_query(m->memh, &attr) != UCS_OK) {
+        ucp_mem_unmap(ucmpi_ucx.context, m->memh);
+        free(m);
+        return MPI_ERR_INTERN;
+    }
+    memset(attr.address, 0, len);
+    *ptr = attr.address;
+    *mem = m;
+    return MPI_SUCCESS;
+}
+
 void ucmpi_rma_mem_unmap(ucmpi_rma_mem_t *mem)
 {
     if (mem == NULL)

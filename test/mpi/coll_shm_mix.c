@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define ITERS 1500
-#define MAXC 2100             /* ints: just over the 8 KiB shm slot */
+#define MAXC 16400            /* ints: just over the 64 KiB shm slot */
 #define P 1000003
 
 static unsigned rng = 12345;
@@ -22,7 +22,7 @@ static unsigned next(void)
     return (rng >> 8) & 0xffffff;
 }
 
-static const int counts[] = {1, 2, 7, 64, 255, 1024, 2048, 2049};
+static const int counts[] = {1, 2, 7, 64, 255, 1024, 2049, 16384, 16385};
 #define NCOUNTS ((int)(sizeof(counts) / sizeof(counts[0])))
 
 static int val(int r, int it, int j)

@@ -19,6 +19,9 @@ static void *work(void *arg)
 {
     int id = (int)(long)arg;
     long one = 1, old;
+    /* a put's origin buffer stays untouched until the put completes (the
+     * flushes below): one variable for the whole loop */
+    long v = rank;
     for (int it = 0; it < ITERS; it++) {
         for (int w = 0; w < 2; w++) {
             int t = (it + id) % size;
@@ -28,7 +31,6 @@ static void *work(void *arg)
             MT_CHECK_RC(MPI_Raccumulate(&one, 1, MPI_LONG, t, 1 + id, 1,
                                         MPI_LONG, MPI_SUM, wins[w], &rq));
             MT_CHECK_RC(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-            long v = rank;
             MT_CHECK_RC(MPI_Put(&v, 1, MPI_LONG, t, 1 + THREADS + rank, 1,
                                 MPI_LONG, wins[w]));
             if (it % 16 == 0)

@@ -51,15 +51,27 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
 };
 
 /* Automatic selection: the shm path up to these bytes per rank (the
- * UCMPI_COLL_SHM_MAX_BYTES tunable overrides all of them).  Measured
- * (session 3, 2026-11-30, 2 ranks; see the report of issue 5):
- *   UCMPI_<COLL>_ALGORITHM=shm|<default> mpiexec -n N bench/coll_bench
- *     -b <coll> -m 8 -M 16384 -t 0.2
- * shm wins every size up to the slot size (8 KiB) at 2 and 4 ranks for
- * barrier, bcast, reduce, allreduce, allgather; alltoall's buffer holds
- * all n blocks of a rank, so it is capped by the slot too. */
+ * UCMPI_COLL_SHM_MAX_BYTES tunable overrides all of them).  Reductions
+ * divide theirs by n-1: every rank (the root for reduce) combines all n
+ * vectors itself, (n-1) x the work of one, where recursive doubling does
+ * log2(n) x.  Measured (session 3, 2026-11-30 00:33 UTC, 1-min load 17-19
+ * from other helpers' work, medians), shm with a 64 KiB slot against
+ * UCMPI_COLL_SHM=0:
+ *   UCMPI_COLL_SHM_SLOT_BYTES=65536 UCMPI_<COLL>_ALGORITHM=shm
+ *     mpiexec -n 2 bench/coll_bench -b <coll> -m 8 -M 65536 -t 0.05
+ *   UCMPI_COLL_SHM=0 mpiexec -n 2 bench/coll_bench -b <coll> ...
+ * 2 ranks: allreduce shm 0.10-0.21 us vs 0.23-0.38 up to 2 KiB, 0.46 vs
+ * 0.74-5.9 at 4 KiB; bcast, allgather, alltoall ahead at every size.
+ * Again from 4 KiB at 01:02 UTC (load 22, two runs each, -m 4096
+ * -M 131072 -t 0.1): allreduce 4-16 KiB a tie (1.2-2.6 vs 1.4-3.1 us),
+ * 32 and 64 KiB 4.4/7.9 vs 10.3/13.8 (p2p goes rendezvous); bcast 16-64
+ * KiB 0.8-2.0 vs 3.8-6.8; allgather 2.4/3.8 vs 4.3/5.7 at 32/64 KiB;
+ * alltoall 1.9-3.3 vs 4.3-5.5.  So: the shm path up to the default slot
+ * (64 KiB) for all.  4 ranks (2x oversubscribed) at that load: 4-30 us
+ * either way, too noisy to place anything; the n-1 rule for reductions
+ * is reasoning, not a measurement. */
 static const size_t auto_max[UCMPI_SHM_NKINDS] = {
-    0, 8192, 8192, 8192, 8192, 8192,
+    0, 65536, 65536, 65536, 65536, 65536,
 };
 
 enum { FORCE_UNKNOWN, FORCE_NONE, FORCE_SHM, FORCE_OTHER };
@@ -88,6 +100,18 @@ static size_t slot_bytes(void)
     return (size_t)v;
 }
 
+/* A comm's buffer size: the tunable, cut so that the buffers of a big
+ * comm stay within SEG_BUDGET (64 ranks: 8 KiB), at least 4 KiB.  The
+ * segment is allocated whole at creation (see create()). */
+#define SEG_BUDGET ((size_t)2 << 20)
+static size_t slot_for(int n)
+{
+    size_t s = slot_bytes(), cap = SEG_BUDGET / ((size_t)NBUF * n);
+
+    cap = cap < 4096 ? 4096 : cap / 64 * 64;
+    return s < cap ? s : cap;
+}
+
 static size_t auto_limit(int kind)
 {
     static long over = -2;          /* -2 unread, -1 unset */
@@ -109,10 +133,13 @@ int ucmpi_coll_shm_wanted(ucmpi_comm_t *comm, int kind, size_t nbytes)
     if (enabled < 0)
         enabled = ucmpi_config_long("COLL_SHM") != 0;
     if (!enabled || f == FORCE_OTHER || comm->is_inter || comm->size < 2 ||
-        nbytes > slot_bytes())
+        nbytes > slot_for(comm->size))
         return 0;
     if (f == FORCE_NONE && kind != UCMPI_SHM_BARRIER &&
-        nbytes > auto_limit(kind))
+        nbytes > auto_limit(kind) /
+                     (kind == UCMPI_SHM_REDUCE || kind == UCMPI_SHM_ALLREDUCE
+                          ? (size_t)comm->size - 1
+                          : 1))
         return 0;
     slot = (ucmpi_coll_shm_t **)ucmpi_coll_shm_slot(comm);
     if (slot != NULL && *slot != NULL)
@@ -135,7 +162,10 @@ static void create(ucmpi_coll_shm_t *sh, uint32_t ctx, char *name)
              (unsigned)ctx, counter++);
     fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd >= 0) {
-        if (ftruncate(fd, (off_t)sh->len) == 0)
+        /* allocated now: a full /dev/shm fails here (every rank falls
+         * back) rather than with SIGBUS at a later first touch */
+        if (ftruncate(fd, (off_t)sh->len) == 0 &&
+            posix_fallocate(fd, 0, (off_t)sh->len) == 0)
             p = mmap(NULL, sh->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
                      0);
         close(fd);
@@ -208,7 +238,7 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh)
     sh->comm = comm;
     sh->n = comm->size;
     sh->me = comm->rank;
-    sh->slot = slot_bytes();
+    sh->slot = slot_for(sh->n);
     sh->len = (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot);
     sh->world = malloc(sizeof(int) * (size_t)sh->n);
     if (sh->world != NULL)
