@@ -151,10 +151,14 @@ static int check_ranges(MPI_Group g, int n, int ranges[][3], const char *fn)
     return rc;
 }
 
-static int give(MPI_Group g, MPI_Group *out, const char *fn)
+/* A group derived from `from` derives from its session too (sessions
+ * area: the session's buffer serves comms made from it). */
+static int give(MPI_Group g, MPI_Group from, MPI_Group *out, const char *fn)
 {
     if (g == NULL)
         return no_mem(fn);
+    if (!g->predefined)
+        g->session_id = from->session_id;
     *out = g;
     return MPI_SUCCESS;
 }
@@ -169,7 +173,9 @@ int PMPI_Group_incl(MPI_Group group, int n, const int ranks[],
         rc = out_null(fn, newgroup, "newgroup");
     if (rc == MPI_SUCCESS)
         rc = check_rank_list(group, n, ranks, fn);
-    return rc ? rc : give(ucmpi_group_incl(group, n, ranks), newgroup, fn);
+    return rc ? rc
+              : give(ucmpi_group_incl(group, n, ranks),
+                     group, newgroup, fn);
 }
 
 #pragma weak MPI_Group_excl = PMPI_Group_excl
@@ -182,7 +188,9 @@ int PMPI_Group_excl(MPI_Group group, int n, const int ranks[],
         rc = out_null(fn, newgroup, "newgroup");
     if (rc == MPI_SUCCESS)
         rc = check_rank_list(group, n, ranks, fn);
-    return rc ? rc : give(ucmpi_group_excl(group, n, ranks), newgroup, fn);
+    return rc ? rc
+              : give(ucmpi_group_excl(group, n, ranks),
+                     group, newgroup, fn);
 }
 
 #pragma weak MPI_Group_range_incl = PMPI_Group_range_incl
@@ -196,7 +204,8 @@ int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3],
     if (rc == MPI_SUCCESS)
         rc = check_ranges(group, n, ranges, fn);
     return rc ? rc
-              : give(ucmpi_group_range_incl(group, n, ranges), newgroup, fn);
+              : give(ucmpi_group_range_incl(group, n, ranges),
+                     group, newgroup, fn);
 }
 
 #pragma weak MPI_Group_range_excl = PMPI_Group_range_excl
@@ -210,7 +219,8 @@ int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3],
     if (rc == MPI_SUCCESS)
         rc = check_ranges(group, n, ranges, fn);
     return rc ? rc
-              : give(ucmpi_group_range_excl(group, n, ranges), newgroup, fn);
+              : give(ucmpi_group_range_excl(group, n, ranges),
+                     group, newgroup, fn);
 }
 
 #pragma weak MPI_Group_union = PMPI_Group_union
@@ -220,7 +230,9 @@ int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
     int rc = enter(fn, group1, group2);
     if (rc == MPI_SUCCESS)
         rc = out_null(fn, newgroup, "newgroup");
-    return rc ? rc : give(ucmpi_group_union(group1, group2), newgroup, fn);
+    return rc ? rc
+              : give(ucmpi_group_union(group1, group2),
+                     group1, newgroup, fn);
 }
 
 #pragma weak MPI_Group_intersection = PMPI_Group_intersection
@@ -232,7 +244,8 @@ int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2,
     if (rc == MPI_SUCCESS)
         rc = out_null(fn, newgroup, "newgroup");
     return rc ? rc
-              : give(ucmpi_group_intersection(group1, group2), newgroup, fn);
+              : give(ucmpi_group_intersection(group1, group2),
+                     group1, newgroup, fn);
 }
 
 #pragma weak MPI_Group_difference = PMPI_Group_difference
@@ -244,7 +257,8 @@ int PMPI_Group_difference(MPI_Group group1, MPI_Group group2,
     if (rc == MPI_SUCCESS)
         rc = out_null(fn, newgroup, "newgroup");
     return rc ? rc
-              : give(ucmpi_group_difference(group1, group2), newgroup, fn);
+              : give(ucmpi_group_difference(group1, group2),
+                     group1, newgroup, fn);
 }
 
 #pragma weak MPI_Group_translate_ranks = PMPI_Group_translate_ranks
@@ -293,6 +307,8 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_group_retain(comm->group);
+    if (comm->session_id && !comm->group->predefined)
+        comm->group->session_id = comm->session_id;
     *group = comm->group;
     return MPI_SUCCESS;
 }

@@ -146,11 +146,6 @@ int ucmpi_rma_target_prep(ucmpi_win_t *win, const char *fn, int target,
     t->raddr = p->base + (uint64_t)start;
     if (p->local != NULL)
         t->local = p->local + start;
-    /* a node peer's memory that is not mapped here: UCX 1.13 reaches it
-     * only by software-emulated put/get (its own active messages), whose
-     * completions now and then never arrived (MPICH contention_putget and
-     * rma_contig hung in the flush); ours carry their own replies */
-    t->via_am = p->local == NULL && p->on_node;
     rc = ucmpi_rma_check_epoch(win, target, fn);
     if (rc != MPI_SUCCESS)
         ucmpi_rma_target_free(t);
@@ -161,8 +156,6 @@ int ucmpi_rma_target_prep(ucmpi_win_t *win, const char *fn, int target,
  * (or gather) them instead of one UCP transfer per run. */
 static bool use_am(ucmpi_win_t *win, const ucmpi_rma_target_t *t)
 {
-    if (t->via_am)
-        return true;
     return win->flavor == MPI_WIN_FLAVOR_DYNAMIC ||
            (t->nsegs > 16 && t->bytes / t->nsegs < 512);
 }

@@ -30,7 +30,6 @@ typedef struct {
     size_t map_len;
     int ucx_dirty;            /* UCP puts/gets/atomics not yet flushed */
     uint64_t *ctrl_local;     /* its lock words mapped here, or NULL */
-    bool on_node;             /* on this node (itself included) */
 } ucmpi_rma_peer_t;
 
 /* Registered per-window control words: a fair reader-writer ticket lock.
@@ -215,7 +214,6 @@ typedef struct {
     uint64_t raddr;
     uint64_t bytes;
     char *local;              /* raddr mapped here (direct path) or NULL */
-    bool via_am;              /* puts/gets go by our active messages */
     ucmpi_rma_seg_t one;      /* segs of a contiguous type (no malloc) */
 } ucmpi_rma_target_t;
 

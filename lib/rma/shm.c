@@ -116,8 +116,8 @@ int ucmpi_rma_shm_connect(ucmpi_win_t *win, const char *name)
 /* Win_create memory of a node peer, when UCX can map it into this
  * process (ucp_rkey_ptr: xpmem, or memory a shared-memory transport
  * allocated).  Both its window memory and its accumulate lock must map;
- * UCX 1.13 without xpmem cannot map user memory: such peers then take
- * our active-message path (ops.c, via_am). */
+ * UCX 1.13 without xpmem cannot map user memory: such peers stay on
+ * UCP put/get (cma for large transfers). */
 static void map_created(ucmpi_win_t *win, ucmpi_rma_peer_t *p)
 {
     if (!ucmpi_rma_direct_enabled() || !same_node(p->world) || p->map)
@@ -132,20 +132,17 @@ static void map_created(ucmpi_win_t *win, ucmpi_rma_peer_t *p)
 
 /* Lock words are UCX-allocated (win.c), so node peers can map them and
  * lock with CPU atomics.  Through UCX they were software atomics: an
- * active-message round trip served by the target's progress (lock + put
- * + unlock on a Win_create window took 36-80 us under load, 1.3 us now),
- * whose completions now and then never came (MPICH contention_putget). */
+ * active-message round trip that the target had to be scheduled to
+ * serve (lock + put + unlock on a Win_create window took 36-80 us under
+ * load, 1.3 us now; MPICH contention_putget ran for minutes when the
+ * machine was oversubscribed). */
 void ucmpi_rma_ctrl_setup(ucmpi_win_t *win)
 {
-    bool all = true;
-    for (int i = 0; i < win->size; i++) {
-        win->peers[i].on_node = same_node(win->peers[i].world);
-        all = all && win->peers[i].on_node;
-    }
     /* only when every member is on this node: a NIC's atomics from
      * another node would not be atomic against these CPU ones */
-    if (!all)
-        return;
+    for (int i = 0; i < win->size; i++)
+        if (!same_node(win->peers[i].world))
+            return;
     for (int i = 0; i < win->size; i++) {
         ucmpi_rma_peer_t *p = &win->peers[i];
         if (i == win->rank)

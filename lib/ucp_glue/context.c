@@ -199,6 +199,7 @@ void ucmpi_ucx_print_transports(int verbose)
 
     if (ucp_config_read(NULL, NULL, &config) != UCS_OK)
         return;
+    drop_posix_shm(config);       /* show what MPI_Init would use */
     params.field_mask = UCP_PARAM_FIELD_FEATURES;
     params.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA | UCP_FEATURE_AMO64 |
                       UCP_FEATURE_AM;

@@ -82,6 +82,25 @@ int main(int argc, char **argv)
                  "session comm: class %d (session buffer not used?)",
                  err_class(rc));
     }
+    /* nor on a comm made from a group derived from the session's group */
+    MPI_Group g2;
+    MPI_Comm sc2;
+    int all[64];
+    for (int i = 0; i < size && i < 64; i++)
+        all[i] = size - 1 - i;               /* reversed: a new group */
+    MT_CHECK_RC(MPI_Group_incl(g, size < 64 ? size : 64, all, &g2));
+    MT_CHECK_RC(MPI_Comm_create_from_group(g2, "session_buffer2",
+                                           MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                           &sc2));
+    int r2;
+    MPI_Comm_rank(sc2, &r2);
+    if (r2 == 0) {
+        rc = MPI_Bsend(big, BIG, MPI_INT, size - 1, 3, sc2);
+        MT_CHECK(err_class(rc) == MPI_ERR_BUFFER, "big Bsend on a comm of "
+                 "a derived group: class %d", err_class(rc));
+    }
+    MPI_Comm_free(&sc2);
+    MPI_Group_free(&g2);
     /* MPI_COMM_WORLD does not derive from the session */
     exchange(MPI_COMM_WORLD, BIG, 4, "process buffer");
     /* the communicator's own buffer comes first */
