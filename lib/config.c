@@ -53,7 +53,7 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
      "Small blocking collectives on a communicator whose ranks share a node "
      "go through a shared segment (algorithm \"shm\"; 0: never)"},
     {"COLL_SHM_SLOT_BYTES", UCMPI_CFG_LONG, "65536",
-     "Bytes of each of a rank's 4 buffers in a communicator's collective "
+     "Bytes of each of a rank's 16 buffers in a communicator's collective "
      "segment (less on big communicators: 2 MiB of buffers at most): the "
      "largest contribution the shm algorithm takes"},
     {"COLL_SHM_MAX_BYTES", UCMPI_CFG_STR, "",

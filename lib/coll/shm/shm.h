@@ -3,7 +3,7 @@
  *
  * When every rank of an intracommunicator sits on one node, a segment
  * shared by its ranks (created at the first eligible collective) holds one
- * sequence flag and NBUF (4) data buffers per rank.  A collective is
+ * sequence flag and NBUF (16) data buffers per rank.  A collective is
  * numbered (k = 1, 2, ...: every rank calls the comm's collectives in the
  * same order); a rank publishes k in its flag once its data for k is in
  * its buffer k % NBUF (or, for pure readers, on entry), and readers wait
