@@ -34,7 +34,8 @@ static const char usage[] =
     "interrupted. A rank that crashes, or exits without finalizing while others\n"
     "still run (or without MPI_Init while others start MPI), ends the whole job.\n"
     "All ranks run on this node: unless UCX_TLS is set, the ranks get\n"
-    "UCX_TLS=^tcp (shared memory and the rest, not TCP) for a faster start.\n";
+    "UCX_TLS=^tcp (shared memory and the rest, not TCP) for a faster start;\n"
+    "the library then also leaves posix shared memory out where SysV works.\n";
 
 static int bad_usage(const char *fmt, const char *arg)
 {
