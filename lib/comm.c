@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ucmpi_comm_s ucmpi_comm_world = {.magic = UCMPI_MAGIC_COMM,
-                                        .refcount = 1, .predefined = 1,
-                                        .ctx = 0, .name = "MPI_COMM_WORLD"};
-struct ucmpi_comm_s ucmpi_comm_self = {.magic = UCMPI_MAGIC_COMM,
-                                       .refcount = 1, .predefined = 1,
-                                       .ctx = 1, .name = "MPI_COMM_SELF"};
+UCMPI_PREDEFINED(struct ucmpi_comm_s, ucmpi_comm_world, UCMPI_PAD_COMM) = {
+    .obj = {.magic = UCMPI_MAGIC_COMM, .refcount = 1, .predefined = 1,
+            .ctx = 0, .name = "MPI_COMM_WORLD"}};
+UCMPI_PREDEFINED(struct ucmpi_comm_s, ucmpi_comm_self, UCMPI_PAD_COMM) = {
+    .obj = {.magic = UCMPI_MAGIC_COMM, .refcount = 1, .predefined = 1,
+            .ctx = 1, .name = "MPI_COMM_SELF"}};
 
 static void setup_predefined(ucmpi_comm_t *c, ucmpi_group_t *g)
 {

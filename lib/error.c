@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ucmpi_errhandler_s ucmpi_errors_are_fatal = {
-    UCMPI_MAGIC_ERRHANDLER, 1, UCMPI_EH_FATAL, UCMPI_OBJ_NONE, NULL};
-struct ucmpi_errhandler_s ucmpi_errors_return = {
-    UCMPI_MAGIC_ERRHANDLER, 1, UCMPI_EH_RETURN, UCMPI_OBJ_NONE, NULL};
-struct ucmpi_errhandler_s ucmpi_errors_abort = {
-    UCMPI_MAGIC_ERRHANDLER, 1, UCMPI_EH_ABORT, UCMPI_OBJ_NONE, NULL};
+#define PREDEF_EH(name, how)                                             \
+    UCMPI_PREDEFINED(struct ucmpi_errhandler_s, name, UCMPI_PAD_ERRHANDLER) \
+        = {.obj = {UCMPI_MAGIC_ERRHANDLER, 1, how, UCMPI_OBJ_NONE, NULL}}
+PREDEF_EH(ucmpi_errors_are_fatal, UCMPI_EH_FATAL);
+PREDEF_EH(ucmpi_errors_return, UCMPI_EH_RETURN);
+PREDEF_EH(ucmpi_errors_abort, UCMPI_EH_ABORT);
 
 static const char *const class_names[MPI_ERR_LASTCODE + 1][2] = {
     [MPI_SUCCESS] = {"MPI_SUCCESS", "no error"},

@@ -7,11 +7,10 @@
 
 #include <stdlib.h>
 
-struct ucmpi_group_s ucmpi_group_empty = {
-    .magic = UCMPI_MAGIC_GROUP, .refcount = 1, .predefined = 1, .size = 0,
-    .my_rank = MPI_UNDEFINED, .kind = UCMPI_GROUP_RANGE, .first = 0,
-    .stride = 1, .ranks = NULL
-};
+UCMPI_PREDEFINED(struct ucmpi_group_s, ucmpi_group_empty, UCMPI_PAD_GROUP) = {
+    .obj = {.magic = UCMPI_MAGIC_GROUP, .refcount = 1, .predefined = 1,
+            .size = 0, .my_rank = MPI_UNDEFINED, .kind = UCMPI_GROUP_RANGE,
+            .first = 0, .stride = 1, .ranks = NULL}};
 
 static ucmpi_group_t *group_new(int size)
 {

@@ -22,9 +22,8 @@ struct ucmpi_info_s {
     info_pair_t *pairs;
 };
 
-struct ucmpi_info_s ucmpi_info_env = {
-    .magic = UCMPI_MAGIC_INFO, .predefined = 1
-};
+UCMPI_PREDEFINED(struct ucmpi_info_s, ucmpi_info_env, UCMPI_PAD_INFO) = {
+    .obj = {.magic = UCMPI_MAGIC_INFO, .predefined = 1}};
 static int env_filled;
 
 bool ucmpi_info_valid(MPI_Info info)

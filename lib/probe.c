@@ -8,8 +8,10 @@
 #include "tag.h"
 #include "ucp_glue/ucx.h"
 
-struct ucmpi_request_s ucmpi_message_no_proc = {
-    .magic = UCMPI_MAGIC_REQUEST, .kind = UCMPI_REQ_MPROBE, .complete = 1};
+UCMPI_PREDEFINED(struct ucmpi_request_s, ucmpi_message_no_proc,
+                 UCMPI_PAD_REQUEST) = {
+    .obj = {.magic = UCMPI_MAGIC_REQUEST, .kind = UCMPI_REQ_MPROBE,
+            .complete = 1}};
 
 typedef struct {
     void *msg;                /* UCX message handle */

@@ -15,6 +15,24 @@
 #define UCMPI_CONTAINER_OF(ptr, type, member) \
     ((type *)((char *)(ptr) - offsetof(type, member)))
 
+/* Defines a predefined object that mpi.h names (MPI_COMM_WORLD, MPI_INT,
+ * ...).  Executables reach these through copy relocations, which copy as
+ * many bytes as the symbol had when the program was linked; so the symbol
+ * is exported with a fixed, padded size, and growing the struct does not
+ * break (or corrupt) programs built against an older libucmpi.  Use:
+ * UCMPI_PREDEFINED(struct ucmpi_comm_s, ucmpi_comm_world,
+ *                  UCMPI_PAD_COMM) = {.obj = {...}}; */
+#define UCMPI_PREDEFINED(type, name, pad)                                 \
+    _Static_assert(sizeof(type) <= (pad), #name " outgrew its padding"); \
+    extern type name __attribute__((alias(#name "_padded")));          \
+    static union { type obj; char bytes[pad]; } name##_padded
+/* Exported sizes: part of the ABI, never shrink or grow them. */
+enum {
+    UCMPI_PAD_COMM = 1024, UCMPI_PAD_REQUEST = 512, UCMPI_PAD_DATATYPE = 256,
+    UCMPI_PAD_OP = 128, UCMPI_PAD_GROUP = 128, UCMPI_PAD_ERRHANDLER = 128,
+    UCMPI_PAD_INFO = 128
+};
+
 /* Handle validity: every object starts with a magic number that is cleared
  * when it is freed, so stale and wrong-kind handles are caught. */
 enum {

@@ -12,8 +12,9 @@
 #include <limits.h>
 
 #define PREDEF_OP(name, ID, COMMUTE) \
-    struct ucmpi_op_s ucmpi_op_##name = { .magic = UCMPI_MAGIC_OP, \
-        .refcount = 1, .predefined = 1, .commute = COMMUTE, .id = ID }
+    UCMPI_PREDEFINED(struct ucmpi_op_s, ucmpi_op_##name, UCMPI_PAD_OP) = { \
+        .obj = {.magic = UCMPI_MAGIC_OP, .refcount = 1, .predefined = 1, \
+                .commute = COMMUTE, .id = ID}}
 
 PREDEF_OP(max, UCMPI_OP_MAX, 1);
 PREDEF_OP(min, UCMPI_OP_MIN, 1);

@@ -12,11 +12,12 @@
                       .len = (n_), .size = (n_)}}
 
 #define DT_OBJ(var, sz, ext, tlen, contig_)                              \
-    struct ucmpi_datatype_s ucmpi_dt_##var = {                           \
+    UCMPI_PREDEFINED(struct ucmpi_datatype_s, ucmpi_dt_##var,            \
+                     UCMPI_PAD_DATATYPE) = {.obj = {                     \
         .magic = UCMPI_MAGIC_DATATYPE, .refcount = 1, .predefined = 1,   \
         .committed = 1, .contig = (contig_), .size = (sz), .lb = 0,      \
         .extent = (ext), .true_lb = 0, .true_extent = (tlen),            \
-        .impl = &dt_##var##_impl}
+        .impl = &dt_##var##_impl}}
 
 /* A basic type: C type, typeclass, external32 size and conversion. */
 #define BASIC(var, str, ctype, tclass, x32, conv, unit)                  \
