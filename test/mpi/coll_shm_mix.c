@@ -165,6 +165,23 @@ static void do_alltoall(MPI_Comm c, int it, int n, int me, int count)
     MT_CHECK(ok, "alltoall it %d n %d count %d", it, n, count);
 }
 
+/* Reduce_scatter_block with the non-commutative op: block r of the
+ * rank-order composition goes to rank r. */
+static void do_rsb(MPI_Comm c, int it, int n, int me, int count, MPI_Op op,
+                   MPI_Datatype pair)
+{
+    int ok;
+    count = count / (2 * n) > 0 ? count / (2 * n) : 1;   /* pairs/rank */
+    for (int j = 0; j < count * n; j++)
+        affine_of(me, it, j, &sbuf[2 * j]);
+    memset(rbuf, 0, sizeof(int) * (size_t)count * 2);
+    MT_CHECK_RC(MPI_Reduce_scatter_block(sbuf, rbuf, count, pair, op, c));
+    expect_affine(it, n, count * n);
+    ok = memcmp(rbuf, ebuf + 2 * count * me,
+                sizeof(int) * (size_t)count * 2) == 0;
+    MT_CHECK(ok, "reduce_scatter_block it %d n %d pairs %d", it, n, count);
+}
+
 /* A nonblocking allreduce (schedule) stays in flight across a blocking
  * one on the same comm. */
 static void do_overlap(MPI_Comm c, int it, int n, int me)
@@ -202,7 +219,7 @@ int main(int argc, char **argv)
         int n, me;
         MPI_Comm_size(c, &n);
         MPI_Comm_rank(c, &me);
-        int kind = next() % 8, count = counts[next() % NCOUNTS];
+        int kind = next() % 9, count = counts[next() % NCOUNTS];
         int root = next() % n, flag = next() % 2;
         int strided = (me + it) % 3 == 0;   /* differs between ranks */
         switch (kind) {
@@ -213,6 +230,7 @@ int main(int argc, char **argv)
         case 4: do_sum(c, it, n, me, count); break;
         case 5: do_allgather(c, it, n, me, count, flag); break;
         case 6: do_alltoall(c, it, n, me, count); break;
+        case 7: do_rsb(c, it, n, me, count, op, pair); break;
         default: do_overlap(c, it, n, me); break;
         }
     }

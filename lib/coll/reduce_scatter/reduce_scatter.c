@@ -13,6 +13,8 @@ static const ucmpi_coll_alg_t rs_algs[] = {
      "pairwise exchange, n-1 steps; any op in rank order"},
     {UCMPI_RS_RING_SEGMENTED, "ring_segmented",
      "ring in pipelined segments, no input copy (commutative, long)"},
+    {UCMPI_RS_SHM, "shm",
+     "on-node shared segment: flags and buffers, no messages (blocking, small)"},
 };
 #define NALGS ((int)(sizeof(rs_algs) / sizeof(rs_algs[0])))
 
@@ -50,7 +52,7 @@ static int rs_select(MPI_Op op, size_t total_bytes, int n)
 
     if (!op->commute)
         return UCMPI_RS_PAIRWISE;
-    if (id >= 0)
+    if (id >= 0 && id != UCMPI_RS_SHM)    /* shm: see rs_common */
         return id;
     if (total_bytes >= rs_thresholds.ring_min_bytes ||
         (n == 2 && total_bytes >= 32768))
@@ -98,6 +100,19 @@ static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
         return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
                               "send and receive buffers alias "
                               "(use MPI_IN_PLACE)");
+    if (mode == UCMPI_COLL_BLOCKING && !local && total > 0 && dt->contig &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE_SCATTER,
+                              (size_t)(total * dt->size))) {
+        MPI_Count displ = 0, mine;
+        for (int i = 0; i < comm->rank; i++)
+            displ += icounts ? icounts[i] : ccounts ? ccounts[i] : bcount;
+        mine = icounts ? icounts[comm->rank]
+               : ccounts ? ccounts[comm->rank] : bcount;
+        rc = ucmpi_coll_shm_reduce_scatter(comm, sbuf, rbuf, total, displ,
+                                           mine, dt, op, fn);
+        if (rc != UCMPI_SHM_FALLBACK)
+            return rc;
+    }
     /* the selection depends on (op, total bytes), both in the key */
     ucmpi_sched_key_t key = {rs_algs, 0, 0, sbuf, rbuf, bcount, total, dt,
                              dt, op, icounts, icounts ? n : 0};

@@ -5,9 +5,10 @@
 #define UCMPI_COLL_REDUCE_SCATTER_H
 
 #include "coll/coll_util.h"
+#include "coll/shm/shm.h"
 
 enum { UCMPI_RS_RECURSIVE_HALVING, UCMPI_RS_RING, UCMPI_RS_PAIRWISE,
-       UCMPI_RS_RING_SEGMENTED };
+       UCMPI_RS_RING_SEGMENTED, UCMPI_RS_SHM };
 
 /* Commutative ops. */
 int ucmpi_rs_recursive_halving(ucmpi_sched_t *s, const void *in, void *rbuf,

@@ -27,7 +27,7 @@
 enum {
     UCMPI_SHM_BARRIER, UCMPI_SHM_BCAST, UCMPI_SHM_REDUCE,
     UCMPI_SHM_ALLREDUCE, UCMPI_SHM_ALLGATHER, UCMPI_SHM_ALLTOALL,
-    UCMPI_SHM_NKINDS
+    UCMPI_SHM_REDUCE_SCATTER, UCMPI_SHM_NKINDS
 };
 
 /* Returned by the collectives below when the comm has no segment (it
@@ -54,6 +54,12 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
 int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
                              void *rbuf, MPI_Count count, MPI_Datatype dt,
                              MPI_Op op, const char *fn);
+/* Every rank's whole vector (total elements) goes in; I reduce elements
+ * [displ, displ + mine) into rbuf. */
+int ucmpi_coll_shm_reduce_scatter(ucmpi_comm_t *comm, const void *sbuf,
+                                  void *rbuf, MPI_Count total,
+                                  MPI_Count displ, MPI_Count mine,
+                                  MPI_Datatype dt, MPI_Op op, const char *fn);
 int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
                              MPI_Count scount, MPI_Datatype sdt, void *rbuf,
                              MPI_Count rcount, MPI_Datatype rdt,

@@ -63,13 +63,13 @@ static int reduce_all(ucmpi_coll_shm_t *sh, const char *const *x, void *rbuf,
     return rc;
 }
 
-/* Contributions of collective k: every rank's buffer, except mine at
- * `own` when it is already where it is needed. */
+/* Contributions of collective k from byte `off` on: every rank's buffer,
+ * except mine at `own` when it is already where it is needed. */
 static void contributions(ucmpi_coll_shm_t *sh, uint64_t k, int n, int me,
-                          const char *own, const char **x)
+                          const char *own, size_t off, const char **x)
 {
     for (int i = 0; i < n; i++)
-        x[i] = ucmpi_coll_shm_buf(sh, i, k);
+        x[i] = ucmpi_coll_shm_buf(sh, i, k) + off;
     if (own != NULL)
         x[me] = own;
 }
@@ -77,8 +77,9 @@ static void contributions(ucmpi_coll_shm_t *sh, uint64_t k, int n, int me,
 #define MAX_STACK_RANKS 64
 
 static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, ucmpi_comm_t *comm,
-                       const char *own, void *rbuf, MPI_Count count,
-                       MPI_Datatype dt, MPI_Op op, const char *fn)
+                       const char *own, size_t off, void *rbuf,
+                       MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                       const char *fn)
 {
     const char *stack[MAX_STACK_RANKS];
     const char **x = comm->size <= MAX_STACK_RANKS
@@ -88,7 +89,7 @@ static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, ucmpi_comm_t *comm,
 
     if (x == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    contributions(sh, k, comm->size, comm->rank, own, x);
+    contributions(sh, k, comm->size, comm->rank, own, off, x);
     rc = reduce_all(sh, x, rbuf, count, dt, op, comm->size);
     if (x != stack)
         free(x);
@@ -131,7 +132,7 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
         ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, root, k), rbuf, count, dt);
         own = NULL;
     }
-    return reduce_into(sh, k, comm, own, rbuf, count, dt, op, fn);
+    return reduce_into(sh, k, comm, own, 0, rbuf, count, dt, op, fn);
 }
 
 /* Allreduce: everyone writes and posts, waits for all, and reduces all
@@ -155,5 +156,30 @@ int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
         return rc;
-    return reduce_into(sh, k, comm, NULL, rbuf, count, dt, op, fn);
+    return reduce_into(sh, k, comm, NULL, 0, rbuf, count, dt, op, fn);
+}
+
+/* Reduce_scatter: like allreduce, but each rank reduces only its block
+ * (the same rank order, so non-commutative ops are fine). */
+int ucmpi_coll_shm_reduce_scatter(ucmpi_comm_t *comm, const void *sbuf,
+                                  void *rbuf, MPI_Count total,
+                                  MPI_Count displ, MPI_Count mine,
+                                  MPI_Datatype dt, MPI_Op op, const char *fn)
+{
+    int rc;
+    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
+    uint64_t k;
+
+    if (sh == NULL)
+        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
+    k = ucmpi_coll_shm_begin(sh);
+    if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+        return rc;
+    ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, comm->rank, k),
+                        sbuf == MPI_IN_PLACE ? rbuf : sbuf, total, dt);
+    ucmpi_coll_shm_post(sh, k);
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS || mine == 0)
+        return rc;
+    return reduce_into(sh, k, comm, NULL, (size_t)(displ * dt->size), rbuf,
+                       mine, dt, op, fn);
 }

@@ -50,6 +50,7 @@ struct ucmpi_coll_shm {
 static const char *const knobs[UCMPI_SHM_NKINDS] = {
     "BARRIER_ALGORITHM", "BCAST_ALGORITHM", "REDUCE_ALGORITHM",
     "ALLREDUCE_ALGORITHM", "ALLGATHER_ALGORITHM", "ALLTOALL_ALGORITHM",
+    "REDUCE_SCATTER_ALGORITHM",
 };
 
 /* Automatic selection: the shm path up to these bytes per rank (the
@@ -68,12 +69,14 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  * -M 131072 -t 0.1): allreduce 4-16 KiB a tie (1.2-2.6 vs 1.4-3.1 us),
  * 32 and 64 KiB 4.4/7.9 vs 10.3/13.8 (p2p goes rendezvous); bcast 16-64
  * KiB 0.8-2.0 vs 3.8-6.8; allgather 2.4/3.8 vs 4.3/5.7 at 32/64 KiB;
- * alltoall 1.9-3.3 vs 4.3-5.5.  So: the shm path up to the default slot
+ * alltoall 1.9-3.3 vs 4.3-5.5; reduce_scatter (01:47 UTC, load 7, -m 16
+ * -M 131072) 0.11-0.13 vs 0.23-0.28 up to 1 KiB, 1.8 vs 5.7 at 64 KiB.
+ * So: the shm path up to the default slot
  * (64 KiB) for all.  4 ranks (2x oversubscribed) at that load: 4-30 us
  * either way, too noisy to place anything; the n-1 rule for reductions
  * is reasoning, not a measurement. */
 static const size_t auto_max[UCMPI_SHM_NKINDS] = {
-    0, 65536, 65536, 65536, 65536, 65536,
+    0, 65536, 65536, 65536, 65536, 65536, 65536,
 };
 
 enum { FORCE_UNKNOWN, FORCE_NONE, FORCE_SHM, FORCE_OTHER };
