@@ -105,6 +105,10 @@ void mx_calls_create(mx_job_t *job);
 void mx_calls_report(const mx_job_t *job);
 void mx_calls_destroy(mx_job_t *job);
 
+/* mpiexec_shm.c: once the ranks are gone, remove the shared-memory
+ * segment names they left (a rank killed between creating and unlinking) */
+void mx_shm_cleanup(const mx_job_t *job);
+
 /* mpiexec_wait.c */
 int mx_wait_job(mx_job_t *job);
 void mx_wake(mx_job_t *job);

@@ -125,6 +125,7 @@ int main(int argc, char **argv)
     if (job.args.verbose)
         mx_log("%d ranks started in %.3f s", job.np, mx_now() - job.t_start);
     rc = mx_wait_job(&job);
+    mx_shm_cleanup(&job);
     mx_pmix_stop(&job);
     mx_calls_destroy(&job);
     nftw(job.tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);

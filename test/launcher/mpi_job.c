@@ -3,6 +3,9 @@
  * the given MODE while the others wait in MPI_Recv (blocked in UCX progress).
  * Usage: mpi_job ok | abort WHO CODE | segv WHO | exit WHO CODE | stuck |
  *        noinit WHO MS
+ *        shmleft WHO
+ * shmleft: every rank leaves segment names as the library's would be after
+ * a crash between create and unlink, prints them, then rank WHO segfaults.
  * noinit: rank WHO (by $PMIX_RANK) sleeps MS milliseconds and exits 0
  * without MPI_Init; the others call MPI_Init (which cannot complete).
  * stuck (for --timeout's report): after a barrier all pass, rank 0 blocks
@@ -10,6 +13,8 @@
  * MPI_Wait, rank 4 in MPI_Probe, the others in MPI_Barrier.
  */
 #include <mpi.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +51,27 @@ static void stuck(int rank)
     exit(99);
 }
 
+/* names as lib/coll/shm, lib/rma/shm.c and lib/rma/win_shared.c make them */
+static void leave_segments(int rank)
+{
+    static const char *const fmt[] = {"/ucmpi-coll-%d-7-0", "/ucmpi-w%d-0",
+                                      "/ucmpi-%d-3"};
+    char name[64];
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(name, sizeof(name), fmt[i], (int)getpid());
+        int fd = shm_open(name, O_CREAT | O_RDWR, 0600);
+        if (fd < 0 || ftruncate(fd, 4096) != 0) {
+            perror("shm_open");
+            exit(3);
+        }
+        close(fd);
+        printf("rank %d left /dev/shm%s\n", rank, name);
+    }
+    fflush(stdout);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "ok";
@@ -80,6 +106,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(mode, "stuck"))
         stuck(rank);
+    if (!strcmp(mode, "shmleft")) {
+        leave_segments(rank);
+        mode = "segv";
+    }
     if (rank == who) {
         printf("rank %d failing: %s\n", rank, mode);
         fflush(stdout);

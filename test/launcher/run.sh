@@ -147,6 +147,21 @@ t_exit_before_init() {
     ok "$secs s"
 }
 
+t_shm_cleanup() {   # segment names of killed ranks are removed, others kept
+    local other=/dev/shm/ucmpi-coll-999999999-1-1 left
+    : > "$other"
+    ASAN_OPTIONS=handle_segv=0:detect_leaks=0 run_mpiexec 60 -n 3 "$MPIJOB" shmleft 1
+    left=$(sed -n 's/^rank [0-9]* left \(.*\)$/\1/p' "$out")
+    want "segfault reported (exit 139)" [ $rc = 139 ] || { rm -f "$other"; return; }
+    want "9 names printed" [ "$(echo "$left" | wc -w)" = 9 ] || { rm -f "$other"; return; }
+    for f in $left; do
+        want "$f removed" [ ! -e "$f" ] || { rm -f $left "$other"; return; }
+    done
+    want "another job's name kept" [ -e "$other" ] || return
+    rm -f "$other"
+    ok
+}
+
 t_exit_after_finalize() {
     run_mpiexec 30 -n 3 "$CLIENT" finexit 1 4
     want "exit 4" [ $rc = 4 ] && want "reported" has "$err" "rank 1 exited with code 4 after finalizing" && ok
@@ -374,7 +389,7 @@ t_mpi_failures() {
 
 tests="mpi_ring mpi_failures info node_sources modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early exit_before_init
        exit_after_finalize kill9 sigint sigterm mpiexec_killed timeout timeout_calls stdin env tag_output
-       output_before_crash script_and_wrapper bind cli tmpdir launch_speed"
+       output_before_crash script_and_wrapper bind cli tmpdir launch_speed shm_cleanup"
 for t in $tests; do
     [[ $t =~ $filter ]] || continue
     name=$t
