@@ -615,20 +615,29 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 /* ------------------------------------------------------------------ */
 /* free                                                               */
 /* ------------------------------------------------------------------ */
-#pragma weak MPI_Comm_free = PMPI_Comm_free
-int PMPI_Comm_free(MPI_Comm *comm)
+int ucmpi_comm_check_freeable(MPI_Comm *comm, const char *fn,
+                              const char *verb)
 {
-    const char *fn = "MPI_Comm_free";
     if (comm == NULL)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
                            "comm is NULL");
     int rc = ucmpi_check_comm(*comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    if ((*comm)->predefined)
+        return ucmpi_err_comm(*comm, MPI_ERR_COMM, fn, "%s cannot be %s",
+                              (*comm)->name, verb);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_free = PMPI_Comm_free
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    const char *fn = "MPI_Comm_free";
+    int rc = ucmpi_comm_check_freeable(comm, fn, "freed");
+    if (rc != MPI_SUCCESS)
+        return rc;
     ucmpi_comm_t *c = *comm;
-    if (c->predefined)
-        return ucmpi_err_comm(c, MPI_ERR_COMM, fn,
-                              "%s cannot be freed", c->name);
     /* Delete callbacks run now; a failing one keeps the communicator. */
     rc = ucmpi_attr_delete_all(UCMPI_ATTR_COMM, c, &c->attrs);
     if (rc != MPI_SUCCESS)

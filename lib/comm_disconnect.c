@@ -10,6 +10,7 @@
  */
 #include "ucmpi.h"
 #include "bsend.h"
+#include "comm_internal.h"
 
 static int pending_on(ucmpi_comm_t *c)
 {
@@ -21,17 +22,11 @@ static int pending_on(ucmpi_comm_t *c)
 #pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
 int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
-    const char *fn = "MPI_Comm_disconnect";
-    if (comm == NULL)
-        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
-                           "comm is NULL");
-    int rc = ucmpi_check_comm(*comm, fn);
+    int rc = ucmpi_comm_check_freeable(comm, "MPI_Comm_disconnect",
+                                       "disconnected");
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_comm_t *c = *comm;
-    if (c->predefined)
-        return ucmpi_err_comm(c, MPI_ERR_COMM, fn, "%s cannot be "
-                              "disconnected", c->name);
     unsigned spins = 0;
     while (pending_on(c) > 0) {
         if (ucmpi_progress() == 0)

@@ -117,6 +117,10 @@ ucmpi_comm_t *ucmpi_comm_build(ucmpi_group_t *group, ucmpi_group_t *remote,
                                uint32_t ctx, ucmpi_comm_t *parent);
 int ucmpi_comm_dup_internal(ucmpi_comm_t *c, ucmpi_comm_t **out);
 /* Split of intracomm c; color MPI_UNDEFINED gives NULL. */
+/* MPI_Comm_free's and MPI_Comm_disconnect's checks: *comm is a valid
+ * communicator the user may free (VERB: "freed", "disconnected"). */
+int ucmpi_comm_check_freeable(MPI_Comm *comm, const char *fn,
+                              const char *verb);
 int ucmpi_comm_split_internal(ucmpi_comm_t *c, int color, int key,
                               ucmpi_comm_t **out);
 /* Communicator over `group` (a subgroup of c: c's members that are not in

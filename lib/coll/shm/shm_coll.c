@@ -142,25 +142,13 @@ int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
                              void *rbuf, MPI_Count count, MPI_Datatype dt,
                              MPI_Op op, const char *fn)
 {
-    int rc;
-    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
-    uint64_t k;
-
-    if (sh == NULL)
-        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
-    k = ucmpi_coll_shm_begin(sh);
-    if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
-        return rc;
-    ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, comm->rank, k),
-                       sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
-    ucmpi_coll_shm_post(sh, k);
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
-        return rc;
-    return reduce_into(sh, k, comm, NULL, 0, rbuf, count, dt, op, fn);
+    /* a reduce_scatter whose one block is everything */
+    return ucmpi_coll_shm_reduce_scatter(comm, sbuf, rbuf, count, 0, count,
+                                         dt, op, fn);
 }
 
-/* Reduce_scatter: like allreduce, but each rank reduces only its block
- * (the same rank order, so non-commutative ops are fine). */
+/* Reduce_scatter: every rank posts all its data, then reduces only its
+ * block (in rank order, so non-commutative ops are fine). */
 int ucmpi_coll_shm_reduce_scatter(ucmpi_comm_t *comm, const void *sbuf,
                                   void *rbuf, MPI_Count total,
                                   MPI_Count displ, MPI_Count mine,
