@@ -72,11 +72,11 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
 /* ---- segment and synchronisation (shm_seg.c), for the files above ---- */
 typedef struct ucmpi_coll_shm ucmpi_coll_shm_t;
 
-/* comm's segment, set up on first use; NULL: fall back (no segment). */
-ucmpi_coll_shm_t *ucmpi_coll_shm_get(ucmpi_comm_t *comm, int *rc,
-                                     const char *fn);
-/* Starts the next collective: its number k. */
-uint64_t ucmpi_coll_shm_begin(ucmpi_coll_shm_t *sh);
+/* Enters the next collective on comm's segment (set up on first use):
+ * *sh and its number *k.  MPI_SUCCESS, UCMPI_SHM_FALLBACK (no segment) or
+ * an error reported on comm. */
+int ucmpi_coll_shm_enter(ucmpi_comm_t *comm, const char *fn,
+                         ucmpi_coll_shm_t **sh, uint64_t *k);
 /* Rank r's buffer for collective k. */
 char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k);
 /* Publishes: my data for k is in place (or: I entered k). */
@@ -88,6 +88,11 @@ int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k,
 /* Waits until my buffer for k is free to write (all posted >= k-NBUF+1). */
 int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
                                  const char *fn);
+/* Packs (buf, count, dt) into my buffer for k once it is writable, and
+ * posts it. */
+int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
+                              const void *buf, MPI_Count count,
+                              MPI_Datatype dt, const char *fn);
 /* Frees comm's segment state (ucmpi_coll_comm_destroy). */
 void ucmpi_coll_shm_free(void *sh);
 

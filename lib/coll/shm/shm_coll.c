@@ -11,12 +11,11 @@
 int ucmpi_coll_shm_barrier(ucmpi_comm_t *comm, const char *fn)
 {
     int rc;
-    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
+    ucmpi_coll_shm_t *sh;
     uint64_t k;
 
-    if (sh == NULL)
-        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
-    k = ucmpi_coll_shm_begin(sh);
+    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
+        return rc;
     ucmpi_coll_shm_post(sh, k);
     return ucmpi_coll_shm_wait(sh, -1, k, fn);
 }
@@ -27,19 +26,13 @@ int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
                          MPI_Datatype dt, int root, const char *fn)
 {
     int rc;
-    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
+    ucmpi_coll_shm_t *sh;
     uint64_t k;
 
-    if (sh == NULL)
-        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
-    k = ucmpi_coll_shm_begin(sh);
-    if (comm->rank == root) {
-        if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
-            return rc;
-        ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, root, k), buf, count, dt);
-        ucmpi_coll_shm_post(sh, k);
-        return MPI_SUCCESS;
-    }
+    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
+        return rc;
+    if (comm->rank == root)
+        return ucmpi_coll_shm_contribute(sh, k, root, buf, count, dt, fn);
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, root, k, fn)) != MPI_SUCCESS)
         return rc;
@@ -104,21 +97,15 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
                           int root, const char *fn)
 {
     int rc;
-    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
+    ucmpi_coll_shm_t *sh;
     const char *own;
     uint64_t k;
 
-    if (sh == NULL)
-        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
-    k = ucmpi_coll_shm_begin(sh);
-    if (comm->rank != root) {
-        if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
-            return rc;
-        ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, comm->rank, k), sbuf,
-                           count, dt);
-        ucmpi_coll_shm_post(sh, k);
-        return MPI_SUCCESS;
-    }
+    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
+        return rc;
+    if (comm->rank != root)
+        return ucmpi_coll_shm_contribute(sh, k, comm->rank, sbuf, count, dt,
+                                         fn);
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
         return rc;
@@ -155,18 +142,16 @@ int ucmpi_coll_shm_reduce_scatter(ucmpi_comm_t *comm, const void *sbuf,
                                   MPI_Datatype dt, MPI_Op op, const char *fn)
 {
     int rc;
-    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
+    ucmpi_coll_shm_t *sh;
     uint64_t k;
 
-    if (sh == NULL)
-        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
-    k = ucmpi_coll_shm_begin(sh);
-    if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
-    ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, comm->rank, k),
-                        sbuf == MPI_IN_PLACE ? rbuf : sbuf, total, dt);
-    ucmpi_coll_shm_post(sh, k);
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS || mine == 0)
+    rc = ucmpi_coll_shm_contribute(sh, k, comm->rank,
+                                   sbuf == MPI_IN_PLACE ? rbuf : sbuf, total,
+                                   dt, fn);
+    if (rc != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS || mine == 0)
         return rc;
     return reduce_into(sh, k, comm, NULL, (size_t)(displ * dt->size), rbuf,
                        mine, dt, op, fn);

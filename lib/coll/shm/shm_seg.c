@@ -269,8 +269,8 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh)
     return rc;
 }
 
-ucmpi_coll_shm_t *ucmpi_coll_shm_get(ucmpi_comm_t *comm, int *rc,
-                                     const char *fn)
+static ucmpi_coll_shm_t *shm_get(ucmpi_comm_t *comm, int *rc,
+                                 const char *fn)
 {
     ucmpi_coll_shm_t **slot = (ucmpi_coll_shm_t **)ucmpi_coll_shm_slot(comm);
 
@@ -320,9 +320,16 @@ static inline void cpu_relax(void)
 #endif
 }
 
-uint64_t ucmpi_coll_shm_begin(ucmpi_coll_shm_t *sh)
+int ucmpi_coll_shm_enter(ucmpi_comm_t *comm, const char *fn,
+                         ucmpi_coll_shm_t **sh, uint64_t *k)
 {
-    return ++sh->seq;
+    int rc;
+
+    *sh = shm_get(comm, &rc, fn);
+    if (*sh == NULL)
+        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
+    *k = ++(*sh)->seq;
+    return MPI_SUCCESS;
 }
 
 char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k)
@@ -400,4 +407,17 @@ int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
     if (k < NBUF || sh->writable >= k - (NBUF - 1))
         return MPI_SUCCESS;
     return ucmpi_coll_shm_wait(sh, -1, k - (NBUF - 1), fn);
+}
+
+int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
+                              const void *buf, MPI_Count count,
+                              MPI_Datatype dt, const char *fn)
+{
+    int rc = ucmpi_coll_shm_wait_writable(sh, k, fn);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, me, k), buf, count, dt);
+    ucmpi_coll_shm_post(sh, k);
+    return MPI_SUCCESS;
 }

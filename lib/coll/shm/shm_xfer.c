@@ -17,21 +17,18 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
                              const char *fn)
 {
     int rc, me = comm->rank;
-    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
+    ucmpi_coll_shm_t *sh;
     uint64_t k;
 
-    if (sh == NULL)
-        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
-    k = ucmpi_coll_shm_begin(sh);
-    if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
-    if (sbuf == MPI_IN_PLACE)
-        ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, me, k),
-                           block(rbuf, me, rcount, rdt), rcount, rdt);
-    else
-        ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, me, k), sbuf, scount, sdt);
-    ucmpi_coll_shm_post(sh, k);
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+    rc = sbuf == MPI_IN_PLACE
+             ? ucmpi_coll_shm_contribute(sh, k, me,
+                                         block(rbuf, me, rcount, rdt),
+                                         rcount, rdt, fn)
+             : ucmpi_coll_shm_contribute(sh, k, me, sbuf, scount, sdt, fn);
+    if (rc != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
         return rc;
     for (int r = 0; r < comm->size; r++)
         if (r != me || sbuf != MPI_IN_PLACE)
@@ -48,19 +45,18 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
                             const char *fn)
 {
     int rc, n = comm->size, me = comm->rank;
-    ucmpi_coll_shm_t *sh = ucmpi_coll_shm_get(comm, &rc, fn);
+    ucmpi_coll_shm_t *sh;
     size_t blk = (size_t)(rcount * rdt->size);
     uint64_t k;
     char *mine;
 
-    if (sh == NULL)
-        return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
+    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
+        return rc;
     if (sbuf == MPI_IN_PLACE) {       /* everything is packed before use */
         sbuf = rbuf;
         scount = rcount;
         sdt = rdt;
     }
-    k = ucmpi_coll_shm_begin(sh);
     if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
         return rc;
     mine = ucmpi_coll_shm_buf(sh, me, k);
