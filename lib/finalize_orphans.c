@@ -20,35 +20,26 @@
 #include "p2p_cancel.h"
 #include "ucp_glue/ucx.h"
 
-#include <time.h>
-
 /* Quiet time after which a freed receive counts as never matched. */
 #define UNMATCHED_QUIET_SEC 0.05
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Progress until no freed request of `kind` is in flight; for receives,
  * give up on (cancel) the unmatched ones after a quiet spell. */
 static void drain(int kind)
 {
-    double last_event = now();
+    double last_event = PMPI_Wtime();
     unsigned spins = 0;
     int cancelled = 0;
 
     while (ucmpi_orphans_pending(kind, 0) > 0) {
         if (ucmpi_progress() > 0) {
-            last_event = now();
+            last_event = PMPI_Wtime();
             spins = 0;
             continue;
         }
         ucmpi_progress_idle(++spins);
         if (kind == UCMPI_REQ_RECV && !cancelled &&
-            now() - last_event > UNMATCHED_QUIET_SEC) {
+            PMPI_Wtime() - last_event > UNMATCHED_QUIET_SEC) {
             ucmpi_orphans_pending(kind, 1);
             cancelled = 1;
         }
