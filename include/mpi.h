@@ -1049,6 +1049,22 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype
     datatype, MPI_Aint *size);
 int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype
     datatype, MPI_Aint *size);
+int MPI_Pack_external_c(const char datarep[], const void *inbuf,
+    MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+    MPI_Count *position);
+int PMPI_Pack_external_c(const char datarep[], const void *inbuf,
+    MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+    MPI_Count *position);
+int MPI_Unpack_external_c(const char datarep[], const void *inbuf,
+    MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount,
+    MPI_Datatype datatype);
+int PMPI_Unpack_external_c(const char datarep[], const void *inbuf,
+    MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount,
+    MPI_Datatype datatype);
+int MPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
+    MPI_Datatype datatype, MPI_Count *size);
+int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
+    MPI_Datatype datatype, MPI_Count *size);
 /* ---- end section: datatype ---- */
 
 /* ---- section: comm (groups, comms, attrs, info, topo, errhandlers) ---- */
