@@ -98,6 +98,7 @@ typedef struct MPI_Status {
 #define MPI_COMM_TYPE_SHARED      1
 #define MPI_COMM_TYPE_HW_UNGUIDED 2
 #define MPI_COMM_TYPE_HW_GUIDED   3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4
 
 /* datatype combiners */
 enum {
@@ -1251,6 +1252,8 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                         MPI_Comm *newcomm);
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                          MPI_Comm *newcomm);
+int MPI_Get_hw_resource_info(MPI_Info *hw_info);
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
 int MPI_Comm_free(MPI_Comm *comm);
 int PMPI_Comm_free(MPI_Comm *comm);
 int MPI_Comm_disconnect(MPI_Comm *comm);
