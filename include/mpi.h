@@ -98,6 +98,7 @@ typedef struct MPI_Status {
 #define MPI_COMM_TYPE_SHARED      1
 #define MPI_COMM_TYPE_HW_UNGUIDED 2
 #define MPI_COMM_TYPE_HW_GUIDED   3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4
 
 /* datatype combiners */
 enum {
@@ -1067,6 +1068,22 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype
     datatype, MPI_Aint *size);
 int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype
     datatype, MPI_Aint *size);
+int MPI_Pack_external_c(const char datarep[], const void *inbuf,
+    MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+    MPI_Count *position);
+int PMPI_Pack_external_c(const char datarep[], const void *inbuf,
+    MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+    MPI_Count *position);
+int MPI_Unpack_external_c(const char datarep[], const void *inbuf,
+    MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount,
+    MPI_Datatype datatype);
+int PMPI_Unpack_external_c(const char datarep[], const void *inbuf,
+    MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount,
+    MPI_Datatype datatype);
+int MPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
+    MPI_Datatype datatype, MPI_Count *size);
+int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
+    MPI_Datatype datatype, MPI_Count *size);
 /* ---- end section: datatype ---- */
 
 /* ---- section: comm (groups, comms, attrs, info, topo, errhandlers) ---- */
@@ -1253,6 +1270,8 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                         MPI_Comm *newcomm);
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                          MPI_Comm *newcomm);
+int MPI_Get_hw_resource_info(MPI_Info *hw_info);
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
 int MPI_Comm_free(MPI_Comm *comm);
 int PMPI_Comm_free(MPI_Comm *comm);
 int MPI_Comm_disconnect(MPI_Comm *comm);
