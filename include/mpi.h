@@ -2840,6 +2840,22 @@ int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf,
     MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
 int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf,
     MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype
+    datatype, MPI_Status *status);
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype
+    datatype, MPI_Status *status);
+int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype
+    datatype, MPI_Status *status);
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype
+    datatype, MPI_Status *status);
+int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Status *status);
 int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype
     datatype, MPI_Request *request);
 int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype
@@ -2942,6 +2958,22 @@ int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf,
     MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
 int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf,
     MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
+    datatype, MPI_Status *status);
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count,
+    MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_ordered(MPI_File fh, const void *buf, int count,
+    MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count,
+    MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Status *status);
 int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count,
     MPI_Datatype datatype, MPI_Request *request);
 int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count,

@@ -56,6 +56,7 @@ int ucmpi_file_shared_reset(ucmpi_file_t *f)
     int rank, rc = MPI_SUCCESS;
     MPI_Offset old;
     PMPI_Comm_rank(f->comm, &rank);
+    PMPI_Barrier(f->comm);   /* earlier accesses first, as in seek_shared */
     if (rank == 0)
         rc = update(f, 0, MPI_REPLACE, &old);
     PMPI_Barrier(f->comm);
@@ -106,6 +107,8 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
     if (rc != MPI_SUCCESS)
         return rc;
     PMPI_Comm_rank(fh->comm, &rank);
+    /* shared-pointer accesses made before the call come first */
+    PMPI_Barrier(fh->comm);
     /* rank 0 decides; everyone learns the outcome */
     long long res[2] = {MPI_SUCCESS, 0};
     if (rank == 0) {
@@ -149,4 +152,72 @@ int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
         return ucmpi_err_file(fh, MPI_ERR_INTERN, fn,
                               "reading the shared file pointer failed");
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_File_read_shared = PMPI_File_read_shared
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype
+                          datatype, MPI_Status *status)
+{
+    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_SHARED, 0, buf, count,
+        datatype, status, NULL, "MPI_File_read_shared");
+}
+
+#pragma weak MPI_File_read_shared_c = PMPI_File_read_shared_c
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Status *status)
+{
+    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_SHARED, 0, buf, count,
+        datatype, status, NULL, "MPI_File_read_shared_c");
+}
+
+#pragma weak MPI_File_read_ordered = PMPI_File_read_ordered
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype
+                           datatype, MPI_Status *status)
+{
+    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_COLL |
+        UCMPI_IO_ORDERED, 0, buf, count, datatype, status, NULL,
+        "MPI_File_read_ordered");
+}
+
+#pragma weak MPI_File_read_ordered_c = PMPI_File_read_ordered_c
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Status *status)
+{
+    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_COLL |
+        UCMPI_IO_ORDERED, 0, buf, count, datatype, status, NULL,
+        "MPI_File_read_ordered_c");
+}
+
+#pragma weak MPI_File_write_shared = PMPI_File_write_shared
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count,
+                           MPI_Datatype datatype, MPI_Status *status)
+{
+    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_SHARED, 0, (void
+        *)buf, count, datatype, status, NULL, "MPI_File_write_shared");
+}
+
+#pragma weak MPI_File_write_shared_c = PMPI_File_write_shared_c
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Status *status)
+{
+    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_SHARED, 0, (void
+        *)buf, count, datatype, status, NULL, "MPI_File_write_shared_c");
+}
+
+#pragma weak MPI_File_write_ordered = PMPI_File_write_ordered
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count,
+                            MPI_Datatype datatype, MPI_Status *status)
+{
+    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_COLL |
+        UCMPI_IO_ORDERED, 0, (void *)buf, count, datatype, status, NULL,
+        "MPI_File_write_ordered");
+}
+
+#pragma weak MPI_File_write_ordered_c = PMPI_File_write_ordered_c
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Status *status)
+{
+    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_COLL |
+        UCMPI_IO_ORDERED, 0, (void *)buf, count, datatype, status, NULL,
+        "MPI_File_write_ordered_c");
 }
