@@ -20,6 +20,9 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
     ucmpi_coll_shm_t *sh;
     uint64_t k;
 
+    if ((size_t)(rcount * rdt->size) > ucmpi_coll_shm_slot_size(comm->size))
+        return ucmpi_coll_shm_allgather_large(comm, sbuf, scount, sdt, rbuf,
+                                              rcount, rdt, fn);
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
     rc = sbuf == MPI_IN_PLACE
@@ -50,6 +53,9 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
     uint64_t k;
     char *mine;
 
+    if (blk * (size_t)n > ucmpi_coll_shm_slot_size(n))
+        return ucmpi_coll_shm_alltoall_large(comm, sbuf, scount, sdt, rbuf,
+                                             rcount, rdt, fn);
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
     if (sbuf == MPI_IN_PLACE) {       /* everything is packed before use */
