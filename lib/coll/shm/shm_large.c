@@ -151,12 +151,18 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
             break;
         }
         ucmpi_coll_shm_post(sh, k);
+        /* my own piece while the others still write */
+        if (sbuf != MPI_IN_PLACE &&
+            span_unpack(&out, (size_t)me * blk + off,
+                        ucmpi_coll_shm_buf(sh, me, k), len)) {
+            rc = nomem(comm, fn);
+            break;
+        }
         if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
             break;
         for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
-            if ((r != me || sbuf != MPI_IN_PLACE) &&
-                span_unpack(&out, (size_t)r * blk + off,
-                            ucmpi_coll_shm_buf(sh, r, k), len))
+            if (r != me && span_unpack(&out, (size_t)r * blk + off,
+                                       ucmpi_coll_shm_buf(sh, r, k), len))
                 rc = nomem(comm, fn);
     }
     span_done(&in);
@@ -202,10 +208,17 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
         if (rc != MPI_SUCCESS)
             break;
         ucmpi_coll_shm_post(sh, k);
+        /* my own piece while the others still write */
+        if (span_unpack(&out, (size_t)me * blk + off, mine + (size_t)me * cs,
+                        len)) {
+            rc = nomem(comm, fn);
+            break;
+        }
         if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
             break;
         for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
-            if (span_unpack(&out, (size_t)r * blk + off,
+            if (r != me &&
+                span_unpack(&out, (size_t)r * blk + off,
                             ucmpi_coll_shm_buf(sh, r, k) + (size_t)me * cs,
                             len))
                 rc = nomem(comm, fn);
