@@ -9,7 +9,10 @@
  * its buffer k % NBUF (or, for pure readers, on entry), and readers wait
  * for the flags they need.  A rank's flag at k also says it finished
  * collective k-1, so a writer may reuse buffer k % NBUF (last used by
- * collective k-NBUF) once every flag is >= k-NBUF+1.
+ * collective k-NBUF) once every flag is >= k-NBUF+1.  Data larger than a
+ * buffer (bcast, allreduce, allgather, alltoall) goes in buffer-size
+ * chunks, each chunk numbered like a collective of its own, so a writer
+ * fills up to NBUF-1 chunks ahead of its readers (shm_large.c).
  *
  * This is a design change against "collectives are schedules over p2p"
  * (DESIGN.md): one store + one load per peer instead of a UCX message

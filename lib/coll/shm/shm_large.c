@@ -65,8 +65,9 @@ static void span_done(span_t *s)
         ucmpi_dt_cursor_destroy(s->cur);
 }
 
-/* Enters chunk `first ? first : next` collective; a segment that went
- * away after the first chunk (a dead peer) was reported already. */
+/* Enters the next chunk's collective.  Only the first chunk may fall back
+ * (no segment: every rank learns it there); later, the segment can only
+ * be gone after a dead peer, which is an error. */
 static int enter(ucmpi_comm_t *comm, const char *fn, int first,
                  ucmpi_coll_shm_t **sh, uint64_t *k)
 {
