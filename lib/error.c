@@ -169,6 +169,8 @@ static ucmpi_errhandler_t *handler_of(int kind, void *obj)
     if (kind == UCMPI_OBJ_SESSION && obj != NULL &&
         ((ucmpi_win_head_t *)obj)->magic == UCMPI_MAGIC_SESSION)
         return ((ucmpi_win_head_t *)obj)->errhandler;
+    if (kind == UCMPI_OBJ_FILE)   /* MPI_FILE_NULL has a handler too */
+        return ucmpi_file_errhandler_of(obj);
     if (kind == UCMPI_OBJ_ERRHANDLER && obj != NULL &&
         ((ucmpi_errhandler_t *)obj)->magic == UCMPI_MAGIC_ERRHANDLER)
         return obj;
@@ -195,7 +197,8 @@ int ucmpi_error(int kind, void *obj, int code, const char *fn,
     case UCMPI_EH_USER: {
         void *handle = obj;
         if (!(kind == UCMPI_OBJ_COMM && ucmpi_comm_valid(obj)) &&
-            kind != UCMPI_OBJ_WIN && kind != UCMPI_OBJ_SESSION)
+            kind != UCMPI_OBJ_WIN && kind != UCMPI_OBJ_SESSION &&
+            kind != UCMPI_OBJ_FILE)
             handle = &ucmpi_comm_world;
         eh->fn(&handle, &code, fn, reason);
         return code;
