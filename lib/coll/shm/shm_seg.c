@@ -84,9 +84,13 @@ enum { FORCE_UNKNOWN, FORCE_NONE, FORCE_SHM, FORCE_OTHER };
 static int forced(int kind)
 {
     static int mode[UCMPI_SHM_NKINDS];
+    static unsigned gen[UCMPI_SHM_NKINDS];     /* MPI_T may change knobs */
+    unsigned g = __atomic_load_n(&ucmpi_coll_knob_generation,
+                                 __ATOMIC_ACQUIRE);
 
-    if (mode[kind] == FORCE_UNKNOWN) {
+    if (mode[kind] == FORCE_UNKNOWN || gen[kind] != g) {
         const char *v = ucmpi_coll_knob(knobs[kind]);
+        gen[kind] = g;
         mode[kind] = v == NULL || v[0] == '\0' || strcmp(v, "auto") == 0
                          ? FORCE_NONE
                          : strcmp(v, "shm") == 0 ? FORCE_SHM : FORCE_OTHER;
