@@ -59,6 +59,9 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
     {"COLL_SHM_MAX_BYTES", UCMPI_CFG_STR, "",
      "Automatic selection takes the shm algorithm up to this many bytes per "
      "rank (empty: the measured defaults in lib/coll/shm/shm_seg.c)"},
+    {"COLL_SHM_FAIL_RANK", UCMPI_CFG_LONG, "-1",
+     "Testing: this world rank fails to allocate its collective-segment "
+     "state, so every communicator falls back to p2p on all ranks (-1: no)"},
     /* one-sided (lib/rma) */
     {"RMA_DIRECT", UCMPI_CFG_LONG, "1",
      "RMA between ranks of one node by load/store on window memory mapped "

@@ -88,6 +88,11 @@ static int view_move(ucmpi_file_t *f, int dir, char *mem, MPI_Offset pos,
     while (done < len) {
         MPI_Offset contig, off = ucmpi_file_view_map(f, pos + done, &contig);
         size_t n = (size_t)(contig < len - done ? contig : len - done);
+        if (n == 0) {   /* the view holds no data (empty filetype) */
+            *err = EINVAL;
+            *moved = done;
+            return dir == UCMPI_IO_READ ? MPI_SUCCESS : MPI_ERR_IO;
+        }
         ssize_t got = move(f->fd, dir, mem + done, n, (off_t)off);
         if (got < 0) {
             *err = errno;

@@ -213,9 +213,67 @@ static void test_view_errors(void)
     char c[3] = {0};
     rc = MPI_File_write_at(fh, 0, c, 3, MPI_CHAR, MPI_STATUS_IGNORE);
     MT_CHECK(io_class(rc) == MPI_ERR_TYPE, "partial etype: %d", io_class(rc));
+    /* decreasing displacements; a view failing on one rank fails on all */
+    int bl[2] = {1, 1}, dp[2] = {3, 0};
+    MPI_Datatype dec;
+    MPI_Type_indexed(2, bl, dp, MPI_INT, &dec);
+    MPI_Type_commit(&dec);
+    rc = MPI_File_set_view(fh, 0, MPI_INT, rank == size - 1 ? dec : MPI_INT,
+                           "native", MPI_INFO_NULL);
+    MT_CHECK(rc != MPI_SUCCESS, "set_view failing elsewhere succeeded");
+    if (rank == size - 1)
+        MT_CHECK(io_class(rc) == MPI_ERR_IO, "decreasing: %d", io_class(rc));
+    MPI_Type_free(&dec);
     MPI_Type_free(&odd);
     MPI_Type_free(&unc);
     MPI_File_close(&fh);
+}
+
+/* A rank whose filetype is empty takes part in collectives with count 0;
+ * MPI_DISPLACEMENT_CURRENT on a sequential file is the shared pointer. */
+static void test_empty_and_sequential(void)
+{
+    MPI_File fh;
+    MPI_Datatype ft;
+    int one = 1, d0 = rank, v = 100 + rank, hdr = 42, x = -1;
+    const char *p = io_path("seq");
+    MPI_Type_create_indexed_block(rank == 0 && size > 1 ? 0 : 1, 1, &d0,
+                                  MPI_INT, &ft);
+    MPI_Datatype fr;
+    MPI_Type_create_resized(ft, 0, (MPI_Aint)(size * sizeof(int)), &fr);
+    MPI_Type_commit(&fr);
+    MT_CHECK_RC(MPI_File_open(MPI_COMM_WORLD, p,
+                              MPI_MODE_CREATE | MPI_MODE_WRONLY,
+                              MPI_INFO_NULL, &fh));
+    MT_CHECK_RC(MPI_File_write_at_all(fh, 0, &hdr, rank == 0, MPI_INT,
+                                      MPI_STATUS_IGNORE));
+    MT_CHECK_RC(MPI_File_set_view(fh, sizeof(int), MPI_INT, fr, "native",
+                                  MPI_INFO_NULL));
+    MT_CHECK_RC(MPI_File_write_all(fh, &v, rank == 0 && size > 1 ? 0 : one,
+                                   MPI_INT, MPI_STATUS_IGNORE));
+    MPI_File_close(&fh);
+    MT_CHECK_RC(MPI_File_open(MPI_COMM_WORLD, p,
+                              MPI_MODE_RDONLY | MPI_MODE_SEQUENTIAL |
+                              MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
+    int rc = MPI_File_read_at(fh, 0, &x, 1, MPI_INT, MPI_STATUS_IGNORE);
+    MT_CHECK(io_class(rc) == MPI_ERR_UNSUPPORTED_OPERATION,
+             "explicit offset on sequential: %d", io_class(rc));
+    if (rank == 0)
+        MPI_File_read_shared(fh, &x, 1, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MT_CHECK_RC(MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT,
+                                  MPI_INT, "native", MPI_INFO_NULL));
+    MPI_Offset disp;
+    MPI_Datatype et, ftv;
+    char rep[MPI_MAX_DATAREP_STRING];
+    MPI_File_get_view(fh, &disp, &et, &ftv, rep);
+    MT_CHECK(disp == sizeof(int), "DISPLACEMENT_CURRENT gave %lld", disp);
+    MT_CHECK_RC(MPI_File_read_ordered(fh, &x, 1, MPI_INT, MPI_STATUS_IGNORE));
+    if (size == 1 || rank > 0)
+        MT_CHECK(x == 100 + rank, "ordered read %d", x);
+    MPI_File_close(&fh);
+    MPI_Type_free(&fr);
+    MPI_Type_free(&ft);
 }
 
 int main(int argc, char **argv)
@@ -227,6 +285,7 @@ int main(int argc, char **argv)
     test_interleaved();
     test_subarray_darray();
     test_view_errors();
+    test_empty_and_sequential();
     io_dir_remove();
     return mt_finish();
 }
