@@ -751,6 +751,32 @@ int PMPI_Session_get_errhandler(MPI_Session session,
 int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
 int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
 
+/* Partitioned point-to-point (MPI-4.1 chapter 4) */
+int MPI_Psend_init(const void *buf, int partitions, MPI_Count count,
+                   MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Info info, MPI_Request *request);
+int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count,
+                    MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request);
+int MPI_Precv_init(void *buf, int partitions, MPI_Count count,
+                   MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Info info, MPI_Request *request);
+int PMPI_Precv_init(void *buf, int partitions, MPI_Count count,
+                    MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request);
+int MPI_Pready(int partition, MPI_Request request);
+int PMPI_Pready(int partition, MPI_Request request);
+int MPI_Pready_range(int partition_low, int partition_high,
+                     MPI_Request request);
+int PMPI_Pready_range(int partition_low, int partition_high,
+                      MPI_Request request);
+int MPI_Pready_list(int length, const int array_of_partitions[],
+                    MPI_Request request);
+int PMPI_Pready_list(int length, const int array_of_partitions[],
+                     MPI_Request request);
+int MPI_Parrived(MPI_Request request, int partition, int *flag);
+int PMPI_Parrived(MPI_Request request, int partition, int *flag);
+
 /* ---- end section: core ---- */
 
 /* ---- section: datatype ---- */

@@ -233,7 +233,8 @@ enum {
     UCMPI_REQ_COLL,                   /* collective schedule */
     UCMPI_REQ_RMA,                    /* request-based RMA */
     UCMPI_REQ_GREQ,                   /* generalized */
-    UCMPI_REQ_MPROBE                  /* matched message (MPI_Message) */
+    UCMPI_REQ_MPROBE,                 /* matched message (MPI_Message) */
+    UCMPI_REQ_PART                    /* partitioned send/recv (lib/part.c) */
 };
 
 struct ucmpi_request_s;
