@@ -9,6 +9,7 @@
 #include "tag.h"
 #include "p2p.h"
 #include "p2p_cancel.h"
+#include "progress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -403,22 +404,26 @@ static inline ucs_status_t wait_ucx_nofree(void *ucx_req,
     unsigned spins = 0;
     ucs_status_t st;
 
-    for (;;) {
-        st = info != NULL ? ucp_tag_recv_request_test(ucx_req, info)
-                          : ucp_request_check_status(ucx_req);
-        if (st != UCS_INPROGRESS)
-            break;
-        if (ucmpi_progress() != 0) {
+    /* a turn of this loop is what a message waits for on average: a
+     * cheap status check, and UCX progress without the engine's call
+     * when nothing else needs driving (see lib/progress.h) */
+    while ((st = ucp_request_check_status(ucx_req)) == UCS_INPROGRESS) {
+        unsigned n = ucmpi_progress_ucx_only()
+                         ? ucp_worker_progress(ucmpi_ucx.worker)
+                         : (unsigned)ucmpi_progress();
+        if (n != 0) {
             spins = 0;
             continue;
         }
-        ucmpi_progress_idle(++spins);
+        ucmpi_progress_idle_fast(++spins);
         if (world_peer >= 0 && spins % 1024 == 0 && !*dead &&
             ucmpi_peer_failed(world_peer)) {
             *dead = 1;
             ucp_request_cancel(ucmpi_ucx.worker, ucx_req);
         }
     }
+    if (info != NULL)
+        st = ucp_tag_recv_request_test(ucx_req, info);
     ucmpi_rt_wait_done();
     return st;
 }
