@@ -82,10 +82,21 @@ static int check_comm(MPI_Comm comm, const char *fn)
     return rc != MPI_SUCCESS ? rc : ucmpi_check_comm(comm, fn);
 }
 
+/* Both outputs of a detach are required: checked before detaching, so an
+ * error leaves the buffer attached. */
+static int check_detach_args(int obj_kind, void *obj, void *buffer_addr,
+                             const void *size, const char *fn)
+{
+    if (buffer_addr == NULL)
+        return ucmpi_error(obj_kind, obj, MPI_ERR_ARG, fn,
+                           "buffer_addr is NULL");
+    if (size == NULL)
+        return ucmpi_error(obj_kind, obj, MPI_ERR_ARG, fn, "size is NULL");
+    return MPI_SUCCESS;
+}
+
 static int detach_size(MPI_Count big, int *size, const char *fn)
 {
-    if (size == NULL)
-        return MPI_SUCCESS;
     if (big > INT_MAX) {
         *size = MPI_UNDEFINED;
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_VALUE_TOO_LARGE, fn,
@@ -130,6 +141,9 @@ int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
 {
     int rc = ucmpi_check_initialized("MPI_Buffer_detach_c");
     if (rc == MPI_SUCCESS)
+        rc = check_detach_args(UCMPI_OBJ_NONE, NULL, buffer_addr, size,
+                               "MPI_Buffer_detach_c");
+    if (rc == MPI_SUCCESS)
         ucmpi_bpool_detach(ucmpi_bpool_process(), buffer_addr, size);
     return rc;
 }
@@ -139,6 +153,9 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     MPI_Count big = 0;
     int rc = ucmpi_check_initialized("MPI_Buffer_detach");
+    if (rc == MPI_SUCCESS)
+        rc = check_detach_args(UCMPI_OBJ_NONE, NULL, buffer_addr, size,
+                               "MPI_Buffer_detach");
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_bpool_detach(ucmpi_bpool_process(), buffer_addr, &big);
@@ -184,15 +201,17 @@ static int comm_attach(MPI_Comm comm, void *buffer, MPI_Count size,
 }
 
 static int comm_detach(MPI_Comm comm, void *buffer_addr, MPI_Count *size,
-                       const char *fn)
+                       const void *user_size, const char *fn)
 {
     int rc = check_comm(comm, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_detach_args(UCMPI_OBJ_COMM, comm, buffer_addr, user_size,
+                               fn);
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_bpool_t *pool = ucmpi_bpool_of(comm, 0);
     if (pool == NULL) {          /* nothing attached */
-        if (buffer_addr != NULL)
-            *(void **)buffer_addr = NULL;
+        *(void **)buffer_addr = NULL;
         *size = 0;
         return MPI_SUCCESS;
     }
@@ -216,7 +235,8 @@ int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
 int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
 {
     MPI_Count big = 0;
-    int rc = comm_detach(comm, buffer_addr, &big, "MPI_Comm_detach_buffer");
+    int rc = comm_detach(comm, buffer_addr, &big, size,
+                         "MPI_Comm_detach_buffer");
     return rc != MPI_SUCCESS ? rc
                              : detach_size(big, size, "MPI_Comm_detach_buffer");
 }
@@ -226,8 +246,9 @@ int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr,
                               MPI_Count *size)
 {
     MPI_Count big = 0;
-    int rc = comm_detach(comm, buffer_addr, &big, "MPI_Comm_detach_buffer_c");
-    if (size != NULL)
+    int rc = comm_detach(comm, buffer_addr, &big, size,
+                         "MPI_Comm_detach_buffer_c");
+    if (rc == MPI_SUCCESS)
         *size = big;
     return rc;
 }
@@ -278,15 +299,18 @@ static int session_attach(MPI_Session session, void *buffer, MPI_Count size,
 }
 
 static int session_detach(MPI_Session session, void *buffer_addr,
-                          MPI_Count *size, const char *fn)
+                          MPI_Count *size, const void *user_size,
+                          const char *fn)
 {
     int rc = ucmpi_check_session(session, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_detach_args(UCMPI_OBJ_SESSION, session, buffer_addr,
+                               user_size, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_bpool_t *pool = ucmpi_session_bpool_of(session, 0);
     if (pool == NULL) {          /* nothing attached */
-        if (buffer_addr != NULL)
-            *(void **)buffer_addr = NULL;
+        *(void **)buffer_addr = NULL;
         *size = 0;
         return MPI_SUCCESS;
     }
@@ -314,7 +338,7 @@ int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr,
 {
     const char *fn = "MPI_Session_detach_buffer";
     MPI_Count big = 0;
-    int rc = session_detach(session, buffer_addr, &big, fn);
+    int rc = session_detach(session, buffer_addr, &big, size, fn);
     return rc != MPI_SUCCESS ? rc : detach_size(big, size, fn);
 }
 
@@ -323,9 +347,9 @@ int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr,
                                  MPI_Count *size)
 {
     MPI_Count big = 0;
-    int rc = session_detach(session, buffer_addr, &big,
+    int rc = session_detach(session, buffer_addr, &big, size,
                             "MPI_Session_detach_buffer_c");
-    if (size != NULL)
+    if (rc == MPI_SUCCESS)
         *size = big;
     return rc;
 }

@@ -123,6 +123,19 @@ static int unguided_color(ucmpi_comm_t *c, int *color, const char **name)
     return rc;
 }
 
+/* MPI_COMM_TYPE_RESOURCE_GUIDED with "mpi_pset_name": the processes of
+ * the named set (mpi://WORLD or mpi://SELF) form one group. */
+static int pset_color(const char *pset)
+{
+    if (pset == NULL)
+        return MPI_UNDEFINED;
+    if (strcmp(pset, "mpi://WORLD") == 0)
+        return 0;
+    if (strcmp(pset, "mpi://SELF") == 0)
+        return ucmpi_global.world_rank;
+    return MPI_UNDEFINED;
+}
+
 #pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
                          MPI_Info info, MPI_Comm *newcomm)
@@ -140,11 +153,16 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
     case MPI_COMM_TYPE_SHARED:
         color = my_node();
         break;
-    case MPI_COMM_TYPE_HW_GUIDED: {
+    case MPI_COMM_TYPE_HW_GUIDED:
+    case MPI_COMM_TYPE_RESOURCE_GUIDED: {
         hwloc_obj_type_t type;
         level = ucmpi_info_lookup(info, "mpi_hw_resource_type");
         if (level != NULL && parse_resource(level, &type) == 0)
             color = level_color(type);
+        else if (split_type == MPI_COMM_TYPE_RESOURCE_GUIDED && level == NULL)
+            color = pset_color(ucmpi_info_lookup(info, "mpi_pset_name"));
+        else
+            level = NULL;          /* unknown type: MPI_COMM_NULL */
         break;
     }
     case MPI_COMM_TYPE_HW_UNGUIDED:
@@ -172,5 +190,26 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
         n->info = hints;
     }
     *newcomm = n;
+    return MPI_SUCCESS;
+}
+
+/* MPI-4.1: the hardware the process runs on, as an info object the user
+ * frees.  Like MPICH and Open MPI, no keys yet: the standard leaves them
+ * to the implementation. */
+#pragma weak MPI_Get_hw_resource_info = PMPI_Get_hw_resource_info
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
+{
+    const char *fn = "MPI_Get_hw_resource_info";
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (hw_info == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+                           "hw_info is NULL");
+    MPI_Info info = ucmpi_info_new();
+    if (info == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_NO_MEM, fn,
+                           "out of memory");
+    *hw_info = info;
     return MPI_SUCCESS;
 }

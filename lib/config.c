@@ -26,24 +26,24 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
      "Non-contiguous messages up to this size are packed into a bounce "
      "buffer; larger ones stream through UCX generic datatypes"},
     /* collectives: algorithm forcing (empty = automatic selection) */
-    {"BARRIER_ALGORITHM", UCMPI_CFG_STR, "", "Force a barrier algorithm"},
-    {"BCAST_ALGORITHM", UCMPI_CFG_STR, "", "Force a bcast algorithm"},
-    {"REDUCE_ALGORITHM", UCMPI_CFG_STR, "", "Force a reduce algorithm"},
-    {"ALLREDUCE_ALGORITHM", UCMPI_CFG_STR, "", "Force an allreduce algorithm"},
-    {"REDUCE_SCATTER_ALGORITHM", UCMPI_CFG_STR, "",
+    {"BARRIER_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "", "Force a barrier algorithm"},
+    {"BCAST_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "", "Force a bcast algorithm"},
+    {"REDUCE_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "", "Force a reduce algorithm"},
+    {"ALLREDUCE_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "", "Force an allreduce algorithm"},
+    {"REDUCE_SCATTER_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "",
      "Force a reduce_scatter (and reduce_scatter_block) algorithm"},
-    {"SCAN_ALGORITHM", UCMPI_CFG_STR, "", "Force a scan/exscan algorithm"},
-    {"GATHER_ALGORITHM", UCMPI_CFG_STR, "", "Force a gather algorithm"},
-    {"SCATTER_ALGORITHM", UCMPI_CFG_STR, "", "Force a scatter algorithm"},
-    {"ALLGATHER_ALGORITHM", UCMPI_CFG_STR, "", "Force an allgather algorithm"},
-    {"ALLTOALL_ALGORITHM", UCMPI_CFG_STR, "", "Force an alltoall algorithm"},
-    {"ALLGATHERV_ALGORITHM", UCMPI_CFG_STR, "",
+    {"SCAN_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "", "Force a scan/exscan algorithm"},
+    {"GATHER_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "", "Force a gather algorithm"},
+    {"SCATTER_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "", "Force a scatter algorithm"},
+    {"ALLGATHER_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "", "Force an allgather algorithm"},
+    {"ALLTOALL_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "", "Force an alltoall algorithm"},
+    {"ALLGATHERV_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "",
      "Force an allgatherv algorithm (ring, bruck, linear)"},
-    {"ALLTOALLV_ALGORITHM", UCMPI_CFG_STR, "",
+    {"ALLTOALLV_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "",
      "Force an alltoallv/alltoallw algorithm (scattered, pairwise)"},
-    {"GATHERV_ALGORITHM", UCMPI_CFG_STR, "",
+    {"GATHERV_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "",
      "Force a gatherv algorithm (linear, binomial)"},
-    {"SCATTERV_ALGORITHM", UCMPI_CFG_STR, "",
+    {"SCATTERV_ALGORITHM", UCMPI_CFG_STR | UCMPI_CFG_RUNTIME, "",
      "Force a scatterv algorithm (linear, binomial)"},
     {"ALLTOALL_WINDOW", UCMPI_CFG_LONG, "32",
      "Peers exchanged per round by the scattered alltoall(v,w)"},
@@ -59,6 +59,9 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
     {"COLL_SHM_MAX_BYTES", UCMPI_CFG_STR, "",
      "Automatic selection takes the shm algorithm up to this many bytes per "
      "rank (empty: the measured defaults in lib/coll/shm/shm_seg.c)"},
+    {"COLL_SHM_FAIL_RANK", UCMPI_CFG_LONG, "-1",
+     "Testing: this world rank fails to allocate its collective-segment "
+     "state, so every communicator falls back to p2p on all ranks (-1: no)"},
     /* one-sided (lib/rma) */
     {"RMA_DIRECT", UCMPI_CFG_LONG, "1",
      "RMA between ranks of one node by load/store on window memory mapped "
@@ -66,12 +69,34 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
     {NULL, 0, NULL, NULL}
 };
 
+#define N_ENTRIES (sizeof(ucmpi_config_table) / sizeof(ucmpi_config_table[0]))
+
+/* Values written through MPI_T_cvar_write; they win over the environment. */
+static char override_value[N_ENTRIES][UCMPI_CFG_VALUE_MAX];
+static char override_set[N_ENTRIES];
+
+int ucmpi_config_count(void)
+{
+    return (int)N_ENTRIES - 1;
+}
+
 const ucmpi_config_entry_t *ucmpi_config_find(const char *name)
 {
     for (const ucmpi_config_entry_t *e = ucmpi_config_table; e->name; e++)
         if (strcmp(e->name, name) == 0)
             return e;
     return NULL;
+}
+
+int ucmpi_config_set(const ucmpi_config_entry_t *e, const char *value)
+{
+    size_t i = (size_t)(e - ucmpi_config_table);
+
+    if (strlen(value) >= UCMPI_CFG_VALUE_MAX)
+        return -1;
+    strcpy(override_value[i], value);
+    __atomic_store_n(&override_set[i], 1, __ATOMIC_RELEASE);
+    return 0;
 }
 
 const char *ucmpi_config_str(const char *name)
@@ -83,6 +108,9 @@ const char *ucmpi_config_str(const char *name)
         fprintf(stderr, "ucmpi: internal error: unknown tunable %s\n", name);
         abort();
     }
+    if (__atomic_load_n(&override_set[e - ucmpi_config_table],
+                        __ATOMIC_ACQUIRE))
+        return override_value[e - ucmpi_config_table];
     snprintf(var, sizeof(var), "UCMPI_%s", name);
     const char *v = getenv(var);
     return v ? v : e->def;

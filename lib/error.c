@@ -80,6 +80,41 @@ static const char *const class_names[MPI_ERR_LASTCODE + 1][2] = {
     [MPI_ERR_ERRHANDLER] = {"MPI_ERR_ERRHANDLER", "invalid error handler"},
     [MPI_ERR_PROC_FAILED] = {"MPI_ERR_PROC_FAILED", "peer process failed"},
     [MPI_ERR_REVOKED] = {"MPI_ERR_REVOKED", "communicator revoked"},
+    [MPI_T_ERR_MEMORY] = {"MPI_T_ERR_MEMORY", "out of memory"},
+    [MPI_T_ERR_NOT_INITIALIZED] = {"MPI_T_ERR_NOT_INITIALIZED",
+                                   "MPI_T not initialized"},
+    [MPI_T_ERR_CANNOT_INIT] = {"MPI_T_ERR_CANNOT_INIT",
+                               "MPI_T cannot be initialized now"},
+    [MPI_T_ERR_INVALID_INDEX] = {"MPI_T_ERR_INVALID_INDEX",
+                                 "index out of range"},
+    [MPI_T_ERR_INVALID_ITEM] = {"MPI_T_ERR_INVALID_ITEM",
+                                "item index out of range"},
+    [MPI_T_ERR_INVALID_HANDLE] = {"MPI_T_ERR_INVALID_HANDLE",
+                                  "invalid MPI_T handle"},
+    [MPI_T_ERR_OUT_OF_HANDLES] = {"MPI_T_ERR_OUT_OF_HANDLES",
+                                  "no more MPI_T handles"},
+    [MPI_T_ERR_OUT_OF_SESSIONS] = {"MPI_T_ERR_OUT_OF_SESSIONS",
+                                   "no more performance variable sessions"},
+    [MPI_T_ERR_INVALID_SESSION] = {"MPI_T_ERR_INVALID_SESSION",
+                                   "invalid performance variable session"},
+    [MPI_T_ERR_CVAR_SET_NOT_NOW] = {"MPI_T_ERR_CVAR_SET_NOT_NOW",
+                                    "control variable cannot be set now"},
+    [MPI_T_ERR_CVAR_SET_NEVER] = {"MPI_T_ERR_CVAR_SET_NEVER",
+                                  "control variable cannot be set"},
+    [MPI_T_ERR_PVAR_NO_STARTSTOP] = {"MPI_T_ERR_PVAR_NO_STARTSTOP",
+                                     "performance variable cannot be "
+                                     "started or stopped"},
+    [MPI_T_ERR_PVAR_NO_WRITE] = {"MPI_T_ERR_PVAR_NO_WRITE",
+                                 "performance variable cannot be written "
+                                 "or reset"},
+    [MPI_T_ERR_PVAR_NO_ATOMIC] = {"MPI_T_ERR_PVAR_NO_ATOMIC",
+                                  "performance variable cannot be read "
+                                  "and reset atomically"},
+    [MPI_T_ERR_INVALID_NAME] = {"MPI_T_ERR_INVALID_NAME",
+                                "no variable or category of that name"},
+    [MPI_T_ERR_INVALID] = {"MPI_T_ERR_INVALID", "invalid MPI_T use"},
+    [MPI_T_ERR_NOT_SUPPORTED] = {"MPI_T_ERR_NOT_SUPPORTED",
+                                 "not supported by this implementation"},
 };
 
 /* User-defined classes and codes (MPI_Add_error_class/code/string). */
@@ -134,6 +169,8 @@ static ucmpi_errhandler_t *handler_of(int kind, void *obj)
     if (kind == UCMPI_OBJ_SESSION && obj != NULL &&
         ((ucmpi_win_head_t *)obj)->magic == UCMPI_MAGIC_SESSION)
         return ((ucmpi_win_head_t *)obj)->errhandler;
+    if (kind == UCMPI_OBJ_FILE)   /* MPI_FILE_NULL has a handler too */
+        return ucmpi_file_errhandler_of(obj);
     if (kind == UCMPI_OBJ_ERRHANDLER && obj != NULL &&
         ((ucmpi_errhandler_t *)obj)->magic == UCMPI_MAGIC_ERRHANDLER)
         return obj;
@@ -160,7 +197,8 @@ int ucmpi_error(int kind, void *obj, int code, const char *fn,
     case UCMPI_EH_USER: {
         void *handle = obj;
         if (!(kind == UCMPI_OBJ_COMM && ucmpi_comm_valid(obj)) &&
-            kind != UCMPI_OBJ_WIN && kind != UCMPI_OBJ_SESSION)
+            kind != UCMPI_OBJ_WIN && kind != UCMPI_OBJ_SESSION &&
+            kind != UCMPI_OBJ_FILE)
             handle = &ucmpi_comm_world;
         eh->fn(&handle, &code, fn, reason);
         return code;

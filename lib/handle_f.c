@@ -129,6 +129,7 @@ MPI_Message PMPI_Message_f2c(MPI_Fint message)
 }
 
 static ftable_t comms, types, groups, ops, wins, infos, errhandlers, sessions;
+static ftable_t files;   /* io area */
 
 #pragma weak MPI_Comm_c2f = PMPI_Comm_c2f
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm)
@@ -277,4 +278,17 @@ int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
 int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)
 {
     return status_copy(f_status, f08_status, "MPI_Status_f082f");
+}
+
+/* ---- io area: file handles ---- */
+#pragma weak MPI_File_c2f = PMPI_File_c2f
+MPI_Fint PMPI_File_c2f(MPI_File file)
+{
+    return to_f(&files, file);
+}
+
+#pragma weak MPI_File_f2c = PMPI_File_f2c
+MPI_File PMPI_File_f2c(MPI_Fint file)
+{
+    return to_c(&files, file);
 }

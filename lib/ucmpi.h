@@ -157,6 +157,10 @@ typedef struct {
     ucmpi_errhandler_t *errhandler;
 } ucmpi_win_head_t;
 
+/* ---- added by io (lib/io/): the handler of a file, or MPI_FILE_NULL's
+ * (open failures) when file is null or closed. ---- */
+ucmpi_errhandler_t *ucmpi_file_errhandler_of(void *file);
+
 void ucmpi_errhandler_retain(ucmpi_errhandler_t *eh);
 void ucmpi_errhandler_release(ucmpi_errhandler_t *eh);
 

@@ -12,10 +12,13 @@
 
 static void print_tunables(void)
 {
-    printf("\nTunables (environment UCMPI_<NAME>):\n");
+    printf("\nTunables (environment UCMPI_<NAME>; also MPI_T control "
+           "variables of the same name, which MPI_T_cvar_write can change "
+           "at run time where marked [runtime]):\n");
     for (const ucmpi_config_entry_t *e = ucmpi_config_table; e->name; e++) {
-        printf("  UCMPI_%-28s = %-10s (default \"%s\")\n      %s\n", e->name,
-               ucmpi_config_str(e->name), e->def, e->desc);
+        printf("  UCMPI_%-28s = %-10s (default \"%s\")%s\n      %s\n",
+               e->name, ucmpi_config_str(e->name), e->def,
+               e->type & UCMPI_CFG_RUNTIME ? " [runtime]" : "", e->desc);
     }
 }
 

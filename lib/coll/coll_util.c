@@ -20,7 +20,7 @@ const char *ucmpi_coll_knob(const char *knob)
 
     for (int i = 0; i < n; i++)
         if (knob_memo[i].knob == knob)
-            return knob_memo[i].value;
+            return __atomic_load_n(&knob_memo[i].value, __ATOMIC_ACQUIRE);
     v = ucmpi_config_str(knob);
     ucmpi_lock();
     n = knob_count;
@@ -31,6 +31,19 @@ const char *ucmpi_coll_knob(const char *knob)
     }
     ucmpi_unlock();
     return v;
+}
+
+unsigned ucmpi_coll_knob_generation;
+
+void ucmpi_coll_knob_refresh(void)
+{
+    ucmpi_lock();
+    __atomic_add_fetch(&ucmpi_coll_knob_generation, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < knob_count; i++)
+        __atomic_store_n(&knob_memo[i].value,
+                         ucmpi_config_str(knob_memo[i].knob),
+                         __ATOMIC_RELEASE);
+    ucmpi_unlock();
 }
 
 int ucmpi_coll_alg_forced(const char *knob, const ucmpi_coll_alg_t *tab,

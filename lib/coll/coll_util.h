@@ -43,6 +43,11 @@ int ucmpi_coll_run_new(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
 
 /* Value of tunable `knob` (ucmpi_config_str), read once per process. */
 const char *ucmpi_coll_knob(const char *knob);
+/* Re-reads the remembered knobs after MPI_T_cvar_write changed one, and
+ * counts the change in ucmpi_coll_knob_generation so that callers that
+ * keep a decision made from a knob know to make it again. */
+void ucmpi_coll_knob_refresh(void);
+extern unsigned ucmpi_coll_knob_generation;
 
 /* Argument checks shared by the entry points (MPI_SUCCESS or the code from
  * ucmpi_error); the comm check also rejects calls before init. */

@@ -26,6 +26,14 @@ static int nbr_allgather_c(const void *sbuf, MPI_Count scount,
                                                  "receive", fn)
                      : ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt,
                                             "receive", fn);
+    if (rc == MPI_SUCCESS) {
+        ucmpi_coll_side_t s = {.buf = sbuf, .n = 1, .count = scount,
+                               .dt = sdt};
+        ucmpi_coll_side_t r = {.buf = rbuf, .n = a.indeg, .dt = rdt,
+                               .count = rcount * a.indeg, .ccounts = rcounts,
+                               .adispls = displs};
+        rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     a.scount = scount;
@@ -70,6 +78,15 @@ static int nbr_alltoall_c(const void *sbuf, MPI_Count scount,
     if (rc == MPI_SUCCESS)
         rc = nbr_side_c(comm, rbuf, rcount, rcounts, rdispls, rdt, rdts,
                         a.indeg, "receive", fn);
+    if (rc == MPI_SUCCESS) {
+        ucmpi_coll_side_t s = {.buf = sbuf, .n = a.outdeg, .dt = sdt,
+                               .count = scount * a.outdeg, .ccounts = scounts,
+                               .adispls = sdispls, .dts = sdts};
+        ucmpi_coll_side_t r = {.buf = rbuf, .n = a.indeg, .dt = rdt,
+                               .count = rcount * a.indeg, .ccounts = rcounts,
+                               .adispls = rdispls, .dts = rdts};
+        rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     a.scount = scount;

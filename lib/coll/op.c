@@ -48,7 +48,9 @@ static const struct {
                        "on integer, floating point and complex types" },
     [UCMPI_OP_PROD] = { NUMERIC | UCMPI_OPC_COMPLEX, "MPI_PROD is defined "
                         "only on integer, floating point and complex types" },
-#define LOGICAL (UCMPI_OPC_CINT | UCMPI_OPC_LOGICAL)
+/* MPI_AINT, MPI_OFFSET and MPI_COUNT (multi-language) are accepted as an
+ * extension: MPICH allows them and its coll/allred test uses them */
+#define LOGICAL (UCMPI_OPC_CINT | UCMPI_OPC_LOGICAL | UCMPI_OPC_MULTI)
     [UCMPI_OP_LAND] = { LOGICAL, "MPI_LAND is defined only on C integer and "
                         "logical types" },
     [UCMPI_OP_LOR] = { LOGICAL, "MPI_LOR is defined only on C integer and "

@@ -3,6 +3,7 @@
  * MPI_Op_commutative and MPI_Reduce_local(_c).
  */
 #include "ucmpi.h"
+#include "coll/alias.h"
 
 #include <stdlib.h>
 
@@ -105,9 +106,9 @@ static int reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count,
     if (count > 0 && dt->predefined && (!inbuf || !inoutbuf))
         return op_err(MPI_ERR_BUFFER, fn, "%s is NULL with count %lld",
                       !inbuf ? "inbuf" : "inoutbuf", (long long)count);
-    if (count > 0 && dt->size > 0 && inbuf == inoutbuf)
-        return op_err(MPI_ERR_BUFFER, fn, "inbuf and inoutbuf are the same "
-                      "buffer (aliasing is not allowed)");
+    if (ucmpi_coll_alias1(inbuf, count, dt, inoutbuf, count, dt))
+        return op_err(MPI_ERR_BUFFER, fn, "inbuf and inoutbuf overlap "
+                      "(aliasing is not allowed)");
     rc = ucmpi_op_apply(op, inbuf, inoutbuf, count, dt);
     if (rc != MPI_SUCCESS)
         return op_err(rc, fn, "the reduction failed");

@@ -10,6 +10,7 @@
 #include "ucmpi.h"
 #include "coll/sched.h"
 #include "coll/coll_util.h"
+#include "coll/alias.h"
 
 /* How an entry point runs its schedule (coll_util.h's modes). */
 typedef enum {

@@ -150,6 +150,54 @@ static int check_ext(const char *fn, const char *datarep, MPI_Count count,
     return rc;
 }
 
+/* The int and _c forms share these (positions and sizes as MPI_Count). */
+static int pack_ext(const char *fn, const char *datarep, const void *inbuf,
+                    MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                    MPI_Count outsize, MPI_Count *position)
+{
+    int rc = check_ext(fn, datarep, incount, datatype, position);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Count need = incount * ucmpi_dt_impl(datatype)->ext32_total;
+    if (*position < 0 || *position > outsize || need > outsize - *position)
+        return ucmpi_dt_err(MPI_ERR_TRUNCATE, fn,
+                            "%lld bytes do not fit at position %lld of a "
+                            "%lld-byte buffer", need, *position, outsize);
+    void *tmp = malloc((size_t)(incount * datatype->size) + 1);
+    if (tmp == NULL)
+        return ucmpi_dt_err(MPI_ERR_NO_MEM, fn, "out of memory");
+    ucmpi_dt_pack(datatype, inbuf, incount, tmp);
+    ucmpi_dt_ext32_convert(datatype, incount, tmp,
+                           (char *)outbuf + *position, 1);
+    free(tmp);
+    *position += need;
+    return MPI_SUCCESS;
+}
+
+static int unpack_ext(const char *fn, const char *datarep, const void *inbuf,
+                      MPI_Count insize, MPI_Count *position, void *outbuf,
+                      MPI_Count outcount, MPI_Datatype datatype)
+{
+    int rc = check_ext(fn, datarep, outcount, datatype, position);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Count need = outcount * ucmpi_dt_impl(datatype)->ext32_total;
+    if (*position < 0 || *position > insize || need > insize - *position)
+        return ucmpi_dt_err(MPI_ERR_TRUNCATE, fn,
+                            "%lld bytes wanted at position %lld of a "
+                            "%lld-byte buffer", need, *position, insize);
+    size_t native = (size_t)(outcount * datatype->size);
+    void *tmp = malloc(native + 1);
+    if (tmp == NULL)
+        return ucmpi_dt_err(MPI_ERR_NO_MEM, fn, "out of memory");
+    ucmpi_dt_ext32_convert(datatype, outcount,
+                           (const char *)inbuf + *position, tmp, 0);
+    ucmpi_dt_unpack(datatype, outbuf, outcount, tmp, native);
+    free(tmp);
+    *position += need;
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_Pack_external_size = PMPI_Pack_external_size
 int PMPI_Pack_external_size(const char datarep[], int incount,
                             MPI_Datatype datatype, MPI_Aint *size)
@@ -161,30 +209,38 @@ int PMPI_Pack_external_size(const char datarep[], int incount,
     return rc;
 }
 
+#pragma weak MPI_Pack_external_size_c = PMPI_Pack_external_size_c
+int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
+                              MPI_Datatype datatype, MPI_Count *size)
+{
+    int rc = check_ext("MPI_Pack_external_size_c", datarep, incount,
+                       datatype, size);
+    if (rc == MPI_SUCCESS)
+        *size = incount * ucmpi_dt_impl(datatype)->ext32_total;
+    return rc;
+}
+
 #pragma weak MPI_Pack_external = PMPI_Pack_external
 int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
                        MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
                        MPI_Aint *position)
 {
-    static const char fn[] = "MPI_Pack_external";
-    int rc = check_ext(fn, datarep, incount, datatype, position);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    MPI_Count need = incount * ucmpi_dt_impl(datatype)->ext32_total;
-    if (*position < 0 || *position > outsize || need > outsize - *position)
-        return ucmpi_dt_err(MPI_ERR_TRUNCATE, fn,
-                            "%lld bytes do not fit at position %ld of a "
-                            "%ld-byte buffer", need, (long)*position,
-                            (long)outsize);
-    void *tmp = malloc((size_t)(incount * datatype->size) + 1);
-    if (tmp == NULL)
-        return ucmpi_dt_err(MPI_ERR_NO_MEM, fn, "out of memory");
-    ucmpi_dt_pack(datatype, inbuf, incount, tmp);
-    ucmpi_dt_ext32_convert(datatype, incount, tmp,
-                           (char *)outbuf + *position, 1);
-    free(tmp);
-    *position += (MPI_Aint)need;
-    return MPI_SUCCESS;
+    MPI_Count pos = position ? *position : 0;
+    int rc = pack_ext("MPI_Pack_external", datarep, inbuf, incount, datatype,
+                      outbuf, outsize, position ? &pos : NULL);
+    if (rc == MPI_SUCCESS)
+        *position = (MPI_Aint)pos;
+    return rc;
+}
+
+#pragma weak MPI_Pack_external_c = PMPI_Pack_external_c
+int PMPI_Pack_external_c(const char datarep[], const void *inbuf,
+                         MPI_Count incount, MPI_Datatype datatype,
+                         void *outbuf, MPI_Count outsize,
+                         MPI_Count *position)
+{
+    return pack_ext("MPI_Pack_external_c", datarep, inbuf, incount, datatype,
+                    outbuf, outsize, position);
 }
 
 #pragma weak MPI_Unpack_external = PMPI_Unpack_external
@@ -192,24 +248,20 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf,
                          MPI_Aint insize, MPI_Aint *position, void *outbuf,
                          int outcount, MPI_Datatype datatype)
 {
-    static const char fn[] = "MPI_Unpack_external";
-    int rc = check_ext(fn, datarep, outcount, datatype, position);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    MPI_Count need = outcount * ucmpi_dt_impl(datatype)->ext32_total;
-    if (*position < 0 || *position > insize || need > insize - *position)
-        return ucmpi_dt_err(MPI_ERR_TRUNCATE, fn,
-                            "%lld bytes wanted at position %ld of a "
-                            "%ld-byte buffer", need, (long)*position,
-                            (long)insize);
-    size_t native = (size_t)(outcount * datatype->size);
-    void *tmp = malloc(native + 1);
-    if (tmp == NULL)
-        return ucmpi_dt_err(MPI_ERR_NO_MEM, fn, "out of memory");
-    ucmpi_dt_ext32_convert(datatype, outcount,
-                           (const char *)inbuf + *position, tmp, 0);
-    ucmpi_dt_unpack(datatype, outbuf, outcount, tmp, native);
-    free(tmp);
-    *position += (MPI_Aint)need;
-    return MPI_SUCCESS;
+    MPI_Count pos = position ? *position : 0;
+    int rc = unpack_ext("MPI_Unpack_external", datarep, inbuf, insize,
+                        position ? &pos : NULL, outbuf, outcount, datatype);
+    if (rc == MPI_SUCCESS)
+        *position = (MPI_Aint)pos;
+    return rc;
+}
+
+#pragma weak MPI_Unpack_external_c = PMPI_Unpack_external_c
+int PMPI_Unpack_external_c(const char datarep[], const void *inbuf,
+                           MPI_Count insize, MPI_Count *position,
+                           void *outbuf, MPI_Count outcount,
+                           MPI_Datatype datatype)
+{
+    return unpack_ext("MPI_Unpack_external_c", datarep, inbuf, insize,
+                      position, outbuf, outcount, datatype);
 }

@@ -36,6 +36,8 @@ typedef struct {
 #define BIT_OPS ((1u << BAND) | (1u << BOR) | (1u << BXOR))
 #define C_INT_OPS (ARITH_OPS | LOGIC_OPS | BIT_OPS)
 #define F_INT_OPS (ARITH_OPS | BIT_OPS)
+/* + logical ops: an extension, as in MPICH (lib/coll/op.c) */
+#define MULTI_OPS (F_INT_OPS | LOGIC_OPS)
 
 static const int_type_t int_types[] = {
     { MPI_SIGNED_CHAR, "SIGNED_CHAR", 1, 1, C_INT_OPS },
@@ -57,9 +59,9 @@ static const int_type_t int_types[] = {
     { MPI_UINT16_T, "UINT16_T", 2, 0, C_INT_OPS },
     { MPI_UINT32_T, "UINT32_T", 4, 0, C_INT_OPS },
     { MPI_UINT64_T, "UINT64_T", 8, 0, C_INT_OPS },
-    { MPI_AINT, "AINT", sizeof(MPI_Aint), 1, F_INT_OPS },
-    { MPI_OFFSET, "OFFSET", sizeof(MPI_Offset), 1, F_INT_OPS },
-    { MPI_COUNT, "COUNT", sizeof(MPI_Count), 1, F_INT_OPS },
+    { MPI_AINT, "AINT", sizeof(MPI_Aint), 1, MULTI_OPS },
+    { MPI_OFFSET, "OFFSET", sizeof(MPI_Offset), 1, MULTI_OPS },
+    { MPI_COUNT, "COUNT", sizeof(MPI_Count), 1, MULTI_OPS },
     { MPI_INTEGER, "INTEGER", sizeof(int), 1, F_INT_OPS },
     { MPI_INTEGER1, "INTEGER1", 1, 1, F_INT_OPS },
     { MPI_INTEGER2, "INTEGER2", 2, 1, F_INT_OPS },

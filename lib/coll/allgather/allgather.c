@@ -76,9 +76,6 @@ static int ag_check_send(ucmpi_comm_t *c, const void *sbuf, MPI_Count scount,
                                   "an intercommunicator");
         return MPI_SUCCESS;
     }
-    if (sbuf == rbuf && scount > 0 && sdt != MPI_DATATYPE_NULL)
-        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "sendbuf and recvbuf "
-                              "alias (use MPI_IN_PLACE)");
     return ucmpi_xfer_check_buf(c, sbuf, scount, sdt, "send", fn);
 }
 
@@ -99,6 +96,10 @@ static int allgather_common(const void *sbuf, MPI_Count scount,
     rc = ag_check_send(comm, sbuf, scount, sdt, rbuf, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt, "receive", fn);
+    /* e.g. sendbuf = &recvbuf[rank] (MPI_IN_PLACE is the legal form) */
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
+        rc = ucmpi_coll_check_alias1(comm, sbuf, scount, sdt, rbuf,
+                                     rcount * comm->remote_size, rdt, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
@@ -188,6 +189,15 @@ static int allgatherv_common(const void *sbuf, MPI_Count scount,
                        : ucmpi_xfer_check_counts(comm, comm->remote_size,
                                                  rcounts, displs, rdt,
                                                  "receive", fn);
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
+        ucmpi_coll_side_t s = {.buf = sbuf, .n = 1, .count = scount,
+                               .dt = sdt};
+        ucmpi_coll_side_t r = {.buf = rbuf, .n = comm->remote_size,
+                               .dt = rdt, .counts = rcounts,
+                               .ccounts = rcounts_c, .displs = displs,
+                               .adispls = displs_c};
+        rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,

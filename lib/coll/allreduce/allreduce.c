@@ -1,6 +1,7 @@
 /* MPI_Allreduce, MPI_Iallreduce, MPI_Allreduce_init: algorithm table,
  * selection and entry points. */
 #include "coll/allreduce/allreduce.h"
+#include "coll/alias.h"
 #include "coll/coll.h"
 
 static const ucmpi_coll_alg_t allreduce_algs[] = {
@@ -131,10 +132,10 @@ static int allreduce_common(const void *sbuf, void *rbuf, MPI_Count count,
         return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
                               "MPI_IN_PLACE is only allowed as the send "
                               "buffer of an intracommunicator allreduce");
-    if (sbuf == rbuf && count > 0)
-        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
-                              "send and receive buffers alias "
-                              "(use MPI_IN_PLACE)");
+    if (sbuf != MPI_IN_PLACE &&
+        (rc = ucmpi_coll_check_alias1(comm, sbuf, count, dt, rbuf, count, dt,
+                                      fn)) != MPI_SUCCESS)
+        return rc;
     if (mode == UCMPI_COLL_BLOCKING && count > 0 && dt->contig &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLREDUCE,
                               (size_t)(count * dt->size)) &&

@@ -102,12 +102,13 @@ static int alltoall_common(const void *sbuf, MPI_Count scount,
     rc = a2a_check_inplace(comm, sbuf, rbuf, fn);
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
         rc = ucmpi_xfer_check_buf(comm, sbuf, scount, sdt, "send", fn);
-        if (rc == MPI_SUCCESS && sbuf == rbuf && scount > 0)
-            rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "sendbuf and "
-                                "recvbuf alias (use MPI_IN_PLACE)");
     }
     if (rc == MPI_SUCCESS)
         rc = ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt, "receive", fn);
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
+        rc = ucmpi_coll_check_alias1(comm, sbuf, scount * comm->remote_size,
+                                     sdt, rbuf, rcount * comm->remote_size,
+                                     rdt, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
@@ -218,6 +219,18 @@ static int alltoallvw_common(const void *sbuf, const int *scounts,
     if (rc == MPI_SUCCESS)
         rc = a2a_check_side(comm, n, rcounts, rdispls, c->rcounts,
                             c->rdispls, rdt, rdts, "receive", fn);
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
+        /* w forms: byte displacements (int, or MPI_Aint for _c) */
+        ucmpi_coll_side_t s = {.buf = sbuf, .n = n, .dt = sdt,
+                               .counts = scounts, .ccounts = c->scounts,
+                               .displs = sdispls, .adispls = c->sdispls,
+                               .dts = rdts ? sdts : NULL};
+        ucmpi_coll_side_t r = {.buf = rbuf, .n = n, .dt = rdt,
+                               .counts = rcounts, .ccounts = c->rcounts,
+                               .displs = rdispls, .adispls = c->rdispls,
+                               .dts = rdts};
+        rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,

@@ -91,10 +91,10 @@ static int gather_common(const void *sbuf, MPI_Count scount,
     rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
         rc = ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt, "receive", fn);
-        if (rc == MPI_SUCCESS && !comm->is_inter && sbuf == rbuf &&
-            rcount > 0)
-            rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "sendbuf and "
-                                "recvbuf alias (use MPI_IN_PLACE)");
+        /* the root's block and the n blocks it receives */
+        if (rc == MPI_SUCCESS && !comm->is_inter && sbuf != MPI_IN_PLACE)
+            rc = ucmpi_coll_check_alias1(comm, sbuf, scount, sdt, rbuf,
+                                         rcount * comm->size, rdt, fn);
     }
     if (rc != MPI_SUCCESS)
         return rc;
@@ -213,6 +213,15 @@ static int gatherv_common(const void *sbuf, MPI_Count scount,
                        : ucmpi_xfer_check_counts(comm, comm->remote_size,
                                                  rcounts, displs, rdt,
                                                  "receive", fn);
+    if (rc == MPI_SUCCESS && !comm->is_inter && comm->rank == root &&
+        sbuf != MPI_IN_PLACE) {
+        ucmpi_coll_side_t s = {.buf = sbuf, .n = 1, .count = scount,
+                               .dt = sdt};
+        ucmpi_coll_side_t r = {.buf = rbuf, .n = comm->size, .dt = rdt,
+                               .counts = rcounts, .ccounts = rcounts_c,
+                               .displs = displs, .adispls = displs_c};
+        rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,

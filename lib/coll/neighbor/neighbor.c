@@ -75,6 +75,14 @@ static int nbr_allgather(const void *sbuf, int scount, MPI_Datatype sdt,
                                                rdt, "receive", fn)
                      : ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt,
                                             "receive", fn);
+    if (rc == MPI_SUCCESS) {
+        ucmpi_coll_side_t s = {.buf = sbuf, .n = 1, .count = scount,
+                               .dt = sdt};
+        ucmpi_coll_side_t r = {.buf = rbuf, .n = a.indeg, .dt = rdt,
+                               .count = rcount * a.indeg, .counts = rcounts,
+                               .displs = displs};
+        rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     a.scount = scount;
@@ -116,6 +124,18 @@ static int nbr_alltoallw(const void *sbuf, int scount, const int *scounts,
                                                rdispls, rdt, "receive", fn)
                      : ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt,
                                             "receive", fn);
+    if (rc == MPI_SUCCESS) {
+        /* uniform: outdeg / indeg blocks; w: MPI_Aint byte displacements */
+        ucmpi_coll_side_t s = {.buf = sbuf, .n = a.outdeg, .dt = sdt,
+                               .count = scount * a.outdeg, .counts = scounts,
+                               .displs = sdispls, .adispls = sadispls,
+                               .dts = sdts};
+        ucmpi_coll_side_t r = {.buf = rbuf, .n = a.indeg, .dt = rdt,
+                               .count = rcount * a.indeg, .counts = rcounts,
+                               .displs = rdispls, .adispls = radispls,
+                               .dts = rdts};
+        rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     a.scount = scount;

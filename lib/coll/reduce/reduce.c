@@ -1,6 +1,7 @@
 /* MPI_Reduce, MPI_Ireduce, MPI_Reduce_init: algorithm table, selection and
  * entry points. */
 #include "coll/reduce/reduce.h"
+#include "coll/alias.h"
 
 static const ucmpi_coll_alg_t reduce_algs[] = {
     {UCMPI_REDUCE_BINOMIAL, "binomial",
@@ -79,10 +80,11 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
         return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
                               "MPI_IN_PLACE is only allowed as the root's "
                               "send buffer of an intracommunicator reduce");
-    if (am_root && sbuf == rbuf && count > 0)
-        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
-                              "send and receive buffers alias "
-                              "(use MPI_IN_PLACE)");
+    /* only the root of an intracomm uses both buffers */
+    if (am_root && !comm->is_inter && sbuf != MPI_IN_PLACE &&
+        (rc = ucmpi_coll_check_alias1(comm, sbuf, count, dt, rbuf, count, dt,
+                                      fn)) != MPI_SUCCESS)
+        return rc;
     if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
         return rc;
     if (mode == UCMPI_COLL_BLOCKING && count > 0 && dt->contig &&

@@ -1,6 +1,7 @@
 /* MPI_Reduce_scatter(_block), their I and _init forms: algorithm table,
  * selection and entry points. */
 #include "coll/reduce_scatter/reduce_scatter.h"
+#include "coll/alias.h"
 
 #include <string.h>
 
@@ -96,10 +97,13 @@ static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
                                   (long long)c);
         total += c;
     }
-    if (sbuf == rbuf && total > 0)
-        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
-                              "send and receive buffers alias "
-                              "(use MPI_IN_PLACE)");
+    if (sbuf != MPI_IN_PLACE &&
+        (rc = ucmpi_coll_check_alias1(comm, sbuf, total, dt, rbuf,
+                                      icounts ? icounts[comm->rank]
+                                      : ccounts ? ccounts[comm->rank]
+                                                : bcount,
+                                      dt, fn)) != MPI_SUCCESS)
+        return rc;
     if (mode == UCMPI_COLL_BLOCKING && !local && total > 0 && dt->contig &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE_SCATTER,
                               (size_t)(total * dt->size))) {

@@ -1,6 +1,7 @@
 /* MPI_Scan, MPI_Exscan and their I and _init forms: algorithm table and
  * entry points (intracommunicators only, as the standard defines them). */
 #include "coll/scan/scan.h"
+#include "coll/alias.h"
 
 static const ucmpi_coll_alg_t scan_algs[] = {
     {UCMPI_SCAN_RECURSIVE_DOUBLING, "recursive_doubling",
@@ -32,10 +33,10 @@ static int scan_common(const void *sbuf, void *rbuf, MPI_Count count,
         return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
                               "MPI_IN_PLACE is only allowed as the send "
                               "buffer");
-    if (sbuf == rbuf && count > 0)
-        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
-                              "send and receive buffers alias "
-                              "(use MPI_IN_PLACE)");
+    if (sbuf != MPI_IN_PLACE &&
+        (rc = ucmpi_coll_check_alias1(comm, sbuf, count, dt, rbuf, count, dt,
+                                      fn)) != MPI_SUCCESS)
+        return rc;
     (void)ucmpi_coll_alg_forced("SCAN_ALGORITHM", scan_algs, NALGS);
     ucmpi_sched_key_t key = {scan_algs, exclusive, 0, sbuf, rbuf, count,
                              count, dt, dt, op, NULL, 0};

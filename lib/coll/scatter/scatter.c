@@ -97,10 +97,10 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
     rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
         rc = ucmpi_xfer_check_buf(comm, sbuf, scount, sdt, "send", fn);
-        if (rc == MPI_SUCCESS && !comm->is_inter && sbuf == rbuf &&
-            scount > 0)
-            rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "sendbuf and "
-                                "recvbuf alias (use MPI_IN_PLACE)");
+        /* the n blocks the root sends and its own block */
+        if (rc == MPI_SUCCESS && !comm->is_inter && rbuf != MPI_IN_PLACE)
+            rc = ucmpi_coll_check_alias1(comm, sbuf, scount * comm->size, sdt,
+                                         rbuf, rcount, rdt, fn);
     }
     if (rc != MPI_SUCCESS)
         return rc;
@@ -208,6 +208,15 @@ static int scatterv_common(const void *sbuf, const int *scounts,
                        : ucmpi_xfer_check_counts(comm, comm->remote_size,
                                                  scounts, displs, sdt, "send",
                                                  fn);
+    if (rc == MPI_SUCCESS && !comm->is_inter && comm->rank == root &&
+        rbuf != MPI_IN_PLACE) {
+        ucmpi_coll_side_t s = {.buf = sbuf, .n = comm->size, .dt = sdt,
+                               .counts = scounts, .ccounts = scounts_c,
+                               .displs = displs, .adispls = displs_c};
+        ucmpi_coll_side_t r = {.buf = rbuf, .n = 1, .count = rcount,
+                               .dt = rdt};
+        rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     scatter_args(&a, comm, root, sbuf, rbuf, rcount, rdt);

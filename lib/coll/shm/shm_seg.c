@@ -84,9 +84,13 @@ enum { FORCE_UNKNOWN, FORCE_NONE, FORCE_SHM, FORCE_OTHER };
 static int forced(int kind)
 {
     static int mode[UCMPI_SHM_NKINDS];
+    static unsigned gen[UCMPI_SHM_NKINDS];     /* MPI_T may change knobs */
+    unsigned g = __atomic_load_n(&ucmpi_coll_knob_generation,
+                                 __ATOMIC_ACQUIRE);
 
-    if (mode[kind] == FORCE_UNKNOWN) {
+    if (mode[kind] == FORCE_UNKNOWN || gen[kind] != g) {
         const char *v = ucmpi_coll_knob(knobs[kind]);
+        gen[kind] = g;
         mode[kind] = v == NULL || v[0] == '\0' || strcmp(v, "auto") == 0
                          ? FORCE_NONE
                          : strcmp(v, "shm") == 0 ? FORCE_SHM : FORCE_OTHER;
@@ -148,10 +152,20 @@ int ucmpi_coll_shm_wanted(ucmpi_comm_t *comm, int kind, size_t nbytes)
                           : 1))
         return 0;
     slot = (ucmpi_coll_shm_t **)ucmpi_coll_shm_slot(comm);
-    if (slot != NULL && *slot != NULL)
+    if (slot == NULL)
+        return 0;     /* no per-comm state (out of memory): cannot agree */
+    if (*slot != NULL)
         return (*slot)->ok;
+    /* not set up yet: every rank must take the set-up path together, so
+     * decide from the node map even if the layout could not be built */
     l = ucmpi_coll_layout(comm);
-    return l != NULL && l->nnodes == 1;
+    if (l != NULL)
+        return l->nnodes == 1;
+    for (int r = 1; r < comm->size && ucmpi_global.node_of != NULL; r++)
+        if (ucmpi_global.node_of[ucmpi_comm_peer_world(comm, r)] !=
+            ucmpi_global.node_of[ucmpi_comm_peer_world(comm, 0)])
+            return 0;
+    return 1;
 }
 
 /* ---- segment set-up ---- */
@@ -234,8 +248,10 @@ static int run_allsum(ucmpi_comm_t *comm, int *mine, int *all)
     return ucmpi_sched_run_blocking(s);
 }
 
-/* Every rank maps the segment or every rank falls back (sh->ok). */
-static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh)
+/* Every rank maps the segment or every rank falls back (sh->ok).  A rank
+ * that cannot take part (no memory for its state: `refuse`) still runs the
+ * set-up's two collectives, voting no, so nobody is left waiting in them. */
+static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
 {
     int namebuf[NAME_LEN / sizeof(int)] = {0};  /* ints: any MPI has them */
     char *name = (char *)namebuf;
@@ -246,7 +262,7 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh)
     sh->me = comm->rank;
     sh->slot = slot_for(sh->n);
     sh->len = (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot);
-    sh->world = malloc(sizeof(int) * (size_t)sh->n);
+    sh->world = refuse ? NULL : malloc(sizeof(int) * (size_t)sh->n);
     if (sh->world != NULL)
         for (int r = 0; r < sh->n; r++)
             sh->world[r] = ucmpi_comm_peer_world(comm, r);
@@ -269,6 +285,21 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh)
     return rc;
 }
 
+/* The state of comms whose set-up this rank could not allocate: the
+ * segment is off for good there, as on the ranks it voted against. */
+static ucmpi_coll_shm_t shm_off;
+
+/* Testing: UCMPI_COLL_SHM_FAIL_RANK=<world rank> makes that rank's state
+ * allocation fail in every set-up (-1: never). */
+static int inject_failure(void)
+{
+    static long r = -2;
+
+    if (r == -2)
+        r = ucmpi_config_long("COLL_SHM_FAIL_RANK");
+    return r >= 0 && r == ucmpi_global.world_rank;
+}
+
 static ucmpi_coll_shm_t *shm_get(ucmpi_comm_t *comm, int *rc,
                                  const char *fn)
 {
@@ -278,11 +309,12 @@ static ucmpi_coll_shm_t *shm_get(ucmpi_comm_t *comm, int *rc,
     if (slot == NULL)
         return NULL;
     if (*slot == NULL) {
-        ucmpi_coll_shm_t *sh = calloc(1, sizeof(*sh));
-        if (sh == NULL)
-            return NULL;      /* every rank tries again next time */
-        *slot = sh;
-        *rc = setup(comm, sh);
+        ucmpi_coll_shm_t *sh = inject_failure() ? NULL
+                                                : calloc(1, sizeof(*sh));
+        ucmpi_coll_shm_t vote_no = {0};
+
+        *slot = sh != NULL ? sh : &shm_off;
+        *rc = setup(comm, sh != NULL ? sh : &vote_no, sh == NULL);
         if (*rc != MPI_SUCCESS) {
             *rc = ucmpi_err_comm(comm, *rc, fn, "setting up the shared "
                                  "memory of the collectives failed");
@@ -296,7 +328,7 @@ void ucmpi_coll_shm_free(void *p)
 {
     ucmpi_coll_shm_t *sh = p;
 
-    if (sh == NULL)
+    if (sh == NULL || sh == &shm_off)
         return;
     if (sh->base != NULL)
         munmap(sh->base, sh->len);

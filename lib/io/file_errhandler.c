@@ -1,0 +1,140 @@
+/*
+ * Error handlers of files.  Files default to MPI_ERRORS_RETURN (MPI-4.1
+ * 9.3.4); MPI_FILE_NULL carries the handler new files inherit and the one
+ * MPI_File_open and MPI_File_delete failures are reported to.
+ */
+#include "io.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+ucmpi_errhandler_t *ucmpi_file_null_errhandler = &ucmpi_errors_return;
+
+ucmpi_errhandler_t *ucmpi_file_errhandler_of(void *file)
+{
+    MPI_File fh = file;
+    if (ucmpi_file_valid(fh))
+        return fh->head.errhandler;
+    return ucmpi_file_null_errhandler;
+}
+
+int ucmpi_file_check(MPI_File fh, const char *fn)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc == MPI_SUCCESS && !ucmpi_file_valid(fh))
+        rc = ucmpi_err_file(MPI_FILE_NULL, MPI_ERR_FILE, fn,
+                            "fh is MPI_FILE_NULL or closed");
+    return rc;
+}
+
+int ucmpi_io_errno_class(int err)
+{
+    switch (err) {
+    case ENOENT: case ENOTDIR:
+        return MPI_ERR_NO_SUCH_FILE;
+    case EACCES: case EPERM:
+        return MPI_ERR_ACCESS;
+    case EEXIST:
+        return MPI_ERR_FILE_EXISTS;
+    case EROFS:
+        return MPI_ERR_READ_ONLY;
+    case ENOSPC:
+        return MPI_ERR_NO_SPACE;
+    case EDQUOT:
+        return MPI_ERR_QUOTA;
+    case ENAMETOOLONG: case EISDIR: case ELOOP:
+        return MPI_ERR_BAD_FILE;
+    case EBUSY: case ETXTBSY:
+        return MPI_ERR_FILE_IN_USE;
+    default:
+        return MPI_ERR_IO;
+    }
+}
+
+#pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn,
+                                MPI_Errhandler *errhandler)
+{
+    const char *name = "MPI_File_create_errhandler";
+    int rc = ucmpi_check_initialized(name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (fn == NULL || errhandler == NULL)
+        return ucmpi_err_file(MPI_FILE_NULL, MPI_ERR_ARG, name,
+                              "function or errhandler is NULL");
+    ucmpi_errhandler_t *h = calloc(1, sizeof(*h));
+    if (h == NULL)
+        return ucmpi_err_file(MPI_FILE_NULL, MPI_ERR_NO_MEM, name,
+                              "out of memory");
+    h->magic = UCMPI_MAGIC_ERRHANDLER;
+    h->refcount = 1;
+    h->action = UCMPI_EH_USER;
+    h->obj_kind = UCMPI_OBJ_FILE;
+    h->fn = (void (*)(void *, int *, ...))fn;
+    *errhandler = h;
+    return MPI_SUCCESS;
+}
+
+/* The handler slot of fh; MPI_FILE_NULL's own slot for MPI_FILE_NULL. */
+static ucmpi_errhandler_t **slot_of(MPI_File fh)
+{
+    return fh == MPI_FILE_NULL ? &ucmpi_file_null_errhandler
+                               : &fh->head.errhandler;
+}
+
+static int check_file_or_null(MPI_File fh, const char *fn)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc == MPI_SUCCESS && fh != MPI_FILE_NULL && !ucmpi_file_valid(fh))
+        rc = ucmpi_err_file(MPI_FILE_NULL, MPI_ERR_FILE, fn,
+                            "file is closed or not a file");
+    return rc;
+}
+
+#pragma weak MPI_File_set_errhandler = PMPI_File_set_errhandler
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+{
+    const char *fn = "MPI_File_set_errhandler";
+    int rc = check_file_or_null(file, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (errhandler == MPI_ERRHANDLER_NULL ||
+        errhandler->magic != UCMPI_MAGIC_ERRHANDLER)
+        return ucmpi_err_file(file, MPI_ERR_ARG, fn,
+                              "errhandler is null or freed");
+    if (errhandler->action == UCMPI_EH_USER &&
+        errhandler->obj_kind != UCMPI_OBJ_FILE)
+        return ucmpi_err_file(file, MPI_ERR_ARG, fn,
+                              "errhandler was created for another object "
+                              "kind");
+    ucmpi_errhandler_t **slot = slot_of(file);
+    ucmpi_errhandler_retain(errhandler);
+    ucmpi_errhandler_release(*slot);
+    *slot = errhandler;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_File_get_errhandler = PMPI_File_get_errhandler
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
+{
+    const char *fn = "MPI_File_get_errhandler";
+    int rc = check_file_or_null(file, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (errhandler == NULL)
+        return ucmpi_err_file(file, MPI_ERR_ARG, fn, "errhandler is NULL");
+    ucmpi_errhandler_retain(*slot_of(file));   /* the user frees it */
+    *errhandler = *slot_of(file);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_File_call_errhandler = PMPI_File_call_errhandler
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
+{
+    const char *fn = "MPI_File_call_errhandler";
+    int rc = check_file_or_null(fh, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_err_file(fh, errorcode, fn, "error raised by the application");
+    return MPI_SUCCESS;
+}

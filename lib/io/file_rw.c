@@ -1,0 +1,165 @@
+/*
+ * The data path of every read and write: memory is packed into (or
+ * unpacked from) one contiguous buffer when its type has holes, and the
+ * view's data stream is cut into the file's contiguous runs, each moved
+ * with pread/pwrite (looping on short transfers and EINTR).  In atomic
+ * mode an fcntl lock on the file serialises conflicting accesses.
+ */
+#include "io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void ucmpi_file_status(MPI_Status *st, MPI_Offset bytes)
+{
+    if (st == MPI_STATUS_IGNORE)
+        return;
+    st->MPI_SOURCE = MPI_ANY_SOURCE;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->ucmpi_cancelled = 0;
+    st->ucmpi_count = bytes;
+}
+
+int ucmpi_file_check_access(ucmpi_file_t *f, int dir, const void *buf,
+                            MPI_Count count, MPI_Datatype dt, const char *fn)
+{
+    const char *why;
+    (void)buf;   /* NULL is MPI_BOTTOM: absolute addresses in dt */
+    if (dir == UCMPI_IO_READ && (f->amode & MPI_MODE_WRONLY))
+        return ucmpi_err_file(f, MPI_ERR_ACCESS, fn,
+                              "\"%s\" was opened MPI_MODE_WRONLY",
+                              f->filename);
+    if (dir == UCMPI_IO_WRITE && (f->amode & MPI_MODE_RDONLY))
+        return ucmpi_err_file(f, MPI_ERR_READ_ONLY, fn,
+                              "\"%s\" was opened MPI_MODE_RDONLY",
+                              f->filename);
+    if (count < 0)
+        return ucmpi_err_file(f, MPI_ERR_COUNT, fn, "count %lld is negative",
+                              count);
+    if (ucmpi_dt_check(dt, 1, &why) != MPI_SUCCESS)
+        return ucmpi_err_file(f, MPI_ERR_TYPE, fn, "datatype: %s", why);
+    if ((count * dt->size) % f->etype->size != 0)
+        return ucmpi_err_file(f, MPI_ERR_TYPE, fn,
+                              "%lld bytes of data are not a whole number of "
+                              "etypes (%lld bytes each)",
+                              count * dt->size, (long long)f->etype->size);
+    return MPI_SUCCESS;
+}
+
+/* Moves len bytes at file offset off; returns bytes moved (short only at
+ * the end of the file for reads) or -1 with errno. */
+static ssize_t move(int fd, int dir, char *mem, size_t len, off_t off)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = dir == UCMPI_IO_READ
+                        ? pread(fd, mem + done, len - done, off + done)
+                        : pwrite(fd, mem + done, len - done, off + done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)   /* end of file (reads); a write of 0 cannot progress */
+            break;
+        done += (size_t)n;
+    }
+    return (ssize_t)done;
+}
+
+/* Whole-file lock in atomic mode: conflicting accesses are serialised. */
+static void atomic_lock(ucmpi_file_t *f, int dir, int on)
+{
+    struct flock fl = {
+        .l_type = on ? (dir == UCMPI_IO_READ ? F_RDLCK : F_WRLCK) : F_UNLCK,
+        .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    while (fcntl(f->fd, F_SETLKW, &fl) != 0 && errno == EINTR)
+        ;
+}
+
+/* Moves bytes [pos, pos+len) of the view's stream; *moved gets the count
+ * (shorter than len only at the end of the file). */
+static int view_move(ucmpi_file_t *f, int dir, char *mem, MPI_Offset pos,
+                     MPI_Offset len, MPI_Offset *moved, int *err)
+{
+    MPI_Offset done = 0;
+    while (done < len) {
+        MPI_Offset contig, off = ucmpi_file_view_map(f, pos + done, &contig);
+        size_t n = (size_t)(contig < len - done ? contig : len - done);
+        if (n == 0) {   /* the view holds no data (empty filetype) */
+            *err = EINVAL;
+            *moved = done;
+            return dir == UCMPI_IO_READ ? MPI_SUCCESS : MPI_ERR_IO;
+        }
+        ssize_t got = move(f->fd, dir, mem + done, n, (off_t)off);
+        if (got < 0) {
+            *err = errno;
+            *moved = done;
+            return ucmpi_io_errno_class(errno);
+        }
+        done += got;
+        if ((size_t)got < n) {
+            if (dir == UCMPI_IO_WRITE) {
+                *err = ENOSPC;
+                *moved = done;
+                return MPI_ERR_NO_SPACE;
+            }
+            break;
+        }
+    }
+    *moved = done;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_file_xfer(ucmpi_file_t *f, int dir, MPI_Offset offset, void *buf,
+                    MPI_Count count, MPI_Datatype dt, MPI_Status *st,
+                    MPI_Offset *done, const char *fn)
+{
+    MPI_Offset len = (MPI_Offset)(count * dt->size), moved = 0;
+    char *mem = (char *)buf + dt->true_lb, *bounce = NULL;
+    int err = 0, cls;
+
+    *done = 0;
+    if (len == 0) {
+        ucmpi_file_status(st, 0);
+        return MPI_SUCCESS;
+    }
+    if (!dt->contig) {
+        mem = bounce = malloc((size_t)len);
+        if (bounce == NULL)
+            return ucmpi_err_file(f, MPI_ERR_NO_MEM, fn,
+                                  "no memory to pack %lld bytes", len);
+        if (dir == UCMPI_IO_WRITE)
+            ucmpi_dt_pack(dt, buf, count, bounce);
+    }
+    if (f->atomic)
+        atomic_lock(f, dir, 1);
+    cls = view_move(f, dir, mem, offset * f->etype->size, len, &moved, &err);
+    if (f->atomic)
+        atomic_lock(f, dir, 0);
+    if (bounce != NULL && dir == UCMPI_IO_READ)
+        ucmpi_dt_unpack(dt, buf, count, bounce, (size_t)moved);
+    free(bounce);
+    ucmpi_file_status(st, moved);
+    *done = moved / f->etype->size;
+    if (cls != MPI_SUCCESS)
+        return ucmpi_err_file(f, cls, fn, "%s \"%s\": %s",
+                              dir == UCMPI_IO_READ ? "reading" : "writing",
+                              f->filename, strerror(err));
+    return MPI_SUCCESS;
+}
+
+/* No ops: cancelling a completed request does nothing, as for a send. */
+int ucmpi_file_done_request(const MPI_Status *st, int rc, MPI_Request *req)
+{
+    ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_GREQ, NULL);
+    if (r == NULL)
+        return MPI_ERR_NO_MEM;
+    r->status = *st;
+    r->status.MPI_ERROR = rc;
+    ucmpi_request_set_complete(r);
+    *req = r;
+    return MPI_SUCCESS;
+}

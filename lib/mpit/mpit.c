@@ -1,0 +1,250 @@
+/* MPI_T initialisation, string rules, enumerations and categories.  The
+ * control variables are the tunables table (lib/config.c), in three
+ * categories by area; there are no performance variables or events yet. */
+#include "mpit/mpit.h"
+#include "config_table.h"
+
+#include <pthread.h>
+#include <string.h>
+
+static pthread_mutex_t mpit_mutex = PTHREAD_MUTEX_INITIALIZER;
+static int mpit_refs;   /* MPI_T_init_thread calls not yet finalized */
+
+int ucmpi_mpit_enter(void)
+{
+    pthread_mutex_lock(&mpit_mutex);
+    if (mpit_refs == 0) {
+        pthread_mutex_unlock(&mpit_mutex);
+        return MPI_T_ERR_NOT_INITIALIZED;
+    }
+    return MPI_SUCCESS;
+}
+
+int ucmpi_mpit_leave(int rc)
+{
+    pthread_mutex_unlock(&mpit_mutex);
+    return rc;
+}
+
+void ucmpi_mpit_strcpy(char *dst, int *len, const char *src)
+{
+    size_t need = strlen(src) + 1;
+
+    if (len == NULL)
+        return;
+    if (dst == NULL || *len <= 0) {
+        *len = (int)need;
+        return;
+    }
+    size_t n = need <= (size_t)*len ? need - 1 : (size_t)*len - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+    *len = (int)n + 1;
+}
+
+#pragma weak MPI_T_init_thread = PMPI_T_init_thread
+int PMPI_T_init_thread(int required, int *provided)
+{
+    if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE ||
+        provided == NULL)
+        return MPI_T_ERR_INVALID;
+    pthread_mutex_lock(&mpit_mutex);
+    mpit_refs++;
+    pthread_mutex_unlock(&mpit_mutex);
+    *provided = required;   /* every MPI_T call is serialised by one lock */
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_T_finalize = PMPI_T_finalize
+int PMPI_T_finalize(void)
+{
+    int rc = ucmpi_mpit_enter();
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (--mpit_refs == 0) {
+        ucmpi_mpit_cvar_cleanup();
+        ucmpi_mpit_pvar_cleanup();
+    }
+    return ucmpi_mpit_leave(MPI_SUCCESS);
+}
+
+/* No variable uses an enumeration, so no MPI_T_enum handle is valid. */
+#pragma weak MPI_T_enum_get_info = PMPI_T_enum_get_info
+int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name,
+                         int *name_len)
+{
+    int rc = ucmpi_mpit_enter();
+
+    (void)enumtype, (void)num, (void)name, (void)name_len;
+    return rc ? rc : ucmpi_mpit_leave(MPI_T_ERR_INVALID_HANDLE);
+}
+
+#pragma weak MPI_T_enum_get_item = PMPI_T_enum_get_item
+int PMPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value,
+                         char *name, int *name_len)
+{
+    int rc = ucmpi_mpit_enter();
+
+    (void)enumtype, (void)indx, (void)value, (void)name, (void)name_len;
+    return rc ? rc : ucmpi_mpit_leave(MPI_T_ERR_INVALID_HANDLE);
+}
+
+/* ---- categories ---- */
+
+static const struct {
+    const char *name, *desc;
+} categories[] = {
+    {"ucmpi_p2p", "Point-to-point messaging and the progress engine"},
+    {"ucmpi_coll", "Collective operations: algorithm choice and tuning"},
+    {"ucmpi_rma", "One-sided communication"},
+};
+#define N_CATEGORIES ((int)(sizeof(categories) / sizeof(categories[0])))
+
+int ucmpi_mpit_cvar_category(int i)
+{
+    const char *n = ucmpi_config_table[i].name;
+
+    if (strncmp(n, "RMA_", 4) == 0)
+        return 2;
+    if (strstr(n, "_ALGORITHM") || strncmp(n, "COLL_", 5) == 0 ||
+        strncmp(n, "ALLTOALL_", 9) == 0 || strncmp(n, "ALLREDUCE_", 10) == 0)
+        return 1;
+    return 0;
+}
+
+static int cvars_in(int cat, int len, int *indices)
+{
+    int n = 0;
+
+    for (int i = 0; i < ucmpi_config_count(); i++) {
+        if (ucmpi_mpit_cvar_category(i) != cat)
+            continue;
+        if (n < len)
+            indices[n] = i;
+        n++;
+    }
+    return n;
+}
+
+#pragma weak MPI_T_category_get_num = PMPI_T_category_get_num
+int PMPI_T_category_get_num(int *num_cat)
+{
+    int rc = ucmpi_mpit_enter();
+
+    if (rc)
+        return rc;
+    if (num_cat == NULL)
+        return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
+    *num_cat = N_CATEGORIES;
+    return ucmpi_mpit_leave(MPI_SUCCESS);
+}
+
+#pragma weak MPI_T_category_get_info = PMPI_T_category_get_info
+int PMPI_T_category_get_info(int cat_index, char *name, int *name_len,
+                             char *desc, int *desc_len, int *num_cvars,
+                             int *num_pvars, int *num_categories)
+{
+    int rc = ucmpi_mpit_enter();
+
+    if (rc)
+        return rc;
+    if (cat_index < 0 || cat_index >= N_CATEGORIES)
+        return ucmpi_mpit_leave(MPI_T_ERR_INVALID_INDEX);
+    ucmpi_mpit_strcpy(name, name_len, categories[cat_index].name);
+    ucmpi_mpit_strcpy(desc, desc_len, categories[cat_index].desc);
+    if (num_cvars)
+        *num_cvars = cvars_in(cat_index, 0, NULL);
+    if (num_pvars)
+        *num_pvars = 0;
+    if (num_categories)
+        *num_categories = 0;
+    return ucmpi_mpit_leave(MPI_SUCCESS);
+}
+
+#pragma weak MPI_T_category_get_num_events = PMPI_T_category_get_num_events
+int PMPI_T_category_get_num_events(int cat_index, int *num_events)
+{
+    int rc = ucmpi_mpit_enter();
+
+    if (rc)
+        return rc;
+    if (cat_index < 0 || cat_index >= N_CATEGORIES)
+        return ucmpi_mpit_leave(MPI_T_ERR_INVALID_INDEX);
+    if (num_events == NULL)
+        return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
+    *num_events = 0;
+    return ucmpi_mpit_leave(MPI_SUCCESS);
+}
+
+#pragma weak MPI_T_category_get_index = PMPI_T_category_get_index
+int PMPI_T_category_get_index(const char *name, int *cat_index)
+{
+    int rc = ucmpi_mpit_enter();
+
+    if (rc)
+        return rc;
+    if (name == NULL || cat_index == NULL)
+        return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
+    for (int i = 0; i < N_CATEGORIES; i++)
+        if (strcmp(categories[i].name, name) == 0) {
+            *cat_index = i;
+            return ucmpi_mpit_leave(MPI_SUCCESS);
+        }
+    return ucmpi_mpit_leave(MPI_T_ERR_INVALID_NAME);
+}
+
+/* The member lists: cvars by area; no pvars, events or subcategories. */
+static int category_members(int cat_index, int len, int indices[],
+                            int cvars)
+{
+    int rc = ucmpi_mpit_enter();
+
+    if (rc)
+        return rc;
+    if (cat_index < 0 || cat_index >= N_CATEGORIES)
+        return ucmpi_mpit_leave(MPI_T_ERR_INVALID_INDEX);
+    if (len < 0 || (len > 0 && indices == NULL))
+        return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
+    if (cvars)
+        cvars_in(cat_index, len, indices);
+    return ucmpi_mpit_leave(MPI_SUCCESS);
+}
+
+#pragma weak MPI_T_category_get_cvars = PMPI_T_category_get_cvars
+int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
+{
+    return category_members(cat_index, len, indices, 1);
+}
+
+#pragma weak MPI_T_category_get_pvars = PMPI_T_category_get_pvars
+int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
+{
+    return category_members(cat_index, len, indices, 0);
+}
+
+#pragma weak MPI_T_category_get_events = PMPI_T_category_get_events
+int PMPI_T_category_get_events(int cat_index, int len, int indices[])
+{
+    return category_members(cat_index, len, indices, 0);
+}
+
+#pragma weak MPI_T_category_get_categories = PMPI_T_category_get_categories
+int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
+{
+    return category_members(cat_index, len, indices, 0);
+}
+
+/* Categories never change while the library runs. */
+#pragma weak MPI_T_category_changed = PMPI_T_category_changed
+int PMPI_T_category_changed(int *update_number)
+{
+    int rc = ucmpi_mpit_enter();
+
+    if (rc)
+        return rc;
+    if (update_number == NULL)
+        return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
+    *update_number = 0;
+    return ucmpi_mpit_leave(MPI_SUCCESS);
+}

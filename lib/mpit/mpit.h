@@ -1,0 +1,29 @@
+/* MPI_T, the tool information interface (MPI-4.1 ch. 15): shared state of
+ * lib/mpit/.  Every MPI_T call runs under one mutex between
+ * ucmpi_mpit_enter and ucmpi_mpit_leave; MPI_T works before MPI_Init and
+ * after MPI_Finalize. */
+#ifndef UCMPI_MPIT_H
+#define UCMPI_MPIT_H
+
+#include "ucmpi.h"
+
+/* Takes the MPI_T lock; MPI_T_ERR_NOT_INITIALIZED (lock not held) when no
+ * MPI_T_init_thread is in effect. */
+int ucmpi_mpit_enter(void);
+/* Releases the lock and passes rc through. */
+int ucmpi_mpit_leave(int rc);
+
+/* Copies `src` into name/desc style outputs as MPI_T specifies: len NULL:
+ * nothing; *len 0 or dst NULL: only the needed length (with the NUL);
+ * otherwise at most *len - 1 characters, NUL-terminated, and *len becomes
+ * what was written including the NUL. */
+void ucmpi_mpit_strcpy(char *dst, int *len, const char *src);
+
+/* Category (index into the category table) of tunable entry i. */
+int ucmpi_mpit_cvar_category(int i);
+
+/* Frees every handle and session; the last MPI_T_finalize calls these. */
+void ucmpi_mpit_cvar_cleanup(void);
+void ucmpi_mpit_pvar_cleanup(void);
+
+#endif
