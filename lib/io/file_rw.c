@@ -41,6 +41,10 @@ int ucmpi_file_check_access(ucmpi_file_t *f, int dir, const void *buf,
                               count);
     if (ucmpi_dt_check(dt, 1, &why) != MPI_SUCCESS)
         return ucmpi_err_file(f, MPI_ERR_TYPE, fn, "datatype: %s", why);
+    if (f->ext32 && !ucmpi_io_ext32_same(dt))
+        return ucmpi_err_file(f, MPI_ERR_UNSUPPORTED_DATAREP, fn,
+                              "datatype's external32 size differs from its "
+                              "native size");
     if ((count * dt->size) % f->etype->size != 0)
         return ucmpi_err_file(f, MPI_ERR_TYPE, fn,
                               "%lld bytes of data are not a whole number of "
@@ -126,12 +130,16 @@ int ucmpi_file_xfer(ucmpi_file_t *f, int dir, MPI_Offset offset, void *buf,
         ucmpi_file_status(st, 0);
         return MPI_SUCCESS;
     }
-    if (!dt->contig) {
+    if (!dt->contig || f->ext32) {
         mem = bounce = malloc((size_t)len);
         if (bounce == NULL)
             return ucmpi_err_file(f, MPI_ERR_NO_MEM, fn,
                                   "no memory to pack %lld bytes", len);
-        if (dir == UCMPI_IO_WRITE)
+        MPI_Count at = 0;
+        if (dir == UCMPI_IO_WRITE && f->ext32)
+            PMPI_Pack_external_c("external32", buf, count, dt, bounce, len,
+                                 &at);
+        else if (dir == UCMPI_IO_WRITE)
             ucmpi_dt_pack(dt, buf, count, bounce);
     }
     if (f->atomic)
@@ -139,8 +147,13 @@ int ucmpi_file_xfer(ucmpi_file_t *f, int dir, MPI_Offset offset, void *buf,
     cls = view_move(f, dir, mem, offset * f->etype->size, len, &moved, &err);
     if (f->atomic)
         atomic_lock(f, dir, 0);
-    if (bounce != NULL && dir == UCMPI_IO_READ)
+    if (bounce != NULL && dir == UCMPI_IO_READ && f->ext32) {
+        MPI_Count at = 0;   /* whole elements only */
+        PMPI_Unpack_external_c("external32", bounce, moved, &at, buf,
+                               moved / dt->size, dt);
+    } else if (bounce != NULL && dir == UCMPI_IO_READ) {
         ucmpi_dt_unpack(dt, buf, count, bounce, (size_t)moved);
+    }
     free(bounce);
     ucmpi_file_status(st, moved);
     *done = moved / f->etype->size;
