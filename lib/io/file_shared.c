@@ -1,9 +1,9 @@
 /*
  * The shared file pointer (MPI-4.1 14.4.4): one MPI_Offset in an RMA
  * window on rank 0 of the file's communicator, advanced with
- * MPI_Fetch_and_op, so a process takes its place without the others
- * taking part.  The ordered forms hand out places in rank order with one
- * allgather.
+ * MPI_Fetch_and_op in a lock_all epoch open while the file is, so a
+ * process takes its place without the others taking part.  The ordered
+ * forms hand out places in rank order with one allgather.
  */
 #include "io.h"
 
@@ -15,13 +15,10 @@ static int update(ucmpi_file_t *f, MPI_Offset val, MPI_Op op,
                   MPI_Offset *old)
 {
     long long v = val, o = 0;
-    int rc = PMPI_Win_lock(MPI_LOCK_SHARED, 0, 0, f->shfp_win);
-    if (rc == MPI_SUCCESS) {
-        rc = PMPI_Fetch_and_op(&v, &o, MPI_LONG_LONG, 0, 0, op, f->shfp_win);
-        int rc2 = PMPI_Win_unlock(0, f->shfp_win);
-        if (rc == MPI_SUCCESS)
-            rc = rc2;
-    }
+    /* inside the window's lock_all epoch: threads may do this at once */
+    int rc = PMPI_Fetch_and_op(&v, &o, MPI_LONG_LONG, 0, 0, op, f->shfp_win);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Win_flush(0, f->shfp_win);
     *old = o;
     return rc == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_INTERN;
 }
@@ -38,6 +35,8 @@ int ucmpi_file_shared_init(ucmpi_file_t *f, MPI_Offset start)
         f->shfp_win = MPI_WIN_NULL;
         return MPI_ERR_INTERN;
     }
+    /* one epoch for the file's life */
+    PMPI_Win_lock_all(MPI_MODE_NOCHECK, f->shfp_win);
     if (rank == 0)
         rc = update(f, start, MPI_REPLACE, &old);
     PMPI_Barrier(f->comm);   /* set before anyone uses it */
@@ -46,8 +45,10 @@ int ucmpi_file_shared_init(ucmpi_file_t *f, MPI_Offset start)
 
 void ucmpi_file_shared_fini(ucmpi_file_t *f)
 {
-    if (f->shfp_win != MPI_WIN_NULL)
+    if (f->shfp_win != MPI_WIN_NULL) {
+        PMPI_Win_unlock_all(f->shfp_win);
         PMPI_Win_free(&f->shfp_win);
+    }
     f->shfp_win = MPI_WIN_NULL;
 }
 
