@@ -14,6 +14,7 @@
 #   --select LIST    sub-benchmarks passed as -b (e.g. latency,allreduce)
 #   --coll-np LIST   rank counts of coll_bench (default 2,4,8)
 #   --max-size B     cap on message sizes (e.g. 1M; default: each bench's)
+#   --min-size B     smallest message size (default: each bench's)
 #   --coll-max LIST  per rank count cap of coll_bench sizes, np:size pairs
 #                    (default 2:64M,4:16M,8:4M: keeps the run ~15 minutes)
 #   --budget S       seconds per size and bench (default 0.3)
@@ -32,7 +33,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/.." && pwd)
 
-prefix="" build="" mpis="ucmpi,openmpi,mpich" benches="" select=""
+prefix="" build="" mpis="ucmpi,openmpi,mpich" benches="" select="" min_size=""
 coll_np="2,4,8" max_size="" coll_max="2:64M,4:16M,8:4M" budget=0.3
 run_timeout=240 ucx_tls="shm,self" quick=0 outdir="" install=1
 max_time=900 tables_only=""
@@ -45,6 +46,7 @@ while [ $# -gt 0 ]; do
         --select) select=$2; shift ;;
         --coll-np) coll_np=$2; shift ;;
         --max-size) max_size=$2; shift ;;
+        --min-size) min_size=$2; shift ;;
         --coll-max) coll_max=$2; shift ;;
         --budget) budget=$2; shift ;;
         --timeout) run_timeout=$2; shift ;;
@@ -224,6 +226,7 @@ run_one() {
 
 size_args=()
 [ -n "$max_size" ] && size_args+=(-M "$max_size")
+[ -n "$min_size" ] && size_args+=(-m "$min_size")
 [ -n "$select" ] && size_args+=(-b "$select")
 
 # run_bench FILE: one benchmark source, at its rank counts, every MPI

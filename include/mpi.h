@@ -2711,6 +2711,13 @@ typedef void MPI_File_errhandler_function(MPI_File *, int *, ...);
 #define MPI_SEEK_END 604
 #define MPI_DISPLACEMENT_CURRENT (-54278278)
 
+/* ROMIO's names for I/O requests, which programs written for MPICH and
+ * Open MPI use: plain MPI requests here */
+#define MPIO_Request      MPI_Request
+#define MPIO_REQUEST_NULL MPI_REQUEST_NULL
+#define MPIO_Wait         MPI_Wait
+#define MPIO_Test         MPI_Test
+
 int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info
     info, MPI_File *fh);
 int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info

@@ -54,14 +54,18 @@ static int early_error(int code, const char *fn, const char *why)
     return code;
 }
 
+/* The "thread_level" the info asks for: MPI_THREAD_SINGLE when absent,
+ * -1 when the value is not one of the four level names. */
 static int requested_level(MPI_Info info)
 {
     const char *v = info != MPI_INFO_NULL
                         ? ucmpi_info_lookup(info, "thread_level") : NULL;
-    for (int l = MPI_THREAD_MULTIPLE; v != NULL && l > MPI_THREAD_SINGLE; l--)
+    if (v == NULL)
+        return MPI_THREAD_SINGLE;
+    for (int l = MPI_THREAD_MULTIPLE; l >= MPI_THREAD_SINGLE; l--)
         if (strcmp(v, level_names[l]) == 0)
             return l;
-    return MPI_THREAD_SINGLE;
+    return -1;
 }
 
 static MPI_Info session_info(void)
@@ -108,6 +112,9 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
                            "errhandler is null or freed");
     if (info != MPI_INFO_NULL && !ucmpi_info_valid(info))
         return early_error(MPI_ERR_INFO, fn, "info is not a valid info");
+    if (requested_level(info) < 0)
+        return early_error(MPI_ERR_INFO_VALUE, fn, "info key thread_level "
+                           "is not an MPI_THREAD_* level name");
     MPI_Session s = calloc(1, sizeof(*s));
     if (s == NULL)
         return early_error(MPI_ERR_NO_MEM, fn, "out of memory");

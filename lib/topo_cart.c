@@ -163,6 +163,8 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
 {
     const char *fn = "MPI_Cart_create";
     long nnodes;
+    if (comm_cart != NULL)   /* MPI_COMM_NULL on error too, as MPICH does */
+        *comm_cart = MPI_COMM_NULL;
     int rc = ucmpi_check_intra(comm_old, fn);
     if (rc == MPI_SUCCESS)
         rc = check_dims(comm_old, ndims, dims, periods, &nnodes, fn);

@@ -56,6 +56,7 @@ static int view_install(ucmpi_file_t *f, MPI_Offset disp, MPI_Datatype etype,
     f->ft_size = filetype->size;
     f->ft_extent = filetype->extent;
     f->dense = n == 1 && (MPI_Offset)runs[0].len == f->ft_extent;
+    f->ext32 = strcmp(datarep, "external32") == 0;
     snprintf(f->datarep, sizeof(f->datarep), "%s", datarep);
     return MPI_SUCCESS;
 }
@@ -71,6 +72,10 @@ MPI_Offset ucmpi_file_view_map(const ucmpi_file_t *f, MPI_Offset pos,
     if (f->dense) {
         *contig = INT64_MAX - pos;
         return f->disp + f->runs[0].off + pos;
+    }
+    if (f->ft_size == 0) {   /* an empty view: nothing to access */
+        *contig = 0;
+        return f->disp;
     }
     MPI_Offset k = pos / f->ft_size, r = pos % f->ft_size;
     size_t lo = 0, hi = f->nruns - 1;   /* last run starting <= r */
@@ -91,6 +96,39 @@ static bool is_native(const char *datarep)
     return strcmp(datarep, "native") == 0 || strcmp(datarep, "internal") == 0;
 }
 
+bool ucmpi_io_ext32_same(MPI_Datatype dt)
+{
+    MPI_Count sz;
+    return PMPI_Pack_external_size_c("external32", 1, dt, &sz) ==
+               MPI_SUCCESS && sz == dt->size;
+}
+
+/* Etype and filetype displacements must be nonnegative and nondecreasing,
+ * and must not overlap in a file opened for writing (MPI-4.1 14.3); ROMIO
+ * reports these with MPI_ERR_IO, and so do we. */
+static int runs_ordered(MPI_Datatype dt, int writable, const char **why)
+{
+    ucmpi_dt_iov_t *runs;
+    size_t n;
+    if (ucmpi_dt_iov(dt, NULL, 1, &runs, &n) != MPI_SUCCESS)
+        return *why = "out of memory", MPI_ERR_NO_MEM;
+    int rc = MPI_SUCCESS;
+    for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
+        MPI_Aint end = i > 0 ? runs[i - 1].off + (MPI_Aint)runs[i - 1].len : 0;
+        if (runs[i].off < 0)
+            rc = MPI_ERR_IO, *why = "etype or filetype has negative "
+                                    "displacements";
+        else if (i > 0 && runs[i].off < runs[i - 1].off)
+            rc = MPI_ERR_IO, *why = "etype or filetype displacements "
+                                    "decrease";
+        else if (i > 0 && writable && runs[i].off < end)
+            rc = MPI_ERR_IO, *why = "etype or filetype overlaps itself in a "
+                                    "file opened for writing";
+    }
+    free(runs);
+    return rc;
+}
+
 /* MPI_SUCCESS or the class, with *why, for the arguments of set_view. */
 static int view_args(ucmpi_file_t *f, MPI_Offset disp, MPI_Datatype etype,
                      MPI_Datatype filetype, const char *datarep,
@@ -105,17 +143,27 @@ static int view_args(ucmpi_file_t *f, MPI_Offset disp, MPI_Datatype etype,
     if (ucmpi_dt_check(etype, 1, why) != MPI_SUCCESS ||
         ucmpi_dt_check(filetype, 1, why) != MPI_SUCCESS)
         return MPI_ERR_TYPE;
-    if (etype->size == 0 || filetype->size == 0)
-        return *why = "etype or filetype has no data", MPI_ERR_TYPE;
+    if (etype->size == 0)
+        return *why = "etype has no data", MPI_ERR_TYPE;
     if (filetype->size % etype->size != 0)
         return *why = "filetype is not made of etypes", MPI_ERR_TYPE;
-    if (filetype->lb < 0 || filetype->true_lb < 0)
-        return *why = "filetype has negative displacements", MPI_ERR_TYPE;
+    int writable = !(f->amode & MPI_MODE_RDONLY);
+    int rc = runs_ordered(etype, writable, why);
+    if (rc == MPI_SUCCESS)
+        rc = runs_ordered(filetype, writable, why);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (datarep == NULL)
         return *why = "datarep is NULL", MPI_ERR_ARG;
-    if (!is_native(datarep))
-        return *why = "only the \"native\" data representation is "
-                      "supported", MPI_ERR_UNSUPPORTED_DATAREP;
+    if (strcmp(datarep, "external32") == 0 &&
+        !(ucmpi_io_ext32_same(etype) && ucmpi_io_ext32_same(filetype)))
+        return *why = "\"external32\" is supported for types whose "
+                      "external32 size is their native size only",
+               MPI_ERR_UNSUPPORTED_DATAREP;
+    if (!is_native(datarep) && strcmp(datarep, "external32") != 0)
+        return *why = "only the \"native\" and \"external32\" data "
+                      "representations are supported",
+               MPI_ERR_UNSUPPORTED_DATAREP;
     return MPI_SUCCESS;
 }
 
@@ -131,14 +179,20 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
         return rc;
     const char *why = NULL;
     rc = view_args(fh, disp, etype, filetype, datarep, &why);
+    /* collective: all processes fail together, none waits for another */
+    int all = rc;
+    PMPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, fh->comm);
     if (rc != MPI_SUCCESS)
         return ucmpi_err_file(fh, rc, fn, "%s", why);
-    if (disp == MPI_DISPLACEMENT_CURRENT) {   /* sequential: at the end */
-        MPI_Offset size;
-        rc = PMPI_File_get_size(fh, &size);
+    if (all != MPI_SUCCESS)
+        return ucmpi_err_file(fh, all, fn,
+                              "another process passed invalid arguments");
+    if (disp == MPI_DISPLACEMENT_CURRENT) {   /* the shared pointer */
+        MPI_Offset cur, contig;
+        rc = PMPI_File_get_position_shared(fh, &cur);
         if (rc != MPI_SUCCESS)
             return rc;
-        disp = size;
+        disp = ucmpi_file_view_map(fh, cur * fh->etype->size, &contig);
     }
     rc = ucmpi_file_merge_info(fh, info, fn);
     if (rc != MPI_SUCCESS)

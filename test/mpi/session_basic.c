@@ -37,6 +37,9 @@ static int library_cycle(int expect_size)
     char v[64];
     int flag, rank, size, sum = 0;
     MPI_Info_create(&info);
+    MPI_Info_set(info, "thread_level", "NOT_A_LEVEL");
+    int rc = MPI_Session_init(info, MPI_ERRORS_RETURN, &s);
+    MT_CHECK(rc == MPI_ERR_INFO_VALUE, "bad thread_level gave %d", rc);
     MPI_Info_set(info, "thread_level", "MPI_THREAD_SERIALIZED");
     MT_CHECK(MPI_Session_init(info, MPI_ERRORS_RETURN, &s) == MPI_SUCCESS,
              "Session_init");

@@ -47,6 +47,13 @@ int main(int argc, char **argv)
     int bad[2] = {dims[0], -1};
     MT_CHECK(MPI_Cart_rank(cart, bad, &r) == MPI_ERR_ARG, "bad coords");
     MPI_Comm_free(&cart);
+    /* a grid larger than the group: an error, and MPI_COMM_NULL */
+    int big[2] = {size, size + 1}, per[2] = {0, 0};
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    cart = MPI_COMM_WORLD;
+    MT_CHECK(MPI_Cart_create(MPI_COMM_WORLD, 2, big, per, 0, &cart) !=
+                 MPI_SUCCESS && cart == MPI_COMM_NULL, "oversized grid");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 
     /* ring graph and dist graph */
     int *index = malloc(size * sizeof(int)), *edges = malloc(size * sizeof(int));

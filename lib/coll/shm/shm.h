@@ -9,7 +9,10 @@
  * its buffer k % NBUF (or, for pure readers, on entry), and readers wait
  * for the flags they need.  A rank's flag at k also says it finished
  * collective k-1, so a writer may reuse buffer k % NBUF (last used by
- * collective k-NBUF) once every flag is >= k-NBUF+1.
+ * collective k-NBUF) once every flag is >= k-NBUF+1.  Data larger than a
+ * buffer (bcast, allreduce, allgather, alltoall) goes in buffer-size
+ * chunks, each chunk numbered like a collective of its own, so a writer
+ * fills up to NBUF-1 chunks ahead of its readers (shm_large.c).
  *
  * This is a design change against "collectives are schedules over p2p"
  * (DESIGN.md): one store + one load per peer instead of a UCX message
@@ -69,6 +72,20 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
                             MPI_Count rcount, MPI_Datatype rdt,
                             const char *fn);
 
+/* Data larger than one buffer (shm_large.c, called by the above): chunks,
+ * each a collective number of its own. */
+int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
+                               MPI_Count count, MPI_Datatype dt, int root,
+                               const char *fn);
+int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
+                                   MPI_Count scount, MPI_Datatype sdt,
+                                   void *rbuf, MPI_Count rcount,
+                                   MPI_Datatype rdt, const char *fn);
+int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
+                                  MPI_Count scount, MPI_Datatype sdt,
+                                  void *rbuf, MPI_Count rcount,
+                                  MPI_Datatype rdt, const char *fn);
+
 /* ---- segment and synchronisation (shm_seg.c), for the files above ---- */
 typedef struct ucmpi_coll_shm ucmpi_coll_shm_t;
 
@@ -77,6 +94,8 @@ typedef struct ucmpi_coll_shm ucmpi_coll_shm_t;
  * an error reported on comm. */
 int ucmpi_coll_shm_enter(ucmpi_comm_t *comm, const char *fn,
                          ucmpi_coll_shm_t **sh, uint64_t *k);
+/* Bytes of one data buffer on a comm of n ranks (the same on all). */
+size_t ucmpi_coll_shm_slot_size(int n);
 /* Rank r's buffer for collective k. */
 char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k);
 /* Publishes: my data for k is in place (or: I entered k). */

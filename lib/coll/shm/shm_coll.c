@@ -29,6 +29,8 @@ int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
     ucmpi_coll_shm_t *sh;
     uint64_t k;
 
+    if ((size_t)(count * dt->size) > ucmpi_coll_shm_slot_size(comm->size))
+        return ucmpi_coll_shm_bcast_large(comm, buf, count, dt, root, fn);
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
     if (comm->rank == root)
@@ -129,9 +131,25 @@ int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
                              void *rbuf, MPI_Count count, MPI_Datatype dt,
                              MPI_Op op, const char *fn)
 {
-    /* a reduce_scatter whose one block is everything */
-    return ucmpi_coll_shm_reduce_scatter(comm, sbuf, rbuf, count, 0, count,
-                                         dt, op, fn);
+    MPI_Count per = (MPI_Count)(ucmpi_coll_shm_slot_size(comm->size) /
+                                (dt->size > 0 ? (size_t)dt->size : 1));
+    int rc = MPI_SUCCESS;
+
+    if (per == 0)                    /* dt alone: same answer everywhere */
+        return UCMPI_SHM_FALLBACK;
+    /* a reduce_scatter whose one block is everything, per chunk of whole
+     * elements when larger than a buffer (dt->contig: extent == size) */
+    for (MPI_Count i = 0; i < count && rc == MPI_SUCCESS; i += per) {
+        MPI_Count m = count - i < per ? count - i : per;
+        MPI_Aint d = (MPI_Aint)i * dt->extent;
+        rc = ucmpi_coll_shm_reduce_scatter(
+            comm, sbuf == MPI_IN_PLACE ? sbuf : (const char *)sbuf + d,
+            (char *)rbuf + d, m, 0, m, dt, op, fn);
+        if (rc == UCMPI_SHM_FALLBACK && i > 0)
+            rc = ucmpi_err_comm(comm, MPI_ERR_OTHER, fn, "the shared-memory "
+                                "segment went away during a collective");
+    }
+    return rc;
 }
 
 /* Reduce_scatter: every rank posts all its data, then reduces only its

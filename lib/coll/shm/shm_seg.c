@@ -79,6 +79,19 @@ static const size_t auto_max[UCMPI_SHM_NKINDS] = {
     0, 65536, 65536, 65536, 65536, 65536, 65536,
 };
 
+/* Kinds whose data may exceed one buffer (shm_large.c: chunks). */
+static const char chunked[UCMPI_SHM_NKINDS] = {
+    [UCMPI_SHM_BCAST] = 1, [UCMPI_SHM_ALLREDUCE] = 1,
+    [UCMPI_SHM_ALLGATHER] = 1, [UCMPI_SHM_ALLTOALL] = 1,
+};
+
+/* 2 ranks: the chunked shm path up to these bytes per rank (measured
+ * below). */
+static const size_t auto_large[UCMPI_SHM_NKINDS] = {
+    [UCMPI_SHM_BCAST] = SIZE_MAX, [UCMPI_SHM_ALLREDUCE] = SIZE_MAX,
+    [UCMPI_SHM_ALLGATHER] = SIZE_MAX, [UCMPI_SHM_ALLTOALL] = SIZE_MAX,
+};
+
 enum { FORCE_UNKNOWN, FORCE_NONE, FORCE_SHM, FORCE_OTHER };
 
 static int forced(int kind)
@@ -122,15 +135,29 @@ static size_t slot_for(int n)
     return s < cap ? s : cap;
 }
 
-static size_t auto_limit(int kind)
+size_t ucmpi_coll_shm_slot_size(int n)
+{
+    return slot_for(n);
+}
+
+static size_t auto_limit(int kind, int n)
 {
     static long over = -2;          /* -2 unread, -1 unset */
+    size_t lim;
 
     if (over == -2) {
         const char *v = ucmpi_config_str("COLL_SHM_MAX_BYTES");
         over = v == NULL || v[0] == '\0' ? -1 : strtol(v, NULL, 0);
     }
-    return over >= 0 ? (size_t)over : auto_max[kind];
+    if (over >= 0)
+        return (size_t)over;
+    lim = auto_max[kind] < slot_for(n) ? auto_max[kind] : slot_for(n);
+    if (kind == UCMPI_SHM_REDUCE || kind == UCMPI_SHM_ALLREDUCE)
+        lim /= (size_t)n - 1;
+    /* chunks of a tiny tuned slot would mean a flag round per few bytes */
+    if (n == 2 && slot_for(n) >= 4096 && auto_large[kind] > lim)
+        lim = auto_large[kind];
+    return lim;
 }
 
 int ucmpi_coll_shm_wanted(ucmpi_comm_t *comm, int kind, size_t nbytes)
@@ -143,13 +170,10 @@ int ucmpi_coll_shm_wanted(ucmpi_comm_t *comm, int kind, size_t nbytes)
     if (enabled < 0)
         enabled = ucmpi_config_long("COLL_SHM") != 0;
     if (!enabled || f == FORCE_OTHER || comm->is_inter || comm->size < 2 ||
-        nbytes > slot_for(comm->size))
+        (nbytes > slot_for(comm->size) && !chunked[kind]))
         return 0;
     if (f == FORCE_NONE && kind != UCMPI_SHM_BARRIER &&
-        nbytes > auto_limit(kind) /
-                     (kind == UCMPI_SHM_REDUCE || kind == UCMPI_SHM_ALLREDUCE
-                          ? (size_t)comm->size - 1
-                          : 1))
+        nbytes > auto_limit(kind, comm->size))
         return 0;
     slot = (ucmpi_coll_shm_t **)ucmpi_coll_shm_slot(comm);
     if (slot == NULL)

@@ -20,6 +20,9 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
     ucmpi_coll_shm_t *sh;
     uint64_t k;
 
+    if ((size_t)(rcount * rdt->size) > ucmpi_coll_shm_slot_size(comm->size))
+        return ucmpi_coll_shm_allgather_large(comm, sbuf, scount, sdt, rbuf,
+                                              rcount, rdt, fn);
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
     rc = sbuf == MPI_IN_PLACE
@@ -27,11 +30,15 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
                                          block(rbuf, me, rcount, rdt),
                                          rcount, rdt, fn)
              : ucmpi_coll_shm_contribute(sh, k, me, sbuf, scount, sdt, fn);
-    if (rc != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (sbuf != MPI_IN_PLACE)         /* while the others still write */
+        ucmpi_coll_shm_unpack(block(rbuf, me, rcount, rdt), rcount, rdt,
+                              ucmpi_coll_shm_buf(sh, me, k));
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
         return rc;
     for (int r = 0; r < comm->size; r++)
-        if (r != me || sbuf != MPI_IN_PLACE)
+        if (r != me)
             ucmpi_coll_shm_unpack(block(rbuf, r, rcount, rdt), rcount, rdt,
                                ucmpi_coll_shm_buf(sh, r, k));
     return MPI_SUCCESS;
@@ -50,6 +57,9 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
     uint64_t k;
     char *mine;
 
+    if (blk * (size_t)n > ucmpi_coll_shm_slot_size(n))
+        return ucmpi_coll_shm_alltoall_large(comm, sbuf, scount, sdt, rbuf,
+                                             rcount, rdt, fn);
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
     if (sbuf == MPI_IN_PLACE) {       /* everything is packed before use */
@@ -67,10 +77,15 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
             ucmpi_coll_shm_pack(mine + (size_t)i * blk,
                                block(sbuf, i, scount, sdt), scount, sdt);
     ucmpi_coll_shm_post(sh, k);
+    /* my own block while the others still write */
+    ucmpi_coll_shm_unpack(block(rbuf, me, rcount, rdt), rcount, rdt,
+                          mine + (size_t)me * blk);
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
         return rc;
     for (int r = 0; r < n; r++)
-        ucmpi_coll_shm_unpack(block(rbuf, r, rcount, rdt), rcount, rdt,
-                           ucmpi_coll_shm_buf(sh, r, k) + (size_t)me * blk);
+        if (r != me)
+            ucmpi_coll_shm_unpack(block(rbuf, r, rcount, rdt), rcount, rdt,
+                                  ucmpi_coll_shm_buf(sh, r, k) +
+                                      (size_t)me * blk);
     return MPI_SUCCESS;
 }
