@@ -308,6 +308,16 @@ int ucmpi_bsend_start(const void *buf, MPI_Count count, MPI_Datatype dt,
         }
     } else {
         s = place(pool, bytes);
+        /* Full: completions may be waiting in UCX's queues (a shared-memory
+         * barrier can return before the receiver's rendezvous replies are
+         * read).  Take in what has arrived, a local step, and retry. */
+        for (int idle = 0; s == NULL && idle < 16;) {
+            ucmpi_unlock();
+            idle = ucmpi_progress() != 0 ? 0 : idle + 1;
+            ucmpi_lock();
+            reclaim(pool);
+            s = place(pool, bytes);
+        }
         data = s ? pool->base + s->off : NULL;
     }
     if (s != NULL)

@@ -17,11 +17,11 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
     {"EAGER_SYNC_INTERVAL", UCMPI_CFG_LONG, "256",
      "Flow control: every Nth small standard send to one peer is "
      "synchronous, so unexpected messages cannot pile up without bound"},
-    {"SYNC_FLAG_ALWAYS", UCMPI_CFG_LONG, "1",
+    {"SYNC_FLAG_ALWAYS", UCMPI_CFG_LONG, "0",
      "1: synchronous sends flag their tag everywhere and receives ignore "
      "the flag (UCX's wildcard expected list); 0: ranks on one node use "
-     "UCX's synchronous send and exact receives (UCX's hashed expected "
-     "queue: fewer instructions, but 4-7% slower 2-rank latency here)"},
+     "UCX's synchronous send, and receives of up to 64 bytes from them "
+     "match exactly (UCX's hashed expected queue, fewer instructions)"},
     {"BOUNCE_LIMIT", UCMPI_CFG_LONG, "65536",
      "Non-contiguous messages up to this size are packed into a bounce "
      "buffer; larger ones stream through UCX generic datatypes"},

@@ -97,9 +97,9 @@ static inline bool ucmpi_p2p_peer_local(int w)
 }
 
 /* Synchronous sends to world rank w use UCX's synchronous send (no flag
- * in the tag) and receives from it match exactly: on-node peers when
- * UCMPI_SYNC_FLAG_ALWAYS=0 (read once by lib/ucp_glue/context.c; the
- * default 1 keeps the tag-flag protocol everywhere, see lib/tag.h). */
+ * in the tag) and small receives from it match exactly: on-node peers,
+ * unless UCMPI_SYNC_FLAG_ALWAYS=1 (read once by lib/ucp_glue/context.c)
+ * keeps the tag-flag protocol everywhere (see lib/tag.h). */
 extern bool ucmpi_p2p_sync_flag_always;
 static inline bool ucmpi_p2p_sync_by_ucx(int w)
 {

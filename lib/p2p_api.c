@@ -93,9 +93,13 @@ int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn)
                               : "communication failed");
 }
 
-static int blocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
-                         int dest, int tag, MPI_Comm comm, int mode,
-                         const char *fn)
+/* The bodies below are forced inline into each entry point: one call
+ * layer less on every message (the fast path is a few dozen instructions
+ * and a call with six arguments costs a good part of it). */
+static inline __attribute__((always_inline)) int
+blocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
+              int dest, int tag, MPI_Comm comm, int mode,
+              const char *fn)
 {
     int rc = check_send(buf, count, dt, dest, tag, comm, fn);
     if (rc != MPI_SUCCESS)
@@ -104,9 +108,10 @@ static int blocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
     return ucmpi_p2p_report(comm, rc, fn);
 }
 
-static int nonblocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
-                            int dest, int tag, MPI_Comm comm, int mode,
-                            MPI_Request *request, const char *fn)
+static inline __attribute__((always_inline)) int
+nonblocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
+                 int dest, int tag, MPI_Comm comm, int mode,
+                 MPI_Request *request, const char *fn)
 {
     int rc = check_send(buf, count, dt, dest, tag, comm, fn);
     if (rc == MPI_SUCCESS)
@@ -217,9 +222,10 @@ int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                             request, "MPI_Irsend_c");
 }
 
-static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src,
-                       int tag, MPI_Comm comm, MPI_Status *status,
-                       const char *fn)
+static inline __attribute__((always_inline)) int
+recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+            int tag, MPI_Comm comm, MPI_Status *status,
+            const char *fn)
 {
     int rc = check_recv(buf, count, dt, src, tag, comm, fn);
     if (rc != MPI_SUCCESS)
@@ -228,9 +234,10 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     return ucmpi_p2p_report(comm, rc, fn);
 }
 
-static int irecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
-                        int src, int tag, MPI_Comm comm, MPI_Request *request,
-                        const char *fn)
+static inline __attribute__((always_inline)) int
+irecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
+             int src, int tag, MPI_Comm comm, MPI_Request *request,
+             const char *fn)
 {
     int rc = check_recv(buf, count, dt, src, tag, comm, fn);
     if (rc == MPI_SUCCESS)

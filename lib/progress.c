@@ -12,6 +12,7 @@
 #include "ucmpi.h"
 #include "ucmpi_rt.h"
 #include "p2p.h"
+#include "progress.h"
 #include "ucp_glue/ucx.h"
 
 #include <poll.h>
@@ -24,28 +25,29 @@
 #define CPUS_KEY "ucmpi.cpus"
 
 static ucmpi_progress_fn_t hooks[MAX_HOOKS];
-static int num_hooks;
+int ucmpi_progress_num_hooks;     /* read inline by lib/progress.h */
 static int in_hooks;              /* hooks may wait: no re-entry */
 
 enum { WAIT_POLL, WAIT_YIELD, WAIT_BLOCK };
 static int wait_mode = WAIT_POLL;
+int ucmpi_progress_polling = 1;   /* wait_mode == WAIT_POLL */
 
 void ucmpi_progress_register(ucmpi_progress_fn_t fn)
 {
     ucmpi_lock();
-    if (num_hooks < MAX_HOOKS)
-        hooks[num_hooks++] = fn;
+    if (ucmpi_progress_num_hooks < MAX_HOOKS)
+        hooks[ucmpi_progress_num_hooks++] = fn;
     ucmpi_unlock();
 }
 
 void ucmpi_progress_unregister(ucmpi_progress_fn_t fn)
 {
     ucmpi_lock();
-    for (int i = 0; i < num_hooks; i++) {
+    for (int i = 0; i < ucmpi_progress_num_hooks; i++) {
         if (hooks[i] == fn) {
             memmove(&hooks[i], &hooks[i + 1],
-                    sizeof(hooks[0]) * (size_t)(num_hooks - i - 1));
-            num_hooks--;
+                    sizeof(hooks[0]) * (size_t)(ucmpi_progress_num_hooks - i - 1));
+            ucmpi_progress_num_hooks--;
             break;
         }
     }
@@ -57,7 +59,7 @@ static int run_hooks(void)
     int events = 0;
 
     in_hooks = 1;
-    for (int i = 0; i < num_hooks; i++)
+    for (int i = 0; i < ucmpi_progress_num_hooks; i++)
         events += hooks[i]();
     in_hooks = 0;
     return events;
@@ -70,7 +72,7 @@ int ucmpi_progress(void)
     if (__builtin_expect(ucmpi_global.thread_level == MPI_THREAD_MULTIPLE, 0)) {
         ucmpi_lock();
         events = ucmpi_ucx_progress() + ucmpi_p2p_send_queued_acks();
-        if (num_hooks > 0 && !in_hooks)
+        if (ucmpi_progress_num_hooks > 0 && !in_hooks)
             events += run_hooks();
         ucmpi_unlock();
         return events;
@@ -78,7 +80,7 @@ int ucmpi_progress(void)
     events = ucmpi_ucx_progress();
     if (__builtin_expect(ucmpi_p2p_acks_pending != 0, 0))
         events += ucmpi_p2p_send_queued_acks();
-    if (num_hooks > 0 && !in_hooks)
+    if (ucmpi_progress_num_hooks > 0 && !in_hooks)
         events += run_hooks();
     return events;
 }
@@ -88,7 +90,7 @@ void ucmpi_progress_idle(unsigned spins)
     ucmpi_rt_waiting();
     if (wait_mode == WAIT_POLL || spins < 64)
         return;
-    if (wait_mode == WAIT_YIELD || num_hooks > 0) {
+    if (wait_mode == WAIT_YIELD || ucmpi_progress_num_hooks > 0) {
         sched_yield();
         return;
     }
@@ -154,4 +156,5 @@ void ucmpi_progress_init(void)
     else
         wait_mode = ucmpi_global.local_size > node_cores() ? WAIT_YIELD
                                                            : WAIT_POLL;
+    ucmpi_progress_polling = wait_mode == WAIT_POLL;
 }

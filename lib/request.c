@@ -4,6 +4,7 @@
  */
 #include "ucmpi.h"
 #include "p2p.h"
+#include "progress.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -121,11 +122,11 @@ int ucmpi_request_wait(ucmpi_request_t *req)
     unsigned spins = 0;
 
     while (!ucmpi_request_is_complete(req)) {
-        if (ucmpi_progress() != 0) {
+        if (ucmpi_progress_fast() != 0) {
             spins = 0;
             continue;
         }
-        ucmpi_progress_idle(++spins);
+        ucmpi_progress_idle_fast(++spins);
         if (spins % 1024 == 0)
             ucmpi_request_check_peer(req);
     }

@@ -5,14 +5,14 @@
  *   [44:24]  source rank in the sender's (local) group
  *   [23:0]   MPI tag
  * MPI_ANY_SOURCE and MPI_ANY_TAG clear the field from the mask, and so
- * does the sync flag: every receive is then a wildcard to UCX (its linear
- * expected list, ucp_tag_exp_search_all per message).  With
- * UCMPI_SYNC_FLAG_ALWAYS=0, on-node peers use UCX's own synchronous send
- * instead (lib/ucp_glue/tag.c) and a receive from one on-node source and
- * tag matches every bit (ucmpi_tag_recv_exact), which UCX files in its
- * hashed expected queue: 80 fewer instructions a message, yet measured
- * 4-7% slower in 2-rank ping-pong (256 B-4 KiB) and no faster in windowed
- * bandwidth or message rate, so it is not the default.
+ * does the sync flag: such a receive is a wildcard to UCX (its linear
+ * expected list, ucp_tag_exp_search_all per message).  On-node peers use
+ * UCX's own synchronous send instead (lib/ucp_glue/tag.c; unless
+ * UCMPI_SYNC_FLAG_ALWAYS=1), so a receive from one on-node source and tag
+ * may match every bit (ucmpi_tag_recv_exact), which UCX files in its
+ * hashed expected queue: 80 fewer instructions a message.  lib/p2p.c does
+ * that for small buffers only (measured faster up to 64 B, slower from
+ * 128 B to 4 KiB in 2-rank ping-pong).
  */
 #ifndef UCMPI_TAG_H
 #define UCMPI_TAG_H

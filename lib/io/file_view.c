@@ -56,6 +56,7 @@ static int view_install(ucmpi_file_t *f, MPI_Offset disp, MPI_Datatype etype,
     f->ft_size = filetype->size;
     f->ft_extent = filetype->extent;
     f->dense = n == 1 && (MPI_Offset)runs[0].len == f->ft_extent;
+    f->ext32 = strcmp(datarep, "external32") == 0;
     snprintf(f->datarep, sizeof(f->datarep), "%s", datarep);
     return MPI_SUCCESS;
 }
@@ -93,6 +94,13 @@ MPI_Offset ucmpi_file_view_map(const ucmpi_file_t *f, MPI_Offset pos,
 static bool is_native(const char *datarep)
 {
     return strcmp(datarep, "native") == 0 || strcmp(datarep, "internal") == 0;
+}
+
+bool ucmpi_io_ext32_same(MPI_Datatype dt)
+{
+    MPI_Count sz;
+    return PMPI_Pack_external_size_c("external32", 1, dt, &sz) ==
+               MPI_SUCCESS && sz == dt->size;
 }
 
 /* Etype and filetype displacements must be nonnegative and nondecreasing,
@@ -147,9 +155,15 @@ static int view_args(ucmpi_file_t *f, MPI_Offset disp, MPI_Datatype etype,
         return rc;
     if (datarep == NULL)
         return *why = "datarep is NULL", MPI_ERR_ARG;
-    if (!is_native(datarep))
-        return *why = "only the \"native\" data representation is "
-                      "supported", MPI_ERR_UNSUPPORTED_DATAREP;
+    if (strcmp(datarep, "external32") == 0 &&
+        !(ucmpi_io_ext32_same(etype) && ucmpi_io_ext32_same(filetype)))
+        return *why = "\"external32\" is supported for types whose "
+                      "external32 size is their native size only",
+               MPI_ERR_UNSUPPORTED_DATAREP;
+    if (!is_native(datarep) && strcmp(datarep, "external32") != 0)
+        return *why = "only the \"native\" and \"external32\" data "
+                      "representations are supported",
+               MPI_ERR_UNSUPPORTED_DATAREP;
     return MPI_SUCCESS;
 }
 

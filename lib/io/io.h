@@ -27,6 +27,7 @@ struct ucmpi_file_s {
     size_t nruns;
     MPI_Offset ft_size, ft_extent;  /* data bytes / extent of a filetype */
     int dense;                /* filetype tiles without holes */
+    int ext32;                /* datarep "external32" (big-endian data) */
     MPI_Offset fp;            /* individual pointer, in etypes */
     /* shared file pointer (file_shared.c): MPI_WIN_NULL until first use */
     MPI_Win shfp_win;
@@ -102,6 +103,10 @@ int ucmpi_file_ordered_claim(ucmpi_file_t *f, MPI_Offset n,
                              MPI_Offset *start);
 /* Position (in etypes) just past the file's last byte in the view. */
 MPI_Offset ucmpi_file_view_eof(const ucmpi_file_t *f, MPI_Offset size);
+
+/* dt's external32 form has its native size, which is what our external32
+ * views need (then only the byte order differs). */
+bool ucmpi_io_ext32_same(MPI_Datatype dt);
 
 /* Checks the arguments of a data access call. */
 int ucmpi_file_check_access(ucmpi_file_t *f, int dir, const void *buf,

@@ -88,8 +88,16 @@ static int create_context(int thread_level)
     params.estimated_num_eps = (size_t)ucmpi_global.world_size;
     st = ucp_init(&params, config, &ucmpi_ucx.context);
     ucp_config_release(config);
-    if (st == UCS_OK)
-        return 0;
+    if (st == UCS_OK) {
+        ucp_context_attr_t a = {.field_mask = UCP_ATTR_FIELD_REQUEST_SIZE};
+        st = ucp_context_query(ucmpi_ucx.context, &a);
+        if (st == UCS_OK && a.request_size > 0) {
+            ucmpi_ucx.req_size = a.request_size;
+            return 0;
+        }
+        ucp_cleanup(ucmpi_ucx.context);
+        st = st == UCS_OK ? UCS_ERR_UNSUPPORTED : st;
+    }
 err:
     fprintf(stderr, "ucmpi: UCX initialisation failed: %s\n",
             ucs_status_string(st));

@@ -17,6 +17,8 @@ typedef struct {
     size_t *addr_lens;
     int multi_thread;
     int *peer_failed;         /* [world_size]: UCX reported the peer dead */
+    size_t req_size;          /* bytes UCX needs in front of a request the
+                                 caller provides (UCP_OP_ATTR_FIELD_REQUEST) */
 } ucmpi_ucx_t;
 
 extern ucmpi_ucx_t ucmpi_ucx;

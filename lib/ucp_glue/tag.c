@@ -9,6 +9,7 @@
 #include "tag.h"
 #include "p2p.h"
 #include "p2p_cancel.h"
+#include "progress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -392,32 +393,46 @@ int ucmpi_ucx_send_ack(int world_dest, uint64_t tag)
 
 /* --- direct paths: contiguous data, no ucmpi request --- */
 
-/* Waits for a UCX request posted without callback and frees it; a receive
+/* Waits for a UCX request posted without callback; a receive
  * (info != NULL) from world_peer >= 0 is cancelled once the peer is seen
- * dead, and *dead tells so. */
-static ucs_status_t wait_ucx(void *ucx_req, ucp_tag_recv_info_t *info,
-                             int world_peer, int *dead)
+ * dead, and *dead tells so.  The caller frees the request unless it
+ * provided its memory. */
+static inline ucs_status_t wait_ucx_nofree(void *ucx_req,
+                                           ucp_tag_recv_info_t *info,
+                                           int world_peer, int *dead)
 {
     unsigned spins = 0;
     ucs_status_t st;
 
-    for (;;) {
-        st = info != NULL ? ucp_tag_recv_request_test(ucx_req, info)
-                          : ucp_request_check_status(ucx_req);
-        if (st != UCS_INPROGRESS)
-            break;
-        if (ucmpi_progress() != 0) {
+    /* a turn of this loop is what a message waits for on average: a
+     * cheap status check, and UCX progress without the engine's call
+     * when nothing else needs driving (see lib/progress.h) */
+    while ((st = ucp_request_check_status(ucx_req)) == UCS_INPROGRESS) {
+        unsigned n = ucmpi_progress_ucx_only()
+                         ? ucp_worker_progress(ucmpi_ucx.worker)
+                         : (unsigned)ucmpi_progress();
+        if (n != 0) {
             spins = 0;
             continue;
         }
-        ucmpi_progress_idle(++spins);
+        ucmpi_progress_idle_fast(++spins);
         if (world_peer >= 0 && spins % 1024 == 0 && !*dead &&
             ucmpi_peer_failed(world_peer)) {
             *dead = 1;
             ucp_request_cancel(ucmpi_ucx.worker, ucx_req);
         }
     }
+    if (info != NULL)
+        st = ucp_tag_recv_request_test(ucx_req, info);
     ucmpi_rt_wait_done();
+    return st;
+}
+
+static ucs_status_t wait_ucx(void *ucx_req, ucp_tag_recv_info_t *info,
+                             int world_peer, int *dead)
+{
+    ucs_status_t st = wait_ucx_nofree(ucx_req, info, world_peer, dead);
+
     ucp_request_free(ucx_req);
     return st;
 }
@@ -471,8 +486,11 @@ int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
 
 /* Blocking receive into a contiguous buffer.  No callback and no
  * immediate completion (UCX 1.13 leaves param->recv_info unset then): the
- * envelope comes from ucp_tag_recv_request_test.  *sender_tag and *length
- * are set unless the result is MPI_ERR_PROC_FAILED or MPI_ERR_OTHER. */
+ * envelope comes from ucp_tag_recv_request_test.  The UCX request lives
+ * on this stack (as ucp_tag_recv_nbr's did; Open MPI's MPI_Recv does the
+ * same): no request pool get and free per message.  *sender_tag and
+ * *length are set unless the result is MPI_ERR_PROC_FAILED or
+ * MPI_ERR_OTHER. */
 int ucmpi_ucx_recv_contig(void *buf, size_t len, uint64_t tag, uint64_t mask,
                           int world_peer, uint64_t *sender_tag,
                           size_t *length)
@@ -480,12 +498,17 @@ int ucmpi_ucx_recv_contig(void *buf, size_t len, uint64_t tag, uint64_t mask,
     ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
     ucp_tag_recv_info_t info;
     int dead = 0;
+    /* UCX puts its request just in front of p.request */
+    char req_mem[ucmpi_ucx.req_size] __attribute__((aligned(16)));
 
-    p.op_attr_mask = UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
+    p.op_attr_mask = UCP_OP_ATTR_FLAG_NO_IMM_CMPL |
+                     UCP_OP_ATTR_FIELD_REQUEST;
+    p.request = req_mem + sizeof(req_mem);
     void *ret = ucp_tag_recv_nbx(ucmpi_ucx.worker, buf, len, tag, mask, &p);
     if (UCS_PTR_IS_ERR(ret))
         return mpi_error_of(UCS_PTR_STATUS(ret));
-    ucs_status_t st = wait_ucx(ret, &info, world_peer, &dead);
+    /* finished only once UCX is done with req_mem (a cancel completes it) */
+    ucs_status_t st = wait_ucx_nofree(ret, &info, world_peer, &dead);
     if (dead && st != UCS_OK)
         return MPI_ERR_PROC_FAILED;
     if (st != UCS_OK && st != UCS_ERR_MESSAGE_TRUNCATED)

@@ -99,6 +99,21 @@ static void test_interleaved(void)
      * first block (holding the next rank's data) is in the file too */
     MT_CHECK(pos == B * NBLK + (peer < size - 1 ? B : 0), "view eof %lld",
              pos);
+    /* a read past the end through the strided view (sieved) stops there */
+    int *big = calloc(2 * B * NBLK, sizeof(int));
+    MT_CHECK_RC(MPI_File_read_at(fh, 0, big, 2 * B * NBLK, MPI_INT, &st));
+    MPI_Get_count(&st, MPI_INT, &cnt);
+    MT_CHECK(cnt == pos, "count at view eof %d", cnt);
+    for (int k = 0; k < cnt; k++) {
+        int t = k / (B * NBLK), kk = k % (B * NBLK);
+        int want = peer * B + t * ((NBLK - 1) * size + 1) * B +
+                   kk / B * size * B + kk % B;
+        if (big[k] != want) {
+            MT_CHECK(0, "past-eof read [%d] = %d, want %d", k, big[k], want);
+            break;
+        }
+    }
+    free(big);
     free(sparse);
     free(all);
     MPI_Type_free(&ft2);
@@ -191,10 +206,16 @@ static void test_view_errors(void)
     MT_CHECK_RC(MPI_File_open(MPI_COMM_WORLD, io_path("viewerr"),
                               MPI_MODE_CREATE | MPI_MODE_RDWR |
                               MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
-    rc = MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "external32",
+    /* external32 only where its sizes are the native ones */
+    MPI_Aint xs;
+    MPI_Pack_external_size("external32", 1, MPI_LONG, &xs);
+    rc = MPI_File_set_view(fh, 0, MPI_LONG, MPI_LONG, "external32",
                            MPI_INFO_NULL);
-    MT_CHECK(io_class(rc) == MPI_ERR_UNSUPPORTED_DATAREP, "datarep: class %d",
-             io_class(rc));
+    if (xs != (MPI_Aint)sizeof(long))
+        MT_CHECK(io_class(rc) == MPI_ERR_UNSUPPORTED_DATAREP,
+                 "external32 long: class %d", io_class(rc));
+    else
+        MT_CHECK_RC(rc);
     rc = MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "bogus", MPI_INFO_NULL);
     MT_CHECK(io_class(rc) == MPI_ERR_UNSUPPORTED_DATAREP, "bogus: class %d",
              io_class(rc));
@@ -226,6 +247,43 @@ static void test_view_errors(void)
     MPI_Type_free(&dec);
     MPI_Type_free(&odd);
     MPI_Type_free(&unc);
+    MPI_File_close(&fh);
+}
+
+/* external32: big-endian ints in the file, native ones in memory */
+static void test_external32(void)
+{
+    MPI_File fh;
+    MPI_Datatype ft;
+    int v[4], w[4] = {0};
+    unsigned char raw[16];
+    char rep[MPI_MAX_DATAREP_STRING];
+    const char *p = io_path("ext32");
+    for (int i = 0; i < 4; i++)
+        v[i] = 0x01020300 + rank * 4 + i;
+    MPI_Type_vector(4, 1, size, MPI_INT, &ft);
+    MPI_Type_commit(&ft);
+    MT_CHECK_RC(MPI_File_open(MPI_COMM_WORLD, p,
+                              MPI_MODE_CREATE | MPI_MODE_RDWR |
+                              MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
+    MT_CHECK_RC(MPI_File_set_view(fh, (MPI_Offset)rank * sizeof(int),
+                                  MPI_INT, ft, "external32", MPI_INFO_NULL));
+    MT_CHECK_RC(MPI_File_write_all(fh, v, 4, MPI_INT, MPI_STATUS_IGNORE));
+    MPI_Offset disp;
+    MPI_Datatype et, ftv;
+    MPI_File_get_view(fh, &disp, &et, &ftv, rep);
+    MT_CHECK(strcmp(rep, "external32") == 0, "datarep %s", rep);
+    MPI_Type_free(&ftv);
+    MT_CHECK_RC(MPI_File_read_at_all(fh, 0, w, 4, MPI_INT,
+                                     MPI_STATUS_IGNORE));
+    MT_CHECK(memcmp(v, w, sizeof(v)) == 0, "external32 round trip");
+    MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+    MT_CHECK_RC(MPI_File_read_at(fh, (MPI_Offset)rank * sizeof(int), raw, 4,
+                                 MPI_BYTE, MPI_STATUS_IGNORE));
+    MT_CHECK(raw[0] == 1 && raw[1] == 2 && raw[2] == 3 && raw[3] == rank * 4,
+             "not big-endian: %02x %02x %02x %02x", raw[0], raw[1], raw[2],
+             raw[3]);
+    MPI_Type_free(&ft);
     MPI_File_close(&fh);
 }
 
@@ -286,6 +344,7 @@ int main(int argc, char **argv)
     test_subarray_darray();
     test_view_errors();
     test_empty_and_sequential();
+    test_external32();
     io_dir_remove();
     return mt_finish();
 }
