@@ -86,8 +86,64 @@ static int open_local(ucmpi_file_t *f, const char *path, int creator,
     return 0;
 }
 
+/* Files still open when MPI_Finalize starts are closed then, in the
+ * order they were opened (the same on every process of each file), by
+ * the delete callback of an attribute on MPI_COMM_SELF: their shared
+ * pointer windows must go before the library does. */
+static ucmpi_file_t *open_head, *open_tail;
+static int finalize_hooked;
+
+static int close_open_files(MPI_Comm comm, int keyval, void *val,
+                            void *extra)
+{
+    (void)comm, (void)keyval, (void)val, (void)extra;
+    while (open_head != NULL) {
+        MPI_File fh = open_head;
+        PMPI_File_close(&fh);
+    }
+    finalize_hooked = 0;
+    return MPI_SUCCESS;
+}
+
+static void list_add(ucmpi_file_t *f)
+{
+    f->prev = open_tail;
+    f->next = NULL;
+    if (open_tail != NULL)
+        open_tail->next = f;
+    else
+        open_head = f;
+    open_tail = f;
+    f->listed = 1;
+    if (!finalize_hooked) {
+        int kv;
+        if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, close_open_files,
+                                    &kv, NULL) == MPI_SUCCESS) {
+            finalize_hooked = PMPI_Comm_set_attr(MPI_COMM_SELF, kv, NULL) ==
+                              MPI_SUCCESS;
+            PMPI_Comm_free_keyval(&kv);
+        }
+    }
+}
+
+static void list_remove(ucmpi_file_t *f)
+{
+    if (!f->listed)
+        return;
+    if (f->prev != NULL)
+        f->prev->next = f->next;
+    else
+        open_head = f->next;
+    if (f->next != NULL)
+        f->next->prev = f->prev;
+    else
+        open_tail = f->prev;
+    f->listed = 0;
+}
+
 static void file_free(ucmpi_file_t *f)
 {
+    list_remove(f);
     ucmpi_file_shared_fini(f);
     if (f->fd >= 0)
         close(f->fd);
@@ -199,6 +255,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode,
     }
     f->head.magic = UCMPI_MAGIC_FILE;
     f->head.refcount = 1;
+    list_add(f);
     *fh = f;
     return MPI_SUCCESS;
 }

@@ -83,13 +83,82 @@ static void atomic_lock(ucmpi_file_t *f, int dir, int on)
         ;
 }
 
+/* Data sieving for reads through views with holes: one pread of a span
+ * of up to SIEVE_SPAN bytes covering many small runs, then copies, instead
+ * of a system call per run. */
+enum { SIEVE_SPAN = 4 << 20, SIEVE_RUN = 64 << 10 };
+
+/* How many stream bytes from pos (at most len) fall into one sieve span:
+ * first and end bound it in the file; 0 when sieving does not pay. */
+static MPI_Offset sieve_plan(const ucmpi_file_t *f, MPI_Offset pos,
+                             MPI_Offset len, MPI_Offset *first,
+                             MPI_Offset *end)
+{
+    MPI_Offset p = pos, c;
+    int runs = 0;
+    *first = *end = ucmpi_file_view_map(f, pos, &c);
+    while (p < pos + len) {
+        MPI_Offset o = ucmpi_file_view_map(f, p, &c);
+        MPI_Offset n = c < pos + len - p ? c : pos + len - p;
+        if (n <= 0 || n >= SIEVE_RUN || o < *first ||
+            o + n - *first > SIEVE_SPAN)
+            break;
+        if (o + n > *end)
+            *end = o + n;
+        p += n;
+        runs++;
+    }
+    return runs >= 2 ? p - pos : 0;
+}
+
+/* Reads `want` stream bytes from pos through one span; returns the bytes
+ * copied (short at the end of the file) or -1 with errno. */
+static ssize_t sieve_read(const ucmpi_file_t *f, char *mem, MPI_Offset pos,
+                          MPI_Offset want, MPI_Offset first, MPI_Offset end)
+{
+    char *span = malloc((size_t)(end - first));
+    if (span == NULL)
+        return errno = ENOMEM, -1;
+    ssize_t got = move(f->fd, UCMPI_IO_READ, span, (size_t)(end - first),
+                       (off_t)first);
+    MPI_Offset done = 0;
+    while (got >= 0 && done < want) {
+        MPI_Offset c, o = ucmpi_file_view_map(f, pos + done, &c);
+        MPI_Offset n = c < want - done ? c : want - done;
+        MPI_Offset avail = got - (o - first);
+        if (avail <= 0)
+            break;
+        MPI_Offset k = n < avail ? n : avail;
+        memcpy(mem + done, span + (o - first), (size_t)k);
+        done += k;
+        if (avail < n)
+            break;
+    }
+    free(span);
+    return got < 0 ? -1 : (ssize_t)done;
+}
+
 /* Moves bytes [pos, pos+len) of the view's stream; *moved gets the count
  * (shorter than len only at the end of the file). */
 static int view_move(ucmpi_file_t *f, int dir, char *mem, MPI_Offset pos,
                      MPI_Offset len, MPI_Offset *moved, int *err)
 {
-    MPI_Offset done = 0;
+    MPI_Offset done = 0, first, end, want;
     while (done < len) {
+        if (dir == UCMPI_IO_READ && !f->dense &&
+            (want = sieve_plan(f, pos + done, len - done, &first, &end))) {
+            ssize_t got = sieve_read(f, mem + done, pos + done, want, first,
+                                     end);
+            if (got < 0) {
+                *err = errno;
+                *moved = done;
+                return ucmpi_io_errno_class(errno);
+            }
+            done += got;
+            if (got < want)
+                break;
+            continue;
+        }
         MPI_Offset contig, off = ucmpi_file_view_map(f, pos + done, &contig);
         size_t n = (size_t)(contig < len - done ? contig : len - done);
         if (n == 0) {   /* the view holds no data (empty filetype) */

@@ -32,6 +32,9 @@ struct ucmpi_file_s {
     /* shared file pointer (file_shared.c): MPI_WIN_NULL until first use */
     MPI_Win shfp_win;
     MPI_Offset *shfp_mem;
+    /* open files, in open order (closed at MPI_Finalize if still open) */
+    struct ucmpi_file_s *next, *prev;
+    int listed;
     /* split collective in progress (file_split.c) */
     int split_active;
     int split_rc;

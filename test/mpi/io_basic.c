@@ -273,6 +273,13 @@ int main(int argc, char **argv)
     test_pointer();
     test_info();
     test_append();
+    /* a file left open is closed by MPI_Finalize (no crash, no hang) */
+    MPI_File left;
+    MT_CHECK_RC(MPI_File_open(MPI_COMM_WORLD, io_path("left-open"),
+                              MPI_MODE_CREATE | MPI_MODE_RDWR |
+                              MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
+                              &left));
+    MPI_File_write_at(left, rank, "x", 1, MPI_CHAR, MPI_STATUS_IGNORE);
     io_dir_remove();
     return mt_finish();
 }

@@ -99,6 +99,21 @@ static void test_interleaved(void)
      * first block (holding the next rank's data) is in the file too */
     MT_CHECK(pos == B * NBLK + (peer < size - 1 ? B : 0), "view eof %lld",
              pos);
+    /* a read past the end through the strided view (sieved) stops there */
+    int *big = calloc(2 * B * NBLK, sizeof(int));
+    MT_CHECK_RC(MPI_File_read_at(fh, 0, big, 2 * B * NBLK, MPI_INT, &st));
+    MPI_Get_count(&st, MPI_INT, &cnt);
+    MT_CHECK(cnt == pos, "count at view eof %d", cnt);
+    for (int k = 0; k < cnt; k++) {
+        int t = k / (B * NBLK), kk = k % (B * NBLK);
+        int want = peer * B + t * ((NBLK - 1) * size + 1) * B +
+                   kk / B * size * B + kk % B;
+        if (big[k] != want) {
+            MT_CHECK(0, "past-eof read [%d] = %d, want %d", k, big[k], want);
+            break;
+        }
+    }
+    free(big);
     free(sparse);
     free(all);
     MPI_Type_free(&ft2);
