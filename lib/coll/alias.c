@@ -3,8 +3,9 @@
 #include "coll/alias.h"
 
 /* Above this many contiguous runs per side the exact comparison is skipped
- * (reported as no overlap: a missed error, never a false one). */
-#define ALIAS_MAX_RUNS (1 << 20)
+ * (reported as no overlap: a missed error, never a false one); bounds the
+ * check's memory (16 bytes a run) and time. */
+#define ALIAS_MAX_RUNS (1 << 16)
 /* Candidate block pairs compared exactly before giving up (same reason). */
 #define ALIAS_MAX_EXACT 64
 
@@ -14,19 +15,42 @@ static int cmp_iov(const void *x, const void *y)
     return a->off < b->off ? -1 : a->off > b->off;
 }
 
-/* The runs of (buf, count, dt) sorted by address (malloc'd), or NULL. */
+/* The runs of (buf, count, dt) sorted by address (malloc'd), or NULL when
+ * out of memory or more than ALIAS_MAX_RUNS. */
 static ucmpi_dt_iov_t *sorted_runs(const void *buf, MPI_Count count,
                                    MPI_Datatype dt, size_t *n)
 {
-    ucmpi_dt_iov_t *iov = NULL;
+    size_t total = (size_t)(count * dt->size), pos = 0, got = 0, cap = 64;
+    ucmpi_dt_iov_t *iov = malloc(cap * sizeof(*iov));
+    ucmpi_dt_cursor_t *c = ucmpi_dt_cursor_create(dt, buf, count);
 
-    if (ucmpi_dt_iov(dt, buf, count, &iov, n) != MPI_SUCCESS)
-        return NULL;
-    if (*n > ALIAS_MAX_RUNS) {
+    while (iov != NULL && c != NULL && pos < total) {
+        size_t k = 0;
+
+        if (got == cap) {
+            ucmpi_dt_iov_t *w = cap < ALIAS_MAX_RUNS
+                                    ? realloc(iov, 2 * cap * sizeof(*iov))
+                                    : NULL;
+            if (w == NULL)
+                break;
+            iov = w;
+            cap *= 2;
+        }
+        size_t b = ucmpi_dt_cursor_iov(c, pos, total - pos, iov + got,
+                                       cap - got, &k);
+        if (b == 0)
+            break;
+        pos += b;
+        got += k;
+    }
+    if (c != NULL)
+        ucmpi_dt_cursor_destroy(c);
+    if (iov == NULL || pos < total) {
         free(iov);
         return NULL;
     }
-    qsort(iov, *n, sizeof(*iov), cmp_iov);
+    qsort(iov, got, sizeof(*iov), cmp_iov);
+    *n = got;
     return iov;
 }
 

@@ -160,6 +160,31 @@ static int key_equal(const ucmpi_sched_key_t *a, const ucmpi_sched_key_t *b)
             memcmp(a->counts, b->counts, sizeof(int) * a->ncounts) == 0);
 }
 
+/* A cached key holds its types and op: a schedule does not always hold the
+ * user's type (a contiguous one becomes bytes), and a freed type's address
+ * can come back as a new type with another layout, which would then hit
+ * the stale schedule (MPICH coll/bcast with dtpools types). */
+static void key_hold(const ucmpi_sched_key_t *k, int hold)
+{
+    MPI_Datatype dts[2] = {k->sdt, k->rdt};
+
+    for (int i = 0; i < 2; i++) {
+        if (dts[i] == NULL || dts[i] == MPI_DATATYPE_NULL ||
+            (i == 1 && dts[1] == dts[0]))
+            continue;
+        if (hold)
+            ucmpi_dt_retain(dts[i]);
+        else
+            ucmpi_dt_release(dts[i]);
+    }
+    if (k->op != NULL && k->op != MPI_OP_NULL) {
+        if (hold)
+            ucmpi_op_retain(k->op);
+        else
+            ucmpi_op_release(k->op);
+    }
+}
+
 ucmpi_sched_t *ucmpi_sched_cache_get(ucmpi_comm_t *comm,
                                      const ucmpi_sched_key_t *key)
 {
@@ -197,6 +222,7 @@ static slot_t *free_slot(sched_cache_t *c)
         ucmpi_sched_set_cache(best->s, NULL);
         ucmpi_sched_destroy(best->s);
         best->s = NULL;
+        key_hold(&best->key, 0);
     }
     return best;
 }
@@ -219,6 +245,7 @@ void ucmpi_sched_cache_put(ucmpi_comm_t *comm, const ucmpi_sched_key_t *key,
     if (sl == NULL)
         return;                   /* every slot in flight */
     sl->key = *key;
+    key_hold(&sl->key, 1);
     if (key->ncounts > 0)
         memcpy(sl->counts, key->counts, sizeof(int) * key->ncounts);
     sl->key.counts = sl->counts;
@@ -237,6 +264,7 @@ void ucmpi_sched_cache_destroy(void *cache)
         if (c->slot[i].s != NULL) {
             ucmpi_sched_set_cache(c->slot[i].s, NULL);
             ucmpi_sched_destroy(c->slot[i].s);
+            key_hold(&c->slot[i].key, 0);
         }
     }
     free(c);

@@ -36,7 +36,7 @@ static ucp_err_handling_mode_t error_mode(int r)
     return UCP_ERR_HANDLING_MODE_PEER;
 }
 
-ucp_ep_h ucmpi_ucx_ep_create(int r)
+static ucp_ep_h ep_create(int r)
 {
     ucp_ep_params_t ep = {0};
     ucp_ep_h h;
@@ -65,7 +65,19 @@ ucp_ep_h ucmpi_ucx_ep_create(int r)
                 ucmpi_global.world_rank, r, ucs_status_string(st));
         return NULL;
     }
-    ucmpi_ucx.eps[r] = h;
+    __atomic_store_n(&ucmpi_ucx.eps[r], h, __ATOMIC_RELEASE);
+    return h;
+}
+
+/* Under the big lock: two threads' first sends to one peer must not make
+ * two endpoints (a thread's later messages would take the other one and
+ * could overtake its first), nor two peer_failed arrays (ASan saw the
+ * leak in p2p_cancel_threads). */
+ucp_ep_h ucmpi_ucx_ep_create(int r)
+{
+    ucmpi_lock();
+    ucp_ep_h h = ep_create(r);
+    ucmpi_unlock();
     return h;
 }
 

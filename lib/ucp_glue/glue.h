@@ -28,7 +28,7 @@ extern ucmpi_ucx_t ucmpi_ucx;
 ucp_ep_h ucmpi_ucx_ep_create(int r);
 static inline ucp_ep_h ucmpi_ucx_ep(int r)
 {
-    ucp_ep_h ep = ucmpi_ucx.eps[r];
+    ucp_ep_h ep = __atomic_load_n(&ucmpi_ucx.eps[r], __ATOMIC_ACQUIRE);
     return __builtin_expect(ep != NULL, 1) ? ep : ucmpi_ucx_ep_create(r);
 }
 

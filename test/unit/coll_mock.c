@@ -309,8 +309,9 @@ size_t ucmpi_dt_unpack(MPI_Datatype dt, void *buf, MPI_Count count,
     return len;
 }
 
-/* the shm path's chunks (lib/coll/shm/shm_large.c) use cursors only for
- * non-contiguous types, which the simulator never has */
+/* the shm path's chunks (lib/coll/shm/shm_large.c) and the alias check's
+ * run comparison (lib/coll/alias.c) use cursors only for non-contiguous
+ * types, which the simulator never has */
 ucmpi_dt_cursor_t *ucmpi_dt_cursor_create(MPI_Datatype dt, const void *buf,
                                           MPI_Count count)
 {
@@ -332,20 +333,15 @@ size_t ucmpi_dt_cursor_unpack(ucmpi_dt_cursor_t *c, size_t offset,
     return 0;
 }
 
-void ucmpi_dt_cursor_destroy(ucmpi_dt_cursor_t *c) { (void)c; }
-
-/* one run: the mock's types are contiguous (coll/alias.c links it) */
-int ucmpi_dt_iov(MPI_Datatype dt, const void *buf, MPI_Count count,
-                 ucmpi_dt_iov_t **iov, size_t *n)
+size_t ucmpi_dt_cursor_iov(ucmpi_dt_cursor_t *c, size_t offset, size_t len,
+                           ucmpi_dt_iov_t *iov, size_t maxn, size_t *nout)
 {
-    (void)buf;
-    *iov = malloc(sizeof(**iov));
-    if (*iov == NULL)
-        return MPI_ERR_NO_MEM;
-    (*iov)[0] = (ucmpi_dt_iov_t){dt->true_lb, (size_t)(count * dt->size)};
-    *n = 1;
-    return MPI_SUCCESS;
+    (void)c, (void)offset, (void)len, (void)iov, (void)maxn;
+    *nout = 0;
+    return 0;
 }
+
+void ucmpi_dt_cursor_destroy(ucmpi_dt_cursor_t *c) { (void)c; }
 
 /* ---- errors and argument checks ---- */
 int ucmpi_error(int obj_kind, void *obj, int code, const char *fn,

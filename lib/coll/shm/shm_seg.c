@@ -54,42 +54,58 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
 };
 
 /* Automatic selection: the shm path up to these bytes per rank (the
- * UCMPI_COLL_SHM_MAX_BYTES tunable overrides all of them).  Reductions
- * divide theirs by n-1: every rank (the root for reduce) combines all n
- * vectors itself, (n-1) x the work of one, where recursive doubling does
- * log2(n) x.  Measured (session 3, 2026-11-30 00:33 UTC, 1-min load 17-19
- * from other helpers' work, medians), shm with a 64 KiB slot against
- * UCMPI_COLL_SHM=0:
+ * UCMPI_COLL_SHM_MAX_BYTES tunable overrides all of them), for 2, 3-4
+ * and 5-8 ranks; data larger than one buffer goes in chunks for the
+ * kinds in chunked[] (shm_large.c).  More than 8 ranks (not measurable
+ * on this 2-core machine): up to one buffer and 64 KiB, reduce divided
+ * by n-1 (the root combines all n vectors itself: reasoning, not
+ * measured).
+ *
+ * Up to 64 KiB (session 3, 2026-11-30 00:33-01:47 UTC, load 7-22,
+ * medians; shm with a 64 KiB slot against UCMPI_COLL_SHM=0):
  *   UCMPI_COLL_SHM_SLOT_BYTES=65536 UCMPI_<COLL>_ALGORITHM=shm
  *     mpiexec -n 2 bench/coll_bench -b <coll> -m 8 -M 65536 -t 0.05
  *   UCMPI_COLL_SHM=0 mpiexec -n 2 bench/coll_bench -b <coll> ...
  * 2 ranks: allreduce shm 0.10-0.21 us vs 0.23-0.38 up to 2 KiB, 0.46 vs
- * 0.74-5.9 at 4 KiB; bcast, allgather, alltoall ahead at every size.
- * Again from 4 KiB at 01:02 UTC (load 22, two runs each, -m 4096
- * -M 131072 -t 0.1): allreduce 4-16 KiB a tie (1.2-2.6 vs 1.4-3.1 us),
- * 32 and 64 KiB 4.4/7.9 vs 10.3/13.8 (p2p goes rendezvous); bcast 16-64
- * KiB 0.8-2.0 vs 3.8-6.8; allgather 2.4/3.8 vs 4.3/5.7 at 32/64 KiB;
- * alltoall 1.9-3.3 vs 4.3-5.5; reduce_scatter (01:47 UTC, load 7, -m 16
- * -M 131072) 0.11-0.13 vs 0.23-0.28 up to 1 KiB, 1.8 vs 5.7 at 64 KiB.
- * So: the shm path up to the default slot
- * (64 KiB) for all.  4 ranks (2x oversubscribed) at that load: 4-30 us
- * either way, too noisy to place anything; the n-1 rule for reductions
- * is reasoning, not a measurement. */
-static const size_t auto_max[UCMPI_SHM_NKINDS] = {
-    0, 65536, 65536, 65536, 65536, 65536, 65536,
+ * 0.74-5.9 at 4 KiB, 4-16 KiB a tie, 32/64 KiB 4.4/7.9 vs 10.3/13.8;
+ * bcast 16-64 KiB 0.8-2.0 vs 3.8-6.8; allgather 2.4/3.8 vs 4.3/5.7 at
+ * 32/64 KiB; alltoall 1.9-3.3 vs 4.3-5.5; reduce_scatter 0.11-0.13 vs
+ * 0.23-0.28 up to 1 KiB, 1.8 vs 5.7 at 64 KiB.
+ *
+ * Beyond, and at 4 and 8 ranks (session 4, 2026-11-30 03:11-03:46 UTC,
+ * load 18-37 from other work: min and median of 2-6 interleaved runs,
+ * shm everywhere against p2p only, ratio shm/p2p):
+ *   UCMPI_COLL_SHM_MAX_BYTES=1073741824|0 mpiexec -n N bench/coll_bench
+ *     -b bcast,allreduce,allgather,alltoall -m 8 -M 4M -t 0.05
+ * 2 ranks, 128 KiB-4 MiB (chunks against main's p2p algorithms): bcast
+ *   0.22-0.32, allreduce 0.53-0.80, allgather 0.55-0.78, alltoall
+ *   0.51-0.87: every size.
+ * 4 ranks: bcast 0.05-0.24 from 16 KiB to 4 MiB (a tie below);
+ *   allgather 0.2-0.64 from 32 KiB to 4 MiB (0.9 below); allreduce
+ *   0.3-0.55 at 8-64 KiB, 0.6-1.35 from 128 KiB; alltoall (bytes a
+ *   rank sends in all) a tie (0.9-1.1) from 2 to 32 KiB, 1.8-4.7 beyond.
+ * 8 ranks: bcast 0.06-0.15 from 16 KiB to 2 MiB; allgather 0.12-0.64 to
+ *   2 MiB; allreduce 0.3-0.77 up to 128 KiB, 1.1-2.1 (min) from 256 KiB;
+ *   alltoall 0.5-0.6 up to 1 KiB, 0.9 at 2 KiB, 0.8-1.5 at 4-16 KiB,
+ *   1.5-3.3 from 32 KiB.
+ * Unmeasured at 3-8 ranks: reduce (n-1 rule kept), reduce_scatter. */
+#define ALL SIZE_MAX
+static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
+    /*                            2 ranks  3-4 ranks  5-8 ranks */
+    [UCMPI_SHM_BARRIER] =        {0,       0,         0},
+    [UCMPI_SHM_BCAST] =          {ALL,     ALL,       ALL},
+    [UCMPI_SHM_REDUCE] =         {65536,   65536,     65536},
+    [UCMPI_SHM_ALLREDUCE] =      {ALL,     65536,     65536},
+    [UCMPI_SHM_ALLGATHER] =      {ALL,     ALL,       ALL},
+    [UCMPI_SHM_ALLTOALL] =       {ALL,     32768,     2048},
+    [UCMPI_SHM_REDUCE_SCATTER] = {65536,   65536,     65536},
 };
+#undef ALL
 
 /* Kinds whose data may exceed one buffer (shm_large.c: chunks). */
 static const char chunked[UCMPI_SHM_NKINDS] = {
     [UCMPI_SHM_BCAST] = 1, [UCMPI_SHM_ALLREDUCE] = 1,
     [UCMPI_SHM_ALLGATHER] = 1, [UCMPI_SHM_ALLTOALL] = 1,
-};
-
-/* 2 ranks: the chunked shm path up to these bytes per rank (measured
- * below). */
-static const size_t auto_large[UCMPI_SHM_NKINDS] = {
-    [UCMPI_SHM_BCAST] = SIZE_MAX, [UCMPI_SHM_ALLREDUCE] = SIZE_MAX,
-    [UCMPI_SHM_ALLGATHER] = SIZE_MAX, [UCMPI_SHM_ALLTOALL] = SIZE_MAX,
 };
 
 enum { FORCE_UNKNOWN, FORCE_NONE, FORCE_SHM, FORCE_OTHER };
@@ -143,7 +159,7 @@ size_t ucmpi_coll_shm_slot_size(int n)
 static size_t auto_limit(int kind, int n)
 {
     static long over = -2;          /* -2 unread, -1 unset */
-    size_t lim;
+    size_t lim, slot = slot_for(n);
 
     if (over == -2) {
         const char *v = ucmpi_config_str("COLL_SHM_MAX_BYTES");
@@ -151,12 +167,15 @@ static size_t auto_limit(int kind, int n)
     }
     if (over >= 0)
         return (size_t)over;
-    lim = auto_max[kind] < slot_for(n) ? auto_max[kind] : slot_for(n);
-    if (kind == UCMPI_SHM_REDUCE || kind == UCMPI_SHM_ALLREDUCE)
+    lim = auto_max[kind][n == 2 ? 0 : n <= 4 ? 1 : 2];
+    /* beyond one buffer only where measured, and not in the chunks of a
+     * tiny tuned buffer (a flag round per few bytes) */
+    if ((!chunked[kind] || n > 8 || slot < 4096) && lim > slot)
+        lim = slot;
+    if (n > 8 && lim > 65536)
+        lim = 65536;
+    if (kind == UCMPI_SHM_REDUCE)
         lim /= (size_t)n - 1;
-    /* chunks of a tiny tuned slot would mean a flag round per few bytes */
-    if (n == 2 && slot_for(n) >= 4096 && auto_large[kind] > lim)
-        lim = auto_large[kind];
     return lim;
 }
 
