@@ -4,6 +4,9 @@
  *   [62:45]  context: communicator context id * 4 + sub-context
  *   [44:24]  source rank in the sender's (local) group
  *   [23:0]   MPI tag
+ * Partitioned communication (lib/part.c) sends on the ACK sub-context
+ * with bit 20 (headers) or bits 20 and 19 (data) of the source field set:
+ * acknowledgement receives must keep naming an exact source below 2^19.
  * MPI_ANY_SOURCE and MPI_ANY_TAG clear the field from the mask, and so
  * does the sync flag: such a receive is a wildcard to UCX (its linear
  * expected list, ucp_tag_exp_search_all per message).  On-node peers use
