@@ -189,13 +189,17 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
     if (cs == 0)                     /* n alone: same answer everywhere */
         return UCMPI_SHM_FALLBACK;
     cs = cs > 64 ? cs / 64 * 64 : cs;      /* aligned pieces copy faster */
-    if (sbuf == MPI_IN_PLACE) {
+    int inplace = sbuf == MPI_IN_PLACE, direct;
+    if (inplace) {
         sbuf = rbuf;
         scount = rcount;
         sdt = rdt;
     }
     span_init(&in, sbuf, scount * n, sdt);
     span_init(&out, rbuf, rcount * n, rdt);
+    /* my own block skips the segment (in place: one buffer, so the
+     * contiguity of both spans is the same) */
+    direct = inplace || (in.base != NULL && out.base != NULL);
     for (size_t off = 0; off < blk && rc == MPI_SUCCESS; off += len) {
         len = blk - off < cs ? blk - off : cs;
         if ((rc = enter(comm, fn, off == 0, &sh, &k)) != MPI_SUCCESS ||
@@ -203,15 +207,20 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
             break;
         char *mine = ucmpi_coll_shm_buf(sh, me, k);
         for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
-            if (span_pack(&in, (size_t)i * blk + off, mine + (size_t)i * cs,
+            if ((i != me || !direct) &&
+                span_pack(&in, (size_t)i * blk + off, mine + (size_t)i * cs,
                           len))
                 rc = nomem(comm, fn);
         if (rc != MPI_SUCCESS)
             break;
         ucmpi_coll_shm_post(sh, k);
-        /* my own piece while the others still write */
-        if (span_unpack(&out, (size_t)me * blk + off, mine + (size_t)me * cs,
-                        len)) {
+        /* my own piece while the others still write: in place it is
+         * there already, contiguous it goes straight across */
+        if (direct && !inplace)
+            memcpy(out.base + (size_t)me * blk + off,
+                   in.base + (size_t)me * blk + off, len);
+        else if (!direct && span_unpack(&out, (size_t)me * blk + off,
+                                        mine + (size_t)me * cs, len)) {
             rc = nomem(comm, fn);
             break;
         }
