@@ -146,6 +146,7 @@ void ucmpi_instance_down(void)
 {
     run_finalize_hook();
     ucmpi_finalize_orphans();     /* before endpoints close */
+    ucmpi_rma_finalize_windows(); /* after its barrier: nobody uses them */
     ucmpi_p2p_finalize();
     ucmpi_ucx_close_eps();
     ucmpi_rt_fence(0, progress_void);

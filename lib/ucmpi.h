@@ -149,6 +149,10 @@ int ucmpi_error(int obj_kind, void *obj, int code, const char *fn,
 int ucmpi_error_class_of(int code);
 const char *ucmpi_error_class_name(int errclass);
 
+/* MPI_Finalize: completes and frees the windows the program left
+ * (lib/rma/win.c). */
+void ucmpi_rma_finalize_windows(void);
+
 /* First members of every struct ucmpi_win_s (lib/rma/), so that error
  * reporting finds a window's handler without knowing windows. */
 typedef struct {

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#pragma weak ucmpi_attr_delete_all
+
 #pragma weak PMPI_Comm_dup
 #pragma weak PMPI_Comm_free
 #pragma weak ucmpi_info_lookup
@@ -280,6 +282,27 @@ out:
     free(keys);
     free(mykeys);
     return rc;
+}
+
+/* Windows the program never freed, at MPI_Finalize after its barrier: no
+ * peer uses them any more, so each one's operations are completed and it
+ * is torn down locally (its registered memory left in place made
+ * ucp_cleanup abort). */
+void ucmpi_rma_finalize_windows(void)
+{
+    for (uint32_t i = 0; i < table_len; i++) {
+        ucmpi_win_t *win = table[i];
+
+        if (win == NULL)
+            continue;
+        (void)ucmpi_rma_complete(win, -1, 1);
+        if (ucmpi_attr_delete_all != NULL)
+            ucmpi_attr_delete_all(UCMPI_ATTR_WIN, win, &win->attrs);
+        ucmpi_rma_win_destroy(win);
+    }
+    free(table);
+    table = NULL;
+    table_len = 0;
 }
 
 void ucmpi_rma_win_destroy(ucmpi_win_t *win)
