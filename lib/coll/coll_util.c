@@ -1,5 +1,6 @@
 /* Shared collective helpers: see coll_util.h. */
 #include "coll/coll_util.h"
+#include "coll/shm/shm.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -255,6 +256,27 @@ void ucmpi_coll_block(MPI_Count count, int n, int i, MPI_Count *off,
 
     *cnt = q + (i < r);
     *off = i * q + (i < r ? i : r);
+}
+
+int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
+                    int local_too)
+{
+    ucmpi_coll_shm_t *sh;
+    uint64_t k;
+
+    if (shm_kind >= 0 && ucmpi_coll_shm_wanted(comm, shm_kind, nbytes)) {
+        /* the others wait for my flag at k (and its buffer stays unread) */
+        int e = ucmpi_coll_shm_enter(comm, "collective (skipped)", &sh, &k);
+
+        if (e == MPI_SUCCESS)
+            ucmpi_coll_shm_post(sh, k);
+        if (e != UCMPI_SHM_FALLBACK)
+            return rc;
+    }
+    (void)ucmpi_comm_next_coll_tag(comm);
+    if (local_too && comm->is_inter && comm->local_comm != NULL)
+        (void)ucmpi_comm_next_coll_tag(comm->local_comm);
+    return rc;
 }
 
 int ucmpi_coll_local(ucmpi_comm_t *comm, ucmpi_comm_t **local,

@@ -60,6 +60,17 @@ int ucmpi_coll_check_op(ucmpi_comm_t *comm, MPI_Op op, MPI_Datatype dt,
  * MPI_PROC_NULL or a remote rank) */
 int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root, const char *fn);
 
+/* Error path of a rooted collective whose arguments failed a check on
+ * this rank after comm itself was found valid (often only at the root):
+ * the other ranks went ahead, so take the collective numbers their call
+ * takes (one schedule tag on comm, one on comm's local comm when
+ * local_too, or the shm segment's number when blocking shm collective
+ * shm_kind >= 0 would be chosen for nbytes) and return rc.  Their
+ * messages keep the skipped tag and are never matched (dropped at
+ * finalize).  Error path only: no cost on the fast path. */
+int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
+                    int local_too);
+
 /* The local intracommunicator of intercomm comm (MPI_ERR_COMM if none). */
 int ucmpi_coll_local(ucmpi_comm_t *comm, ucmpi_comm_t **local,
                      const char *fn);

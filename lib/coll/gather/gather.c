@@ -87,7 +87,7 @@ static int gather_common(const void *sbuf, MPI_Count scount,
         return rc;
     rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
         rc = ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt, "receive", fn);
@@ -97,7 +97,7 @@ static int gather_common(const void *sbuf, MPI_Count scount,
                                          rcount * comm->size, rdt, fn);
     }
     if (rc != MPI_SUCCESS)
-        return rc;
+        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .root = root, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,
@@ -115,7 +115,7 @@ static int gather_common(const void *sbuf, MPI_Count scount,
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
                                     "root's own block", fn);
         if (rc != MPI_SUCCESS)
-            return rc;
+            return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     }
     return ucmpi_xfer_run(gather_select(&a), &a, mode, req, fn);
 }
@@ -204,7 +204,7 @@ static int gatherv_common(const void *sbuf, MPI_Count scount,
         return rc;
     rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
         rc = rcounts_c ? ucmpi_xfer_check_counts_c(comm, comm->remote_size,
@@ -223,7 +223,7 @@ static int gatherv_common(const void *sbuf, MPI_Count scount,
         rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
     }
     if (rc != MPI_SUCCESS)
-        return rc;
+        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .root = root, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,
@@ -246,7 +246,7 @@ static int gatherv_common(const void *sbuf, MPI_Count scount,
                                     : rcounts[root], rdt,
                                     "root's own block", fn);
         if (rc != MPI_SUCCESS)
-            return rc;
+            return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     }
     return ucmpi_xfer_run(gatherv_select(&a), &a, mode, req, fn);
 }

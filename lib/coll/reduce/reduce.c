@@ -53,6 +53,20 @@ int ucmpi_reduce_build(ucmpi_sched_t *s, const void *mine, void *rbuf,
     return ucmpi_reduce_tree(s, mine, rbuf, count, dt, op, root, g, 2);
 }
 
+/* An argument error on this rank: keep comm's collective numbers in step
+ * with the ranks that went ahead (the shm path's number when they take
+ * it: decided from count and dt, valid when dt_ok). */
+static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
+                       MPI_Datatype dt, int dt_ok, int root)
+{
+    int shm = mode == UCMPI_COLL_BLOCKING && dt_ok && count > 0 &&
+              dt->contig;
+
+    return ucmpi_coll_skip(comm, rc, shm ? UCMPI_SHM_REDUCE : -1,
+                           shm ? (size_t)(count * dt->size) : 0,
+                           comm->is_inter && root >= 0);
+}
+
 static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                          MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
                          int mode, MPI_Request *req, const char *fn)
@@ -60,31 +74,34 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
     ucmpi_comm_t *local = NULL;
     ucmpi_sched_t *s;
     int rc = ucmpi_coll_check_comm(comm, fn);
-    int am_root;
+    int am_root, dt_ok;
 
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_check_req(comm, mode, req, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_coll_check_req(comm, mode, req, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_count(comm, count, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_dt(comm, dt, fn);
+    dt_ok = rc == MPI_SUCCESS;
     if (rc == MPI_SUCCESS)
         rc = ucmpi_coll_check_root(comm, root, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_coll_check_op(comm, op, dt, fn);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return reduce_skip(comm, rc, mode, count, dt, dt_ok, root);
     am_root = comm->is_inter ? root == MPI_ROOT : root == comm->rank;
     if (rbuf == MPI_IN_PLACE ||
         (sbuf == MPI_IN_PLACE && (!am_root || comm->is_inter)))
-        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
-                              "MPI_IN_PLACE is only allowed as the root's "
-                              "send buffer of an intracommunicator reduce");
+        return reduce_skip(comm, ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
+                               "MPI_IN_PLACE is only allowed as the root's "
+                               "send buffer of an intracommunicator reduce"),
+                           mode, count, dt, 1, root);
     /* only the root of an intracomm uses both buffers */
     if (am_root && !comm->is_inter && sbuf != MPI_IN_PLACE &&
         (rc = ucmpi_coll_check_alias1(comm, sbuf, count, dt, rbuf, count, dt,
                                       fn)) != MPI_SUCCESS)
-        return rc;
+        return reduce_skip(comm, rc, mode, count, dt, 1, root);
     if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
         return rc;
     if (mode == UCMPI_COLL_BLOCKING && count > 0 && dt->contig &&

@@ -93,7 +93,7 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
         return rc;
     rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
         rc = ucmpi_xfer_check_buf(comm, sbuf, scount, sdt, "send", fn);
@@ -103,7 +103,7 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
                                          rbuf, rcount, rdt, fn);
     }
     if (rc != MPI_SUCCESS)
-        return rc;
+        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     scatter_args(&a, comm, root, sbuf, rbuf, rcount, rdt);
     if (ucmpi_xfer_is_root(comm, root)) {
         a.scount = scount;
@@ -113,7 +113,7 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
                                     "root's own block", fn);
         if (rc != MPI_SUCCESS)
-            return rc;
+            return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     }
     return ucmpi_xfer_run(scatter_select(&a), &a, mode, req, fn);
 }
@@ -199,7 +199,7 @@ static int scatterv_common(const void *sbuf, const int *scounts,
         return rc;
     rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
         rc = scounts_c ? ucmpi_xfer_check_counts_c(comm, comm->remote_size,
@@ -218,7 +218,7 @@ static int scatterv_common(const void *sbuf, const int *scounts,
         rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
     }
     if (rc != MPI_SUCCESS)
-        return rc;
+        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     scatter_args(&a, comm, root, sbuf, rbuf, rcount, rdt);
     if (ucmpi_xfer_is_root(comm, root)) {
         a.scounts = scounts;
@@ -233,7 +233,7 @@ static int scatterv_common(const void *sbuf, const int *scounts,
                                     : scounts[root], sdt, rcount, rdt,
                                     "root's own block", fn);
         if (rc != MPI_SUCCESS)
-            return rc;
+            return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     }
     return ucmpi_xfer_run(scatterv_select(&a), &a, mode, req, fn);
 }
