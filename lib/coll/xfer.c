@@ -141,3 +141,17 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
     return ucmpi_coll_run_new(a->comm, s, rc, (int)mode, request, fn,
                               reuse ? &key : NULL);
 }
+
+int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
+                          ucmpi_xfer_mode_t mode, MPI_Request *request,
+                          const char *fn, int err)
+{
+    if (request != NULL)
+        *request = MPI_REQUEST_NULL;
+    if (mode == UCMPI_XFER_PERSISTENT)
+        return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
+    /* the same schedule and tag as the nonblocking form; its own failures
+     * (truncation) are reported on comm too */
+    (void)ucmpi_xfer_run(alg, a, UCMPI_XFER_BLOCKING, NULL, fn);
+    return err;
+}

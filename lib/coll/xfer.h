@@ -88,6 +88,17 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
                    ucmpi_xfer_mode_t mode, MPI_Request *request,
                    const char *fn);
 
+/* The root's own block failed its check (err, already reported): the
+ * other ranks went ahead and may wait for the root's data (scatter) or
+ * hold sends to it (gather), so the collective still runs for their
+ * blocks (the caller marks the root's own block in place).  Nonblocking
+ * forms complete it before returning too (the user may free the buffers
+ * once the call failed).  A persistent init only takes its tag
+ * (ucmpi_coll_skip).  *request becomes MPI_REQUEST_NULL; returns err. */
+int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
+                          ucmpi_xfer_mode_t mode, MPI_Request *request,
+                          const char *fn, int err);
+
 /* Turns the v/w arrays of *a into a->sblk/a->rblk (scratch of s); done
  * by ucmpi_xfer_run() before the builder runs. */
 int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_xfer_args_t *a);

@@ -10,7 +10,7 @@
  */
 #include "mpitest.h"
 
-enum { N = 4, NCASES = 10 };
+enum { N = 4, NCASES = 16 };
 
 static int rank, size;
 
@@ -18,20 +18,22 @@ static int rank, size;
  * error class the root must get. */
 static int run_case(int c, int root, int *rc)
 {
-    int nb = c & 1, me_root = rank == root, sbuf[N], rbuf[N];
+    int nb = c & 1, me_root = rank == root, sbuf[N + 1], rbuf[N + 1];
     int *big = calloc((size_t)size * N, sizeof(int));
     int *counts = calloc((size_t)size, sizeof(int));
     int *displs = calloc((size_t)size, sizeof(int));
     MPI_Request req = MPI_REQUEST_NULL;
     int expect = MPI_SUCCESS;
 
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i <= N; i++)
         sbuf[i] = rank * 100 + i;
     for (int i = 0; i < size; i++) {
         counts[i] = N;
         displs[i] = i * N;
     }
-    switch (c / 2) {
+    for (int i = 0; i < size * N; i++)
+        big[i] = me_root ? 1000 + i : -1;
+    switch (c / 2 == 4 ? 8 : c / 2) {
     case 0:   /* gather: the root's recvbuf is MPI_IN_PLACE */
         expect = MPI_ERR_BUFFER;
         *rc = nb ? MPI_Igather(sbuf, N, MPI_INT, me_root ? MPI_IN_PLACE : NULL,
@@ -66,6 +68,31 @@ static int run_case(int c, int root, int *rc)
                                 me_root ? N : 0, MPI_INT, root,
                                 MPI_COMM_WORLD);
         break;
+    case 5:   /* gather: the root's own block is too long (the others'
+               * blocks match and must still arrive) */
+        expect = MPI_ERR_TRUNCATE;
+        *rc = nb ? MPI_Igather(sbuf, me_root ? N + 1 : N, MPI_INT, big, N,
+                               MPI_INT, root, MPI_COMM_WORLD, &req)
+                 : MPI_Gather(sbuf, me_root ? N + 1 : N, MPI_INT, big, N,
+                              MPI_INT, root, MPI_COMM_WORLD);
+        break;
+    case 6:   /* scatter: the root's own receive count is too long (the
+               * others must still get their blocks) */
+        expect = MPI_ERR_COUNT;
+        *rc = nb ? MPI_Iscatter(big, N, MPI_INT, rbuf, me_root ? N + 1 : N,
+                                MPI_INT, root, MPI_COMM_WORLD, &req)
+                 : MPI_Scatter(big, N, MPI_INT, rbuf, me_root ? N + 1 : N,
+                               MPI_INT, root, MPI_COMM_WORLD);
+        break;
+    case 7:   /* scatterv: the root's own receive count is too short */
+        expect = MPI_ERR_TRUNCATE;
+        *rc = nb ? MPI_Iscatterv(big, counts, displs, MPI_INT, rbuf,
+                                 me_root ? N - 1 : N, MPI_INT, root,
+                                 MPI_COMM_WORLD, &req)
+                 : MPI_Scatterv(big, counts, displs, MPI_INT, rbuf,
+                                me_root ? N - 1 : N, MPI_INT, root,
+                                MPI_COMM_WORLD);
+        break;
     default:  /* reduce: the root's recvbuf is MPI_IN_PLACE */
         expect = MPI_ERR_BUFFER;
         *rc = nb ? MPI_Ireduce(sbuf, me_root ? MPI_IN_PLACE : rbuf, N,
@@ -77,6 +104,14 @@ static int run_case(int c, int root, int *rc)
     /* everyone else went ahead: finish their (send-only) part */
     if (!me_root && *rc == MPI_SUCCESS && nb)
         *rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    if (*rc == MPI_SUCCESS && !me_root && (c / 2 == 6 || c / 2 == 7))
+        for (int i = 0; i < N; i++)
+            MT_CHECK(rbuf[i] == 1000 + rank * N + i, "case %d: got[%d]=%d",
+                     c, i, rbuf[i]);
+    if (me_root && c / 2 == 5)   /* completed even when nonblocking */
+        for (int i = 0; i < size * N; i++)
+            MT_CHECK(i / N == root || big[i] == (i / N) * 100 + i % N,
+                     "case %d: gathered[%d]=%d", c, i, big[i]);
     free(big);
     free(counts);
     free(displs);

@@ -114,8 +114,13 @@ static int gather_common(const void *sbuf, MPI_Count scount,
     if (!comm->is_inter && root == comm->rank && sbuf != MPI_IN_PLACE) {
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
                                     "root's own block", fn);
-        if (rc != MPI_SUCCESS)
-            return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+        if (rc != MPI_SUCCESS) {
+            a.sbuf = MPI_IN_PLACE;    /* the others' blocks still come */
+            a.sdt = MPI_BYTE;
+            a.scount = 0;
+            return ucmpi_xfer_run_anyway(gather_select(&a), &a, mode, req,
+                                         fn, rc);
+        }
     }
     return ucmpi_xfer_run(gather_select(&a), &a, mode, req, fn);
 }
@@ -245,8 +250,13 @@ static int gatherv_common(const void *sbuf, MPI_Count scount,
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcounts_c ? rcounts_c[root]
                                     : rcounts[root], rdt,
                                     "root's own block", fn);
-        if (rc != MPI_SUCCESS)
-            return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+        if (rc != MPI_SUCCESS) {
+            a.sbuf = MPI_IN_PLACE;    /* the others' blocks still come */
+            a.sdt = MPI_BYTE;
+            a.scount = 0;
+            return ucmpi_xfer_run_anyway(gatherv_select(&a), &a, mode, req,
+                                         fn, rc);
+        }
     }
     return ucmpi_xfer_run(gatherv_select(&a), &a, mode, req, fn);
 }

@@ -112,8 +112,13 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
     if (!comm->is_inter && root == comm->rank && rbuf != MPI_IN_PLACE) {
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
                                     "root's own block", fn);
-        if (rc != MPI_SUCCESS)
-            return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+        if (rc != MPI_SUCCESS) {
+            a.rbuf = MPI_IN_PLACE;    /* the others' blocks still go */
+            a.rdt = MPI_BYTE;
+            a.rcount = 0;
+            return ucmpi_xfer_run_anyway(scatter_select(&a), &a, mode, req, fn,
+                                         rc);
+        }
     }
     return ucmpi_xfer_run(scatter_select(&a), &a, mode, req, fn);
 }
@@ -232,8 +237,13 @@ static int scatterv_common(const void *sbuf, const int *scounts,
         rc = ucmpi_xfer_check_match(comm, scounts_c ? scounts_c[root]
                                     : scounts[root], sdt, rcount, rdt,
                                     "root's own block", fn);
-        if (rc != MPI_SUCCESS)
-            return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+        if (rc != MPI_SUCCESS) {
+            a.rbuf = MPI_IN_PLACE;    /* the others' blocks still go */
+            a.rdt = MPI_BYTE;
+            a.rcount = 0;
+            return ucmpi_xfer_run_anyway(scatterv_select(&a), &a, mode, req, fn,
+                                         rc);
+        }
     }
     return ucmpi_xfer_run(scatterv_select(&a), &a, mode, req, fn);
 }
