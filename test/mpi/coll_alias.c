@@ -101,8 +101,24 @@ static void gathers(void)
     expect_ok(MPI_Allgatherv(buf, 0, MPI_INT, buf, ca, d, MPI_INT, w), NULL,
               0, "allgatherv zero counts, same buffer");
 
-    /* rooted: the root sees the overlap alone, so only it calls */
-    if (rank == root) {
+    /* rooted: the root sees the overlap alone; the others call too
+     * (issue #5: the root's failed calls still take their collective
+     * numbers) and only send, or receive nothing, so none waits */
+    if (rank != root) {
+        MT_CHECK_RC(MPI_Gather(buf, 4, MPI_BYTE, NULL, 0, MPI_INT, root, w));
+        MT_CHECK_RC(MPI_Igatherv(buf, 1, MPI_INT, NULL, NULL, NULL, MPI_INT,
+                                 root, w, &req));
+        MT_CHECK_RC(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        MT_CHECK_RC(MPI_Gatherv_c(buf, 1, MPI_INT, NULL, NULL, NULL, MPI_INT,
+                                  root, w));
+        MT_CHECK_RC(MPI_Scatter(NULL, 0, MPI_INT, buf, 0, MPI_INT, root, w));
+        MT_CHECK_RC(MPI_Scatterv_init(NULL, NULL, NULL, MPI_INT, buf, 0,
+                                      MPI_INT, root, w, MPI_INFO_NULL, &req));
+        MT_CHECK_RC(MPI_Request_free(&req));
+        MT_CHECK_RC(MPI_Iscatterv_c(NULL, NULL, NULL, MPI_INT, buf, 0,
+                                    MPI_INT, root, w, &req));
+        MT_CHECK_RC(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    } else {
         expect_buf(MPI_Gather((char *)buf + 2, 4, MPI_BYTE, buf, 1, MPI_INT,
                               root, w), "gather root, partial");
         expect_buf(MPI_Igatherv(&buf[root], 1, MPI_INT, buf, c, d, MPI_INT,
@@ -233,9 +249,14 @@ static void reductions(void)
                                MPI_INFO_NULL, &req), "exscan_init");
     expect_buf(MPI_Reduce_local(buf, &buf[1], 2, MPI_INT, MPI_SUM),
                "reduce_local shifted");
-    if (rank == root)
+    if (rank == root) {
         expect_buf(MPI_Ireduce(buf, &buf[1], 2, MPI_INT, MPI_SUM, root, w,
                                &req), "ireduce at root");
+    } else {   /* the others only send (see the rooted calls above) */
+        MT_CHECK_RC(MPI_Ireduce(buf, NULL, 2, MPI_INT, MPI_SUM, root, w,
+                                &req));
+        MT_CHECK_RC(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    }
     /* adjacent, and an ignored recvbuf at non-roots */
     buf[0] = buf[1] = rank + 1;
     expect_ok(MPI_Allreduce(buf, &buf[2], 2, MPI_INT, MPI_SUM, w), NULL, 0,
