@@ -73,9 +73,14 @@ static void signal_groups(mx_job_t *job, int sig, int only_alive)
 {
     for (int r = 0; r < job->np; r++)
         if (job->ranks[r].pid > 0 && (job->ranks[r].alive || !only_alive)) {
+            pid_t g = -job->ranks[r].pid;
+
+            /* ESRCH: the child has not made its session yet */
+            if (kill(g, 0) != 0 && errno == ESRCH)
+                g = job->ranks[r].pid;
             if (sig != SIGKILL)
-                kill(-job->ranks[r].pid, SIGCONT);
-            kill(-job->ranks[r].pid, sig);
+                kill(g, SIGCONT);
+            kill(g, sig);
         }
 }
 
