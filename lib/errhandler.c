@@ -1,7 +1,9 @@
 /*
  * User-facing error handlers: create, set, get, call and free for
- * communicators, windows and sessions.  Reporting itself (ucmpi_error, which runs
- * the handler) and error classes/codes live in lib/error.c.
+ * communicators, windows and sessions, and the create and install steps
+ * that files (lib/io/file_errhandler.c) share.  Reporting itself
+ * (ucmpi_error, which runs the handler) and error classes/codes live in
+ * lib/error.c.
  */
 #include "ucmpi.h"
 #include "comm_internal.h"
@@ -28,8 +30,9 @@ static int early_arg_error(const char *name, const char *why)
     return MPI_ERR_ARG;
 }
 
-static int create(int obj_kind, void (*fn)(void), MPI_Errhandler *eh,
-                  const char *name)
+int ucmpi_errhandler_create(int obj_kind, void (*fn)(void),
+                            MPI_Errhandler *eh, const char *name,
+                            int err_kind, void *err_obj)
 {
     /* a session's handler is made before the session (and MPI) exist */
     int rc = obj_kind == UCMPI_OBJ_SESSION ? MPI_SUCCESS
@@ -39,11 +42,11 @@ static int create(int obj_kind, void (*fn)(void), MPI_Errhandler *eh,
     if ((fn == NULL || eh == NULL) && !ucmpi_global.active)
         return early_arg_error(name, "function or errhandler is NULL");
     if (fn == NULL || eh == NULL)
-        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, name,
+        return ucmpi_error(err_kind, err_obj, MPI_ERR_ARG, name,
                            "function or errhandler is NULL");
     ucmpi_errhandler_t *h = calloc(1, sizeof(*h));
     if (h == NULL)
-        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_NO_MEM, name,
+        return ucmpi_error(err_kind, err_obj, MPI_ERR_NO_MEM, name,
                            "out of memory");
     h->magic = UCMPI_MAGIC_ERRHANDLER;
     h->refcount = 1;
@@ -58,16 +61,18 @@ static int create(int obj_kind, void (*fn)(void), MPI_Errhandler *eh,
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
                                 MPI_Errhandler *errhandler)
 {
-    return create(UCMPI_OBJ_COMM, (void (*)(void))fn, errhandler,
-                  "MPI_Comm_create_errhandler");
+    return ucmpi_errhandler_create(UCMPI_OBJ_COMM, (void (*)(void))fn,
+                                   errhandler, "MPI_Comm_create_errhandler",
+                                   UCMPI_OBJ_NONE, NULL);
 }
 
 #pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
 int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
                                MPI_Errhandler *errhandler)
 {
-    return create(UCMPI_OBJ_WIN, (void (*)(void))fn, errhandler,
-                  "MPI_Win_create_errhandler");
+    return ucmpi_errhandler_create(UCMPI_OBJ_WIN, (void (*)(void))fn,
+                                   errhandler, "MPI_Win_create_errhandler",
+                                   UCMPI_OBJ_NONE, NULL);
 }
 
 #pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
@@ -87,25 +92,21 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     return MPI_SUCCESS;
 }
 
-/* A handler may go on objects of kind `kind` (predefined ones on all). */
-static int check_eh_for(MPI_Errhandler eh, int kind, int obj_kind, void *obj,
-                        const char *fn)
+int ucmpi_errhandler_install(ucmpi_errhandler_t **slot, MPI_Errhandler eh,
+                             int kind, void *obj, const char *fn)
 {
     if (!eh_valid(eh))
-        return ucmpi_error(obj_kind, obj, MPI_ERR_ARG, fn,
+        return ucmpi_error(kind, obj, MPI_ERR_ARG, fn,
                            "errhandler is null or freed");
+    /* predefined handlers go on every kind */
     if (eh->action == UCMPI_EH_USER && eh->obj_kind != kind)
-        return ucmpi_error(obj_kind, obj, MPI_ERR_ARG, fn,
+        return ucmpi_error(kind, obj, MPI_ERR_ARG, fn,
                            "errhandler was created for another object "
                            "kind");
-    return MPI_SUCCESS;
-}
-
-static void swap_handler(ucmpi_errhandler_t **slot, ucmpi_errhandler_t *eh)
-{
     ucmpi_errhandler_retain(eh);
     ucmpi_errhandler_release(*slot);
     *slot = eh;
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
@@ -114,10 +115,8 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     const char *fn = "MPI_Comm_set_errhandler";
     int rc = ucmpi_check_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_eh_for(errhandler, UCMPI_OBJ_COMM, UCMPI_OBJ_COMM, comm,
-                          fn);
-    if (rc == MPI_SUCCESS)
-        swap_handler(&comm->errhandler, errhandler);
+        rc = ucmpi_errhandler_install(&comm->errhandler, errhandler,
+                                      UCMPI_OBJ_COMM, comm, fn);
     return rc;
 }
 
@@ -162,10 +161,9 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     const char *fn = "MPI_Win_set_errhandler";
     int rc = check_win(win, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_eh_for(errhandler, UCMPI_OBJ_WIN, UCMPI_OBJ_WIN, win, fn);
-    if (rc == MPI_SUCCESS)
-        swap_handler(&((ucmpi_win_head_t *)(void *)win)->errhandler,
-                     errhandler);
+        rc = ucmpi_errhandler_install(
+            &((ucmpi_win_head_t *)(void *)win)->errhandler, errhandler,
+            UCMPI_OBJ_WIN, win, fn);
     return rc;
 }
 
@@ -206,8 +204,9 @@ static ucmpi_errhandler_t **session_slot(MPI_Session s)
 int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *fn,
                                    MPI_Errhandler *errhandler)
 {
-    return create(UCMPI_OBJ_SESSION, (void (*)(void))fn, errhandler,
-                  "MPI_Session_create_errhandler");
+    return ucmpi_errhandler_create(UCMPI_OBJ_SESSION, (void (*)(void))fn,
+                                   errhandler, "MPI_Session_create_errhandler",
+                                   UCMPI_OBJ_NONE, NULL);
 }
 
 #pragma weak MPI_Session_set_errhandler = PMPI_Session_set_errhandler
@@ -216,10 +215,8 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     const char *fn = "MPI_Session_set_errhandler";
     int rc = ucmpi_check_session(session, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_eh_for(errhandler, UCMPI_OBJ_SESSION, UCMPI_OBJ_SESSION,
-                          session, fn);
-    if (rc == MPI_SUCCESS)
-        swap_handler(session_slot(session), errhandler);
+        rc = ucmpi_errhandler_install(session_slot(session), errhandler,
+                                      UCMPI_OBJ_SESSION, session, fn);
     return rc;
 }
 

@@ -167,6 +167,15 @@ ucmpi_errhandler_t *ucmpi_file_errhandler_of(void *file);
 
 void ucmpi_errhandler_retain(ucmpi_errhandler_t *eh);
 void ucmpi_errhandler_release(ucmpi_errhandler_t *eh);
+/* A new user handler for objects of kind obj_kind (the bodies of the
+ * MPI_X_create_errhandler calls); errors go to (err_kind, err_obj). */
+int ucmpi_errhandler_create(int obj_kind, void (*fn)(void),
+                            MPI_Errhandler *eh, const char *name,
+                            int err_kind, void *err_obj);
+/* Checks that eh may go on an object of `kind` and puts it in *slot (the
+ * MPI_X_set_errhandler bodies; errors go to obj's handler). */
+int ucmpi_errhandler_install(ucmpi_errhandler_t **slot, MPI_Errhandler eh,
+                             int kind, void *obj, const char *fn);
 
 /* Report a call made before MPI_Init or after MPI_Finalize (returns the
  * error code after printing; the default handler aborts). Returns

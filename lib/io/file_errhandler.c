@@ -55,24 +55,9 @@ int ucmpi_io_errno_class(int err)
 int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn,
                                 MPI_Errhandler *errhandler)
 {
-    const char *name = "MPI_File_create_errhandler";
-    int rc = ucmpi_check_initialized(name);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (fn == NULL || errhandler == NULL)
-        return ucmpi_err_file(MPI_FILE_NULL, MPI_ERR_ARG, name,
-                              "function or errhandler is NULL");
-    ucmpi_errhandler_t *h = calloc(1, sizeof(*h));
-    if (h == NULL)
-        return ucmpi_err_file(MPI_FILE_NULL, MPI_ERR_NO_MEM, name,
-                              "out of memory");
-    h->magic = UCMPI_MAGIC_ERRHANDLER;
-    h->refcount = 1;
-    h->action = UCMPI_EH_USER;
-    h->obj_kind = UCMPI_OBJ_FILE;
-    h->fn = (void (*)(void *, int *, ...))fn;
-    *errhandler = h;
-    return MPI_SUCCESS;
+    return ucmpi_errhandler_create(UCMPI_OBJ_FILE, (void (*)(void))fn,
+                                   errhandler, "MPI_File_create_errhandler",
+                                   UCMPI_OBJ_FILE, MPI_FILE_NULL);
 }
 
 /* The handler slot of fh; MPI_FILE_NULL's own slot for MPI_FILE_NULL. */
@@ -98,20 +83,8 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
     int rc = check_file_or_null(file, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (errhandler == MPI_ERRHANDLER_NULL ||
-        errhandler->magic != UCMPI_MAGIC_ERRHANDLER)
-        return ucmpi_err_file(file, MPI_ERR_ARG, fn,
-                              "errhandler is null or freed");
-    if (errhandler->action == UCMPI_EH_USER &&
-        errhandler->obj_kind != UCMPI_OBJ_FILE)
-        return ucmpi_err_file(file, MPI_ERR_ARG, fn,
-                              "errhandler was created for another object "
-                              "kind");
-    ucmpi_errhandler_t **slot = slot_of(file);
-    ucmpi_errhandler_retain(errhandler);
-    ucmpi_errhandler_release(*slot);
-    *slot = errhandler;
-    return MPI_SUCCESS;
+    return ucmpi_errhandler_install(slot_of(file), errhandler,
+                                    UCMPI_OBJ_FILE, file, fn);
 }
 
 #pragma weak MPI_File_get_errhandler = PMPI_File_get_errhandler
