@@ -153,7 +153,11 @@ static int part_progress(void)
     return events;
 }
 
-/* The hook stays registered once needed: it costs a load when idle. */
+/* The hook stays registered once needed.  Its own cost when idle is a
+ * load, but while any hook is registered the single-operation waits take
+ * the engine's full progress path instead of UCX progress alone (see
+ * lib/progress.h): unregistering once nothing is pending would win that
+ * back. */
 static void need_hook(void)
 {
     static pthread_mutex_t reg = PTHREAD_MUTEX_INITIALIZER;
