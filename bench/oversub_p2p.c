@@ -11,7 +11,7 @@
  * is the mean time of one iteration, in us (lower is better).
  * Usage: oversub_p2p [ITERS [SECONDS]]     (default 2000 5)
  * bench-np: 4,8
- * bench-args: 2000 5
+ * bench-args: 2000 2
  */
 #include <mpi.h>
 #include <stdio.h>
