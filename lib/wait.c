@@ -6,6 +6,7 @@
 #include "ucmpi.h"
 #include "p2p.h"
 #include "p2p_cancel.h"
+#include "progress.h"
 #include "ucp_glue/ucx.h"
 
 #include <string.h>
@@ -97,10 +98,12 @@ static int finish(MPI_Request *rp, MPI_Status *st)
     return err;
 }
 
-static void idle(unsigned *spins, int events)
+/* A waiting loop's turn after progress found `events`: the inline fast
+ * paths of lib/progress.h, as in ucmpi_request_wait. */
+static inline void idle(unsigned *spins, int events)
 {
     if (events == 0)
-        ucmpi_progress_idle(++*spins);
+        ucmpi_progress_idle_fast(++*spins);
     else
         *spins = 0;
 }
@@ -143,7 +146,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     }
     unsigned spins = 0;
     while (!ucmpi_request_is_complete(r)) {
-        idle(&spins, ucmpi_progress());
+        idle(&spins, ucmpi_progress_fast());
         check_peers(spins, 1, request);
     }
     ucmpi_rt_wait_done();
@@ -181,7 +184,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     if (!ucmpi_request_is_complete(r))
-        ucmpi_progress();
+        ucmpi_progress_fast();
     *flag = ucmpi_request_is_complete(r);
     if (!*flag)
         return MPI_SUCCESS;
@@ -291,7 +294,7 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
             continue;
         }
         while (!ucmpi_request_is_complete(reqs[i])) {
-            idle(&spins, ucmpi_progress());
+            idle(&spins, ucmpi_progress_fast());
             check_peers(spins, count - i, reqs + i);
         }
         int e = finish(&reqs[i], st);
@@ -315,7 +318,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
     if (rc != MPI_SUCCESS)
         return rc;
     if (!all_complete(count, reqs))
-        ucmpi_progress();
+        ucmpi_progress_fast();
     *flag = all_complete(count, reqs);
     return *flag ? finish_all(count, reqs, sts, "MPI_Testall") : MPI_SUCCESS;
 }
@@ -356,7 +359,7 @@ int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
     unsigned spins = 0;
     int i;
     while ((i = find_any(count, reqs)) == -1) {
-        idle(&spins, ucmpi_progress());
+        idle(&spins, ucmpi_progress_fast());
         check_peers(spins, count, reqs);
     }
     ucmpi_rt_wait_done();
@@ -378,7 +381,7 @@ int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
         return rc;
     int i = find_any(count, reqs);
     if (i == -1) {
-        ucmpi_progress();
+        ucmpi_progress_fast();
         i = find_any(count, reqs);
     }
     *flag = i != -1;
@@ -425,7 +428,7 @@ int PMPI_Waitsome(int count, MPI_Request reqs[], int *outcount, int idx[],
     unsigned spins = 0;
     int i;
     while ((i = find_any(count, reqs)) == -1) {
-        idle(&spins, ucmpi_progress());
+        idle(&spins, ucmpi_progress_fast());
         check_peers(spins, count, reqs);
     }
     ucmpi_rt_wait_done();
@@ -445,7 +448,7 @@ int PMPI_Testsome(int count, MPI_Request reqs[], int *outcount, int idx[],
         return rc;
     int i = find_any(count, reqs);
     if (i == -1) {
-        ucmpi_progress();
+        ucmpi_progress_fast();
         i = find_any(count, reqs);
     }
     if (i == MPI_UNDEFINED) {
@@ -495,7 +498,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *st)
         return MPI_SUCCESS;
     }
     if (!ucmpi_request_is_complete(request))
-        ucmpi_progress();
+        ucmpi_progress_fast();
     *flag = ucmpi_request_is_complete(request);
     if (*flag && st != MPI_STATUS_IGNORE) {
         if (request->ops != NULL && request->ops->on_complete != NULL)
