@@ -127,8 +127,28 @@ static void check_peers(unsigned spins, int count, MPI_Request reqs[])
     }
 }
 
-#pragma weak MPI_Wait = PMPI_Wait
-int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+/* finish() of the usual request (not persistent, no ops, no error),
+ * inline in the loops that complete one request after another. */
+static inline bool plain(const ucmpi_request_t *r)
+{
+    return r->ops == NULL && !r->persistent &&
+           r->status.MPI_ERROR == MPI_SUCCESS;
+}
+
+static inline void finish_plain(MPI_Request *rp, MPI_Status *st)
+{
+    ucmpi_request_t *r = *rp;
+
+    if (st != MPI_STATUS_IGNORE) {
+        int keep = st->MPI_ERROR;
+        *st = r->status;
+        st->MPI_ERROR = keep;
+    }
+    ucmpi_request_free_fast(r);
+    *rp = MPI_REQUEST_NULL;
+}
+
+static int wait_checks(MPI_Request *request)
 {
     int rc = ucmpi_check_initialized("MPI_Wait");
     if (rc == MPI_SUCCESS && request == NULL)
@@ -136,9 +156,26 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
                          "request is NULL");
     if (rc == MPI_SUCCESS)
         rc = check_request(*request, "MPI_Wait");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_request_t *r = *request;
+    return rc;
+}
+
+#pragma weak MPI_Wait = PMPI_Wait
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    ucmpi_request_t *r;
+    int rc;
+
+    /* the usual arguments in one predicted branch, the checks otherwise */
+    if (__builtin_expect(ucmpi_global.active && request != NULL &&
+                         (r = *request) != MPI_REQUEST_NULL &&
+                         r->magic == UCMPI_MAGIC_REQUEST, 1)) {
+        ucmpi_rt_enter("MPI_Wait");
+    } else {
+        rc = wait_checks(request);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        r = *request;
+    }
     if (ucmpi_request_inactive(r)) {
         if (status != MPI_STATUS_IGNORE)
             *status = ucmpi_empty_status;
@@ -151,8 +188,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     }
     ucmpi_rt_wait_done();
     /* the usual case: nothing to report, no comm reference needed */
-    if (r->ops == NULL && r->status.MPI_ERROR == MPI_SUCCESS) {
-        finish(request, status);
+    if (plain(r)) {
+        finish_plain(request, status);
         return MPI_SUCCESS;
     }
     ucmpi_comm_t *comm = r->comm;
@@ -296,6 +333,12 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
         while (!ucmpi_request_is_complete(reqs[i])) {
             idle(&spins, ucmpi_progress_fast());
             check_peers(spins, count - i, reqs + i);
+        }
+        if (plain(reqs[i])) {
+            finish_plain(&reqs[i], st);
+            if (st != MPI_STATUS_IGNORE)
+                st->MPI_ERROR = MPI_SUCCESS;
+            continue;
         }
         int e = finish(&reqs[i], st);
         if (st != MPI_STATUS_IGNORE)
