@@ -247,37 +247,27 @@ static int check_array(int count, MPI_Request reqs[], const char *fn)
     return MPI_SUCCESS;
 }
 
-/* Completes every complete request of the array into statuses; returns
- * the number still pending; *err collects errors. */
-static int sweep_all(int count, MPI_Request reqs[], MPI_Status sts[],
-                     int *errs)
+/* Reports reqs[i], complete or inactive, into its slot of sts (the
+ * empty status if inactive); 1 when it failed. */
+static inline int complete_slot(MPI_Request reqs[], MPI_Status sts[], int i)
 {
-    int pending = 0;
-    for (int i = 0; i < count; i++) {
-        if (ucmpi_request_inactive(reqs[i]))
-            continue;
-        if (!ucmpi_request_is_complete(reqs[i])) {
-            pending++;
-            continue;
-        }
-        MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[i];
-        int e = finish(&reqs[i], st);
-        if (st != MPI_STATUS_IGNORE)
-            st->MPI_ERROR = e;
-        if (e != MPI_SUCCESS)
-            (*errs)++;
-    }
-    return pending;
-}
+    MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[i];
 
-/* Inactive entries of a Waitall/Testall report the empty status. */
-static void fill_empty(int count, MPI_Status sts[], const char *active)
-{
-    if (sts == MPI_STATUSES_IGNORE)
-        return;
-    for (int i = 0; i < count; i++)
-        if (!active[i])
-            sts[i] = ucmpi_empty_status;
+    if (ucmpi_request_inactive(reqs[i])) {
+        if (st != MPI_STATUS_IGNORE)
+            *st = ucmpi_empty_status;
+        return 0;
+    }
+    if (plain(reqs[i])) {
+        finish_plain(&reqs[i], st);
+        if (st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = MPI_SUCCESS;
+        return 0;
+    }
+    int e = finish(&reqs[i], st);
+    if (st != MPI_STATUS_IGNORE)
+        st->MPI_ERROR = e;
+    return e != MPI_SUCCESS;
 }
 
 static int all_complete(int count, MPI_Request reqs[])
@@ -289,17 +279,14 @@ static int all_complete(int count, MPI_Request reqs[])
     return 1;
 }
 
+/* Every request is complete or inactive: report them all. */
 static int finish_all(int count, MPI_Request reqs[], MPI_Status sts[],
                       const char *fn)
 {
     int errs = 0;
-    if (sts != MPI_STATUSES_IGNORE) {
-        char active[count > 0 ? count : 1];
-        for (int i = 0; i < count; i++)
-            active[i] = !ucmpi_request_inactive(reqs[i]);
-        fill_empty(count, sts, active);
-    }
-    sweep_all(count, reqs, sts, &errs);
+
+    for (int i = 0; i < count; i++)
+        errs += complete_slot(reqs, sts, i);
     if (errs == 0)
         return MPI_SUCCESS;
     return ucmpi_error(UCMPI_OBJ_COMM, &ucmpi_comm_world, MPI_ERR_IN_STATUS,
@@ -318,26 +305,10 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
     int errs = 0;
     ucmpi_wait_loop_init(&l);
     for (int i = 0; i < count; i++) {
-        MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
-                                                    : &sts[i];
-        if (ucmpi_request_inactive(reqs[i])) {
-            if (st != MPI_STATUS_IGNORE)
-                *st = ucmpi_empty_status;
-            continue;
-        }
-        while (!ucmpi_request_is_complete(reqs[i]))
-            check_peers(ucmpi_wait_loop_turn(&l), count - i, reqs + i);
-        if (plain(reqs[i])) {
-            finish_plain(&reqs[i], st);
-            if (st != MPI_STATUS_IGNORE)
-                st->MPI_ERROR = MPI_SUCCESS;
-            continue;
-        }
-        int e = finish(&reqs[i], st);
-        if (st != MPI_STATUS_IGNORE)
-            st->MPI_ERROR = e;
-        if (e != MPI_SUCCESS)
-            errs++;
+        if (!ucmpi_request_inactive(reqs[i]))
+            while (!ucmpi_request_is_complete(reqs[i]))
+                check_peers(ucmpi_wait_loop_turn(&l), count - i, reqs + i);
+        errs += complete_slot(reqs, sts, i);
     }
     ucmpi_rt_wait_done();
     if (errs == 0)
@@ -377,6 +348,10 @@ static int find_any(int count, MPI_Request reqs[])
 static int finish_one(MPI_Request reqs[], int i, MPI_Status *st,
                       const char *fn)
 {
+    if (plain(reqs[i])) {      /* the usual case: nothing to report */
+        finish_plain(&reqs[i], st);
+        return MPI_SUCCESS;
+    }
     ucmpi_comm_t *comm = reqs[i]->comm;
     if (comm)
         ucmpi_comm_retain(comm);
