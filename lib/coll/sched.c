@@ -595,11 +595,15 @@ static int advance(ucmpi_sched_t *s)
     return events;
 }
 
+/* The hook leaves once no schedule runs: while any hook is registered the
+ * single-operation waits of point-to-point take the engine's full
+ * progress path (lib/progress.h).  Hooks run under the big lock, which
+ * launch() holds to register again. */
 static int sched_progress(void)
 {
     int events = 0;
 
-    if (in_progress || active_head == NULL)
+    if (in_progress)
         return 0;                 /* a reduction or isend re-entered us */
     in_progress = 1;
     for (ucmpi_sched_t *s = active_head, *n; s; s = n) {
@@ -607,15 +611,15 @@ static int sched_progress(void)
         events += advance(s);
     }
     in_progress = 0;
+    if (active_head == NULL && hook_registered) {
+        hook_registered = 0;
+        ucmpi_progress_unregister(sched_progress);
+    }
     return events;
 }
 
 static int launch(ucmpi_sched_t *s)
 {
-    if (!hook_registered) {
-        ucmpi_progress_register(sched_progress);
-        hook_registered = 1;
-    }
     reset_run(s);
     s->req->complete = 0;
     /* the comm outlives the schedule's traffic even if the user frees the
@@ -625,6 +629,10 @@ static int launch(ucmpi_sched_t *s)
         ucmpi_comm_retain(s->alt_comm);
     /* the progress engine runs hooks under the same lock */
     ucmpi_lock();
+    if (!hook_registered) {
+        ucmpi_progress_register(sched_progress);
+        hook_registered = 1;
+    }
     s->next = active_head;
     s->prev = NULL;
     if (active_head)
