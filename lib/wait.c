@@ -98,24 +98,12 @@ static int finish(MPI_Request *rp, MPI_Status *st)
     return err;
 }
 
-/* A waiting loop's turn after progress found `events`: the inline fast
- * paths of lib/progress.h, as in ucmpi_request_wait. */
-static inline void idle(unsigned *spins, int events)
-{
-    if (events == 0)
-        ucmpi_progress_idle_fast(++*spins);
-    else
-        *spins = 0;
-}
-
 /* Now and then, fail receives whose peer died (see failure.c): one check
  * per run of requests to the same peer (each may cost a system call). */
-static void check_peers(unsigned spins, int count, MPI_Request reqs[])
+static void check_peers_now(int count, MPI_Request reqs[])
 {
     int last = -2;
 
-    if (spins == 0 || spins % 1024 != 0)
-        return;
     for (int i = 0; i < count; i++) {
         ucmpi_request_t *r = reqs[i];
         if (r == MPI_REQUEST_NULL || ucmpi_request_is_complete(r) ||
@@ -125,6 +113,13 @@ static void check_peers(unsigned spins, int count, MPI_Request reqs[])
             last = r->p2p.world_peer;
         ucmpi_request_check_peer(r);
     }
+}
+
+/* Every 1024th idle turn of a waiting loop (spins: its idle turns). */
+static inline void check_peers(unsigned spins, int count, MPI_Request reqs[])
+{
+    if (__builtin_expect(spins % 1024 == 0 && spins != 0, 0))
+        check_peers_now(count, reqs);
 }
 
 /* finish() of the usual request (not persistent, no ops, no error),
@@ -181,11 +176,10 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
             *status = ucmpi_empty_status;
         return MPI_SUCCESS;
     }
-    unsigned spins = 0;
-    while (!ucmpi_request_is_complete(r)) {
-        idle(&spins, ucmpi_progress_fast());
-        check_peers(spins, 1, request);
-    }
+    ucmpi_wait_loop_t l;
+    ucmpi_wait_loop_init(&l);
+    while (!ucmpi_request_is_complete(r))
+        check_peers(ucmpi_wait_loop_turn(&l), 1, request);
     ucmpi_rt_wait_done();
     /* the usual case: nothing to report, no comm reference needed */
     if (plain(r)) {
@@ -320,8 +314,9 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
         return rc;
     /* one pass: wait for each request in turn and report it at once (its
      * status out, the request back to the pool) */
-    unsigned spins = 0;
+    ucmpi_wait_loop_t l;
     int errs = 0;
+    ucmpi_wait_loop_init(&l);
     for (int i = 0; i < count; i++) {
         MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
                                                     : &sts[i];
@@ -330,10 +325,8 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
                 *st = ucmpi_empty_status;
             continue;
         }
-        while (!ucmpi_request_is_complete(reqs[i])) {
-            idle(&spins, ucmpi_progress_fast());
-            check_peers(spins, count - i, reqs + i);
-        }
+        while (!ucmpi_request_is_complete(reqs[i]))
+            check_peers(ucmpi_wait_loop_turn(&l), count - i, reqs + i);
         if (plain(reqs[i])) {
             finish_plain(&reqs[i], st);
             if (st != MPI_STATUS_IGNORE)
@@ -399,12 +392,11 @@ int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
     int rc = check_array(count, reqs, "MPI_Waitany");
     if (rc != MPI_SUCCESS)
         return rc;
-    unsigned spins = 0;
+    ucmpi_wait_loop_t l;
     int i;
-    while ((i = find_any(count, reqs)) == -1) {
-        idle(&spins, ucmpi_progress_fast());
-        check_peers(spins, count, reqs);
-    }
+    ucmpi_wait_loop_init(&l);
+    while ((i = find_any(count, reqs)) == -1)
+        check_peers(ucmpi_wait_loop_turn(&l), count, reqs);
     ucmpi_rt_wait_done();
     *index = i;
     if (i == MPI_UNDEFINED) {
@@ -468,12 +460,11 @@ int PMPI_Waitsome(int count, MPI_Request reqs[], int *outcount, int idx[],
     int rc = check_array(count, reqs, "MPI_Waitsome");
     if (rc != MPI_SUCCESS)
         return rc;
-    unsigned spins = 0;
+    ucmpi_wait_loop_t l;
     int i;
-    while ((i = find_any(count, reqs)) == -1) {
-        idle(&spins, ucmpi_progress_fast());
-        check_peers(spins, count, reqs);
-    }
+    ucmpi_wait_loop_init(&l);
+    while ((i = find_any(count, reqs)) == -1)
+        check_peers(ucmpi_wait_loop_turn(&l), count, reqs);
     ucmpi_rt_wait_done();
     if (i == MPI_UNDEFINED) {
         *outcount = MPI_UNDEFINED;
