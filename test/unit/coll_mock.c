@@ -68,6 +68,14 @@ int ucmpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count,
     return MPI_SUCCESS;
 }
 
+int ucmpi_op_apply3(MPI_Op op, const void *a, const void *b, void *out,
+                    MPI_Count count, MPI_Datatype dt)
+{
+    memcpy((char *)out + dt->true_lb, (const char *)b + dt->true_lb,
+           (size_t)(count * dt->size));
+    return ucmpi_op_apply(op, a, out, count, dt);
+}
+
 int ucmpi_op_check(MPI_Op op, MPI_Datatype dt, const char **why)
 {
     if (op == MPI_OP_NULL) {

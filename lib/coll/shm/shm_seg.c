@@ -99,7 +99,17 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  *   2 MiB; allreduce 0.3-0.77 up to 128 KiB, 1.1-2.1 (min) from 256 KiB;
  *   alltoall 0.5-0.6 up to 1 KiB, 0.9 at 2 KiB, 0.8-1.5 at 4-16 KiB,
  *   1.5-3.3 from 32 KiB.
- * Unmeasured at 3-8 ranks: reduce (n-1 rule kept), reduce_scatter. */
+ * Unmeasured at 3-8 ranks: reduce (n-1 rule kept).
+ * reduce_scatter in chunks (shm_reduce.c; session 5, 2026-11-30 06:17 UTC,
+ * load 24-28, two interleaved runs each, shm against the p2p algorithm):
+ *   UCMPI_REDUCE_SCATTER_ALGORITHM=shm|ring_segmented mpiexec -n 2
+ *     bench/coll_bench -b reduce_scatter -m 65536 -M 64M -t 0.1
+ *   (-n 4: shm|auto -m 4096 -M 4M -t 0.05)
+ * 2 ranks: 3.2-6.8 vs 7.5-13.8 us at 128 KiB, 27 vs 62 at 1 MiB, 156-175
+ * vs 285 at 4 MiB, 427-535 vs 1092 at 8 MiB, 1358-1368 vs 16643 and
+ * more at 16 MiB (the largest sizes swing 10x with the load); 4 ranks
+ * (oversubscribed): shm 50-89 ms against 8-34 from 1 to 4 MiB, so the
+ * one-buffer limit stays there. */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
@@ -109,7 +119,7 @@ static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     [UCMPI_SHM_ALLREDUCE] =      {ALL,     65536,     65536},
     [UCMPI_SHM_ALLGATHER] =      {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLTOALL] =       {ALL,     32768,     2048},
-    [UCMPI_SHM_REDUCE_SCATTER] = {65536,   65536,     65536},
+    [UCMPI_SHM_REDUCE_SCATTER] = {ALL,     65536,     65536},
 };
 #undef ALL
 
@@ -117,6 +127,7 @@ static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
 static const char chunked[UCMPI_SHM_NKINDS] = {
     [UCMPI_SHM_BCAST] = 1, [UCMPI_SHM_ALLREDUCE] = 1,
     [UCMPI_SHM_ALLGATHER] = 1, [UCMPI_SHM_ALLTOALL] = 1,
+    [UCMPI_SHM_REDUCE_SCATTER] = 1,       /* shm_reduce.c */
 };
 
 enum { FORCE_UNKNOWN, FORCE_NONE, FORCE_SHM, FORCE_OTHER };
