@@ -30,6 +30,11 @@
  * left shm collectives 1.3 s for 300 rounds, 100-250 us 0.28-0.49 s,
  * 20 us 1.5 s (the sleepers' wake-ups take the CPU). */
 #define BLOCK_SLEEP_NS 100000L
+/* Idle turns (spins) before blocking: 64 polls, then 64 yields, which hand
+ * the core to a rank of the same session (mpiexec keeps oversubscribed
+ * ranks in its own) at less cost than a sleep; shm collective waits sleep
+ * on their futex from their 128th turn on (lib/coll/shm/shm_seg.c). */
+#define BLOCK_AFTER 128
 
 static ucmpi_progress_fn_t hooks[MAX_HOOKS];
 int ucmpi_progress_num_hooks;     /* read inline by lib/progress.h */
@@ -97,7 +102,7 @@ void ucmpi_progress_idle(unsigned spins)
     ucmpi_rt_waiting();
     if (wait_mode == WAIT_POLL || spins < 64)
         return;
-    if (wait_mode == WAIT_YIELD) {
+    if (wait_mode == WAIT_YIELD || spins < BLOCK_AFTER) {
         sched_yield();
         return;
     }
