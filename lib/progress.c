@@ -26,9 +26,9 @@
 #define MAX_HOOKS 16
 #define CPUS_KEY "ucmpi.cpus"
 /* Longest sleep of an idle rank in wait mode block.  8 ranks on 2 cores
- * at load 25 (bench/oversub_p2p and bench/oversub, interleaved): 1 ms
- * left shm collectives 1.3 s for 300 rounds, 100-250 us 0.28-0.49 s,
- * 20 us 1.5 s (the sleepers' wake-ups take the CPU). */
+ * at load 25 (bench/oversub, 300 rounds, interleaved): 1 ms left shm
+ * collectives 1.3 s, 100-250 us 0.28-0.49 s, 20 us 1.5 s (the sleepers'
+ * wake-ups take the CPU). */
 #define BLOCK_SLEEP_NS 100000L
 /* Idle turns (spins) before blocking: 64 polls, then 64 yields, which hand
  * the core to a rank of the same session (mpiexec keeps oversubscribed
@@ -155,13 +155,11 @@ static long node_cores(void)
     return CPU_COUNT(&all) > 0 ? CPU_COUNT(&all) : online;
 }
 
-/* Chooses the wait mode from UCMPI_WAIT_MODE: auto blocks (or yields,
- * without an event fd) when this node runs more ranks than its ranks have
- * cores.  Not yield: each rank has a session of its own (mpiexec), so with
- * autogroup scheduling a group of its own, and sched_yield() only reorders
- * a group's tasks: the yielding rank kept its CPU.  8 ranks on 2 cores,
- * load 25, bench/oversub_p2p: 6.9-8.9 s yielding, 1.2-1.5 s blocking,
- * Open MPI 2.1-5.0 s. */
+/* Chooses the wait mode from UCMPI_WAIT_MODE: auto yields when this node
+ * runs more ranks than its ranks have cores.  (block measured better for
+ * p2p when oversubscribed, 8 ranks on 2 cores, load 25-40, but made RMA
+ * over TCP 5x slower: a rank polling a remote lock word sleeps each turn,
+ * examples/param_server -n 3 took 34 s instead of 7; so it stays opt-in.) */
 void ucmpi_progress_init(void)
 {
     const char *m = ucmpi_config_str("WAIT_MODE");
@@ -172,10 +170,9 @@ void ucmpi_progress_init(void)
         wait_mode = WAIT_YIELD;
     else if (strcmp(m, "block") == 0)
         wait_mode = ucmpi_ucx_efd() >= 0 ? WAIT_BLOCK : WAIT_YIELD;
-    else if (ucmpi_global.local_size <= node_cores())
-        wait_mode = WAIT_POLL;
     else
-        wait_mode = ucmpi_ucx_efd() >= 0 ? WAIT_BLOCK : WAIT_YIELD;
+        wait_mode = ucmpi_global.local_size > node_cores() ? WAIT_YIELD
+                                                           : WAIT_POLL;
     ucmpi_progress_polling = wait_mode == WAIT_POLL;
     /* sleeps of tens of microseconds, not plus the default 50 us slack */
     if (wait_mode == WAIT_BLOCK)

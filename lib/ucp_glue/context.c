@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
-#include <unistd.h>
 
 ucmpi_ucx_t ucmpi_ucx;
 
@@ -66,23 +65,6 @@ static void drop_posix_shm(ucp_config_t *config)
     ucp_config_modify(config, "TLS", tls != NULL ? "^tcp,posix" : "^posix");
 }
 
-/* Wait mode block sleeps on the worker's event fd, which needs
- * UCP_FEATURE_WAKEUP: asked for when the user chose block, and in auto
- * mode when this node runs more ranks than it has CPUs (lib/progress.c
- * then blocks; it yields if the fd is missing).  Not otherwise: a rank
- * that polls never arms the fd. */
-static bool wakeup;               /* UCP_FEATURE_WAKEUP asked for */
-
-static bool want_wakeup(void)
-{
-    const char *m = ucmpi_config_str("WAIT_MODE");
-
-    if (strcmp(m, "block") == 0)
-        return true;
-    return strcmp(m, "auto") == 0 &&
-           ucmpi_global.local_size > sysconf(_SC_NPROCESSORS_ONLN);
-}
-
 static int create_context(int thread_level)
 {
     ucp_params_t params = {0};
@@ -98,9 +80,9 @@ static int create_context(int thread_level)
                         UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
     params.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA | UCP_FEATURE_AMO32 |
                       UCP_FEATURE_AMO64 | UCP_FEATURE_AM;
-    /* wakeup: an event fd to block on (sysv and cma stay in use with it) */
-    wakeup = want_wakeup();
-    if (wakeup)
+    /* wakeup (an event fd to block on) rules out transports without
+     * events, shared memory among them: only for UCMPI_WAIT_MODE=block */
+    if (strcmp(ucmpi_config_str("WAIT_MODE"), "block") == 0)
         params.features |= UCP_FEATURE_WAKEUP;
     params.mt_workers_shared = thread_level == MPI_THREAD_MULTIPLE;
     params.estimated_num_eps = (size_t)ucmpi_global.world_size;
@@ -192,8 +174,7 @@ int ucmpi_ucx_progress(void)
 int ucmpi_ucx_efd(void)
 {
     int fd = -1;
-    /* without the feature UCX would log an error, not just fail */
-    if (!wakeup || ucp_worker_get_efd(ucmpi_ucx.worker, &fd) != UCS_OK)
+    if (ucp_worker_get_efd(ucmpi_ucx.worker, &fd) != UCS_OK)
         return -1;
     return fd;
 }
