@@ -143,6 +143,10 @@ void ucmpi_progress_idle(unsigned spins)
     (void)spins;
 }
 
+/* lib/progress.h: one process, nothing to share cores with (the shm
+ * path's waits then never sleep on a futex) */
+int ucmpi_progress_polling = 1;
+
 /* The --timeout call slot (runtime/rt_calls.h): a private one here. */
 static ucmpi_rt_slot_t mock_slot;
 ucmpi_rt_slot_t *ucmpi_rt_slot = &mock_slot;
