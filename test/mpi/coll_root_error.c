@@ -7,10 +7,8 @@
  * every rank runs correct collectives on the same communicator and checks
  * their results.  Before the fix the root's collective numbers fell one
  * behind and the next collective hung or mixed up data.
- * Limits (not tested): the others must only send small (eager) blocks
- * or receive nothing from a root whose call failed (a rendezvous send to
- * it never completes), and scatterv's tree algorithm (forced, or from 16
- * ranks) has every inner rank wait for the root's counts.
+ * Big (rendezvous) blocks and scatter(v) roots that cannot send their
+ * data: coll_root_error_big.
  */
 #include "mpitest.h"
 
