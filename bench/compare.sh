@@ -10,7 +10,8 @@
 #                    holds lib/libucmpi.la)
 #   --mpis LIST      ucmpi,openmpi,mpich (default all)
 #   --benches LIST   p2p_bench,coll_bench,perftest,oversub and any other
-#                    bench/NAME.c (default: all)
+#                    bench/NAME.c (default: all); oversub also runs
+#                    oversub_p2p (p2p patterns at 4 and 8 ranks)
 #   --select LIST    sub-benchmarks passed as -b (e.g. latency,allreduce)
 #   --coll-np LIST   rank counts of coll_bench (default 2,4,8)
 #   --max-size B     cap on message sizes (e.g. 1M; default: each bench's)
@@ -154,7 +155,7 @@ bench_srcs=()
 for f in "$here"/*.c; do
     name=$(basename "$f" .c)
     if [ -z "$benches" ] || has "$benches" "$name" ||
-        { [ "$name" = oversub ] && has "$benches" oversub; }; then
+        { [ "${name%_p2p}" = oversub ] && has "$benches" oversub; }; then
         bench_srcs+=("$f")
     fi
 done

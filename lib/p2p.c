@@ -7,6 +7,7 @@
  */
 #include "ucmpi.h"
 #include "p2p.h"
+#include "p2p_inline.h"
 #include "tag.h"
 #include "p2p_cancel.h"
 #include "ucp_glue/ucx.h"
@@ -71,18 +72,6 @@ int ucmpi_p2p_finalize(void)
     return MPI_SUCCESS;
 }
 
-/* Fills the p2p block of a request (stack or pool). */
-static void describe(ucmpi_request_t *r, const void *buf, MPI_Count count,
-                     MPI_Datatype dt, int peer, int tag, int sub)
-{
-    r->p2p.buf = (void *)buf;
-    r->p2p.count = count;
-    r->p2p.dt = dt;
-    r->p2p.peer = peer;
-    r->p2p.tag = tag;
-    r->p2p.ctx_sub = sub;
-}
-
 void ucmpi_p2p_set_proc_null(ucmpi_request_t *r)
 {
     r->status.MPI_SOURCE = MPI_PROC_NULL;
@@ -115,77 +104,9 @@ int ucmpi_p2p_start_send(ucmpi_request_t *r, ucmpi_comm_t *comm, int mode)
     return rc;
 }
 
-/* Receive buffers up to this size match exactly (UCX's hashed expected
- * queue) when the sender never flags its tag: 80 fewer instructions a
- * message, 3-4% lower 8-64 B latency.  Larger ones keep the flag-ignoring
- * wildcard match, which measured 2-7% faster from 128 B to 4 KiB (the hash
- * buckets are two more cache lines, evicted by the data copies).  Both
- * forms match the same messages, and UCX keeps their order. */
-#define EXACT_RECV_MAX 64
-
-/* Receive tag and mask from comm rank src (world rank world >= 0) into a
- * buffer of `bytes`. */
-static inline void recv_tag(ucmpi_comm_t *comm, int sub, int src, int world,
-                            int tag, size_t bytes, uint64_t *t,
-                            uint64_t *mask)
-{
-    if (bytes <= EXACT_RECV_MAX && ucmpi_p2p_sync_by_ucx(world))
-        ucmpi_tag_recv_exact(comm->ctx, sub, src, tag, t, mask);
-    else
-        ucmpi_tag_recv(comm->ctx, sub, src, tag, t, mask);
-}
-
-/* Starts a receive described in r (inline in ucmpi_irecv, the hot path). */
-static inline __attribute__((always_inline)) int
-start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
-{
-    uint64_t tag, mask;
-    int rc;
-
-    if (r->p2p.peer == MPI_PROC_NULL) {
-        ucmpi_p2p_set_proc_null(r);
-        return MPI_SUCCESS;
-    }
-    if (r->p2p.peer >= 0) {
-        r->p2p.world_peer = ucmpi_comm_peer_world(comm, r->p2p.peer);
-        recv_tag(comm, r->p2p.ctx_sub, r->p2p.peer, r->p2p.world_peer,
-                 r->p2p.tag, (size_t)(r->p2p.count * r->p2p.dt->size), &tag,
-                 &mask);
-    } else {
-        ucmpi_tag_recv(comm->ctx, r->p2p.ctx_sub, r->p2p.peer, r->p2p.tag,
-                       &tag, &mask);
-    }
-    /* messages a send cancellation took out of UCX come first */
-    int how = ucmpi_p2p_recv_enter(1);
-    if (ucmpi_p2p_stash_n != 0 && ucmpi_p2p_stash_recv(r, tag, mask)) {
-        ucmpi_p2p_recv_exit(how);
-        return r->status.MPI_ERROR;
-    }
-    rc = ucmpi_ucx_tag_recv(r, tag, mask);
-    ucmpi_p2p_recv_exit(how);
-    if (rc != MPI_SUCCESS) {
-        r->status.MPI_ERROR = rc;
-        ucmpi_request_set_complete(r);
-    }
-    return rc;
-}
-
 int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
 {
-    return start_recv(r, comm);
-}
-
-/* Contiguous data that UCX may take as it is (MPI_DATATYPE_NULL only
- * describes empty MPI_PROC_NULL transfers). */
-static inline bool direct(MPI_Datatype dt, int peer)
-{
-    return peer != MPI_PROC_NULL && dt != MPI_DATATYPE_NULL && dt->contig;
-}
-
-static inline void *contig_addr(const void *buf, MPI_Datatype dt,
-                                size_t bytes)
-{
-    return bytes ? (char *)buf + dt->true_lb : NULL;
+    return ucmpi_p2p_start_recv_inline(r, comm);
 }
 
 /* Internal standard/ready send of contiguous data (collectives, protocols;
@@ -210,7 +131,7 @@ static int isend_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
             return -1;
         ucmpi_request_put_raw(r);
     }
-    int rc = ucmpi_ucx_isend_contig(r, world, t, contig_addr(buf, dt, bytes),
+    int rc = ucmpi_ucx_isend_contig(r, world, t, ucmpi_p2p_contig_addr(buf, dt, bytes),
                                     bytes, &ucx_req);
     if (__builtin_expect(rc == 0, 1)) {
         *req = &ucmpi_request_send_done;
@@ -218,7 +139,7 @@ static int isend_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
     }
     ucmpi_request_pool = r->next_free;      /* r is still the head */
     ucmpi_request_init(r, UCMPI_REQ_SEND, comm);
-    describe(r, buf, count, dt, dest, tag, ctx_sub);
+    ucmpi_p2p_describe(r, buf, count, dt, dest, tag, ctx_sub);
     if (!dt->predefined)
         ucmpi_dt_retain(dt);
     r->p2p.mode = UCMPI_SEND_STANDARD;
@@ -234,49 +155,15 @@ static int isend_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
     return MPI_SUCCESS;
 }
 
-/* User standard/ready send of contiguous data (UCMPI_CTX_P2P): a request
- * of its own, which MPI_Cancel may use even after UCX completed the send
- * (lib/p2p_cancel.h), set up before posting (MPI_THREAD_MULTIPLE: another
- * thread's progress may run the callback at once). */
-static int isend_user(const void *buf, MPI_Count count, MPI_Datatype dt,
-                      int dest, int tag, ucmpi_comm_t *comm,
-                      ucmpi_request_t **req)
-{
-    ucmpi_request_t *r = ucmpi_request_alloc_fast(UCMPI_REQ_SEND, comm);
-    size_t bytes = (size_t)(count * dt->size);
-    void *ucx_req = NULL;
-
-    if (r == NULL)
-        return -1;
-    describe(r, buf, count, dt, dest, tag, UCMPI_CTX_P2P);
-    if (!dt->predefined)
-        ucmpi_dt_retain(dt);
-    r->p2p.mode = UCMPI_SEND_STANDARD;
-    r->p2p.world_peer = ucmpi_comm_peer_world(comm, dest);
-    ucmpi_p2p_number_send(r);
-    r->p2p.pending = 1;
-    *req = r;
-    int rc = ucmpi_ucx_isend_contig(
-        r, r->p2p.world_peer,
-        ucmpi_tag_make(comm->ctx, UCMPI_CTX_P2P, comm->rank, tag),
-        contig_addr(buf, dt, bytes), bytes, &ucx_req);
-    if (rc == 1)                  /* the callback completes it */
-        return MPI_SUCCESS;
-    r->p2p.pending = 0;
-    r->status.MPI_ERROR = -rc;    /* 0, or the error of a failed post */
-    ucmpi_request_set_complete(r);
-    return -rc;
-}
-
 int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                 int tag, ucmpi_comm_t *comm, int ctx_sub, int mode,
                 ucmpi_request_t **req)
 {
     if ((mode == UCMPI_SEND_STANDARD || mode == UCMPI_SEND_READY) &&
-        direct(dt, dest)) {
+        ucmpi_p2p_direct(dt, dest)) {
         int rc = -1;
         if (ctx_sub == UCMPI_CTX_P2P)
-            rc = isend_user(buf, count, dt, dest, tag, comm, req);
+            rc = ucmpi_p2p_isend_user(buf, count, dt, dest, tag, comm, req);
         else if (ucmpi_global.thread_level != MPI_THREAD_MULTIPLE)
             rc = isend_direct(buf, count, dt, dest, tag, comm, ctx_sub, req);
         if (rc >= 0)
@@ -288,7 +175,7 @@ int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
     *req = r;
     if (r == NULL)
         return MPI_ERR_NO_MEM;
-    describe(r, buf, count, dt, dest, tag, ctx_sub);
+    ucmpi_p2p_describe(r, buf, count, dt, dest, tag, ctx_sub);
     if (dt != MPI_DATATYPE_NULL && !dt->predefined)
         ucmpi_dt_retain(dt);
     r->p2p.mode = mode;
@@ -299,15 +186,8 @@ int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                 int tag, ucmpi_comm_t *comm, int ctx_sub,
                 ucmpi_request_t **req)
 {
-    ucmpi_request_t *r = ucmpi_request_alloc_fast(UCMPI_REQ_RECV, comm);
-
-    *req = r;
-    if (r == NULL)
-        return MPI_ERR_NO_MEM;
-    describe(r, buf, count, dt, src, tag, ctx_sub);
-    if (dt != MPI_DATATYPE_NULL && !dt->predefined)
-        ucmpi_dt_retain(dt);
-    return start_recv(r, comm);
+    return ucmpi_p2p_irecv_inline(buf, count, dt, src, tag, comm, ctx_sub,
+                                  req);
 }
 
 /* Blocking forms use a request on the stack: nothing to allocate. */
@@ -326,7 +206,7 @@ int ucmpi_send_mode(const void *buf, MPI_Count count, MPI_Datatype dt,
 {
     ucmpi_request_t r;
 
-    if (mode != UCMPI_SEND_SYNC && direct(dt, dest)) {
+    if (mode != UCMPI_SEND_SYNC && ucmpi_p2p_direct(dt, dest)) {
         size_t bytes = (size_t)(count * dt->size);
         int world = ucmpi_comm_peer_world(comm, dest);
         if (ctx_sub == UCMPI_CTX_P2P) {   /* earlier sends to the peer are */
@@ -335,10 +215,10 @@ int ucmpi_send_mode(const void *buf, MPI_Count count, MPI_Datatype dt,
         }
         return ucmpi_ucx_send_contig(
             world, ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag),
-            contig_addr(buf, dt, bytes), bytes);
+            ucmpi_p2p_contig_addr(buf, dt, bytes), bytes);
     }
     stack_request(&r, UCMPI_REQ_SEND, comm);
-    describe(&r, buf, count, dt, dest, tag, ctx_sub);
+    ucmpi_p2p_describe(&r, buf, count, dt, dest, tag, ctx_sub);
     ucmpi_p2p_start_send(&r, comm, mode);
     return ucmpi_request_wait(&r);
 }
@@ -360,10 +240,10 @@ static int recv_direct(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     int world = src >= 0 ? ucmpi_comm_peer_world(comm, src) : -1;
 
     if (world >= 0)
-        recv_tag(comm, ctx_sub, src, world, tag, cap, &t, &mask);
+        ucmpi_p2p_recv_tag(comm, ctx_sub, src, world, tag, cap, &t, &mask);
     else
         ucmpi_tag_recv(comm->ctx, ctx_sub, src, tag, &t, &mask);
-    int rc = ucmpi_ucx_recv_contig(contig_addr(buf, dt, cap), cap, t, mask,
+    int rc = ucmpi_ucx_recv_contig(ucmpi_p2p_contig_addr(buf, dt, cap), cap, t, mask,
                                    world, &stag, &len);
     bool matched = rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE;
 
@@ -392,7 +272,7 @@ int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
 
     /* messages a send cancellation stashed are received by the generic
      * path (they come before UCX's) */
-    if (direct(dt, src)) {
+    if (ucmpi_p2p_direct(dt, src)) {
         int how = ucmpi_p2p_recv_enter(0);   /* never locked: it blocks */
         if (how != UCMPI_RECV_NONE && ucmpi_p2p_stash_n == 0) {
             rc = recv_direct(buf, count, dt, src, tag, comm, ctx_sub, st);
@@ -404,7 +284,7 @@ int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     stack_request(&r, UCMPI_REQ_RECV, comm);
     r.status.MPI_SOURCE = MPI_ANY_SOURCE;
     r.status.MPI_TAG = MPI_ANY_TAG;
-    describe(&r, buf, count, dt, src, tag, ctx_sub);
+    ucmpi_p2p_describe(&r, buf, count, dt, src, tag, ctx_sub);
     ucmpi_p2p_start_recv(&r, comm);
     rc = ucmpi_request_wait(&r);
     if (st != MPI_STATUS_IGNORE) {

@@ -63,14 +63,14 @@ static inline ucmpi_request_t *ucmpi_request_alloc_fast(int kind,
 }
 
 /* ucmpi_request_free of the usual request (no ops, a predefined type, a
- * communicator that keeps other references) without the call. */
+ * communicator that keeps other references) without the call.  The shared
+ * completed send has no communicator: ucmpi_request_free keeps it. */
 static inline void ucmpi_request_free_fast(ucmpi_request_t *r)
 {
     ucmpi_comm_t *c = r->comm;
 
     if (__builtin_expect(r->ops != NULL || c == NULL || c->refcount < 2 ||
                          (r->p2p.dt != NULL && !r->p2p.dt->predefined) ||
-                         r == &ucmpi_request_send_done ||
                          ucmpi_global.thread_level == MPI_THREAD_MULTIPLE, 0)) {
         ucmpi_request_free(r);
         return;

@@ -4,6 +4,7 @@
  */
 #include "ucmpi.h"
 #include "p2p.h"
+#include "p2p_inline.h"
 
 /* MPI_PROC_NULL transfers move nothing: an empty buffer may even be
  * described with MPI_DATATYPE_NULL (MPICH's test suite relies on it). */
@@ -118,8 +119,11 @@ nonblocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
         rc = check_req_out(comm, request, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    ucmpi_request_t *r;
-    rc = ucmpi_isend(buf, count, dt, dest, tag, comm, UCMPI_CTX_P2P, mode, &r);
+    ucmpi_request_t *r = NULL;
+    bool usual = (mode == UCMPI_SEND_STANDARD || mode == UCMPI_SEND_READY) &&
+                 ucmpi_p2p_direct(dt, dest);   /* the inline path below */
+    if (!usual || ucmpi_p2p_isend_user(buf, count, dt, dest, tag, comm, &r) < 0)
+        ucmpi_isend(buf, count, dt, dest, tag, comm, UCMPI_CTX_P2P, mode, &r);
     if (r == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
     *request = r;   /* errors surface at completion, like transfer errors */
@@ -245,7 +249,7 @@ irecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_request_t *r;
-    ucmpi_irecv(buf, count, dt, src, tag, comm, UCMPI_CTX_P2P, &r);
+    ucmpi_p2p_irecv_inline(buf, count, dt, src, tag, comm, UCMPI_CTX_P2P, &r);
     if (r == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
     *request = r;

@@ -118,13 +118,17 @@ static void unlink_pending(part_t *p)
     }
 }
 
-/* Progress hook: started receives whose header came in. */
+/* Progress hook: started receives whose header came in.  It leaves once
+ * nothing is left for it: while any hook is registered the
+ * single-operation waits take the engine's full progress path instead of
+ * UCX progress alone (lib/progress.h).  hook_on changes under part_lock
+ * with the lists, so a receive queued meanwhile registers it again (under
+ * MPI_THREAD_MULTIPLE that registration waits for the big lock, which the
+ * engine holds around this hook until it has unregistered). */
 static int part_progress(void)
 {
-    int events = 0;
+    int events = 0, leave;
 
-    if (pending == NULL && zombies == NULL)
-        return 0;
     lock();
     for (part_t **pp = &pending; *pp != NULL;) {
         part_t *p = *pp;
@@ -149,27 +153,30 @@ static int part_progress(void)
         ucmpi_request_free(z);
         events++;
     }
+    leave = hook_on && pending == NULL && zombies == NULL;
+    if (leave)
+        hook_on = 0;
     unlock();
+    if (leave)
+        ucmpi_progress_unregister(part_progress);
     return events;
 }
 
-/* The hook stays registered once needed.  Its own cost when idle is a
- * load, but while any hook is registered the single-operation waits take
- * the engine's full progress path instead of UCX progress alone (see
- * lib/progress.h): unregistering once nothing is pending would win that
- * back. */
-static void need_hook(void)
+/* After queueing on pending or zombies (part_lock held): 1 when the
+ * caller must register the hook once it dropped part_lock (registering
+ * takes the big lock, which the engine holds while it runs the hook). */
+static int want_hook(void)
 {
-    static pthread_mutex_t reg = PTHREAD_MUTEX_INITIALIZER;
+    if (hook_on)
+        return 0;
+    hook_on = 1;
+    return 1;
+}
 
-    if (__atomic_load_n(&hook_on, __ATOMIC_ACQUIRE))
-        return;
-    pthread_mutex_lock(&reg);
-    if (!hook_on) {
+static void need_hook(int want)
+{
+    if (want)
         ucmpi_progress_register(part_progress);
-        __atomic_store_n(&hook_on, 1, __ATOMIC_RELEASE);
-    }
-    pthread_mutex_unlock(&reg);
 }
 
 /* ---- request operations ---- */
@@ -209,15 +216,14 @@ static int start_recv(ucmpi_request_t *r)
     if (!try_match(p)) {
         p->next = pending;
         pending = p;
-        later = 1;
+        later = want_hook();
     } else if (r->status.MPI_ERROR != MPI_SUCCESS) {
         ucmpi_request_set_complete(r);
     } else {
         post_data_recv(p);
     }
     unlock();
-    if (later)
-        need_hook();
+    need_hook(later);
     return MPI_SUCCESS;
 }
 
@@ -241,6 +247,7 @@ static int on_complete(ucmpi_request_t *r)
 static void destroy(ucmpi_request_t *r)
 {
     part_t *p = r->ext;
+    int want = 0;
 
     if (p == NULL)
         return;
@@ -254,11 +261,11 @@ static void destroy(ucmpi_request_t *r)
         } else {
             p->hreq->next_free = zombies;
             zombies = p->hreq;
+            want = want_hook();
         }
     }
     unlock();
-    if (zombies != NULL)
-        need_hook();
+    need_hook(want);
     free(p->ready_map);
     free(p);
     r->ext = NULL;

@@ -39,4 +39,50 @@ static inline void ucmpi_progress_idle_fast(unsigned spins)
     ucmpi_progress_idle(spins);
 }
 
+/* A waiting loop's progress and idle steps, with what stays true between
+ * turns kept in registers: whether UCX progress alone is enough (it can
+ * only change when a turn saw events: below MPI_THREAD_MULTIPLE only
+ * callbacks run inside progress queue acknowledgements or hooks), and
+ * whether polling already published "waiting" (then idle turns have
+ * nothing to do).  A turn of the single-operation loops is what a message
+ * waits for on average: ~30 instructions of bookkeeping were half of it. */
+typedef struct {
+    unsigned spins;   /* turns without events */
+    bool fast;        /* ucmpi_progress_ucx_only() */
+    bool quiet;       /* polling and "waiting" published, while fast */
+} ucmpi_wait_loop_t;
+
+static inline void ucmpi_wait_loop_init(ucmpi_wait_loop_t *l)
+{
+    l->spins = 0;
+    l->fast = ucmpi_progress_ucx_only();
+    l->quiet = false;
+}
+
+/* After a progress call that saw n events: the idle step when n is 0.
+ * Returns the turns without events so far (0 after events). */
+static inline unsigned ucmpi_wait_loop_after(ucmpi_wait_loop_t *l, int n)
+{
+    if (n != 0) {
+        l->spins = 0;
+        l->fast = ucmpi_progress_ucx_only();
+        l->quiet &= l->fast;
+        return 0;
+    }
+    ++l->spins;
+    if (!l->quiet) {
+        ucmpi_progress_idle(l->spins);
+        l->quiet = l->fast && ucmpi_progress_polling &&
+                   ucmpi_rt_slot->waiting;
+    }
+    return l->spins;
+}
+
+/* One turn: progress (UCX alone when that is enough), then idle. */
+static inline unsigned ucmpi_wait_loop_turn(ucmpi_wait_loop_t *l)
+{
+    return ucmpi_wait_loop_after(
+        l, l->fast ? ucmpi_ucx_progress() : ucmpi_progress());
+}
+
 #endif

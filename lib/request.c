@@ -119,15 +119,12 @@ void ucmpi_request_free(ucmpi_request_t *req)
 
 int ucmpi_request_wait(ucmpi_request_t *req)
 {
-    unsigned spins = 0;
+    ucmpi_wait_loop_t l;
 
+    ucmpi_wait_loop_init(&l);
     while (!ucmpi_request_is_complete(req)) {
-        if (ucmpi_progress_fast() != 0) {
-            spins = 0;
-            continue;
-        }
-        ucmpi_progress_idle_fast(++spins);
-        if (spins % 1024 == 0)
+        unsigned spins = ucmpi_wait_loop_turn(&l);
+        if (spins % 1024 == 0 && spins != 0)
             ucmpi_request_check_peer(req);
     }
     ucmpi_rt_wait_done();

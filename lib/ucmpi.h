@@ -451,6 +451,12 @@ void ucmpi_op_release(MPI_Op op);
  * derived type of a single basic type, as the standard allows). */
 int ucmpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count,
                    MPI_Datatype dt);
+/* ---- added by collA: out = a op b (a the left operand) for count
+ * elements of a contiguous dt; out overlaps neither a nor b.  One pass
+ * fewer than copy + ucmpi_op_apply where the result needs a third
+ * buffer. ---- */
+int ucmpi_op_apply3(MPI_Op op, const void *a, const void *b, void *out,
+                    MPI_Count count, MPI_Datatype dt);
 /* MPI_SUCCESS, or MPI_ERR_OP with *why when op is null/freed or not
  * defined on dt. */
 int ucmpi_op_check(MPI_Op op, MPI_Datatype dt, const char **why);

@@ -6,6 +6,7 @@
 #include "ucmpi.h"
 #include "p2p.h"
 #include "p2p_cancel.h"
+#include "progress.h"
 #include "ucp_glue/ucx.h"
 
 #include <string.h>
@@ -97,22 +98,12 @@ static int finish(MPI_Request *rp, MPI_Status *st)
     return err;
 }
 
-static void idle(unsigned *spins, int events)
-{
-    if (events == 0)
-        ucmpi_progress_idle(++*spins);
-    else
-        *spins = 0;
-}
-
 /* Now and then, fail receives whose peer died (see failure.c): one check
  * per run of requests to the same peer (each may cost a system call). */
-static void check_peers(unsigned spins, int count, MPI_Request reqs[])
+static void check_peers_now(int count, MPI_Request reqs[])
 {
     int last = -2;
 
-    if (spins == 0 || spins % 1024 != 0)
-        return;
     for (int i = 0; i < count; i++) {
         ucmpi_request_t *r = reqs[i];
         if (r == MPI_REQUEST_NULL || ucmpi_request_is_complete(r) ||
@@ -124,8 +115,35 @@ static void check_peers(unsigned spins, int count, MPI_Request reqs[])
     }
 }
 
-#pragma weak MPI_Wait = PMPI_Wait
-int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+/* Every 1024th idle turn of a waiting loop (spins: its idle turns). */
+static inline void check_peers(unsigned spins, int count, MPI_Request reqs[])
+{
+    if (__builtin_expect(spins % 1024 == 0 && spins != 0, 0))
+        check_peers_now(count, reqs);
+}
+
+/* finish() of the usual request (not persistent, no ops, no error),
+ * inline in the loops that complete one request after another. */
+static inline bool plain(const ucmpi_request_t *r)
+{
+    return r->ops == NULL && !r->persistent &&
+           r->status.MPI_ERROR == MPI_SUCCESS;
+}
+
+static inline void finish_plain(MPI_Request *rp, MPI_Status *st)
+{
+    ucmpi_request_t *r = *rp;
+
+    if (st != MPI_STATUS_IGNORE) {
+        int keep = st->MPI_ERROR;
+        *st = r->status;
+        st->MPI_ERROR = keep;
+    }
+    ucmpi_request_free_fast(r);
+    *rp = MPI_REQUEST_NULL;
+}
+
+static int wait_checks(MPI_Request *request)
 {
     int rc = ucmpi_check_initialized("MPI_Wait");
     if (rc == MPI_SUCCESS && request == NULL)
@@ -133,23 +151,39 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
                          "request is NULL");
     if (rc == MPI_SUCCESS)
         rc = check_request(*request, "MPI_Wait");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_request_t *r = *request;
+    return rc;
+}
+
+#pragma weak MPI_Wait = PMPI_Wait
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    ucmpi_request_t *r;
+    int rc;
+
+    /* the usual arguments in one predicted branch, the checks otherwise */
+    if (__builtin_expect(ucmpi_global.active && request != NULL &&
+                         (r = *request) != MPI_REQUEST_NULL &&
+                         r->magic == UCMPI_MAGIC_REQUEST, 1)) {
+        ucmpi_rt_enter("MPI_Wait");
+    } else {
+        rc = wait_checks(request);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        r = *request;
+    }
     if (ucmpi_request_inactive(r)) {
         if (status != MPI_STATUS_IGNORE)
             *status = ucmpi_empty_status;
         return MPI_SUCCESS;
     }
-    unsigned spins = 0;
-    while (!ucmpi_request_is_complete(r)) {
-        idle(&spins, ucmpi_progress());
-        check_peers(spins, 1, request);
-    }
+    ucmpi_wait_loop_t l;
+    ucmpi_wait_loop_init(&l);
+    while (!ucmpi_request_is_complete(r))
+        check_peers(ucmpi_wait_loop_turn(&l), 1, request);
     ucmpi_rt_wait_done();
     /* the usual case: nothing to report, no comm reference needed */
-    if (r->ops == NULL && r->status.MPI_ERROR == MPI_SUCCESS) {
-        finish(request, status);
+    if (plain(r)) {
+        finish_plain(request, status);
         return MPI_SUCCESS;
     }
     ucmpi_comm_t *comm = r->comm;
@@ -181,7 +215,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     if (!ucmpi_request_is_complete(r))
-        ucmpi_progress();
+        ucmpi_progress_fast();
     *flag = ucmpi_request_is_complete(r);
     if (!*flag)
         return MPI_SUCCESS;
@@ -280,8 +314,9 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
         return rc;
     /* one pass: wait for each request in turn and report it at once (its
      * status out, the request back to the pool) */
-    unsigned spins = 0;
+    ucmpi_wait_loop_t l;
     int errs = 0;
+    ucmpi_wait_loop_init(&l);
     for (int i = 0; i < count; i++) {
         MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
                                                     : &sts[i];
@@ -290,9 +325,13 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
                 *st = ucmpi_empty_status;
             continue;
         }
-        while (!ucmpi_request_is_complete(reqs[i])) {
-            idle(&spins, ucmpi_progress());
-            check_peers(spins, count - i, reqs + i);
+        while (!ucmpi_request_is_complete(reqs[i]))
+            check_peers(ucmpi_wait_loop_turn(&l), count - i, reqs + i);
+        if (plain(reqs[i])) {
+            finish_plain(&reqs[i], st);
+            if (st != MPI_STATUS_IGNORE)
+                st->MPI_ERROR = MPI_SUCCESS;
+            continue;
         }
         int e = finish(&reqs[i], st);
         if (st != MPI_STATUS_IGNORE)
@@ -315,7 +354,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
     if (rc != MPI_SUCCESS)
         return rc;
     if (!all_complete(count, reqs))
-        ucmpi_progress();
+        ucmpi_progress_fast();
     *flag = all_complete(count, reqs);
     return *flag ? finish_all(count, reqs, sts, "MPI_Testall") : MPI_SUCCESS;
 }
@@ -353,12 +392,11 @@ int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
     int rc = check_array(count, reqs, "MPI_Waitany");
     if (rc != MPI_SUCCESS)
         return rc;
-    unsigned spins = 0;
+    ucmpi_wait_loop_t l;
     int i;
-    while ((i = find_any(count, reqs)) == -1) {
-        idle(&spins, ucmpi_progress());
-        check_peers(spins, count, reqs);
-    }
+    ucmpi_wait_loop_init(&l);
+    while ((i = find_any(count, reqs)) == -1)
+        check_peers(ucmpi_wait_loop_turn(&l), count, reqs);
     ucmpi_rt_wait_done();
     *index = i;
     if (i == MPI_UNDEFINED) {
@@ -378,7 +416,7 @@ int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
         return rc;
     int i = find_any(count, reqs);
     if (i == -1) {
-        ucmpi_progress();
+        ucmpi_progress_fast();
         i = find_any(count, reqs);
     }
     *flag = i != -1;
@@ -422,12 +460,11 @@ int PMPI_Waitsome(int count, MPI_Request reqs[], int *outcount, int idx[],
     int rc = check_array(count, reqs, "MPI_Waitsome");
     if (rc != MPI_SUCCESS)
         return rc;
-    unsigned spins = 0;
+    ucmpi_wait_loop_t l;
     int i;
-    while ((i = find_any(count, reqs)) == -1) {
-        idle(&spins, ucmpi_progress());
-        check_peers(spins, count, reqs);
-    }
+    ucmpi_wait_loop_init(&l);
+    while ((i = find_any(count, reqs)) == -1)
+        check_peers(ucmpi_wait_loop_turn(&l), count, reqs);
     ucmpi_rt_wait_done();
     if (i == MPI_UNDEFINED) {
         *outcount = MPI_UNDEFINED;
@@ -445,7 +482,7 @@ int PMPI_Testsome(int count, MPI_Request reqs[], int *outcount, int idx[],
         return rc;
     int i = find_any(count, reqs);
     if (i == -1) {
-        ucmpi_progress();
+        ucmpi_progress_fast();
         i = find_any(count, reqs);
     }
     if (i == MPI_UNDEFINED) {
@@ -495,7 +532,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *st)
         return MPI_SUCCESS;
     }
     if (!ucmpi_request_is_complete(request))
-        ucmpi_progress();
+        ucmpi_progress_fast();
     *flag = ucmpi_request_is_complete(request);
     if (*flag && st != MPI_STATUS_IGNORE) {
         if (request->ops != NULL && request->ops->on_complete != NULL)

@@ -99,6 +99,8 @@ void *mx_topology_load(void);
 void mx_topology_free(void *topo);
 int mx_bind_plan(const mx_args_t *args, void *topology, void **masks, size_t *mask_size);
 int mx_bind_apply(const void *masks, size_t mask_size, int rank);
+/* CPUs this process may run on (a plain system call: safe after fork) */
+int mx_cpus_allowed(void);
 
 /* mpiexec_calls.c: the ranks' call slots and the --timeout report */
 void mx_calls_create(mx_job_t *job);

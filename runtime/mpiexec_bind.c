@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int allowed_cpus(void)
+int mx_cpus_allowed(void)
 {
     cpu_set_t set;
 
@@ -54,7 +54,7 @@ int mx_bind_plan(const mx_args_t *args, void *topology, void **masks, size_t *ma
 
     *masks = NULL;
     *mask_size = 0;
-    if (args->bind == MX_BIND_NONE || (args->bind == MX_BIND_AUTO && args->np > allowed_cpus()))
+    if (args->bind == MX_BIND_NONE || (args->bind == MX_BIND_AUTO && args->np > mx_cpus_allowed()))
         return 0;                         /* oversubscribed: nothing to bind */
     ncores = topo != NULL ? hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE) : 0;
     if (ncores <= 0) {

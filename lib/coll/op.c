@@ -311,6 +311,30 @@ int ucmpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count,
     return op_apply_derived(kern, op->id, basic, in, inout, count, dt);
 }
 
+/* A predefined op on a predefined type has a three-operand kernel; the
+ * rest (user ops, derived types) copies b to out and reduces a into it. */
+int ucmpi_op_apply3(MPI_Op op, const void *a, const void *b, void *out,
+                    MPI_Count count, MPI_Datatype dt)
+{
+    const op_type_t *t;
+
+    if (!op_valid(op))
+        return MPI_ERR_OP;
+    if (count <= 0)
+        return MPI_SUCCESS;
+    if (op->predefined && op->id != UCMPI_OP_REPLACE &&
+        op->id != UCMPI_OP_NO_OP && (t = op_type_lookup(dt)) != NULL) {
+        ucmpi_op_kernel3_t *kern = ucmpi_op_kernel3(op->id, t->type);
+        if (!kern || !(t->cls & op_rules[op->id].classes))
+            return MPI_ERR_OP;
+        kern(a, b, out, (size_t)count);
+        return MPI_SUCCESS;
+    }
+    memcpy((char *)out + dt->true_lb, (const char *)b + dt->true_lb,
+           (size_t)(count * dt->size));
+    return ucmpi_op_apply(op, a, out, count, dt);
+}
+
 void ucmpi_op_retain(MPI_Op op)
 {
     if (!op->predefined)

@@ -54,4 +54,9 @@ typedef void ucmpi_op_kernel_t(const void *in, void *inout, size_t n);
  * NO_OP are handled by the caller). */
 ucmpi_op_kernel_t *ucmpi_op_kernel(int op, int type);
 
+/* out[i] = a[i] op b[i] for n elements (out may not overlap a or b). */
+typedef void ucmpi_op_kernel3_t(const void *a, const void *b, void *out,
+                                size_t n);
+ucmpi_op_kernel3_t *ucmpi_op_kernel3(int op, int type);
+
 #endif

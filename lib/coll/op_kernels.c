@@ -14,6 +14,9 @@
 #include <stdbool.h>
 #include <complex.h>
 
+/* Each kernel twice: name (io = in op io) and name_3 (out = a op b, one
+ * pass fewer than copy + reduce where the result goes to a third buffer,
+ * e.g. the shm reductions). */
 #define KERNEL(name, T, expr)                                          \
     static void name(const void *vin, void *vio, size_t n)             \
     {                                                                  \
@@ -22,6 +25,16 @@
         for (size_t i = 0; i < n; i++) {                               \
             const T a = in[i], b = io[i];                              \
             io[i] = (expr);                                            \
+        }                                                              \
+    }                                                                  \
+    static void name##_3(const void *va, const void *vb, void *vout,   \
+                         size_t n)                                     \
+    {                                                                  \
+        const T *restrict pa = va, *restrict pb = vb;                  \
+        T *restrict out = vout;                                        \
+        for (size_t i = 0; i < n; i++) {                               \
+            const T a = pa[i], b = pb[i];                              \
+            out[i] = (expr);                                           \
         }                                                              \
     }
 
@@ -78,16 +91,21 @@ LOGICAL_KERNELS(logical, int)
  * standard's rule, which makes the result independent of order).
  * BETTER is < for MINLOC and > for MAXLOC. */
 #define PAIR_KERNEL(name, P, BETTER)                                   \
+    static void name##_3(const void *va, const void *vb, void *vout,   \
+                         size_t n)                                     \
+    {                                                                  \
+        const P *pa = va, *pb = vb;    /* out may be pb (name below) */\
+        P *out = vout;                                                 \
+        for (size_t i = 0; i < n; i++) {                               \
+            const P a = pa[i], b = pb[i];                              \
+            out[i].i = a.v BETTER b.v ? a.i                            \
+                     : b.v BETTER a.v ? b.i : a.i < b.i ? a.i : b.i;   \
+            out[i].v = a.v BETTER b.v ? a.v : b.v;                     \
+        }                                                              \
+    }                                                                  \
     static void name(const void *vin, void *vio, size_t n)             \
     {                                                                  \
-        const P *restrict in = vin;                                    \
-        P *restrict io = vio;                                          \
-        for (size_t i = 0; i < n; i++) {                               \
-            const P a = in[i], b = io[i];                              \
-            io[i].i = a.v BETTER b.v ? a.i                             \
-                    : b.v BETTER a.v ? b.i : a.i < b.i ? a.i : b.i;    \
-            io[i].v = a.v BETTER b.v ? a.v : b.v;                      \
-        }                                                              \
+        name##_3(vin, vio, vio, n);                                    \
     }
 #define PAIR_KERNELS(s, V, I)                                          \
     typedef struct { V v; I i; } pair_##s##_t;                         \
@@ -103,48 +121,75 @@ PAIR_KERNELS(ldouble_int, long double, int)
 PAIR_KERNELS(2float, float, float)
 PAIR_KERNELS(2double, double, double)
 
-#define INT_ROW(s) {                                                   \
-        [UCMPI_OP_MAX] = max_##s, [UCMPI_OP_MIN] = min_##s,            \
-        [UCMPI_OP_SUM] = sum_##s, [UCMPI_OP_PROD] = prod_##s,          \
-        [UCMPI_OP_LAND] = land_##s, [UCMPI_OP_LOR] = lor_##s,          \
-        [UCMPI_OP_LXOR] = lxor_##s, [UCMPI_OP_BAND] = band_##s,        \
-        [UCMPI_OP_BOR] = bor_##s, [UCMPI_OP_BXOR] = bxor_##s }
-#define FLOAT_ROW(s) {                                                 \
-        [UCMPI_OP_MAX] = max_##s, [UCMPI_OP_MIN] = min_##s,            \
-        [UCMPI_OP_SUM] = sum_##s, [UCMPI_OP_PROD] = prod_##s }
-#define COMPLEX_ROW(s) {                                               \
-        [UCMPI_OP_SUM] = sum_##s, [UCMPI_OP_PROD] = prod_##s }
-#define LOGICAL_ROW(s) {                                               \
-        [UCMPI_OP_LAND] = land_##s, [UCMPI_OP_LOR] = lor_##s,          \
-        [UCMPI_OP_LXOR] = lxor_##s }
-#define PAIR_ROW(s) {                                                  \
-        [UCMPI_OP_MINLOC] = minloc_##s, [UCMPI_OP_MAXLOC] = maxloc_##s }
+#define INT_ROW(s, x) {                                                \
+        [UCMPI_OP_MAX] = max_##s##x, [UCMPI_OP_MIN] = min_##s##x,      \
+        [UCMPI_OP_SUM] = sum_##s##x, [UCMPI_OP_PROD] = prod_##s##x,    \
+        [UCMPI_OP_LAND] = land_##s##x, [UCMPI_OP_LOR] = lor_##s##x,    \
+        [UCMPI_OP_LXOR] = lxor_##s##x, [UCMPI_OP_BAND] = band_##s##x,  \
+        [UCMPI_OP_BOR] = bor_##s##x, [UCMPI_OP_BXOR] = bxor_##s##x }
+#define FLOAT_ROW(s, x) {                                              \
+        [UCMPI_OP_MAX] = max_##s##x, [UCMPI_OP_MIN] = min_##s##x,      \
+        [UCMPI_OP_SUM] = sum_##s##x, [UCMPI_OP_PROD] = prod_##s##x }
+#define COMPLEX_ROW(s, x) {                                            \
+        [UCMPI_OP_SUM] = sum_##s##x, [UCMPI_OP_PROD] = prod_##s##x }
+#define LOGICAL_ROW(s, x) {                                            \
+        [UCMPI_OP_LAND] = land_##s##x, [UCMPI_OP_LOR] = lor_##s##x,    \
+        [UCMPI_OP_LXOR] = lxor_##s##x }
+#define PAIR_ROW(s, x) {                                               \
+        [UCMPI_OP_MINLOC] = minloc_##s##x, [UCMPI_OP_MAXLOC] = maxloc_##s##x }
 
 static ucmpi_op_kernel_t *const kernels[UCMPI_OPT_NUM][UCMPI_OP_NUM] = {
-    [UCMPI_OPT_I8] = INT_ROW(i8),
-    [UCMPI_OPT_I16] = INT_ROW(i16),
-    [UCMPI_OPT_I32] = INT_ROW(i32),
-    [UCMPI_OPT_I64] = INT_ROW(i64),
-    [UCMPI_OPT_U8] = INT_ROW(u8),
-    [UCMPI_OPT_U16] = INT_ROW(u16),
-    [UCMPI_OPT_U32] = INT_ROW(u32),
-    [UCMPI_OPT_U64] = INT_ROW(u64),
-    [UCMPI_OPT_FLOAT] = FLOAT_ROW(f),
-    [UCMPI_OPT_DOUBLE] = FLOAT_ROW(d),
-    [UCMPI_OPT_LDOUBLE] = FLOAT_ROW(ld),
-    [UCMPI_OPT_CFLOAT] = COMPLEX_ROW(cf),
-    [UCMPI_OPT_CDOUBLE] = COMPLEX_ROW(cd),
-    [UCMPI_OPT_CLDOUBLE] = COMPLEX_ROW(cld),
-    [UCMPI_OPT_BOOL] = LOGICAL_ROW(bool),
-    [UCMPI_OPT_LOGICAL] = LOGICAL_ROW(logical),
-    [UCMPI_OPT_FLOAT_INT] = PAIR_ROW(float_int),
-    [UCMPI_OPT_DOUBLE_INT] = PAIR_ROW(double_int),
-    [UCMPI_OPT_LONG_INT] = PAIR_ROW(long_int),
-    [UCMPI_OPT_2INT] = PAIR_ROW(2int),
-    [UCMPI_OPT_SHORT_INT] = PAIR_ROW(short_int),
-    [UCMPI_OPT_LDOUBLE_INT] = PAIR_ROW(ldouble_int),
-    [UCMPI_OPT_2FLOAT] = PAIR_ROW(2float),
-    [UCMPI_OPT_2DOUBLE] = PAIR_ROW(2double),
+    [UCMPI_OPT_I8] = INT_ROW(i8, ),
+    [UCMPI_OPT_I16] = INT_ROW(i16, ),
+    [UCMPI_OPT_I32] = INT_ROW(i32, ),
+    [UCMPI_OPT_I64] = INT_ROW(i64, ),
+    [UCMPI_OPT_U8] = INT_ROW(u8, ),
+    [UCMPI_OPT_U16] = INT_ROW(u16, ),
+    [UCMPI_OPT_U32] = INT_ROW(u32, ),
+    [UCMPI_OPT_U64] = INT_ROW(u64, ),
+    [UCMPI_OPT_FLOAT] = FLOAT_ROW(f, ),
+    [UCMPI_OPT_DOUBLE] = FLOAT_ROW(d, ),
+    [UCMPI_OPT_LDOUBLE] = FLOAT_ROW(ld, ),
+    [UCMPI_OPT_CFLOAT] = COMPLEX_ROW(cf, ),
+    [UCMPI_OPT_CDOUBLE] = COMPLEX_ROW(cd, ),
+    [UCMPI_OPT_CLDOUBLE] = COMPLEX_ROW(cld, ),
+    [UCMPI_OPT_BOOL] = LOGICAL_ROW(bool, ),
+    [UCMPI_OPT_LOGICAL] = LOGICAL_ROW(logical, ),
+    [UCMPI_OPT_FLOAT_INT] = PAIR_ROW(float_int, ),
+    [UCMPI_OPT_DOUBLE_INT] = PAIR_ROW(double_int, ),
+    [UCMPI_OPT_LONG_INT] = PAIR_ROW(long_int, ),
+    [UCMPI_OPT_2INT] = PAIR_ROW(2int, ),
+    [UCMPI_OPT_SHORT_INT] = PAIR_ROW(short_int, ),
+    [UCMPI_OPT_LDOUBLE_INT] = PAIR_ROW(ldouble_int, ),
+    [UCMPI_OPT_2FLOAT] = PAIR_ROW(2float, ),
+    [UCMPI_OPT_2DOUBLE] = PAIR_ROW(2double, ),
+};
+
+static ucmpi_op_kernel3_t *const kernels3[UCMPI_OPT_NUM][UCMPI_OP_NUM] = {
+    [UCMPI_OPT_I8] = INT_ROW(i8, _3),
+    [UCMPI_OPT_I16] = INT_ROW(i16, _3),
+    [UCMPI_OPT_I32] = INT_ROW(i32, _3),
+    [UCMPI_OPT_I64] = INT_ROW(i64, _3),
+    [UCMPI_OPT_U8] = INT_ROW(u8, _3),
+    [UCMPI_OPT_U16] = INT_ROW(u16, _3),
+    [UCMPI_OPT_U32] = INT_ROW(u32, _3),
+    [UCMPI_OPT_U64] = INT_ROW(u64, _3),
+    [UCMPI_OPT_FLOAT] = FLOAT_ROW(f, _3),
+    [UCMPI_OPT_DOUBLE] = FLOAT_ROW(d, _3),
+    [UCMPI_OPT_LDOUBLE] = FLOAT_ROW(ld, _3),
+    [UCMPI_OPT_CFLOAT] = COMPLEX_ROW(cf, _3),
+    [UCMPI_OPT_CDOUBLE] = COMPLEX_ROW(cd, _3),
+    [UCMPI_OPT_CLDOUBLE] = COMPLEX_ROW(cld, _3),
+    [UCMPI_OPT_BOOL] = LOGICAL_ROW(bool, _3),
+    [UCMPI_OPT_LOGICAL] = LOGICAL_ROW(logical, _3),
+    [UCMPI_OPT_FLOAT_INT] = PAIR_ROW(float_int, _3),
+    [UCMPI_OPT_DOUBLE_INT] = PAIR_ROW(double_int, _3),
+    [UCMPI_OPT_LONG_INT] = PAIR_ROW(long_int, _3),
+    [UCMPI_OPT_2INT] = PAIR_ROW(2int, _3),
+    [UCMPI_OPT_SHORT_INT] = PAIR_ROW(short_int, _3),
+    [UCMPI_OPT_LDOUBLE_INT] = PAIR_ROW(ldouble_int, _3),
+    [UCMPI_OPT_2FLOAT] = PAIR_ROW(2float, _3),
+    [UCMPI_OPT_2DOUBLE] = PAIR_ROW(2double, _3),
 };
 
 ucmpi_op_kernel_t *ucmpi_op_kernel(int op, int type)
@@ -152,4 +197,11 @@ ucmpi_op_kernel_t *ucmpi_op_kernel(int op, int type)
     if (op < 0 || op >= UCMPI_OP_NUM || type < 0 || type >= UCMPI_OPT_NUM)
         return NULL;
     return kernels[type][op];
+}
+
+ucmpi_op_kernel3_t *ucmpi_op_kernel3(int op, int type)
+{
+    if (op < 0 || op >= UCMPI_OP_NUM || type < 0 || type >= UCMPI_OPT_NUM)
+        return NULL;
+    return kernels3[type][op];
 }

@@ -118,6 +118,7 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
         return rc;
     if (newtype == NULL)
         return ucmpi_dt_err(MPI_ERR_ARG, fn, "newtype pointer is NULL");
+    *newtype = MPI_DATATYPE_NULL;   /* what a failed dup leaves */
     ucmpi_dt_builder_init(&bd);
     ucmpi_dt_builder_add(&bd, 0, 1, 0, oldtype);
     rc = ucmpi_dt_builder_finish(&bd, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1,
@@ -134,7 +135,8 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
                                  &oldtype->attrs, &t->attrs);
         if (rc != MPI_SUCCESS) {
             ucmpi_dt_release(t);
-            return rc;
+            return ucmpi_dt_err(rc, fn, "copying oldtype's attributes "
+                                "failed (a copy callback returned %d)", rc);
         }
     }
     *newtype = t;

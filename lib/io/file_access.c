@@ -44,12 +44,19 @@ int ucmpi_file_access(MPI_File fh, int dir, int how, MPI_Offset offset,
                             offset);
     if (rc == MPI_SUCCESS)
         n = count * dt->size / fh->etype->size;
+    /* threads using the individual pointer take turns, as if serialised */
+    int individual = !(how & (UCMPI_IO_AT | UCMPI_IO_SHARED |
+                              UCMPI_IO_ORDERED));
+    if (individual)
+        pthread_mutex_lock(&fh->fp_lock);
     rc = position(fh, how, rc, offset, n, &start, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_file_xfer(fh, dir, start, buf, count, dt,
                              req != NULL ? &local : st, &done, fn);
-    if (!(how & (UCMPI_IO_AT | UCMPI_IO_SHARED | UCMPI_IO_ORDERED)))
+    if (individual) {
         fh->fp += done;
+        pthread_mutex_unlock(&fh->fp_lock);
+    }
     /* nonblocking collectives must not block: no barrier for them */
     if ((how & UCMPI_IO_COLL) && req == NULL)
         PMPI_Barrier(fh->comm);

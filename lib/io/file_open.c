@@ -154,6 +154,7 @@ static void file_free(ucmpi_file_t *f)
         ucmpi_info_destroy(f->info);
     ucmpi_errhandler_release(f->head.errhandler);
     f->head.magic = UCMPI_MAGIC_FREED;
+    pthread_mutex_destroy(&f->fp_lock);
     free(f->filename);
     free(f);
 }
@@ -163,6 +164,7 @@ static ucmpi_file_t *file_new(const char *name, int amode, MPI_Info info)
     ucmpi_file_t *f = calloc(1, sizeof(*f));
     if (f == NULL)
         return NULL;
+    pthread_mutex_init(&f->fp_lock, NULL);
     f->fd = -1;
     f->amode = amode;
     f->comm = MPI_COMM_NULL;

@@ -177,24 +177,25 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
         return ucmpi_err_file(fh, MPI_ERR_UNSUPPORTED_OPERATION, fn,
                               "the individual file pointer of a "
                               "MPI_MODE_SEQUENTIAL file");
-    MPI_Offset base, size;
-    if (whence == MPI_SEEK_SET) {
-        base = 0;
-    } else if (whence == MPI_SEEK_CUR) {
-        base = fh->fp;
-    } else if (whence == MPI_SEEK_END) {
+    MPI_Offset base = 0, size;
+    if (whence == MPI_SEEK_END) {
         if ((rc = PMPI_File_get_size(fh, &size)) != MPI_SUCCESS)
             return rc;
         base = ucmpi_file_view_eof(fh, size);
-    } else {
+    } else if (whence != MPI_SEEK_SET && whence != MPI_SEEK_CUR) {
         return ucmpi_err_file(fh, MPI_ERR_ARG, fn, "whence %d is not "
                               "MPI_SEEK_SET, _CUR or _END", whence);
     }
+    pthread_mutex_lock(&fh->fp_lock);   /* other threads may move it */
+    if (whence == MPI_SEEK_CUR)
+        base = fh->fp;
+    if (base + offset >= 0)
+        fh->fp = base + offset;
+    pthread_mutex_unlock(&fh->fp_lock);
     if (base + offset < 0)
         return ucmpi_err_file(fh, MPI_ERR_ARG, fn,
                               "the new position %lld is negative",
                               base + offset);
-    fh->fp = base + offset;
     return MPI_SUCCESS;
 }
 
@@ -205,7 +206,10 @@ int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
     int rc = ucmpi_file_check(fh, fn);
     if (rc == MPI_SUCCESS && offset == NULL)
         rc = ucmpi_err_file(fh, MPI_ERR_ARG, fn, "offset is NULL");
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        pthread_mutex_lock(&fh->fp_lock);
         *offset = fh->fp;
+        pthread_mutex_unlock(&fh->fp_lock);
+    }
     return rc;
 }

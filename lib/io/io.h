@@ -8,6 +8,8 @@
 
 #include "ucmpi.h"
 
+#include <pthread.h>
+
 #define UCMPI_MAGIC_FILE 0x46494c45
 
 struct ucmpi_file_s {
@@ -29,6 +31,7 @@ struct ucmpi_file_s {
     int dense;                /* filetype tiles without holes */
     int ext32;                /* datarep "external32" (big-endian data) */
     MPI_Offset fp;            /* individual pointer, in etypes */
+    pthread_mutex_t fp_lock;  /* serialises its users between threads */
     /* shared file pointer (file_shared.c): MPI_WIN_NULL until first use */
     MPI_Win shfp_win;
     MPI_Offset *shfp_mem;

@@ -397,29 +397,25 @@ int ucmpi_ucx_send_ack(int world_dest, uint64_t tag)
  * (info != NULL) from world_peer >= 0 is cancelled once the peer is seen
  * dead, and *dead tells so.  The caller frees the request unless it
  * provided its memory. */
-static inline ucs_status_t wait_ucx_nofree(void *ucx_req,
-                                           ucp_tag_recv_info_t *info,
-                                           int world_peer, int *dead)
+static inline __attribute__((always_inline)) ucs_status_t
+wait_ucx_nofree(void *ucx_req, ucp_tag_recv_info_t *info, int world_peer,
+                int *dead)
 {
-    unsigned spins = 0;
+    ucp_worker_h worker = ucmpi_ucx.worker;
+    ucmpi_wait_loop_t l;
     ucs_status_t st;
 
     /* a turn of this loop is what a message waits for on average: a
      * cheap status check, and UCX progress without the engine's call
      * when nothing else needs driving (see lib/progress.h) */
+    ucmpi_wait_loop_init(&l);
     while ((st = ucp_request_check_status(ucx_req)) == UCS_INPROGRESS) {
-        unsigned n = ucmpi_progress_ucx_only()
-                         ? ucp_worker_progress(ucmpi_ucx.worker)
-                         : (unsigned)ucmpi_progress();
-        if (n != 0) {
-            spins = 0;
-            continue;
-        }
-        ucmpi_progress_idle_fast(++spins);
-        if (world_peer >= 0 && spins % 1024 == 0 && !*dead &&
+        int n = l.fast ? (int)ucp_worker_progress(worker) : ucmpi_progress();
+        unsigned spins = ucmpi_wait_loop_after(&l, n);
+        if (spins % 1024 == 0 && spins != 0 && world_peer >= 0 && !*dead &&
             ucmpi_peer_failed(world_peer)) {
             *dead = 1;
-            ucp_request_cancel(ucmpi_ucx.worker, ucx_req);
+            ucp_request_cancel(worker, ucx_req);
         }
     }
     if (info != NULL)

@@ -1,5 +1,6 @@
 /* MPI_Reduce_scatter(_block) and their I/_init forms: uneven and zero
- * counts, in place, long vectors, a non-commutative op. */
+ * counts, in place, long vectors, a non-commutative op (also on vectors
+ * long enough for the shm path's chunks, in place and not). */
 #include "coll_common.h"
 
 static int rank, size;
@@ -34,6 +35,32 @@ static void sum_case(int base, int block, int inplace)
     free(counts);
 }
 
+/* Non-commutative op, block i of about `base` pairs (uneven, some
+ * blocks empty when base is 0): the rank-ordered composition. */
+static void affine_case(MPI_Op op, int base, int inplace)
+{
+    int *counts = malloc(size * sizeof(int)), total = 0, off = 0;
+    for (int i = 0; i < size; i++) {
+        counts[i] = base == 0 ? (i % 2) * 3 : base + (i * 37) % 101;
+        if (i < rank)
+            off += counts[i];
+        total += counts[i];
+    }
+    int *s = malloc(2 * (total + 1) * sizeof(int));
+    int *r = malloc(2 * (total + 1) * sizeof(int));
+    int *want = malloc(2 * (total + 1) * sizeof(int));
+    int *tmp = malloc(2 * (total + 1) * sizeof(int));
+    affine_fill(inplace ? r : s, rank, total);
+    MT_CHECK_RC(MPI_Reduce_scatter(inplace ? MPI_IN_PLACE : s, r, counts,
+                                   MPI_2INT, op, MPI_COMM_WORLD));
+    affine_expect(want, 0, size, total, tmp);
+    MT_CHECK(memcmp(r, want + 2 * off, 2 * counts[rank] * sizeof(int)) == 0,
+             "non-commutative base %d inplace %d: wrong or out of order",
+             base, inplace);
+    free(s); free(r); free(want); free(tmp);
+    free(counts);
+}
+
 int main(int argc, char **argv)
 {
     static const int bases[] = {0, 1, 3, 1000, 131072};
@@ -58,6 +85,11 @@ int main(int argc, char **argv)
         MT_CHECK(memcmp(r, want + 2 * n * rank, 2 * n * sizeof(int)) == 0,
                  "non-commutative reduce_scatter_block out of order");
         free(s); free(r); free(want); free(tmp);
+    }
+    for (int inplace = 0; inplace < 2; inplace++) {
+        affine_case(op, 0, inplace);
+        affine_case(op, 1000, inplace);
+        affine_case(op, 20000, inplace);
     }
     MT_CHECK_RC(MPI_Op_free(&op));
 

@@ -2,6 +2,7 @@
  * Attributes on datatypes: MPI_Type_dup runs the copy callbacks,
  * MPI_Type_free the delete callbacks (once, at the user's free, even while
  * a request still holds the type); predefined types take attributes too.
+ * A failing copy callback fails the dup, which leaves MPI_DATATYPE_NULL.
  */
 #include "mpitest.h"
 
@@ -17,6 +18,18 @@ static int copy_fn(MPI_Datatype old, int kv, void *extra, void *in, void *out,
     *(void **)out = (char *)in + 1;
     *flag = 1;
     return MPI_SUCCESS;
+}
+
+static int copy_fail_fn(MPI_Datatype old, int kv, void *extra, void *in,
+                        void *out, int *flag)
+{
+    (void)old;
+    (void)kv;
+    (void)extra;
+    (void)in;
+    (void)out;
+    *flag = 1;
+    return MPI_ERR_OTHER;
 }
 
 static int delete_fn(MPI_Datatype t, int kv, void *val, void *extra)
@@ -66,6 +79,18 @@ int main(int argc, char **argv)
     MPI_Type_get_attr(MPI_DOUBLE, kv, &val, &flag);
     MT_CHECK(flag && val == base + 2, "attribute on MPI_DOUBLE");
     MPI_Type_delete_attr(MPI_DOUBLE, kv);
+    MPI_Type_free_keyval(&kv);
+    /* a failing copy callback: an error, and no half-made type */
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MT_CHECK_RC(MPI_Type_create_keyval(copy_fail_fn, delete_fn, &kv, NULL));
+    MPI_Type_contiguous(2, MPI_INT, &v);
+    MT_CHECK_RC(MPI_Type_set_attr(v, kv, base));
+    d = v;   /* anything but MPI_DATATYPE_NULL */
+    int rc = MPI_Type_dup(v, &d);
+    MT_CHECK(rc != MPI_SUCCESS, "dup succeeded with a failing copy callback");
+    MT_CHECK(d == MPI_DATATYPE_NULL, "a failed dup left %p", (void *)d);
+    MT_CHECK_RC(MPI_Type_free(&v));
     MPI_Type_free_keyval(&kv);
     return mt_finish();
 }

@@ -68,6 +68,14 @@ int ucmpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count,
     return MPI_SUCCESS;
 }
 
+int ucmpi_op_apply3(MPI_Op op, const void *a, const void *b, void *out,
+                    MPI_Count count, MPI_Datatype dt)
+{
+    memcpy((char *)out + dt->true_lb, (const char *)b + dt->true_lb,
+           (size_t)(count * dt->size));
+    return ucmpi_op_apply(op, a, out, count, dt);
+}
+
 int ucmpi_op_check(MPI_Op op, MPI_Datatype dt, const char **why)
 {
     if (op == MPI_OP_NULL) {
@@ -133,6 +141,10 @@ void ucmpi_progress_idle(unsigned spins)
 {
     (void)spins;
 }
+
+/* lib/progress.h: one process, nothing to share cores with (the shm
+ * path's waits then never sleep on a futex) */
+int ucmpi_progress_polling = 1;
 
 /* The --timeout call slot (runtime/rt_calls.h): a private one here. */
 static ucmpi_rt_slot_t mock_slot;

@@ -3,6 +3,7 @@
  * against reference values computed independently here, MINLOC/MAXLOC
  * tie-breaking, the (op, type) rules of ucmpi_op_check, and user ops
  * (including a non-commutative one, which must see in as its left operand).
+ * ucmpi_op_apply3 (out = a op b) must match copy + ucmpi_op_apply.
  */
 #include "ucmpi.h"
 
@@ -438,6 +439,70 @@ START_TEST(test_user_ops)
 }
 END_TEST
 
+/* Every predefined (op, type) pair: out = a op b equals b's copy with a
+ * reduced into it, byte for byte (padding of long double too: out starts
+ * as a copy of b). */
+START_TEST(test_apply3)
+{
+    static const MPI_Op all_ops[] = {
+        MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_LOR, MPI_LXOR,
+        MPI_BAND, MPI_BOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC
+    };
+    static const MPI_Datatype types[] = {
+        MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_SHORT, MPI_UNSIGNED_SHORT,
+        MPI_INT, MPI_UNSIGNED, MPI_LONG, MPI_UNSIGNED_LONG, MPI_INT64_T,
+        MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_C_FLOAT_COMPLEX,
+        MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX, MPI_C_BOOL,
+        MPI_BYTE, MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_2INT,
+        MPI_SHORT_INT, MPI_LONG_DOUBLE_INT
+    };
+    size_t bytes = N * 32;
+    unsigned char *a = malloc(bytes), *b = malloc(bytes);
+    unsigned char *ref = malloc(bytes), *out = malloc(bytes);
+    int pairs = 0;
+
+    for (size_t i = 0; i < bytes; i++) {
+        a[i] = (unsigned char)(i * 37 % 11);
+        b[i] = (unsigned char)(i * 53 % 13);
+    }
+    for (size_t o = 0; o < sizeof(all_ops) / sizeof(all_ops[0]); o++)
+        for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+            const char *why;
+            MPI_Datatype dt = types[t];
+            size_t len = (size_t)dt->extent * N;
+
+            if (ucmpi_op_check(all_ops[o], dt, &why) != 0)
+                continue;
+            pairs++;
+            memcpy(ref, b, len);
+            memcpy(out, b, len);
+            ck_assert_int_eq(ucmpi_op_apply(all_ops[o], a, ref, N, dt), 0);
+            ck_assert_int_eq(ucmpi_op_apply3(all_ops[o], a, b, out, N, dt),
+                             0);
+            ck_assert_msg(memcmp(ref, out, len) == 0, "op %zu type %zu", o,
+                          t);
+        }
+    ck_assert_int_ge(pairs, 100);
+    free(a);
+    free(b);
+    free(ref);
+    free(out);
+}
+END_TEST
+
+/* A user op goes through the copy + apply fallback, in as left operand. */
+START_TEST(test_apply3_user)
+{
+    struct ucmpi_op_s op = { .magic = UCMPI_MAGIC_OP, .refcount = 1,
+                             .commute = 0, .id = -1, .user_fn = matmul };
+    int in[4] = { 1, 2, 3, 4 }, io[4] = { 0, 1, 1, 0 }, out[4] = { 0 };
+
+    ck_assert_int_eq(ucmpi_op_apply3(&op, in, io, out, 4, MPI_INT), 0);
+    ck_assert(out[0] == 2 && out[1] == 1 && out[2] == 4 && out[3] == 3);
+    ck_assert(io[0] == 0 && io[1] == 1 && io[2] == 1 && io[3] == 0);
+}
+END_TEST
+
 static Suite *op_suite(void)
 {
     Suite *s = suite_create("op");
@@ -451,6 +516,8 @@ static Suite *op_suite(void)
     tcase_add_test(tc, test_pairs);
     tcase_add_test(tc, test_minloc_long);
     tcase_add_test(tc, test_user_ops);
+    tcase_add_test(tc, test_apply3);
+    tcase_add_test(tc, test_apply3_user);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -3,6 +3,7 @@
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "coll/alias.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const ucmpi_coll_alg_t rs_algs[] = {
@@ -61,6 +62,40 @@ static int rs_select(MPI_Op op, size_t total_bytes, int n)
     return UCMPI_RS_RECURSIVE_HALVING;
 }
 
+/* The shm path: one buffer's worth at once, or in chunks (every block's
+ * count needed then). */
+static int rs_shm(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
+                  const int *icounts, const MPI_Count *ccounts,
+                  MPI_Count bcount, MPI_Count total, MPI_Datatype dt,
+                  MPI_Op op, const char *fn)
+{
+    int n = comm->size, rc;
+    MPI_Count stack[2 * 64 + 1], *counts = stack;
+
+    if ((size_t)(total * dt->size) <= ucmpi_coll_shm_slot_size(n)) {
+        MPI_Count displ = 0, mine;
+        for (int i = 0; i < comm->rank; i++)
+            displ += icounts ? icounts[i] : ccounts ? ccounts[i] : bcount;
+        mine = icounts ? icounts[comm->rank]
+               : ccounts ? ccounts[comm->rank] : bcount;
+        return ucmpi_coll_shm_reduce_scatter(comm, sbuf, rbuf, total, displ,
+                                             mine, dt, op, fn);
+    }
+    /* n+1 displacements (ucmpi_rs_displs) after n counts */
+    if (n > 64)
+        counts = malloc(sizeof(MPI_Count) * (2 * (size_t)n + 1));
+    if (counts == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int i = 0; i < n; i++)
+        counts[i] = icounts ? icounts[i] : ccounts ? ccounts[i] : bcount;
+    ucmpi_rs_displs(counts, n, counts + n);
+    rc = ucmpi_coll_shm_reduce_scatter_large(comm, sbuf, rbuf, counts,
+                                             counts + n, dt, op, fn);
+    if (counts != stack)
+        free(counts);
+    return rc;
+}
+
 /* counts: local group sizes (n entries); for _block a uniform count. */
 static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
                      const MPI_Count *ccounts, MPI_Count bcount, MPI_Datatype dt, MPI_Op op,
@@ -107,13 +142,8 @@ static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
     if (mode == UCMPI_COLL_BLOCKING && !local && total > 0 && dt->contig &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE_SCATTER,
                               (size_t)(total * dt->size))) {
-        MPI_Count displ = 0, mine;
-        for (int i = 0; i < comm->rank; i++)
-            displ += icounts ? icounts[i] : ccounts ? ccounts[i] : bcount;
-        mine = icounts ? icounts[comm->rank]
-               : ccounts ? ccounts[comm->rank] : bcount;
-        rc = ucmpi_coll_shm_reduce_scatter(comm, sbuf, rbuf, total, displ,
-                                           mine, dt, op, fn);
+        rc = rs_shm(comm, sbuf, rbuf, icounts, ccounts, bcount, total, dt,
+                    op, fn);
         if (rc != UCMPI_SHM_FALLBACK)
             return rc;
     }

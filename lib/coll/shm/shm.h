@@ -86,6 +86,19 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
                                   void *rbuf, MPI_Count rcount,
                                   MPI_Datatype rdt, const char *fn);
 
+/* Reduce_scatter larger than one buffer (shm_reduce.c): block d is
+ * counts[d] elements at displs[d] of the vector (n entries each). */
+int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
+                                        void *rbuf, const MPI_Count *counts,
+                                        const MPI_Count *displs,
+                                        MPI_Datatype dt, MPI_Op op,
+                                        const char *fn);
+/* rbuf = x[0] op ... op x[n-1] in rank order; x[i] the packed operands
+ * of a contiguous dt, none in rbuf but possibly x[n-1] (shm_reduce.c). */
+int ucmpi_coll_shm_reduce_all(const char *const *x, void *rbuf,
+                              MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                              int n);
+
 /* ---- segment and synchronisation (shm_seg.c), for the files above ---- */
 typedef struct ucmpi_coll_shm ucmpi_coll_shm_t;
 

@@ -42,22 +42,6 @@ int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
     return MPI_SUCCESS;
 }
 
-/* rbuf = x[0] op x[1] op ... op x[n-1], in rank order (non-commutative
- * ops too); x[i] is rank i's packed contribution (contiguous dt). */
-static int reduce_all(ucmpi_coll_shm_t *sh, const char *const *x, void *rbuf,
-                      MPI_Count count, MPI_Datatype dt, MPI_Op op, int n)
-{
-    int rc = MPI_SUCCESS;
-
-    if (x[n - 1] != (const char *)rbuf + dt->true_lb)
-        memcpy((char *)rbuf + dt->true_lb, x[n - 1],
-               (size_t)(count * dt->size));
-    for (int i = n - 2; i >= 0 && rc == MPI_SUCCESS; i--)
-        rc = ucmpi_op_apply(op, x[i] - dt->true_lb, rbuf, count, dt);
-    (void)sh;
-    return rc;
-}
-
 /* Contributions of collective k from byte `off` on: every rank's buffer,
  * except mine at `own` when it is already where it is needed. */
 static void contributions(ucmpi_coll_shm_t *sh, uint64_t k, int n, int me,
@@ -85,7 +69,7 @@ static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, ucmpi_comm_t *comm,
     if (x == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
     contributions(sh, k, comm->size, comm->rank, own, off, x);
-    rc = reduce_all(sh, x, rbuf, count, dt, op, comm->size);
+    rc = ucmpi_coll_shm_reduce_all(x, rbuf, count, dt, op, comm->size);
     if (x != stack)
         free(x);
     return rc == MPI_SUCCESS ? rc

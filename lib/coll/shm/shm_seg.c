@@ -12,20 +12,31 @@
 #include "coll/shm/shm.h"
 #include "coll/coll.h"
 #include "coll/coll_util.h"
+#include "progress.h"
 #include "coll/bcast/bcast.h"
 #include "coll/allreduce/allreduce.h"
 
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FLAG_STRIDE 128
 #define NAME_LEN 64
 #define SPIN_PURE 64          /* flag checks before progress/idle calls */
+/* Oversubscribed: idle turns (the last 64 of them yield, which hands the
+ * core to a rank of the same session) before sleeping on the futex.  4
+ * ranks, 2 cores, load 15-20, ranks sharing one session, bcast/allreduce/
+ * alltoall 8 B-1 KiB (us): sleeping at once 4-7/26-80/22-80; after 80-200
+ * turns 0.5-1.2 (a few 2-5)/7-120/8-55; never 0.5-20000/4-200/10-45. */
+#define SLEEP_AFTER 128
+#define SLEEP_NS 1000000      /* longest futex sleep */
 /* Buffers per rank: a writer may run NBUF-1 collectives ahead of its
  * slowest reader (a bcast root, reduce contributors), as eager p2p
  * messages let it; matters when ranks share cores (4 ranks on 2 cores,
@@ -88,7 +99,17 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  *   2 MiB; allreduce 0.3-0.77 up to 128 KiB, 1.1-2.1 (min) from 256 KiB;
  *   alltoall 0.5-0.6 up to 1 KiB, 0.9 at 2 KiB, 0.8-1.5 at 4-16 KiB,
  *   1.5-3.3 from 32 KiB.
- * Unmeasured at 3-8 ranks: reduce (n-1 rule kept), reduce_scatter. */
+ * Unmeasured at 3-8 ranks: reduce (n-1 rule kept).
+ * reduce_scatter in chunks (shm_reduce.c; session 5, 2026-11-30 06:17 UTC,
+ * load 24-28, two interleaved runs each, shm against the p2p algorithm):
+ *   UCMPI_REDUCE_SCATTER_ALGORITHM=shm|ring_segmented mpiexec -n 2
+ *     bench/coll_bench -b reduce_scatter -m 65536 -M 64M -t 0.1
+ *   (-n 4: shm|auto -m 4096 -M 4M -t 0.05)
+ * 2 ranks: 3.2-6.8 vs 7.5-13.8 us at 128 KiB, 27 vs 62 at 1 MiB, 156-175
+ * vs 285 at 4 MiB, 427-535 vs 1092 at 8 MiB, 1358-1368 vs 16643 and
+ * more at 16 MiB (the largest sizes swing 10x with the load); 4 ranks
+ * (oversubscribed): shm 50-89 ms against 8-34 from 1 to 4 MiB, so the
+ * one-buffer limit stays there. */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
@@ -98,7 +119,7 @@ static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     [UCMPI_SHM_ALLREDUCE] =      {ALL,     65536,     65536},
     [UCMPI_SHM_ALLGATHER] =      {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLTOALL] =       {ALL,     32768,     2048},
-    [UCMPI_SHM_REDUCE_SCATTER] = {65536,   65536,     65536},
+    [UCMPI_SHM_REDUCE_SCATTER] = {ALL,     65536,     65536},
 };
 #undef ALL
 
@@ -106,6 +127,7 @@ static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
 static const char chunked[UCMPI_SHM_NKINDS] = {
     [UCMPI_SHM_BCAST] = 1, [UCMPI_SHM_ALLREDUCE] = 1,
     [UCMPI_SHM_ALLGATHER] = 1, [UCMPI_SHM_ALLTOALL] = 1,
+    [UCMPI_SHM_REDUCE_SCATTER] = 1,       /* shm_reduce.c */
 };
 
 enum { FORCE_UNKNOWN, FORCE_NONE, FORCE_SHM, FORCE_OTHER };
@@ -381,9 +403,22 @@ void ucmpi_coll_shm_free(void *p)
 
 /* ---- flags ---- */
 
+/* Rank r's flag: the number it posted last (bytes 0-7 of its FLAG_STRIDE
+ * bytes), then how many ranks sleep on it (bytes 8-11). */
 static inline uint64_t *flag(ucmpi_coll_shm_t *sh, int r)
 {
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE);
+}
+
+static inline uint32_t *sleepers(ucmpi_coll_shm_t *sh, int r)
+{
+    return (uint32_t *)(sh->base + (size_t)r * FLAG_STRIDE + 8);
+}
+
+/* The futex word of a flag: its low 32 bits (they change at every post). */
+static inline uint32_t *flag_word(uint64_t *f)
+{
+    return (uint32_t *)f + (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 }
 
 static inline void cpu_relax(void)
@@ -413,21 +448,53 @@ char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k)
            ((size_t)r * NBUF + k % NBUF) * sh->slot;
 }
 
+/* Oversubscribed (ranks > cores), a waiter that spun and yielded in
+ * vain sleeps on the flag (a shared futex): the rank it waits for is
+ * then off the CPU, and yields only help within one scheduling group
+ * (ranks of different sessions, as under hydra-like launchers, yielded
+ * for a whole slice: 4 ranks, bcast 8 B 0.2-12 ms per call at load 15).
+ * The poster wakes sleepers: a full barrier between its store and its
+ * look at the sleeper count, matching the waiter's increment-then-recheck,
+ * so a wake is never lost (and futex_wait rechecks the value itself). */
 void ucmpi_coll_shm_post(ucmpi_coll_shm_t *sh, uint64_t k)
 {
-    __atomic_store_n(flag(sh, sh->me), k, __ATOMIC_RELEASE);
+    uint64_t *f = flag(sh, sh->me);
+
+    if (ucmpi_progress_polling) {
+        __atomic_store_n(f, k, __ATOMIC_RELEASE);
+        return;
+    }
+    __atomic_store_n(f, k, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(sleepers(sh, sh->me), __ATOMIC_SEQ_CST) != 0)
+        syscall(SYS_futex, flag_word(f), FUTEX_WAKE, INT32_MAX, NULL, NULL,
+                0);
+}
+
+/* Sleeps until rank r's flag moves past `seen` (or a bounded time: the
+ * progress engine and the dead-peer check still run now and then). */
+static void sleep_on(ucmpi_coll_shm_t *sh, int r, uint64_t seen)
+{
+    uint64_t *f = flag(sh, r);
+    struct timespec ts = {0, SLEEP_NS};
+
+    __atomic_add_fetch(sleepers(sh, r), 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(f, __ATOMIC_SEQ_CST) == seen)
+        syscall(SYS_futex, flag_word(f), FUTEX_WAIT, (uint32_t)seen, &ts,
+                NULL, 0);
+    __atomic_sub_fetch(sleepers(sh, r), 1, __ATOMIC_RELAXED);
 }
 
 /* Spins a little, then keeps the progress engine going (other requests
  * of this rank may be what the peer waits for) and yields per the wait
- * mode; checks now and then that the peer still lives. */
+ * mode, and when oversubscribed at last sleeps on the peer's flag;
+ * checks now and then that the peer still lives. */
 static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k, const char *fn)
 {
-    uint64_t *f = flag(sh, r);
+    uint64_t *f = flag(sh, r), v;
     unsigned spins = 0, idle = 0;
     int rc = MPI_SUCCESS;
 
-    while (__atomic_load_n(f, __ATOMIC_ACQUIRE) < k) {
+    while ((v = __atomic_load_n(f, __ATOMIC_ACQUIRE)) < k) {
         if (spins < SPIN_PURE) {
             spins++;
             cpu_relax();
@@ -435,7 +502,12 @@ static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k, const char *fn)
         }
         if (ucmpi_progress() != 0)
             continue;
-        ucmpi_progress_idle(++idle);
+        if (!ucmpi_progress_polling && idle >= SLEEP_AFTER) {
+            idle++;                   /* already reported as waiting */
+            sleep_on(sh, r, v);
+        } else {
+            ucmpi_progress_idle(++idle);
+        }
         if (idle % 1024 == 0 && ucmpi_peer_failed(sh->world[r])) {
             rc = MPI_ERR_PROC_FAILED;
             break;
