@@ -509,13 +509,15 @@ static int reap(ucmpi_sched_t *s)
         step_t *st = &s->steps[i];
         if (!st->inflight || !ucmpi_request_is_complete(&s->rq[i]))
             continue;
-        if (s->rq[i].status.MPI_ERROR != MPI_SUCCESS &&
-            s->err == MPI_SUCCESS)
-            s->err = s->rq[i].status.MPI_ERROR;
-        /* the schedule goes on (its later steps may serve other ranks) */
-        if (st->exact && s->rq[i].status.MPI_ERROR == MPI_SUCCESS &&
-            s->rq[i].status.ucmpi_count != st->count * st->dt->size)
+        int e = s->rq[i].status.MPI_ERROR;
+        /* an exact receive of the wrong length: the schedule goes on (its
+         * later steps serve other ranks), sending them empty messages */
+        if (st->exact && (e == MPI_ERR_TRUNCATE ||
+                          (e == MPI_SUCCESS && s->rq[i].status.ucmpi_count !=
+                                                   st->count * st->dt->size)))
             s->late_err = MPI_ERR_TRUNCATE;
+        else if (e != MPI_SUCCESS && s->err == MPI_SUCCESS)
+            s->err = e;
         st->inflight = 0;
         s->npending--;
         events++;

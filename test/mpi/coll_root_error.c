@@ -60,15 +60,14 @@ static int run_case(int c, int root, int *rc)
                                me_root ? N : 0, MPI_INT, root,
                                MPI_COMM_WORLD);
         break;
-    case 3:   /* scatterv: a negative send count at the root */
+    case 3:   /* scatterv: a negative send count at the root (the others
+               * get their blocks, that rank an error) */
         expect = MPI_ERR_COUNT;
         counts[(root + 1) % size] = -1;
-        *rc = nb ? MPI_Iscatterv(big, counts, displs, MPI_INT, rbuf,
-                                 me_root ? N : 0, MPI_INT, root,
-                                 MPI_COMM_WORLD, &req)
-                 : MPI_Scatterv(big, counts, displs, MPI_INT, rbuf,
-                                me_root ? N : 0, MPI_INT, root,
-                                MPI_COMM_WORLD);
+        *rc = nb ? MPI_Iscatterv(big, counts, displs, MPI_INT, rbuf, N,
+                                 MPI_INT, root, MPI_COMM_WORLD, &req)
+                 : MPI_Scatterv(big, counts, displs, MPI_INT, rbuf, N,
+                                MPI_INT, root, MPI_COMM_WORLD);
         break;
     case 5:   /* gather: the root's own block is too long (the others'
                * blocks match and must still arrive) */
@@ -106,7 +105,8 @@ static int run_case(int c, int root, int *rc)
     /* everyone else went ahead: finish their (send-only) part */
     if (!me_root && *rc == MPI_SUCCESS && nb)
         *rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
-    if (*rc == MPI_SUCCESS && !me_root && (c / 2 == 6 || c / 2 == 7))
+    if (*rc == MPI_SUCCESS && !me_root &&
+        (c / 2 == 3 || c / 2 == 6 || c / 2 == 7))
         for (int i = 0; i < N; i++)
             MT_CHECK(rbuf[i] == 1000 + rank * N + i, "case %d: got[%d]=%d",
                      c, i, rbuf[i]);
@@ -175,6 +175,9 @@ int main(int argc, char **argv)
         if (rank == root)
             MT_CHECK(cls == expect, "case %d: root got class %d, want %d", c,
                      cls, expect);
+        else if (c / 2 == 3 && rank == (root + 1) % size)
+            MT_CHECK(cls != MPI_SUCCESS, "case %d: no error without data",
+                     c);
         else
             MT_CHECK(rc == MPI_SUCCESS, "case %d: rc=%d", c, rc);
         run_good(c, root);
