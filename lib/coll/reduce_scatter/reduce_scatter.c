@@ -62,8 +62,10 @@ static int rs_select(MPI_Op op, size_t total_bytes, int n)
     return UCMPI_RS_RECURSIVE_HALVING;
 }
 
-/* The shm path: one buffer's worth at once, or in chunks (every block's
- * count needed then). */
+/* The shm path: pieces of every block side by side (shm_reduce.c), so a
+ * rank copies in only the blocks of the others (2 ranks: half the
+ * vector) and reads its own operand from sbuf; the whole vector in one
+ * buffer (shm_coll.c) only when a piece cannot hold one element. */
 static int rs_shm(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
                   const int *icounts, const MPI_Count *ccounts,
                   MPI_Count bcount, MPI_Count total, MPI_Datatype dt,
@@ -72,15 +74,6 @@ static int rs_shm(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     int n = comm->size, rc;
     MPI_Count stack[2 * 64 + 1], *counts = stack;
 
-    if ((size_t)(total * dt->size) <= ucmpi_coll_shm_slot_size(n)) {
-        MPI_Count displ = 0, mine;
-        for (int i = 0; i < comm->rank; i++)
-            displ += icounts ? icounts[i] : ccounts ? ccounts[i] : bcount;
-        mine = icounts ? icounts[comm->rank]
-               : ccounts ? ccounts[comm->rank] : bcount;
-        return ucmpi_coll_shm_reduce_scatter(comm, sbuf, rbuf, total, displ,
-                                             mine, dt, op, fn);
-    }
     /* n+1 displacements (ucmpi_rs_displs) after n counts */
     if (n > 64)
         counts = malloc(sizeof(MPI_Count) * (2 * (size_t)n + 1));
@@ -91,6 +84,12 @@ static int rs_shm(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     ucmpi_rs_displs(counts, n, counts + n);
     rc = ucmpi_coll_shm_reduce_scatter_large(comm, sbuf, rbuf, counts,
                                              counts + n, dt, op, fn);
+    /* (n, dt) alone decide this (or no segment: the same answer again) */
+    if (rc == UCMPI_SHM_FALLBACK &&
+        (size_t)(total * dt->size) <= ucmpi_coll_shm_slot_size(n))
+        rc = ucmpi_coll_shm_reduce_scatter(comm, sbuf, rbuf, total,
+                                           counts[n + comm->rank],
+                                           counts[comm->rank], dt, op, fn);
     if (counts != stack)
         free(counts);
     return rc;

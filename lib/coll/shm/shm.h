@@ -86,8 +86,9 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
                                   void *rbuf, MPI_Count rcount,
                                   MPI_Datatype rdt, const char *fn);
 
-/* Reduce_scatter larger than one buffer (shm_reduce.c): block d is
- * counts[d] elements at displs[d] of the vector (n entries each). */
+/* Reduce_scatter in pieces of each block (shm_reduce.c), any size: block
+ * d is counts[d] elements at displs[d] of the vector (n entries each);
+ * UCMPI_SHM_FALLBACK also when a piece cannot hold one element. */
 int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
                                         void *rbuf, const MPI_Count *counts,
                                         const MPI_Count *displs,

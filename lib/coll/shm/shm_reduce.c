@@ -1,9 +1,9 @@
 /*
  * Reductions over the comm's shared segment (protocol in shm.h): the
  * rank-order reduction of n operands that the shm reduce, allreduce and
- * reduce_scatter share, and reduce_scatter larger than one buffer.
+ * reduce_scatter share, and reduce_scatter itself.
  *
- * A large reduce_scatter goes in chunks like alltoall (shm_large.c): in
+ * A reduce_scatter goes in chunks (one when it fits) like alltoall (shm_large.c): in
  * chunk j every rank puts piece j (P elements) of each block in its
  * buffer, block d's at d * (slot / n), and reduces piece j of its own
  * block out of the n buffers.  So all ranks reduce at once, each only
