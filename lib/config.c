@@ -66,6 +66,9 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
     {"RMA_DIRECT", UCMPI_CFG_LONG, "1",
      "RMA between ranks of one node by load/store on window memory mapped "
      "from a shared segment (0: through UCX and the target's handler)"},
+    {"RMA_ACC_LOCK_DEAD", UCMPI_CFG_LONG, "-1",
+     "Testing: this world rank's first accumulate leaves the target's "
+     "accumulate lock held by a process that has exited (-1: no)"},
     {NULL, 0, NULL, NULL}
 };
 

@@ -196,6 +196,15 @@ enum {
     UCMPI_CTX_SUBS = 4
 };
 
+/* lib/coll/'s per-communicator state, inside the communicator: an
+ * allocation that failed on one rank only would make that rank decide
+ * differently (e.g. skip the shm set-up that the others enter). */
+typedef struct {
+    void *layout;             /* node layout (lib/coll/coll_comm.c) */
+    void *cache;              /* built schedules (lib/coll/coll_comm.c) */
+    void *shm;                /* lib/coll/shm/ state */
+} ucmpi_coll_state_t;
+
 struct ucmpi_comm_s {
     uint32_t magic;
     int refcount;             /* user handle + operations in flight */
@@ -211,7 +220,7 @@ struct ucmpi_comm_s {
     void *attrs;              /* owned by lib/attr.c */
     struct ucmpi_info_s *info;
     void *topo;               /* owned by lib/topo*.c */
-    void *coll;               /* owned by lib/coll/ (per-comm state) */
+    ucmpi_coll_state_t coll;  /* owned by lib/coll/ */
     uint32_t coll_seq;        /* sequence number for collective tags */
     void *local_comm;         /* intercomm: cached local intracomm */
     /* api area: session it derives from (0: world model), whose buffer

@@ -8,20 +8,14 @@
 
 typedef struct sched_cache sched_cache_t;
 
-typedef struct {
-    ucmpi_coll_layout_t *layout;
-    sched_cache_t *cache;
-    void *shm;                /* lib/coll/shm/ state */
-} coll_state_t;
 
 /* Weak: unit tests link this file without lib/coll/shm/. */
 __attribute__((weak)) void ucmpi_coll_shm_free(void *shm);
 
-static coll_state_t *coll_state(ucmpi_comm_t *c)
+/* In the communicator itself (ucmpi.h): it cannot be missing on a rank. */
+static ucmpi_coll_state_t *coll_state(ucmpi_comm_t *c)
 {
-    if (c->coll == NULL)
-        c->coll = calloc(1, sizeof(coll_state_t));
-    return c->coll;
+    return &c->coll;
 }
 
 static int node_of_rank(const ucmpi_comm_t *c, int r)
@@ -97,10 +91,8 @@ err_free:
 
 const ucmpi_coll_layout_t *ucmpi_coll_layout(ucmpi_comm_t *c)
 {
-    coll_state_t *st = coll_state(c);
+    ucmpi_coll_state_t *st = coll_state(c);
 
-    if (st == NULL)
-        return NULL;
     if (st->layout == NULL)
         st->layout = layout_build(c);
     return st->layout;
@@ -108,23 +100,18 @@ const ucmpi_coll_layout_t *ucmpi_coll_layout(ucmpi_comm_t *c)
 
 void **ucmpi_coll_shm_slot(ucmpi_comm_t *c)
 {
-    coll_state_t *st = coll_state(c);
-
-    return st != NULL ? &st->shm : NULL;
+    return &coll_state(c)->shm;
 }
 
 void ucmpi_coll_comm_destroy(ucmpi_comm_t *c)
 {
-    coll_state_t *st = c->coll;
+    ucmpi_coll_state_t *st = coll_state(c);
 
-    if (st == NULL)
-        return;
     if (st->shm != NULL && ucmpi_coll_shm_free != NULL)
         ucmpi_coll_shm_free(st->shm);
     layout_free(st->layout);
     ucmpi_sched_cache_destroy(st->cache);
-    free(st);
-    c->coll = NULL;
+    *st = (ucmpi_coll_state_t){0};
 }
 
 /* ------------------------------------------------------------------ */
@@ -188,8 +175,7 @@ static void key_hold(const ucmpi_sched_key_t *k, int hold)
 ucmpi_sched_t *ucmpi_sched_cache_get(ucmpi_comm_t *comm,
                                      const ucmpi_sched_key_t *key)
 {
-    coll_state_t *st = comm->coll;
-    sched_cache_t *c = st ? st->cache : NULL;
+    sched_cache_t *c = coll_state(comm)->cache;
 
     if (c == NULL)
         return NULL;
@@ -230,18 +216,18 @@ static slot_t *free_slot(sched_cache_t *c)
 void ucmpi_sched_cache_put(ucmpi_comm_t *comm, const ucmpi_sched_key_t *key,
                            ucmpi_sched_t *s)
 {
-    coll_state_t *st;
+    ucmpi_coll_state_t *st;
+    sched_cache_t *cache;
     slot_t *sl;
 
     if (key->ncounts > CACHE_MAX_COUNTS ||
         ucmpi_sched_footprint(s) > CACHE_MAX_BYTES)
         return;
     st = coll_state(comm);
-    if (st == NULL)
+    if (st->cache == NULL && (st->cache = calloc(1, sizeof(*cache))) == NULL)
         return;
-    if (st->cache == NULL && (st->cache = calloc(1, sizeof(*st->cache))) == NULL)
-        return;
-    sl = free_slot(st->cache);
+    cache = st->cache;
+    sl = free_slot(cache);
     if (sl == NULL)
         return;                   /* every slot in flight */
     sl->key = *key;
@@ -250,7 +236,7 @@ void ucmpi_sched_cache_put(ucmpi_comm_t *comm, const ucmpi_sched_key_t *key,
         memcpy(sl->counts, key->counts, sizeof(int) * key->ncounts);
     sl->key.counts = sl->counts;
     sl->s = s;
-    sl->stamp = ++st->cache->clock;
+    sl->stamp = ++cache->clock;
     ucmpi_sched_set_cache(s, sl);
 }
 

@@ -263,6 +263,7 @@ void ucmpi_coll_block(MPI_Count count, int n, int i, MPI_Count *off,
 #pragma weak ucmpi_coll_shm_wanted
 #pragma weak ucmpi_coll_shm_enter
 #pragma weak ucmpi_coll_shm_post
+#pragma weak PMPI_Request_free
 
 int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
                     int local_too)
@@ -284,6 +285,20 @@ int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
     if (local_too && comm->is_inter && comm->local_comm != NULL)
         (void)ucmpi_comm_next_coll_tag(comm->local_comm);
     return rc;
+}
+
+void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc)
+{
+    ucmpi_request_t *r;
+    MPI_Request req;
+
+    if (build_rc != MPI_SUCCESS || PMPI_Request_free == NULL ||
+        ucmpi_sched_start(s, 0, &r) != MPI_SUCCESS) {
+        ucmpi_sched_free(s);
+        return;
+    }
+    req = r;
+    (void)PMPI_Request_free(&req);   /* completes with progress */
 }
 
 int ucmpi_coll_local(ucmpi_comm_t *comm, ucmpi_comm_t **local,

@@ -71,6 +71,13 @@ int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root, const char *fn);
 int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
                     int local_too);
 
+/* Error path too: runs schedule s (built with build_rc) in the background
+ * and forgets it, e.g. a root that drains what the others send it after
+ * its own arguments failed a check (their sends past the rendezvous
+ * threshold would not return otherwise).  Its own errors (truncation)
+ * are dropped. */
+void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc);
+
 /* The local intracommunicator of intercomm comm (MPI_ERR_COMM if none). */
 int ucmpi_coll_local(ucmpi_comm_t *comm, ucmpi_comm_t **local,
                      const char *fn);

@@ -21,6 +21,7 @@ typedef struct {
     uint8_t kind;
     uint8_t alt;              /* over the alternate comm (intercomms) */
     uint8_t inflight;         /* run state: posted and not yet reaped */
+    uint8_t exact;            /* recv: a shorter message is an error */
     int peer;
     const void *src;          /* send buffer, reduce `in`, copy source */
     void *dst;                /* recv buffer, reduce `inout`, copy target */
@@ -61,7 +62,8 @@ struct ucmpi_sched {
     int pbeg, pend;           /* steps of the round in flight */
     int npending;
     int err;
-    uint8_t running, orphaned, persistent;
+    int late_err;             /* a short exact receive: reported at the end */
+    uint8_t running, orphaned, persistent, poisoned;
     ucmpi_request_t *req;     /* nonblocking/persistent: the user's */
     ucmpi_sched_t *prev, *next;   /* active list */
     scratch_t *scratch;
@@ -229,6 +231,21 @@ int ucmpi_sched_send_dyn(ucmpi_sched_t *s, void *const *bufp,
     if (rc == MPI_SUCCESS)
         s->steps[s->nsteps - 1].countp = countp;
     return rc;
+}
+
+int ucmpi_sched_recv_exact(ucmpi_sched_t *s, void *buf, MPI_Count count,
+                           MPI_Datatype dt, int peer)
+{
+    int rc = ucmpi_sched_recv(s, buf, count, dt, peer);
+
+    if (rc == MPI_SUCCESS)
+        s->steps[s->nsteps - 1].exact = 1;
+    return rc;
+}
+
+void ucmpi_sched_poison(ucmpi_sched_t *s)
+{
+    s->poisoned = 1;
 }
 
 int ucmpi_sched_recv_dyn(ucmpi_sched_t *s, void *const *bufp,
@@ -419,6 +436,10 @@ static int post_xfer(ucmpi_sched_t *s, int i)
     r->status.MPI_SOURCE = MPI_ANY_SOURCE;
     r->status.MPI_TAG = MPI_ANY_TAG;
     r->p2p.count = st->countp ? *st->countp : st->count;
+    /* a rank that has no data for the others (a short exact receive, or
+     * ucmpi_sched_poison) passes the shortage on: empty messages */
+    if (s->late_err != MPI_SUCCESS && st->kind == STEP_SEND)
+        r->p2p.count = 0;
     r->p2p.dt = st->dt;
     r->p2p.peer = st->peer;
     r->p2p.tag = st->alt ? s->alt_tag : s->tag;
@@ -460,7 +481,8 @@ static int post_round(ucmpi_sched_t *s, int r)
     for (int i = beg; i < end && rc == MPI_SUCCESS;) {
         const step_t *st = &s->steps[i];
         if (!is_xfer(st)) {
-            rc = local_step(st);
+            /* after a short exact receive its data is not there */
+            rc = s->late_err == MPI_SUCCESS ? local_step(st) : MPI_SUCCESS;
             i++;
             continue;
         }
@@ -487,9 +509,15 @@ static int reap(ucmpi_sched_t *s)
         step_t *st = &s->steps[i];
         if (!st->inflight || !ucmpi_request_is_complete(&s->rq[i]))
             continue;
-        if (s->rq[i].status.MPI_ERROR != MPI_SUCCESS &&
-            s->err == MPI_SUCCESS)
-            s->err = s->rq[i].status.MPI_ERROR;
+        int e = s->rq[i].status.MPI_ERROR;
+        /* an exact receive of the wrong length: the schedule goes on (its
+         * later steps serve other ranks), sending them empty messages */
+        if (st->exact && (e == MPI_ERR_TRUNCATE ||
+                          (e == MPI_SUCCESS && s->rq[i].status.ucmpi_count !=
+                                                   st->count * st->dt->size)))
+            s->late_err = MPI_ERR_TRUNCATE;
+        else if (e != MPI_SUCCESS && s->err == MPI_SUCCESS)
+            s->err = e;
         st->inflight = 0;
         s->npending--;
         events++;
@@ -511,6 +539,8 @@ static int step_rounds(ucmpi_sched_t *s)
         }
         /* An error stops the schedule once nothing is in flight. */
         if (s->err != MPI_SUCCESS || s->next_round >= s->nrounds) {
+            if (s->err == MPI_SUCCESS)
+                s->err = s->late_err;
             s->running = 0;
             return events + 1;
         }
@@ -546,6 +576,7 @@ static void reset_run(ucmpi_sched_t *s)
     s->npending = 0;
     s->pbeg = s->pend = 0;
     s->err = MPI_SUCCESS;
+    s->late_err = s->poisoned ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     s->running = 1;
 }
 

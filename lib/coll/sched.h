@@ -33,6 +33,15 @@ int ucmpi_sched_send(ucmpi_sched_t *s, const void *buf, MPI_Count count,
                      MPI_Datatype dt, int peer);
 int ucmpi_sched_recv(ucmpi_sched_t *s, void *buf, MPI_Count count,
                      MPI_Datatype dt, int peer);
+/* A receive whose message must fill buf: a shorter one (a root that could
+ * not send its data, e.g. scatter) ends the collective in MPI_ERR_TRUNCATE
+ * once its other steps are done. */
+int ucmpi_sched_recv_exact(ucmpi_sched_t *s, void *buf, MPI_Count count,
+                           MPI_Datatype dt, int peer);
+/* Runs s as if it had had a short exact receive: no local steps, every
+ * send empty (a scatter root whose send arguments failed a check: the
+ * others' exact receives fail instead of waiting or taking garbage). */
+void ucmpi_sched_poison(ucmpi_sched_t *s);
 /* inout[i] = in[i] op inout[i] (in is the left operand: rank order). */
 int ucmpi_sched_reduce(ucmpi_sched_t *s, const void *in, void *inout,
                        MPI_Count count, MPI_Datatype dt, MPI_Op op);

@@ -72,11 +72,9 @@ static int direct_acc(ucmpi_win_t *win, const acc_args_t *a,
     char *out = NULL;
     void *copy = NULL, *bounce = NULL;
 
-    if (a->kind == UCMPI_RMA_AM_CAS) {
-        ucmpi_rma_cas_run(lock, t->bytes, a->obuf, a->compare,
-                          t->local + t->segs[0].off, a->rbuf);
-        return MPI_SUCCESS;
-    }
+    if (a->kind == UCMPI_RMA_AM_CAS)
+        return ucmpi_rma_cas_run(lock, t->bytes, a->obuf, a->compare,
+                                 t->local + t->segs[0].off, a->rbuf);
     if (has_origin && a->otype->contig) {
         src = (const char *)a->obuf + a->otype->true_lb;
     } else if (has_origin) {
@@ -95,17 +93,26 @@ static int direct_acc(ucmpi_win_t *win, const acc_args_t *a,
         }
     }
     uint64_t pos = 0;
-    for (size_t i = 0; i < t->nsegs; i++) {
-        ucmpi_rma_acc_run(lock, a->op, basic, src ? src + pos : NULL,
-                          t->local + t->segs[i].off, out ? out + pos : NULL,
-                          t->segs[i].len);
+    int rc = MPI_SUCCESS;
+    for (size_t i = 0; i < t->nsegs && rc == MPI_SUCCESS; i++) {
+        rc = ucmpi_rma_acc_run(lock, a->op, basic, src ? src + pos : NULL,
+                               t->local + t->segs[i].off,
+                               out ? out + pos : NULL, t->segs[i].len);
         pos += t->segs[i].len;
     }
-    if (bounce != NULL)
+    if (bounce != NULL && rc == MPI_SUCCESS)
         ucmpi_dt_unpack(a->rtype, a->rbuf, a->rcount, bounce, t->bytes);
     free(bounce);
     free(copy);
-    return MPI_SUCCESS;
+    return rc;
+}
+
+/* The accumulate lock of target's memory is held by a process that died. */
+static int dead_holder(MPI_Win win, int target, const char *fn)
+{
+    return ucmpi_err_win(win, MPI_ERR_PROC_FAILED, fn, "the accumulate lock "
+                         "of target %d's memory is held by a process that "
+                         "died (nothing was applied)", target);
 }
 
 /* Holed pair types (MPI_SHORT_INT): the packed runs of t become one
@@ -201,6 +208,8 @@ static int acc_common_locked(MPI_Win win, const acc_args_t *a, MPI_Request *req,
         /* direct path: applied when the call returns */
         rc = t.bytes ? direct_acc(win, a, basic, &t) : MPI_SUCCESS;
         ucmpi_rma_target_free(&t);
+        if (rc == MPI_ERR_PROC_FAILED)
+            return dead_holder(win, a->target, fn);
         if (rc != MPI_SUCCESS)
             return ucmpi_err_win(win, rc, fn, "out of memory");
         return MPI_SUCCESS;
@@ -313,13 +322,15 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count,
     if (origin_datatype == target_datatype && origin_count == target_count) {
         char *t = fast_target(win, target_rank, target_disp, target_count,
                               target_datatype, op);
-        if (t != NULL) {
+        if (t != NULL &&
             ucmpi_rma_acc_run(win->peers[target_rank].acc_lock, op,
                               target_datatype, origin_addr, t, NULL,
                               (uint64_t)(target_count *
-                                         target_datatype->size));
+                                         target_datatype->size)) ==
+                MPI_SUCCESS)
             return MPI_SUCCESS;
-        }
+        if (t != NULL)
+            return dead_holder(win, target_rank, "MPI_Accumulate");
     }
     acc_args_t a = {origin_addr, origin_count, origin_datatype, NULL, 0,
                     MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
@@ -384,12 +395,14 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
                       MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
     char *t = fast_target(win, target_rank, target_disp, 1, datatype, op);
-    if (t != NULL) {
-        ucmpi_rma_acc_run(win->peers[target_rank].acc_lock, op, datatype,
-                          op == MPI_NO_OP ? NULL : origin_addr, t,
-                          result_addr, (uint64_t)datatype->size);
-        return MPI_SUCCESS;
-    }
+    if (t != NULL)
+        return ucmpi_rma_acc_run(win->peers[target_rank].acc_lock, op,
+                                 datatype, op == MPI_NO_OP ? NULL
+                                                           : origin_addr,
+                                 t, result_addr, (uint64_t)datatype->size)
+                       == MPI_SUCCESS
+                   ? MPI_SUCCESS
+                   : dead_holder(win, target_rank, "MPI_Fetch_and_op");
     acc_args_t a = {origin_addr, 1, datatype, result_addr, 1, datatype,
                     target_rank, target_disp, 1, datatype, op,
                     UCMPI_RMA_AM_GACC, NULL};
@@ -423,12 +436,12 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                              "logical, multi-language or byte type");
     char *t = fast_target(win, target_rank, target_disp, 1, datatype,
                           MPI_REPLACE);
-    if (t != NULL && ucmpi_rma_is_int(datatype)) {
-        ucmpi_rma_cas_run(win->peers[target_rank].acc_lock,
-                          (size_t)datatype->size, origin_addr, compare_addr,
-                          t, result_addr);
-        return MPI_SUCCESS;
-    }
+    if (t != NULL && ucmpi_rma_is_int(datatype))
+        return ucmpi_rma_cas_run(win->peers[target_rank].acc_lock,
+                                 (size_t)datatype->size, origin_addr,
+                                 compare_addr, t, result_addr) == MPI_SUCCESS
+                   ? MPI_SUCCESS
+                   : dead_holder(win, target_rank, fn);
     acc_args_t a = {origin_addr, 1, datatype, result_addr, 1, datatype,
                     target_rank, target_disp, 1, datatype, MPI_REPLACE,
                     UCMPI_RMA_AM_CAS, compare_addr};

@@ -78,8 +78,7 @@ static int execute(ucmpi_win_t *win, const am_hdr_t *h,
     if (h->kind == UCMPI_RMA_AM_CAS) {
         char *t = (char *)(uintptr_t)(h->raddr + segs[0].off);
         uint64_t n = segs[0].len;
-        ucmpi_rma_cas_run(win->acc_lock, n, data, data + n, t, out);
-        return MPI_SUCCESS;
+        return ucmpi_rma_cas_run(win->acc_lock, n, data, data + n, t, out);
     }
     for (uint32_t i = 0; i < h->nsegs; i++) {
         char *t = (char *)(uintptr_t)(h->raddr + segs[i].off);
@@ -93,12 +92,15 @@ static int execute(ucmpi_win_t *win, const am_hdr_t *h,
             break;
         case UCMPI_RMA_AM_GACC:
         case UCMPI_RMA_AM_ACC:
-            if (op != MPI_OP_NULL && basic != MPI_DATATYPE_NULL)
-                ucmpi_rma_acc_run(win->acc_lock, op, basic,
-                                  op == MPI_NO_OP ? NULL : data + pos, t,
-                                  h->kind == UCMPI_RMA_AM_GACC ? out + pos
-                                                               : NULL, n);
-            else if (h->kind == UCMPI_RMA_AM_GACC)
+            if (op != MPI_OP_NULL && basic != MPI_DATATYPE_NULL) {
+                int rc = ucmpi_rma_acc_run(win->acc_lock, op, basic,
+                                           op == MPI_NO_OP ? NULL
+                                                           : data + pos,
+                                           t, h->kind == UCMPI_RMA_AM_GACC
+                                                  ? out + pos : NULL, n);
+                if (rc != MPI_SUCCESS)
+                    return rc;
+            } else if (h->kind == UCMPI_RMA_AM_GACC)
                 memcpy(out + pos, t, n);
             break;
         }

@@ -17,8 +17,12 @@
  */
 #include "rma/rma.h"
 
+#include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static inline void cpu_relax(void)
 {
@@ -27,15 +31,72 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static void lock_take(uint32_t *l)
+/* The lock word holds its holder's pid, so that a waiter can tell a holder
+ * that died (a process of this node: the lock is in memory mapped on the
+ * node only) from a slow one, and fail instead of spinning forever. */
+static uint32_t my_pid;
+
+/* Testing: UCMPI_RMA_ACC_LOCK_DEAD=<world rank> makes that rank's first
+ * accumulate leave the lock held by a process that has exited. */
+static uint32_t dead_pid(void)
+{
+    pid_t p = fork();
+
+    if (p == 0)
+        _exit(0);
+    if (p > 0)
+        waitpid(p, NULL, 0);
+    return p > 0 ? (uint32_t)p : 0;
+}
+
+static int inject_dead_holder(uint32_t *l)
+{
+    static long r = -2;
+    uint32_t want = 0, pid;
+
+    if (r == -1)
+        return 0;
+    if (r == -2)
+        r = ucmpi_config_long("RMA_ACC_LOCK_DEAD");
+    if (r < 0 || r != ucmpi_global.world_rank)
+        return 0;
+    r = -1;                                   /* once */
+    pid = dead_pid();
+    return pid != 0 && __atomic_compare_exchange_n(l, &want, pid, false,
+                                                   __ATOMIC_ACQUIRE,
+                                                   __ATOMIC_RELAXED);
+}
+
+static bool holder_dead(uint32_t pid)
+{
+    return pid != 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* MPI_SUCCESS once the lock is mine; MPI_ERR_PROC_FAILED when its holder
+ * is a process that no longer exists (it died inside an accumulate). */
+static int lock_take(uint32_t *l)
 {
     unsigned spins = 0;
-    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE) != 0)
-        while (__atomic_load_n(l, __ATOMIC_RELAXED) != 0)
-            if (++spins % 64 == 0)
-                sched_yield();   /* the holder may be descheduled */
-            else
+    uint32_t held;
+
+    if (__builtin_expect(my_pid == 0, 0))
+        my_pid = (uint32_t)getpid();
+    for (;;) {
+        uint32_t want = 0;
+        if (__atomic_compare_exchange_n(l, &want, my_pid, false,
+                                        __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            break;
+        while ((held = __atomic_load_n(l, __ATOMIC_RELAXED)) != 0) {
+            if (++spins % 64 != 0) {
                 cpu_relax();
+                continue;
+            }
+            if (spins % 4096 == 0 && holder_dead(held))
+                return MPI_ERR_PROC_FAILED;
+            sched_yield();   /* the holder may be descheduled */
+        }
+    }
+    return MPI_SUCCESS;
 }
 
 static void lock_give(uint32_t *l)
@@ -97,12 +158,15 @@ static void run_holed(MPI_Op op, MPI_Datatype basic, const char *src,
     ucmpi_op_apply(op, tmp - basic->true_lb, el, 1, basic);
 }
 
-void ucmpi_rma_acc_run(uint32_t *lock, MPI_Op op, MPI_Datatype basic,
-                       const void *src, void *dst, void *out, uint64_t len)
+int ucmpi_rma_acc_run(uint32_t *lock, MPI_Op op, MPI_Datatype basic,
+                      const void *src, void *dst, void *out, uint64_t len)
 {
     if (op == MPI_NO_OP && out == NULL)
-        return;
-    lock_take(lock);
+        return MPI_SUCCESS;
+    if (__builtin_expect(inject_dead_holder(lock), 0))
+        return MPI_SUCCESS;            /* "died" before applying it */
+    if (lock_take(lock) != MPI_SUCCESS)
+        return MPI_ERR_PROC_FAILED;
     if (ucmpi_rma_holed(basic)) {
         run_holed(op, basic, src, dst, out);
     } else {
@@ -111,16 +175,19 @@ void ucmpi_rma_acc_run(uint32_t *lock, MPI_Op op, MPI_Datatype basic,
         apply(op, basic, src, dst, len);
     }
     lock_give(lock);
+    return MPI_SUCCESS;
 }
 
-void ucmpi_rma_cas_run(uint32_t *lock, size_t n, const void *val,
-                       const void *cmp, void *dst, void *out)
+int ucmpi_rma_cas_run(uint32_t *lock, size_t n, const void *val,
+                      const void *cmp, void *dst, void *out)
 {
-    lock_take(lock);
+    if (lock_take(lock) != MPI_SUCCESS)
+        return MPI_ERR_PROC_FAILED;
     memcpy(out, dst, n);
     if (memcmp(dst, cmp, n) == 0)
         memcpy(dst, val, n);
     lock_give(lock);
+    return MPI_SUCCESS;
 }
 
 bool ucmpi_rma_fast_op(MPI_Op op, MPI_Datatype dt)

@@ -278,9 +278,10 @@ void ucmpi_rma_ctrl_setup(ucmpi_win_t *win);
  * the old values into out (may be NULL), under *lock, the accumulate lock
  * of that memory.  Every path that accumulates (origins on the node, the
  * target's message handler) goes through here, so all of them stay
- * element-atomic towards each other. */
-void ucmpi_rma_acc_run(uint32_t *lock, MPI_Op op, MPI_Datatype basic,
-                       const void *src, void *dst, void *out, uint64_t len);
+ * element-atomic towards each other.  MPI_ERR_PROC_FAILED (nothing
+ * applied) when the lock's holder died while holding it. */
+int ucmpi_rma_acc_run(uint32_t *lock, MPI_Op op, MPI_Datatype basic,
+                      const void *src, void *dst, void *out, uint64_t len);
 /* A predefined type with a hole between its fields (MPI_SHORT_INT): its
  * accumulates go one element per segment, dst at the element's first
  * byte, len its packed size (ucmpi_rma_elem_segs). */
@@ -299,9 +300,9 @@ static inline uint64_t ucmpi_rma_span(MPI_Datatype basic, uint64_t len)
 bool ucmpi_rma_is_int(MPI_Datatype t);
 /* op is defined on the 4/8-byte predefined type dt (no checks needed). */
 bool ucmpi_rma_fast_op(MPI_Op op, MPI_Datatype dt);
-/* Compare-and-swap of one n-byte element. */
-void ucmpi_rma_cas_run(uint32_t *lock, size_t n, const void *val,
-                       const void *cmp, void *dst, void *out);
+/* Compare-and-swap of one n-byte element (errors as ucmpi_rma_acc_run). */
+int ucmpi_rma_cas_run(uint32_t *lock, size_t n, const void *val,
+                      const void *cmp, void *dst, void *out);
 
 /* --- the direct path (direct.c) --- */
 /* Copies on the direct path go in pieces of this size.  glibc 2.36 on

@@ -163,11 +163,14 @@ int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote)
         ucmpi_rma_peer_t *p = &win->peers[t];
         int st = ucmpi_rma_peer_err(win, t,
                                     ucmpi_rma_cnt_wait_peer(&p->cnt, p->world));
-        if (st == MPI_ERR_PROC_FAILED)
+        /* a live target may report a failed process too (its memory's
+         * accumulate lock died with its holder): the window goes on */
+        bool dead = st == MPI_ERR_PROC_FAILED && ucmpi_peer_failed(p->world);
+        if (dead)
             win->broken = 1;
         if (st != MPI_SUCCESS && rc == MPI_SUCCESS)
             rc = st;
-        if (st == MPI_ERR_PROC_FAILED)
+        if (dead)
             continue;
         p->cnt.status = MPI_SUCCESS;
         /* only UCP puts/gets/atomics need a flush to be remotely done;

@@ -7,10 +7,8 @@
  * every rank runs correct collectives on the same communicator and checks
  * their results.  Before the fix the root's collective numbers fell one
  * behind and the next collective hung or mixed up data.
- * Limits (not tested): the others must only send small (eager) blocks
- * or receive nothing from a root whose call failed (a rendezvous send to
- * it never completes), and scatterv's tree algorithm (forced, or from 16
- * ranks) has every inner rank wait for the root's counts.
+ * Big (rendezvous) blocks and scatter(v) roots that cannot send their
+ * data: coll_root_error_big.
  */
 #include "mpitest.h"
 
@@ -62,15 +60,14 @@ static int run_case(int c, int root, int *rc)
                                me_root ? N : 0, MPI_INT, root,
                                MPI_COMM_WORLD);
         break;
-    case 3:   /* scatterv: a negative send count at the root */
+    case 3:   /* scatterv: a negative send count at the root (the others
+               * get their blocks, that rank an error) */
         expect = MPI_ERR_COUNT;
         counts[(root + 1) % size] = -1;
-        *rc = nb ? MPI_Iscatterv(big, counts, displs, MPI_INT, rbuf,
-                                 me_root ? N : 0, MPI_INT, root,
-                                 MPI_COMM_WORLD, &req)
-                 : MPI_Scatterv(big, counts, displs, MPI_INT, rbuf,
-                                me_root ? N : 0, MPI_INT, root,
-                                MPI_COMM_WORLD);
+        *rc = nb ? MPI_Iscatterv(big, counts, displs, MPI_INT, rbuf, N,
+                                 MPI_INT, root, MPI_COMM_WORLD, &req)
+                 : MPI_Scatterv(big, counts, displs, MPI_INT, rbuf, N,
+                                MPI_INT, root, MPI_COMM_WORLD);
         break;
     case 5:   /* gather: the root's own block is too long (the others'
                * blocks match and must still arrive) */
@@ -108,7 +105,8 @@ static int run_case(int c, int root, int *rc)
     /* everyone else went ahead: finish their (send-only) part */
     if (!me_root && *rc == MPI_SUCCESS && nb)
         *rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
-    if (*rc == MPI_SUCCESS && !me_root && (c / 2 == 6 || c / 2 == 7))
+    if (*rc == MPI_SUCCESS && !me_root &&
+        (c / 2 == 3 || c / 2 == 6 || c / 2 == 7))
         for (int i = 0; i < N; i++)
             MT_CHECK(rbuf[i] == 1000 + rank * N + i, "case %d: got[%d]=%d",
                      c, i, rbuf[i]);
@@ -177,6 +175,9 @@ int main(int argc, char **argv)
         if (rank == root)
             MT_CHECK(cls == expect, "case %d: root got class %d, want %d", c,
                      cls, expect);
+        else if (c / 2 == 3 && rank == (root + 1) % size)
+            MT_CHECK(cls != MPI_SUCCESS, "case %d: no error without data",
+                     c);
         else
             MT_CHECK(rc == MPI_SUCCESS, "case %d: rc=%d", c, rc);
         run_good(c, root);

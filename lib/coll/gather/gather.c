@@ -74,6 +74,74 @@ static int gather_check_send(ucmpi_comm_t *c, const void *sbuf,
     return MPI_SUCCESS;
 }
 
+static const ucmpi_xfer_alg_t *gatherv_select(const ucmpi_xfer_args_t *a);
+
+/* ---- a root whose arguments failed a check ---- */
+
+/* Block bytes of a valid (count, type); -1 when either is bad. */
+static long long block_bytes(MPI_Count count, MPI_Datatype dt)
+{
+    const char *why;
+
+    if (count < 0 || ucmpi_dt_check(dt, 1, &why) != MPI_SUCCESS)
+        return -1;
+    return (long long)(count * dt->size);
+}
+
+/* Zero-byte receives of what the others send this root under alg: UCX
+ * truncates (and, for a rendezvous, acknowledges) whatever comes, so the
+ * senders return.  One round: a truncation ends a schedule after it. */
+static int drain_build(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
+                       const ucmpi_xfer_alg_t *alg, long long bs)
+{
+    ucmpi_comm_t *c = a->comm;
+    int n = a->size, rc = MPI_SUCCESS;
+
+    if (alg->build == ucmpi_gatherv_binomial && !c->is_inter && n > 1) {
+        ucmpi_vtree_t *t = ucmpi_vtree_new(s, n, a->root, a->rank);
+        if (t == NULL)
+            return MPI_ERR_NO_MEM;
+        for (int i = 0; i < t->nchild && rc == MPI_SUCCESS; i++) {
+            int peer = ucmpi_vtree_rank(t, t->child[i].pos);
+            rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, peer);
+            if (rc == MPI_SUCCESS && t->child[i].cnt > 1)
+                rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, peer);
+        }
+        return rc;
+    }
+    if (alg->build == ucmpi_gather_binomial && bs > 0 && n > 1) {
+        for (int m = 1; m < n && rc == MPI_SUCCESS; m <<= 1)
+            rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, (m + a->root) % n);
+        return rc;
+    }
+    /* linear: every other rank sends once (ucmpi_gather_linear) */
+    for (int i = 0; i < c->remote_size && rc == MPI_SUCCESS; i++)
+        if (c->is_inter || i != c->rank)
+            rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, i);
+    return rc;
+}
+
+/* The argument error err on this rank: a root still drains the others'
+ * blocks in the background (bs: the uniform block bytes, -1 unknown or v
+ * form); any rank keeps its collective numbers in step. */
+static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
+                         long long bs, ucmpi_xfer_mode_t mode)
+{
+    ucmpi_xfer_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
+                           .root = root, .sbuf = MPI_IN_PLACE,
+                           .sdt = MPI_BYTE, .rdt = MPI_BYTE,
+                           .rcount = bs > 0 ? bs : 0};
+    ucmpi_sched_t *s;
+
+    /* (a root rank is a valid root) */
+    if (!ucmpi_xfer_is_root(c, root) || mode == UCMPI_XFER_PERSISTENT ||
+        (!v && bs < 0) || (s = ucmpi_sched_create(c)) == NULL)
+        return ucmpi_coll_skip(c, err, -1, 0, 0);
+    ucmpi_coll_release(s, drain_build(s, &a, v ? gatherv_select(&a)
+                                                : gather_select(&a), bs));
+    return err;
+}
+
 static int gather_common(const void *sbuf, MPI_Count scount,
                          MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                          MPI_Datatype rdt, int root,
@@ -82,13 +150,13 @@ static int gather_common(const void *sbuf, MPI_Count scount,
 {
     ucmpi_xfer_args_t a = {0};
     int rc = ucmpi_xfer_check_comm(comm, fn);
+    long long bs;
 
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
-    if (rc != MPI_SUCCESS)
-        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
-    rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
+    if (rc == MPI_SUCCESS)
+        rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
         rc = ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt, "receive", fn);
         /* the root's block and the n blocks it receives */
@@ -96,8 +164,13 @@ static int gather_common(const void *sbuf, MPI_Count scount,
             rc = ucmpi_coll_check_alias1(comm, sbuf, scount, sdt, rbuf,
                                          rcount * comm->size, rdt, fn);
     }
-    if (rc != MPI_SUCCESS)
-        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+    if (rc != MPI_SUCCESS) {
+        /* the others' block size: the root's receive or its own block */
+        bs = block_bytes(rcount, rdt);
+        if (bs < 0 && sbuf != MPI_IN_PLACE && !comm->is_inter)
+            bs = block_bytes(scount, sdt);
+        return gather_failed(comm, rc, root, 0, bs, mode);
+    }
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .root = root, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,
@@ -208,9 +281,8 @@ static int gatherv_common(const void *sbuf, MPI_Count scount,
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
-    if (rc != MPI_SUCCESS)
-        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
-    rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
+    if (rc == MPI_SUCCESS)
+        rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
         rc = rcounts_c ? ucmpi_xfer_check_counts_c(comm, comm->remote_size,
                                                    rcounts_c, displs_c, rdt,
@@ -228,7 +300,7 @@ static int gatherv_common(const void *sbuf, MPI_Count scount,
         rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
     }
     if (rc != MPI_SUCCESS)
-        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+        return gather_failed(comm, rc, root, 1, -1, mode);
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .root = root, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,

@@ -9,8 +9,10 @@ int ucmpi_gather_linear(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
     const ucmpi_xblk_t *blk;
     int rc = MPI_SUCCESS;
 
+    /* every rank sends, even an empty block: a root whose arguments
+     * failed a check then knows what to drain (gather.c) */
     if (!ucmpi_xfer_is_root(c, a->root)) {
-        if (a->root == MPI_PROC_NULL || a->scount * a->sdt->size == 0)
+        if (a->root == MPI_PROC_NULL)
             return MPI_SUCCESS;
         return ucmpi_sched_send(s, a->sbuf, a->scount, a->sdt, a->root);
     }
@@ -20,10 +22,8 @@ int ucmpi_gather_linear(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
     if (blk == NULL)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < c->remote_size && rc == MPI_SUCCESS; i++) {
-        if (ucmpi_xblk_bytes(&blk[i]) == 0)
-            continue;
         if (!c->is_inter && i == c->rank) {
-            if (a->sbuf != MPI_IN_PLACE)
+            if (a->sbuf != MPI_IN_PLACE && ucmpi_xblk_bytes(&blk[i]) > 0)
                 rc = ucmpi_sched_copy(s, a->sbuf, a->scount, a->sdt,
                                       blk[i].buf, blk[i].count, blk[i].dt);
             continue;

@@ -3,6 +3,9 @@
 #include "coll/reduce/reduce.h"
 #include "coll/alias.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static const ucmpi_coll_alg_t reduce_algs[] = {
     {UCMPI_REDUCE_BINOMIAL, "binomial",
      "binomial tree, log2(n) rounds; rank order for non-commutative ops"},
@@ -67,6 +70,49 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
                            comm->is_inter && root >= 0);
 }
 
+/* The intracomm root's buffers failed a check (count, type and op are
+ * fine): it still takes part, into scratch that it drops, so that the
+ * others' contributions past the rendezvous threshold (or beyond the shm
+ * path's buffers) are taken and the communicator stays in step. */
+static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
+                              MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                              int root, int mode, const char *fn)
+{
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+    size_t nbytes = (size_t)(count * dt->size);
+    size_t ext = (size_t)(dt->extent > dt->true_extent ? dt->extent
+                                                       : dt->true_extent);
+    ucmpi_sched_t *s;
+    char *tmp;
+    int rc;
+
+    if (comm->is_inter || mode == UCMPI_COLL_PERSISTENT || count == 0)
+        return reduce_skip(comm, err, mode, count, dt, 1, root);
+    if (mode == UCMPI_COLL_BLOCKING && dt->contig &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes)) {
+        tmp = calloc((size_t)count, ext);
+        if (tmp == NULL)
+            return reduce_skip(comm, err, mode, count, dt, 1, root);
+        rc = ucmpi_coll_shm_reduce(comm, sbuf, tmp - dt->true_lb, count, dt,
+                                   op, root, fn);
+        free(tmp);
+        if (rc != UCMPI_SHM_FALLBACK)
+            return err;
+    }
+    if ((s = ucmpi_sched_create(comm)) == NULL)
+        return reduce_skip(comm, err, mode, count, dt, 1, root);
+    tmp = ucmpi_coll_tmpbuf(s, count, dt);
+    if (tmp != NULL)   /* my own contribution when sbuf is unusable */
+        memset(tmp + dt->true_lb, 0, (size_t)count * ext);
+    rc = tmp == NULL ? MPI_ERR_NO_MEM
+                     : ucmpi_reduce_build(s, sbuf == MPI_IN_PLACE ? tmp : sbuf,
+                                          tmp, count, dt, op, root, &g,
+                                          ucmpi_reduce_select(comm, g.size,
+                                                              nbytes, op));
+    ucmpi_coll_release(s, rc);
+    return err;
+}
+
 static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                          MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
                          int mode, MPI_Request *req, const char *fn)
@@ -92,16 +138,20 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
         return reduce_skip(comm, rc, mode, count, dt, dt_ok, root);
     am_root = comm->is_inter ? root == MPI_ROOT : root == comm->rank;
     if (rbuf == MPI_IN_PLACE ||
-        (sbuf == MPI_IN_PLACE && (!am_root || comm->is_inter)))
-        return reduce_skip(comm, ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
-                               "MPI_IN_PLACE is only allowed as the root's "
-                               "send buffer of an intracommunicator reduce"),
-                           mode, count, dt, 1, root);
+        (sbuf == MPI_IN_PLACE && (!am_root || comm->is_inter))) {
+        rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only "
+                            "allowed as the root's send buffer of an "
+                            "intracommunicator reduce");
+        return am_root ? reduce_root_failed(comm, rc, sbuf, count, dt, op,
+                                            root, mode, fn)
+                       : reduce_skip(comm, rc, mode, count, dt, 1, root);
+    }
     /* only the root of an intracomm uses both buffers */
     if (am_root && !comm->is_inter && sbuf != MPI_IN_PLACE &&
         (rc = ucmpi_coll_check_alias1(comm, sbuf, count, dt, rbuf, count, dt,
                                       fn)) != MPI_SUCCESS)
-        return reduce_skip(comm, rc, mode, count, dt, 1, root);
+        return reduce_root_failed(comm, rc, sbuf, count, dt, op, root, mode,
+                                  fn);
     if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
         return rc;
     if (mode == UCMPI_COLL_BLOCKING && count > 0 && dt->contig &&

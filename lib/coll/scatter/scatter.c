@@ -80,6 +80,88 @@ static void scatter_args(ucmpi_xfer_args_t *a, MPI_Comm comm, int root,
     }
 }
 
+static const ucmpi_xfer_alg_t *scatterv_select(const ucmpi_xfer_args_t *a);
+
+/* ---- a root whose arguments failed a check ---- */
+
+static bool dt_ok(MPI_Datatype dt)
+{
+    const char *why;
+
+    return ucmpi_dt_check(dt, 1, &why) == MPI_SUCCESS;
+}
+
+/* The root's send side: fine (its blocks can still go) or not. */
+static bool send_ok(const void *sbuf, MPI_Count scount, MPI_Datatype sdt)
+{
+    return sbuf != MPI_IN_PLACE && scount >= 0 && dt_ok(sdt) &&
+           !(sbuf == NULL && scount > 0 && sdt->predefined && sdt->size > 0);
+}
+
+static bool sendv_ok(int n, const void *sbuf, const int *counts,
+                     const int *displs, const MPI_Count *counts_c,
+                     const MPI_Aint *displs_c, MPI_Datatype sdt)
+{
+    if (sbuf == MPI_IN_PLACE || !dt_ok(sdt) ||
+        (counts_c ? counts_c == NULL || displs_c == NULL
+                  : counts == NULL || displs == NULL))
+        return n == 0 && sbuf != MPI_IN_PLACE;
+    for (int i = 0; i < n; i++)
+        if ((counts_c ? counts_c[i] : counts[i]) < 0)
+            return false;
+    return true;
+}
+
+/* The argument error err on this rank.  A root whose send side is fine
+ * still sends the others their blocks (a is ready but for its own
+ * receive, dropped); one that cannot sends them empty messages instead,
+ * which their exact receives turn into an error (alg: the algorithm the
+ * others run, or linear for uniform scatter, whose empty messages reach
+ * every rank whatever the others chose).  Other ranks keep their
+ * collective numbers in step. */
+static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_xfer_args_t *a,
+                          bool can_send, const ucmpi_xfer_alg_t *alg,
+                          ucmpi_xfer_mode_t mode, MPI_Request *req,
+                          const char *fn)
+{
+    ucmpi_sched_t *s;
+    int rc;
+
+    if (!ucmpi_xfer_is_root(c, a->root) || mode == UCMPI_XFER_PERSISTENT)
+        return ucmpi_coll_skip(c, err, -1, 0, 0);
+    a->rbuf = MPI_IN_PLACE;
+    a->rdt = MPI_BYTE;
+    a->rcount = 0;
+    if (can_send)
+        return ucmpi_xfer_run_anyway(alg, a, mode, req, fn, err);
+    if ((s = ucmpi_sched_create(c)) == NULL)
+        return ucmpi_coll_skip(c, err, -1, 0, 0);
+    if (a->scounts != NULL || a->scounts_c != NULL) {
+        /* scatterv with bad counts only: the valid blocks go (blocking:
+         * they are read from sbuf), the others are empty */
+        rc = ucmpi_xfer_prepare(s, a);
+        for (int i = 0; rc == MPI_SUCCESS && i < a->nsblk; i++)
+            if (a->sblk[i].count < 0)
+                a->sblk[i].count = 0;
+        a->scounts = NULL;
+        a->scounts_c = NULL;
+        if (rc == MPI_SUCCESS)
+            rc = alg->build(s, a);
+        (void)ucmpi_coll_run(c, s, rc, UCMPI_COLL_BLOCKING, NULL, fn);
+        return err;
+    }
+    a->sbuf = NULL;
+    a->scount = 0;
+    a->sdt = MPI_BYTE;
+    a->scounts = NULL;
+    a->scounts_c = NULL;
+    a->sblk = ucmpi_xblk_uniform(s, c->remote_size, NULL, 0, MPI_BYTE);
+    rc = a->sblk == NULL ? MPI_ERR_NO_MEM : alg->build(s, a);
+    ucmpi_sched_poison(s);
+    ucmpi_coll_release(s, rc);
+    return err;
+}
+
 static int scatter_common(const void *sbuf, MPI_Count scount,
                           MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                           MPI_Datatype rdt, int root,
@@ -92,9 +174,8 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
-    if (rc != MPI_SUCCESS)
-        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
-    rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
+    if (rc == MPI_SUCCESS)
+        rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
         rc = ucmpi_xfer_check_buf(comm, sbuf, scount, sdt, "send", fn);
         /* the n blocks the root sends and its own block */
@@ -102,8 +183,18 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
             rc = ucmpi_coll_check_alias1(comm, sbuf, scount * comm->size, sdt,
                                          rbuf, rcount, rdt, fn);
     }
-    if (rc != MPI_SUCCESS)
-        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+    if (rc != MPI_SUCCESS) {
+        bool ok = send_ok(sbuf, scount, sdt);
+
+        a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+                                .size = comm->size, .root = root,
+                                .sbuf = sbuf, .scount = ok ? scount : 0,
+                                .sdt = ok ? sdt : MPI_BYTE,
+                                .rdt = MPI_BYTE};
+        return scatter_failed(comm, rc, &a, ok, ok ? scatter_select(&a)
+                                  : &ucmpi_scatter_algs[SCATTER_LINEAR],
+                              mode, req, fn);
+    }
     scatter_args(&a, comm, root, sbuf, rbuf, rcount, rdt);
     if (ucmpi_xfer_is_root(comm, root)) {
         a.scount = scount;
@@ -203,9 +294,8 @@ static int scatterv_common(const void *sbuf, const int *scounts,
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
-    if (rc != MPI_SUCCESS)
-        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
-    rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
+    if (rc == MPI_SUCCESS)
+        rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
         rc = scounts_c ? ucmpi_xfer_check_counts_c(comm, comm->remote_size,
                                                    scounts_c, displs_c, sdt,
@@ -222,8 +312,28 @@ static int scatterv_common(const void *sbuf, const int *scounts,
                                .dt = rdt};
         rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
     }
-    if (rc != MPI_SUCCESS)
-        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+    if (rc != MPI_SUCCESS) {
+        bool ok = sendv_ok(comm->remote_size, sbuf, scounts, displs,
+                           scounts_c, displs_c, sdt);
+        /* only some counts are negative: the other blocks can go */
+        bool some = !ok && sbuf != MPI_IN_PLACE && dt_ok(sdt) &&
+                    (scounts_c ? displs_c != NULL : scounts && displs);
+
+        a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+                                .size = comm->size, .root = root,
+                                .sbuf = sbuf, .sdt = ok || some ? sdt
+                                                               : MPI_BYTE,
+                                .rdt = MPI_BYTE};
+        if (ok || some) {
+            a.scounts = scounts;
+            a.sdispls = displs;
+            a.scounts_c = scounts_c;
+            a.sdispls_c = displs_c;
+            a.nsblk = comm->remote_size;
+        }
+        return scatter_failed(comm, rc, &a, ok, scatterv_select(&a), mode,
+                              req, fn);
+    }
     scatter_args(&a, comm, root, sbuf, rbuf, rcount, rdt);
     if (ucmpi_xfer_is_root(comm, root)) {
         a.scounts = scounts;

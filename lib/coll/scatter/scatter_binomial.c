@@ -31,8 +31,9 @@ int ucmpi_scatter_binomial(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
                                   a->sdt, tmp + (size_t)(n - root) * bs,
                                   (MPI_Count)root * bs, MPI_BYTE);
     } else {
-        rc = ucmpi_sched_recv(s, tmp, (MPI_Count)sub * bs, MPI_BYTE,
-                              (vr - lowbit(vr) + root) % n);
+        /* exact: see ucmpi_sched_poison */
+        rc = ucmpi_sched_recv_exact(s, tmp, (MPI_Count)sub * bs, MPI_BYTE,
+                                    (vr - lowbit(vr) + root) % n);
     }
     if (rc == MPI_SUCCESS)
         rc = ucmpi_sched_fence(s);

@@ -63,12 +63,14 @@ static int inner(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
     int parent = ucmpi_vtree_rank(t, t->pos - lowbit(t->pos));
     int rc = MPI_SUCCESS;
 
+    /* exact: a parent without data (see ucmpi_sched_poison) sends empty
+     * messages, and then so does this rank */
     if (t->sub > 1)
-        rc = ucmpi_sched_recv(s, t->bytes,
-                              (MPI_Count)(t->sub * sizeof(MPI_Count)),
-                              MPI_BYTE, parent);
+        rc = ucmpi_sched_recv_exact(s, t->bytes,
+                                    (MPI_Count)(t->sub * sizeof(MPI_Count)),
+                                    MPI_BYTE, parent);
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_sched_recv(s, a->rbuf, a->rcount, a->rdt, parent);
+        rc = ucmpi_sched_recv_exact(s, a->rbuf, a->rcount, a->rdt, parent);
     if (rc != MPI_SUCCESS || t->sub == 1)
         return rc;
     rc = ucmpi_sched_fence(s);
