@@ -273,8 +273,15 @@ run_perftest() {
             if (u ~ /[kK]/) v *= 1024; if (u ~ /[mM]/) v *= 1048576; print int(v) }')
     fi
     port=$((20000 + RANDOM % 20000))
-    for t in tag_lat tag_bw; do
+    local pmin tests=""
+    pmin=$(echo "${min_size:-0}" | awk '{ v = $1 + 0; u = substr($1, length($1));
+        if (u ~ /[kK]/) v *= 1024; if (u ~ /[mM]/) v *= 1048576; print int(v) }')
+    # --select: tag_lat for latency, tag_bw for bw (perftest has no bibw)
+    { [ -z "$select" ] || has "$select" latency; } && tests="tag_lat"
+    { [ -z "$select" ] || has "$select" bw; } && tests="$tests tag_bw"
+    for t in $tests; do
         s=0; [ $t = tag_bw ] && s=1
+        while [ "$s" -lt "$pmin" ]; do s=$(( s ? s * 4 : 1 )); done
         while [ "$s" -le "$pmax" ]; do
             if ! time_left 120; then
                 log "out of time: ucx_perftest stops at $t $s bytes"

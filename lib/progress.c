@@ -19,10 +19,22 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_HOOKS 16
 #define CPUS_KEY "ucmpi.cpus"
+/* Longest sleep of an idle rank in wait mode block.  8 ranks on 2 cores
+ * at load 25 (bench/oversub, 300 rounds, interleaved): 1 ms left shm
+ * collectives 1.3 s, 100-250 us 0.28-0.49 s, 20 us 1.5 s (the sleepers'
+ * wake-ups take the CPU). */
+#define BLOCK_SLEEP_NS 100000L
+/* Idle turns (spins) before blocking: 64 polls, then 64 yields, which hand
+ * the core to a rank of the same session (mpiexec keeps oversubscribed
+ * ranks in its own) at less cost than a sleep; shm collective waits sleep
+ * on their futex from their 128th turn on (lib/coll/shm/shm_seg.c). */
+#define BLOCK_AFTER 128
 
 static ucmpi_progress_fn_t hooks[MAX_HOOKS];
 int ucmpi_progress_num_hooks;     /* read inline by lib/progress.h */
@@ -90,18 +102,20 @@ void ucmpi_progress_idle(unsigned spins)
     ucmpi_rt_waiting();
     if (wait_mode == WAIT_POLL || spins < 64)
         return;
-    if (wait_mode == WAIT_YIELD || ucmpi_progress_num_hooks > 0) {
+    if (wait_mode == WAIT_YIELD || spins < BLOCK_AFTER) {
         sched_yield();
         return;
     }
-    /* block: sleep on the worker's event fd (bounded, so hooks and
-     * shared-memory transports without events still move) */
+    /* block: sleep on the worker's event fd, at most BLOCK_SLEEP_NS (so
+     * hooks and shared-memory collectives, which signal no event, still
+     * move; without hooks UCX wakes us as soon as a message comes) */
     ucmpi_lock();
-    int armed = ucmpi_ucx_arm() == 0;
+    int armed = ucmpi_progress_num_hooks > 0 || ucmpi_ucx_arm() == 0;
     ucmpi_unlock();
     if (armed) {
         struct pollfd p = {.fd = ucmpi_ucx_efd(), .events = POLLIN};
-        poll(&p, 1, 1);
+        struct timespec ts = {0, BLOCK_SLEEP_NS};
+        ppoll(&p, 1, &ts, NULL);
     }
 }
 
@@ -142,7 +156,10 @@ static long node_cores(void)
 }
 
 /* Chooses the wait mode from UCMPI_WAIT_MODE: auto yields when this node
- * runs more ranks than its ranks have cores. */
+ * runs more ranks than its ranks have cores.  (block measured better for
+ * p2p when oversubscribed, 8 ranks on 2 cores, load 25-40, but made RMA
+ * over TCP 5x slower: a rank polling a remote lock word sleeps each turn,
+ * examples/param_server -n 3 took 34 s instead of 7; so it stays opt-in.) */
 void ucmpi_progress_init(void)
 {
     const char *m = ucmpi_config_str("WAIT_MODE");
@@ -157,4 +174,7 @@ void ucmpi_progress_init(void)
         wait_mode = ucmpi_global.local_size > node_cores() ? WAIT_YIELD
                                                            : WAIT_POLL;
     ucmpi_progress_polling = wait_mode == WAIT_POLL;
+    /* sleeps of tens of microseconds, not plus the default 50 us slack */
+    if (wait_mode == WAIT_BLOCK)
+        prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
 }
