@@ -107,7 +107,10 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  *   (-n 4: shm|auto -m 4096 -M 4M -t 0.05)
  * 2 ranks: 3.2-6.8 vs 7.5-13.8 us at 128 KiB, 27 vs 62 at 1 MiB, 156-175
  * vs 285 at 4 MiB, 427-535 vs 1092 at 8 MiB, 1358-1368 vs 16643 and
- * more at 16 MiB (the largest sizes swing 10x with the load); 4 ranks
+ * more at 16 MiB (the largest sizes swing 10x with the load); again at
+ * 07:19 UTC (load 27, -m 128K -M 16M): a tie from 128 KiB to 4 MiB (51
+ * vs 51-56 us at 1 MiB), 451-537 vs 694-717 at 8 MiB, 1312-1436 vs
+ * 1733-15282 at 16 MiB; 4 ranks
  * (oversubscribed): shm 50-89 ms against 8-34 from 1 to 4 MiB, so the
  * one-buffer limit stays there.
  * The 4-8 rank runs of session 4 had each rank in a session of its own,
