@@ -446,6 +446,12 @@ static int nb_progress(void)
         }
     }
     busy = 0;
+    /* a registered hook takes every wait off its fast path: leave when
+     * idle (hooks run under the big lock, which agree_nb holds too) */
+    if (nb_list == NULL && nb_registered) {
+        nb_registered = 0;
+        ucmpi_progress_unregister(nb_progress);
+    }
     return events;
 }
 
@@ -473,11 +479,13 @@ int ucmpi_ctx_agree_nb(ucmpi_comm_t *c, int n,
     nb->arg = arg;
     plan_steps(nb);
     pending_add(&nb->op);
+    ucmpi_lock();
     nb->next_nb = nb_list;
     nb_list = nb;
     if (!nb_registered) {
         ucmpi_progress_register(nb_progress);
         nb_registered = 1;
     }
+    ucmpi_unlock();
     return MPI_SUCCESS;
 }

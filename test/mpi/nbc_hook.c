@@ -1,5 +1,6 @@
 /* Nonblocking and persistent collectives run as schedules driven by a
- * progress hook (lib/coll/sched.c).  Once none runs, the hook must be
+ * progress hook (lib/coll/sched.c), MPI_Comm_idup's context-id agreement
+ * by another (lib/comm_ctx.c).  Once none runs, the hook must be
  * gone again: while one is registered every single-operation wait of
  * point-to-point leaves its fast path (lib/progress.h).  Checks the
  * engine's hook count through its internal symbol (weak: elsewhere only
@@ -84,6 +85,15 @@ int main(int argc, char **argv)
         }
         MPI_Request_free(&req);
         check_hooks(base, "a persistent MPI_Allreduce_init");
+
+        MPI_Comm dup;
+        MPI_Comm_idup(MPI_COMM_WORLD, &dup, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        check_hooks(base, "MPI_Comm_idup");
+        in = rank;
+        MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, dup);
+        MT_CHECK(out == want, "allreduce on the idup'ed comm %d", out);
+        MPI_Comm_free(&dup);
         pingpong(300);
     }
     return mt_finish();
