@@ -6,31 +6,13 @@
  * engine's hook count through its internal symbol (weak: elsewhere only
  * the results are checked) after each kind, the collectives' results, and
  * messages sent afterwards. */
-#include "mpitest.h"
-
-extern int ucmpi_progress_num_hooks __attribute__((weak));
+#include "hooktest.h"
 
 static int rank, size;
 
-static int hooks(void)
-{
-    return &ucmpi_progress_num_hooks != NULL ? ucmpi_progress_num_hooks : 0;
-}
-
-/* Progress (a bounded number of calls) until the count falls to base. */
-static int settle(int base)
-{
-    int flag;
-
-    for (int i = 0; i < 1000 && hooks() > base; i++)
-        MPI_Iprobe(MPI_ANY_SOURCE, 12345, MPI_COMM_SELF, &flag,
-                   MPI_STATUS_IGNORE);
-    return hooks();
-}
-
 static void check_hooks(int base, const char *after)
 {
-    int n = settle(base);
+    int n = mt_hooks_settle(base);
     MT_CHECK(n <= base, "%d progress hooks registered after %s, %d before",
              n, after, base);
 }
@@ -59,7 +41,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     want = size * (size - 1) / 2;
     MPI_Barrier(MPI_COMM_WORLD);
-    int base = settle(hooks());
+    int base = mt_hooks_settle(mt_hooks());
 
     for (int round = 0; round < 3; round++) {
         MPI_Ibarrier(MPI_COMM_WORLD, &req);

@@ -5,17 +5,10 @@
  * (lib/progress.h).  Checks the engine's hook count through its internal
  * symbol (weak: the test still runs its correctness part elsewhere), and
  * that many later blocking and nonblocking messages stay correct. */
-#include "mpitest.h"
+#include "hooktest.h"
 #include <string.h>
 
-extern int ucmpi_progress_num_hooks __attribute__((weak));
-
 static int rank, size, next, prev;
-
-static int hooks(void)
-{
-    return &ucmpi_progress_num_hooks != NULL ? ucmpi_progress_num_hooks : 0;
-}
 
 /* One partitioned round whose receive starts before the sender exists;
  * with free_early, a receive request never started is freed before its
@@ -55,18 +48,6 @@ static void late_sender(int round, int free_early)
     MPI_Request_free(&sreq);
 }
 
-/* Progress until the hook count falls to `base` (a bounded number of
- * calls: the hook leaves on its first idle run). */
-static int settle(int base)
-{
-    int flag;
-
-    for (int i = 0; i < 1000 && hooks() > base; i++)
-        MPI_Iprobe(MPI_ANY_SOURCE, 12345, MPI_COMM_SELF, &flag,
-                   MPI_STATUS_IGNORE);
-    return hooks();
-}
-
 /* Many later ping-pongs and windows, each message checked. */
 static void traffic(int iters)
 {
@@ -95,18 +76,18 @@ int main(int argc, char **argv)
     prev = (rank + size - 1) % size;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    int base = settle(hooks());
+    int base = mt_hooks_settle(mt_hooks());
     for (int round = 0; round < 5; round++) {
         late_sender(round, 0);
         MPI_Barrier(MPI_COMM_WORLD);
-        int n = settle(base);
+        int n = mt_hooks_settle(base);
         MT_CHECK(n <= base, "round %d: %d progress hooks registered after "
                  "the partitioned round, %d before", round, n, base);
         traffic(200);
     }
     late_sender(0, 1);
     MPI_Barrier(MPI_COMM_WORLD);
-    int n = settle(base);
+    int n = mt_hooks_settle(base);
     MT_CHECK(n <= base, "%d progress hooks registered after a freed "
              "partitioned receive, %d before", n, base);
     traffic(1000);
