@@ -101,14 +101,15 @@ static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
     }
     if ((s = ucmpi_sched_create(comm)) == NULL)
         return reduce_skip(comm, err, mode, count, dt, 1, root);
+    /* the schedule outlives this call, so it must not read the user's
+     * sbuf: the root contributes zeros (its result is dropped anyway) */
     tmp = ucmpi_coll_tmpbuf(s, count, dt);
-    if (tmp != NULL)   /* my own contribution when sbuf is unusable */
+    if (tmp != NULL)
         memset(tmp + dt->true_lb, 0, (size_t)count * ext);
     rc = tmp == NULL ? MPI_ERR_NO_MEM
-                     : ucmpi_reduce_build(s, sbuf == MPI_IN_PLACE ? tmp : sbuf,
-                                          tmp, count, dt, op, root, &g,
-                                          ucmpi_reduce_select(comm, g.size,
-                                                              nbytes, op));
+                     : ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root,
+                                          &g, ucmpi_reduce_select(comm, g.size,
+                                                                  nbytes, op));
     ucmpi_coll_release(s, rc);
     return err;
 }
