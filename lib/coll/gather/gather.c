@@ -76,6 +76,19 @@ static int gather_check_send(ucmpi_comm_t *c, const void *sbuf,
 
 static const ucmpi_xfer_alg_t *gatherv_select(const ucmpi_xfer_args_t *a);
 
+/* The root's own block mismatches (error err): the others' blocks still
+ * come, under the algorithm select picks, and then the root reports. */
+static int run_without_own(const ucmpi_xfer_alg_t *(*select)(
+                               const ucmpi_xfer_args_t *),
+                           ucmpi_xfer_args_t *a, ucmpi_xfer_mode_t mode,
+                           MPI_Request *req, const char *fn, int err)
+{
+    a->sbuf = MPI_IN_PLACE;
+    a->sdt = MPI_BYTE;
+    a->scount = 0;
+    return ucmpi_xfer_run_anyway(select(a), a, mode, req, fn, err);
+}
+
 /* ---- a root whose arguments failed a check ---- */
 
 /* Block bytes of a valid (count, type); -1 when either is bad. */
@@ -187,13 +200,8 @@ static int gather_common(const void *sbuf, MPI_Count scount,
     if (!comm->is_inter && root == comm->rank && sbuf != MPI_IN_PLACE) {
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
                                     "root's own block", fn);
-        if (rc != MPI_SUCCESS) {
-            a.sbuf = MPI_IN_PLACE;    /* the others' blocks still come */
-            a.sdt = MPI_BYTE;
-            a.scount = 0;
-            return ucmpi_xfer_run_anyway(gather_select(&a), &a, mode, req,
-                                         fn, rc);
-        }
+        if (rc != MPI_SUCCESS)
+            return run_without_own(gather_select, &a, mode, req, fn, rc);
     }
     return ucmpi_xfer_run(gather_select(&a), &a, mode, req, fn);
 }
@@ -319,16 +327,12 @@ static int gatherv_common(const void *sbuf, MPI_Count scount,
         a.scount = 0;
     }
     if (!comm->is_inter && root == comm->rank && sbuf != MPI_IN_PLACE) {
-        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcounts_c ? rcounts_c[root]
-                                    : rcounts[root], rdt,
-                                    "root's own block", fn);
-        if (rc != MPI_SUCCESS) {
-            a.sbuf = MPI_IN_PLACE;    /* the others' blocks still come */
-            a.sdt = MPI_BYTE;
-            a.scount = 0;
-            return ucmpi_xfer_run_anyway(gatherv_select(&a), &a, mode, req,
-                                         fn, rc);
-        }
+        rc = ucmpi_xfer_check_match(comm, scount, sdt,
+                                    rcounts_c ? rcounts_c[root]
+                                              : rcounts[root],
+                                    rdt, "root's own block", fn);
+        if (rc != MPI_SUCCESS)
+            return run_without_own(gatherv_select, &a, mode, req, fn, rc);
     }
     return ucmpi_xfer_run(gatherv_select(&a), &a, mode, req, fn);
 }

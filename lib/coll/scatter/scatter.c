@@ -82,6 +82,19 @@ static void scatter_args(ucmpi_xfer_args_t *a, MPI_Comm comm, int root,
 
 static const ucmpi_xfer_alg_t *scatterv_select(const ucmpi_xfer_args_t *a);
 
+/* The root's own block mismatches (error err): the others' blocks still
+ * go, under the algorithm select picks, and then the root reports. */
+static int run_without_own(const ucmpi_xfer_alg_t *(*select)(
+                               const ucmpi_xfer_args_t *),
+                           ucmpi_xfer_args_t *a, ucmpi_xfer_mode_t mode,
+                           MPI_Request *req, const char *fn, int err)
+{
+    a->rbuf = MPI_IN_PLACE;
+    a->rdt = MPI_BYTE;
+    a->rcount = 0;
+    return ucmpi_xfer_run_anyway(select(a), a, mode, req, fn, err);
+}
+
 /* ---- a root whose arguments failed a check ---- */
 
 static bool dt_ok(MPI_Datatype dt)
@@ -203,13 +216,8 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
     if (!comm->is_inter && root == comm->rank && rbuf != MPI_IN_PLACE) {
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
                                     "root's own block", fn);
-        if (rc != MPI_SUCCESS) {
-            a.rbuf = MPI_IN_PLACE;    /* the others' blocks still go */
-            a.rdt = MPI_BYTE;
-            a.rcount = 0;
-            return ucmpi_xfer_run_anyway(scatter_select(&a), &a, mode, req, fn,
-                                         rc);
-        }
+        if (rc != MPI_SUCCESS)
+            return run_without_own(scatter_select, &a, mode, req, fn, rc);
     }
     return ucmpi_xfer_run(scatter_select(&a), &a, mode, req, fn);
 }
@@ -347,13 +355,8 @@ static int scatterv_common(const void *sbuf, const int *scounts,
         rc = ucmpi_xfer_check_match(comm, scounts_c ? scounts_c[root]
                                     : scounts[root], sdt, rcount, rdt,
                                     "root's own block", fn);
-        if (rc != MPI_SUCCESS) {
-            a.rbuf = MPI_IN_PLACE;    /* the others' blocks still go */
-            a.rdt = MPI_BYTE;
-            a.rcount = 0;
-            return ucmpi_xfer_run_anyway(scatterv_select(&a), &a, mode, req, fn,
-                                         rc);
-        }
+        if (rc != MPI_SUCCESS)
+            return run_without_own(scatterv_select, &a, mode, req, fn, rc);
     }
     return ucmpi_xfer_run(scatterv_select(&a), &a, mode, req, fn);
 }
