@@ -137,7 +137,24 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  * 8 ranks, alltoall (bytes a rank sends): shm 40-600 us at 512 B-8 KiB
  * (a few 10-100 ms stalls) against p2p 110 us-117 ms, mostly 1-80 ms; at
  * 16 KiB shm 157 us-106 ms vs p2p 347 us-87 ms: raised from 2 to 16 KiB
- * (beyond: not clear at this load). */
+ * (beyond: not clear at this load).
+ * Small sizes at 3-8 ranks, every count (session 6, after the waits
+ * yield at once; 2026-11-30 09:40-09:42 UTC, load 30-31 from other
+ * sessions; medians of 3 interleaved runs, ratio shm/p2p per size):
+ *   mpiexec -n N bench/coll_bench -b allreduce,bcast,allgather,alltoall
+ *     -m 8 -M 8192 -t 0.03   (and the same with UCMPI_COLL_SHM=0),
+ *     N = 3..8
+ * 8 B-8 KiB, median ratio over the 11 sizes (sizes where shm lost):
+ *   n:         3        4        5        6        7        8
+ *   allreduce  0.37(0)  0.40(1)  0.26(0)  0.46(1)  0.30(1)  0.22(1)
+ *   bcast      0.37(0)  0.24(0)  0.28(0)  0.29(0)  0.27(0)  0.13(0)
+ *   allgather  0.32(1)  0.34(1)  0.32(3)  0.34(0)  0.08(0)  0.39(0)
+ *   alltoall   0.56(4)  0.42(0)  0.45(1)  0.21(0)  0.38(0)  0.35(1)
+ * the lost sizes were single slow samples of a bimodal shm time (3 ranks
+ * alltoall: 3.1 us or 9-20 us, p2p 5.7-6.7); 3 ranks, fixed-count loops
+ * (20000 calls, 5 interleaved runs, load 28-30): alltoall 256 B shm 18.4
+ * us vs p2p 23.6, allreduce 8 B 15.7 vs 28.6.  So shm at every small size
+ * on every count (the table's 3-4 and 5-8 columns, unchanged). */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
