@@ -114,8 +114,12 @@ size_t ucmpi_coll_shm_slot_size(int n);
 char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k);
 /* Rank r's buffer for collective k of nbytes (the same on every rank):
  * up to UCMPI_COLL_SHM_SMALL bytes one of a deeper ring of small buffers
- * (see shm_seg.c), else ucmpi_coll_shm_buf. */
-#define UCMPI_COLL_SHM_SMALL 1024
+ * (see shm_seg.c), else ucmpi_coll_shm_buf.  256: the rows behind were
+ * 8-128 B; with 1 KiB buffers (a 64 KiB ring, more than L1) a 2-rank
+ * bcast of 1 KiB took 0.256-0.266 us against 0.180-0.190 with the
+ * 16-deep ring (4 interleaved coll_bench runs, 30 Nov 10:03 UTC, load
+ * 31); 512 B and below were level. */
+#define UCMPI_COLL_SHM_SMALL 256
 char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                           size_t nbytes);
 /* Publishes: my data for k is in place (or: I entered k). */
