@@ -102,7 +102,20 @@ blocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
               int dest, int tag, MPI_Comm comm, int mode,
               const char *fn)
 {
-    int rc = check_send(buf, count, dt, dest, tag, comm, fn);
+    int rc;
+
+    /* the usual case straight to the glue: one call on the path a
+     * message's latency waits for (comm is valid, dest a rank) */
+    if (__builtin_expect(mode != UCMPI_SEND_SYNC &&
+                         ucmpi_p2p_args_ok(buf, count, dt, dest, tag, comm,
+                                           false) && dt->contig, 1)) {
+        ucmpi_rt_enter(fn);
+        rc = ucmpi_p2p_send_direct(buf, count, dt, dest, tag, comm,
+                                   UCMPI_CTX_P2P);
+        return __builtin_expect(rc == MPI_SUCCESS, 1)
+                   ? rc : ucmpi_p2p_report(comm, rc, fn);
+    }
+    rc = check_send(buf, count, dt, dest, tag, comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ucmpi_send_mode(buf, count, dt, dest, tag, comm, UCMPI_CTX_P2P, mode);
@@ -231,7 +244,21 @@ recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src,
             int tag, MPI_Comm comm, MPI_Status *status,
             const char *fn)
 {
-    int rc = check_recv(buf, count, dt, src, tag, comm, fn);
+    int rc;
+
+    /* the usual case (see blocking_send); src is a rank or MPI_ANY_SOURCE,
+     * and a single-threaded receive may post without the lock */
+    if (__builtin_expect(ucmpi_p2p_args_ok(buf, count, dt, src, tag, comm,
+                                           true) && dt->contig &&
+                         ucmpi_global.thread_level != MPI_THREAD_MULTIPLE &&
+                         ucmpi_p2p_stash_n == 0, 1)) {
+        ucmpi_rt_enter(fn);
+        rc = ucmpi_p2p_recv_direct(buf, count, dt, src, tag, comm,
+                                   UCMPI_CTX_P2P, status);
+        return __builtin_expect(rc == MPI_SUCCESS, 1)
+                   ? rc : ucmpi_p2p_report(comm, rc, fn);
+    }
+    rc = check_recv(buf, count, dt, src, tag, comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ucmpi_recv(buf, count, dt, src, tag, comm, UCMPI_CTX_P2P, status);
