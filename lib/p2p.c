@@ -215,7 +215,8 @@ int ucmpi_send_mode(const void *buf, MPI_Count count, MPI_Datatype dt,
     ucmpi_request_t r;
 
     if (mode != UCMPI_SEND_SYNC && ucmpi_p2p_direct(dt, dest))
-        return ucmpi_p2p_send_direct(buf, count, dt, dest, tag, comm, ctx_sub);
+        return ucmpi_p2p_send_direct(buf, count, dt, dest, tag, comm, ctx_sub,
+                                     NULL);
     stack_request(&r, UCMPI_REQ_SEND, comm);
     ucmpi_p2p_describe(&r, buf, count, dt, dest, tag, ctx_sub);
     ucmpi_p2p_start_send(&r, comm, mode);

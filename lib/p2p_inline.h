@@ -146,22 +146,21 @@ ucmpi_p2p_irecv_inline(void *buf, MPI_Count count, MPI_Datatype dt, int src,
 }
 
 /* Blocking standard/ready send of contiguous data to rank dest >= 0: no
- * request (UCX completes it at once, or the glue waits for it). */
+ * request (UCX completes it at once, or the glue waits for it).  Errors
+ * go through comm's handler as call fn unless fn is NULL. */
 static inline __attribute__((always_inline)) int
 ucmpi_p2p_send_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
-                      int dest, int tag, ucmpi_comm_t *comm, int ctx_sub)
+                      int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,
+                      const char *fn)
 {
     size_t bytes = (size_t)(count * dt->size);
     int world = ucmpi_comm_peer_world(comm, dest);
 
-    if (ctx_sub == UCMPI_CTX_P2P) {   /* earlier sends to the peer are */
-        ucmpi_request_t r;            /* no longer cancellable */
-        r.p2p.world_peer = world;
-        ucmpi_p2p_number_send(&r);
-    }
+    if (ctx_sub == UCMPI_CTX_P2P)     /* earlier sends to the peer are */
+        ucmpi_p2p_next_seq(world);    /* no longer cancellable */
     return ucmpi_ucx_send_contig(
         world, ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag),
-        ucmpi_p2p_contig_addr(buf, dt, bytes), bytes);
+        ucmpi_p2p_contig_addr(buf, dt, bytes), bytes, comm, fn);
 }
 
 /* Blocking receive of contiguous data straight on a UCX request (the

@@ -437,22 +437,31 @@ static ucs_status_t wait_ucx(void *ucx_req, ucp_tag_recv_info_t *info,
  * waits at once (what ucp_tag_send_nbr and Open MPI's MPI_Send do): it
  * then copies eagerly up to UCX_RNDV_SEND_NBR_THRESH (256 KiB) instead of
  * a rendezvous from ~8 KiB, 3-10x faster for 16-128 KiB on shared memory. */
+static int send_contig_wait(void *ret, MPI_Comm comm, const char *fn)
+{
+    int dead = 0, rc;
+
+    if (UCS_PTR_IS_ERR(ret))
+        rc = mpi_error_of(UCS_PTR_STATUS(ret));
+    else
+        rc = mpi_error_of(wait_ucx(ret, NULL, -1, &dead));
+    return fn != NULL ? ucmpi_p2p_report(comm, rc, fn) : rc;
+}
+
 int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
-                          size_t len)
+                          size_t len, MPI_Comm comm, const char *fn)
 {
     ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
     ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
-    int dead = 0;
 
     p.op_attr_mask = UCP_OP_ATTR_FLAG_FAST_CMPL;
     if (__builtin_expect(ep == NULL || peer_dead(world_dest), 0))
-        return MPI_ERR_PROC_FAILED;
+        return fn != NULL ? ucmpi_p2p_report(comm, MPI_ERR_PROC_FAILED, fn)
+                          : MPI_ERR_PROC_FAILED;
     void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
     if (__builtin_expect(ret == NULL, 1))
         return MPI_SUCCESS;
-    if (UCS_PTR_IS_ERR(ret))
-        return mpi_error_of(UCS_PTR_STATUS(ret));
-    return mpi_error_of(wait_ucx(ret, NULL, -1, &dead));
+    return send_contig_wait(ret, comm, fn);
 }
 
 /* Nonblocking send of a contiguous buffer for req: 1 when UCX kept the

@@ -39,8 +39,10 @@ int ucmpi_ucx_cancel(ucmpi_request_t *req);
 /* Direct paths for contiguous buffers (see tag.c): blocking send and
  * receive without a ucmpi request, and a nonblocking send that needs one
  * only when UCX does not complete it at once. */
+/* ucmpi_ucx_send_contig reports its errors through comm's handler as
+ * call fn when fn is not NULL (the entry point's tail call). */
 int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
-                          size_t len);
+                          size_t len, MPI_Comm comm, const char *fn);
 int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
                            uint64_t tag, const void *buf, size_t len,
                            void **ucx_req);
