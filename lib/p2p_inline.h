@@ -183,6 +183,11 @@ ucmpi_p2p_recv_direct(void *buf, MPI_Count count, MPI_Datatype dt, int src,
 
     if (matched && __builtin_expect(ucmpi_tag_is_sync(stag), 0))
         ucmpi_p2p_queue_sync_ack(comm, stag);
+    /* as the request path (recv_complete): a message ending inside an
+     * element of dt means the type signatures differ */
+    if (__builtin_expect(rc == MPI_SUCCESS && len < cap, 0) &&
+        ucmpi_dt_partial(dt, len))
+        rc = MPI_ERR_TYPE;
     if (st != MPI_STATUS_IGNORE) {
         *st = ucmpi_empty_status;
         if (matched) {

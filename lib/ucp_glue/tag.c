@@ -268,7 +268,24 @@ static void recv_cb(void *ucx_req, ucs_status_t st,
     ucmpi_request_t *req = user_data;
 
     req->p2p.ucx_req = NULL;
-    recv_complete(req, st, info);   /* info lives in ucx_req: free after */
+    /* the usual message inline: whole (UCX reports a contiguous buffer's
+     * truncation) and filling the buffer or of a byte type (nothing for
+     * ucmpi_dt_partial to find), no unpacking, no acknowledgement, the
+     * request's only operation (~25 instructions less per receive) */
+    MPI_Datatype dt = req->p2p.dt;
+    if (__builtin_expect(st == UCS_OK && req->p2p.pending == 1 &&
+                         dt->contig && req->p2p.bounce == NULL &&
+                         (dt->size == 1 ||
+                          info->length == (size_t)(req->p2p.count * dt->size)) &&
+                         !ucmpi_tag_is_sync(info->sender_tag), 1)) {
+        req->status.MPI_SOURCE = ucmpi_tag_src(info->sender_tag);
+        req->status.MPI_TAG = ucmpi_tag_tag(info->sender_tag);
+        req->status.ucmpi_count = (MPI_Count)info->length;
+        req->p2p.pending = 0;
+        ucmpi_request_set_complete(req);
+    } else {
+        recv_complete(req, st, info);   /* info lives in ucx_req */
+    }
     ucp_request_free(ucx_req);
 }
 
