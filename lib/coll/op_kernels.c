@@ -14,11 +14,26 @@
 #include <stdbool.h>
 #include <complex.h>
 
+/* Each kernel compiled for AVX-512, AVX2 and the x86-64 baseline (SSE2),
+ * picked once at load time (ifunc): the baseline does 2 doubles per
+ * instruction.  MPI_SUM of 2048 doubles (16 KiB, in L1): 0.60 us SSE2,
+ * 0.14 us AVX-512 on this EPYC; the 2-rank 16 KiB shm allreduce spent
+ * about half its 1.33 us there. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+#endif
+#ifndef CLONES
+#define CLONES
+#endif
+
 /* Each kernel twice: name (io = in op io) and name_3 (out = a op b, one
  * pass fewer than copy + reduce where the result goes to a third buffer,
  * e.g. the shm reductions). */
 #define KERNEL(name, T, expr)                                          \
-    static void name(const void *vin, void *vio, size_t n)             \
+    CLONES static void name(const void *vin, void *vio, size_t n)      \
     {                                                                  \
         const T *restrict in = vin;                                    \
         T *restrict io = vio;                                          \
@@ -27,8 +42,8 @@
             io[i] = (expr);                                            \
         }                                                              \
     }                                                                  \
-    static void name##_3(const void *va, const void *vb, void *vout,   \
-                         size_t n)                                     \
+    CLONES static void name##_3(const void *va, const void *vb,        \
+                                void *vout, size_t n)                  \
     {                                                                  \
         const T *restrict pa = va, *restrict pb = vb;                  \
         T *restrict out = vout;                                        \
