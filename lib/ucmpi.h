@@ -349,6 +349,8 @@ void ucmpi_progress_unregister(ucmpi_progress_fn_t fn);
 /* Called by waiting loops after a progress call that found nothing: polls,
  * yields or blocks per the wait mode (oversubscription). */
 void ucmpi_progress_idle(unsigned spins);
+/* Idle turn that yields at once when oversubscribed (lib/progress.c). */
+void ucmpi_progress_yield(void);
 
 /* ------------------------------------------------------------------ */
 /* Internal point-to-point, used by collectives, comm management, RMA */
