@@ -56,6 +56,10 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
      "Bytes of each of a rank's 16 buffers in a communicator's collective "
      "segment (less on big communicators: 2 MiB of buffers at most): the "
      "largest contribution the shm algorithm takes"},
+    {"COLL_SHM_SPLIT_BYTES", UCMPI_CFG_LONG, "-1",
+     "The shm allreduce and reduce split the reduction among the ranks "
+     "(each reduces 1/n, then results are shared) from this many bytes "
+     "(-1: the measured defaults in lib/coll/shm/shm_reduce.c)"},
     {"COLL_SHM_MAX_BYTES", UCMPI_CFG_STR, "",
      "Automatic selection takes the shm algorithm up to this many bytes per "
      "rank (empty: the measured defaults in lib/coll/shm/shm_seg.c)"},

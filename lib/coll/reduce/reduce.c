@@ -64,7 +64,14 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
 {
     int shm = mode == UCMPI_COLL_BLOCKING && dt_ok && count > 0 &&
               dt->contig;
+    /* the shm path may take several numbers (large: chunks), or none */
+    int numbers = shm ? ucmpi_coll_shm_reduce_numbers(comm, count, dt) : 0;
 
+    if (numbers > 1 &&
+        ucmpi_coll_shm_skip(comm, numbers, "MPI_Reduce (skipped)") !=
+            UCMPI_SHM_FALLBACK)
+        return rc;
+    shm = numbers > 0;
     return ucmpi_coll_skip(comm, rc, shm ? UCMPI_SHM_REDUCE : -1,
                            shm ? (size_t)(count * dt->size) : 0,
                            comm->is_inter && root >= 0);
