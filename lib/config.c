@@ -49,6 +49,8 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
      "Peers exchanged per round by the scattered alltoall(v,w)"},
     {"ALLREDUCE_SEGMENT", UCMPI_CFG_LONG, "524288",
      "Bytes per pipeline segment of the ring_segmented allreduce"},
+    {"REDUCE_SEGMENT", UCMPI_CFG_LONG, "131072",
+     "Bytes per pipeline segment of the chain reduce"},
     {"COLL_SHM", UCMPI_CFG_LONG, "1",
      "Small blocking collectives on a communicator whose ranks share a node "
      "go through a shared segment (algorithm \"shm\"; 0: never)"},
