@@ -75,6 +75,9 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
     {"RMA_ACC_LOCK_DEAD", UCMPI_CFG_LONG, "-1",
      "Testing: this world rank's first accumulate leaves the target's "
      "accumulate lock held by a process that has exited (-1: no)"},
+    {"RMA_LOCK_DEAD", UCMPI_CFG_LONG, "-1",
+     "Testing: this world rank's first passive-target lock stays held by "
+     "a process that has exited (-1: no)"},
     {NULL, 0, NULL, NULL}
 };
 

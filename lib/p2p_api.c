@@ -91,6 +91,9 @@ int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn)
                               ? "message longer than the receive buffer"
                           : rc == MPI_ERR_PROC_FAILED
                               ? "the peer process failed"
+                          : rc == MPI_ERR_TYPE
+                              ? "the message ends inside an element of the "
+                                "receive type (type signatures differ)"
                               : "communication failed");
 }
 

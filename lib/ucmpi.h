@@ -416,6 +416,9 @@ size_t ucmpi_dt_unpack(MPI_Datatype dt, void *buf, MPI_Count count,
  * it one element holds; MPI_DATATYPE_NULL when dt mixes types.  For
  * reductions and accumulates on derived types. */
 MPI_Datatype ucmpi_dt_basic(MPI_Datatype dt, MPI_Count *per_element);
+/* (datatype area) A message of `bytes` ends inside a basic element of dt:
+ * its sender's type signature does not match the receive type. */
+bool ucmpi_dt_partial(MPI_Datatype dt, size_t bytes);
 /* (datatype area) iov: the contiguous runs of the packed stream, as
  * offsets from buf (adjacent runs merged), in packed order.  The cursor
  * form covers bytes [offset, offset+len) with at most maxn runs and returns

@@ -100,6 +100,11 @@ MPI_Count ucmpi_dt_elements_in(MPI_Datatype dt, MPI_Count bytes)
     return bytes / dt->size * ucmpi_dt_impl(dt)->nelems + part;
 }
 
+bool ucmpi_dt_partial(MPI_Datatype dt, size_t bytes)
+{
+    return dt->size > 1 && ucmpi_dt_elements_in(dt, (MPI_Count)bytes) < 0;
+}
+
 /* Bytes of the first k elements of one element (k <= nelems). */
 static MPI_Count bytes_part(MPI_Datatype dt, MPI_Count k)
 {

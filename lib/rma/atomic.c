@@ -38,7 +38,7 @@ static uint32_t my_pid;
 
 /* Testing: UCMPI_RMA_ACC_LOCK_DEAD=<world rank> makes that rank's first
  * accumulate leave the lock held by a process that has exited. */
-static uint32_t dead_pid(void)
+uint32_t ucmpi_rma_dead_pid(void)
 {
     pid_t p = fork();
 
@@ -61,13 +61,13 @@ static int inject_dead_holder(uint32_t *l)
     if (r < 0 || r != ucmpi_global.world_rank)
         return 0;
     r = -1;                                   /* once */
-    pid = dead_pid();
+    pid = ucmpi_rma_dead_pid();
     return pid != 0 && __atomic_compare_exchange_n(l, &want, pid, false,
                                                    __ATOMIC_ACQUIRE,
                                                    __ATOMIC_RELAXED);
 }
 
-static bool holder_dead(uint32_t pid)
+bool ucmpi_rma_pid_dead(uint32_t pid)
 {
     return pid != 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
@@ -91,7 +91,7 @@ static int lock_take(uint32_t *l)
                 cpu_relax();
                 continue;
             }
-            if (spins % 4096 == 0 && holder_dead(held))
+            if (spins % 4096 == 0 && ucmpi_rma_pid_dead(held))
                 return MPI_ERR_PROC_FAILED;
             sched_yield();   /* the holder may be descheduled */
         }

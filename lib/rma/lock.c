@@ -4,11 +4,19 @@
  * A writer takes a writer ticket and waits until every earlier ticket,
  * reader or writer, was released; a reader waits only for earlier
  * writers.  Tickets are served in order, so nobody starves.
+ *
+ * A ticket taken by a process that then dies is never released, so each
+ * origin also records its request (pid, kind, ticket) in a slot of the
+ * target's control words.  A waiter that has waited a while looks at the
+ * slots: a dead origin whose ticket comes before its own means the lock
+ * will never be granted, and the waiter fails with MPI_ERR_PROC_FAILED
+ * instead of spinning forever.
  */
 #include "rma/rma.h"
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define WRITER ((uint64_t)1 << 32)
 #define READER ((uint64_t)1)
@@ -45,26 +53,175 @@ static int ctrl_amo(MPI_Win win, int t, int aop, size_t off, uint64_t val,
     return rc != MPI_SUCCESS ? rc : st;
 }
 
+/* Blocking copy of len bytes to (put) or from target t's control words
+ * at `off`, through a heap buffer as in ctrl_amo. */
+static int ctrl_copy(MPI_Win win, int t, bool put, size_t off, void *buf,
+                     size_t len)
+{
+    ucmpi_rma_peer_t *p = &win->peers[t];
+    if (p->ctrl_local != NULL) {
+        char *w = (char *)p->ctrl_local + off;
+        memcpy(put ? w : buf, put ? buf : w, len);
+        return MPI_SUCCESS;
+    }
+    struct {
+        ucmpi_rma_cnt_t c;
+        char data[];
+    } *a = calloc(1, sizeof(*a) + len);
+    if (a == NULL)
+        return MPI_ERR_NO_MEM;
+    int rc;
+    if (put) {
+        memcpy(a->data, buf, len);
+        rc = ucmpi_rma_put(p->world, a->data, len, p->ctrl_addr + off,
+                           p->ctrl_rkey, &a->c);
+    } else {
+        rc = ucmpi_rma_get(p->world, a->data, len, p->ctrl_addr + off,
+                           p->ctrl_rkey, &a->c);
+    }
+    int st = ucmpi_rma_cnt_wait_peer(&a->c, p->world);
+    if (st == MPI_ERR_PROC_FAILED)
+        return st;
+    if (!put && rc == MPI_SUCCESS && st == MPI_SUCCESS)
+        memcpy(buf, a->data, len);
+    free(a);
+    return rc != MPI_SUCCESS ? rc : st;
+}
+
+static size_t slot_off(int origin)
+{
+    return offsetof(ucmpi_rma_ctrl_t, slot) +
+           (size_t)origin * sizeof(ucmpi_rma_slot_t);
+}
+
+/* Records our request for target t's lock in our slot there (who 0:
+ * none).  On the node these are plain stores: the ticket before who. */
+static int slot_write(MPI_Win win, int t, uint64_t who, uint64_t ticket)
+{
+    ucmpi_rma_peer_t *p = &win->peers[t];
+    if (p->ctrl_local != NULL) {
+        ucmpi_rma_slot_t *s = (ucmpi_rma_slot_t *)((char *)p->ctrl_local +
+                                                   slot_off(win->rank));
+        __atomic_store_n(&s->ticket, ticket, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->who, who, __ATOMIC_RELEASE);
+        return MPI_SUCCESS;
+    }
+    ucmpi_rma_slot_t v = {who, ticket};
+    return ctrl_copy(win, t, true, slot_off(win->rank), &v, sizeof(v));
+}
+
+static uint64_t who_of(uint32_t pid, int kind)
+{
+    return (uint64_t)pid << 32 | (uint64_t)kind;
+}
+
+/* The process of window rank i, which wrote pid into its slot, is gone:
+ * a failed rank, or (on this node) a pid that no longer exists. */
+static bool origin_dead(MPI_Win win, int i, uint32_t pid)
+{
+    int w = win->peers[i].world;
+    if (ucmpi_peer_failed(w))
+        return true;
+    const int *node = ucmpi_global.node_of;
+    bool here = node == NULL || node[w] == node[ucmpi_global.world_rank];
+    return here && ucmpi_rma_pid_dead(pid);
+}
+
+/* a - b > 0 for 32-bit counters that may wrap */
+static bool after(uint32_t a, uint32_t b)
+{
+    return (int32_t)(a - b) > 0;
+}
+
+/* MPI_ERR_PROC_FAILED when a dead origin took a ticket of target t's
+ * lock that comes before ours (excl: our kind) and was not released: it
+ * never will be.  A request without a known ticket counts as before. */
+static int dead_ahead(MPI_Win win, int t, uint64_t ticket, bool excl,
+                      uint64_t done)
+{
+    size_t len = (size_t)win->size * sizeof(ucmpi_rma_slot_t);
+    ucmpi_rma_slot_t *s = malloc(len);
+    if (s == NULL)
+        return MPI_SUCCESS;                    /* look again later */
+    int rc = ctrl_copy(win, t, false, slot_off(0), s, len);
+    for (int i = 0; i < win->size && rc == MPI_SUCCESS; i++) {
+        int kind = (int)(s[i].who & 0xffffffffu);
+        uint64_t its = s[i].ticket;
+        bool ahead;
+        if (kind == 0 || i == win->rank)
+            continue;
+        if (kind == UCMPI_RMA_SLOT_EXCLUSIVE)  /* writers: in order */
+            ahead = after((uint32_t)(ticket >> 32), (uint32_t)(its >> 32)) &&
+                    !after((uint32_t)(done >> 32), (uint32_t)(its >> 32));
+        else if (kind == UCMPI_RMA_SLOT_SHARED)  /* blocks writers only */
+            ahead = excl && after((uint32_t)ticket, (uint32_t)its);
+        else
+            ahead = true;
+        if (ahead && origin_dead(win, i, (uint32_t)(s[i].who >> 32)))
+            rc = MPI_ERR_PROC_FAILED;
+    }
+    free(s);
+    return rc;
+}
+
+/* Testing: UCMPI_RMA_LOCK_DEAD=<world rank> makes that rank's first
+ * acquired lock look held by a process that has exited: its slot names
+ * a dead pid, and its unlock releases nothing. */
+static uint32_t inject_dead_pid(void)
+{
+    static long r = -2;
+
+    if (r == -2)
+        r = ucmpi_config_long("RMA_LOCK_DEAD");
+    if (r < 0 || r != ucmpi_global.world_rank)
+        return 0;
+    r = -1;                                   /* once */
+    return ucmpi_rma_dead_pid();
+}
+
 static int acquire(MPI_Win win, int t, int type)
 {
-    uint64_t ticket, done;
+    ucmpi_rma_peer_t *p = &win->peers[t];
+    static uint32_t my_pid;
+    uint64_t ticket = 0, done;
     bool excl = type == MPI_LOCK_EXCLUSIVE;
+
+    if (p->lock_abandoned)       /* testing: our "dead" self holds it */
+        return MPI_ERR_PROC_FAILED;
+    if (my_pid == 0)
+        my_pid = (uint32_t)getpid();
+    uint32_t dead = inject_dead_pid(), pid = dead != 0 ? dead : my_pid;
+    /* on the node a store: a death between it and the ticket is seen */
+    if (p->ctrl_local != NULL)
+        slot_write(win, t, who_of(pid, UCMPI_RMA_SLOT_REQUESTING), 0);
     int rc = ctrl_amo(win, t, UCMPI_RMA_AOP_ADD,
                       offsetof(ucmpi_rma_ctrl_t, lock_req),
                       excl ? WRITER : READER, &ticket);
+    if (rc == MPI_SUCCESS)
+        rc = slot_write(win, t, who_of(pid, excl ? UCMPI_RMA_SLOT_EXCLUSIVE
+                                                 : UCMPI_RMA_SLOT_SHARED),
+                        ticket);
     unsigned spins = 0;
     while (rc == MPI_SUCCESS) {
         rc = ctrl_amo(win, t, UCMPI_RMA_AOP_ADD,
                       offsetof(ucmpi_rma_ctrl_t, lock_done), 0, &done);
-        if (excl ? done == ticket : (done >> 32) == (ticket >> 32))
+        if (rc != MPI_SUCCESS ||
+            (excl ? done == ticket : (done >> 32) == (ticket >> 32)))
             break;
         /* serve others' requests (they may be what we wait for) */
-        if (ucmpi_progress() == 0)
-            ucmpi_progress_idle(++spins);
-        if (spins % 1024 == 1023 && ucmpi_peer_failed(win->peers[t].world))
-            rc = MPI_ERR_PROC_FAILED;
+        if (ucmpi_progress() != 0)
+            continue;
+        ucmpi_progress_idle(++spins);
+        if (spins % 1024 == 0)
+            rc = ucmpi_peer_failed(p->world)
+                     ? MPI_ERR_PROC_FAILED
+                     : dead_ahead(win, t, ticket, excl, done);
     }
     ucmpi_rt_wait_done();
+    if (rc != MPI_SUCCESS && !ucmpi_peer_failed(p->world))
+        slot_write(win, t, 0, 0);   /* our ticket stays: the lock is dead */
+    if (rc == MPI_SUCCESS)
+        p->lock_abandoned = dead != 0;
     /* direct-path accesses happen after the lock is ours */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return rc;
@@ -72,10 +229,14 @@ static int acquire(MPI_Win win, int t, int type)
 
 static int release(MPI_Win win, int t, int type)
 {
+    if (win->peers[t].lock_abandoned)
+        return MPI_SUCCESS;        /* testing: its holder "died" */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    return ctrl_amo(win, t, UCMPI_RMA_AOP_ADD,
-                    offsetof(ucmpi_rma_ctrl_t, lock_done),
-                    type == MPI_LOCK_EXCLUSIVE ? WRITER : READER, NULL);
+    int rc = ctrl_amo(win, t, UCMPI_RMA_AOP_ADD,
+                      offsetof(ucmpi_rma_ctrl_t, lock_done),
+                      type == MPI_LOCK_EXCLUSIVE ? WRITER : READER, NULL);
+    int rc2 = slot_write(win, t, 0, 0);
+    return rc != MPI_SUCCESS ? rc : rc2;
 }
 
 static bool may_open(MPI_Win win, int kind)

@@ -22,6 +22,7 @@ typedef struct {
     ucmpi_rma_rkey_t *rkey;   /* window memory (NULL when size 0) */
     ucmpi_rma_rkey_t *ctrl_rkey;
     int lock;                 /* lock we hold on it: 0 or MPI_LOCK_* */
+    int lock_abandoned;       /* testing: a "dead" process holds it */
     ucmpi_rma_cnt_t cnt;      /* our operations towards it */
     /* direct path (same node): its window memory mapped here, or NULL */
     char *local;
@@ -32,6 +33,16 @@ typedef struct {
     uint64_t *ctrl_local;     /* its lock words mapped here, or NULL */
 } ucmpi_rma_peer_t;
 
+/* Who asked for a member's passive-target lock: one slot per origin
+ * (window rank), so that a waiter can tell a dead holder (or a dead
+ * requester ahead of it) from a slow one (lock.c). */
+typedef struct {
+    uint64_t who;             /* pid << 32 | UCMPI_RMA_SLOT_*, 0: none */
+    uint64_t ticket;          /* its ticket (valid unless REQUESTING) */
+} ucmpi_rma_slot_t;
+enum { UCMPI_RMA_SLOT_REQUESTING = 1, UCMPI_RMA_SLOT_SHARED = 2,
+       UCMPI_RMA_SLOT_EXCLUSIVE = 3 };
+
 /* Registered per-window control words: a fair reader-writer ticket lock.
  * Each word packs writers in the high and readers in the low 32 bits. */
 typedef struct {
@@ -39,7 +50,13 @@ typedef struct {
     uint64_t lock_done;       /* tickets released */
     uint32_t acc_lock;        /* accumulate lock of windows not in shm */
     uint32_t pad;
+    ucmpi_rma_slot_t slot[];  /* [window size] */
 } ucmpi_rma_ctrl_t;
+
+static inline size_t ucmpi_rma_ctrl_size(int nranks)
+{
+    return sizeof(ucmpi_rma_ctrl_t) + (size_t)nranks * sizeof(ucmpi_rma_slot_t);
+}
 
 /* Head of a node-shared window segment (Win_allocate, allocate_shared):
  * what node peers need besides the data. */
@@ -300,6 +317,10 @@ static inline uint64_t ucmpi_rma_span(MPI_Datatype basic, uint64_t len)
 bool ucmpi_rma_is_int(MPI_Datatype t);
 /* op is defined on the 4/8-byte predefined type dt (no checks needed). */
 bool ucmpi_rma_fast_op(MPI_Op op, MPI_Datatype dt);
+/* A process of this node that no longer exists. */
+bool ucmpi_rma_pid_dead(uint32_t pid);
+/* Testing: the pid of a process that has exited (0 if none could be made). */
+uint32_t ucmpi_rma_dead_pid(void);
 /* Compare-and-swap of one n-byte element (errors as ucmpi_rma_acc_run). */
 int ucmpi_rma_cas_run(uint32_t *lock, size_t n, const void *val,
                       const void *cmp, void *dst, void *out);

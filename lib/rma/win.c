@@ -395,7 +395,8 @@ int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
     /* lock words in UCX-allocated memory: node peers lock with CPU
      * atomics over shared memory instead of UCX's software atomics (an
      * active message round trip to this process each) */
-    if (ucmpi_rma_mem_alloc(sizeof(*win->ctrl), (void **)&win->ctrl,
+    if (ucmpi_rma_mem_alloc(ucmpi_rma_ctrl_size(win->size),
+                            (void **)&win->ctrl,
                             &win->ctrl_mem) != MPI_SUCCESS)
         win->ctrl = NULL;
     if (win->peers == NULL || win->ctrl == NULL)

@@ -286,6 +286,9 @@ static void recv_complete(ucmpi_request_t *req, ucs_status_t st,
         req->status.ucmpi_count = (MPI_Count)got;
         if (info->length > cap)
             st = UCS_ERR_MESSAGE_TRUNCATED;
+        else if (got < cap && ucmpi_dt_partial(req->p2p.dt, got) &&
+                 req->status.MPI_ERROR == MPI_SUCCESS)
+            req->status.MPI_ERROR = MPI_ERR_TYPE;   /* signatures differ */
         if (req->p2p.bounce != NULL)
             ucmpi_dt_unpack(req->p2p.dt, req->p2p.buf, req->p2p.count,
                             req->p2p.bounce, got);
