@@ -138,16 +138,22 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  * alltoall: 4 ranks 0.18-0.4 from 64 to 256 KiB, 1.4 (0.55) at 512 KiB,
  *   2.8 (2.1) at 1 MiB; 8 ranks 0.05-0.52 from 64 to 512 KiB (one 0.83),
  *   0.6-1.0 at 1-2 MiB: up to 512 KiB.  (shm before and after grouping,
- *   4 ranks: alltoall 0.14-0.6x, allgather 0.35-0.54x from 256 KiB.) */
+ *   4 ranks: alltoall 0.14-0.6x, allgather 0.35-0.54x from 256 KiB.)
+ * 2 ranks beyond the 32 MiB L3, where two copies through the segment
+ * cost more DRAM traffic than UCX's single CMA copy (09:38 UTC, load 44,
+ * 3 interleaved runs, UCMPI_COLL_SHM=1|0, -m 4M -M 64M, shm/p2p median
+ * (min)): bcast 32 MiB 0.53 (0.40), 64 MiB 2.8 (2.9); allgather (bytes
+ * per rank) 16 MiB 0.87 (0.88), 32 MiB 1.9 (1.6); alltoall 32 MiB 1.5
+ * (0.85), 64 MiB 1.7 (1.75): p2p above 32/16/32 MiB. */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
     [UCMPI_SHM_BARRIER] =        {0,       0,         0},
-    [UCMPI_SHM_BCAST] =          {ALL,     ALL,       ALL},
+    [UCMPI_SHM_BCAST] =          {32 << 20, ALL,      ALL},
     [UCMPI_SHM_REDUCE] =         {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLREDUCE] =      {ALL,     ALL,       ALL},
-    [UCMPI_SHM_ALLGATHER] =      {ALL,     ALL,       ALL},
-    [UCMPI_SHM_ALLTOALL] =       {ALL,     524288,    524288},
+    [UCMPI_SHM_ALLGATHER] =      {16 << 20, ALL,      ALL},
+    [UCMPI_SHM_ALLTOALL] =       {32 << 20, 524288,   524288},
     [UCMPI_SHM_REDUCE_SCATTER] = {ALL,     ALL,       ALL},
 };
 #undef ALL
