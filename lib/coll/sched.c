@@ -500,6 +500,29 @@ static int post_round(ucmpi_sched_t *s, int r)
     return rc;
 }
 
+/* An empty message where data was due: the sender's schedule lost a peer
+ * (proc_failed) and passes that on instead of data. */
+static bool lost_upstream(const step_t *st, const ucmpi_request_t *rq)
+{
+    return st->kind == STEP_RECV && rq->status.MPI_ERROR == MPI_SUCCESS &&
+           rq->status.ucmpi_count == 0 && rq->p2p.count * rq->p2p.dt->size > 0;
+}
+
+/* A peer died (or an upstream rank passed a loss on): as after a short
+ * exact receive the schedule goes on, so that the living ranks waiting on
+ * this one are released, but with empty messages (this rank may lack the
+ * data): they fail too instead of hanging or taking garbage.  The class is
+ * MPI_ERR_PROC_FAILED where a process failed, else that of a short exact
+ * receive (an erring root's empty messages). */
+static void pass_on_loss(ucmpi_sched_t *s, bool dead_peer)
+{
+    if (s->late_err != MPI_SUCCESS)
+        return;
+    for (int r = 0; !dead_peer && r < s->comm->size; r++)
+        dead_peer = ucmpi_peer_failed(ucmpi_comm_peer_world(s->comm, r));
+    s->late_err = dead_peer ? MPI_ERR_PROC_FAILED : MPI_ERR_TRUNCATE;
+}
+
 /* Collects completed transfers of the round in flight. */
 static int reap(ucmpi_sched_t *s)
 {
@@ -516,6 +539,8 @@ static int reap(ucmpi_sched_t *s)
                           (e == MPI_SUCCESS && s->rq[i].status.ucmpi_count !=
                                                    st->count * st->dt->size)))
             s->late_err = MPI_ERR_TRUNCATE;
+        else if (e == MPI_ERR_PROC_FAILED || lost_upstream(st, &s->rq[i]))
+            pass_on_loss(s, e == MPI_ERR_PROC_FAILED);
         else if (e != MPI_SUCCESS && s->err == MPI_SUCCESS)
             s->err = e;
         st->inflight = 0;
@@ -737,7 +762,7 @@ int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
 static void check_peers(ucmpi_sched_t *s)
 {
     for (int i = s->pbeg; i < s->pend; i++)
-        if (s->steps[i].inflight && s->steps[i].kind == STEP_RECV)
+        if (s->steps[i].inflight && is_xfer(&s->steps[i]))
             ucmpi_request_check_peer(&s->rq[i]);
 }
 
@@ -773,7 +798,7 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
 }
 
 /* Waiting loops call this now and then (through ucmpi_request_check_peer):
- * receives of the round in flight whose peer died fail, and the schedule
+ * transfers of the round in flight whose peer died fail, and the schedule
  * then completes with MPI_ERR_PROC_FAILED instead of hanging. */
 void ucmpi_sched_check_peers(ucmpi_request_t *req)
 {

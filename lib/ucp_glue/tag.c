@@ -156,7 +156,10 @@ static int mpi_error_of(ucs_status_t st)
 /* One UCX operation of the request finished (Ssend has two). */
 static void op_done(ucmpi_request_t *req, ucs_status_t st)
 {
-    if (st == UCS_ERR_CANCELED && req->status.MPI_ERROR == MPI_SUCCESS)
+    if (st != UCS_OK && req->status.MPI_ERROR == MPI_SUCCESS &&
+        req->p2p.world_peer >= 0 && ucmpi_peer_failed(req->p2p.world_peer))
+        req->status.MPI_ERROR = MPI_ERR_PROC_FAILED;   /* e.g. its shm is gone */
+    else if (st == UCS_ERR_CANCELED && req->status.MPI_ERROR == MPI_SUCCESS)
         req->status.ucmpi_cancelled = 1;   /* else: failed peer, see failure.c */
     else if (st != UCS_OK && req->status.MPI_ERROR == MPI_SUCCESS)
         req->status.MPI_ERROR = mpi_error_of(st);
@@ -172,6 +175,25 @@ static void op_done(ucmpi_request_t *req, ucs_status_t st)
 void ucmpi_ucx_op_done(ucmpi_request_t *req)
 {
     op_done(req, UCS_OK);
+}
+
+/* A send UCX still holds for a dead peer (a rendezvous waiting for the
+ * receiver) would never complete: UCX 1.13 neither cancels sends nor
+ * purges them when an endpoint without error handling is closed.  It ends
+ * now with MPI_ERR_PROC_FAILED, and the request stays out of the pool for
+ * good (ucmpi_request_held_ops): UCX may still call back with it. */
+void ucmpi_ucx_send_abandon(ucmpi_request_t *req)
+{
+    if (ucmpi_request_is_complete(req) || req->ops != NULL)
+        return;
+    req->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
+    if (req->p2p.ack_req != NULL)            /* Ssend: ack_cb runs now */
+        ucp_request_cancel(ucmpi_ucx.worker, req->p2p.ack_req);
+    if (ucmpi_request_is_complete(req))
+        return;
+    req->ops = &ucmpi_request_held_ops;
+    req->p2p.pending = 0;                    /* a late callback changes nothing */
+    ucmpi_request_set_complete(req);
 }
 
 static void send_cb(void *ucx_req, ucs_status_t st, void *user_data)
@@ -396,9 +418,10 @@ int ucmpi_ucx_send_ack(int world_dest, uint64_t tag)
 
 /* --- direct paths: contiguous data, no ucmpi request --- */
 
-/* Waits for a UCX request posted without callback; a receive
- * (info != NULL) from world_peer >= 0 is cancelled once the peer is seen
- * dead, and *dead tells so.  The caller frees the request unless it
+/* Waits for a UCX request posted without callback; once world_peer >= 0
+ * is seen dead a receive (info != NULL) from it is cancelled, a send to it
+ * is left to UCX (its memory is released when UCX is done with it, which
+ * may be never), and *dead tells so.  The caller frees the request unless it
  * provided its memory. */
 static inline __attribute__((always_inline)) ucs_status_t
 wait_ucx_nofree(void *ucx_req, ucp_tag_recv_info_t *info, int world_peer,
@@ -418,6 +441,11 @@ wait_ucx_nofree(void *ucx_req, ucp_tag_recv_info_t *info, int world_peer,
         if (spins % 1024 == 0 && spins != 0 && world_peer >= 0 && !*dead &&
             ucmpi_peer_failed(world_peer)) {
             *dead = 1;
+            if (info == NULL) {               /* a send: see ucmpi_ucx_send_abandon */
+                ucmpi_ucx_peer_gone(world_peer);
+                st = UCS_ERR_CONNECTION_RESET;
+                break;
+            }
             ucp_request_cancel(worker, ucx_req);
         }
     }
@@ -453,9 +481,11 @@ int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
     void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
     if (__builtin_expect(ret == NULL, 1))
         return MPI_SUCCESS;
-    if (UCS_PTR_IS_ERR(ret))
-        return mpi_error_of(UCS_PTR_STATUS(ret));
-    return mpi_error_of(wait_ucx(ret, NULL, -1, &dead));
+    ucs_status_t st = UCS_PTR_IS_ERR(ret) ? UCS_PTR_STATUS(ret)
+                                          : wait_ucx(ret, NULL, world_dest, &dead);
+    if (st != UCS_OK && (dead || ucmpi_peer_failed(world_dest)))
+        return MPI_ERR_PROC_FAILED;   /* e.g. its shared memory is gone */
+    return mpi_error_of(st);
 }
 
 /* Nonblocking send of a contiguous buffer for req: 1 when UCX kept the

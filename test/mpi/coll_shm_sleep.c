@@ -110,16 +110,28 @@ int main(int argc, char **argv)
         for (int b = 0; b < burst; b++)
             one(c, it, kind, count, root);
     }
-    /* a root 40 bcasts ahead of a reader that naps every few of them */
-    for (int it = 0; it < 40; it++) {
-        int x[4] = {it, it + 1, it + 2, it + 3}, root = n - 1;
-        if (me != root && me == 0 && it % 5 == 0)
+    /* a root up to 200 bcasts ahead of a reader that naps every few of
+     * them (past the depth of both shm buffer rings: small and, every
+     * third call, large data) */
+    for (int it = 0; it < 200; it++) {
+        int x[300], len = it % 3 == 0 ? 300 : 4, root = n - 1;
+        for (int j = 0; j < len; j++)
+            x[j] = me == root ? it + j : 0;
+        if (me != root && me == 0 && it % 25 == 0)
             nap(300);
-        if (me != root)
-            memset(x, 0, sizeof(x));
-        MT_CHECK_RC(MPI_Bcast(x, 4, MPI_INT, root, MPI_COMM_WORLD));
-        MT_CHECK(x[0] == it && x[3] == it + 3, "ahead it %d got %d %d", it,
-                 x[0], x[3]);
+        MT_CHECK_RC(MPI_Bcast(x, len, MPI_INT, root, MPI_COMM_WORLD));
+        MT_CHECK(x[0] == it && x[len - 1] == it + len - 1,
+                 "ahead it %d got %d %d", it, x[0], x[len - 1]);
+    }
+    /* reduce contributors running ahead of a napping root */
+    for (int it = 0; it < 200; it++) {
+        int x = me + it, y = -1, root = 0;
+        if (me == root && it % 25 == 0)
+            nap(300);
+        MT_CHECK_RC(MPI_Reduce(&x, &y, 1, MPI_INT, MPI_SUM, root,
+                               MPI_COMM_WORLD));
+        MT_CHECK(me != root || y == n * (n - 1) / 2 + n * it,
+                 "reduce ahead it %d got %d", it, y);
     }
     MPI_Comm_free(&half);
     return mt_finish();

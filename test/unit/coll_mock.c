@@ -152,6 +152,10 @@ void ucmpi_progress_idle(unsigned spins)
     (void)spins;
 }
 
+void ucmpi_progress_yield(void)
+{
+}
+
 /* lib/progress.h: one process, nothing to share cores with (the shm
  * path's waits then never sleep on a futex) */
 int ucmpi_progress_polling = 1;

@@ -147,6 +147,12 @@ int ucmpi_coll_shm_enter(ucmpi_comm_t *comm, const char *fn,
 size_t ucmpi_coll_shm_slot_size(int n);
 /* Rank r's buffer for collective k. */
 char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k);
+/* Rank r's buffer for collective k of nbytes (the same on every rank):
+ * up to UCMPI_COLL_SHM_SMALL bytes one of a deeper ring of small buffers
+ * (see shm_seg.c), else ucmpi_coll_shm_buf. */
+#define UCMPI_COLL_SHM_SMALL 1024
+char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                          size_t nbytes);
 /* Publishes: my data for k is in place (or: I entered k). */
 void ucmpi_coll_shm_post(ucmpi_coll_shm_t *sh, uint64_t k);
 /* Waits until rank r (every rank but me when r < 0) posted >= k;
@@ -156,8 +162,11 @@ int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k,
 /* Waits until my buffer for k is free to write (all posted >= k-NBUF+1). */
 int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
                                  const char *fn);
-/* Packs (buf, count, dt) into my buffer for k once it is writable, and
- * posts it. */
+/* Waits until my ucmpi_coll_shm_data buffer for k is free to write. */
+int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
+                             size_t nbytes, const char *fn);
+/* Packs (buf, count, dt) into my ucmpi_coll_shm_data buffer for k once it
+ * is writable, and posts it. */
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
                               MPI_Datatype dt, const char *fn);

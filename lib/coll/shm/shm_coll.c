@@ -38,25 +38,30 @@ int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, root, k, fn)) != MPI_SUCCESS)
         return rc;
-    ucmpi_coll_shm_unpack(buf, count, dt, ucmpi_coll_shm_buf(sh, root, k));
+    ucmpi_coll_shm_unpack(buf, count, dt,
+                          ucmpi_coll_shm_data(sh, root, k,
+                                              (size_t)(count * dt->size)));
     return MPI_SUCCESS;
 }
 
-/* Contributions of collective k from byte `off` on: every rank's buffer,
- * except mine at `own` when it is already where it is needed. */
-static void contributions(ucmpi_coll_shm_t *sh, uint64_t k, int n, int me,
-                          const char *own, size_t off, const char **x)
+/* Contributions of collective k (nbytes per rank) from byte `off` on:
+ * every rank's buffer, except mine at `own` when it is already where it
+ * is needed. */
+static void contributions(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
+                          int n, int me, const char *own, size_t off,
+                          const char **x)
 {
     for (int i = 0; i < n; i++)
-        x[i] = ucmpi_coll_shm_buf(sh, i, k) + off;
+        x[i] = ucmpi_coll_shm_data(sh, i, k, nbytes) + off;
     if (own != NULL)
         x[me] = own;
 }
 
 #define MAX_STACK_RANKS 64
 
-static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, ucmpi_comm_t *comm,
-                       const char *own, size_t off, void *rbuf,
+static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
+                       ucmpi_comm_t *comm, const char *own, size_t off,
+                       void *rbuf,
                        MPI_Count count, MPI_Datatype dt, MPI_Op op,
                        const char *fn)
 {
@@ -68,7 +73,7 @@ static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, ucmpi_comm_t *comm,
 
     if (x == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    contributions(sh, k, comm->size, comm->rank, own, off, x);
+    contributions(sh, k, nbytes, comm->size, comm->rank, own, off, x);
     rc = ucmpi_coll_shm_reduce_all(x, rbuf, count, dt, op, comm->size);
     if (x != stack)
         free(x);
@@ -85,6 +90,7 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     int rc;
     ucmpi_coll_shm_t *sh;
     const char *own;
+    size_t nbytes = (size_t)(count * dt->size);
     uint64_t k;
     size_t nbytes = (size_t)(count * dt->size);
 
@@ -110,10 +116,11 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     } else {
         /* rbuf is overwritten first: keep my operand in my buffer (free:
          * everyone posted k) */
-        ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, root, k), rbuf, count, dt);
+        ucmpi_coll_shm_pack(ucmpi_coll_shm_data(sh, root, k, nbytes), rbuf,
+                            count, dt);
         own = NULL;
     }
-    return reduce_into(sh, k, comm, own, 0, rbuf, count, dt, op, fn);
+    return reduce_into(sh, k, nbytes, comm, own, 0, rbuf, count, dt, op, fn);
 }
 
 /* Allreduce: everyone writes and posts, waits for all, and reduces all
@@ -170,6 +177,6 @@ int ucmpi_coll_shm_reduce_scatter(ucmpi_comm_t *comm, const void *sbuf,
     if (rc != MPI_SUCCESS ||
         (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS || mine == 0)
         return rc;
-    return reduce_into(sh, k, comm, NULL, (size_t)(displ * dt->size), rbuf,
-                       mine, dt, op, fn);
+    return reduce_into(sh, k, (size_t)(total * dt->size), comm, NULL,
+                       (size_t)(displ * dt->size), rbuf, mine, dt, op, fn);
 }

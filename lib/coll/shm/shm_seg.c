@@ -7,7 +7,9 @@
  *
  * Layout: n flags, each alone in FLAG_STRIDE bytes (no false sharing, also
  * not with the adjacent-line prefetcher), then per rank NBUF buffers of
- * `slot` bytes (collective k uses buffer k % NBUF).
+ * `slot` bytes (collective k uses buffer k % NBUF), then per rank NSMALL
+ * buffers of UCMPI_COLL_SHM_SMALL bytes (a collective of that little
+ * data uses small buffer k % NSMALL instead).
  */
 #include "coll/shm/shm.h"
 #include "coll/coll.h"
@@ -29,12 +31,21 @@
 
 #define FLAG_STRIDE 128
 #define NAME_LEN 64
-#define SPIN_PURE 64          /* flag checks before progress/idle calls */
-/* Oversubscribed: idle turns (the last 64 of them yield, which hands the
- * core to a rank of the same session) before sleeping on the futex.  4
- * ranks, 2 cores, load 15-20, ranks sharing one session, bcast/allreduce/
- * alltoall 8 B-1 KiB (us): sleeping at once 4-7/26-80/22-80; after 80-200
- * turns 0.5-1.2 (a few 2-5)/7-120/8-55; never 0.5-20000/4-200/10-45. */
+/* Flag checks before progress/idle calls, when not oversubscribed. */
+#define SPIN_PURE 64
+/* Oversubscribed: idle turns, each a yield (which hands the core to a
+ * rank of the same session), before sleeping on the futex.  Session 5 (4
+ * ranks, 2 cores, load 15-20, bcast/allreduce/alltoall 8 B-1 KiB, us):
+ * sleeping at once 4-7/26-80/22-80; after 80-200 turns 0.5-1.2 (a few
+ * 2-5)/7-120/8-55; never 0.5-20000/4-200/10-45.
+ * Session 6, yields from the first idle turn (no spinning first: a
+ * sched_yield costs ~1 us on this VM, a pause 44 ns, a switch ~2.5 us;
+ * the old 64 pauses + 63 progress calls before the first yield cost 3-6
+ * us per wait), 30 Nov 09:03 UTC, load 34, 3 interleaved runs each:
+ *   SLEEP_AFTER 16|128|1024 (a temporary knob), mpiexec -n 8 of a loop of
+ *   5000 MPI_Allreduce of 8 B, and -n 4 of 10000 MPI_Alltoall of 64 B
+ * 8 ranks allreduce 47/51/285 us, 4 ranks alltoall 15/15/19 us: sleeping
+ * after 16 or 128 yields a tie, never sleeping much worse at 8 ranks. */
 #define SLEEP_AFTER 128
 #define SLEEP_NS 1000000      /* longest futex sleep */
 /* Buffers per rank: a writer may run NBUF-1 collectives ahead of its
@@ -43,6 +54,11 @@
  * bench/coll_bench -b bcast 8 B-4 KiB at load 7-14: 4 buffers 2.8 us,
  * 16 buffers 0.5-1.1 us; Open MPI 0.3-1.3 in the run before). */
 #define NBUF 16
+/* Data up to UCMPI_COLL_SHM_SMALL bytes goes in a deeper ring of NSMALL
+ * small buffers per rank: a bcast root or the contributors of a reduce
+ * then run up to NSMALL-1 collectives ahead, so that oversubscribed
+ * ranks switch (~2.5 us a switch on this VM) once per many collectives. */
+#define NSMALL 64
 
 struct ucmpi_coll_shm {
     int ok;                   /* 0: no segment, every call falls back */
@@ -362,7 +378,8 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
     sh->n = comm->size;
     sh->me = comm->rank;
     sh->slot = slot_for(sh->n);
-    sh->len = (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot);
+    sh->len = (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
+                               NSMALL * UCMPI_COLL_SHM_SMALL);
     sh->world = refuse ? NULL : malloc(sizeof(int) * (size_t)sh->n);
     if (sh->world != NULL)
         for (int r = 0; r < sh->n; r++)
@@ -484,6 +501,15 @@ char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k)
            ((size_t)r * NBUF + k % NBUF) * sh->slot;
 }
 
+char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                          size_t nbytes)
+{
+    if (nbytes > UCMPI_COLL_SHM_SMALL)
+        return ucmpi_coll_shm_buf(sh, r, k);
+    return sh->base + (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot) +
+           ((size_t)r * NSMALL + k % NSMALL) * UCMPI_COLL_SHM_SMALL;
+}
+
 /* Oversubscribed (ranks > cores), a waiter that spun and yielded in
  * vain sleeps on the flag (a shared futex): the rank it waits for is
  * then off the CPU, and yields only help within one scheduling group
@@ -520,17 +546,36 @@ static void sleep_on(ucmpi_coll_shm_t *sh, int r, uint64_t seen)
     __atomic_sub_fetch(sleepers(sh, r), 1, __ATOMIC_RELAXED);
 }
 
-/* Spins a little, then keeps the progress engine going (other requests
- * of this rank may be what the peer waits for) and yields per the wait
- * mode, and when oversubscribed at last sleeps on the peer's flag;
- * checks now and then that the peer still lives. */
+/* First rank from `from` on (not me) whose flag is below k; n if none. */
+static inline int pending(ucmpi_coll_shm_t *sh, int from, uint64_t k)
+{
+    for (int i = from; i < sh->n; i++)
+        if (i != sh->me && __atomic_load_n(flag(sh, i), __ATOMIC_ACQUIRE) < k)
+            return i;
+    return sh->n;
+}
+
+/* Waits until rank r (every other rank when r < 0) posted >= k: one
+ * idle count for the whole wait, however many ranks it waits for.  Not
+ * oversubscribed, it spins a little, then keeps the progress engine going
+ * (other requests of this rank may be what a peer waits for).
+ * Oversubscribed, every idle turn yields at once (the rank waited for
+ * most likely needs this core), and after SLEEP_AFTER of them the rank
+ * sleeps on the flag it waits for.  Checks now and then that the peer
+ * still lives. */
 static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k, const char *fn)
 {
-    uint64_t *f = flag(sh, r), v;
-    unsigned spins = 0, idle = 0;
+    int cur = r >= 0 ? r : pending(sh, 0, k);
+    unsigned spins = ucmpi_progress_polling ? 0 : SPIN_PURE, idle = 0;
     int rc = MPI_SUCCESS;
+    uint64_t v;
 
-    while ((v = __atomic_load_n(f, __ATOMIC_ACQUIRE)) < k) {
+    while (cur < sh->n) {
+        v = __atomic_load_n(flag(sh, cur), __ATOMIC_ACQUIRE);
+        if (v >= k) {
+            cur = r >= 0 ? sh->n : pending(sh, cur + 1, k);
+            continue;
+        }
         if (spins < SPIN_PURE) {
             spins++;
             cpu_relax();
@@ -538,13 +583,14 @@ static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k, const char *fn)
         }
         if (ucmpi_progress() != 0)
             continue;
-        if (!ucmpi_progress_polling && idle >= SLEEP_AFTER) {
-            idle++;                   /* already reported as waiting */
-            sleep_on(sh, r, v);
-        } else {
-            ucmpi_progress_idle(++idle);
-        }
-        if (idle % 1024 == 0 && ucmpi_peer_failed(sh->world[r])) {
+        idle++;
+        if (ucmpi_progress_polling)
+            ucmpi_progress_idle(idle);
+        else if (idle < SLEEP_AFTER)
+            ucmpi_progress_yield();
+        else
+            sleep_on(sh, cur, v);
+        if (idle % 1024 == 0 && ucmpi_peer_failed(sh->world[cur])) {
             rc = MPI_ERR_PROC_FAILED;
             break;
         }
@@ -554,7 +600,7 @@ static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k, const char *fn)
     if (rc != MPI_SUCCESS) {
         sh->ok = 0;                   /* the sequence is broken for good */
         return ucmpi_err_comm(sh->comm, rc, fn, "rank %d died during a "
-                              "shared-memory collective", r);
+                              "shared-memory collective", cur);
     }
     return MPI_SUCCESS;
 }
@@ -566,17 +612,16 @@ int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k,
         return __atomic_load_n(flag(sh, r), __ATOMIC_ACQUIRE) >= k
                    ? MPI_SUCCESS
                    : wait_slow(sh, r, k, fn);
-    uint64_t lo = UINT64_MAX;     /* what every other rank has posted */
+    if (pending(sh, 0, k) < sh->n) {
+        int rc = wait_slow(sh, -1, k, fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    /* every flag is >= k now (what they are exactly: for writability) */
+    uint64_t lo = UINT64_MAX;
     for (int i = 0; i < sh->n; i++) {
-        if (i == sh->me)
-            continue;
-        uint64_t v = __atomic_load_n(flag(sh, i), __ATOMIC_ACQUIRE);
-        if (v < k) {
-            int rc = wait_slow(sh, i, k, fn);
-            if (rc != MPI_SUCCESS)
-                return rc;
-            v = k;
-        }
+        uint64_t v = i == sh->me ? UINT64_MAX
+                                 : __atomic_load_n(flag(sh, i), __ATOMIC_ACQUIRE);
         lo = v < lo ? v : lo;
     }
     if (sh->writable < lo)
@@ -584,23 +629,40 @@ int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k,
     return MPI_SUCCESS;
 }
 
+/* Buffer k % depth was last used by collective k - depth (or earlier),
+ * which every rank finished once it posted k - depth + 1. */
+static int wait_ring(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t depth,
+                     const char *fn)
+{
+    if (k < depth || sh->writable >= k - (depth - 1))
+        return MPI_SUCCESS;
+    return ucmpi_coll_shm_wait(sh, -1, k - (depth - 1), fn);
+}
+
 int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
                                  const char *fn)
 {
-    if (k < NBUF || sh->writable >= k - (NBUF - 1))
-        return MPI_SUCCESS;
-    return ucmpi_coll_shm_wait(sh, -1, k - (NBUF - 1), fn);
+    return wait_ring(sh, k, NBUF, fn);
+}
+
+int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
+                             size_t nbytes, const char *fn)
+{
+    return wait_ring(sh, k, nbytes > UCMPI_COLL_SHM_SMALL ? NBUF : NSMALL,
+                     fn);
 }
 
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
                               MPI_Datatype dt, const char *fn)
 {
-    int rc = ucmpi_coll_shm_wait_writable(sh, k, fn);
+    size_t nbytes = (size_t)(count * dt->size);
+    int rc = ucmpi_coll_shm_wait_room(sh, k, nbytes, fn);
 
     if (rc != MPI_SUCCESS)
         return rc;
-    ucmpi_coll_shm_pack(ucmpi_coll_shm_buf(sh, me, k), buf, count, dt);
+    ucmpi_coll_shm_pack(ucmpi_coll_shm_data(sh, me, k, nbytes), buf, count,
+                        dt);
     ucmpi_coll_shm_post(sh, k);
     return MPI_SUCCESS;
 }

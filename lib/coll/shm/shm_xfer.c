@@ -18,9 +18,10 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
 {
     int rc, me = comm->rank;
     ucmpi_coll_shm_t *sh;
+    size_t nbytes = (size_t)(rcount * rdt->size);
     uint64_t k;
 
-    if ((size_t)(rcount * rdt->size) > ucmpi_coll_shm_slot_size(comm->size))
+    if (nbytes > ucmpi_coll_shm_slot_size(comm->size))
         return ucmpi_coll_shm_allgather_large(comm, sbuf, scount, sdt, rbuf,
                                               rcount, rdt, fn);
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
@@ -34,13 +35,13 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
         return rc;
     if (sbuf != MPI_IN_PLACE)         /* while the others still write */
         ucmpi_coll_shm_unpack(block(rbuf, me, rcount, rdt), rcount, rdt,
-                              ucmpi_coll_shm_buf(sh, me, k));
+                              ucmpi_coll_shm_data(sh, me, k, nbytes));
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
         return rc;
     for (int r = 0; r < comm->size; r++)
         if (r != me)
             ucmpi_coll_shm_unpack(block(rbuf, r, rcount, rdt), rcount, rdt,
-                               ucmpi_coll_shm_buf(sh, r, k));
+                                  ucmpi_coll_shm_data(sh, r, k, nbytes));
     return MPI_SUCCESS;
 }
 
@@ -67,9 +68,10 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
         scount = rcount;
         sdt = rdt;
     }
-    if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_wait_room(sh, k, blk * (size_t)n, fn)) !=
+        MPI_SUCCESS)
         return rc;
-    mine = ucmpi_coll_shm_buf(sh, me, k);
+    mine = ucmpi_coll_shm_data(sh, me, k, blk * (size_t)n);
     if (sdt->contig)
         memcpy(mine, (const char *)sbuf + sdt->true_lb, blk * (size_t)n);
     else
@@ -85,7 +87,8 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
     for (int r = 0; r < n; r++)
         if (r != me)
             ucmpi_coll_shm_unpack(block(rbuf, r, rcount, rdt), rcount, rdt,
-                                  ucmpi_coll_shm_buf(sh, r, k) +
+                                  ucmpi_coll_shm_data(sh, r, k,
+                                                      blk * (size_t)n) +
                                       (size_t)me * blk);
     return MPI_SUCCESS;
 }
