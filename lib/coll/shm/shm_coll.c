@@ -92,7 +92,6 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     const char *own;
     size_t nbytes = (size_t)(count * dt->size);
     uint64_t k;
-    size_t nbytes = (size_t)(count * dt->size);
 
     /* large: the reduction split among the ranks (shm_reduce.c) */
     if (ucmpi_coll_shm_split_wanted(UCMPI_SHM_REDUCE, comm->size, nbytes) &&
