@@ -63,6 +63,7 @@ struct ucmpi_sched {
     int npending;
     int err;
     int late_err;             /* a short exact receive: reported at the end */
+    int fail_err;             /* ucmpi_sched_fail: every run ends in it */
     uint8_t running, orphaned, persistent, poisoned;
     ucmpi_request_t *req;     /* nonblocking/persistent: the user's */
     ucmpi_sched_t *prev, *next;   /* active list */
@@ -246,6 +247,11 @@ int ucmpi_sched_recv_exact(ucmpi_sched_t *s, void *buf, MPI_Count count,
 void ucmpi_sched_poison(ucmpi_sched_t *s)
 {
     s->poisoned = 1;
+}
+
+void ucmpi_sched_fail(ucmpi_sched_t *s, int err)
+{
+    s->fail_err = err;
 }
 
 int ucmpi_sched_recv_dyn(ucmpi_sched_t *s, void *const *bufp,
@@ -566,6 +572,8 @@ static int step_rounds(ucmpi_sched_t *s)
         if (s->err != MPI_SUCCESS || s->next_round >= s->nrounds) {
             if (s->err == MPI_SUCCESS)
                 s->err = s->late_err;
+            if (s->fail_err != MPI_SUCCESS)
+                s->err = s->fail_err;
             s->running = 0;
             return events + 1;
         }

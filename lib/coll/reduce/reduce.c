@@ -92,16 +92,18 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
     shm = numbers > 0;
     return ucmpi_coll_skip(comm, rc, shm ? UCMPI_SHM_REDUCE : -1,
                            shm ? (size_t)(count * dt->size) : 0,
-                           comm->is_inter && root >= 0);
+                           comm->is_inter && root >= 0 && count != 0);
 }
 
-/* The intracomm root's buffers failed a check (count, type and op are
- * fine): it still takes part, into scratch that it drops, so that the
- * others' contributions past the rendezvous threshold (or beyond the shm
- * path's buffers) are taken and the communicator stays in step. */
+/* The root's buffers failed a check (count, type and op are fine): it
+ * still takes part, into scratch that it drops, so that the others'
+ * contributions past the rendezvous threshold (or beyond the shm path's
+ * buffers) are taken and the communicator stays in step: in the
+ * background, or in the request a persistent init hands back. */
 static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
                               MPI_Count count, MPI_Datatype dt, MPI_Op op,
-                              int root, int mode, const char *fn)
+                              int root, int mode, MPI_Request *req,
+                              const char *fn)
 {
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
     size_t nbytes = (size_t)(count * dt->size);
@@ -111,9 +113,11 @@ static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
     char *tmp;
     int rc;
 
-    if (comm->is_inter || mode == UCMPI_COLL_PERSISTENT || count == 0)
+    if (mode != UCMPI_COLL_BLOCKING)
+        *req = MPI_REQUEST_NULL;
+    if (count == 0)
         return reduce_skip(comm, err, mode, count, dt, 1, root);
-    if (mode == UCMPI_COLL_BLOCKING && dt->contig &&
+    if (mode == UCMPI_COLL_BLOCKING && dt->contig && !comm->is_inter &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes)) {
         tmp = calloc((size_t)count, ext);
         if (tmp == NULL)
@@ -126,15 +130,24 @@ static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
     }
     if ((s = ucmpi_sched_create(comm)) == NULL)
         return reduce_skip(comm, err, mode, count, dt, 1, root);
-    /* the schedule outlives this call, so it must not read the user's
-     * sbuf: the root contributes zeros (its result is dropped anyway) */
-    tmp = ucmpi_coll_tmpbuf(s, count, dt);
-    if (tmp != NULL)
-        memset(tmp + dt->true_lb, 0, (size_t)count * ext);
-    rc = tmp == NULL ? MPI_ERR_NO_MEM
-                     : ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root,
-                                          &g, ucmpi_reduce_select(comm, g.size,
-                                                                  nbytes, op));
+    if (comm->is_inter) {
+        /* MPI_ROOT: the result of the other group, dropped as it comes */
+        rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, 0);
+    } else {
+        /* the schedule outlives this call, so it must not read the
+         * user's sbuf: the root contributes zeros (its result is dropped
+         * anyway) */
+        tmp = ucmpi_coll_tmpbuf(s, count, dt);
+        if (tmp != NULL)
+            memset(tmp + dt->true_lb, 0, (size_t)count * ext);
+        rc = tmp == NULL
+                 ? MPI_ERR_NO_MEM
+                 : ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root, &g,
+                                      ucmpi_reduce_select(comm, g.size,
+                                                          nbytes, op));
+    }
+    if (mode == UCMPI_COLL_PERSISTENT)
+        return ucmpi_coll_persist_failed(s, rc, req, err);
     ucmpi_coll_release(s, rc);
     return err;
 }
@@ -169,7 +182,7 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                             "allowed as the root's send buffer of an "
                             "intracommunicator reduce");
         return am_root ? reduce_root_failed(comm, rc, sbuf, count, dt, op,
-                                            root, mode, fn)
+                                            root, mode, req, fn)
                        : reduce_skip(comm, rc, mode, count, dt, 1, root);
     }
     /* only the root of an intracomm uses both buffers */
@@ -177,7 +190,7 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
         (rc = ucmpi_coll_check_alias1(comm, sbuf, count, dt, rbuf, count, dt,
                                       fn)) != MPI_SUCCESS)
         return reduce_root_failed(comm, rc, sbuf, count, dt, op, root, mode,
-                                  fn);
+                                  req, fn);
     if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
         return rc;
     if (mode == UCMPI_COLL_BLOCKING && count > 0 && dt->contig &&
