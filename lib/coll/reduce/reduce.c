@@ -13,6 +13,8 @@ static const ucmpi_coll_alg_t reduce_algs[] = {
      "root receives all contributions at once (small communicators)"},
     {UCMPI_REDUCE_SHM, "shm",
      "on-node shared segment: flags and buffers, no messages (blocking, small)"},
+    {UCMPI_REDUCE_CHAIN, "chain",
+     "pipelined chain in REDUCE_SEGMENT pieces: the vector once per link"},
 };
 #define NALGS ((int)(sizeof(reduce_algs) / sizeof(reduce_algs[0])))
 
@@ -23,10 +25,20 @@ static const ucmpi_coll_alg_t reduce_algs[] = {
  * usual MPICH-style defaults.  Refine with, for each algorithm A:
  *   UCMPI_REDUCE_ALGORITHM=A mpiexec -n N <loop of MPI_Reduce>
  * (bench/coll_bench has no reduce yet). */
+/* chain_min_bytes (collL6, 2026-11-30 09:25 UTC, load 46-50, p2p only,
+ * 2-3 interleaved runs, median (min) chain/binomial):
+ *   UCMPI_COLL_SHM=0 UCMPI_REDUCE_ALGORITHM=binomial|chain mpiexec -n N
+ *     bench/coll_bench -b reduce -m 16384 -M 16777216 -t 0.1
+ * 2 ranks: 0.8-1.0 (0.8-0.95) from 128 KiB to 8 MiB, 1.6 at 16 MiB: kept
+ * binomial; 4 ranks: 0.9-1.3 to 256 KiB, 0.14-0.22 (0.1-0.24) from 512
+ * KiB to 4 MiB; 8 ranks: 0.14-0.55 (0.14-0.5) from 128 KiB, one 1.9
+ * (0.5) at 512 KiB.  On one node the shm path takes reduce first. */
 static const struct {
     int linear_max_ranks;
     size_t linear_max_bytes;
-} reduce_thresholds = {3, 16384};
+    int chain_min_ranks;
+    size_t chain_min_bytes;
+} reduce_thresholds = {3, 16384, 3, 524288};
 
 int ucmpi_reduce_select(ucmpi_comm_t *comm, int size, size_t nbytes,
                         MPI_Op op)
@@ -38,6 +50,9 @@ int ucmpi_reduce_select(ucmpi_comm_t *comm, int size, size_t nbytes,
     if (size <= reduce_thresholds.linear_max_ranks &&
         nbytes <= reduce_thresholds.linear_max_bytes)
         return UCMPI_REDUCE_LINEAR;
+    if (size >= reduce_thresholds.chain_min_ranks &&
+        nbytes >= reduce_thresholds.chain_min_bytes)
+        return UCMPI_REDUCE_CHAIN;
     return UCMPI_REDUCE_BINOMIAL;
 }
 
@@ -53,6 +68,9 @@ int ucmpi_reduce_build(ucmpi_sched_t *s, const void *mine, void *rbuf,
     }
     if (alg == UCMPI_REDUCE_LINEAR)
         return ucmpi_reduce_linear(s, mine, rbuf, count, dt, op, root, g);
+    if (alg == UCMPI_REDUCE_CHAIN)
+        return ucmpi_reduce_chain(s, mine, rbuf, count, dt, op, root, g,
+                                  (size_t)ucmpi_config_long("REDUCE_SEGMENT"));
     return ucmpi_reduce_tree(s, mine, rbuf, count, dt, op, root, g, 2);
 }
 
@@ -64,7 +82,14 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
 {
     int shm = mode == UCMPI_COLL_BLOCKING && dt_ok && count > 0 &&
               dt->contig;
+    /* the shm path may take several numbers (large: chunks), or none */
+    int numbers = shm ? ucmpi_coll_shm_reduce_numbers(comm, count, dt) : 0;
 
+    if (numbers > 1 &&
+        ucmpi_coll_shm_skip(comm, numbers, "MPI_Reduce (skipped)") !=
+            UCMPI_SHM_FALLBACK)
+        return rc;
+    shm = numbers > 0;
     return ucmpi_coll_skip(comm, rc, shm ? UCMPI_SHM_REDUCE : -1,
                            shm ? (size_t)(count * dt->size) : 0,
                            comm->is_inter && root >= 0 && count != 0);
