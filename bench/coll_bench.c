@@ -6,6 +6,8 @@
  *   alltoall        size = bytes sent per rank (size/np to each peer)
  *   reduce_scatter  MPI_SUM of doubles, size = whole vector bytes
  *                   (size/np of it left on each rank)
+ *   reduce          MPI_SUM of doubles to rank 0, size = vector bytes
+ *                   (only with -b reduce: not in the default set)
  * Sizes that leave less than one element per rank are skipped.
  * Usage: coll_bench [-b allreduce,bcast,...] [-m MIN] [-M MAX] [-r REPS]
  *        [-w WARMUP] [-t SECONDS_PER_SIZE]      (see bench.h)
@@ -53,17 +55,26 @@ static void do_reduce_scatter(void *arg)
                        MPI_COMM_WORLD);
 }
 
+static void do_reduce(void *arg)
+{
+    coll_t *c = arg;
+    MPI_Reduce(c->sbuf, c->rbuf, c->count, MPI_DOUBLE, MPI_SUM, 0,
+               MPI_COMM_WORLD);
+}
+
 static const struct {
     const char *name;
     bench_fn_t fn;
     int elem;             /* element size */
     int per_rank;         /* count is size / np (else size) */
+    int opt_in;           /* only when named in -b */
 } colls[] = {
-    { "allreduce", do_allreduce, 8, 0 },
-    { "bcast", do_bcast, 1, 0 },
-    { "allgather", do_allgather, 1, 1 },
-    { "alltoall", do_alltoall, 1, 1 },
-    { "reduce_scatter", do_reduce_scatter, 8, 1 },
+    { "allreduce", do_allreduce, 8, 0, 0 },
+    { "bcast", do_bcast, 1, 0, 0 },
+    { "allgather", do_allgather, 1, 1, 0 },
+    { "alltoall", do_alltoall, 1, 1, 0 },
+    { "reduce_scatter", do_reduce_scatter, 8, 1, 0 },
+    { "reduce", do_reduce, 8, 0, 1 },
 };
 
 int main(int argc, char **argv)
@@ -78,7 +89,8 @@ int main(int argc, char **argv)
     c.rbuf = bench_alloc(o.max_bytes);
     c.counts = malloc(sizeof(int) * o.size);
     for (size_t k = 0; k < sizeof(colls) / sizeof(colls[0]); k++) {
-        if (!bench_selected(&o, colls[k].name))
+        if (!bench_selected(&o, colls[k].name) ||
+            (colls[k].opt_in && o.select == NULL))
             continue;
         for (size_t s = o.min_bytes; s <= o.max_bytes;
              s = bench_next_size(s)) {

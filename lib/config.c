@@ -49,6 +49,8 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
      "Peers exchanged per round by the scattered alltoall(v,w)"},
     {"ALLREDUCE_SEGMENT", UCMPI_CFG_LONG, "524288",
      "Bytes per pipeline segment of the ring_segmented allreduce"},
+    {"REDUCE_SEGMENT", UCMPI_CFG_LONG, "131072",
+     "Bytes per pipeline segment of the chain reduce"},
     {"COLL_SHM", UCMPI_CFG_LONG, "1",
      "Small blocking collectives on a communicator whose ranks share a node "
      "go through a shared segment (algorithm \"shm\"; 0: never)"},
@@ -56,6 +58,10 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
      "Bytes of each of a rank's 16 buffers in a communicator's collective "
      "segment (less on big communicators: 2 MiB of buffers at most): the "
      "largest contribution the shm algorithm takes"},
+    {"COLL_SHM_SPLIT_BYTES", UCMPI_CFG_LONG, "-1",
+     "The shm allreduce and reduce split the reduction among the ranks "
+     "(each reduces 1/n, then results are shared) from this many bytes "
+     "(-1: the measured defaults in lib/coll/shm/shm_reduce.c)"},
     {"COLL_SHM_MAX_BYTES", UCMPI_CFG_STR, "",
      "Automatic selection takes the shm algorithm up to this many bytes per "
      "rank (empty: the measured defaults in lib/coll/shm/shm_seg.c)"},

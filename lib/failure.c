@@ -61,8 +61,9 @@ int ucmpi_peer_failed(int r)
     return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH;
 }
 
-/* Called from waiting loops now and then: a receive from a dead peer
- * fails with MPI_ERR_PROC_FAILED (the UCX receive is cancelled). */
+/* Called from waiting loops now and then: a receive from or a send to a
+ * dead peer fails with MPI_ERR_PROC_FAILED (the UCX receive is cancelled,
+ * a send UCX still holds is abandoned: ucmpi_ucx_send_abandon). */
 void ucmpi_request_check_peer(ucmpi_request_t *r)
 {
     if (r->kind == UCMPI_REQ_COLL) {
@@ -71,6 +72,14 @@ void ucmpi_request_check_peer(ucmpi_request_t *r)
     }
     if (r->kind == UCMPI_REQ_SEND) {
         ucmpi_p2p_cancel_check_peer(r);
+        /* a send UCX still holds for a dead peer (rendezvous) */
+        if (r->p2p.world_peer >= 0 && !ucmpi_request_is_complete(r) &&
+            ucmpi_peer_failed(r->p2p.world_peer)) {
+            ucmpi_ucx_peer_gone(r->p2p.world_peer);
+            ucmpi_lock();
+            ucmpi_ucx_send_abandon(r);
+            ucmpi_unlock();
+        }
         return;
     }
     if (r->kind != UCMPI_REQ_RECV || r->p2p.world_peer < 0 ||

@@ -48,8 +48,9 @@ static void drain(int kind)
 }
 
 /* Drops what is still unexpected (probed out of UCX, received into
- * nothing). */
-static void drop_unexpected(void)
+ * nothing).  Also after a finalize that a dead rank cut short: the
+ * survivors' last messages to each other may be left over. */
+void ucmpi_finalize_drop_unexpected(void)
 {
     uint64_t tag;
     size_t len;
@@ -72,5 +73,5 @@ void ucmpi_finalize_orphans(void)
     if (ucmpi_cc_allreduce_sum(&cc, &one, 1) != MPI_SUCCESS)
         return;               /* a peer failed: nothing more to wait for */
     drain(UCMPI_REQ_RECV);
-    drop_unexpected();
+    ucmpi_finalize_drop_unexpected();
 }

@@ -126,9 +126,20 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return do_init(required, provided, "MPI_Init_thread");
 }
 
-static void progress_void(void)
+/* The finalize fence's progress: gives the fence up once a rank of the job
+ * is known dead (possible under mpiexec --disable-auto-cleanup), which
+ * would otherwise keep the survivors in it for good. */
+static int progress_unless_peer_died(void)
 {
+    static unsigned turn;
+
     ucmpi_progress();
+    if (++turn % 256 != 0)
+        return 0;
+    for (int r = 0; r < ucmpi_global.world_size; r++)
+        if (r != ucmpi_global.world_rank && ucmpi_peer_failed(r))
+            return 1;
+    return 0;
 }
 
 /* Takes the instance down (collective over the job, as MPI_Finalize). */
@@ -149,7 +160,8 @@ void ucmpi_instance_down(void)
     ucmpi_rma_finalize_windows(); /* after its barrier: nobody uses them */
     ucmpi_p2p_finalize();
     ucmpi_ucx_close_eps();
-    ucmpi_rt_fence(0, progress_void);
+    if (ucmpi_rt_fence(0, progress_unless_peer_died) == 1)
+        ucmpi_finalize_drop_unexpected();
     ucmpi_global.active = 0;
     ucmpi_comm_finalize_predefined();
     ucmpi_ucx_finalize();

@@ -43,6 +43,14 @@ static void queue_ack(ucmpi_comm_t *c, uint64_t sender_tag)
                             ucmpi_tag_tag(sender_tag));
 }
 
+/* A blocking direct receive matched a synchronous send (lib/p2p_inline.h). */
+void ucmpi_p2p_queue_sync_ack(ucmpi_comm_t *c, uint64_t sender_tag)
+{
+    ucmpi_lock();                 /* the queue is the progress engine's */
+    queue_ack(c, sender_tag);
+    ucmpi_unlock();
+}
+
 /* From a receive completion (a UCX callback: no progress here). */
 void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag)
 {
@@ -206,17 +214,9 @@ int ucmpi_send_mode(const void *buf, MPI_Count count, MPI_Datatype dt,
 {
     ucmpi_request_t r;
 
-    if (mode != UCMPI_SEND_SYNC && ucmpi_p2p_direct(dt, dest)) {
-        size_t bytes = (size_t)(count * dt->size);
-        int world = ucmpi_comm_peer_world(comm, dest);
-        if (ctx_sub == UCMPI_CTX_P2P) {   /* earlier sends to the peer are */
-            r.p2p.world_peer = world;     /* no longer cancellable */
-            ucmpi_p2p_number_send(&r);
-        }
-        return ucmpi_ucx_send_contig(
-            world, ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag),
-            ucmpi_p2p_contig_addr(buf, dt, bytes), bytes);
-    }
+    if (mode != UCMPI_SEND_SYNC && ucmpi_p2p_direct(dt, dest))
+        return ucmpi_p2p_send_direct(buf, count, dt, dest, tag, comm, ctx_sub,
+                                     NULL);
     stack_request(&r, UCMPI_REQ_SEND, comm);
     ucmpi_p2p_describe(&r, buf, count, dt, dest, tag, ctx_sub);
     ucmpi_p2p_start_send(&r, comm, mode);
@@ -230,40 +230,6 @@ int ucmpi_send(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                            UCMPI_SEND_STANDARD);
 }
 
-/* Blocking receive of contiguous data straight on a UCX request. */
-static int recv_direct(void *buf, MPI_Count count, MPI_Datatype dt, int src,
-                       int tag, ucmpi_comm_t *comm, int ctx_sub,
-                       MPI_Status *st)
-{
-    size_t cap = (size_t)(count * dt->size), len = 0;
-    uint64_t t, mask, stag = 0;
-    int world = src >= 0 ? ucmpi_comm_peer_world(comm, src) : -1;
-
-    if (world >= 0)
-        ucmpi_p2p_recv_tag(comm, ctx_sub, src, world, tag, cap, &t, &mask);
-    else
-        ucmpi_tag_recv(comm->ctx, ctx_sub, src, tag, &t, &mask);
-    int rc = ucmpi_ucx_recv_contig(ucmpi_p2p_contig_addr(buf, dt, cap), cap, t, mask,
-                                   world, &stag, &len);
-    bool matched = rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE;
-
-    if (matched && __builtin_expect(ucmpi_tag_is_sync(stag), 0)) {
-        ucmpi_lock();             /* the queue is the progress engine's */
-        queue_ack(comm, stag);
-        ucmpi_unlock();
-    }
-    if (st != MPI_STATUS_IGNORE) {
-        *st = ucmpi_empty_status;
-        if (matched) {
-            st->MPI_SOURCE = ucmpi_tag_src(stag);
-            st->MPI_TAG = ucmpi_tag_tag(stag);
-            st->ucmpi_count = (MPI_Count)(len < cap ? len : cap);
-        }
-        st->MPI_ERROR = rc;
-    }
-    return rc;
-}
-
 int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                int tag, ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)
 {
@@ -275,7 +241,8 @@ int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     if (ucmpi_p2p_direct(dt, src)) {
         int how = ucmpi_p2p_recv_enter(0);   /* never locked: it blocks */
         if (how != UCMPI_RECV_NONE && ucmpi_p2p_stash_n == 0) {
-            rc = recv_direct(buf, count, dt, src, tag, comm, ctx_sub, st);
+            rc = ucmpi_p2p_recv_direct(buf, count, dt, src, tag, comm,
+                                       ctx_sub, st);
             ucmpi_p2p_recv_exit(how);
             return rc;
         }

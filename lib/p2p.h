@@ -113,6 +113,8 @@ int ucmpi_p2p_start_send(ucmpi_request_t *r, ucmpi_comm_t *comm, int mode);
 int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm);
 void ucmpi_p2p_set_proc_null(ucmpi_request_t *r);
 void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag);
+/* The same for a blocking receive without a request (takes the lock). */
+void ucmpi_p2p_queue_sync_ack(ucmpi_comm_t *c, uint64_t sender_tag);
 /* Synchronous-send acknowledgements queued by receive completions; the
  * progress engine sends them (never from inside a UCX callback). */
 extern int ucmpi_p2p_acks_pending;

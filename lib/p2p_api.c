@@ -97,6 +97,19 @@ int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn)
                               : "communication failed");
 }
 
+/* Any blocking send, out of line: the usual path below then needs no
+ * stack frame of its own. */
+static __attribute__((noinline)) int
+blocking_send_slow(const void *buf, MPI_Count count, MPI_Datatype dt,
+                   int dest, int tag, MPI_Comm comm, int mode, const char *fn)
+{
+    int rc = check_send(buf, count, dt, dest, tag, comm, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_send_mode(buf, count, dt, dest, tag, comm, UCMPI_CTX_P2P, mode);
+    return ucmpi_p2p_report(comm, rc, fn);
+}
+
 /* The bodies below are forced inline into each entry point: one call
  * layer less on every message (the fast path is a few dozen instructions
  * and a call with six arguments costs a good part of it). */
@@ -105,11 +118,17 @@ blocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
               int dest, int tag, MPI_Comm comm, int mode,
               const char *fn)
 {
-    int rc = check_send(buf, count, dt, dest, tag, comm, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_send_mode(buf, count, dt, dest, tag, comm, UCMPI_CTX_P2P, mode);
-    return ucmpi_p2p_report(comm, rc, fn);
+    /* the usual case straight to the glue, a tail call that reports its
+     * own errors: one call on the path a message's latency waits for
+     * (comm is valid, dest a rank) */
+    if (__builtin_expect(mode != UCMPI_SEND_SYNC &&
+                         ucmpi_p2p_args_ok(buf, count, dt, dest, tag, comm,
+                                           false) && dt->contig, 1)) {
+        ucmpi_rt_enter(fn);
+        return ucmpi_p2p_send_direct(buf, count, dt, dest, tag, comm,
+                                     UCMPI_CTX_P2P, fn);
+    }
+    return blocking_send_slow(buf, count, dt, dest, tag, comm, mode, fn);
 }
 
 static inline __attribute__((always_inline)) int
@@ -229,16 +248,36 @@ int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                             request, "MPI_Irsend_c");
 }
 
-static inline __attribute__((always_inline)) int
-recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src,
-            int tag, MPI_Comm comm, MPI_Status *status,
-            const char *fn)
+/* Any blocking receive, out of line (see blocking_send_slow). */
+static __attribute__((noinline)) int
+recv_slow(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
+          MPI_Comm comm, MPI_Status *status, const char *fn)
 {
     int rc = check_recv(buf, count, dt, src, tag, comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ucmpi_recv(buf, count, dt, src, tag, comm, UCMPI_CTX_P2P, status);
     return ucmpi_p2p_report(comm, rc, fn);
+}
+
+static inline __attribute__((always_inline)) int
+recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+            int tag, MPI_Comm comm, MPI_Status *status,
+            const char *fn)
+{
+    /* the usual case (see blocking_send); src is a rank or MPI_ANY_SOURCE,
+     * and a single-threaded receive may post without the lock */
+    if (__builtin_expect(ucmpi_p2p_args_ok(buf, count, dt, src, tag, comm,
+                                           true) && dt->contig &&
+                         ucmpi_global.thread_level != MPI_THREAD_MULTIPLE &&
+                         ucmpi_p2p_stash_n == 0, 1)) {
+        ucmpi_rt_enter(fn);
+        int rc = ucmpi_p2p_recv_direct(buf, count, dt, src, tag, comm,
+                                       UCMPI_CTX_P2P, status);
+        return __builtin_expect(rc == MPI_SUCCESS, 1)
+                   ? rc : ucmpi_p2p_report(comm, rc, fn);
+    }
+    return recv_slow(buf, count, dt, src, tag, comm, status, fn);
 }
 
 static inline __attribute__((always_inline)) int

@@ -37,6 +37,17 @@ typedef struct work {
 static work_t *todo, **todo_tail = &todo;
 static int hook_on;
 
+uint32_t ucmpi_p2p_next_seq_mt(int world)
+{
+    uint32_t seq = __atomic_add_fetch(&ucmpi_p2p_peer_seq[world], 1,
+                                      __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&ucmpi_p2p_cancelling, __ATOMIC_SEQ_CST)) {
+        ucmpi_lock();         /* behind the cancel in progress */
+        ucmpi_unlock();
+    }
+    return seq;
+}
+
 int ucmpi_p2p_cancel_init(void)
 {
     ucmpi_p2p_peer_seq = calloc((size_t)ucmpi_global.world_size,

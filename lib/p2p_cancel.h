@@ -54,19 +54,20 @@ extern int ucmpi_p2p_stash_n;
 extern int ucmpi_p2p_stash_guard, ucmpi_p2p_recv_posting;
 extern int ucmpi_p2p_cancelling;
 
-/* Numbers a user send to r->p2p.world_peer (the newest is cancellable). */
+/* ucmpi_p2p_next_seq under MPI_THREAD_MULTIPLE (lib/p2p_cancel.c). */
+uint32_t ucmpi_p2p_next_seq_mt(int world);
+
+/* Numbers a user send to world rank `world` (the newest is cancellable). */
+static inline uint32_t ucmpi_p2p_next_seq(int world)
+{
+    if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE)
+        return ucmpi_p2p_next_seq_mt(world);
+    return ++ucmpi_p2p_peer_seq[world];
+}
+
 static inline void ucmpi_p2p_number_send(ucmpi_request_t *r)
 {
-    uint32_t *s = &ucmpi_p2p_peer_seq[r->p2p.world_peer];
-    if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE) {
-        r->p2p.seq = __atomic_add_fetch(s, 1, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(&ucmpi_p2p_cancelling, __ATOMIC_SEQ_CST)) {
-            ucmpi_lock();     /* behind the cancel in progress */
-            ucmpi_unlock();
-        }
-    } else {
-        r->p2p.seq = ++*s;
-    }
+    r->p2p.seq = ucmpi_p2p_next_seq(r->p2p.world_peer);
 }
 
 /* How a receive posts: UCMPI_RECV_FREE (single thread or counted, no

@@ -145,4 +145,59 @@ ucmpi_p2p_irecv_inline(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     return ucmpi_p2p_start_recv_inline(r, comm);
 }
 
+/* Blocking standard/ready send of contiguous data to rank dest >= 0: no
+ * request (UCX completes it at once, or the glue waits for it).  Errors
+ * go through comm's handler as call fn unless fn is NULL. */
+static inline __attribute__((always_inline)) int
+ucmpi_p2p_send_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
+                      int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,
+                      const char *fn)
+{
+    size_t bytes = (size_t)(count * dt->size);
+    int world = ucmpi_comm_peer_world(comm, dest);
+
+    if (ctx_sub == UCMPI_CTX_P2P)     /* earlier sends to the peer are */
+        ucmpi_p2p_next_seq(world);    /* no longer cancellable */
+    return ucmpi_ucx_send_contig(
+        world, ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag),
+        ucmpi_p2p_contig_addr(buf, dt, bytes), bytes, comm, fn);
+}
+
+/* Blocking receive of contiguous data straight on a UCX request (the
+ * caller made sure the stash is empty and may post without the lock). */
+static inline __attribute__((always_inline)) int
+ucmpi_p2p_recv_direct(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                      int tag, ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)
+{
+    size_t cap = (size_t)(count * dt->size), len = 0;
+    uint64_t t, mask, stag = 0;
+    int world = src >= 0 ? ucmpi_comm_peer_world(comm, src) : -1;
+
+    if (world >= 0)
+        ucmpi_p2p_recv_tag(comm, ctx_sub, src, world, tag, cap, &t, &mask);
+    else
+        ucmpi_tag_recv(comm->ctx, ctx_sub, src, tag, &t, &mask);
+    int rc = ucmpi_ucx_recv_contig(ucmpi_p2p_contig_addr(buf, dt, cap), cap,
+                                   t, mask, world, &stag, &len);
+    bool matched = rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE;
+
+    if (matched && __builtin_expect(ucmpi_tag_is_sync(stag), 0))
+        ucmpi_p2p_queue_sync_ack(comm, stag);
+    /* as the request path (recv_complete): a message ending inside an
+     * element of dt means the type signatures differ */
+    if (__builtin_expect(rc == MPI_SUCCESS && len < cap, 0) &&
+        ucmpi_dt_partial(dt, len))
+        rc = MPI_ERR_TYPE;
+    if (st != MPI_STATUS_IGNORE) {
+        *st = ucmpi_empty_status;
+        if (matched) {
+            st->MPI_SOURCE = ucmpi_tag_src(stag);
+            st->MPI_TAG = ucmpi_tag_tag(stag);
+            st->ucmpi_count = (MPI_Count)(len < cap ? len : cap);
+        }
+        st->MPI_ERROR = rc;
+    }
+    return rc;
+}
+
 #endif

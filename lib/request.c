@@ -102,11 +102,21 @@ ucmpi_request_t ucmpi_request_send_done = {
     .p2p = {.world_peer = -1},
 };
 
+/* Requests UCX may still call back with (ucmpi_ucx_send_abandon): freeing
+ * one keeps it out of the pool, with its type and packed copy. */
+const ucmpi_request_ops_t ucmpi_request_held_ops;
+
 void ucmpi_request_free(ucmpi_request_t *req)
 {
     if (req == NULL || req == &ucmpi_request_send_done ||
         req->magic != UCMPI_MAGIC_REQUEST)
         return;
+    if (req->ops == &ucmpi_request_held_ops) {
+        if (req->comm != NULL)
+            ucmpi_comm_release(req->comm);
+        req->magic = UCMPI_MAGIC_FREED;
+        return;
+    }
     if (req->ops != NULL && req->ops->destroy != NULL)
         req->ops->destroy(req);
     if (req->p2p.dt != NULL && !req->p2p.dt->predefined)

@@ -78,6 +78,7 @@ int ucmpi_sessions_open(void);
 /* Completes (or, for unmatched receives, cancels) the requests the user
  * freed while active; collective over the job, before endpoints close. */
 void ucmpi_finalize_orphans(void);
+void ucmpi_finalize_drop_unexpected(void);
 /* User-freed requests of `kind` still in flight (-1: all but receives and
  * generalized requests); with `cancel`, such receives are cancelled. */
 int ucmpi_orphans_pending(int kind, int cancel);
@@ -274,6 +275,8 @@ typedef struct {
     int (*on_complete)(struct ucmpi_request_s *req);
     void (*destroy)(struct ucmpi_request_s *req);  /* release area state */
 } ucmpi_request_ops_t;
+/* ops of a request UCX may still use after it completed (never pooled). */
+extern const ucmpi_request_ops_t ucmpi_request_held_ops;
 
 struct ucmpi_request_s {
     uint32_t magic;

@@ -21,6 +21,7 @@ typedef struct {
     int bind;                 /* MX_BIND_* */
     int tag_output;
     int verbose;
+    int keep_going;           /* --disable-auto-cleanup: a failed rank ends only itself */
     double timeout;           /* seconds; 0: none */
     char **env;               /* "VAR=val" to set in every rank */
     int nenv;

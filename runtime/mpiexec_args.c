@@ -25,6 +25,9 @@ static const char usage[] =
     "                         MPI call each rank was blocked in\n"
     "                         (default: $MPIEXEC_TIMEOUT, none if unset)\n"
     "  --oversubscribe        accepted for compatibility (always allowed)\n"
+    "  --disable-auto-cleanup a rank that fails ends only itself: the others\n"
+    "                         go on and see MPI_ERR_PROC_FAILED when they\n"
+    "                         talk to it (also --enable-recovery)\n"
     "  -v, --verbose          report launch time and each rank's exit\n"
     "  -h, --help             this text;  -V, --version: version\n"
     "\n"
@@ -32,7 +35,8 @@ static const char usage[] =
     "first rank that failed: its exit code, 128+signal if it was killed, the\n"
     "code given to MPI_Abort; 124 on timeout; 128+signal if mpiexec was\n"
     "interrupted. A rank that crashes, or exits without finalizing while others\n"
-    "still run (or without MPI_Init while others start MPI), ends the whole job.\n"
+    "still run (or without MPI_Init while others start MPI), ends the whole job\n"
+    "(unless --disable-auto-cleanup; MPI_Abort always does).\n"
     "All ranks run on this node: unless UCX_TLS is set, the ranks get\n"
     "UCX_TLS=^tcp (shared memory and the rest, not TCP) for a faster start;\n"
     "the library then also leaves posix shared memory out where SysV works.\n";
@@ -161,6 +165,9 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
                 return bad_usage("bad --timeout '%s' (seconds)", v);
         } else if (!strcmp(a, "--oversubscribe")) {
             continue;
+        } else if (!strcmp(a, "--disable-auto-cleanup") || !strcmp(a, "-disable-auto-cleanup") ||
+                   !strcmp(a, "--enable-recovery")) {
+            args->keep_going = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             args->verbose = 1;
         } else {

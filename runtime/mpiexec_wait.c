@@ -95,25 +95,49 @@ static void end_job(mx_job_t *job, int sig)
     w.kill_at = mx_now() + MX_GRACE;
 }
 
-/* The first failure decides the exit code and ends the job. */
+/* Logs a failure; the first one decides the exit code. */
+static void report_failure(mx_job_t *job, int code, const char *fmt, va_list ap)
+{
+    char msg[1024];
+
+    job->abnormal = 1;
+    if (job->failed && !job->args.keep_going)
+        return;                       /* the job is ending: one line is enough */
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    mx_log("%s", msg);
+    if (job->failed)
+        return;
+    job->failed = 1;
+    job->exit_code = code;
+    job->t_failed = mx_now();
+}
+
+/* A failure that ends the job. */
 static void fail(mx_job_t *job, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void fail(mx_job_t *job, int code, const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
 
-    job->abnormal = 1;
-    if (!job->failed) {
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof(msg), fmt, ap);
-        va_end(ap);
-        mx_log("%s", msg);
-        job->failed = 1;
-        job->exit_code = code;
-        job->t_failed = mx_now();
-    }
+    va_start(ap, fmt);
+    report_failure(job, code, fmt, ap);
+    va_end(ap);
     end_job(job, SIGTERM);
+}
+
+/* A rank failed.  With --disable-auto-cleanup the others go on (talking to
+ * it gives them MPI_ERR_PROC_FAILED); without it, as fail(). */
+static void rank_failed(mx_job_t *job, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void rank_failed(mx_job_t *job, int code, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    report_failure(job, code, fmt, ap);
+    va_end(ap);
+    if (!job->args.keep_going)
+        end_job(job, SIGTERM);
 }
 
 static void check_abort(mx_job_t *job)
@@ -206,7 +230,7 @@ static void rank_exited(mx_job_t *job, int rank, int st)
     if (WIFSIGNALED(st)) {
         int sig = WTERMSIG(st);
         if (!w.ending)
-            fail(job, 128 + sig, "rank %d (pid %d) was killed by signal %d (SIG%s)", rank,
+            rank_failed(job, 128 + sig, "rank %d (pid %d) was killed by signal %d (SIG%s)", rank,
                  (int)r->pid, sig, sig_name(sig));
         return;
     }
@@ -220,14 +244,14 @@ static void rank_exited(mx_job_t *job, int rank, int st)
         if (!job->failed && job->exit_code == 0)
             job->exit_code = code;
     } else if (code != 0) {
-        fail(job, code, "rank %d (pid %d) exited with code %d%s", rank, (int)r->pid, code,
+        rank_failed(job, code, "rank %d (pid %d) exited with code %d%s", rank, (int)r->pid, code,
              connected ? " before finalizing" : "");
     } else if (!connected) {
         if (w.no_init_rank < 0)
             w.no_init_rank = rank;
         check_no_init(job);
     } else if (!fin && any_connected(job) && others_running(job, rank)) {
-        fail(job, 1, "rank %d (pid %d) exited with code 0 without finalizing while "
+        rank_failed(job, 1, "rank %d (pid %d) exited with code 0 without finalizing while "
              "other ranks still run", rank, (int)r->pid);
     }
 }

@@ -408,22 +408,35 @@ int ucmpi_rt_commit(void)
     return 0;
 }
 
-/* One fence in flight; its completion comes on PMIx's thread. */
+/* One fence in flight; its completion comes on PMIx's thread.  It lives on
+ * the heap: a waiter that gives up (a peer died) leaves it to fence_done. */
 typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     int done;                 /* 0: pending, 1: ok, 2 + |status|: failed */
+    int abandoned;            /* the waiter left: fence_done frees it */
 } rt_fence_t;
+
+static void fence_free(rt_fence_t *f)
+{
+    pthread_cond_destroy(&f->cond);
+    pthread_mutex_destroy(&f->lock);
+    free(f);
+}
 
 static void fence_done(pmix_status_t status, void *cbdata)
 {
     rt_fence_t *f = cbdata;
+    int abandoned;
 
     pthread_mutex_lock(&f->lock);
     __atomic_store_n(&f->done, status == PMIX_SUCCESS ? 1 : 2 + (status < 0 ? -status : status),
                      __ATOMIC_RELEASE);
     pthread_cond_signal(&f->cond);
+    abandoned = f->abandoned;
     pthread_mutex_unlock(&f->lock);   /* the waiter takes the lock before leaving */
+    if (abandoned)
+        fence_free(f);
 }
 
 /* Backs off from spinning so oversubscribed ranks leave the cores to others. */
@@ -440,9 +453,12 @@ static void fence_pause(unsigned long iter)
 }
 
 /* Without a network to keep moving (MPI_Init) the caller sleeps until PMIx
- * wakes it: ranks that are done leave the cores to those still starting. */
-static void fence_wait(rt_fence_t *f, void (*progress)(void))
+ * wakes it: ranks that are done leave the cores to those still starting.
+ * Returns 0 when the fence completed, 1 when progress() gave up on it. */
+static int fence_wait(rt_fence_t *f, int (*progress)(void))
 {
+    int gave_up = 0;
+
     ucmpi_rt_waiting();           /* the caller named the MPI call */
     if (progress == NULL) {
         pthread_mutex_lock(&f->lock);
@@ -451,42 +467,57 @@ static void fence_wait(rt_fence_t *f, void (*progress)(void))
         pthread_mutex_unlock(&f->lock);
     } else {
         for (unsigned long i = 0; !__atomic_load_n(&f->done, __ATOMIC_ACQUIRE); i++) {
-            progress();
+            if (progress() != 0) {
+                gave_up = 1;
+                break;
+            }
             ucmpi_rt_waiting();
             fence_pause(i);
         }
         pthread_mutex_lock(&f->lock);     /* fence_done has let go of f */
+        gave_up = gave_up && !f->done;
+        f->abandoned = gave_up;
         pthread_mutex_unlock(&f->lock);
     }
     ucmpi_rt_wait_done();
+    return gave_up;
 }
 
-int ucmpi_rt_fence(int collect_data, void (*progress)(void))
+int ucmpi_rt_fence(int collect_data, int (*progress)(void))
 {
-    rt_fence_t f = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    rt_fence_t *f;
     pmix_proc_t all;
     pmix_info_t info;
     bool collect = collect_data != 0;
     pmix_status_t rc;
+    int done;
 
     if (!rt.active || rt.singleton)
         return rt.active ? 0 : -1;
+    f = calloc(1, sizeof(*f));
+    if (f == NULL) {
+        rt_err("%s", "out of memory for a fence");
+        return -1;
+    }
+    pthread_mutex_init(&f->lock, NULL);
+    pthread_cond_init(&f->cond, NULL);
     PMIX_LOAD_PROCID(&all, rt.me.nspace, PMIX_RANK_WILDCARD);
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
-    rc = PMIx_Fence_nb(&all, 1, &info, 1, fence_done, &f);
+    rc = PMIx_Fence_nb(&all, 1, &info, 1, fence_done, f);
+    PMIX_INFO_DESTRUCT(&info);
     if (rc == PMIX_OPERATION_SUCCEEDED) {
-        f.done = 1;
+        f->done = 1;
     } else if (rc != PMIX_SUCCESS) {
-        PMIX_INFO_DESTRUCT(&info);
+        fence_free(f);
         rt_err("PMIx_Fence_nb failed: %s", PMIx_Error_string(rc));
         return -1;
     }
-    fence_wait(&f, progress);
-    PMIX_INFO_DESTRUCT(&info);
-    pthread_cond_destroy(&f.cond);
-    pthread_mutex_destroy(&f.lock);
-    if (f.done != 1) {
-        rt_err("PMIx fence failed: %s", PMIx_Error_string(-(f.done - 2)));
+    if (fence_wait(f, progress))
+        return 1;                 /* f is fence_done's now */
+    done = f->done;
+    fence_free(f);
+    if (done != 1) {
+        rt_err("PMIx fence failed: %s", PMIx_Error_string(-(done - 2)));
         return -1;
     }
     return 0;

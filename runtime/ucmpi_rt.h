@@ -31,9 +31,10 @@ int ucmpi_rt_init(ucmpi_rt_info_t *info);
 int ucmpi_rt_put(const char *key, const void *data, size_t len);
 int ucmpi_rt_commit(void);
 /* Collective over the job. While waiting it calls progress() repeatedly
- * (may be NULL) so the caller's network keeps moving. collect_data=1 makes
- * committed values visible to ucmpi_rt_get. */
-int ucmpi_rt_fence(int collect_data, void (*progress)(void));
+ * (may be NULL) so the caller's network keeps moving; progress() returning
+ * nonzero gives the fence up (a peer died) and makes this return 1.
+ * collect_data=1 makes committed values visible to ucmpi_rt_get. */
+int ucmpi_rt_fence(int collect_data, int (*progress)(void));
 /* *data is a malloc'd copy the caller frees. */
 int ucmpi_rt_get(int rank, const char *key, void **data, size_t *len);
 

@@ -301,6 +301,22 @@ void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc)
     (void)PMPI_Request_free(&req);   /* completes with progress */
 }
 
+int ucmpi_coll_persist_failed(ucmpi_sched_t *s, int build_rc,
+                              MPI_Request *req, int err)
+{
+    ucmpi_request_t *r;
+
+    *req = MPI_REQUEST_NULL;
+    if (build_rc != MPI_SUCCESS || ucmpi_sched_start(s, 1, &r) !=
+                                       MPI_SUCCESS) {
+        ucmpi_sched_free(s);      /* its tags are taken: still in step */
+        return err;
+    }
+    ucmpi_sched_fail(s, err);
+    *req = r;
+    return err;
+}
+
 int ucmpi_coll_local(ucmpi_comm_t *comm, ucmpi_comm_t **local,
                      const char *fn)
 {

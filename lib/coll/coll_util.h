@@ -78,6 +78,15 @@ int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
  * are dropped. */
 void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc);
 
+/* Error path of a persistent collective (the *_init call of a rank whose
+ * arguments failed a check, err): s, the schedule that serves the others
+ * (built with build_rc), becomes the inactive request *req.  The call
+ * reports err as usual, and a program that starts the request as the
+ * others start theirs keeps them going: each run serves them and completes
+ * in err.  *req is MPI_REQUEST_NULL if s cannot run.  Returns err. */
+int ucmpi_coll_persist_failed(ucmpi_sched_t *s, int build_rc,
+                              MPI_Request *req, int err);
+
 /* The local intracommunicator of intercomm comm (MPI_ERR_COMM if none). */
 int ucmpi_coll_local(ucmpi_comm_t *comm, ucmpi_comm_t **local,
                      const char *fn);

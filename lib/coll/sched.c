@@ -63,6 +63,7 @@ struct ucmpi_sched {
     int npending;
     int err;
     int late_err;             /* a short exact receive: reported at the end */
+    int fail_err;             /* ucmpi_sched_fail: every run ends in it */
     uint8_t running, orphaned, persistent, poisoned;
     ucmpi_request_t *req;     /* nonblocking/persistent: the user's */
     ucmpi_sched_t *prev, *next;   /* active list */
@@ -246,6 +247,11 @@ int ucmpi_sched_recv_exact(ucmpi_sched_t *s, void *buf, MPI_Count count,
 void ucmpi_sched_poison(ucmpi_sched_t *s)
 {
     s->poisoned = 1;
+}
+
+void ucmpi_sched_fail(ucmpi_sched_t *s, int err)
+{
+    s->fail_err = err;
 }
 
 int ucmpi_sched_recv_dyn(ucmpi_sched_t *s, void *const *bufp,
@@ -500,6 +506,29 @@ static int post_round(ucmpi_sched_t *s, int r)
     return rc;
 }
 
+/* An empty message where data was due: the sender's schedule lost a peer
+ * (proc_failed) and passes that on instead of data. */
+static bool lost_upstream(const step_t *st, const ucmpi_request_t *rq)
+{
+    return st->kind == STEP_RECV && rq->status.MPI_ERROR == MPI_SUCCESS &&
+           rq->status.ucmpi_count == 0 && rq->p2p.count * rq->p2p.dt->size > 0;
+}
+
+/* A peer died (or an upstream rank passed a loss on): as after a short
+ * exact receive the schedule goes on, so that the living ranks waiting on
+ * this one are released, but with empty messages (this rank may lack the
+ * data): they fail too instead of hanging or taking garbage.  The class is
+ * MPI_ERR_PROC_FAILED where a process failed, else that of a short exact
+ * receive (an erring root's empty messages). */
+static void pass_on_loss(ucmpi_sched_t *s, bool dead_peer)
+{
+    if (s->late_err != MPI_SUCCESS)
+        return;
+    for (int r = 0; !dead_peer && r < s->comm->size; r++)
+        dead_peer = ucmpi_peer_failed(ucmpi_comm_peer_world(s->comm, r));
+    s->late_err = dead_peer ? MPI_ERR_PROC_FAILED : MPI_ERR_TRUNCATE;
+}
+
 /* Collects completed transfers of the round in flight. */
 static int reap(ucmpi_sched_t *s)
 {
@@ -516,6 +545,8 @@ static int reap(ucmpi_sched_t *s)
                           (e == MPI_SUCCESS && s->rq[i].status.ucmpi_count !=
                                                    st->count * st->dt->size)))
             s->late_err = MPI_ERR_TRUNCATE;
+        else if (e == MPI_ERR_PROC_FAILED || lost_upstream(st, &s->rq[i]))
+            pass_on_loss(s, e == MPI_ERR_PROC_FAILED);
         else if (e != MPI_SUCCESS && s->err == MPI_SUCCESS)
             s->err = e;
         st->inflight = 0;
@@ -541,6 +572,8 @@ static int step_rounds(ucmpi_sched_t *s)
         if (s->err != MPI_SUCCESS || s->next_round >= s->nrounds) {
             if (s->err == MPI_SUCCESS)
                 s->err = s->late_err;
+            if (s->fail_err != MPI_SUCCESS)
+                s->err = s->fail_err;
             s->running = 0;
             return events + 1;
         }
@@ -737,7 +770,7 @@ int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
 static void check_peers(ucmpi_sched_t *s)
 {
     for (int i = s->pbeg; i < s->pend; i++)
-        if (s->steps[i].inflight && s->steps[i].kind == STEP_RECV)
+        if (s->steps[i].inflight && is_xfer(&s->steps[i]))
             ucmpi_request_check_peer(&s->rq[i]);
 }
 
@@ -773,7 +806,7 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
 }
 
 /* Waiting loops call this now and then (through ucmpi_request_check_peer):
- * receives of the round in flight whose peer died fail, and the schedule
+ * transfers of the round in flight whose peer died fail, and the schedule
  * then completes with MPI_ERR_PROC_FAILED instead of hanging. */
 void ucmpi_sched_check_peers(ucmpi_request_t *req)
 {

@@ -42,6 +42,11 @@ int ucmpi_sched_recv_exact(ucmpi_sched_t *s, void *buf, MPI_Count count,
  * send empty (a scatter root whose send arguments failed a check: the
  * others' exact receives fail instead of waiting or taking garbage). */
 void ucmpi_sched_poison(ucmpi_sched_t *s);
+/* Every run of s ends in err, whatever its steps did (the persistent
+ * request of a rank whose arguments failed a check: each start serves the
+ * others and reports the error again; truncations of its drains are
+ * not news). */
+void ucmpi_sched_fail(ucmpi_sched_t *s, int err);
 /* inout[i] = in[i] op inout[i] (in is the left operand: rank order). */
 int ucmpi_sched_reduce(ucmpi_sched_t *s, const void *in, void *inout,
                        MPI_Count count, MPI_Datatype dt, MPI_Op op);

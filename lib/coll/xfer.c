@@ -146,10 +146,19 @@ int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
                           ucmpi_xfer_mode_t mode, MPI_Request *request,
                           const char *fn, int err)
 {
+    ucmpi_sched_t *s;
+
     if (request != NULL)
         *request = MPI_REQUEST_NULL;
-    if (mode == UCMPI_XFER_PERSISTENT)
-        return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
+    if (mode == UCMPI_XFER_PERSISTENT) {
+        /* each start of the request it hands back serves the others */
+        if ((s = ucmpi_sched_create(a->comm)) == NULL)
+            return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
+        int rc = ucmpi_xfer_prepare(s, a);
+        if (rc == MPI_SUCCESS)
+            rc = alg->build(s, a);
+        return ucmpi_coll_persist_failed(s, rc, request, err);
+    }
     /* the same schedule and tag as the nonblocking form; its own failures
      * (truncation) are reported on comm too */
     (void)ucmpi_xfer_run(alg, a, UCMPI_XFER_BLOCKING, NULL, fn);

@@ -93,8 +93,9 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
  * hold sends to it (gather), so the collective still runs for their
  * blocks (the caller marks the root's own block in place).  Nonblocking
  * forms complete it before returning too (the user may free the buffers
- * once the call failed).  A persistent init only takes its tag
- * (ucmpi_coll_skip).  *request becomes MPI_REQUEST_NULL; returns err. */
+ * once the call failed).  A persistent init hands back a request that
+ * runs it on each start and completes in err (ucmpi_coll_persist_failed);
+ * otherwise *request becomes MPI_REQUEST_NULL.  Returns err. */
 int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
                           ucmpi_xfer_mode_t mode, MPI_Request *request,
                           const char *fn, int err);

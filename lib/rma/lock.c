@@ -201,7 +201,7 @@ static int acquire(MPI_Win win, int t, int type)
         rc = slot_write(win, t, who_of(pid, excl ? UCMPI_RMA_SLOT_EXCLUSIVE
                                                  : UCMPI_RMA_SLOT_SHARED),
                         ticket);
-    unsigned spins = 0;
+    unsigned spins = 0, turns = 0;
     while (rc == MPI_SUCCESS) {
         rc = ctrl_amo(win, t, UCMPI_RMA_AOP_ADD,
                       offsetof(ucmpi_rma_ctrl_t, lock_done), 0, &done);
@@ -209,10 +209,11 @@ static int acquire(MPI_Win win, int t, int type)
             (excl ? done == ticket : (done >> 32) == (ticket >> 32)))
             break;
         /* serve others' requests (they may be what we wait for) */
-        if (ucmpi_progress() != 0)
-            continue;
-        ucmpi_progress_idle(++spins);
-        if (spins % 1024 == 0)
+        if (ucmpi_progress() == 0)
+            ucmpi_progress_idle(++spins);
+        /* counted in turns, not idle spins: a remote atomic per turn
+         * keeps UCX busy, so progress may never come back idle */
+        if (++turns % 1024 == 0)
             rc = ucmpi_peer_failed(p->world)
                      ? MPI_ERR_PROC_FAILED
                      : dead_ahead(win, t, ticket, excl, done);

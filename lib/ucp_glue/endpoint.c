@@ -49,7 +49,9 @@ static ucp_ep_h ep_create(int r)
     if (ucmpi_ucx.peer_failed == NULL)
         ucmpi_ucx.peer_failed = calloc((size_t)ucmpi_global.world_size,
                                        sizeof(int));
-    if (ucmpi_ucx_peer_address(r, &addr, &len) != 0)
+    /* a dead peer's shared memory is gone: connecting would only make UCX
+     * print errors; the caller reports MPI_ERR_PROC_FAILED */
+    if (ucmpi_peer_failed(r) || ucmpi_ucx_peer_address(r, &addr, &len) != 0)
         return NULL;
     ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
                     UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
@@ -61,6 +63,8 @@ static ucp_ep_h ep_create(int r)
     st = ucp_ep_create(ucmpi_ucx.worker, &ep, &h);
     free(addr);
     if (st != UCS_OK) {
+        if (ucmpi_peer_failed(r))
+            return NULL;
         fprintf(stderr, "ucmpi: rank %d: cannot connect to rank %d: %s\n",
                 ucmpi_global.world_rank, r, ucs_status_string(st));
         return NULL;
@@ -79,6 +83,48 @@ ucp_ep_h ucmpi_ucx_ep_create(int r)
     ucp_ep_h h = ep_create(r);
     ucmpi_unlock();
     return h;
+}
+
+/* Force-close requests of endpoints to peers that died (ucmpi_ucx_peer_gone),
+ * finished at finalize. */
+static void **gone_closes;
+
+/* World rank r died, seen from its pid (on-node peers have no UCX error
+ * handling): its endpoint is closed with FORCE and none is made again, so
+ * later operations on r fail at once with MPI_ERR_PROC_FAILED.  UCX 1.13
+ * does not complete the sends it still holds for r on such an endpoint (a
+ * rendezvous waiting for the receiver): ucmpi_ucx_send_abandon ends them. */
+void ucmpi_ucx_peer_gone(int r)
+{
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                             .flags = UCP_EP_CLOSE_FLAG_FORCE};
+
+    ucmpi_lock();
+    if (ucmpi_ucx.peer_failed != NULL && !ucmpi_ucx.peer_failed[r]) {
+        ucmpi_ucx.peer_failed[r] = 1;
+        ucp_ep_h ep = ucmpi_ucx.eps[r];
+        if (gone_closes == NULL)
+            gone_closes = calloc((size_t)ucmpi_global.world_size, sizeof(void *));
+        if (ep != NULL && gone_closes != NULL) {
+            __atomic_store_n(&ucmpi_ucx.eps[r], NULL, __ATOMIC_RELEASE);
+            void *q = ucp_ep_close_nbx(ep, &p);
+            if (UCS_PTR_IS_PTR(q))
+                gone_closes[r] = q;
+        }
+    }
+    ucmpi_unlock();
+}
+
+static void wait_and_free(void **reqs, int n)
+{
+    for (int r = 0; r < n && reqs; r++) {
+        if (reqs[r] == NULL)
+            continue;
+        while (ucp_request_check_status(reqs[r]) == UCS_INPROGRESS)
+            ucp_worker_progress(ucmpi_ucx.worker);
+        ucp_request_free(reqs[r]);
+    }
+    free(reqs);
 }
 
 /* Close every endpoint, flushing; a peer that is gone makes its close end
@@ -100,14 +146,9 @@ void ucmpi_ucx_close_eps(void)
             reqs[r] = q;
         ucmpi_ucx.eps[r] = NULL;
     }
-    for (int r = 0; r < n && reqs; r++) {
-        if (reqs[r] == NULL)
-            continue;
-        while (ucp_request_check_status(reqs[r]) == UCS_INPROGRESS)
-            ucp_worker_progress(ucmpi_ucx.worker);
-        ucp_request_free(reqs[r]);
-    }
-    free(reqs);
+    wait_and_free(reqs, n);
+    wait_and_free(gone_closes, n);
+    gone_closes = NULL;
     free(ucmpi_ucx.peer_failed);
     ucmpi_ucx.peer_failed = NULL;
 }

@@ -156,7 +156,10 @@ static int mpi_error_of(ucs_status_t st)
 /* One UCX operation of the request finished (Ssend has two). */
 static void op_done(ucmpi_request_t *req, ucs_status_t st)
 {
-    if (st == UCS_ERR_CANCELED && req->status.MPI_ERROR == MPI_SUCCESS)
+    if (st != UCS_OK && req->status.MPI_ERROR == MPI_SUCCESS &&
+        req->p2p.world_peer >= 0 && ucmpi_peer_failed(req->p2p.world_peer))
+        req->status.MPI_ERROR = MPI_ERR_PROC_FAILED;   /* e.g. its shm is gone */
+    else if (st == UCS_ERR_CANCELED && req->status.MPI_ERROR == MPI_SUCCESS)
         req->status.ucmpi_cancelled = 1;   /* else: failed peer, see failure.c */
     else if (st != UCS_OK && req->status.MPI_ERROR == MPI_SUCCESS)
         req->status.MPI_ERROR = mpi_error_of(st);
@@ -172,6 +175,25 @@ static void op_done(ucmpi_request_t *req, ucs_status_t st)
 void ucmpi_ucx_op_done(ucmpi_request_t *req)
 {
     op_done(req, UCS_OK);
+}
+
+/* A send UCX still holds for a dead peer (a rendezvous waiting for the
+ * receiver) would never complete: UCX 1.13 neither cancels sends nor
+ * purges them when an endpoint without error handling is closed.  It ends
+ * now with MPI_ERR_PROC_FAILED, and the request stays out of the pool for
+ * good (ucmpi_request_held_ops): UCX may still call back with it. */
+void ucmpi_ucx_send_abandon(ucmpi_request_t *req)
+{
+    if (ucmpi_request_is_complete(req) || req->ops != NULL)
+        return;
+    req->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
+    if (req->p2p.ack_req != NULL)            /* Ssend: ack_cb runs now */
+        ucp_request_cancel(ucmpi_ucx.worker, req->p2p.ack_req);
+    if (ucmpi_request_is_complete(req))
+        return;
+    req->ops = &ucmpi_request_held_ops;
+    req->p2p.pending = 0;                    /* a late callback changes nothing */
+    ucmpi_request_set_complete(req);
 }
 
 static void send_cb(void *ucx_req, ucs_status_t st, void *user_data)
@@ -268,7 +290,24 @@ static void recv_cb(void *ucx_req, ucs_status_t st,
     ucmpi_request_t *req = user_data;
 
     req->p2p.ucx_req = NULL;
-    recv_complete(req, st, info);   /* info lives in ucx_req: free after */
+    /* the usual message inline: whole (UCX reports a contiguous buffer's
+     * truncation) and filling the buffer or of a byte type (nothing for
+     * ucmpi_dt_partial to find), no unpacking, no acknowledgement, the
+     * request's only operation (~25 instructions less per receive) */
+    MPI_Datatype dt = req->p2p.dt;
+    if (__builtin_expect(st == UCS_OK && req->p2p.pending == 1 &&
+                         dt->contig && req->p2p.bounce == NULL &&
+                         (dt->size == 1 ||
+                          info->length == (size_t)(req->p2p.count * dt->size)) &&
+                         !ucmpi_tag_is_sync(info->sender_tag), 1)) {
+        req->status.MPI_SOURCE = ucmpi_tag_src(info->sender_tag);
+        req->status.MPI_TAG = ucmpi_tag_tag(info->sender_tag);
+        req->status.ucmpi_count = (MPI_Count)info->length;
+        req->p2p.pending = 0;
+        ucmpi_request_set_complete(req);
+    } else {
+        recv_complete(req, st, info);   /* info lives in ucx_req */
+    }
     ucp_request_free(ucx_req);
 }
 
@@ -396,9 +435,10 @@ int ucmpi_ucx_send_ack(int world_dest, uint64_t tag)
 
 /* --- direct paths: contiguous data, no ucmpi request --- */
 
-/* Waits for a UCX request posted without callback; a receive
- * (info != NULL) from world_peer >= 0 is cancelled once the peer is seen
- * dead, and *dead tells so.  The caller frees the request unless it
+/* Waits for a UCX request posted without callback; once world_peer >= 0
+ * is seen dead a receive (info != NULL) from it is cancelled, a send to it
+ * is left to UCX (its memory is released when UCX is done with it, which
+ * may be never), and *dead tells so.  The caller frees the request unless it
  * provided its memory. */
 static inline __attribute__((always_inline)) ucs_status_t
 wait_ucx_nofree(void *ucx_req, ucp_tag_recv_info_t *info, int world_peer,
@@ -418,6 +458,11 @@ wait_ucx_nofree(void *ucx_req, ucp_tag_recv_info_t *info, int world_peer,
         if (spins % 1024 == 0 && spins != 0 && world_peer >= 0 && !*dead &&
             ucmpi_peer_failed(world_peer)) {
             *dead = 1;
+            if (info == NULL) {               /* a send: see ucmpi_ucx_send_abandon */
+                ucmpi_ucx_peer_gone(world_peer);
+                st = UCS_ERR_CONNECTION_RESET;
+                break;
+            }
             ucp_request_cancel(worker, ucx_req);
         }
     }
@@ -440,22 +485,35 @@ static ucs_status_t wait_ucx(void *ucx_req, ucp_tag_recv_info_t *info,
  * waits at once (what ucp_tag_send_nbr and Open MPI's MPI_Send do): it
  * then copies eagerly up to UCX_RNDV_SEND_NBR_THRESH (256 KiB) instead of
  * a rendezvous from ~8 KiB, 3-10x faster for 16-128 KiB on shared memory. */
+static int send_contig_wait(void *ret, int world_dest, MPI_Comm comm,
+                            const char *fn)
+{
+    int dead = 0, rc;
+    ucs_status_t st = UCS_PTR_IS_ERR(ret)
+                          ? UCS_PTR_STATUS(ret)
+                          : wait_ucx(ret, NULL, world_dest, &dead);
+
+    if (st != UCS_OK && (dead || ucmpi_peer_failed(world_dest)))
+        rc = MPI_ERR_PROC_FAILED;     /* e.g. its shared memory is gone */
+    else
+        rc = mpi_error_of(st);
+    return fn != NULL ? ucmpi_p2p_report(comm, rc, fn) : rc;
+}
+
 int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
-                          size_t len)
+                          size_t len, MPI_Comm comm, const char *fn)
 {
     ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
     ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
-    int dead = 0;
 
     p.op_attr_mask = UCP_OP_ATTR_FLAG_FAST_CMPL;
     if (__builtin_expect(ep == NULL || peer_dead(world_dest), 0))
-        return MPI_ERR_PROC_FAILED;
+        return fn != NULL ? ucmpi_p2p_report(comm, MPI_ERR_PROC_FAILED, fn)
+                          : MPI_ERR_PROC_FAILED;
     void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
     if (__builtin_expect(ret == NULL, 1))
         return MPI_SUCCESS;
-    if (UCS_PTR_IS_ERR(ret))
-        return mpi_error_of(UCS_PTR_STATUS(ret));
-    return mpi_error_of(wait_ucx(ret, NULL, -1, &dead));
+    return send_contig_wait(ret, world_dest, comm, fn);
 }
 
 /* Nonblocking send of a contiguous buffer for req: 1 when UCX kept the
@@ -483,19 +541,62 @@ int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
     return 1;
 }
 
-/* Blocking receive into a contiguous buffer.  No callback and no
- * immediate completion (UCX 1.13 leaves param->recv_info unset then): the
- * envelope comes from ucp_tag_recv_request_test.  The UCX request lives
- * on this stack (as ucp_tag_recv_nbr's did; Open MPI's MPI_Recv does the
- * same): no request pool get and free per message.  *sender_tag and
- * *length are set unless the result is MPI_ERR_PROC_FAILED or
- * MPI_ERR_OTHER. */
+/* Where a blocking receive's callback leaves the outcome. */
+typedef struct {
+    ucs_status_t status;          /* UCS_INPROGRESS until the callback ran */
+    ucp_tag_recv_info_t info;
+} recv_wait_t;
+
+static void recv_wait_cb(void *ucx_req, ucs_status_t st,
+                         const ucp_tag_recv_info_t *info, void *user_data)
+{
+    recv_wait_t *w = user_data;
+
+    w->info = *info;
+    w->status = st;
+}
+
+/* Waits for a single-threaded blocking receive: the callback runs inside
+ * this thread's progress (or a cancel), and UCX is done with the request
+ * once the call that ran it returned, so each turn reads a local instead
+ * of calling ucp_request_check_status, and the envelope needs no
+ * ucp_tag_recv_request_test (~40 instructions less per message, on the
+ * path its latency waits for). */
+static ucs_status_t wait_recv_st(void *ucx_req, recv_wait_t *w,
+                                 int world_peer, int *dead)
+{
+    ucp_worker_h worker = ucmpi_ucx.worker;
+    ucmpi_wait_loop_t l;
+
+    ucmpi_wait_loop_init(&l);
+    while (__atomic_load_n(&w->status, __ATOMIC_RELAXED) == UCS_INPROGRESS) {
+        int n = l.fast ? (int)ucp_worker_progress(worker) : ucmpi_progress();
+        unsigned spins = ucmpi_wait_loop_after(&l, n);
+        if (spins % 1024 == 0 && spins != 0 && world_peer >= 0 && !*dead &&
+            ucmpi_peer_failed(world_peer)) {
+            *dead = 1;
+            ucp_request_cancel(worker, ucx_req);
+        }
+    }
+    ucmpi_rt_wait_done();
+    return w->status;
+}
+
+/* Blocking receive into a contiguous buffer, without immediate completion
+ * (UCX 1.13 leaves param->recv_info unset then): the envelope comes from
+ * the callback, or from ucp_tag_recv_request_test under
+ * MPI_THREAD_MULTIPLE (another thread may run the callback while UCX
+ * still owns the request).  The UCX request lives on this stack (as
+ * ucp_tag_recv_nbr's did; Open MPI's MPI_Recv does the same): no request
+ * pool get and free per message.  *sender_tag and *length are set unless
+ * the result is MPI_ERR_PROC_FAILED or MPI_ERR_OTHER. */
 int ucmpi_ucx_recv_contig(void *buf, size_t len, uint64_t tag, uint64_t mask,
                           int world_peer, uint64_t *sender_tag,
                           size_t *length)
 {
     ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
-    ucp_tag_recv_info_t info;
+    recv_wait_t w;
+    ucs_status_t st;
     int dead = 0;
     /* UCX puts its request just in front of p.request */
     char req_mem[ucmpi_ucx.req_size] __attribute__((aligned(16)));
@@ -503,16 +604,26 @@ int ucmpi_ucx_recv_contig(void *buf, size_t len, uint64_t tag, uint64_t mask,
     p.op_attr_mask = UCP_OP_ATTR_FLAG_NO_IMM_CMPL |
                      UCP_OP_ATTR_FIELD_REQUEST;
     p.request = req_mem + sizeof(req_mem);
+    if (__builtin_expect(!ucmpi_ucx.multi_thread, 1)) {
+        w.status = UCS_INPROGRESS;
+        p.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK |
+                          UCP_OP_ATTR_FIELD_USER_DATA;
+        p.cb.recv = recv_wait_cb;
+        p.user_data = &w;
+    }
     void *ret = ucp_tag_recv_nbx(ucmpi_ucx.worker, buf, len, tag, mask, &p);
     if (UCS_PTR_IS_ERR(ret))
         return mpi_error_of(UCS_PTR_STATUS(ret));
     /* finished only once UCX is done with req_mem (a cancel completes it) */
-    ucs_status_t st = wait_ucx_nofree(ret, &info, world_peer, &dead);
+    if (__builtin_expect(!ucmpi_ucx.multi_thread, 1))
+        st = wait_recv_st(ret, &w, world_peer, &dead);
+    else
+        st = wait_ucx_nofree(ret, &w.info, world_peer, &dead);
     if (dead && st != UCS_OK)
         return MPI_ERR_PROC_FAILED;
     if (st != UCS_OK && st != UCS_ERR_MESSAGE_TRUNCATED)
         return mpi_error_of(st);
-    *sender_tag = info.sender_tag;
-    *length = info.length;
-    return info.length > len ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    *sender_tag = w.info.sender_tag;
+    *length = w.info.length;
+    return w.info.length > len ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 }

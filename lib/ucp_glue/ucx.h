@@ -22,8 +22,10 @@ const char *ucmpi_ucx_version(void);
 void ucmpi_ucx_print_transports(int verbose);
 /* World rank r's worker address (malloc'd copy). */
 int ucmpi_ucx_peer_address(int r, void **addr, size_t *len);
-/* UCX reported world rank r unreachable. */
+/* UCX reported world rank r unreachable (or ucmpi_ucx_peer_gone did). */
 int ucmpi_ucx_peer_failed(int r);
+/* World rank r is dead: operations UCX holds for it end with an error. */
+void ucmpi_ucx_peer_gone(int r);
 
 /* Tag messaging for lib/p2p*.c.  The request's p2p fields describe the
  * buffer (buf, count, dt); completion sets req->complete and status. */
@@ -36,11 +38,16 @@ int ucmpi_ucx_tag_probe(uint64_t tag, uint64_t mask, int remove,
 int ucmpi_ucx_msg_recv(ucmpi_request_t *req, void *msg, uint64_t sender_tag,
                        size_t len);
 int ucmpi_ucx_cancel(ucmpi_request_t *req);
+/* A send still held by UCX for a peer known dead ends with
+ * MPI_ERR_PROC_FAILED (call under the big lock). */
+void ucmpi_ucx_send_abandon(ucmpi_request_t *req);
 /* Direct paths for contiguous buffers (see tag.c): blocking send and
  * receive without a ucmpi request, and a nonblocking send that needs one
  * only when UCX does not complete it at once. */
+/* ucmpi_ucx_send_contig reports its errors through comm's handler as
+ * call fn when fn is not NULL (the entry point's tail call). */
 int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
-                          size_t len);
+                          size_t len, MPI_Comm comm, const char *fn);
 int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
                            uint64_t tag, const void *buf, size_t len,
                            void **ucx_req);

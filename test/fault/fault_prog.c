@@ -7,6 +7,10 @@
  *   fault_prog exit RANK CODE    RANK calls exit(CODE) without MPI_Finalize
  *   fault_prog hang              every rank blocks in MPI_Recv (kill -9,
  *                                SIGINT, --timeout tests)
+ *   fault_prog survive RANK CODE RANK exits with CODE; the others (mpiexec
+ *                                --disable-auto-cleanup) check that talking
+ *                                to it fails with MPI_ERR_PROC_FAILED, that
+ *                                they still talk to each other, and finalize
  *
  * The ranks that wait block on a receive nobody sends.  With FAULT_DIR set,
  * each rank writes its pid to FAULT_DIR/pid.RANK once initialized, and the
@@ -64,6 +68,56 @@ static void wait_forever(void)
     exit(99);
 }
 
+static int errs;
+
+static void expect_class(int rc, int want, const char *what)
+{
+    int cls = MPI_SUCCESS;
+
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    if (cls != want) {
+        printf("rank %d: %s gave class %d, want %d\n", rank, what, cls, want);
+        errs++;
+    }
+}
+
+/* The survivors of `who`: receives from it, small and rendezvous sends to
+ * it (UCX holds the latter until the receiver fetches), a ring over the
+ * living ranks, a barrier (must end, whatever it returns), finalize. */
+static int survive(int who)
+{
+    enum { BIG = 1 << 20 };
+    char *big = calloc(BIG, 1);
+    int v = -1, next, prev;
+    MPI_Request rq;
+
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    expect_class(MPI_Recv(&v, 1, MPI_INT, who, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+                 MPI_ERR_PROC_FAILED, "MPI_Recv from the dead rank");
+    expect_class(MPI_Send(big, BIG, MPI_CHAR, who, 2, MPI_COMM_WORLD), MPI_ERR_PROC_FAILED,
+                 "1 MiB MPI_Send to the dead rank");
+    MPI_Isend(big, BIG, MPI_CHAR, who, 3, MPI_COMM_WORLD, &rq);
+    expect_class(MPI_Wait(&rq, MPI_STATUS_IGNORE), MPI_ERR_PROC_FAILED,
+                 "MPI_Wait on a 1 MiB MPI_Isend to the dead rank");
+    next = (rank + 1) % size == who ? (rank + 2) % size : (rank + 1) % size;
+    prev = (rank - 1 + size) % size == who ? (rank - 2 + size) % size : (rank - 1 + size) % size;
+    if (next != rank) {
+        expect_class(MPI_Sendrecv(&rank, 1, MPI_INT, next, 4, &v, 1, MPI_INT, prev, 4,
+                                  MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+                     MPI_SUCCESS, "MPI_Sendrecv among the living");
+        if (v != prev) {
+            printf("rank %d: got %d from the ring, want %d\n", rank, v, prev);
+            errs++;
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    free(big);
+    MPI_Finalize();
+    printf("rank %d: survived, %d errors\n", rank, errs);
+    return errs ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -81,6 +135,13 @@ int main(int argc, char **argv)
 
     if (!strcmp(mode, "hang"))
         wait_forever();
+    if (!strcmp(mode, "survive")) {
+        MPI_Barrier(MPI_COMM_WORLD);  /* every endpoint and segment set up */
+        if (rank != who)
+            return survive(who);
+        about_to_fail("exiting without MPI_Finalize");
+        exit(code);
+    }
     if (rank != who)
         wait_forever();
     usleep(200000);   /* let the others block inside MPI first */

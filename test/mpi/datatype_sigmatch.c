@@ -54,6 +54,7 @@ int main(int argc, char **argv)
             MPI_Send(src, 2 * (int)sizeof(int), MPI_CHAR, 0, 30 + nb,
                      MPI_COMM_WORLD);
             MPI_Send(src, 3, MPI_CHAR, 0, 40 + nb, MPI_COMM_WORLD);
+            MPI_Send(src, 3, MPI_CHAR, 0, 50 + nb, MPI_COMM_WORLD);
         }
     } else if (size >= 2 && rank == 0) {
         for (int nb = 0; nb < 2; nb++) {
@@ -84,6 +85,10 @@ int main(int argc, char **argv)
             MPI_Get_count(&st, MPI_BYTE, &n);
             MT_CHECK(cls == MPI_SUCCESS && n == 3, "3 bytes: class %d, "
                      "count %d", cls, n);
+            /* 3 chars into contiguous ints (the direct MPI_Recv path) */
+            cls = recv_class(buf, 4, MPI_INT, 50 + nb, nb, &st);
+            MT_CHECK(cls == MPI_ERR_TYPE, "chars into ints (%s): class %d",
+                     nb ? "Irecv" : "Recv", cls);
         }
     }
     MPI_Barrier(MPI_COMM_WORLD);

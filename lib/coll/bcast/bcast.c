@@ -2,6 +2,8 @@
  * entry points. */
 #include "coll/bcast/bcast.h"
 
+#include <stdlib.h>
+
 static const ucmpi_coll_alg_t bcast_algs[] = {
     {UCMPI_BCAST_BINOMIAL, "binomial",
      "binomial tree: log2(n) rounds, for small messages"},
@@ -65,6 +67,63 @@ int ucmpi_bcast_build(ucmpi_sched_t *s, void *buf, MPI_Count count,
     }
 }
 
+/* This rank's buffer failed a check (err); count, type and root are fine.
+ * It still takes part, so that nobody waits for it: in the background, or
+ * in the request a persistent init hands back.  A root has no data: its
+ * messages are empty (ucmpi_sched_poison), which the others' exact
+ * receives turn into an error (the blocking shm path has no messages: the
+ * others get zeros there).  Another rank passes the data on through
+ * scratch. */
+static char bcast_nodata;
+
+static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
+                        MPI_Count count, MPI_Datatype dt, int root, int mode,
+                        MPI_Request *req, const char *fn)
+{
+    int am_root = comm->is_inter ? root == MPI_ROOT : root == comm->rank;
+    size_t nbytes = (size_t)(count * dt->size);
+    size_t ext = (size_t)(dt->extent > dt->true_extent ? dt->extent
+                                                       : dt->true_extent);
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+    ucmpi_sched_t *s;
+    char *tmp = NULL;
+    int rc;
+
+    if (mode != UCMPI_COLL_BLOCKING)
+        *req = MPI_REQUEST_NULL;
+    if (mode == UCMPI_COLL_BLOCKING && count > 0 && !comm->is_inter &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST, nbytes)) {
+        tmp = calloc((size_t)count, ext);
+        if (tmp == NULL)
+            return ucmpi_coll_skip(comm, err, UCMPI_SHM_BCAST, nbytes, 0);
+        rc = ucmpi_coll_shm_bcast(comm, tmp - dt->true_lb, count, dt, root,
+                                  fn);
+        free(tmp);
+        if (rc != UCMPI_SHM_FALLBACK)
+            return err;
+        tmp = NULL;
+    }
+    if ((s = ucmpi_sched_create(comm)) == NULL)
+        return ucmpi_coll_skip(comm, err, -1, 0,
+                               comm->is_inter && root >= 0);
+    /* the root's steps never touch its buffer (empty sends, no copies):
+     * any address that is not NULL (the builders' out-of-memory sign) */
+    tmp = am_root ? &bcast_nodata : ucmpi_coll_tmpbuf(s, count, dt);
+    if (tmp == NULL)
+        rc = MPI_ERR_NO_MEM;
+    else if (local != NULL)
+        rc = ucmpi_bcast_inter(s, comm, local, tmp, count, dt, root);
+    else
+        rc = ucmpi_bcast_build(s, tmp, count, dt, root, &g,
+                               ucmpi_bcast_select(comm, g.size, nbytes));
+    if (am_root)
+        ucmpi_sched_poison(s);
+    if (mode == UCMPI_COLL_PERSISTENT)
+        return ucmpi_coll_persist_failed(s, rc, req, err);
+    ucmpi_coll_release(s, rc);
+    return err;
+}
+
 static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
                         MPI_Comm comm, int mode, MPI_Request *req,
                         const char *fn)
@@ -81,15 +140,17 @@ static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
         rc = ucmpi_check_dt(comm, dt, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_coll_check_root(comm, root, fn);
-    if (rc == MPI_SUCCESS && buf == MPI_IN_PLACE)
-        rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
-                            "MPI_IN_PLACE is not allowed in a bcast");
-    if (rc == MPI_SUCCESS && (!comm->is_inter || root != MPI_PROC_NULL))
-        rc = ucmpi_check_buf(comm, buf, count, dt, fn);
     if (rc == MPI_SUCCESS && comm->is_inter)
         rc = ucmpi_coll_local(comm, &local, fn);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return rc;    /* count, type and root agree: every rank fails */
+    if (buf == MPI_IN_PLACE)
+        rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
+                            "MPI_IN_PLACE is not allowed in a bcast");
+    else if (!comm->is_inter || root != MPI_PROC_NULL)
+        rc = ucmpi_check_buf(comm, buf, count, dt, fn);
+    if (rc != MPI_SUCCESS)
+        return bcast_failed(comm, local, rc, count, dt, root, mode, req, fn);
     if (mode == UCMPI_COLL_BLOCKING && count > 0 &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST,
                               (size_t)(count * dt->size)) &&

@@ -15,7 +15,7 @@ int ucmpi_bcast_tree(ucmpi_sched_t *s, void *buf, MPI_Count count,
     int rc = MPI_SUCCESS;
 
     if (parent >= 0) {
-        rc = ucmpi_sched_recv(s, buf, count, dt,
+        rc = ucmpi_sched_recv_exact(s, buf, count, dt,
             ucmpi_coll_grp_peer(g, ucmpi_coll_rank_of(parent, root, n)));
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);

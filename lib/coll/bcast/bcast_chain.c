@@ -21,8 +21,8 @@ int ucmpi_bcast_chain(ucmpi_sched_t *s, void *buf, MPI_Count count,
     for (size_t j = 0; j <= nseg && rc == MPI_SUCCESS; j++) {
         if (prev >= 0 && j < nseg) {
             size_t len = j == nseg - 1 ? nbytes - j * seg : seg;
-            rc = ucmpi_sched_recv(s, b + j * seg, (MPI_Count)len, MPI_BYTE,
-                                  prev);
+            rc = ucmpi_sched_recv_exact(s, b + j * seg, (MPI_Count)len,
+                                        MPI_BYTE, prev);
         }
         if (next >= 0 && j > 0 && rc == MPI_SUCCESS) {
             size_t len = j == nseg ? nbytes - (j - 1) * seg : seg;

@@ -15,7 +15,7 @@ int ucmpi_bcast_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
         return ucmpi_sched_send(s, buf, count, dt, 0);
     lg = ucmpi_coll_grp_comm(local);
     if (lg.rank == 0) {
-        rc = ucmpi_sched_recv(s, buf, count, dt, root);
+        rc = ucmpi_sched_recv_exact(s, buf, count, dt, root);
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
     }

@@ -37,7 +37,7 @@ int ucmpi_bcast_scatter_allgather(ucmpi_sched_t *s, void *buf,
     if (parent >= 0) {
         range(nbytes, n, v, ucmpi_coll_knomial_subtree_end(v, n, 2), &off,
               &len);
-        rc = ucmpi_sched_recv(s, b + off, (MPI_Count)len, MPI_BYTE,
+        rc = ucmpi_sched_recv_exact(s, b + off, (MPI_Count)len, MPI_BYTE,
             ucmpi_coll_grp_peer(g, ucmpi_coll_rank_of(parent, root, n)));
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
@@ -58,7 +58,8 @@ int ucmpi_bcast_scatter_allgather(ucmpi_sched_t *s, void *buf,
         rc = ucmpi_sched_send(s, b + off, (MPI_Count)len, MPI_BYTE, right);
         range(nbytes, n, rb, rb + 1, &off, &len);
         if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_recv(s, b + off, (MPI_Count)len, MPI_BYTE, left);
+            rc = ucmpi_sched_recv_exact(s, b + off, (MPI_Count)len, MPI_BYTE,
+                                        left);
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
     }

@@ -101,6 +101,24 @@ static long long block_bytes(MPI_Count count, MPI_Datatype dt)
     return (long long)(count * dt->size);
 }
 
+/* The algorithm the others run when this root's own arguments do not
+ * give the block size (bs < 0: an MPI_IN_PLACE root with a bad count or
+ * type): the forced one, or linear below the tree's size threshold, where
+ * bs does not matter; NULL when it cannot be known. */
+static const ucmpi_xfer_alg_t *gather_select_unknown(ucmpi_xfer_args_t *a,
+                                                     long long bs)
+{
+    const ucmpi_xfer_alg_t *f;
+
+    if (bs >= 0 || a->comm->is_inter)
+        return gather_select(a);
+    f = ucmpi_xfer_forced(ucmpi_gather_algs, "GATHER_ALGORITHM");
+    if (f != NULL)
+        return f;
+    return a->size < gather_thresh.min_ranks
+               ? &ucmpi_gather_algs[GATHER_LINEAR] : NULL;
+}
+
 /* Zero-byte receives of what the others send this root under alg: UCX
  * truncates (and, for a rendezvous, acknowledges) whatever comes, so the
  * senders return.  One round: a truncation ends a schedule after it. */
@@ -122,7 +140,8 @@ static int drain_build(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
         }
         return rc;
     }
-    if (alg->build == ucmpi_gather_binomial && bs > 0 && n > 1) {
+    /* (bs < 0, unknown: the others' blocks are not empty, we hope) */
+    if (alg->build == ucmpi_gather_binomial && bs != 0 && n > 1) {
         for (int m = 1; m < n && rc == MPI_SUCCESS; m <<= 1)
             rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, (m + a->root) % n);
         return rc;
@@ -135,23 +154,33 @@ static int drain_build(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
 }
 
 /* The argument error err on this rank: a root still drains the others'
- * blocks in the background (bs: the uniform block bytes, -1 unknown or v
- * form); any rank keeps its collective numbers in step. */
+ * blocks, in the background or, for a persistent form, in the request it
+ * hands back (bs: the uniform block bytes, -1 unknown or v form); any
+ * rank keeps its collective numbers in step. */
 static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
-                         long long bs, ucmpi_xfer_mode_t mode)
+                         long long bs, ucmpi_xfer_mode_t mode,
+                         MPI_Request *req)
 {
     ucmpi_xfer_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
                            .root = root, .sbuf = MPI_IN_PLACE,
                            .sdt = MPI_BYTE, .rdt = MPI_BYTE,
                            .rcount = bs > 0 ? bs : 0};
+    const ucmpi_xfer_alg_t *alg;
     ucmpi_sched_t *s;
+    int rc;
 
+    if (mode != UCMPI_XFER_BLOCKING && req != NULL)
+        *req = MPI_REQUEST_NULL;
     /* (a root rank is a valid root) */
-    if (!ucmpi_xfer_is_root(c, root) || mode == UCMPI_XFER_PERSISTENT ||
-        (!v && bs < 0) || (s = ucmpi_sched_create(c)) == NULL)
+    if (!ucmpi_xfer_is_root(c, root))
         return ucmpi_coll_skip(c, err, -1, 0, 0);
-    ucmpi_coll_release(s, drain_build(s, &a, v ? gatherv_select(&a)
-                                                : gather_select(&a), bs));
+    alg = v ? gatherv_select(&a) : gather_select_unknown(&a, bs);
+    if (alg == NULL || (s = ucmpi_sched_create(c)) == NULL)
+        return ucmpi_coll_skip(c, err, -1, 0, 0);
+    rc = drain_build(s, &a, alg, bs);
+    if (mode == UCMPI_XFER_PERSISTENT)
+        return ucmpi_coll_persist_failed(s, rc, req, err);
+    ucmpi_coll_release(s, rc);
     return err;
 }
 
@@ -182,7 +211,7 @@ static int gather_common(const void *sbuf, MPI_Count scount,
         bs = block_bytes(rcount, rdt);
         if (bs < 0 && sbuf != MPI_IN_PLACE && !comm->is_inter)
             bs = block_bytes(scount, sdt);
-        return gather_failed(comm, rc, root, 0, bs, mode);
+        return gather_failed(comm, rc, root, 0, bs, mode, req);
     }
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .root = root, .sbuf = sbuf,
@@ -308,7 +337,7 @@ static int gatherv_common(const void *sbuf, MPI_Count scount,
         rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
     }
     if (rc != MPI_SUCCESS)
-        return gather_failed(comm, rc, root, 1, -1, mode);
+        return gather_failed(comm, rc, root, 1, -1, mode, req);
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .root = root, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,

@@ -13,6 +13,8 @@ static const ucmpi_coll_alg_t reduce_algs[] = {
      "root receives all contributions at once (small communicators)"},
     {UCMPI_REDUCE_SHM, "shm",
      "on-node shared segment: flags and buffers, no messages (blocking, small)"},
+    {UCMPI_REDUCE_CHAIN, "chain",
+     "pipelined chain in REDUCE_SEGMENT pieces: the vector once per link"},
 };
 #define NALGS ((int)(sizeof(reduce_algs) / sizeof(reduce_algs[0])))
 
@@ -23,10 +25,20 @@ static const ucmpi_coll_alg_t reduce_algs[] = {
  * usual MPICH-style defaults.  Refine with, for each algorithm A:
  *   UCMPI_REDUCE_ALGORITHM=A mpiexec -n N <loop of MPI_Reduce>
  * (bench/coll_bench has no reduce yet). */
+/* chain_min_bytes (collL6, 2026-11-30 09:25 UTC, load 46-50, p2p only,
+ * 2-3 interleaved runs, median (min) chain/binomial):
+ *   UCMPI_COLL_SHM=0 UCMPI_REDUCE_ALGORITHM=binomial|chain mpiexec -n N
+ *     bench/coll_bench -b reduce -m 16384 -M 16777216 -t 0.1
+ * 2 ranks: 0.8-1.0 (0.8-0.95) from 128 KiB to 8 MiB, 1.6 at 16 MiB: kept
+ * binomial; 4 ranks: 0.9-1.3 to 256 KiB, 0.14-0.22 (0.1-0.24) from 512
+ * KiB to 4 MiB; 8 ranks: 0.14-0.55 (0.14-0.5) from 128 KiB, one 1.9
+ * (0.5) at 512 KiB.  On one node the shm path takes reduce first. */
 static const struct {
     int linear_max_ranks;
     size_t linear_max_bytes;
-} reduce_thresholds = {3, 16384};
+    int chain_min_ranks;
+    size_t chain_min_bytes;
+} reduce_thresholds = {3, 16384, 3, 524288};
 
 int ucmpi_reduce_select(ucmpi_comm_t *comm, int size, size_t nbytes,
                         MPI_Op op)
@@ -38,6 +50,9 @@ int ucmpi_reduce_select(ucmpi_comm_t *comm, int size, size_t nbytes,
     if (size <= reduce_thresholds.linear_max_ranks &&
         nbytes <= reduce_thresholds.linear_max_bytes)
         return UCMPI_REDUCE_LINEAR;
+    if (size >= reduce_thresholds.chain_min_ranks &&
+        nbytes >= reduce_thresholds.chain_min_bytes)
+        return UCMPI_REDUCE_CHAIN;
     return UCMPI_REDUCE_BINOMIAL;
 }
 
@@ -53,6 +68,9 @@ int ucmpi_reduce_build(ucmpi_sched_t *s, const void *mine, void *rbuf,
     }
     if (alg == UCMPI_REDUCE_LINEAR)
         return ucmpi_reduce_linear(s, mine, rbuf, count, dt, op, root, g);
+    if (alg == UCMPI_REDUCE_CHAIN)
+        return ucmpi_reduce_chain(s, mine, rbuf, count, dt, op, root, g,
+                                  (size_t)ucmpi_config_long("REDUCE_SEGMENT"));
     return ucmpi_reduce_tree(s, mine, rbuf, count, dt, op, root, g, 2);
 }
 
@@ -64,19 +82,28 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
 {
     int shm = mode == UCMPI_COLL_BLOCKING && dt_ok && count > 0 &&
               dt->contig;
+    /* the shm path may take several numbers (large: chunks), or none */
+    int numbers = shm ? ucmpi_coll_shm_reduce_numbers(comm, count, dt) : 0;
 
+    if (numbers > 1 &&
+        ucmpi_coll_shm_skip(comm, numbers, "MPI_Reduce (skipped)") !=
+            UCMPI_SHM_FALLBACK)
+        return rc;
+    shm = numbers > 0;
     return ucmpi_coll_skip(comm, rc, shm ? UCMPI_SHM_REDUCE : -1,
                            shm ? (size_t)(count * dt->size) : 0,
-                           comm->is_inter && root >= 0);
+                           comm->is_inter && root >= 0 && count != 0);
 }
 
-/* The intracomm root's buffers failed a check (count, type and op are
- * fine): it still takes part, into scratch that it drops, so that the
- * others' contributions past the rendezvous threshold (or beyond the shm
- * path's buffers) are taken and the communicator stays in step. */
+/* The root's buffers failed a check (count, type and op are fine): it
+ * still takes part, into scratch that it drops, so that the others'
+ * contributions past the rendezvous threshold (or beyond the shm path's
+ * buffers) are taken and the communicator stays in step: in the
+ * background, or in the request a persistent init hands back. */
 static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
                               MPI_Count count, MPI_Datatype dt, MPI_Op op,
-                              int root, int mode, const char *fn)
+                              int root, int mode, MPI_Request *req,
+                              const char *fn)
 {
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
     size_t nbytes = (size_t)(count * dt->size);
@@ -86,9 +113,11 @@ static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
     char *tmp;
     int rc;
 
-    if (comm->is_inter || mode == UCMPI_COLL_PERSISTENT || count == 0)
+    if (mode != UCMPI_COLL_BLOCKING)
+        *req = MPI_REQUEST_NULL;
+    if (count == 0)
         return reduce_skip(comm, err, mode, count, dt, 1, root);
-    if (mode == UCMPI_COLL_BLOCKING && dt->contig &&
+    if (mode == UCMPI_COLL_BLOCKING && dt->contig && !comm->is_inter &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes)) {
         tmp = calloc((size_t)count, ext);
         if (tmp == NULL)
@@ -101,15 +130,24 @@ static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
     }
     if ((s = ucmpi_sched_create(comm)) == NULL)
         return reduce_skip(comm, err, mode, count, dt, 1, root);
-    /* the schedule outlives this call, so it must not read the user's
-     * sbuf: the root contributes zeros (its result is dropped anyway) */
-    tmp = ucmpi_coll_tmpbuf(s, count, dt);
-    if (tmp != NULL)
-        memset(tmp + dt->true_lb, 0, (size_t)count * ext);
-    rc = tmp == NULL ? MPI_ERR_NO_MEM
-                     : ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root,
-                                          &g, ucmpi_reduce_select(comm, g.size,
-                                                                  nbytes, op));
+    if (comm->is_inter) {
+        /* MPI_ROOT: the result of the other group, dropped as it comes */
+        rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, 0);
+    } else {
+        /* the schedule outlives this call, so it must not read the
+         * user's sbuf: the root contributes zeros (its result is dropped
+         * anyway) */
+        tmp = ucmpi_coll_tmpbuf(s, count, dt);
+        if (tmp != NULL)
+            memset(tmp + dt->true_lb, 0, (size_t)count * ext);
+        rc = tmp == NULL
+                 ? MPI_ERR_NO_MEM
+                 : ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root, &g,
+                                      ucmpi_reduce_select(comm, g.size,
+                                                          nbytes, op));
+    }
+    if (mode == UCMPI_COLL_PERSISTENT)
+        return ucmpi_coll_persist_failed(s, rc, req, err);
     ucmpi_coll_release(s, rc);
     return err;
 }
@@ -144,7 +182,7 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                             "allowed as the root's send buffer of an "
                             "intracommunicator reduce");
         return am_root ? reduce_root_failed(comm, rc, sbuf, count, dt, op,
-                                            root, mode, fn)
+                                            root, mode, req, fn)
                        : reduce_skip(comm, rc, mode, count, dt, 1, root);
     }
     /* only the root of an intracomm uses both buffers */
@@ -152,7 +190,7 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
         (rc = ucmpi_coll_check_alias1(comm, sbuf, count, dt, rbuf, count, dt,
                                       fn)) != MPI_SUCCESS)
         return reduce_root_failed(comm, rc, sbuf, count, dt, op, root, mode,
-                                  fn);
+                                  req, fn);
     if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
         return rc;
     if (mode == UCMPI_COLL_BLOCKING && count > 0 && dt->contig &&

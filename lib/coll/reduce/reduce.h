@@ -7,13 +7,18 @@
 #include "coll/coll_util.h"
 #include "coll/shm/shm.h"
 
-enum { UCMPI_REDUCE_BINOMIAL, UCMPI_REDUCE_LINEAR, UCMPI_REDUCE_SHM };
+enum { UCMPI_REDUCE_BINOMIAL, UCMPI_REDUCE_LINEAR, UCMPI_REDUCE_SHM,
+       UCMPI_REDUCE_CHAIN };
 
 /* Radix-k tree (k = 2: binomial).  Non-commutative ops reduce over the
  * tree rooted at member 0 in rank order, then member 0 sends to root. */
 int ucmpi_reduce_tree(ucmpi_sched_t *s, const void *mine, void *rbuf,
                       MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
                       const ucmpi_coll_grp_t *g, int k);
+/* Pipelined chain in segments of about seg_bytes (reduce_chain.c). */
+int ucmpi_reduce_chain(ucmpi_sched_t *s, const void *mine, void *rbuf,
+                       MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
+                       const ucmpi_coll_grp_t *g, size_t seg_bytes);
 /* Root receives everything and reduces in rank order. */
 int ucmpi_reduce_linear(ucmpi_sched_t *s, const void *mine, void *rbuf,
                         MPI_Count count, MPI_Datatype dt, MPI_Op op,

@@ -129,9 +129,8 @@ static bool sendv_ok(int n, const void *sbuf, const int *counts,
  * still sends the others their blocks (a is ready but for its own
  * receive, dropped); one that cannot sends them empty messages instead,
  * which their exact receives turn into an error (alg: the algorithm the
- * others run, or linear for uniform scatter, whose empty messages reach
- * every rank whatever the others chose).  Other ranks keep their
- * collective numbers in step. */
+ * others run).  The persistent form hands back a request that does so on
+ * each start.  Other ranks keep their collective numbers in step. */
 static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_xfer_args_t *a,
                           bool can_send, const ucmpi_xfer_alg_t *alg,
                           ucmpi_xfer_mode_t mode, MPI_Request *req,
@@ -140,7 +139,9 @@ static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_xfer_args_t *a,
     ucmpi_sched_t *s;
     int rc;
 
-    if (!ucmpi_xfer_is_root(c, a->root) || mode == UCMPI_XFER_PERSISTENT)
+    if (mode != UCMPI_XFER_BLOCKING && req != NULL)
+        *req = MPI_REQUEST_NULL;
+    if (!ucmpi_xfer_is_root(c, a->root))
         return ucmpi_coll_skip(c, err, -1, 0, 0);
     a->rbuf = MPI_IN_PLACE;
     a->rdt = MPI_BYTE;
@@ -150,8 +151,8 @@ static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_xfer_args_t *a,
     if ((s = ucmpi_sched_create(c)) == NULL)
         return ucmpi_coll_skip(c, err, -1, 0, 0);
     if (a->scounts != NULL || a->scounts_c != NULL) {
-        /* scatterv with bad counts only: the valid blocks go (blocking:
-         * they are read from sbuf), the others are empty */
+        /* scatterv with bad counts only: the valid blocks go (read from
+         * sbuf: blocking, or at each start), the others are empty */
         rc = ucmpi_xfer_prepare(s, a);
         for (int i = 0; rc == MPI_SUCCESS && i < a->nsblk; i++)
             if (a->sblk[i].count < 0)
@@ -160,19 +161,47 @@ static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_xfer_args_t *a,
         a->scounts_c = NULL;
         if (rc == MPI_SUCCESS)
             rc = alg->build(s, a);
+        if (mode == UCMPI_XFER_PERSISTENT)
+            return ucmpi_coll_persist_failed(s, rc, req, err);
         (void)ucmpi_coll_run(c, s, rc, UCMPI_COLL_BLOCKING, NULL, fn);
         return err;
     }
+    /* no data: the blocks' size (a->scount bytes) only shapes the tree;
+     * nothing is read or sent but empty messages (ucmpi_sched_poison) */
     a->sbuf = NULL;
-    a->scount = 0;
     a->sdt = MPI_BYTE;
     a->scounts = NULL;
     a->scounts_c = NULL;
     a->sblk = ucmpi_xblk_uniform(s, c->remote_size, NULL, 0, MPI_BYTE);
     rc = a->sblk == NULL ? MPI_ERR_NO_MEM : alg->build(s, a);
     ucmpi_sched_poison(s);
+    if (mode == UCMPI_XFER_PERSISTENT)
+        return ucmpi_coll_persist_failed(s, rc, req, err);
     ucmpi_coll_release(s, rc);
     return err;
+}
+
+/* The algorithm the others run when this root cannot send (bs: the block
+ * bytes its own receive side gives, -1 if it gives none): its selection
+ * when bs is known, else the forced one, else linear, which is right
+ * below the tree's size threshold (at and above it, with the others in
+ * the tree, linear's empty messages to the ranks that are not the root's
+ * children stay unmatched). */
+static const ucmpi_xfer_alg_t *scatter_select_nodata(ucmpi_xfer_args_t *a,
+                                                     long long bs)
+{
+    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_scatter_algs,
+                                                  "SCATTER_ALGORITHM");
+
+    if (bs >= 0) {
+        a->scount = bs;       /* bytes (sdt is MPI_BYTE) */
+        return scatter_select(a);
+    }
+    if (f != NULL && !a->comm->is_inter) {
+        a->scount = 1;        /* any non-empty block: the tree's shape */
+        return f;
+    }
+    return &ucmpi_scatter_algs[SCATTER_LINEAR];
 }
 
 static int scatter_common(const void *sbuf, MPI_Count scount,
@@ -198,14 +227,18 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
     }
     if (rc != MPI_SUCCESS) {
         bool ok = send_ok(sbuf, scount, sdt);
+        long long bs = -1;
 
         a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                                 .size = comm->size, .root = root,
                                 .sbuf = sbuf, .scount = ok ? scount : 0,
                                 .sdt = ok ? sdt : MPI_BYTE,
                                 .rdt = MPI_BYTE};
+        if (!ok && !comm->is_inter && rbuf != MPI_IN_PLACE && rcount >= 0 &&
+            dt_ok(rdt))
+            bs = (long long)(rcount * rdt->size);
         return scatter_failed(comm, rc, &a, ok, ok ? scatter_select(&a)
-                                  : &ucmpi_scatter_algs[SCATTER_LINEAR],
+                                  : scatter_select_nodata(&a, bs),
                               mode, req, fn);
     }
     scatter_args(&a, comm, root, sbuf, rbuf, rcount, rdt);

@@ -14,7 +14,10 @@ int ucmpi_scatter_binomial(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
                         : (size_t)(a->rcount * a->rdt->size);
     char *tmp;
 
-    if (bs == 0 || n == 1)
+    /* empty blocks still travel down the tree: a root that cannot send
+     * (ucmpi_sched_poison) reaches every rank the same way whether the
+     * others' blocks are empty or not */
+    if (n == 1)
         return ucmpi_scatter_linear(s, a);
     sub = is_root ? n : (lowbit(vr) < n - vr ? lowbit(vr) : n - vr);
     tmp = ucmpi_sched_alloc(s, (size_t)sub * bs);

@@ -94,6 +94,41 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
                                         const MPI_Count *displs,
                                         MPI_Datatype dt, MPI_Op op,
                                         const char *fn);
+/* ---- collL6: large reductions split among the ranks (shm_reduce.c) ---- */
+/* Allreduce / reduce (any size, chunks) with each rank reducing 1/n of
+ * the vector; UCMPI_SHM_FALLBACK (before any collective number) when a
+ * piece cannot hold whole elements.  Used where
+ * ucmpi_coll_shm_split_wanted says (tunable or the measured rows). */
+int ucmpi_coll_shm_allreduce_split(ucmpi_comm_t *comm, const void *sbuf,
+                                   void *rbuf, MPI_Count count,
+                                   MPI_Datatype dt, MPI_Op op,
+                                   const char *fn);
+int ucmpi_coll_shm_reduce_split(ucmpi_comm_t *comm, const void *sbuf,
+                                void *rbuf, MPI_Count count, MPI_Datatype dt,
+                                MPI_Op op, int root, const char *fn);
+/* Whether kind (UCMPI_SHM_ALLREDUCE or _REDUCE) splits nbytes on n ranks. */
+int ucmpi_coll_shm_split_wanted(int kind, int n, size_t nbytes);
+/* Collective numbers the split path takes for nbytes on n ranks. */
+uint64_t ucmpi_coll_shm_split_numbers(int n, size_t nbytes);
+/* Collective numbers a blocking shm reduce of (count, dt) takes on comm
+ * (0: it goes through p2p), and the skip of that many by a rank whose
+ * arguments failed (posts the last; UCMPI_SHM_FALLBACK: no segment). */
+int ucmpi_coll_shm_reduce_numbers(ucmpi_comm_t *comm, MPI_Count count,
+                                  MPI_Datatype dt);
+int ucmpi_coll_shm_skip(ucmpi_comm_t *comm, int numbers, const char *fn);
+/* Chunks per flag round of the chunked algorithms (shm_large.c,
+ * shm_reduce.c): a writer fills g buffers, then posts the first of their
+ * numbers (which still says "done with everything before").  At most 8,
+ * so two groups fit the 16 buffers.  More than 2 ranks (oversubscribed
+ * here): fewer rounds each needing every rank on a CPU; 2 ranks keep one
+ * chunk per round, which overlaps their copies. */
+#define UCMPI_SHM_GROUP_MAX 8
+static inline int ucmpi_coll_shm_group(int n)
+{
+    return n <= 2 ? 1 : UCMPI_SHM_GROUP_MAX;
+}
+/* ---- end collL6 ---- */
+
 /* rbuf = x[0] op ... op x[n-1] in rank order; x[i] the packed operands
  * of a contiguous dt, none in rbuf but possibly x[n-1] (shm_reduce.c). */
 int ucmpi_coll_shm_reduce_all(const char *const *x, void *rbuf,

@@ -93,6 +93,13 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     size_t nbytes = (size_t)(count * dt->size);
     uint64_t k;
 
+    /* large: the reduction split among the ranks (shm_reduce.c) */
+    if (ucmpi_coll_shm_split_wanted(UCMPI_SHM_REDUCE, comm->size, nbytes) &&
+        (rc = ucmpi_coll_shm_reduce_split(comm, sbuf, rbuf, count, dt, op,
+                                          root, fn)) != UCMPI_SHM_FALLBACK)
+        return rc;
+    if (nbytes > ucmpi_coll_shm_slot_size(comm->size))
+        return UCMPI_SHM_FALLBACK;    /* (count, dt) alone: on every rank */
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
     if (comm->rank != root)
@@ -126,6 +133,13 @@ int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
                                 (dt->size > 0 ? (size_t)dt->size : 1));
     int rc = MPI_SUCCESS;
 
+    /* large: the reduction split among the ranks (shm_reduce.c) */
+    if (ucmpi_coll_shm_split_wanted(UCMPI_SHM_ALLREDUCE, comm->size,
+                                    (size_t)(count * dt->size)) &&
+        (rc = ucmpi_coll_shm_allreduce_split(comm, sbuf, rbuf, count, dt, op,
+                                             fn)) != UCMPI_SHM_FALLBACK)
+        return rc;
+    rc = MPI_SUCCESS;
     if (per == 0)                    /* dt alone: same answer everywhere */
         return UCMPI_SHM_FALLBACK;
     /* a reduce_scatter whose one block is everything, per chunk of whole

@@ -79,6 +79,32 @@ static int enter(ucmpi_comm_t *comm, const char *fn, int first,
     return rc;
 }
 
+/* Enters the numbers of a group of up to gmax chunks of cs bytes from
+ * off on (of blk): *g chunks, *k the first number; waits until all their
+ * buffers are writable (ucmpi_coll_shm_group in shm.h). */
+static int enter_group(ucmpi_comm_t *comm, const char *fn, size_t off,
+                       size_t blk, size_t cs, int gmax,
+                       ucmpi_coll_shm_t **sh, uint64_t *k, int *g)
+{
+    uint64_t last = 0;
+    int rc = MPI_SUCCESS;
+
+    *g = 0;
+    for (; *g < gmax && off < blk && rc == MPI_SUCCESS; off += cs)
+        rc = enter(comm, fn, off == 0, sh, (*g)++ == 0 ? k : &last);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_shm_wait_writable(*sh, *g > 1 ? last : *k, fn);
+    return rc;
+}
+
+/* Bytes of chunk i of the group from off on: [off + i * cs, + this). */
+static size_t chunk_len(size_t blk, size_t off, size_t cs, int i)
+{
+    size_t at = off + (size_t)i * cs;
+
+    return blk - at < cs ? blk - at : cs;
+}
+
 static int nomem(ucmpi_comm_t *comm, const char *fn)
 {
     return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn,
@@ -132,6 +158,7 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     size_t blk = (size_t)(rcount * rdt->size), len;
     size_t cs = ucmpi_coll_shm_slot_size(n);
+    int gmax = ucmpi_coll_shm_group(n);
     ucmpi_coll_shm_t *sh;
     uint64_t k;
     span_t in, out;
@@ -143,28 +170,36 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
     else
         span_init(&in, sbuf, scount, sdt);
     for (size_t off = 0; off < blk && rc == MPI_SUCCESS; off += len) {
-        len = blk - off < cs ? blk - off : cs;
-        if ((rc = enter(comm, fn, off == 0, &sh, &k)) != MPI_SUCCESS ||
-            (rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+        int g;
+        if ((rc = enter_group(comm, fn, off, blk, cs, gmax, &sh, &k, &g)) !=
+            MPI_SUCCESS)
             break;
-        if (span_pack(&in, off, ucmpi_coll_shm_buf(sh, me, k), len)) {
-            rc = nomem(comm, fn);
-            break;
-        }
-        ucmpi_coll_shm_post(sh, k);
-        /* my own piece while the others still write */
-        if (sbuf != MPI_IN_PLACE &&
-            span_unpack(&out, (size_t)me * blk + off,
-                        ucmpi_coll_shm_buf(sh, me, k), len)) {
-            rc = nomem(comm, fn);
-            break;
-        }
-        if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
-            break;
-        for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
-            if (r != me && span_unpack(&out, (size_t)r * blk + off,
-                                       ucmpi_coll_shm_buf(sh, r, k), len))
+        for (int i = 0; i < g && rc == MPI_SUCCESS; i++)
+            if (span_pack(&in, off + (size_t)i * cs,
+                          ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i),
+                          chunk_len(blk, off, cs, i)))
                 rc = nomem(comm, fn);
+        if (rc != MPI_SUCCESS)
+            break;
+        ucmpi_coll_shm_post(sh, k);
+        /* my own pieces while the others still write */
+        for (int i = 0; i < g && rc == MPI_SUCCESS; i++)
+            if (sbuf != MPI_IN_PLACE &&
+                span_unpack(&out, (size_t)me * blk + off + (size_t)i * cs,
+                            ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i),
+                            chunk_len(blk, off, cs, i)))
+                rc = nomem(comm, fn);
+        if (rc != MPI_SUCCESS ||
+            (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+            break;
+        for (int i = 0; i < g; i++)
+            for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
+                if (r != me &&
+                    span_unpack(&out, (size_t)r * blk + off + (size_t)i * cs,
+                                ucmpi_coll_shm_buf(sh, r, k + (uint64_t)i),
+                                chunk_len(blk, off, cs, i)))
+                    rc = nomem(comm, fn);
+        len = (size_t)(g - 1) * cs + chunk_len(blk, off, cs, g - 1);
     }
     span_done(&in);
     span_done(&out);
@@ -182,6 +217,7 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     size_t blk = (size_t)(rcount * rdt->size), len;
     size_t cs = ucmpi_coll_shm_slot_size(n) / (size_t)n;
+    int gmax = ucmpi_coll_shm_group(n);
     ucmpi_coll_shm_t *sh;
     uint64_t k;
     span_t in, out;
@@ -201,37 +237,46 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
      * contiguity of both spans is the same) */
     direct = inplace || (in.base != NULL && out.base != NULL);
     for (size_t off = 0; off < blk && rc == MPI_SUCCESS; off += len) {
-        len = blk - off < cs ? blk - off : cs;
-        if ((rc = enter(comm, fn, off == 0, &sh, &k)) != MPI_SUCCESS ||
-            (rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+        int g;
+        if ((rc = enter_group(comm, fn, off, blk, cs, gmax, &sh, &k, &g)) !=
+            MPI_SUCCESS)
             break;
-        char *mine = ucmpi_coll_shm_buf(sh, me, k);
-        for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
-            if ((i != me || !direct) &&
-                span_pack(&in, (size_t)i * blk + off, mine + (size_t)i * cs,
-                          len))
-                rc = nomem(comm, fn);
+        for (int j = 0; j < g && rc == MPI_SUCCESS; j++) {
+            char *mine = ucmpi_coll_shm_buf(sh, me, k + (uint64_t)j);
+            size_t at = off + (size_t)j * cs;
+            size_t cl = chunk_len(blk, off, cs, j);
+            for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+                if ((i != me || !direct) &&
+                    span_pack(&in, (size_t)i * blk + at,
+                              mine + (size_t)i * cs, cl))
+                    rc = nomem(comm, fn);
+        }
         if (rc != MPI_SUCCESS)
             break;
         ucmpi_coll_shm_post(sh, k);
-        /* my own piece while the others still write: in place it is
-         * there already, contiguous it goes straight across */
+        /* my own pieces while the others still write: in place they are
+         * there already, contiguous they go straight across */
+        len = (size_t)(g - 1) * cs + chunk_len(blk, off, cs, g - 1);
         if (direct && !inplace)
             memcpy(out.base + (size_t)me * blk + off,
                    in.base + (size_t)me * blk + off, len);
-        else if (!direct && span_unpack(&out, (size_t)me * blk + off,
-                                        mine + (size_t)me * cs, len)) {
-            rc = nomem(comm, fn);
-            break;
-        }
-        if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
-            break;
-        for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
-            if (r != me &&
-                span_unpack(&out, (size_t)r * blk + off,
-                            ucmpi_coll_shm_buf(sh, r, k) + (size_t)me * cs,
-                            len))
+        for (int j = 0; j < g && !direct && rc == MPI_SUCCESS; j++)
+            if (span_unpack(&out, (size_t)me * blk + off + (size_t)j * cs,
+                            ucmpi_coll_shm_buf(sh, me, k + (uint64_t)j) +
+                                (size_t)me * cs,
+                            chunk_len(blk, off, cs, j)))
                 rc = nomem(comm, fn);
+        if (rc != MPI_SUCCESS ||
+            (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+            break;
+        for (int j = 0; j < g; j++)
+            for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
+                if (r != me &&
+                    span_unpack(&out, (size_t)r * blk + off + (size_t)j * cs,
+                                ucmpi_coll_shm_buf(sh, r, k + (uint64_t)j) +
+                                    (size_t)me * cs,
+                                chunk_len(blk, off, cs, j)))
+                    rc = nomem(comm, fn);
     }
     span_done(&in);
     span_done(&out);

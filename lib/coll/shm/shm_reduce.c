@@ -3,7 +3,8 @@
  * rank-order reduction of n operands that the shm reduce, allreduce and
  * reduce_scatter share, and reduce_scatter itself.
  *
- * A reduce_scatter goes in chunks (one when it fits) like alltoall (shm_large.c): in
+ * A reduce_scatter goes in chunks (one when it fits) like alltoall
+ * (shm_large.c; several chunks per flag round above 2 ranks): in
  * chunk j every rank puts piece j (P elements) of each block in its
  * buffer, block d's at d * (slot / n), and reduces piece j of its own
  * block out of the n buffers.  So all ranks reduce at once, each only
@@ -87,36 +88,316 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
     for (int d = 0; d < n; d++)
         maxc = counts[d] > maxc ? counts[d] : maxc;
-    for (MPI_Count lo = 0; lo < maxc && rc == MPI_SUCCESS; lo += p) {
+    int gmax = ucmpi_coll_shm_group(n);
+    for (MPI_Count lo = 0; lo < maxc && rc == MPI_SUCCESS;) {
         ucmpi_coll_shm_t *sh;
-        uint64_t k;
+        uint64_t k, last = 0;
+        int g = 0, waited = 0;
+        MPI_Count at = lo;
 
-        rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k);
-        if (rc == UCMPI_SHM_FALLBACK && lo > 0)
-            rc = ucmpi_err_comm(comm, MPI_ERR_OTHER, fn, "the shared-memory "
-                                "segment went away during a collective");
+        /* a group of up to gmax chunks (numbers k..k+g-1), one post */
+        for (; g < gmax && at < maxc && rc == MPI_SUCCESS; g++, at += p) {
+            rc = ucmpi_coll_shm_enter(comm, fn, &sh, g == 0 ? &k : &last);
+            if (rc == UCMPI_SHM_FALLBACK && at > 0)
+                rc = ucmpi_err_comm(comm, MPI_ERR_OTHER, fn, "the shared-"
+                                    "memory segment went away during a "
+                                    "collective");
+        }
         if (rc != MPI_SUCCESS ||
-            (rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+            (rc = ucmpi_coll_shm_wait_writable(sh, g > 1 ? last : k, fn)) !=
+                MPI_SUCCESS)
             break;
-        pack_pieces(ucmpi_coll_shm_buf(sh, me, k), in, counts, displs, lo, p,
-                    esize, n, me, inplace);
+        for (int i = 0; i < g; i++)
+            pack_pieces(ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i), in,
+                        counts, displs, lo + i * p, p, esize, n, me, inplace);
         ucmpi_coll_shm_post(sh, k);
-        if (lo >= counts[me])
-            continue;             /* my block is done: nothing to read */
-        MPI_Count m = counts[me] - lo < p ? counts[me] - lo : p;
-        if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
-            break;
-        for (int i = 0; i < n; i++)
-            x[i] = ucmpi_coll_shm_buf(sh, i, k) +
-                   (size_t)me * (size_t)p * esize;
-        if (!inplace)
-            x[me] = in + (size_t)(displs[me] + lo) * esize;
-        rc = ucmpi_coll_shm_reduce_all(x, (char *)rbuf + (size_t)lo * esize,
-                                       m, dt, op, n);
-        if (rc != MPI_SUCCESS)
-            rc = ucmpi_err_comm(comm, rc, fn, "reduction failed");
+        for (int i = 0; i < g && rc == MPI_SUCCESS; i++) {
+            MPI_Count l = lo + i * p;
+            if (l >= counts[me])
+                break;            /* my block is done: nothing to read */
+            MPI_Count m = counts[me] - l < p ? counts[me] - l : p;
+            if (!waited++ &&
+                (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+                break;
+            for (int r = 0; r < n; r++)
+                x[r] = ucmpi_coll_shm_buf(sh, r, k + (uint64_t)i) +
+                       (size_t)me * (size_t)p * esize;
+            if (!inplace)
+                x[me] = in + (size_t)(displs[me] + l) * esize;
+            rc = ucmpi_coll_shm_reduce_all(x, (char *)rbuf + (size_t)l * esize,
+                                           m, dt, op, n);
+            if (rc != MPI_SUCCESS)
+                rc = ucmpi_err_comm(comm, rc, fn, "reduction failed");
+        }
+        lo = at;
     }
     if (x != stack)
         free(x);
+    return rc;
+}
+
+/* ---- allreduce and reduce with the reduction split among the ranks ----
+ *
+ * The whole-vector shm allreduce (shm_coll.c) has every rank reduce all
+ * n operands: n times the work, and each rank reads n-1 whole vectors.
+ * Here a chunk of up to n pieces (P elements each, as in reduce_scatter)
+ * goes in two collective numbers: in k1 each rank puts the pieces the
+ * others reduce and reduces its own piece (own operand from sbuf); in k2
+ * it publishes that result piece and copies everyone else's (allreduce)
+ * or only the root does (reduce).  A rank reduces 1/n of the vector and
+ * reads (n-1)/n of it twice.  Where it pays: ucmpi_coll_shm_split_wanted. */
+typedef struct {
+    ucmpi_comm_t *comm;
+    int n, me, root;              /* root < 0: allreduce */
+    int inplace;                  /* my operand is in out (pack it too) */
+    size_t esize;
+    MPI_Count p;                  /* elements of a full piece */
+    const char *in;               /* my packed operand */
+    char *out;                    /* packed result (NULL: reduce non-root) */
+    MPI_Datatype dt;
+    MPI_Op op;
+    const char *fn;
+    const char **x;
+} split_t;
+
+/* Piece d of a chunk of len elements: [*b, *b + *m). */
+static void split_piece(MPI_Count len, int n, int d, MPI_Count *b,
+                        MPI_Count *m)
+{
+    MPI_Count q = (len + n - 1) / n;
+
+    *b = (MPI_Count)d * q < len ? (MPI_Count)d * q : len;
+    *m = len - *b < q ? len - *b : q;
+}
+
+/* Enters g collective numbers (*k: the first) and waits until their
+ * buffers are writable. */
+static int split_enter(split_t *s, int first, int g, ucmpi_coll_shm_t **sh,
+                       uint64_t *k)
+{
+    uint64_t last = 0;
+    int rc = MPI_SUCCESS;
+
+    for (int i = 0; i < g && rc == MPI_SUCCESS; i++) {
+        rc = ucmpi_coll_shm_enter(s->comm, s->fn, sh, i == 0 ? k : &last);
+        if (rc == UCMPI_SHM_FALLBACK && !(first && i == 0))
+            rc = ucmpi_err_comm(s->comm, MPI_ERR_OTHER, s->fn, "the shared-"
+                                "memory segment went away during a "
+                                "collective");
+    }
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_shm_wait_writable(*sh, g > 1 ? last : *k, s->fn);
+    return rc;
+}
+
+/* A group of g chunks (see ucmpi_coll_shm_group), chunk i is elements
+ * [lo + i * C, ...) of len[i], C = n * p: phase 1 in numbers k1 + i, phase
+ * 2 in k2 + i; each phase posts its first number once all its buffers
+ * are written (a flag still says "done with everything before"). */
+static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
+                       int g, int first)
+{
+    size_t es = s->esize, po = (size_t)s->me * (size_t)s->p * es;
+    MPI_Count c = s->p * s->n, b, m, mb, mm;
+    ucmpi_coll_shm_t *sh;
+    uint64_t k1, k2;
+    int rc, gather = s->root < 0 || s->root == s->me, waited = 0;
+
+    if ((rc = split_enter(s, first, g, &sh, &k1)) != MPI_SUCCESS)
+        return rc;
+    for (int i = 0; i < g; i++) {
+        char *mine = ucmpi_coll_shm_buf(sh, s->me, k1 + (uint64_t)i);
+        for (int d = 0; d < s->n; d++) {
+            split_piece(len[i], s->n, d, &b, &m);
+            if ((d != s->me || s->inplace) && m > 0)
+                memcpy(mine + (size_t)d * (size_t)s->p * es,
+                       s->in + (size_t)(lo + i * c + b) * es, (size_t)m * es);
+        }
+    }
+    ucmpi_coll_shm_post(sh, k1);
+    if ((rc = split_enter(s, 0, g, &sh, &k2)) != MPI_SUCCESS)
+        return rc;
+    for (int i = 0; i < g; i++) {
+        MPI_Count at = lo + i * c;
+        split_piece(len[i], s->n, s->me, &mb, &mm);
+        if (mm == 0)
+            continue;
+        /* my result piece: into the result when I keep it, else straight
+         * into my buffer for phase 2 */
+        char *res = s->out != NULL ? s->out + (size_t)(at + mb) * es
+                                   : ucmpi_coll_shm_buf(sh, s->me,
+                                                        k2 + (uint64_t)i);
+        if (!waited++ &&
+            (rc = ucmpi_coll_shm_wait(sh, -1, k1, s->fn)) != MPI_SUCCESS)
+            return rc;
+        for (int r = 0; r < s->n; r++)
+            s->x[r] = ucmpi_coll_shm_buf(sh, r, k1 + (uint64_t)i) + po;
+        if (!s->inplace)
+            s->x[s->me] = s->in + (size_t)(at + mb) * es;
+        rc = ucmpi_coll_shm_reduce_all(s->x, res - s->dt->true_lb, mm, s->dt,
+                                       s->op, s->n);
+        if (rc != MPI_SUCCESS)
+            return ucmpi_err_comm(s->comm, rc, s->fn, "reduction failed");
+        if (s->out != NULL && s->root < 0)
+            memcpy(ucmpi_coll_shm_buf(sh, s->me, k2 + (uint64_t)i), res,
+                   (size_t)mm * es);
+    }
+    ucmpi_coll_shm_post(sh, k2);
+    if (!gather)
+        return MPI_SUCCESS;
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k2, s->fn)) != MPI_SUCCESS)
+        return rc;
+    for (int i = 0; i < g; i++)
+        for (int r = 0; r < s->n; r++) {
+            split_piece(len[i], s->n, r, &b, &m);
+            if (r != s->me && m > 0)
+                memcpy(s->out + (size_t)(lo + i * c + b) * es,
+                       ucmpi_coll_shm_buf(sh, r, k2 + (uint64_t)i),
+                       (size_t)m * es);
+        }
+    return MPI_SUCCESS;
+}
+
+/* Bytes of a full piece: a rank's share of a buffer, 64-byte multiples
+ * (whole elements of any size dividing 64, aligned copies). */
+static size_t split_piece_bytes(int n)
+{
+    size_t cs = ucmpi_coll_shm_slot_size(n) / (size_t)n;
+
+    return cs >= 64 ? cs / 64 * 64 : 0;
+}
+
+uint64_t ucmpi_coll_shm_split_numbers(int n, size_t nbytes)
+{
+    size_t chunk = split_piece_bytes(n) * (size_t)n, chunks, g;
+
+    if (chunk == 0)
+        return 1;
+    chunks = (nbytes + chunk - 1) / chunk;
+    g = (size_t)ucmpi_coll_shm_group(n);
+    /* every group takes 2g numbers, the last one 2 per chunk left */
+    return 2 * (chunks / g * g + chunks % g);
+}
+
+/* root < 0: allreduce.  Falls back (before any collective number, so on
+ * every rank alike) when a piece cannot hold whole elements. */
+static int split_run(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
+                     MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
+                     const char *fn)
+{
+    int n = comm->size, me = comm->rank;
+    size_t es = (size_t)dt->size, pb = split_piece_bytes(n);
+    const char *stack[MAX_STACK_RANKS];
+    split_t s = {comm, n, me, root, sbuf == MPI_IN_PLACE, es,
+                 0, NULL, NULL, dt, op, fn, NULL};
+    int rc = MPI_SUCCESS;
+
+    if (pb == 0 || es == 0 || 64 % es != 0)
+        return UCMPI_SHM_FALLBACK;
+    s.p = (MPI_Count)(pb / es);
+    s.in = (const char *)(s.inplace ? rbuf : sbuf) + dt->true_lb;
+    if (root < 0 || root == me)
+        s.out = (char *)rbuf + dt->true_lb;
+    s.x = n <= MAX_STACK_RANKS ? stack : malloc(sizeof(char *) * (size_t)n);
+    if (s.x == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    MPI_Count c = s.p * n, len[UCMPI_SHM_GROUP_MAX];
+    int gmax = ucmpi_coll_shm_group(n);
+    for (MPI_Count lo = 0; lo < count && rc == MPI_SUCCESS;) {
+        int g = 0;
+        MPI_Count at = lo;
+        for (; g < gmax && at < count; g++, at += c)
+            len[g] = count - at < c ? count - at : c;
+        rc = split_group(&s, lo, len, g, lo == 0);
+        lo = at;
+    }
+    if (s.x != stack)
+        free(s.x);
+    return rc;
+}
+
+int ucmpi_coll_shm_allreduce_split(ucmpi_comm_t *comm, const void *sbuf,
+                                   void *rbuf, MPI_Count count,
+                                   MPI_Datatype dt, MPI_Op op, const char *fn)
+{
+    return split_run(comm, sbuf, rbuf, count, dt, op, -1, fn);
+}
+
+int ucmpi_coll_shm_reduce_split(ucmpi_comm_t *comm, const void *sbuf,
+                                void *rbuf, MPI_Count count, MPI_Datatype dt,
+                                MPI_Op op, int root, const char *fn)
+{
+    return split_run(comm, sbuf, rbuf, count, dt, op, root, fn);
+}
+
+/* From these bytes on the shm allreduce and reduce split the reduction
+ * (above); below, every rank (allreduce) or the root (reduce) reduces the
+ * whole vector in one collective number (shm_coll.c), one flag round
+ * fewer.  Data beyond one buffer always splits.  Per 2, 3-4, 5-8 ranks;
+ * the UCMPI_COLL_SHM_SPLIT_BYTES tunable (>= 0) overrides them.
+ * Session 6, 2026-11-30 09:05 UTC, load 31 (other helpers' SCHED_IDLE
+ * tests), 4 interleaved runs each, min and median (us):
+ *   UCMPI_COLL_SHM_SPLIT_BYTES=0|1073741824 UCMPI_REDUCE_ALGORITHM=shm
+ *     mpiexec -n N bench/coll_bench -b allreduce,reduce -m 1024 -M 131072
+ * 2 ranks, allreduce split/whole: 2 KiB 0.26/0.20, 4 KiB 0.34/0.54,
+ *   8 KiB 0.54/0.72, 16 KiB 0.67/6.0 (a slow period; 1.27-1.49 in
+ *   quieter compare.sh runs), 32 KiB 1.31/2.3; reduce: whole wins up to
+ *   one buffer (16 KiB 0.34-0.51 vs 0.70, 64 KiB 1.73 vs 2.3: the root
+ *   reduces while the other runs ahead, the split's second round costs).
+ * 4 ranks (oversubscribed): every extra round costs a context switch;
+ *   split/whole allreduce 16 KiB 24-29 vs 15-17, reduce 8-32 KiB 16-20
+ *   vs 1.3-4: whole as long as it fits a buffer. */
+#define BEYOND_SLOT SIZE_MAX
+static const size_t split_rows[2][3] = {
+    /*            2 ranks      3-4 ranks    5-8 ranks */
+    /* allreduce */ {4096,     BEYOND_SLOT, BEYOND_SLOT},
+    /* reduce */    {BEYOND_SLOT, BEYOND_SLOT, BEYOND_SLOT},
+};
+
+int ucmpi_coll_shm_split_wanted(int kind, int n, size_t nbytes)
+{
+    static long over = -2;
+    size_t lim;
+
+    if (over == -2)
+        over = ucmpi_config_long("COLL_SHM_SPLIT_BYTES");
+    if (over >= 0)
+        return nbytes >= (size_t)over;
+    lim = split_rows[kind == UCMPI_SHM_REDUCE][n == 2 ? 0 : n <= 4 ? 1 : 2];
+    return nbytes >= lim || nbytes > ucmpi_coll_shm_slot_size(n);
+}
+
+/* Whether split_run takes (count, dt) on n ranks or falls back. */
+static int split_fits(int n, MPI_Datatype dt)
+{
+    size_t es = (size_t)dt->size;
+
+    return split_piece_bytes(n) != 0 && es != 0 && 64 % es == 0;
+}
+
+int ucmpi_coll_shm_reduce_numbers(ucmpi_comm_t *comm, MPI_Count count,
+                                  MPI_Datatype dt)
+{
+    size_t nbytes = (size_t)(count * dt->size);
+
+    if (count <= 0 || !dt->contig ||
+        !ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes))
+        return 0;
+    if (ucmpi_coll_shm_split_wanted(UCMPI_SHM_REDUCE, comm->size, nbytes) &&
+        split_fits(comm->size, dt))
+        return (int)ucmpi_coll_shm_split_numbers(comm->size, nbytes);
+    return nbytes <= ucmpi_coll_shm_slot_size(comm->size) ? 1 : 0;
+}
+
+int ucmpi_coll_shm_skip(ucmpi_comm_t *comm, int numbers, const char *fn)
+{
+    ucmpi_coll_shm_t *sh = NULL;
+    uint64_t k = 0;
+    int rc = MPI_SUCCESS;
+
+    for (int i = 0; i < numbers && rc == MPI_SUCCESS; i++)
+        rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k);
+    if (rc == MPI_SUCCESS && sh != NULL)
+        ucmpi_coll_shm_post(sh, k);
     return rc;
 }

@@ -154,17 +154,40 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  * alltoall: 3.1 us or 9-20 us, p2p 5.7-6.7); 3 ranks, fixed-count loops
  * (20000 calls, 5 interleaved runs, load 28-30): alltoall 256 B shm 18.4
  * us vs p2p 23.6, allreduce 8 B 15.7 vs 28.6.  So shm at every small size
- * on every count (the table's 3-4 and 5-8 columns, unchanged). */
+ * on every count (the table's 3-4 and 5-8 columns).
+ * Large sizes since the chunked paths post once per group of 8 chunks
+ * above 2 ranks and allreduce/reduce split the reduction (shm_reduce.c;
+ * session 6, collL6, 09:09-09:12 UTC, load 28-32 from SCHED_IDLE tests,
+ * 3 interleaved runs, median (min) of shm/p2p):
+ *   UCMPI_<COLL>_ALGORITHM=shm | nothing  mpiexec -n N bench/coll_bench
+ *     -b <coll> -m 16384 -M 4194304 -t 0.1
+ * reduce: 2 ranks 0.23-0.35 (0.3) from 128 KiB to 1 MiB, 0.02-0.5 to 16
+ *   MiB; 4 ranks 0.19-0.61 from 32 KiB to 128 KiB, 0.06-0.1 to 4 MiB; 8
+ *   ranks 0.09-0.84 from 16 KiB to 64 KiB, 0.04-0.27 to 4 MiB: all sizes.
+ * allreduce: 4 ranks 0.12-0.98 (0.16-0.56) from 128 KiB to 4 MiB; 8 ranks
+ *   0.16-0.38 (0.11-0.76) from 128 KiB to 4 MiB: all sizes.
+ * reduce_scatter: 4 ranks 0.08-0.46 from 128 KiB to 4 MiB except one
+ *   1.7 at 512 KiB; 8 ranks 0.02-0.23 from 128 KiB to 4 MiB: all sizes.
+ * alltoall: 4 ranks 0.18-0.4 from 64 to 256 KiB, 1.4 (0.55) at 512 KiB,
+ *   2.8 (2.1) at 1 MiB; 8 ranks 0.05-0.52 from 64 to 512 KiB (one 0.83),
+ *   0.6-1.0 at 1-2 MiB: up to 512 KiB.  (shm before and after grouping,
+ *   4 ranks: alltoall 0.14-0.6x, allgather 0.35-0.54x from 256 KiB.)
+ * 2 ranks beyond the 32 MiB L3, where two copies through the segment
+ * cost more DRAM traffic than UCX's single CMA copy (09:38 UTC, load 44,
+ * 3 interleaved runs, UCMPI_COLL_SHM=1|0, -m 4M -M 64M, shm/p2p median
+ * (min)): bcast 32 MiB 0.53 (0.40), 64 MiB 2.8 (2.9); allgather (bytes
+ * per rank) 16 MiB 0.87 (0.88), 32 MiB 1.9 (1.6); alltoall 32 MiB 1.5
+ * (0.85), 64 MiB 1.7 (1.75): p2p above 32/16/32 MiB. */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
     [UCMPI_SHM_BARRIER] =        {0,       0,         0},
-    [UCMPI_SHM_BCAST] =          {ALL,     ALL,       ALL},
-    [UCMPI_SHM_REDUCE] =         {65536,   65536,     65536},
-    [UCMPI_SHM_ALLREDUCE] =      {ALL,     65536,     65536},
-    [UCMPI_SHM_ALLGATHER] =      {ALL,     ALL,       ALL},
-    [UCMPI_SHM_ALLTOALL] =       {ALL,     32768,     16384},
-    [UCMPI_SHM_REDUCE_SCATTER] = {ALL,     65536,     65536},
+    [UCMPI_SHM_BCAST] =          {32 << 20, ALL,      ALL},
+    [UCMPI_SHM_REDUCE] =         {ALL,     ALL,       ALL},
+    [UCMPI_SHM_ALLREDUCE] =      {ALL,     ALL,       ALL},
+    [UCMPI_SHM_ALLGATHER] =      {16 << 20, ALL,      ALL},
+    [UCMPI_SHM_ALLTOALL] =       {32 << 20, 524288,   524288},
+    [UCMPI_SHM_REDUCE_SCATTER] = {ALL,     ALL,       ALL},
 };
 #undef ALL
 
@@ -173,6 +196,7 @@ static const char chunked[UCMPI_SHM_NKINDS] = {
     [UCMPI_SHM_BCAST] = 1, [UCMPI_SHM_ALLREDUCE] = 1,
     [UCMPI_SHM_ALLGATHER] = 1, [UCMPI_SHM_ALLTOALL] = 1,
     [UCMPI_SHM_REDUCE_SCATTER] = 1,       /* shm_reduce.c */
+    [UCMPI_SHM_REDUCE] = 1,               /* split: shm_reduce.c */
 };
 
 enum { FORCE_UNKNOWN, FORCE_NONE, FORCE_SHM, FORCE_OTHER };

@@ -1,0 +1,135 @@
+/* Pipelined chain reduce for long vectors: the members form a chain that
+ * ends at the root (commutative ops) or at member 0 (non-commutative: it
+ * then forwards each finished segment to the root); the vector goes down
+ * the chain in segments, each member folding its own segment into the
+ * partial result from upstream while the next segment arrives.  Every
+ * link carries the vector once (binomial: log2(n) times at the top of the
+ * tree) and reductions overlap transfers.  Rank order: member v computes
+ * x_v op (x_{v+1} op ... op x_{n-1}), so member 0 ends with the ordered
+ * result. */
+#include "coll/reduce/reduce.h"
+
+typedef struct {
+    ucmpi_sched_t *s;
+    const void *mine;
+    MPI_Datatype dt;
+    MPI_Op op;
+    MPI_Count count, seg;       /* elements: whole vector, one segment */
+} chain_t;
+
+static MPI_Count seg_len(const chain_t *c, MPI_Count j)
+{
+    MPI_Count lo = j * c->seg;
+
+    return c->count - lo < c->seg ? c->count - lo : c->seg;
+}
+
+/* The chain's upstream end: sends its segments, one per round. */
+static int chain_head(chain_t *c, MPI_Count nseg, int dn)
+{
+    int rc = MPI_SUCCESS;
+
+    for (MPI_Count j = 0; j < nseg && rc == MPI_SUCCESS; j++) {
+        rc = ucmpi_sched_send(c->s, ucmpi_coll_at(c->mine, j * c->seg, c->dt),
+                              seg_len(c, j), c->dt, dn);
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_sched_fence(c->s);
+    }
+    return rc;
+}
+
+/* A member below the head.  Round j: receive partial j from up (straight
+ * into out's segment j when `direct`, else into one of two scratch
+ * segments), fold my own segment j-1 into partial j-1 and send that to dn
+ * (dn < 0: the chain's end, which copies it to out unless direct) and to
+ * fwd (the root, from the end of a non-commutative chain).  A root r
+ * members up such a chain (fin >= 0: member 0) also receives final
+ * segment j-1-r in round j: member 0 sends it in the round that runs
+ * along with that one (each link shifts the rounds by one). */
+static int chain_member(chain_t *c, MPI_Count nseg, int up, int dn, int fwd,
+                        void *out, int direct, int fin, int r)
+{
+    void *tmp[2] = {NULL, NULL};
+    MPI_Count rounds = nseg + 1 + (fin >= 0 ? r : 0);
+    int rc = MPI_SUCCESS;
+
+    if (!direct)
+        for (int i = 0; i < 2; i++)
+            if ((tmp[i] = ucmpi_coll_tmpbuf(c->s, c->seg, c->dt)) == NULL)
+                return MPI_ERR_NO_MEM;
+    for (MPI_Count j = 0; j < rounds && rc == MPI_SUCCESS; j++) {
+        if (j < nseg) {
+            void *b = direct ? ucmpi_coll_at(out, j * c->seg, c->dt)
+                             : tmp[j % 2];
+            rc = ucmpi_sched_recv(c->s, b, seg_len(c, j), c->dt, up);
+        }
+        if (rc == MPI_SUCCESS && j >= 1 && j <= nseg) {
+            MPI_Count p = j - 1, m = seg_len(c, p);
+            void *b = direct ? ucmpi_coll_at(out, p * c->seg, c->dt)
+                             : tmp[p % 2];
+            rc = ucmpi_sched_reduce(c->s,
+                                    ucmpi_coll_at(c->mine, p * c->seg, c->dt),
+                                    b, m, c->dt, c->op);
+            if (rc == MPI_SUCCESS && dn >= 0)
+                rc = ucmpi_sched_send(c->s, b, m, c->dt, dn);
+            if (rc == MPI_SUCCESS && fwd >= 0)
+                rc = ucmpi_sched_send(c->s, b, m, c->dt, fwd);
+            if (rc == MPI_SUCCESS && dn < 0 && fwd < 0 && !direct)
+                rc = ucmpi_sched_copy(c->s, b, m, c->dt,
+                                      ucmpi_coll_at(out, p * c->seg, c->dt),
+                                      m, c->dt);
+        }
+        if (rc == MPI_SUCCESS && fin >= 0 && j >= 1 + r &&
+            j - 1 - r < nseg)
+            rc = ucmpi_sched_recv(c->s,
+                                  ucmpi_coll_at(out, (j - 1 - r) * c->seg,
+                                                c->dt),
+                                  seg_len(c, j - 1 - r), c->dt, fin);
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_sched_fence(c->s);
+    }
+    return rc;
+}
+
+int ucmpi_reduce_chain(ucmpi_sched_t *s, const void *mine, void *rbuf,
+                       MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
+                       const ucmpi_coll_grp_t *g, size_t seg_bytes)
+{
+    int n = g->size, commute = op->commute;
+    int end = commute ? root : 0;          /* where the chain ends */
+    int v = ucmpi_coll_vrank(g->rank, end, n);
+    size_t ext = dt->extent > 0 ? (size_t)dt->extent : 1;
+    chain_t c = {s, mine, dt, op, count, 0};
+    int up = v + 1 < n ? ucmpi_coll_grp_peer(g,
+                                             ucmpi_coll_rank_of(v + 1, end, n))
+                       : -1;
+    int dn = v > 0 ? ucmpi_coll_grp_peer(g, ucmpi_coll_rank_of(v - 1, end, n))
+                   : -1;
+    int me_root = g->rank == root;
+
+    c.seg = (MPI_Count)(seg_bytes / ext);
+    c.seg = c.seg < 1 ? 1 : c.seg > count ? count : c.seg;
+    MPI_Count nseg = (count + c.seg - 1) / c.seg;
+    if (v == n - 1 && !(me_root && end != root))
+        return chain_head(&c, nseg, dn);
+    if (v == n - 1) {                      /* head, and the root of a  */
+        int rc = chain_head(&c, nseg, dn); /* non-commutative chain    */
+        for (MPI_Count j = 0; j < nseg && rc == MPI_SUCCESS; j++) {
+            rc = ucmpi_sched_recv(s, ucmpi_coll_at(rbuf, j * c.seg, dt),
+                                  seg_len(&c, j), dt,
+                                  ucmpi_coll_grp_peer(g, end));
+            if (rc == MPI_SUCCESS)
+                rc = ucmpi_sched_fence(s);
+        }
+        return rc;
+    }
+    if (v == 0)                            /* the end: root, or member 0 */
+        return chain_member(&c, nseg, up, -1,
+                            me_root ? -1 : ucmpi_coll_grp_peer(g, root),
+                            rbuf, me_root && mine != rbuf, -1, 0);
+    /* in the middle; a root here (non-commutative chain) gets the finals
+     * from member 0, each after its own operand there (maybe rbuf itself:
+     * in place) was folded in */
+    return chain_member(&c, nseg, up, dn, -1, rbuf, 0,
+                        me_root ? ucmpi_coll_grp_peer(g, end) : -1, v);
+}
