@@ -65,6 +65,7 @@ struct ucmpi_sched {
     int late_err;             /* a short exact receive: reported at the end */
     int fail_err;             /* ucmpi_sched_fail: every run ends in it */
     uint8_t running, orphaned, persistent, poisoned;
+    uint8_t lost;             /* a peer died this run (pass_on_loss) */
     ucmpi_request_t *req;     /* nonblocking/persistent: the user's */
     ucmpi_sched_t *prev, *next;   /* active list */
     scratch_t *scratch;
@@ -442,11 +443,18 @@ static int post_xfer(ucmpi_sched_t *s, int i)
     r->status.MPI_SOURCE = MPI_ANY_SOURCE;
     r->status.MPI_TAG = MPI_ANY_TAG;
     r->p2p.count = st->countp ? *st->countp : st->count;
-    /* a rank that has no data for the others (a short exact receive, or
-     * ucmpi_sched_poison) passes the shortage on: empty messages */
-    if (s->late_err != MPI_SUCCESS && st->kind == STEP_SEND)
-        r->p2p.count = 0;
     r->p2p.dt = st->dt;
+    /* a rank that has no data for the others (a short exact receive, or
+     * ucmpi_sched_poison) passes the shortage on: empty messages; after a
+     * loss a message that carries no data anyway (a barrier's) carries one
+     * byte instead, which its empty receive reports (lost_upstream) */
+    bool token = false;
+    if (s->late_err != MPI_SUCCESS && st->kind == STEP_SEND) {
+        token = s->lost && r->p2p.count * st->dt->size == 0;
+        r->p2p.count = token;
+        if (token)
+            r->p2p.dt = MPI_BYTE;
+    }
     r->p2p.peer = st->peer;
     r->p2p.tag = st->alt ? s->alt_tag : s->tag;
     r->p2p.ctx_sub = UCMPI_CTX_COLL;
@@ -455,7 +463,9 @@ static int post_xfer(ucmpi_sched_t *s, int i)
     s->npending++;
     if (st->kind == STEP_SEND) {
         r->kind = UCMPI_REQ_SEND;
-        r->p2p.buf = st->countp ? *(void *const *)st->src : (void *)st->src;
+        static const char loss_byte;
+        r->p2p.buf = token ? (void *)&loss_byte
+                           : st->countp ? *(void *const *)st->src : (void *)st->src;
         r->p2p.mode = UCMPI_SEND_STANDARD;
         rc = ucmpi_p2p_start_send(r, c, UCMPI_SEND_STANDARD);
     } else {
@@ -510,8 +520,11 @@ static int post_round(ucmpi_sched_t *s, int r)
  * (proc_failed) and passes that on instead of data. */
 static bool lost_upstream(const step_t *st, const ucmpi_request_t *rq)
 {
-    return st->kind == STEP_RECV && rq->status.MPI_ERROR == MPI_SUCCESS &&
-           rq->status.ucmpi_count == 0 && rq->p2p.count * rq->p2p.dt->size > 0;
+    if (st->kind != STEP_RECV)
+        return false;
+    if (rq->p2p.count * rq->p2p.dt->size == 0)      /* post_xfer's token */
+        return rq->status.MPI_ERROR == MPI_ERR_TRUNCATE;
+    return rq->status.MPI_ERROR == MPI_SUCCESS && rq->status.ucmpi_count == 0;
 }
 
 /* A peer died (or an upstream rank passed a loss on): as after a short
@@ -522,6 +535,7 @@ static bool lost_upstream(const step_t *st, const ucmpi_request_t *rq)
  * receive (an erring root's empty messages). */
 static void pass_on_loss(ucmpi_sched_t *s, bool dead_peer)
 {
+    s->lost = 1;
     if (s->late_err != MPI_SUCCESS)
         return;
     for (int r = 0; !dead_peer && r < s->comm->size; r++)
@@ -539,14 +553,14 @@ static int reap(ucmpi_sched_t *s)
         if (!st->inflight || !ucmpi_request_is_complete(&s->rq[i]))
             continue;
         int e = s->rq[i].status.MPI_ERROR;
+        if (e == MPI_ERR_PROC_FAILED || lost_upstream(st, &s->rq[i]))
+            pass_on_loss(s, e == MPI_ERR_PROC_FAILED);
         /* an exact receive of the wrong length: the schedule goes on (its
          * later steps serve other ranks), sending them empty messages */
-        if (st->exact && (e == MPI_ERR_TRUNCATE ||
-                          (e == MPI_SUCCESS && s->rq[i].status.ucmpi_count !=
-                                                   st->count * st->dt->size)))
+        else if (st->exact && (e == MPI_ERR_TRUNCATE ||
+                               (e == MPI_SUCCESS && s->rq[i].status.ucmpi_count !=
+                                                        st->count * st->dt->size)))
             s->late_err = MPI_ERR_TRUNCATE;
-        else if (e == MPI_ERR_PROC_FAILED || lost_upstream(st, &s->rq[i]))
-            pass_on_loss(s, e == MPI_ERR_PROC_FAILED);
         else if (e != MPI_SUCCESS && s->err == MPI_SUCCESS)
             s->err = e;
         st->inflight = 0;
@@ -610,6 +624,7 @@ static void reset_run(ucmpi_sched_t *s)
     s->pbeg = s->pend = 0;
     s->err = MPI_SUCCESS;
     s->late_err = s->poisoned ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    s->lost = 0;
     s->running = 1;
 }
 
