@@ -607,7 +607,9 @@ static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k, const char *fn)
             ucmpi_progress_yield();
         else
             sleep_on(sh, cur, v);
-        if (idle % 1024 == 0 && ucmpi_peer_failed(sh->world[cur])) {
+        /* sleeping turns last up to SLEEP_NS each: look more often */
+        if ((idle % 1024 == 0 || (idle >= SLEEP_AFTER && idle % 16 == 0)) &&
+            ucmpi_peer_failed(sh->world[cur])) {
             rc = MPI_ERR_PROC_FAILED;
             break;
         }
