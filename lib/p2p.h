@@ -138,6 +138,16 @@ static inline bool ucmpi_p2p_args_ok(const void *buf, MPI_Count count,
 
 int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int dest, int tag, MPI_Comm comm, const char *fn);
+/* A point-to-point buffer (count, dt): MPI-4.1 leaves the datatype of an
+ * empty transfer free, so count 0 with MPI_DATATYPE_NULL passes (as in
+ * MPICH; collectives and RMA still check the type).  ucmpi_p2p_dt then
+ * gives the paths below the checks MPI_BYTE in its place. */
+int ucmpi_p2p_check_buf(MPI_Comm comm, const void *buf, MPI_Count count,
+                        MPI_Datatype dt, const char *fn);
+static inline MPI_Datatype ucmpi_p2p_dt(MPI_Datatype dt)
+{
+    return dt == MPI_DATATYPE_NULL ? MPI_BYTE : dt;
+}
 int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int src, int tag, MPI_Comm comm, const char *fn);
 int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn);

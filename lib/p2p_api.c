@@ -6,12 +6,12 @@
 #include "p2p.h"
 #include "p2p_inline.h"
 
-/* MPI_PROC_NULL transfers move nothing: an empty buffer may even be
- * described with MPI_DATATYPE_NULL (MPICH's test suite relies on it). */
-static int check_buffer(MPI_Comm comm, const void *buf, MPI_Count count,
-                        MPI_Datatype dt, int peer, const char *fn)
+/* An empty buffer may be described with MPI_DATATYPE_NULL, whatever the
+ * peer (MPI-4.1 sets no requirement on the type of a count-0 transfer). */
+int ucmpi_p2p_check_buf(MPI_Comm comm, const void *buf, MPI_Count count,
+                        MPI_Datatype dt, const char *fn)
 {
-    if (peer == MPI_PROC_NULL && count == 0 && dt == MPI_DATATYPE_NULL)
+    if (count == 0 && dt == MPI_DATATYPE_NULL)
         return MPI_SUCCESS;
     return ucmpi_check_buf(comm, buf, count, dt, fn);
 }
@@ -24,7 +24,7 @@ int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
         return MPI_SUCCESS;
     int rc = ucmpi_check_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_buffer(comm, buf, count, dt, dest, fn);
+        rc = ucmpi_p2p_check_buf(comm, buf, count, dt, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_rank(comm, dest, 0, fn);
     if (rc == MPI_SUCCESS)
@@ -40,7 +40,7 @@ int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
         return MPI_SUCCESS;
     int rc = ucmpi_check_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_buffer(comm, buf, count, dt, src, fn);
+        rc = ucmpi_p2p_check_buf(comm, buf, count, dt, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_rank(comm, src, 1, fn);
     if (rc == MPI_SUCCESS)
@@ -106,7 +106,8 @@ blocking_send_slow(const void *buf, MPI_Count count, MPI_Datatype dt,
     int rc = check_send(buf, count, dt, dest, tag, comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = ucmpi_send_mode(buf, count, dt, dest, tag, comm, UCMPI_CTX_P2P, mode);
+    rc = ucmpi_send_mode(buf, count, ucmpi_p2p_dt(dt), dest, tag, comm,
+                         UCMPI_CTX_P2P, mode);
     return ucmpi_p2p_report(comm, rc, fn);
 }
 
@@ -145,7 +146,8 @@ nonblocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
     bool usual = (mode == UCMPI_SEND_STANDARD || mode == UCMPI_SEND_READY) &&
                  ucmpi_p2p_direct(dt, dest);   /* the inline path below */
     if (!usual || ucmpi_p2p_isend_user(buf, count, dt, dest, tag, comm, &r) < 0)
-        ucmpi_isend(buf, count, dt, dest, tag, comm, UCMPI_CTX_P2P, mode, &r);
+        ucmpi_isend(buf, count, ucmpi_p2p_dt(dt), dest, tag, comm,
+                    UCMPI_CTX_P2P, mode, &r);
     if (r == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
     *request = r;   /* errors surface at completion, like transfer errors */
@@ -256,7 +258,8 @@ recv_slow(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
     int rc = check_recv(buf, count, dt, src, tag, comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = ucmpi_recv(buf, count, dt, src, tag, comm, UCMPI_CTX_P2P, status);
+    rc = ucmpi_recv(buf, count, ucmpi_p2p_dt(dt), src, tag, comm,
+                    UCMPI_CTX_P2P, status);
     return ucmpi_p2p_report(comm, rc, fn);
 }
 
@@ -340,6 +343,8 @@ static int sendrecv_common(const void *sendbuf, MPI_Count sendcount,
                                   recvtag, comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    sendtype = ucmpi_p2p_dt(sendtype);
+    recvtype = ucmpi_p2p_dt(recvtype);
     ucmpi_request_t *rr, *sr;
     ucmpi_irecv(recvbuf, recvcount, recvtype, source, recvtag, comm,
                 UCMPI_CTX_P2P, &rr);
@@ -393,6 +398,7 @@ static int replace_common(void *buf, MPI_Count count, MPI_Datatype dt,
         rc = ucmpi_check_tag(comm, recvtag, 1, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    dt = ucmpi_p2p_dt(dt);
     /* send a packed copy so the receive may overwrite the buffer at once */
     size_t bytes = (size_t)count * (size_t)dt->size;
     void *copy = malloc(bytes ? bytes : 1);

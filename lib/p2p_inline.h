@@ -139,8 +139,9 @@ ucmpi_p2p_irecv_inline(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     *req = r;
     if (r == NULL)
         return MPI_ERR_NO_MEM;
+    dt = ucmpi_p2p_dt(dt);        /* an empty MPI_DATATYPE_NULL buffer */
     ucmpi_p2p_describe(r, buf, count, dt, src, tag, ctx_sub);
-    if (dt != MPI_DATATYPE_NULL && !dt->predefined)
+    if (!dt->predefined)
         ucmpi_dt_retain(dt);
     return ucmpi_p2p_start_recv_inline(r, comm);
 }
