@@ -263,6 +263,9 @@ int ucmpi_ucx_tag_send(ucmpi_request_t *req, int world_dest, uint64_t tag)
     rc = prepare(req, 1, &buf, &count, &p);
     if (rc != 0)
         return rc;
+    if (count >= ucmpi_ucx_hugepage_min &&
+        !(p.op_attr_mask & UCP_OP_ATTR_FIELD_DATATYPE))   /* contiguous */
+        ucmpi_ucx_hugepage_send(world_dest, buf, count);
     req->p2p.pending = 1;
     if (ucmpi_tag_is_sync(tag) && ucmpi_p2p_sync_by_ucx(world_dest)) {
         /* on-node: UCX acknowledges the match itself (see lib/tag.h) */
@@ -554,6 +557,8 @@ int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
     if (__builtin_expect(ep == NULL || peer_dead(world_dest), 0))
         return fn != NULL ? ucmpi_p2p_report(comm, MPI_ERR_PROC_FAILED, fn)
                           : MPI_ERR_PROC_FAILED;
+    if (__builtin_expect(len >= ucmpi_ucx_hugepage_min, 0))
+        ucmpi_ucx_hugepage_send(world_dest, buf, len);
     void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
     if (__builtin_expect(ret == NULL, 1))
         return MPI_SUCCESS;
@@ -575,6 +580,8 @@ int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
     p.user_data = req;
     if (__builtin_expect(ep == NULL || peer_dead(world_dest), 0))
         return -MPI_ERR_PROC_FAILED;
+    if (__builtin_expect(len >= ucmpi_ucx_hugepage_min, 0))
+        ucmpi_ucx_hugepage_send(world_dest, buf, len);
     void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
     if (__builtin_expect(ret == NULL, 1))
         return 0;

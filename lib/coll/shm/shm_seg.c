@@ -177,7 +177,18 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  * 3 interleaved runs, UCMPI_COLL_SHM=1|0, -m 4M -M 64M, shm/p2p median
  * (min)): bcast 32 MiB 0.53 (0.40), 64 MiB 2.8 (2.9); allgather (bytes
  * per rank) 16 MiB 0.87 (0.88), 32 MiB 1.9 (1.6); alltoall 32 MiB 1.5
- * (0.85), 64 MiB 1.7 (1.75): p2p above 32/16/32 MiB. */
+ * (0.85), 64 MiB 1.7 (1.75): p2p above 32/16/32 MiB.
+ * alltoall at 3-8 ranks beyond 512 KiB (session 7, collL7, 11:25-11:31
+ * UTC, load 15-21 from other sessions; medians of 3-6 interleaved runs):
+ *   UCMPI_ALLTOALL_ALGORITHM=shm | UCMPI_COLL_SHM=0 (p2p) | Open MPI
+ *     mpiexec -n N bench/coll_bench -b alltoall -m 512K -M 4M -t 0.1
+ *     (and -m S -M S -r 300..30 for the CPU time of the whole job)
+ * us, shm / p2p / Open MPI: 4 ranks 1 MiB 228 / 348 / 516 (fixed count:
+ * 275 / 2136 / 931, CPU 0.15 / 0.24 / 0.36 s), 2 MiB 753 / 2602 / 2792,
+ * 4 MiB 3747 / 6543 / 6078 (fixed count 6021 / 12523 / 9705); 16 MiB
+ * 20202 / 20520 / 21204 (a tie); 8 ranks 1 MiB 1756 / 7071 / 9320, 2 MiB
+ * 6703 / 14170 / 9968, 4 MiB (fixed count) 12444 / 27653 / 15527: shm
+ * up to 4 MiB (the largest size compare.sh runs at 8 ranks). */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
@@ -186,7 +197,7 @@ static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     [UCMPI_SHM_REDUCE] =         {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLREDUCE] =      {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLGATHER] =      {16 << 20, ALL,      ALL},
-    [UCMPI_SHM_ALLTOALL] =       {32 << 20, 524288,   524288},
+    [UCMPI_SHM_ALLTOALL] =       {32 << 20, 4 << 20,   4 << 20},
     [UCMPI_SHM_REDUCE_SCATTER] = {ALL,     ALL,       ALL},
 };
 #undef ALL
