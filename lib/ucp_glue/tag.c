@@ -608,6 +608,8 @@ int ucmpi_ucx_isend_req(ucmpi_request_t *req, int world_dest, uint64_t tag,
                          UCP_OP_ATTR_FIELD_USER_DATA;
         p.cb.send = send_cb;
         p.user_data = req;
+        if (__builtin_expect(len >= ucmpi_ucx_hugepage_min, 0))
+            ucmpi_ucx_hugepage_send(world_dest, buf, len);   /* as isend_contig */
         void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
         if (__builtin_expect(ret == NULL, 1)) {
             req->p2p.pending = 0;
