@@ -188,7 +188,10 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  * 4 MiB 3747 / 6543 / 6078 (fixed count 6021 / 12523 / 9705); 16 MiB
  * 20202 / 20520 / 21204 (a tie); 8 ranks 1 MiB 1756 / 7071 / 9320, 2 MiB
  * 6703 / 14170 / 9968, 4 MiB (fixed count) 12444 / 27653 / 15527: shm
- * up to 4 MiB (the largest size compare.sh runs at 8 ranks). */
+ * up to 4 MiB (the largest size compare.sh runs at 8 ranks).  4 ranks
+ * with 64 KiB buffers (SEG_BUDGET below; 11:46 UTC, load 33, 4
+ * interleaved fixed-count runs, -m S -M S -r 12|6): 8 MiB 8110 / 27201 /
+ * 20759, 16 MiB 21577 / 29841 / 26982: up to 16 MiB at 3-4 ranks. */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
@@ -197,7 +200,7 @@ static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     [UCMPI_SHM_REDUCE] =         {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLREDUCE] =      {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLGATHER] =      {16 << 20, ALL,      ALL},
-    [UCMPI_SHM_ALLTOALL] =       {32 << 20, 4 << 20,   4 << 20},
+    [UCMPI_SHM_ALLTOALL] =       {32 << 20, 16 << 20,  4 << 20},
     [UCMPI_SHM_REDUCE_SCATTER] = {ALL,     ALL,       ALL},
 };
 #undef ALL
