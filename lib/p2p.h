@@ -7,11 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Bytes in front of every pool request (never of a stack or schedule
+ * request) where UCX may keep its request of a receive (UCX 1.13 needs
+ * 272; lib/ucp_glue/tag.c checks). */
+#define UCMPI_REQ_UCX_ROOM 320
+
 /* Request pool entries without initialisation (fast send path), the
  * initialisation ucmpi_request_alloc does, and the shared request every
  * send completed at once returns (complete, empty status, never freed). */
 ucmpi_request_t *ucmpi_request_get_raw(void);
-extern ucmpi_request_t *ucmpi_request_pool;   /* head of the free list */
+/* (hidden: the paths of every message reach it without the GOT) */
+extern ucmpi_request_t *ucmpi_request_pool __attribute__((visibility("hidden"))); /* the free list */
 /* Zeroes a request in 64-byte pieces, which gcc turns into vector stores
  * (a plain memset of the whole struct became `rep stos`: 15% of a
  * message-rate loop). */

@@ -287,11 +287,10 @@ int ucmpi_ucx_tag_send(ucmpi_request_t *req, int world_dest, uint64_t tag)
 static void recv_complete(ucmpi_request_t *req, ucs_status_t st,
                           const ucp_tag_recv_info_t *info);
 
-static void recv_cb(void *ucx_req, ucs_status_t st,
-                    const ucp_tag_recv_info_t *info, void *user_data)
+static inline __attribute__((always_inline)) void
+recv_done(ucmpi_request_t *req, ucs_status_t st,
+          const ucp_tag_recv_info_t *info)
 {
-    ucmpi_request_t *req = user_data;
-
     req->p2p.ucx_req = NULL;
     /* the usual message inline: whole (UCX reports a contiguous buffer's
      * truncation) and filling the buffer or of a byte type (nothing for
@@ -311,7 +310,24 @@ static void recv_cb(void *ucx_req, ucs_status_t st,
     } else {
         recv_complete(req, st, info);   /* info lives in ucx_req */
     }
+}
+
+static void recv_cb(void *ucx_req, ucs_status_t st,
+                    const ucp_tag_recv_info_t *info, void *user_data)
+{
+    recv_done(user_data, st, info);
     ucp_request_free(ucx_req);
+}
+
+/* A receive whose UCX request lives in front of the ucmpi request (a pool
+ * request, UCMPI_REQ_UCX_ROOM): nothing to free.  UCX still writes its
+ * flags there after this returns, so the request may not be reused before
+ * the progress call ends: true below MPI_THREAD_MULTIPLE, the only case
+ * that posts such receives. */
+static void recv_cb_own(void *ucx_req, ucs_status_t st,
+                        const ucp_tag_recv_info_t *info, void *user_data)
+{
+    recv_done(ucx_req, st, info);
 }
 
 void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag);
@@ -361,7 +377,8 @@ static void finish_recv_post(ucmpi_request_t *req, void *ret)
         req->p2p.ucx_req = ret;   /* the callback has not run yet */
 }
 
-int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
+static inline __attribute__((always_inline)) int
+tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask, int own)
 {
     ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
     void *buf;
@@ -369,6 +386,11 @@ int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
     int rc;
 
     recv_params(req, &p);
+    if (own) {                    /* UCX's request in front of ours */
+        p.op_attr_mask |= UCP_OP_ATTR_FIELD_REQUEST;
+        p.request = req;
+        p.cb.recv = recv_cb_own;
+    }
     if (req->p2p.dt->contig) {    /* the usual case, without prepare() */
         count = (size_t)(req->p2p.count * req->p2p.dt->size);
         buf = count ? (char *)req->p2p.buf + req->p2p.dt->true_lb : NULL;
@@ -380,6 +402,28 @@ int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
     req->p2p.pending = 1;
     finish_recv_post(req, ucp_tag_recv_nbx(ucmpi_ucx.worker, buf, count, tag,
                                            mask, &p));
+    return MPI_SUCCESS;
+}
+
+int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
+{
+    return tag_recv(req, tag, mask, 0);
+}
+
+int ucmpi_ucx_tag_recv_pooled(ucmpi_request_t *req, uint64_t tag,
+                              uint64_t mask)
+{
+    int rc;
+
+    if (__builtin_expect(ucmpi_ucx.multi_thread ||
+                         ucmpi_ucx.req_size > UCMPI_REQ_UCX_ROOM, 0))
+        rc = tag_recv(req, tag, mask, 0);
+    else
+        rc = tag_recv(req, tag, mask, 1);
+    if (__builtin_expect(rc != MPI_SUCCESS, 0)) {   /* no bounce buffer */
+        req->status.MPI_ERROR = rc;
+        ucmpi_request_set_complete(req);
+    }
     return MPI_SUCCESS;
 }
 
@@ -548,6 +592,42 @@ int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
     /* callbacks run only inside progress: the caller sets up req first */
     *ucx_req = ret;
     return 1;
+}
+
+/* Nonblocking send of a contiguous buffer for req, set up with pending 1:
+ * the request completes here (at once, or with a failed post's error) or
+ * in send_cb.  Always MPI_SUCCESS, so that MPI_Isend can end with a tail
+ * call to it (errors surface at completion). */
+int ucmpi_ucx_isend_req(ucmpi_request_t *req, int world_dest, uint64_t tag,
+                        const void *buf, size_t len)
+{
+    ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
+    ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
+    int rc = MPI_ERR_PROC_FAILED;
+
+    if (__builtin_expect(ep != NULL && !peer_dead(world_dest), 1)) {
+        p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
+                         UCP_OP_ATTR_FIELD_USER_DATA;
+        p.cb.send = send_cb;
+        p.user_data = req;
+        if (__builtin_expect(len >= ucmpi_ucx_hugepage_min, 0))
+            ucmpi_ucx_hugepage_send(world_dest, buf, len);   /* as isend_contig */
+        void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
+        if (__builtin_expect(ret == NULL, 1)) {
+            req->p2p.pending = 0;
+            ucmpi_request_set_complete(req);
+            return MPI_SUCCESS;
+        }
+        /* MPI_THREAD_MULTIPLE: another thread's progress may complete (and
+         * its owner free) req from now on: nothing more to record */
+        if (!UCS_PTR_IS_ERR(ret))
+            return MPI_SUCCESS;
+        rc = mpi_error_of(UCS_PTR_STATUS(ret));
+    }
+    req->p2p.pending = 0;
+    req->status.MPI_ERROR = rc;
+    ucmpi_request_set_complete(req);
+    return MPI_SUCCESS;
 }
 
 /* Where a blocking receive's callback leaves the outcome. */

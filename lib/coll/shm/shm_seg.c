@@ -177,7 +177,21 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  * 3 interleaved runs, UCMPI_COLL_SHM=1|0, -m 4M -M 64M, shm/p2p median
  * (min)): bcast 32 MiB 0.53 (0.40), 64 MiB 2.8 (2.9); allgather (bytes
  * per rank) 16 MiB 0.87 (0.88), 32 MiB 1.9 (1.6); alltoall 32 MiB 1.5
- * (0.85), 64 MiB 1.7 (1.75): p2p above 32/16/32 MiB. */
+ * (0.85), 64 MiB 1.7 (1.75): p2p above 32/16/32 MiB.
+ * alltoall at 3-8 ranks beyond 512 KiB (session 7, collL7, 11:25-11:31
+ * UTC, load 15-21 from other sessions; medians of 3-6 interleaved runs):
+ *   UCMPI_ALLTOALL_ALGORITHM=shm | UCMPI_COLL_SHM=0 (p2p) | Open MPI
+ *     mpiexec -n N bench/coll_bench -b alltoall -m 512K -M 4M -t 0.1
+ *     (and -m S -M S -r 300..30 for the CPU time of the whole job)
+ * us, shm / p2p / Open MPI: 4 ranks 1 MiB 228 / 348 / 516 (fixed count:
+ * 275 / 2136 / 931, CPU 0.15 / 0.24 / 0.36 s), 2 MiB 753 / 2602 / 2792,
+ * 4 MiB 3747 / 6543 / 6078 (fixed count 6021 / 12523 / 9705); 16 MiB
+ * 20202 / 20520 / 21204 (a tie); 8 ranks 1 MiB 1756 / 7071 / 9320, 2 MiB
+ * 6703 / 14170 / 9968, 4 MiB (fixed count) 12444 / 27653 / 15527: shm
+ * up to 4 MiB (the largest size compare.sh runs at 8 ranks).  4 ranks
+ * with 64 KiB buffers (SEG_BUDGET below; 11:46 UTC, load 33, 4
+ * interleaved fixed-count runs, -m S -M S -r 12|6): 8 MiB 8110 / 27201 /
+ * 20759, 16 MiB 21577 / 29841 / 26982: up to 16 MiB at 3-4 ranks. */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
@@ -186,7 +200,7 @@ static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     [UCMPI_SHM_REDUCE] =         {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLREDUCE] =      {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLGATHER] =      {16 << 20, ALL,      ALL},
-    [UCMPI_SHM_ALLTOALL] =       {32 << 20, 524288,   524288},
+    [UCMPI_SHM_ALLTOALL] =       {32 << 20, 16 << 20,  4 << 20},
     [UCMPI_SHM_REDUCE_SCATTER] = {ALL,     ALL,       ALL},
 };
 #undef ALL
@@ -229,11 +243,26 @@ static size_t slot_bytes(void)
     return (size_t)v;
 }
 
-/* A comm's buffer size: the tunable, cut so that the buffers of a big
- * comm stay within SEG_BUDGET (4 ranks: 32 KiB, 8 ranks: 16 KiB), at
- * least 4 KiB.  The
- * segment is allocated whole at creation (see create()). */
-#define SEG_BUDGET ((size_t)2 << 20)
+/* A comm's buffer size: the tunable (64 KiB), cut so that the buffers of
+ * a big comm stay within SEG_BUDGET (up to 8 ranks: 64 KiB, 16 ranks: 32
+ * KiB), at least 4 KiB.  The segment is allocated whole at creation (see
+ * create()).  8 MiB rather than 2 (session 7, collL7): the chunked paths
+ * move 8 buffers per rank per flag round, and oversubscribed ranks pay
+ * for every round; 16 KiB buffers at 8 ranks gave the alltoall of 512
+ * KiB 4 rounds.  Fixed-count runs, 6 interleaved, 30 Nov 11:37 UTC, load
+ * 25-27 (budget through a temporary knob):
+ *   mpiexec -n 8 bench/coll_bench -b alltoall -m 512K -M 512K -r 300
+ * median 389 us (2 MiB) / 284 (4 MiB) / 200 (8 MiB), Open MPI 1817; -n
+ * 4 -m 1M -r 300: 275 (2 MiB) / 192 (4 MiB).  Time-budget runs of every
+ * collective (-m 32K -M 4M/8M -t 0.05, 6 interleaved, load 22-24): from
+ * 256 KiB on mostly faster with 8 MiB (4 ranks allreduce 1 MiB 919 -> 388
+ * us, allgather 8 MiB 6667 -> 3448; 8 ranks allreduce 512 KiB 2239 ->
+ * 409, bcast 2 MiB 1976 -> 1244), below a tie within the noise;
+ * reduce_scatter at 4 ranks 1 MiB a tie in fixed-count runs (148 / 150
+ * us).  The cost: creating the segment (ftruncate + posix_fallocate +
+ * mmap of tmpfs) takes 3.1 ms for 8 MiB against 0.8 ms for 2 MiB, once
+ * per comm of 8 ranks (2 ranks: 2 MiB as before). */
+#define SEG_BUDGET ((size_t)8 << 20)
 static size_t slot_for(int n)
 {
     size_t s = slot_bytes(), cap = SEG_BUDGET / ((size_t)NBUF * n);
