@@ -32,12 +32,14 @@ static inline ucp_ep_h ucmpi_ucx_ep(int r)
     return __builtin_expect(ep != NULL, 1) ? ep : ucmpi_ucx_ep_create(r);
 }
 
-/* Large sends to on-node peers: huge pages under buffers sent from again
- * and again (lib/ucp_glue/hugepage.c).  Sends from min bytes call
- * ucmpi_ucx_hugepage_send; min is SIZE_MAX when turned off. */
+/* Large messages between ranks of one node: huge pages under buffers used
+ * again and again (lib/ucp_glue/hugepage.c).  Contiguous sends and
+ * receives of min bytes or more call these (world_src < 0: any source);
+ * min is SIZE_MAX when turned off. */
 extern size_t ucmpi_ucx_hugepage_min;
 void ucmpi_ucx_hugepage_init(void);
 void ucmpi_ucx_hugepage_send(int world_dest, const void *buf, size_t len);
+void ucmpi_ucx_hugepage_recv(int world_src, const void *buf, size_t len);
 
 /* Active-message ids, one per protocol, registered by their owners. */
 enum {

@@ -1,5 +1,5 @@
 /*
- * Large sends to a rank of this node: huge pages under the send buffer.
+ * Large messages between ranks of one node: huge pages under the buffers.
  *
  * UCX (1.13) moves a rendezvous message between ranks of one node with
  * CMA: the receiver's process_vm_readv() pins the sender's pages and
@@ -13,6 +13,8 @@
  * stay, only the backing changes.  A first collapse costs ~0.5 ms of CPU
  * per 2 MiB, about four sends' worth of saving, so a 2 MiB chunk is
  * collapsed on its third send; one already huge costs <1 us to recheck.
+ * Receive buffers too: the receiver's side of the copy writes ~10% faster
+ * into huge pages (fewer TLB misses: 93 against 104 us per 4 MiB).
  * The 2 MiB-aligned chunks the message overlaps are collapsed whole (a
  * message rarely starts on a 2 MiB boundary): the kernel refuses a chunk
  * that leaves the mapping or is not anonymous memory, and fills empty
@@ -20,7 +22,7 @@
  * buffer's neighbourhood in its chunks had not touched yet.
  *
  * UCMPI_P2P_HUGEPAGE_MIN (bytes; 0 turns this off) and
- * UCMPI_P2P_HUGEPAGE_REUSE (the send on which a chunk is collapsed).
+ * UCMPI_P2P_HUGEPAGE_REUSE (the use on which a chunk is collapsed).
  */
 #define _GNU_SOURCE
 #include "glue.h"
@@ -77,12 +79,12 @@ void ucmpi_ucx_hugepage_init(void)
     reuse = r >= 1 ? (unsigned)r : 1;
 }
 
-/* One more send from chunk c: collapse it on its reuse-th send; after a
- * failure (pages pinned by a copy under way, say) every RETRY sends, TRIES
+/* One more message in chunk c: collapse it on its reuse-th use; after a
+ * failure (pages pinned by a copy under way, say) every RETRY uses, TRIES
  * times at most.  A collapsed chunk is not looked at again while it keeps
  * its slot: rechecking every 64 sends cost 1-4 ms a time in p2p_bench,
  * for a chunk that straddles its two buffers and did not stay huge. */
-static void chunk_sent(uintptr_t c)
+static void chunk_used(uintptr_t c)
 {
     uint64_t no = c >> CHUNK_SHIFT;
     uint64_t *s = &slots[no % SLOTS];
@@ -100,13 +102,23 @@ static void chunk_sent(uintptr_t c)
     __atomic_store_n(s, no << 32 | st, __ATOMIC_RELAXED);
 }
 
-void ucmpi_ucx_hugepage_send(int world_dest, const void *buf, size_t len)
+static void buffer_used(const void *buf, size_t len)
 {
     uintptr_t first = (uintptr_t)buf & ~(CHUNK - 1);
     uintptr_t end = (uintptr_t)buf + len;
 
-    if (!ucmpi_p2p_peer_local(world_dest))
-        return;                   /* CMA is for peers on this node */
     for (uintptr_t c = first; c < end; c += CHUNK)
-        chunk_sent(c);
+        chunk_used(c);
+}
+
+void ucmpi_ucx_hugepage_send(int world_dest, const void *buf, size_t len)
+{
+    if (ucmpi_p2p_peer_local(world_dest))   /* CMA is for peers on this node */
+        buffer_used(buf, len);
+}
+
+void ucmpi_ucx_hugepage_recv(int world_src, const void *buf, size_t len)
+{
+    if (world_src < 0 || ucmpi_p2p_peer_local(world_src))
+        buffer_used(buf, len);
 }

@@ -394,6 +394,8 @@ tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask, int own)
     if (req->p2p.dt->contig) {    /* the usual case, without prepare() */
         count = (size_t)(req->p2p.count * req->p2p.dt->size);
         buf = count ? (char *)req->p2p.buf + req->p2p.dt->true_lb : NULL;
+        if (__builtin_expect(count >= ucmpi_ucx_hugepage_min, 0))
+            ucmpi_ucx_hugepage_recv(req->p2p.world_peer, buf, count);
     } else if ((rc = prepare(req, 0, &buf, &count, &p)) != 0) {
         return rc;
     }
@@ -760,6 +762,8 @@ int ucmpi_ucx_recv_contig(void *buf, size_t len, uint64_t tag, uint64_t mask,
     p.op_attr_mask = UCP_OP_ATTR_FLAG_NO_IMM_CMPL |
                      UCP_OP_ATTR_FIELD_REQUEST;
     p.request = req_mem + sizeof(req_mem);
+    if (__builtin_expect(len >= ucmpi_ucx_hugepage_min, 0))
+        ucmpi_ucx_hugepage_recv(world_peer, buf, len);
     if (__builtin_expect(!ucmpi_ucx.multi_thread, 1)) {
         w.status = UCS_INPROGRESS;
         p.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK |
