@@ -9,7 +9,10 @@
  * not with the adjacent-line prefetcher), then per rank NBUF buffers of
  * `slot` bytes (collective k uses buffer k % NBUF), then per rank NSMALL
  * buffers of UCMPI_COLL_SHM_SMALL bytes (a collective of that little
- * data uses small buffer k % NSMALL instead).
+ * data uses small buffer k % NSMALL instead), then per rank NSMALL size
+ * records (the bytes of the reduction a rank posted k for, at k % NSMALL:
+ * a count that differs between ranks is caught, see
+ * ucmpi_coll_shm_check_sizes).
  */
 #include "coll/shm/shm.h"
 #include "coll/coll.h"
@@ -425,7 +428,8 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
     sh->me = comm->rank;
     sh->slot = slot_for(sh->n);
     sh->len = (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
-                               NSMALL * UCMPI_COLL_SHM_SMALL);
+                               NSMALL * UCMPI_COLL_SHM_SMALL +
+                               NSMALL * sizeof(uint64_t));
     sh->world = refuse ? NULL : malloc(sizeof(int) * (size_t)sh->n);
     if (sh->world != NULL)
         for (int r = 0; r < sh->n; r++)
@@ -713,4 +717,52 @@ int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                         dt);
     ucmpi_coll_shm_post(sh, k);
     return MPI_SUCCESS;
+}
+
+/* ---- core7: every rank's byte count, so a mismatch is an error ---- */
+
+static inline uint64_t *size_rec(ucmpi_coll_shm_t *sh, int r, uint64_t k)
+{
+    return (uint64_t *)(sh->base +
+                          (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
+                                           NSMALL * UCMPI_COLL_SHM_SMALL)) +
+           (size_t)r * NSMALL + k % NSMALL;
+}
+
+/* Record k % NSMALL was last read in collective k - NSMALL, which every
+ * rank finished once the ring is writable at k (the callers wait). */
+void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
+                             uint64_t nbytes)
+{
+    *size_rec(sh, sh->me, k) = nbytes;
+}
+
+/* The ranks of a call of another size may have entered more numbers than
+ * k, but posted none beyond it: going back to k (the numbers entered but
+ * not posted are free again) ends the call at k on every rank, the ones
+ * that do not check (contributors of a whole-vector reduce) included. */
+int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
+                               uint64_t nbytes, const char *fn)
+{
+    uint64_t theirs = nbytes;
+    int bad = sh->n;
+
+    for (int r = 0; r < sh->n; r++)
+        if (r != sh->me && *size_rec(sh, r, k) != nbytes) {
+            bad = r;
+            theirs = *size_rec(sh, r, k);
+            break;
+        }
+    if (__builtin_expect(bad == sh->n, 1))
+        return MPI_SUCCESS;
+    sh->seq = k;
+    if (theirs == UCMPI_COLL_SHM_SIZE_LOST)
+        return ucmpi_err_comm(sh->comm, MPI_ERR_OTHER, fn, "rank %d could "
+                              "not take part (its arguments failed a check)",
+                              bad);
+    return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d passed "
+                          "%llu bytes, this rank %llu: the counts or types "
+                          "of the ranks differ", bad,
+                          (unsigned long long)theirs,
+                          (unsigned long long)nbytes);
 }
