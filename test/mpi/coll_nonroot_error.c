@@ -6,7 +6,10 @@
  * passes MPI_DATATYPE_NULL or a negative count to reduce, and a null
  * send type, a negative count or MPI_IN_PLACE (a valid block size) to
  * gather; gather with an unknown block size only where the algorithm
- * does not depend on it (below 5 ranks or forced: XTEST_GATHER_ANY=1).
+ * does not depend on it (below 5 ranks or forced: XTEST_GATHER_ANY=1);
+ * reduce with an unknown count or type only where it takes the shm path
+ * (XTEST_REDUCE_UNKNOWN=0 skips it).  MPI_IN_PLACE at a non-root also in
+ * the nonblocking forms (p2p schedules: exact receives pass the loss up).
  * Before the fix the root hung in all of them (the shm reduce: returned
  * success with the stale buffer).
  */
@@ -62,6 +65,8 @@ int main(int argc, char **argv)
 {
     int s[N] = {1, 2, 3}, r[N], *g, rc, bad, any;
     const char *e = getenv("XTEST_GATHER_ANY");
+    const char *u = getenv("XTEST_REDUCE_UNKNOWN");
+    MPI_Request rq;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -69,9 +74,42 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     g = malloc(sizeof(int) * (size_t)size * N);
     any = size < 5 || (e != NULL && atoi(e) != 0);
+    int unknown = u == NULL || atoi(u) != 0;
     check_usable("start", 0);
     for (int root = 0; root < size && size > 1; root++) {
         bad = (root + 1) % size;
+        /* reduce and ireduce, MPI_IN_PLACE at a non-root */
+        for (int nb = 0; nb < 2; nb++) {
+            const void *sb = rank == bad ? MPI_IN_PLACE : (void *)s;
+            if (nb) {
+                rc = MPI_Ireduce(sb, r, N, MPI_INT, MPI_SUM, root,
+                                 MPI_COMM_WORLD, &rq);
+                if (rc == MPI_SUCCESS)
+                    rc = MPI_Wait(&rq, MPI_STATUS_IGNORE);
+            } else {
+                rc = MPI_Reduce(sb, r, N, MPI_INT, MPI_SUM, root,
+                                MPI_COMM_WORLD);
+            }
+            if (rank == bad)
+                MT_CHECK(err_class(rc) == MPI_ERR_BUFFER, "reduce nb %d bad "
+                         "rc %d", nb, rc);
+            if (rank == root)
+                MT_CHECK(is_err(rc), "reduce nb %d root %d: no error", nb,
+                         root);
+            check_usable("reduce in place", root);
+            rc = MPI_Igather(sb, N, MPI_INT, g, N, MPI_INT, root,
+                             MPI_COMM_WORLD, &rq);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Wait(&rq, MPI_STATUS_IGNORE);
+            if (rank == bad)
+                MT_CHECK(err_class(rc) == MPI_ERR_BUFFER, "igather bad rc %d",
+                         rc);
+            if (rank == root)
+                MT_CHECK(is_err(rc), "igather root %d: no error", root);
+            check_usable("igather in place", root);
+        }
+        if (!unknown)
+            goto gather;
         /* reduce, a null type at one non-root */
         rc = MPI_Reduce(s, r, N, rank == bad ? MPI_DATATYPE_NULL : MPI_INT,
                         MPI_SUM, root, MPI_COMM_WORLD);
@@ -88,6 +126,7 @@ int main(int argc, char **argv)
         if (rank == root)
             MT_CHECK(is_err(rc), "reduce root %d: no error", root);
         check_usable("reduce negative count", root);
+gather:
         /* gather, MPI_IN_PLACE at a non-root (its block size is known) */
         rc = MPI_Gather(rank == bad ? MPI_IN_PLACE : (void *)s, N, MPI_INT,
                         g, N, MPI_INT, root, MPI_COMM_WORLD);
