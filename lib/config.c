@@ -28,7 +28,7 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
      "on transparent huge pages (MADV_COLLAPSE) once used P2P_HUGEPAGE_REUSE "
      "times: the receiver's CMA copy pins the sender's pages one by one, "
      "~3x faster from huge pages (0: never)"},
-    {"P2P_HUGEPAGE_REUSE", UCMPI_CFG_LONG, "3",
+    {"P2P_HUGEPAGE_REUSE", UCMPI_CFG_LONG, "8",
      "The message in a 2 MiB chunk on which P2P_HUGEPAGE_MIN collapses it "
      "(a first collapse costs ~0.5 ms per chunk, repaid after a few uses)"},
     {"BOUNCE_LIMIT", UCMPI_CFG_LONG, "65536",

@@ -85,13 +85,21 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
     /* the shm path may take several numbers (large: chunks), or none */
     int numbers = shm ? ucmpi_coll_shm_reduce_numbers(comm, count, dt) : 0;
 
-    if (numbers > 1 &&
+    /* count or type unknown: on one node the others take the shm path
+     * whatever their size (contiguous types: a guess), which the record
+     * "lost" ends at its first number (core7) */
+    if (mode == UCMPI_COLL_BLOCKING && (!dt_ok || count < 0) &&
+        !comm->is_inter &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, 1))
+        numbers = 1;
+    /* a number taken with a "lost" size record: the root (and a split
+     * reduce's every rank) reports it instead of reducing stale data */
+    if (numbers >= 1 &&
         ucmpi_coll_shm_skip(comm, numbers, "MPI_Reduce (skipped)") !=
             UCMPI_SHM_FALLBACK)
         return rc;
-    shm = numbers > 0;
-    return ucmpi_coll_skip(comm, rc, shm ? UCMPI_SHM_REDUCE : -1,
-                           shm ? (size_t)(count * dt->size) : 0,
+    /* (no segment: the others run p2p too) */
+    return ucmpi_coll_skip(comm, rc, -1, 0,
                            comm->is_inter && root >= 0 && count != 0);
 }
 

@@ -463,8 +463,11 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
         sh->world != NULL)
         attach(sh, name);
     mine = sh->base != NULL;
-    if (rc == MPI_SUCCESS)
-        rc = run_allsum(comm, &mine, &all);
+    /* every rank takes part in the vote, also after its bcast failed (a
+     * dead peer: its sends were lost; core7): skipping it left the ranks
+     * whose bcast worked waiting there for ever (MPICH ft/bcast) */
+    int vote = run_allsum(comm, &mine, &all);
+    rc = rc != MPI_SUCCESS ? rc : vote;
     if (sh->me == 0 && name[0] != '\0')
         shm_unlink(name);            /* all mapped it (or gave up) */
     sh->ok = rc == MPI_SUCCESS && all == sh->n;
@@ -504,13 +507,15 @@ static ucmpi_coll_shm_t *shm_get(ucmpi_comm_t *comm, int *rc,
         ucmpi_coll_shm_t vote_no = {0};
 
         *slot = sh != NULL ? sh : &shm_off;
-        *rc = setup(comm, sh != NULL ? sh : &vote_no, sh == NULL);
-        if (*rc != MPI_SUCCESS) {
-            *rc = ucmpi_err_comm(comm, *rc, fn, "setting up the shared "
-                                 "memory of the collectives failed");
-            return NULL;
-        }
+        /* a failed set-up (a peer died during it, a stale message
+         * matched) falls back like a no vote: the ranks whose set-up
+         * worked saw that vote or a failed vote themselves (the loss is
+         * passed on), and the usual algorithm reports a dead peer on
+         * every rank alike; an error here instead had this rank leave
+         * the collective while the others ran it */
+        (void)setup(comm, sh != NULL ? sh : &vote_no, sh == NULL);
     }
+    (void)fn;
     return (*slot)->ok ? *slot : NULL;
 }
 
