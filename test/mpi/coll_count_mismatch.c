@@ -76,9 +76,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < MAXC; i++)
         s[i] = i;
     check_usable("start", -1);
-    if (size < 2)
-        return mt_finish();
-    for (int p = 0; p < NPAIRS; p++) {
+    for (int p = 0; p < NPAIRS && size > 1; p++) {
         int odd = p % 2 == 0 ? 0 : size - 1, mine;
         int count = rank == odd ? pairs[p][0] : pairs[p][1];
 
