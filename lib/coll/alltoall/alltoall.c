@@ -85,6 +85,21 @@ static int a2a_check_inplace(ucmpi_comm_t *c, const void *sbuf,
     return MPI_SUCCESS;
 }
 
+/* This rank's own block failed its check: the others still run the
+ * collective, so take its shm numbers (all its chunks: collL7) or its
+ * schedule's tag. */
+static int a2a_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
+                    MPI_Count rcount, MPI_Datatype rdt, const char *fn)
+{
+    size_t nbytes = (size_t)(rcount * rdt->size) * (size_t)comm->size;
+
+    if (mode == UCMPI_XFER_BLOCKING && rcount > 0 &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLTOALL, nbytes) &&
+        ucmpi_coll_shm_alltoall_skip(comm, nbytes, fn) != UCMPI_SHM_FALLBACK)
+        return rc;
+    return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+}
+
 static int alltoall_common(const void *sbuf, MPI_Count scount,
                            MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                            MPI_Datatype rdt,
@@ -126,11 +141,7 @@ static int alltoall_common(const void *sbuf, MPI_Count scount,
          * MPICH errors/coll/alltoalllength's next reduce saw another
          * collective's size records) */
         if (rc != MPI_SUCCESS)
-            return ucmpi_coll_skip(comm, rc,
-                                   mode == UCMPI_XFER_BLOCKING && rcount > 0
-                                       ? UCMPI_SHM_ALLTOALL : -1,
-                                   (size_t)(rcount * rdt->size) *
-                                       (size_t)comm->size, 0);
+            return a2a_skip(comm, rc, mode, rcount, rdt, fn);
     }
     /* a rank's buffer holds its n blocks */
     if (mode == UCMPI_XFER_BLOCKING && rcount > 0 &&

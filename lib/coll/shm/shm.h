@@ -86,6 +86,13 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
                                   void *rbuf, MPI_Count rcount,
                                   MPI_Datatype rdt, const char *fn);
 
+/* collL7: a rank whose alltoall arguments failed takes the collective
+ * numbers the others' shm alltoall of nbytes per rank takes (one per
+ * chunk), posting the last: they read garbage but do not wait for ever.
+ * MPI_SUCCESS, UCMPI_SHM_FALLBACK or an error reported on comm. */
+int ucmpi_coll_shm_alltoall_skip(ucmpi_comm_t *comm, size_t nbytes,
+                                 const char *fn);
+
 /* Reduce_scatter in pieces of each block (shm_reduce.c), any size: block
  * d is counts[d] elements at displs[d] of the vector (n entries each);
  * UCMPI_SHM_FALLBACK also when a piece cannot hold one element. */

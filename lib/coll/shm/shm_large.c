@@ -222,6 +222,35 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
     return rc;
 }
 
+/* The chunk size of the alltoall of n ranks (0: it falls back). */
+static size_t a2a_chunk(int n)
+{
+    size_t cs = ucmpi_coll_shm_slot_size(n) / (size_t)n;
+
+    return cs > 64 ? cs / 64 * 64 : cs;
+}
+
+int ucmpi_coll_shm_alltoall_skip(ucmpi_comm_t *comm, size_t nbytes,
+                                 const char *fn)
+{
+    int n = comm->size, rc = MPI_SUCCESS;
+    size_t cs = a2a_chunk(n), blk = nbytes / (size_t)n;
+    uint64_t m, k = 0;
+    ucmpi_coll_shm_t *sh = NULL;
+
+    if (nbytes <= ucmpi_coll_shm_slot_size(n))
+        m = 1;                         /* one buffer (shm_xfer.c) */
+    else if (cs == 0)
+        return UCMPI_SHM_FALLBACK;
+    else
+        m = (blk + cs - 1) / cs;       /* a number per chunk */
+    for (uint64_t i = 0; i < m && rc == MPI_SUCCESS; i++)
+        rc = enter(comm, fn, i == 0, &sh, &k);
+    if (rc == MPI_SUCCESS)
+        ucmpi_coll_shm_post(sh, k);    /* reads nothing: done with all */
+    return rc;
+}
+
 /* Each chunk: bytes [off, off+len) of each of my n outgoing blocks, side
  * by side cs = slot/n apart in my buffer; I take piece `me` of everyone's.
  * In place works: a chunk's bytes are packed before any is overwritten. */
@@ -232,7 +261,7 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
 {
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     size_t blk = (size_t)(rcount * rdt->size), len;
-    size_t cs = ucmpi_coll_shm_slot_size(n) / (size_t)n;
+    size_t cs = a2a_chunk(n);        /* aligned pieces copy faster */
     int gmax = ucmpi_coll_shm_group(n);
     ucmpi_coll_shm_t *sh;
     uint64_t k;
@@ -240,7 +269,6 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
 
     if (cs == 0)                     /* n alone: same answer everywhere */
         return UCMPI_SHM_FALLBACK;
-    cs = cs > 64 ? cs / 64 * 64 : cs;      /* aligned pieces copy faster */
     int inplace = sbuf == MPI_IN_PLACE, direct;
     if (inplace) {
         sbuf = rbuf;
