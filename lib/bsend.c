@@ -345,7 +345,8 @@ int ucmpi_bsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
     int rc = ucmpi_p2p_check_send(buf, count, dt, dest, tag, comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    return ucmpi_bsend_start(buf, count, dt, dest, tag, comm, NULL, fn);
+    return ucmpi_bsend_start(buf, count, ucmpi_p2p_dt(dt), dest, tag, comm,
+                             NULL, fn);
 }
 
 int ucmpi_ibsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
@@ -360,7 +361,8 @@ int ucmpi_ibsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
     ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_SEND, comm);
     if (r == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
-    rc = ucmpi_bsend_start(buf, count, dt, dest, tag, comm, r, fn);
+    rc = ucmpi_bsend_start(buf, count, ucmpi_p2p_dt(dt), dest, tag, comm, r,
+                           fn);
     if (rc != MPI_SUCCESS) {
         ucmpi_request_free(r);
         return rc;

@@ -22,6 +22,15 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
      "the flag (UCX's wildcard expected list); 0: ranks on one node use "
      "UCX's synchronous send, and receives of up to 64 bytes from them "
      "match exactly (UCX's hashed expected queue, fewer instructions)"},
+    {"P2P_HUGEPAGE_MIN", UCMPI_CFG_LONG, "1048576",
+     "Contiguous sends and receives of at least this many bytes between "
+     "ranks of this node put the 2 MiB-aligned chunks their buffer overlaps "
+     "on transparent huge pages (MADV_COLLAPSE) once used P2P_HUGEPAGE_REUSE "
+     "times: the receiver's CMA copy pins the sender's pages one by one, "
+     "~3x faster from huge pages (0: never)"},
+    {"P2P_HUGEPAGE_REUSE", UCMPI_CFG_LONG, "8",
+     "The message in a 2 MiB chunk on which P2P_HUGEPAGE_MIN collapses it "
+     "(a first collapse costs ~0.5 ms per chunk, repaid after a few uses)"},
     {"BOUNCE_LIMIT", UCMPI_CFG_LONG, "65536",
      "Non-contiguous messages up to this size are packed into a bounce "
      "buffer; larger ones stream through UCX generic datatypes"},

@@ -96,8 +96,8 @@ static int isendrecv_common(const void *sendbuf, MPI_Count sendcount,
         rc = ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
     if (rc != MPI_SUCCESS)
         return rc;
-    return start_pair(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
-                      recvcount, recvtype, source, recvtag, comm, NULL,
+    return start_pair(sendbuf, sendcount, ucmpi_p2p_dt(sendtype), dest,
+                      sendtag, recvbuf, recvcount, ucmpi_p2p_dt(recvtype), source, recvtag, comm, NULL,
                       request, fn);
 }
 
@@ -113,6 +113,7 @@ static int ireplace_common(void *buf, MPI_Count count, MPI_Datatype dt,
         rc = ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
     if (rc != MPI_SUCCESS)
         return rc;
+    dt = ucmpi_p2p_dt(dt);
     size_t bytes = (size_t)count * (size_t)dt->size;
     void *copy = malloc(bytes ? bytes : 1);
     if (copy == NULL)

@@ -114,7 +114,7 @@ int ucmpi_p2p_start_send(ucmpi_request_t *r, ucmpi_comm_t *comm, int mode)
 
 int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
 {
-    return ucmpi_p2p_start_recv_inline(r, comm);
+    return ucmpi_p2p_start_recv_inline(r, comm, false);
 }
 
 /* Internal standard/ready send of contiguous data (collectives, protocols;

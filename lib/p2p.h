@@ -7,11 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Bytes in front of every pool request (never of a stack or schedule
+ * request) where UCX may keep its request of a receive (UCX 1.13 needs
+ * 272; lib/ucp_glue/tag.c checks). */
+#define UCMPI_REQ_UCX_ROOM 320
+
 /* Request pool entries without initialisation (fast send path), the
  * initialisation ucmpi_request_alloc does, and the shared request every
  * send completed at once returns (complete, empty status, never freed). */
 ucmpi_request_t *ucmpi_request_get_raw(void);
-extern ucmpi_request_t *ucmpi_request_pool;   /* head of the free list */
+/* (hidden: the paths of every message reach it without the GOT) */
+extern ucmpi_request_t *ucmpi_request_pool __attribute__((visibility("hidden"))); /* the free list */
 /* Zeroes a request in 64-byte pieces, which gcc turns into vector stores
  * (a plain memset of the whole struct became `rep stos`: 15% of a
  * message-rate loop). */
@@ -138,6 +144,16 @@ static inline bool ucmpi_p2p_args_ok(const void *buf, MPI_Count count,
 
 int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int dest, int tag, MPI_Comm comm, const char *fn);
+/* A point-to-point buffer (count, dt): MPI-4.1 leaves the datatype of an
+ * empty transfer free, so count 0 with MPI_DATATYPE_NULL passes (as in
+ * MPICH; collectives and RMA still check the type).  ucmpi_p2p_dt then
+ * gives the paths below the checks MPI_BYTE in its place. */
+int ucmpi_p2p_check_buf(MPI_Comm comm, const void *buf, MPI_Count count,
+                        MPI_Datatype dt, const char *fn);
+static inline MPI_Datatype ucmpi_p2p_dt(MPI_Datatype dt)
+{
+    return dt == MPI_DATATYPE_NULL ? MPI_BYTE : dt;
+}
 int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int src, int tag, MPI_Comm comm, const char *fn);
 int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn);

@@ -6,12 +6,12 @@
 #include "p2p.h"
 #include "p2p_inline.h"
 
-/* MPI_PROC_NULL transfers move nothing: an empty buffer may even be
- * described with MPI_DATATYPE_NULL (MPICH's test suite relies on it). */
-static int check_buffer(MPI_Comm comm, const void *buf, MPI_Count count,
-                        MPI_Datatype dt, int peer, const char *fn)
+/* An empty buffer may be described with MPI_DATATYPE_NULL, whatever the
+ * peer (MPI-4.1 sets no requirement on the type of a count-0 transfer). */
+int ucmpi_p2p_check_buf(MPI_Comm comm, const void *buf, MPI_Count count,
+                        MPI_Datatype dt, const char *fn)
 {
-    if (peer == MPI_PROC_NULL && count == 0 && dt == MPI_DATATYPE_NULL)
+    if (count == 0 && dt == MPI_DATATYPE_NULL)
         return MPI_SUCCESS;
     return ucmpi_check_buf(comm, buf, count, dt, fn);
 }
@@ -24,7 +24,7 @@ int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
         return MPI_SUCCESS;
     int rc = ucmpi_check_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_buffer(comm, buf, count, dt, dest, fn);
+        rc = ucmpi_p2p_check_buf(comm, buf, count, dt, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_rank(comm, dest, 0, fn);
     if (rc == MPI_SUCCESS)
@@ -40,7 +40,7 @@ int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
         return MPI_SUCCESS;
     int rc = ucmpi_check_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_buffer(comm, buf, count, dt, src, fn);
+        rc = ucmpi_p2p_check_buf(comm, buf, count, dt, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_rank(comm, src, 1, fn);
     if (rc == MPI_SUCCESS)
@@ -49,14 +49,17 @@ int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
 }
 
 /* The checks of the two functions above with their usual outcome inline
- * (nonblocking calls: every message pays for them). */
+ * (nonblocking calls: every message pays for them).  A call that cannot
+ * block does not publish its name for --timeout (rt_calls.h): only a
+ * waiting loop shows it, and the next call that waits sets its own. */
 static inline int check_send(const void *buf, MPI_Count count,
                              MPI_Datatype dt, int dest, int tag,
-                             MPI_Comm comm, const char *fn)
+                             MPI_Comm comm, bool blocking, const char *fn)
 {
     if (__builtin_expect(ucmpi_p2p_args_ok(buf, count, dt, dest, tag, comm,
                                            false), 1)) {
-        ucmpi_rt_enter(fn);
+        if (blocking)
+            ucmpi_rt_enter(fn);
         return MPI_SUCCESS;
     }
     return ucmpi_p2p_check_send(buf, count, dt, dest, tag, comm, fn);
@@ -64,11 +67,12 @@ static inline int check_send(const void *buf, MPI_Count count,
 
 static inline int check_recv(const void *buf, MPI_Count count,
                              MPI_Datatype dt, int src, int tag,
-                             MPI_Comm comm, const char *fn)
+                             MPI_Comm comm, bool blocking, const char *fn)
 {
     if (__builtin_expect(ucmpi_p2p_args_ok(buf, count, dt, src, tag, comm,
                                            true), 1)) {
-        ucmpi_rt_enter(fn);
+        if (blocking)
+            ucmpi_rt_enter(fn);
         return MPI_SUCCESS;
     }
     return ucmpi_p2p_check_recv(buf, count, dt, src, tag, comm, fn);
@@ -103,10 +107,11 @@ static __attribute__((noinline)) int
 blocking_send_slow(const void *buf, MPI_Count count, MPI_Datatype dt,
                    int dest, int tag, MPI_Comm comm, int mode, const char *fn)
 {
-    int rc = check_send(buf, count, dt, dest, tag, comm, fn);
+    int rc = check_send(buf, count, dt, dest, tag, comm, true, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = ucmpi_send_mode(buf, count, dt, dest, tag, comm, UCMPI_CTX_P2P, mode);
+    rc = ucmpi_send_mode(buf, count, ucmpi_p2p_dt(dt), dest, tag, comm,
+                         UCMPI_CTX_P2P, mode);
     return ucmpi_p2p_report(comm, rc, fn);
 }
 
@@ -131,12 +136,13 @@ blocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
     return blocking_send_slow(buf, count, dt, dest, tag, comm, mode, fn);
 }
 
-static inline __attribute__((always_inline)) int
-nonblocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
-                 int dest, int tag, MPI_Comm comm, int mode,
-                 MPI_Request *request, const char *fn)
+/* Any nonblocking send, out of line (see blocking_send_slow). */
+static __attribute__((noinline)) int
+nonblocking_send_slow(const void *buf, MPI_Count count, MPI_Datatype dt,
+                      int dest, int tag, MPI_Comm comm, int mode,
+                      MPI_Request *request, const char *fn)
 {
-    int rc = check_send(buf, count, dt, dest, tag, comm, fn);
+    int rc = check_send(buf, count, dt, dest, tag, comm, false, fn);
     if (rc == MPI_SUCCESS)
         rc = check_req_out(comm, request, fn);
     if (rc != MPI_SUCCESS)
@@ -145,11 +151,61 @@ nonblocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
     bool usual = (mode == UCMPI_SEND_STANDARD || mode == UCMPI_SEND_READY) &&
                  ucmpi_p2p_direct(dt, dest);   /* the inline path below */
     if (!usual || ucmpi_p2p_isend_user(buf, count, dt, dest, tag, comm, &r) < 0)
-        ucmpi_isend(buf, count, dt, dest, tag, comm, UCMPI_CTX_P2P, mode, &r);
+        ucmpi_isend(buf, count, ucmpi_p2p_dt(dt), dest, tag, comm,
+                    UCMPI_CTX_P2P, mode, &r);
     if (r == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
     *request = r;   /* errors surface at completion, like transfer errors */
     return MPI_SUCCESS;
+}
+
+/* An entry point's slow path with the entry point's own seven arguments:
+ * its usual path then ends in a jump either way and needs no stack frame
+ * (nine arguments would not fit the caller's). */
+typedef int (*nb_slow_t)(const void *buf, MPI_Count count, MPI_Datatype dt,
+                         int peer, int tag, MPI_Comm comm,
+                         MPI_Request *request);
+
+/* The usual nonblocking call: valid arguments naming a rank (receives:
+ * or MPI_ANY_SOURCE), contiguous data of a predefined type, a request in
+ * the pool, below MPI_THREAD_MULTIPLE (see ucmpi_p2p_pop_fast). */
+static inline bool nb_usual(const void *buf, MPI_Count count,
+                            MPI_Datatype dt, int peer, int tag,
+                            MPI_Comm comm, MPI_Request *request, bool recv)
+{
+    return ucmpi_p2p_args_ok(buf, count, dt, peer, tag, comm, recv) &&
+           request != NULL && dt->contig && dt->predefined &&
+           ucmpi_request_pool != NULL &&
+           ucmpi_global.thread_level != MPI_THREAD_MULTIPLE;
+}
+
+/* The usual standard or ready send ends in a tail call to the glue, which
+ * completes the request or hands it to UCX. */
+static inline __attribute__((always_inline)) int
+nonblocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
+                 int dest, int tag, MPI_Comm comm, int mode,
+                 MPI_Request *request, const char *fn, nb_slow_t slow)
+{
+    if (__builtin_expect((mode == UCMPI_SEND_STANDARD ||
+                          mode == UCMPI_SEND_READY) &&
+                         nb_usual(buf, count, dt, dest, tag, comm, request,
+                                  false), 1)) {
+        ucmpi_request_t *r = ucmpi_p2p_pop_fast(UCMPI_REQ_SEND, comm);
+        *request = r;
+        return ucmpi_p2p_isend_leaf(r, buf, count, dt, dest, tag, comm);
+    }
+    if (slow != NULL)
+        return slow(buf, count, dt, dest, tag, comm, request);
+    return nonblocking_send_slow(buf, count, dt, dest, tag, comm, mode,
+                                 request, fn);
+}
+
+static __attribute__((noinline)) int
+isend_slow(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+           int tag, MPI_Comm comm, MPI_Request *request)
+{
+    return nonblocking_send_slow(buf, count, dt, dest, tag, comm,
+                                 UCMPI_SEND_STANDARD, request, "MPI_Isend");
 }
 
 #pragma weak MPI_Send = PMPI_Send
@@ -181,7 +237,8 @@ int PMPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                MPI_Comm comm, MPI_Request *request)
 {
     return nonblocking_send(buf, count, dt, dest, tag, comm,
-                            UCMPI_SEND_STANDARD, request, "MPI_Isend");
+                            UCMPI_SEND_STANDARD, request, "MPI_Isend",
+                            isend_slow);
 }
 
 #pragma weak MPI_Issend = PMPI_Issend
@@ -189,7 +246,7 @@ int PMPI_Issend(const void *buf, int count, MPI_Datatype dt, int dest,
                 int tag, MPI_Comm comm, MPI_Request *request)
 {
     return nonblocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_SYNC,
-                            request, "MPI_Issend");
+                            request, "MPI_Issend", NULL);
 }
 
 #pragma weak MPI_Irsend = PMPI_Irsend
@@ -197,7 +254,7 @@ int PMPI_Irsend(const void *buf, int count, MPI_Datatype dt, int dest,
                 int tag, MPI_Comm comm, MPI_Request *request)
 {
     return nonblocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_READY,
-                            request, "MPI_Irsend");
+                            request, "MPI_Irsend", NULL);
 }
 
 #pragma weak MPI_Send_c = PMPI_Send_c
@@ -229,7 +286,7 @@ int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                  int tag, MPI_Comm comm, MPI_Request *request)
 {
     return nonblocking_send(buf, count, dt, dest, tag, comm,
-                            UCMPI_SEND_STANDARD, request, "MPI_Isend_c");
+                            UCMPI_SEND_STANDARD, request, "MPI_Isend_c", NULL);
 }
 
 #pragma weak MPI_Issend_c = PMPI_Issend_c
@@ -237,7 +294,7 @@ int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                   int tag, MPI_Comm comm, MPI_Request *request)
 {
     return nonblocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_SYNC,
-                            request, "MPI_Issend_c");
+                            request, "MPI_Issend_c", NULL);
 }
 
 #pragma weak MPI_Irsend_c = PMPI_Irsend_c
@@ -245,7 +302,7 @@ int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                   int tag, MPI_Comm comm, MPI_Request *request)
 {
     return nonblocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_READY,
-                            request, "MPI_Irsend_c");
+                            request, "MPI_Irsend_c", NULL);
 }
 
 /* Any blocking receive, out of line (see blocking_send_slow). */
@@ -253,10 +310,11 @@ static __attribute__((noinline)) int
 recv_slow(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
           MPI_Comm comm, MPI_Status *status, const char *fn)
 {
-    int rc = check_recv(buf, count, dt, src, tag, comm, fn);
+    int rc = check_recv(buf, count, dt, src, tag, comm, true, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = ucmpi_recv(buf, count, dt, src, tag, comm, UCMPI_CTX_P2P, status);
+    rc = ucmpi_recv(buf, count, ucmpi_p2p_dt(dt), src, tag, comm,
+                    UCMPI_CTX_P2P, status);
     return ucmpi_p2p_report(comm, rc, fn);
 }
 
@@ -280,12 +338,11 @@ recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     return recv_slow(buf, count, dt, src, tag, comm, status, fn);
 }
 
-static inline __attribute__((always_inline)) int
-irecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
-             int src, int tag, MPI_Comm comm, MPI_Request *request,
-             const char *fn)
+static __attribute__((noinline)) int
+irecv_slow(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
+           MPI_Comm comm, MPI_Request *request, const char *fn)
 {
-    int rc = check_recv(buf, count, dt, src, tag, comm, fn);
+    int rc = check_recv(buf, count, dt, src, tag, comm, false, fn);
     if (rc == MPI_SUCCESS)
         rc = check_req_out(comm, request, fn);
     if (rc != MPI_SUCCESS)
@@ -296,6 +353,33 @@ irecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
     *request = r;
     return MPI_SUCCESS;
+}
+
+/* The usual case (a rank or MPI_ANY_SOURCE, below MPI_THREAD_MULTIPLE,
+ * nothing stashed by a send cancellation) ends in a tail call to the
+ * glue, as nonblocking_send. */
+static inline __attribute__((always_inline)) int
+irecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
+             int src, int tag, MPI_Comm comm, MPI_Request *request,
+             const char *fn, nb_slow_t slow)
+{
+    if (__builtin_expect(nb_usual(buf, count, dt, src, tag, comm, request,
+                                  true) && ucmpi_p2p_stash_n == 0, 1)) {
+        ucmpi_request_t *r = ucmpi_p2p_pop_fast(UCMPI_REQ_RECV, comm);
+        *request = r;
+        return ucmpi_p2p_irecv_leaf(r, buf, count, dt, src, tag, comm);
+    }
+    if (slow != NULL)
+        return slow(buf, count, dt, src, tag, comm, request);
+    return irecv_slow(buf, count, dt, src, tag, comm, request, fn);
+}
+
+static __attribute__((noinline)) int
+irecv_slow_mpi(const void *buf, MPI_Count count, MPI_Datatype dt, int src,
+               int tag, MPI_Comm comm, MPI_Request *request)
+{
+    return irecv_slow((void *)buf, count, dt, src, tag, comm, request,
+                      "MPI_Irecv");
 }
 
 #pragma weak MPI_Recv = PMPI_Recv
@@ -316,7 +400,8 @@ int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype dt, int src,
 int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
                MPI_Comm comm, MPI_Request *request)
 {
-    return irecv_common(buf, count, dt, src, tag, comm, request, "MPI_Irecv");
+    return irecv_common(buf, count, dt, src, tag, comm, request, "MPI_Irecv",
+                        irecv_slow_mpi);
 }
 
 #pragma weak MPI_Irecv_c = PMPI_Irecv_c
@@ -324,7 +409,7 @@ int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                  int tag, MPI_Comm comm, MPI_Request *request)
 {
     return irecv_common(buf, count, dt, src, tag, comm, request,
-                        "MPI_Irecv_c");
+                        "MPI_Irecv_c", NULL);
 }
 
 static int sendrecv_common(const void *sendbuf, MPI_Count sendcount,
@@ -340,6 +425,8 @@ static int sendrecv_common(const void *sendbuf, MPI_Count sendcount,
                                   recvtag, comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    sendtype = ucmpi_p2p_dt(sendtype);
+    recvtype = ucmpi_p2p_dt(recvtype);
     ucmpi_request_t *rr, *sr;
     ucmpi_irecv(recvbuf, recvcount, recvtype, source, recvtag, comm,
                 UCMPI_CTX_P2P, &rr);
@@ -393,6 +480,7 @@ static int replace_common(void *buf, MPI_Count count, MPI_Datatype dt,
         rc = ucmpi_check_tag(comm, recvtag, 1, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    dt = ucmpi_p2p_dt(dt);
     /* send a packed copy so the receive may overwrite the buffer at once */
     size_t bytes = (size_t)count * (size_t)dt->size;
     void *copy = malloc(bytes ? bytes : 1);

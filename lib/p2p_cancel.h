@@ -46,9 +46,9 @@ typedef struct {
 } ucmpi_cancel_msg_t;
 
 /* Point-to-point sends to each world rank so far (index = world rank). */
-extern uint32_t *ucmpi_p2p_peer_seq;
+extern uint32_t *ucmpi_p2p_peer_seq __attribute__((visibility("hidden")));
 /* Messages in the stash: receives and probes look there first. */
-extern int ucmpi_p2p_stash_n;
+extern int ucmpi_p2p_stash_n __attribute__((visibility("hidden")));
 
 /* MPI_THREAD_MULTIPLE guards (see above). */
 extern int ucmpi_p2p_stash_guard, ucmpi_p2p_recv_posting;

@@ -58,9 +58,10 @@ static inline void ucmpi_p2p_recv_tag(ucmpi_comm_t *comm, int sub, int src,
         ucmpi_tag_recv(comm->ctx, sub, src, tag, t, mask);
 }
 
-/* Starts a receive described in r. */
+/* Starts a receive described in r (pooled: r is from the request pool). */
 static inline __attribute__((always_inline)) int
-ucmpi_p2p_start_recv_inline(ucmpi_request_t *r, ucmpi_comm_t *comm)
+ucmpi_p2p_start_recv_inline(ucmpi_request_t *r, ucmpi_comm_t *comm,
+                            bool pooled)
 {
     uint64_t tag, mask;
     int rc;
@@ -84,7 +85,8 @@ ucmpi_p2p_start_recv_inline(ucmpi_request_t *r, ucmpi_comm_t *comm)
         ucmpi_p2p_recv_exit(how);
         return r->status.MPI_ERROR;
     }
-    rc = ucmpi_ucx_tag_recv(r, tag, mask);
+    rc = pooled ? ucmpi_ucx_tag_recv_pooled(r, tag, mask)
+                : ucmpi_ucx_tag_recv(r, tag, mask);
     ucmpi_p2p_recv_exit(how);
     if (rc != MPI_SUCCESS) {
         r->status.MPI_ERROR = rc;
@@ -98,16 +100,11 @@ ucmpi_p2p_start_recv_inline(ucmpi_request_t *r, ucmpi_comm_t *comm)
  * (lib/p2p_cancel.h), set up before posting (MPI_THREAD_MULTIPLE: another
  * thread's progress may run the callback at once). */
 static inline __attribute__((always_inline)) int
-ucmpi_p2p_isend_user(const void *buf, MPI_Count count, MPI_Datatype dt,
-                     int dest, int tag, ucmpi_comm_t *comm,
-                     ucmpi_request_t **req)
+ucmpi_p2p_isend_post(ucmpi_request_t *r, const void *buf, MPI_Count count,
+                     MPI_Datatype dt, int dest, int tag, ucmpi_comm_t *comm)
 {
-    ucmpi_request_t *r = ucmpi_request_alloc_fast(UCMPI_REQ_SEND, comm);
     size_t bytes = (size_t)(count * dt->size);
-    void *ucx_req = NULL;
 
-    if (r == NULL)
-        return -1;
     ucmpi_p2p_describe(r, buf, count, dt, dest, tag, UCMPI_CTX_P2P);
     if (!dt->predefined)
         ucmpi_dt_retain(dt);
@@ -115,17 +112,85 @@ ucmpi_p2p_isend_user(const void *buf, MPI_Count count, MPI_Datatype dt,
     r->p2p.world_peer = ucmpi_comm_peer_world(comm, dest);
     ucmpi_p2p_number_send(r);
     r->p2p.pending = 1;
-    *req = r;
-    int rc = ucmpi_ucx_isend_contig(
+    return ucmpi_ucx_isend_req(
         r, r->p2p.world_peer,
         ucmpi_tag_make(comm->ctx, UCMPI_CTX_P2P, comm->rank, tag),
-        ucmpi_p2p_contig_addr(buf, dt, bytes), bytes, &ucx_req);
-    if (rc == 1)                  /* the callback completes it */
-        return MPI_SUCCESS;
-    r->p2p.pending = 0;
-    r->status.MPI_ERROR = -rc;    /* 0, or the error of a failed post */
-    ucmpi_request_set_complete(r);
-    return -rc;
+        ucmpi_p2p_contig_addr(buf, dt, bytes), bytes);
+}
+
+/* The entry points' usual cases below do no call but the last (a jump),
+ * so they need no stack frame: the caller made sure of a predefined type,
+ * a request in the pool and a level below MPI_THREAD_MULTIPLE, which
+ * leaves out ucmpi_dt_retain, the pool's growth and the locked paths. */
+static inline ucmpi_request_t *ucmpi_p2p_pop_fast(int kind, ucmpi_comm_t *c)
+{
+    ucmpi_request_t *r = ucmpi_request_pool;
+
+    ucmpi_request_pool = r->next_free;
+    ucmpi_request_zero(r);
+    r->magic = UCMPI_MAGIC_REQUEST;
+    r->kind = (uint8_t)kind;
+    r->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    r->comm = c;
+    c->refcount++;
+    return r;
+}
+
+static inline __attribute__((always_inline)) int
+ucmpi_p2p_isend_leaf(ucmpi_request_t *r, const void *buf, MPI_Count count,
+                     MPI_Datatype dt, int dest, int tag, ucmpi_comm_t *comm)
+{
+    size_t bytes = (size_t)(count * dt->size);
+    int world = ucmpi_comm_peer_world(comm, dest);
+
+    ucmpi_p2p_describe(r, buf, count, dt, dest, tag, UCMPI_CTX_P2P);
+    r->p2p.mode = UCMPI_SEND_STANDARD;
+    r->p2p.world_peer = world;
+    r->p2p.seq = ++ucmpi_p2p_peer_seq[world];   /* ucmpi_p2p_number_send */
+    r->p2p.pending = 1;
+    return ucmpi_ucx_isend_req(
+        r, r->p2p.world_peer,
+        ucmpi_tag_make(comm->ctx, UCMPI_CTX_P2P, comm->rank, tag),
+        ucmpi_p2p_contig_addr(buf, dt, bytes), bytes);
+}
+
+/* The same on a new request *req: -1 without one, else MPI_SUCCESS or the
+ * error of a failed post (the request has it too). */
+static inline __attribute__((always_inline)) int
+ucmpi_p2p_isend_user(const void *buf, MPI_Count count, MPI_Datatype dt,
+                     int dest, int tag, ucmpi_comm_t *comm,
+                     ucmpi_request_t **req)
+{
+    ucmpi_request_t *r = ucmpi_request_alloc_fast(UCMPI_REQ_SEND, comm);
+
+    if (r == NULL)
+        return -1;
+    *req = r;
+    ucmpi_p2p_isend_post(r, buf, count, dt, dest, tag, comm);
+    /* complete now only at once (no other thread knows r yet) */
+    return ucmpi_request_is_complete(r) ? r->status.MPI_ERROR : MPI_SUCCESS;
+}
+
+/* MPI_Irecv's usual case on a new pool request r (see above): contiguous
+ * or not, from a rank or MPI_ANY_SOURCE, with the stash empty; ends in a
+ * tail call to the glue (always MPI_SUCCESS). */
+static inline __attribute__((always_inline)) int
+ucmpi_p2p_irecv_leaf(ucmpi_request_t *r, void *buf, MPI_Count count,
+                     MPI_Datatype dt, int src, int tag, ucmpi_comm_t *comm)
+{
+    uint64_t t, mask;
+
+    ucmpi_p2p_describe(r, buf, count, dt, src, tag, UCMPI_CTX_P2P);
+    r->p2p.world_peer = -1;
+    if (src >= 0) {
+        r->p2p.world_peer = ucmpi_comm_peer_world(comm, src);
+        ucmpi_p2p_recv_tag(comm, UCMPI_CTX_P2P, src, r->p2p.world_peer, tag,
+                           (size_t)(count * dt->size), &t, &mask);
+    } else {
+        ucmpi_tag_recv(comm->ctx, UCMPI_CTX_P2P, src, tag, &t, &mask);
+    }
+    return ucmpi_ucx_tag_recv_pooled(r, t, mask);
 }
 
 /* ucmpi_irecv (the user's MPI_Irecv inlines it). */
@@ -139,10 +204,11 @@ ucmpi_p2p_irecv_inline(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     *req = r;
     if (r == NULL)
         return MPI_ERR_NO_MEM;
+    dt = ucmpi_p2p_dt(dt);        /* an empty MPI_DATATYPE_NULL buffer */
     ucmpi_p2p_describe(r, buf, count, dt, src, tag, ctx_sub);
-    if (dt != MPI_DATATYPE_NULL && !dt->predefined)
+    if (!dt->predefined)
         ucmpi_dt_retain(dt);
-    return ucmpi_p2p_start_recv_inline(r, comm);
+    return ucmpi_p2p_start_recv_inline(r, comm, true);
 }
 
 /* Blocking standard/ready send of contiguous data to rank dest >= 0: no

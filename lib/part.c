@@ -394,6 +394,7 @@ static int part_init(const void *buf, int partitions, MPI_Count count,
     r->ext = p;
     r->p2p.buf = (void *)buf;
     r->p2p.count = partitions * count;
+    dt = ucmpi_p2p_dt(dt);        /* an empty MPI_DATATYPE_NULL buffer */
     r->p2p.dt = dt;
     if (!dt->predefined)
         ucmpi_dt_retain(dt);

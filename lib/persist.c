@@ -24,9 +24,8 @@ static int init_request(const void *buf, MPI_Count count, MPI_Datatype dt,
     r->complete = 1;
     r->p2p.buf = (void *)buf;
     r->p2p.count = count;
-    r->p2p.dt = dt;
-    if (dt != MPI_DATATYPE_NULL)   /* allowed for empty MPI_PROC_NULL transfers */
-        ucmpi_dt_retain(dt);
+    r->p2p.dt = ucmpi_p2p_dt(dt);
+    ucmpi_dt_retain(r->p2p.dt);
     r->p2p.peer = peer;
     r->p2p.tag = tag;
     r->p2p.ctx_sub = UCMPI_CTX_P2P;

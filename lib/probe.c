@@ -198,9 +198,10 @@ static int start_matched(void *buf, MPI_Count count, MPI_Datatype dt,
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_REQUEST, fn,
                            "message is not a matched message (%p)", (void *)r);
     ucmpi_comm_t *comm = r == MPI_MESSAGE_NO_PROC ? &ucmpi_comm_world : r->comm;
-    rc = ucmpi_check_buf(comm, buf, count, dt, fn);
+    rc = ucmpi_p2p_check_buf(comm, buf, count, dt, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    dt = ucmpi_p2p_dt(dt);
     *message = MPI_MESSAGE_NULL;
     if (r == MPI_MESSAGE_NO_PROC) {
         r = ucmpi_request_alloc(UCMPI_REQ_RECV, NULL);

@@ -1,6 +1,9 @@
 /*
  * Request objects come from a free list grown in slabs: no malloc on the
- * fast path.  Slabs are kept until MPI_Finalize.
+ * fast path.  Slabs are kept until MPI_Finalize.  Each pool request has
+ * UCMPI_REQ_UCX_ROOM bytes in front of it where UCX can keep its own
+ * request (lib/ucp_glue/tag.c): a receive then takes nothing from UCX's
+ * request pool and gives nothing back.
  */
 #include "ucmpi.h"
 #include "p2p.h"
@@ -11,10 +14,15 @@
 #include <string.h>
 
 #define SLAB_REQUESTS 256
+/* One pool entry: UCX's room, then the request, each on whole lines. */
+#define REQ_BYTES ((sizeof(ucmpi_request_t) + 63) / 64 * 64)
+#define ENTRY_BYTES (UCMPI_REQ_UCX_ROOM + REQ_BYTES)
+_Static_assert(UCMPI_REQ_UCX_ROOM % 64 == 0, "room keeps requests aligned");
 
 typedef struct slab {
     struct slab *next;
-    ucmpi_request_t reqs[SLAB_REQUESTS];
+    char pad[56];
+    char entries[SLAB_REQUESTS][ENTRY_BYTES];
 } slab_t;
 
 static slab_t *slabs;
@@ -23,14 +31,17 @@ static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int grow(void)
 {
-    slab_t *s = calloc(1, sizeof(*s));
+    slab_t *s = aligned_alloc(64, sizeof(*s));
     if (s == NULL)
         return -1;
+    memset(s, 0, sizeof(*s));
     s->next = slabs;
     slabs = s;
     for (int i = 0; i < SLAB_REQUESTS; i++) {
-        s->reqs[i].next_free = ucmpi_request_pool;
-        ucmpi_request_pool = &s->reqs[i];
+        ucmpi_request_t *r =
+            (ucmpi_request_t *)(s->entries[i] + UCMPI_REQ_UCX_ROOM);
+        r->next_free = ucmpi_request_pool;
+        ucmpi_request_pool = r;
     }
     return 0;
 }

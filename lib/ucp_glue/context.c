@@ -72,6 +72,7 @@ static int create_context(int thread_level)
     ucs_status_t st;
 
     ucmpi_p2p_sync_flag_always = ucmpi_config_long("SYNC_FLAG_ALWAYS") != 0;
+    ucmpi_ucx_hugepage_init();
     st = ucp_config_read(NULL, NULL, &config);
     if (st != UCS_OK)
         goto err;

@@ -32,6 +32,15 @@ static inline ucp_ep_h ucmpi_ucx_ep(int r)
     return __builtin_expect(ep != NULL, 1) ? ep : ucmpi_ucx_ep_create(r);
 }
 
+/* Large messages between ranks of one node: huge pages under buffers used
+ * again and again (lib/ucp_glue/hugepage.c).  Contiguous sends and
+ * receives of min bytes or more call these (world_src < 0: any source);
+ * min is SIZE_MAX when turned off. */
+extern size_t ucmpi_ucx_hugepage_min;
+void ucmpi_ucx_hugepage_init(void);
+void ucmpi_ucx_hugepage_send(int world_dest, const void *buf, size_t len);
+void ucmpi_ucx_hugepage_recv(int world_src, const void *buf, size_t len);
+
 /* Active-message ids, one per protocol, registered by their owners. */
 enum {
     UCMPI_AM_RMA_ACC = 1,     /* lib/ucp_glue/rma*.c: target-side accumulate */

@@ -263,6 +263,9 @@ int ucmpi_ucx_tag_send(ucmpi_request_t *req, int world_dest, uint64_t tag)
     rc = prepare(req, 1, &buf, &count, &p);
     if (rc != 0)
         return rc;
+    if (count >= ucmpi_ucx_hugepage_min &&
+        !(p.op_attr_mask & UCP_OP_ATTR_FIELD_DATATYPE))   /* contiguous */
+        ucmpi_ucx_hugepage_send(world_dest, buf, count);
     req->p2p.pending = 1;
     if (ucmpi_tag_is_sync(tag) && ucmpi_p2p_sync_by_ucx(world_dest)) {
         /* on-node: UCX acknowledges the match itself (see lib/tag.h) */
@@ -284,11 +287,10 @@ int ucmpi_ucx_tag_send(ucmpi_request_t *req, int world_dest, uint64_t tag)
 static void recv_complete(ucmpi_request_t *req, ucs_status_t st,
                           const ucp_tag_recv_info_t *info);
 
-static void recv_cb(void *ucx_req, ucs_status_t st,
-                    const ucp_tag_recv_info_t *info, void *user_data)
+static inline __attribute__((always_inline)) void
+recv_done(ucmpi_request_t *req, ucs_status_t st,
+          const ucp_tag_recv_info_t *info)
 {
-    ucmpi_request_t *req = user_data;
-
     req->p2p.ucx_req = NULL;
     /* the usual message inline: whole (UCX reports a contiguous buffer's
      * truncation) and filling the buffer or of a byte type (nothing for
@@ -308,7 +310,24 @@ static void recv_cb(void *ucx_req, ucs_status_t st,
     } else {
         recv_complete(req, st, info);   /* info lives in ucx_req */
     }
+}
+
+static void recv_cb(void *ucx_req, ucs_status_t st,
+                    const ucp_tag_recv_info_t *info, void *user_data)
+{
+    recv_done(user_data, st, info);
     ucp_request_free(ucx_req);
+}
+
+/* A receive whose UCX request lives in front of the ucmpi request (a pool
+ * request, UCMPI_REQ_UCX_ROOM): nothing to free.  UCX still writes its
+ * flags there after this returns, so the request may not be reused before
+ * the progress call ends: true below MPI_THREAD_MULTIPLE, the only case
+ * that posts such receives. */
+static void recv_cb_own(void *ucx_req, ucs_status_t st,
+                        const ucp_tag_recv_info_t *info, void *user_data)
+{
+    recv_done(ucx_req, st, info);
 }
 
 void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag);
@@ -358,7 +377,8 @@ static void finish_recv_post(ucmpi_request_t *req, void *ret)
         req->p2p.ucx_req = ret;   /* the callback has not run yet */
 }
 
-int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
+static inline __attribute__((always_inline)) int
+tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask, int own)
 {
     ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
     void *buf;
@@ -366,15 +386,84 @@ int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
     int rc;
 
     recv_params(req, &p);
+    if (own) {                    /* UCX's request in front of ours */
+        p.op_attr_mask |= UCP_OP_ATTR_FIELD_REQUEST;
+        p.request = req;
+        p.cb.recv = recv_cb_own;
+    }
     if (req->p2p.dt->contig) {    /* the usual case, without prepare() */
         count = (size_t)(req->p2p.count * req->p2p.dt->size);
         buf = count ? (char *)req->p2p.buf + req->p2p.dt->true_lb : NULL;
+        if (__builtin_expect(count >= ucmpi_ucx_hugepage_min, 0))
+            ucmpi_ucx_hugepage_recv(req->p2p.world_peer, buf, count);
     } else if ((rc = prepare(req, 0, &buf, &count, &p)) != 0) {
         return rc;
     }
     req->p2p.pending = 1;
+    if (own) {
+        /* UCX's handle is known before posting (the callback clears it,
+         * even at once): nothing but req is needed after the call */
+        req->p2p.ucx_req = req;
+        void *ret = ucp_tag_recv_nbx(ucmpi_ucx.worker, buf, count, tag, mask,
+                                     &p);
+        if (__builtin_expect(UCS_PTR_IS_ERR(ret), 0)) {
+            req->p2p.ucx_req = NULL;
+            op_done(req, UCS_PTR_STATUS(ret));
+        }
+        return MPI_SUCCESS;
+    }
     finish_recv_post(req, ucp_tag_recv_nbx(ucmpi_ucx.worker, buf, count, tag,
                                            mask, &p));
+    return MPI_SUCCESS;
+}
+
+int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
+{
+    return tag_recv(req, tag, mask, 0);
+}
+
+/* ucmpi_ucx_tag_recv_pooled's other cases, out of line (see below). */
+static __attribute__((noinline)) int
+tag_recv_pooled_slow(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
+{
+    int rc;
+
+    if (ucmpi_ucx.multi_thread || ucmpi_ucx.req_size > UCMPI_REQ_UCX_ROOM)
+        rc = tag_recv(req, tag, mask, 0);
+    else
+        rc = tag_recv(req, tag, mask, 1);
+    if (__builtin_expect(rc != MPI_SUCCESS, 0)) {   /* no bounce buffer */
+        req->status.MPI_ERROR = rc;
+        ucmpi_request_set_complete(req);
+    }
+    return MPI_SUCCESS;
+}
+
+/* The usual case (contiguous data, below MPI_THREAD_MULTIPLE) alone in its
+ * function: only req lives across the UCX call, so one register to save
+ * instead of five. */
+int ucmpi_ucx_tag_recv_pooled(ucmpi_request_t *req, uint64_t tag,
+                              uint64_t mask)
+{
+    ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
+    MPI_Datatype dt = req->p2p.dt;
+
+    if (__builtin_expect(ucmpi_ucx.multi_thread || !dt->contig ||
+                         ucmpi_ucx.req_size > UCMPI_REQ_UCX_ROOM, 0))
+        return tag_recv_pooled_slow(req, tag, mask);
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_REQUEST |
+                     UCP_OP_ATTR_FLAG_NO_IMM_CMPL;   /* see recv_params */
+    p.cb.recv = recv_cb_own;
+    p.request = req;
+    size_t count = (size_t)(req->p2p.count * dt->size);
+    void *buf = count ? (char *)req->p2p.buf + dt->true_lb : NULL;
+    req->p2p.pending = 1;
+    req->p2p.ucx_req = req;       /* as in tag_recv */
+    void *ret = ucp_tag_recv_nbx(ucmpi_ucx.worker, buf, count, tag, mask, &p);
+    if (__builtin_expect(UCS_PTR_IS_ERR(ret), 0)) {
+        req->p2p.ucx_req = NULL;
+        op_done(req, UCS_PTR_STATUS(ret));
+    }
     return MPI_SUCCESS;
 }
 
@@ -510,6 +599,8 @@ int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
     if (__builtin_expect(ep == NULL || peer_dead(world_dest), 0))
         return fn != NULL ? ucmpi_p2p_report(comm, MPI_ERR_PROC_FAILED, fn)
                           : MPI_ERR_PROC_FAILED;
+    if (__builtin_expect(len >= ucmpi_ucx_hugepage_min, 0))
+        ucmpi_ucx_hugepage_send(world_dest, buf, len);
     void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
     if (__builtin_expect(ret == NULL, 1))
         return MPI_SUCCESS;
@@ -531,6 +622,8 @@ int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
     p.user_data = req;
     if (__builtin_expect(ep == NULL || peer_dead(world_dest), 0))
         return -MPI_ERR_PROC_FAILED;
+    if (__builtin_expect(len >= ucmpi_ucx_hugepage_min, 0))
+        ucmpi_ucx_hugepage_send(world_dest, buf, len);
     void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
     if (__builtin_expect(ret == NULL, 1))
         return 0;
@@ -539,6 +632,71 @@ int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
     /* callbacks run only inside progress: the caller sets up req first */
     *ucx_req = ret;
     return 1;
+}
+
+/* A send that failed to post: req completes with the error. */
+static __attribute__((noinline)) int isend_req_failed(ucmpi_request_t *req,
+                                                      int rc)
+{
+    req->p2p.pending = 0;
+    req->status.MPI_ERROR = rc;
+    ucmpi_request_set_complete(req);
+    return MPI_SUCCESS;
+}
+
+/* Posts req's send; the request completes here when UCX is done at once. */
+static inline __attribute__((always_inline)) int
+isend_req_post(ucmpi_request_t *req, ucp_ep_h ep, uint64_t tag,
+               const void *buf, size_t len)
+{
+    ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
+
+    p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    p.cb.send = send_cb;
+    p.user_data = req;
+    void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
+    if (__builtin_expect(ret == NULL, 1)) {
+        req->p2p.pending = 0;
+        ucmpi_request_set_complete(req);
+        return MPI_SUCCESS;
+    }
+    /* MPI_THREAD_MULTIPLE: another thread's progress may complete (and its
+     * owner free) req from now on: nothing more to record */
+    if (!UCS_PTR_IS_ERR(ret))
+        return MPI_SUCCESS;
+    return isend_req_failed(req, mpi_error_of(UCS_PTR_STATUS(ret)));
+}
+
+/* ucmpi_ucx_isend_req's other cases: a new endpoint, a dead peer, a send
+ * large enough for the huge-page hook. */
+static __attribute__((noinline)) int
+isend_req_slow(ucmpi_request_t *req, int world_dest, uint64_t tag,
+               const void *buf, size_t len)
+{
+    ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
+
+    if (ep == NULL || peer_dead(world_dest))
+        return isend_req_failed(req, MPI_ERR_PROC_FAILED);
+    if (len >= ucmpi_ucx_hugepage_min)
+        ucmpi_ucx_hugepage_send(world_dest, buf, len);   /* as isend_contig */
+    return isend_req_post(req, ep, tag, buf, len);
+}
+
+/* Nonblocking send of a contiguous buffer for req, set up with pending 1:
+ * the request completes here (at once, or with a failed post's error) or
+ * in send_cb.  Always MPI_SUCCESS, so that MPI_Isend can end with a tail
+ * call to it (errors surface at completion).  The usual case alone keeps
+ * only req across the UCX call (one register to save, not six). */
+int ucmpi_ucx_isend_req(ucmpi_request_t *req, int world_dest, uint64_t tag,
+                        const void *buf, size_t len)
+{
+    ucp_ep_h ep = __atomic_load_n(&ucmpi_ucx.eps[world_dest],
+                                  __ATOMIC_ACQUIRE);
+
+    if (__builtin_expect(ep == NULL || peer_dead(world_dest) ||
+                         len >= ucmpi_ucx_hugepage_min, 0))
+        return isend_req_slow(req, world_dest, tag, buf, len);
+    return isend_req_post(req, ep, tag, buf, len);
 }
 
 /* Where a blocking receive's callback leaves the outcome. */
@@ -604,6 +762,8 @@ int ucmpi_ucx_recv_contig(void *buf, size_t len, uint64_t tag, uint64_t mask,
     p.op_attr_mask = UCP_OP_ATTR_FLAG_NO_IMM_CMPL |
                      UCP_OP_ATTR_FIELD_REQUEST;
     p.request = req_mem + sizeof(req_mem);
+    if (__builtin_expect(len >= ucmpi_ucx_hugepage_min, 0))
+        ucmpi_ucx_hugepage_recv(world_peer, buf, len);
     if (__builtin_expect(!ucmpi_ucx.multi_thread, 1)) {
         w.status = UCS_INPROGRESS;
         p.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK |

@@ -14,7 +14,9 @@ int ucmpi_ucx_wireup(void);
 /* Close endpoints (flushing), progressing the worker. */
 void ucmpi_ucx_close_eps(void);
 void ucmpi_ucx_finalize(void);
-int ucmpi_ucx_progress(void);
+/* Hidden (here and below): calls from lib/ go straight, not through the
+ * PLT (every message makes several). */
+int ucmpi_ucx_progress(void) __attribute__((visibility("hidden")));
 /* Event fd for blocking waits, or -1. */
 int ucmpi_ucx_arm(void);
 int ucmpi_ucx_efd(void);
@@ -29,8 +31,15 @@ void ucmpi_ucx_peer_gone(int r);
 
 /* Tag messaging for lib/p2p*.c.  The request's p2p fields describe the
  * buffer (buf, count, dt); completion sets req->complete and status. */
-int ucmpi_ucx_tag_send(ucmpi_request_t *req, int world_dest, uint64_t tag);
-int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask);
+int ucmpi_ucx_tag_send(ucmpi_request_t *req, int world_dest, uint64_t tag)
+    __attribute__((visibility("hidden")));
+int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
+    __attribute__((visibility("hidden")));
+/* The same for a request from the pool (ucmpi_request_alloc): UCX may keep
+ * its request in the room in front of it.  Always MPI_SUCCESS: an error
+ * completes the request. */
+int ucmpi_ucx_tag_recv_pooled(ucmpi_request_t *req, uint64_t tag,
+                              uint64_t mask) __attribute__((visibility("hidden")));
 /* Probe: 1 and the envelope when a message matches, else 0.  remove=1
  * takes the message out of matching and stores its handle in *msg. */
 int ucmpi_ucx_tag_probe(uint64_t tag, uint64_t mask, int remove,
@@ -47,13 +56,16 @@ void ucmpi_ucx_send_abandon(ucmpi_request_t *req);
 /* ucmpi_ucx_send_contig reports its errors through comm's handler as
  * call fn when fn is not NULL (the entry point's tail call). */
 int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
-                          size_t len, MPI_Comm comm, const char *fn);
+                          size_t len, MPI_Comm comm, const char *fn)
+    __attribute__((visibility("hidden")));
 int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
                            uint64_t tag, const void *buf, size_t len,
-                           void **ucx_req);
+                           void **ucx_req) __attribute__((visibility("hidden")));
+int ucmpi_ucx_isend_req(ucmpi_request_t *req, int world_dest, uint64_t tag,
+                        const void *buf, size_t len) __attribute__((visibility("hidden")));
 int ucmpi_ucx_recv_contig(void *buf, size_t len, uint64_t tag, uint64_t mask,
                           int world_peer, uint64_t *sender_tag,
-                          size_t *length);
+                          size_t *length) __attribute__((visibility("hidden")));
 /* Zero-byte fire-and-forget send (synchronous-send acknowledgement). */
 int ucmpi_ucx_send_ack(int world_dest, uint64_t tag);
 

@@ -11,6 +11,11 @@
  *                                --disable-auto-cleanup) check that talking
  *                                to it fails with MPI_ERR_PROC_FAILED, that
  *                                they still talk to each other, and finalize
+ *   fault_prog survive1st RANK CODE  the same, but RANK exits before any
+ *                                collective: the survivors' first one (a
+ *                                bcast, which sets up the shm segment) must
+ *                                end, with MPI_ERR_PROC_FAILED or the right
+ *                                data, on every survivor
  *
  * The ranks that wait block on a receive nobody sends.  With FAULT_DIR set,
  * each rank writes its pid to FAULT_DIR/pid.RANK once initialized, and the
@@ -118,6 +123,37 @@ static int survive(int who)
     return errs ? 1 : 0;
 }
 
+/* The survivors' first collectives on a comm with a dead rank: each must
+ * end, with the root's data or MPI_ERR_PROC_FAILED (the shm segment's
+ * set-up, which every rank entered but the dead one, hung before). */
+static void first_bcasts(void)
+{
+    enum { BIG = 100000 };
+    char *buf = malloc(BIG);
+    int rc, cls;
+
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    for (int len = 10; len <= BIG; len *= 100) {
+        for (int i = 0; i < len; i++)
+            buf[i] = rank == 0 ? (char)(i * 7 + len) : 0;
+        rc = MPI_Bcast(buf, len, MPI_CHAR, 0, MPI_COMM_WORLD);
+        cls = MPI_SUCCESS;
+        if (rc != MPI_SUCCESS)
+            MPI_Error_class(rc, &cls);
+        if (cls != MPI_SUCCESS && cls != MPI_ERR_PROC_FAILED) {
+            printf("rank %d: bcast of %d gave class %d\n", rank, len, cls);
+            errs++;
+        }
+        for (int i = 0; i < len && cls == MPI_SUCCESS; i++)
+            if (buf[i] != (char)(i * 7 + len)) {
+                printf("rank %d: bcast of %d: [%d] wrong\n", rank, len, i);
+                errs++;
+                break;
+            }
+    }
+    free(buf);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -139,6 +175,14 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);  /* every endpoint and segment set up */
         if (rank != who)
             return survive(who);
+        about_to_fail("exiting without MPI_Finalize");
+        exit(code);
+    }
+    if (!strcmp(mode, "survive1st")) {
+        if (rank != who) {
+            first_bcasts();
+            return survive(who);
+        }
         about_to_fail("exiting without MPI_Finalize");
         exit(code);
     }

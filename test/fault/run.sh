@@ -16,7 +16,7 @@
 #                  is shared, the goal is what the numbers are checked against)
 #   FAULT_TIMEOUT  --timeout of the timeout case (default 3: all ranks must be up)
 #   FAULT_FILTER   regex over case names (abort segv exit kill9 sigint sigterm
-#                  timeout kill9-mpiexec survive security)
+#                  timeout kill9-mpiexec survive survive1st security)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # the build directory: $BUILDDIR (scripts/test.sh sets it) or the current one
@@ -279,9 +279,9 @@ case_security() {
 
 # --disable-auto-cleanup: rank 1 exits, the others go on without it (they
 # see MPI_ERR_PROC_FAILED from it) and finalize; the job's code is rank 1's.
-case_survive() {   # np
-    local np=$1 why secs r
-    start_job "$np" --disable-auto-cleanup "$prog" survive 1 5
+case_survive() {   # np [mode]
+    local np=$1 mode=${2:-survive} why secs r
+    start_job "$np" --disable-auto-cleanup "$prog" "$mode" 1 5
     finish_job $((bound + 30))
     secs=$([ -f "$dir/fault" ] && elapsed "$(cat "$dir/fault")" "$t_end")
     why=$(check_job "$np" 5 "rank[^0-9]*1([^0-9]|$)" "exit|final" "rank 1: .* now")
@@ -291,7 +291,7 @@ case_survive() {   # np
     done
     [ -z "$why" ] && gt "${secs:-0}" "$bound" && why="took ${secs}s (bound ${bound}s)"
     job_pid=
-    report "survive np=$np" "$([ -z "$why" ] && echo 1 || echo 0)" "$why" "$secs"
+    report "$mode np=$np" "$([ -z "$why" ] && echo 1 || echo 0)" "$why" "$secs"
 }
 
 want() { [[ "$1" =~ $filter ]]; }
@@ -306,6 +306,7 @@ for np in $nps; do
     want timeout && case_timeout "$np"
     want kill9-mpiexec && case_launcher_killed "$np"
     want survive && case_survive "$np"
+    want survive1st && case_survive "$np" survive1st
 done
 want security && case_security
 

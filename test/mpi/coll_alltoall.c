@@ -41,30 +41,40 @@ static void test_alltoall(int count, int f, int inplace)
     free(rbuf);
 }
 
-/* receive every other int (vector type), send contiguous */
-static void test_alltoall_strided(int count)
+/* one side every other int (vector type), the other contiguous: the
+ * receive side (send_strided 0) or the send side (1) */
+static void test_alltoall_strided(int count, int send_strided)
 {
-    MPI_Datatype vec, rvec;
+    MPI_Datatype vec, svec;
     size_t n = (size_t)count * size;
-    int *sbuf = xalloc(sizeof(int) * n), *rbuf = xalloc(sizeof(int) * 2 * n);
+    int *cbuf = xalloc(sizeof(int) * n), *vbuf = xalloc(sizeof(int) * 2 * n);
+    int *sbuf = send_strided ? vbuf : cbuf, *rbuf = send_strided ? cbuf
+                                                                 : vbuf;
 
     MT_CHECK_RC(MPI_Type_vector(count, 1, 2, MPI_INT, &vec));
     MT_CHECK_RC(MPI_Type_create_resized(vec, 0,
                                         (MPI_Aint)(2 * count * sizeof(int)),
-                                        &rvec));
-    MT_CHECK_RC(MPI_Type_commit(&rvec));
+                                        &svec));
+    MT_CHECK_RC(MPI_Type_commit(&svec));
     for (int d = 0; d < size; d++)
         for (int i = 0; i < count; i++)
-            sbuf[(size_t)d * count + i] = xv(rank, d, i, 0);
-    MT_CHECK_RC(MPI_Alltoall(sbuf, count, MPI_INT, rbuf, 1, rvec,
-                             MPI_COMM_WORLD));
+            sbuf[send_strided ? ((size_t)d * count + i) * 2
+                              : (size_t)d * count + i] = xv(rank, d, i, 0);
+    if (send_strided)
+        MT_CHECK_RC(MPI_Alltoall(sbuf, 1, svec, rbuf, count, MPI_INT,
+                                 MPI_COMM_WORLD));
+    else
+        MT_CHECK_RC(MPI_Alltoall(sbuf, count, MPI_INT, rbuf, 1, svec,
+                                 MPI_COMM_WORLD));
     for (int s = 0; s < size; s++)
-        XCHECK_BLOCK(rbuf + (size_t)s * 2 * count, count, 2, s, rank, 0,
-                     "alltoall strided");
+        XCHECK_BLOCK(rbuf + (size_t)s * (send_strided ? 1 : 2) * count,
+                     count, send_strided ? 1 : 2, s, rank, 0,
+                     send_strided ? "alltoall strided send"
+                                  : "alltoall strided receive");
     MPI_Type_free(&vec);
-    MPI_Type_free(&rvec);
-    free(sbuf);
-    free(rbuf);
+    MPI_Type_free(&svec);
+    free(cbuf);
+    free(vbuf);
 }
 
 /* MoE-like counts: mostly zero, some small, a hot destination (rank 0
@@ -202,8 +212,13 @@ int main(int argc, char **argv)
             test_alltoall(a2a_sizes[si], F_BLOCKING, 1);
         }
         test_alltoall(300000, F_BLOCKING, 0);
-        test_alltoall_strided(3);
-        test_alltoall_strided(3000);
+        /* many shm chunks (in place; non-contiguous receive side) */
+        test_alltoall(300000, F_BLOCKING, 1);
+        for (int sv = 0; sv < 2; sv++) {
+            test_alltoall_strided(3, sv);
+            test_alltoall_strided(3000, sv);
+            test_alltoall_strided(100000, sv);
+        }
     }
     if (xpart("v") && size <= 64)
         for (int f = 0; f < F_NFORMS; f++)

@@ -113,8 +113,12 @@ static int allgather_common(const void *sbuf, MPI_Count scount,
     if (!comm->is_inter && sbuf != MPI_IN_PLACE) {
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
                                     "own block", fn);
+        /* the others went ahead: keep the shm numbers in step (core7) */
         if (rc != MPI_SUCCESS)
-            return rc;
+            return ucmpi_coll_skip(comm, rc,
+                                   mode == UCMPI_XFER_BLOCKING && rcount > 0
+                                       ? UCMPI_SHM_ALLGATHER : -1,
+                                   (size_t)(rcount * rdt->size), 0);
     }
     if (mode == UCMPI_XFER_BLOCKING && rcount > 0 &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLGATHER,

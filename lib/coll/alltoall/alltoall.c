@@ -122,8 +122,15 @@ static int alltoall_common(const void *sbuf, MPI_Count scount,
     if (!comm->is_inter && sbuf != MPI_IN_PLACE) {
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
                                     "own block", fn);
+        /* the others went ahead: keep the shm numbers in step (core7;
+         * MPICH errors/coll/alltoalllength's next reduce saw another
+         * collective's size records) */
         if (rc != MPI_SUCCESS)
-            return rc;
+            return ucmpi_coll_skip(comm, rc,
+                                   mode == UCMPI_XFER_BLOCKING && rcount > 0
+                                       ? UCMPI_SHM_ALLTOALL : -1,
+                                   (size_t)(rcount * rdt->size) *
+                                       (size_t)comm->size, 0);
     }
     /* a rank's buffer holds its n blocks */
     if (mode == UCMPI_XFER_BLOCKING && rcount > 0 &&

@@ -6,6 +6,8 @@
 #include "coll/gather/gather.h"
 #include "coll/gather/vtree.h"
 
+#include <string.h>
+
 enum { GATHER_LINEAR, GATHER_BINOMIAL };
 
 const ucmpi_xfer_alg_t ucmpi_gather_algs[] = {
@@ -153,6 +155,40 @@ static int drain_build(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
     return rc;
 }
 
+/* A non-root whose arguments failed (core7): it runs the others'
+ * algorithm with its block empty (bs scratch bytes, poisoned: every send
+ * is empty), so its parent's exact receive passes the loss up to the
+ * root, which reports it instead of waiting for ever.  NULL: the
+ * algorithm is not known (automatic selection needs the block size). */
+static ucmpi_sched_t *gather_nonroot_build(ucmpi_comm_t *c, int root, int v,
+                                           long long bs, int *rc)
+{
+    ucmpi_xfer_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
+                           .root = root, .sdt = MPI_BYTE, .rdt = MPI_BYTE,
+                           .scount = bs > 0 ? bs : 0};
+    const ucmpi_xfer_alg_t *alg;
+    ucmpi_sched_t *s;
+
+    if (c->is_inter || root < 0 || root >= c->size)
+        return NULL;
+    alg = v ? gatherv_select(&a) : gather_select_unknown(&a, bs);
+    /* gatherv's tree needs the counts (only the root has them) */
+    if (alg == NULL || (v && alg->build != ucmpi_gather_linear) ||
+        (s = ucmpi_sched_create(c)) == NULL)
+        return NULL;
+    if (bs > 0) {
+        void *z = ucmpi_sched_alloc(s, (size_t)bs);
+        if (z == NULL) {
+            ucmpi_sched_free(s);
+            return NULL;
+        }
+        a.sbuf = memset(z, 0, (size_t)bs);
+    }
+    *rc = alg->build(s, &a);
+    ucmpi_sched_poison(s);
+    return s;
+}
+
 /* The argument error err on this rank: a root still drains the others'
  * blocks, in the background or, for a persistent form, in the request it
  * hands back (bs: the uniform block bytes, -1 unknown or v form); any
@@ -172,8 +208,15 @@ static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
     if (mode != UCMPI_XFER_BLOCKING && req != NULL)
         *req = MPI_REQUEST_NULL;
     /* (a root rank is a valid root) */
-    if (!ucmpi_xfer_is_root(c, root))
-        return ucmpi_coll_skip(c, err, -1, 0, 0);
+    if (!ucmpi_xfer_is_root(c, root)) {
+        s = gather_nonroot_build(c, root, v, bs, &rc);
+        if (s == NULL)
+            return ucmpi_coll_skip(c, err, -1, 0, 0);
+        if (mode == UCMPI_XFER_PERSISTENT)
+            return ucmpi_coll_persist_failed(s, rc, req, err);
+        ucmpi_coll_release(s, rc);
+        return err;
+    }
     alg = v ? gatherv_select(&a) : gather_select_unknown(&a, bs);
     if (alg == NULL || (s = ucmpi_sched_create(c)) == NULL)
         return ucmpi_coll_skip(c, err, -1, 0, 0);
@@ -207,9 +250,11 @@ static int gather_common(const void *sbuf, MPI_Count scount,
                                          rcount * comm->size, rdt, fn);
     }
     if (rc != MPI_SUCCESS) {
-        /* the others' block size: the root's receive or its own block */
-        bs = block_bytes(rcount, rdt);
-        if (bs < 0 && sbuf != MPI_IN_PLACE && !comm->is_inter)
+        /* the others' block size: the root's receive or its own block
+         * (a non-root's receive arguments mean nothing) */
+        int is_root = ucmpi_xfer_is_root(comm, root);
+        bs = is_root ? block_bytes(rcount, rdt) : -1;
+        if (bs < 0 && (sbuf != MPI_IN_PLACE || !is_root) && !comm->is_inter)
             bs = block_bytes(scount, sdt);
         return gather_failed(comm, rc, root, 0, bs, mode, req);
     }

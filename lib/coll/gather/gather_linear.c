@@ -28,7 +28,9 @@ int ucmpi_gather_linear(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
                                       blk[i].buf, blk[i].count, blk[i].dt);
             continue;
         }
-        rc = ucmpi_sched_recv(s, blk[i].buf, blk[i].count, blk[i].dt, i);
+        /* exact: an erring sender's empty block is an error (core7) */
+        rc = ucmpi_sched_recv_exact(s, blk[i].buf, blk[i].count, blk[i].dt,
+                                    i);
     }
     return rc;
 }

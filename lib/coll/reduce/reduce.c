@@ -85,13 +85,21 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
     /* the shm path may take several numbers (large: chunks), or none */
     int numbers = shm ? ucmpi_coll_shm_reduce_numbers(comm, count, dt) : 0;
 
-    if (numbers > 1 &&
+    /* count or type unknown: on one node the others take the shm path
+     * whatever their size (contiguous types: a guess), which the record
+     * "lost" ends at its first number (core7) */
+    if (mode == UCMPI_COLL_BLOCKING && (!dt_ok || count < 0) &&
+        !comm->is_inter &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, 1))
+        numbers = 1;
+    /* a number taken with a "lost" size record: the root (and a split
+     * reduce's every rank) reports it instead of reducing stale data */
+    if (numbers >= 1 &&
         ucmpi_coll_shm_skip(comm, numbers, "MPI_Reduce (skipped)") !=
             UCMPI_SHM_FALLBACK)
         return rc;
-    shm = numbers > 0;
-    return ucmpi_coll_skip(comm, rc, shm ? UCMPI_SHM_REDUCE : -1,
-                           shm ? (size_t)(count * dt->size) : 0,
+    /* (no segment: the others run p2p too) */
+    return ucmpi_coll_skip(comm, rc, -1, 0,
                            comm->is_inter && root >= 0 && count != 0);
 }
 
@@ -152,6 +160,44 @@ static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
     return err;
 }
 
+/* A non-root whose buffers failed a check (count, type and op are fine;
+ * core7): on the shm path it takes the number with a "lost" record
+ * (reduce_skip); else it runs the others' schedule with zeros in and
+ * every send empty (poisoned), so that its parent's exact receive passes
+ * the loss up to the root, which reports it instead of waiting. */
+static int reduce_nonroot_failed(ucmpi_comm_t *comm, int err,
+                                 MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                                 int root, int mode, MPI_Request *req)
+{
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+    size_t nbytes = (size_t)(count * dt->size);
+    size_t ext = (size_t)(dt->extent > dt->true_extent ? dt->extent
+                                                       : dt->true_extent);
+    ucmpi_sched_t *s;
+    char *tmp;
+    int rc;
+
+    if (mode != UCMPI_COLL_BLOCKING)
+        *req = MPI_REQUEST_NULL;
+    if (count == 0 || comm->is_inter ||
+        (mode == UCMPI_COLL_BLOCKING && dt->contig &&
+         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes)) ||
+        (s = ucmpi_sched_create(comm)) == NULL)
+        return reduce_skip(comm, err, mode, count, dt, 1, root);
+    tmp = ucmpi_coll_tmpbuf(s, count, dt);
+    if (tmp != NULL)
+        memset(tmp + dt->true_lb, 0, (size_t)count * ext);
+    rc = tmp == NULL ? MPI_ERR_NO_MEM
+                     : ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root,
+                                          &g, ucmpi_reduce_select(
+                                                  comm, g.size, nbytes, op));
+    ucmpi_sched_poison(s);
+    if (mode == UCMPI_COLL_PERSISTENT)
+        return ucmpi_coll_persist_failed(s, rc, req, err);
+    ucmpi_coll_release(s, rc);
+    return err;
+}
+
 static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                          MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
                          int mode, MPI_Request *req, const char *fn)
@@ -183,7 +229,8 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                             "intracommunicator reduce");
         return am_root ? reduce_root_failed(comm, rc, sbuf, count, dt, op,
                                             root, mode, req, fn)
-                       : reduce_skip(comm, rc, mode, count, dt, 1, root);
+                       : reduce_nonroot_failed(comm, rc, count, dt, op, root,
+                                               mode, req);
     }
     /* only the root of an intracomm uses both buffers */
     if (am_root && !comm->is_inter && sbuf != MPI_IN_PLACE &&

@@ -26,7 +26,7 @@ int ucmpi_reduce_tree(ucmpi_sched_t *s, const void *mine, void *rbuf,
             cbuf[i] = ucmpi_coll_tmpbuf(s, count, dt);
             if (cbuf[i] == NULL)
                 return MPI_ERR_NO_MEM;
-            rc = ucmpi_sched_recv(s, cbuf[i], count, dt,
+            rc = ucmpi_sched_recv_exact(s, cbuf[i], count, dt,
                 ucmpi_coll_grp_peer(g, ucmpi_coll_rank_of(children[i], troot, n)));
         }
         if (commute) {
@@ -62,7 +62,7 @@ int ucmpi_reduce_tree(ucmpi_sched_t *s, const void *mine, void *rbuf,
     if (rc == MPI_SUCCESS)
         rc = ucmpi_sched_fence(s);
     if (rc == MPI_SUCCESS && g->rank == root && troot != root) {
-        rc = ucmpi_sched_recv(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, troot));
+        rc = ucmpi_sched_recv_exact(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, troot));
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
     }

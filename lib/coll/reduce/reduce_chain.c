@@ -61,7 +61,7 @@ static int chain_member(chain_t *c, MPI_Count nseg, int up, int dn, int fwd,
         if (j < nseg) {
             void *b = direct ? ucmpi_coll_at(out, j * c->seg, c->dt)
                              : tmp[j % 2];
-            rc = ucmpi_sched_recv(c->s, b, seg_len(c, j), c->dt, up);
+            rc = ucmpi_sched_recv_exact(c->s, b, seg_len(c, j), c->dt, up);
         }
         if (rc == MPI_SUCCESS && j >= 1 && j <= nseg) {
             MPI_Count p = j - 1, m = seg_len(c, p);
@@ -81,7 +81,7 @@ static int chain_member(chain_t *c, MPI_Count nseg, int up, int dn, int fwd,
         }
         if (rc == MPI_SUCCESS && fin >= 0 && j >= 1 + r &&
             j - 1 - r < nseg)
-            rc = ucmpi_sched_recv(c->s,
+            rc = ucmpi_sched_recv_exact(c->s,
                                   ucmpi_coll_at(out, (j - 1 - r) * c->seg,
                                                 c->dt),
                                   seg_len(c, j - 1 - r), c->dt, fin);
@@ -115,7 +115,7 @@ int ucmpi_reduce_chain(ucmpi_sched_t *s, const void *mine, void *rbuf,
     if (v == n - 1) {                      /* head, and the root of a  */
         int rc = chain_head(&c, nseg, dn); /* non-commutative chain    */
         for (MPI_Count j = 0; j < nseg && rc == MPI_SUCCESS; j++) {
-            rc = ucmpi_sched_recv(s, ucmpi_coll_at(rbuf, j * c.seg, dt),
+            rc = ucmpi_sched_recv_exact(s, ucmpi_coll_at(rbuf, j * c.seg, dt),
                                   seg_len(&c, j), dt,
                                   ucmpi_coll_grp_peer(g, end));
             if (rc == MPI_SUCCESS)

@@ -43,7 +43,7 @@ int ucmpi_reduce_linear(ucmpi_sched_t *s, const void *mine, void *rbuf,
         if (b == NULL)
             return MPI_ERR_NO_MEM;
         x[i] = b;
-        rc = ucmpi_sched_recv(s, b, count, dt, ucmpi_coll_grp_peer(g, i));
+        rc = ucmpi_sched_recv_exact(s, b, count, dt, ucmpi_coll_grp_peer(g, i));
     }
     if (rc == MPI_SUCCESS)
         rc = ucmpi_sched_fence(s);

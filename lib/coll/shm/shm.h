@@ -111,8 +111,9 @@ int ucmpi_coll_shm_split_wanted(int kind, int n, size_t nbytes);
 /* Collective numbers the split path takes for nbytes on n ranks. */
 uint64_t ucmpi_coll_shm_split_numbers(int n, size_t nbytes);
 /* Collective numbers a blocking shm reduce of (count, dt) takes on comm
- * (0: it goes through p2p), and the skip of that many by a rank whose
- * arguments failed (posts the last; UCMPI_SHM_FALLBACK: no segment). */
+ * (0: it goes through p2p), and the skip by a rank whose arguments failed
+ * (UCMPI_SHM_FALLBACK: no segment): it takes the first number only, with
+ * a "lost" size record, and the ranks that check end the call there. */
 int ucmpi_coll_shm_reduce_numbers(ucmpi_comm_t *comm, MPI_Count count,
                                   MPI_Datatype dt);
 int ucmpi_coll_shm_skip(ucmpi_comm_t *comm, int numbers, const char *fn);
@@ -174,6 +175,20 @@ int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
                               MPI_Datatype dt, const char *fn);
+/* ---- core7: mismatched counts.  A rank of a reduction records the bytes
+ * of its call for its first collective number k (once the ring is
+ * writable at k, before posting k; it posts nothing beyond k before the
+ * check); a rank that waited for every rank's k then checks (one compare
+ * per rank) that every rank recorded its own bytes.  If not, the call
+ * ends at number k on every rank (a rank that entered more numbers goes
+ * back to k) and reports MPI_ERR_TRUNCATE; a rank whose arguments failed
+ * records UCMPI_COLL_SHM_SIZE_LOST (the checkers: MPI_ERR_OTHER). */
+#define UCMPI_COLL_SHM_SIZE_LOST UINT64_MAX
+void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
+                             uint64_t nbytes);
+int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
+                               uint64_t nbytes, const char *fn);
+/* ---- end core7 ---- */
 /* Frees comm's segment state (ucmpi_coll_comm_destroy). */
 void ucmpi_coll_shm_free(void *sh);
 

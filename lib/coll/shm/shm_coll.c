@@ -59,6 +59,24 @@ static void contributions(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
 
 #define MAX_STACK_RANKS 64
 
+/* ucmpi_coll_shm_contribute with my size record for k (shm.h): sig bytes
+ * of my call. */
+static int contribute_sized(ucmpi_coll_shm_t *sh, uint64_t k, int me,
+                            const void *buf, MPI_Count count,
+                            MPI_Datatype dt, uint64_t sig, const char *fn)
+{
+    size_t nbytes = (size_t)(count * dt->size);
+    int rc = ucmpi_coll_shm_wait_room(sh, k, nbytes, fn);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_coll_shm_pack(ucmpi_coll_shm_data(sh, me, k, nbytes), buf, count,
+                        dt);
+    ucmpi_coll_shm_set_size(sh, k, sig);
+    ucmpi_coll_shm_post(sh, k);
+    return MPI_SUCCESS;
+}
+
 static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
                        ucmpi_comm_t *comm, const char *own, size_t off,
                        void *rbuf,
@@ -103,10 +121,12 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
     if (comm->rank != root)
-        return ucmpi_coll_shm_contribute(sh, k, comm->rank, sbuf, count, dt,
-                                         fn);
+        return contribute_sized(sh, k, comm->rank, sbuf, count, dt, nbytes,
+                                fn);
     ucmpi_coll_shm_post(sh, k);
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_check_sizes(sh, k, nbytes, fn)) !=
+            MPI_SUCCESS)
         return rc;
     if (sbuf != MPI_IN_PLACE) {
         own = (const char *)sbuf + dt->true_lb;
@@ -121,6 +141,11 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     }
     return reduce_into(sh, k, nbytes, comm, own, 0, rbuf, count, dt, op, fn);
 }
+
+static int reduce_scatter_run(ucmpi_comm_t *comm, const void *sbuf,
+                              void *rbuf, MPI_Count total, MPI_Count displ,
+                              MPI_Count mine, MPI_Datatype dt, MPI_Op op,
+                              uint64_t sig, const char *fn);
 
 /* Allreduce: everyone writes and posts, waits for all, and reduces all
  * buffers in rank order into its rbuf (same operands, same order: the
@@ -143,13 +168,15 @@ int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
     if (per == 0)                    /* dt alone: same answer everywhere */
         return UCMPI_SHM_FALLBACK;
     /* a reduce_scatter whose one block is everything, per chunk of whole
-     * elements when larger than a buffer (dt->contig: extent == size) */
+     * elements when larger than a buffer (dt->contig: extent == size);
+     * the first chunk checks that every rank has my count */
     for (MPI_Count i = 0; i < count && rc == MPI_SUCCESS; i += per) {
         MPI_Count m = count - i < per ? count - i : per;
         MPI_Aint d = (MPI_Aint)i * dt->extent;
-        rc = ucmpi_coll_shm_reduce_scatter(
+        rc = reduce_scatter_run(
             comm, sbuf == MPI_IN_PLACE ? sbuf : (const char *)sbuf + d,
-            (char *)rbuf + d, m, 0, m, dt, op, fn);
+            (char *)rbuf + d, m, 0, m, dt, op,
+            i == 0 ? (uint64_t)(count * dt->size) : 0, fn);
         if (rc == UCMPI_SHM_FALLBACK && i > 0)
             rc = ucmpi_err_comm(comm, MPI_ERR_OTHER, fn, "the shared-memory "
                                 "segment went away during a collective");
@@ -157,12 +184,22 @@ int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
     return rc;
 }
 
-/* Reduce_scatter: every rank posts all its data, then reduces only its
- * block (in rank order, so non-commutative ops are fine). */
 int ucmpi_coll_shm_reduce_scatter(ucmpi_comm_t *comm, const void *sbuf,
                                   void *rbuf, MPI_Count total,
                                   MPI_Count displ, MPI_Count mine,
                                   MPI_Datatype dt, MPI_Op op, const char *fn)
+{
+    return reduce_scatter_run(comm, sbuf, rbuf, total, displ, mine, dt, op,
+                              (uint64_t)(total * dt->size), fn);
+}
+
+/* Reduce_scatter: every rank posts all its data, then reduces only its
+ * block (in rank order, so non-commutative ops are fine).  sig (0: no
+ * check): my size record (shm.h). */
+static int reduce_scatter_run(ucmpi_comm_t *comm, const void *sbuf,
+                              void *rbuf, MPI_Count total, MPI_Count displ,
+                              MPI_Count mine, MPI_Datatype dt, MPI_Op op,
+                              uint64_t sig, const char *fn)
 {
     int rc;
     ucmpi_coll_shm_t *sh;
@@ -170,11 +207,15 @@ int ucmpi_coll_shm_reduce_scatter(ucmpi_comm_t *comm, const void *sbuf,
 
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
-    rc = ucmpi_coll_shm_contribute(sh, k, comm->rank,
-                                   sbuf == MPI_IN_PLACE ? rbuf : sbuf, total,
-                                   dt, fn);
+    rc = contribute_sized(sh, k, comm->rank,
+                          sbuf == MPI_IN_PLACE ? rbuf : sbuf, total, dt, sig,
+                          fn);
     if (rc != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS || mine == 0)
+        (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
+        (sig != 0 &&
+         (rc = ucmpi_coll_shm_check_sizes(sh, k, sig, fn)) !=
+             MPI_SUCCESS) ||
+        mine == 0)
         return rc;
     return reduce_into(sh, k, (size_t)(total * dt->size), comm, NULL,
                        (size_t)(displ * dt->size), rbuf, mine, dt, op, fn);

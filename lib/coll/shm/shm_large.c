@@ -5,6 +5,21 @@
  * and the readers' copies out overlap: two memcpy of cache-sized pieces,
  * which beat one rendezvous transfer (UCX CMA, ~14 GB/s here) by 2-3x;
  * see auto_large in shm_seg.c for the measurements.
+ *
+ * Single copy (session 7, collL7: 2-rank alltoall of 4-32 MiB, level
+ * with Open MPI's one CMA copy):
+ * - process_vm_readv, what UCX's cma transport and Open MPI use, moved
+ *   5-12 GB/s from base pages against memcpy's 50-130 GB/s in cache and
+ *   12-17 GB/s from DRAM (two processes, best of 5, 64 KiB-64 MiB, load
+ *   9-11), but 42-53 GB/s from huge pages (128 KiB-2 MiB): since bw7's
+ *   huge pages under large on-node p2p buffers, a 2-rank alltoall above
+ *   2 MiB goes through UCX rendezvous (auto_max in shm_seg.c);
+ * - non-temporal stores into rbuf (no read-for-ownership) were slower:
+ *   1 MiB 60 vs 42 us, 16 MiB 1442 vs 1298 (5 interleaved runs, load 15);
+ *   2-rank buffers of 32 KiB to 1 MiB: a tie or worse than 64 KiB;
+ * - copying each peer's pieces as soon as it posted (instead of after
+ *   all posted) cost 8 oversubscribed ranks more switches and CPU (512
+ *   KiB: 0.51 vs 0.33 s, 90k vs 35k involuntary switches).
  */
 #include "coll/shm/shm.h"
 

@@ -158,6 +158,7 @@ typedef struct {
     MPI_Op op;
     const char *fn;
     const char **x;
+    uint64_t sig;                 /* my size record (shm.h) */
 } split_t;
 
 /* Piece d of a chunk of len elements: [*b, *b + *m). */
@@ -214,7 +215,17 @@ static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
                        s->in + (size_t)(lo + i * c + b) * es, (size_t)m * es);
         }
     }
+    if (first)
+        ucmpi_coll_shm_set_size(sh, k1, s->sig);
     ucmpi_coll_shm_post(sh, k1);
+    /* the first group checks every rank's count before reading anything */
+    if (first) {
+        waited = 1;
+        if ((rc = ucmpi_coll_shm_wait(sh, -1, k1, s->fn)) != MPI_SUCCESS ||
+            (rc = ucmpi_coll_shm_check_sizes(sh, k1, s->sig, s->fn)) !=
+                MPI_SUCCESS)
+            return rc;
+    }
     if ((rc = split_enter(s, 0, g, &sh, &k2)) != MPI_SUCCESS)
         return rc;
     for (int i = 0; i < g; i++) {
@@ -289,7 +300,8 @@ static int split_run(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     size_t es = (size_t)dt->size, pb = split_piece_bytes(n);
     const char *stack[MAX_STACK_RANKS];
     split_t s = {comm, n, me, root, sbuf == MPI_IN_PLACE, es,
-                 0, NULL, NULL, dt, op, fn, NULL};
+                 0, NULL, NULL, dt, op, fn, NULL,
+                 (uint64_t)count * es};
     int rc = MPI_SUCCESS;
 
     if (pb == 0 || es == 0 || 64 % es != 0)
@@ -393,11 +405,17 @@ int ucmpi_coll_shm_skip(ucmpi_comm_t *comm, int numbers, const char *fn)
 {
     ucmpi_coll_shm_t *sh = NULL;
     uint64_t k = 0;
-    int rc = MPI_SUCCESS;
+    int rc;
 
-    for (int i = 0; i < numbers && rc == MPI_SUCCESS; i++)
-        rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k);
-    if (rc == MPI_SUCCESS && sh != NULL)
-        ucmpi_coll_shm_post(sh, k);
-    return rc;
+    /* my record says "lost" (core7): the ranks that check (the root,
+     * every rank of a split reduce) end the call at its first number,
+     * whatever number of them it takes */
+    if (numbers <= 0)
+        return MPI_SUCCESS;
+    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_wait_room(sh, k, 1, fn)) != MPI_SUCCESS)
+        return rc;
+    ucmpi_coll_shm_set_size(sh, k, UCMPI_COLL_SHM_SIZE_LOST);
+    ucmpi_coll_shm_post(sh, k);
+    return MPI_SUCCESS;
 }

@@ -9,7 +9,10 @@
  * not with the adjacent-line prefetcher), then per rank NBUF buffers of
  * `slot` bytes (collective k uses buffer k % NBUF), then per rank NSMALL
  * buffers of UCMPI_COLL_SHM_SMALL bytes (a collective of that little
- * data uses small buffer k % NSMALL instead).
+ * data uses small buffer k % NSMALL instead), then per rank NSMALL size
+ * records (the bytes of the reduction a rank posted k for, at k % NSMALL:
+ * a count that differs between ranks is caught, see
+ * ucmpi_coll_shm_check_sizes).
  */
 #include "coll/shm/shm.h"
 #include "coll/coll.h"
@@ -177,7 +180,43 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  * 3 interleaved runs, UCMPI_COLL_SHM=1|0, -m 4M -M 64M, shm/p2p median
  * (min)): bcast 32 MiB 0.53 (0.40), 64 MiB 2.8 (2.9); allgather (bytes
  * per rank) 16 MiB 0.87 (0.88), 32 MiB 1.9 (1.6); alltoall 32 MiB 1.5
- * (0.85), 64 MiB 1.7 (1.75): p2p above 32/16/32 MiB. */
+ * (0.85), 64 MiB 1.7 (1.75): p2p above 32/16/32 MiB.
+ * alltoall at 3-8 ranks beyond 512 KiB (session 7, collL7, 11:25-11:31
+ * UTC, load 15-21 from other sessions; medians of 3-6 interleaved runs):
+ *   UCMPI_ALLTOALL_ALGORITHM=shm | UCMPI_COLL_SHM=0 (p2p) | Open MPI
+ *     mpiexec -n N bench/coll_bench -b alltoall -m 512K -M 4M -t 0.1
+ *     (and -m S -M S -r 300..30 for the CPU time of the whole job)
+ * us, shm / p2p / Open MPI: 4 ranks 1 MiB 228 / 348 / 516 (fixed count:
+ * 275 / 2136 / 931, CPU 0.15 / 0.24 / 0.36 s), 2 MiB 753 / 2602 / 2792,
+ * 4 MiB 3747 / 6543 / 6078 (fixed count 6021 / 12523 / 9705); 16 MiB
+ * 20202 / 20520 / 21204 (a tie); 8 ranks 1 MiB 1756 / 7071 / 9320, 2 MiB
+ * 6703 / 14170 / 9968, 4 MiB (fixed count) 12444 / 27653 / 15527: shm
+ * up to 4 MiB (the largest size compare.sh runs at 8 ranks).  4 ranks
+ * with 64 KiB buffers (SEG_BUDGET below; 11:46 UTC, load 33, 4
+ * interleaved fixed-count runs, -m S -M S -r 12|6): 8 MiB 8110 / 27201 /
+ * 20759, 16 MiB 21577 / 29841 / 26982: up to 16 MiB at 3-4 ranks.
+ * 2 ranks, since bw7 puts huge pages under large on-node p2p buffers
+ * used again and again (lib/ucp_glue/hugepage.c): UCX's CMA copy of the
+ * peer's block plus the own block's memcpy (the p2p algorithms) beats
+ * our copy in and out of the segment above 2 MiB.  Session 7 (collL7),
+ * 12:16-12:24 UTC, load 49-57 (coll_bench medians swing 10-100x at such
+ * load), so the measure is the slowest rank's time of single calls, each
+ * after a barrier, min and 10th percentile of 100 (the calls no other
+ * process interrupted; a 30-line program, not in the tree, allocating its
+ * buffers once as coll_bench does), 2 interleaved runs each:
+ *   UCMPI_ALLTOALL_ALGORITHM=shm|scattered mpiexec -n 2 a2amin 100 SIZES
+ * us, shm / scattered / Open MPI: 1 MiB 30-41 / 44-46 / 45-46, 2 MiB
+ * 61-82 / 45-93 / 87-91, 3 MiB 89-123 / 67-137 / 134-140, 4 MiB 124-166
+ * / 88-98 / 171-184, 6 MiB 207-250 / 169-170 / 282-422, 8 MiB 355-359 /
+ * 318-319 / 562-767, 16 MiB 1301-1377 / 1278-1418, 32 MiB 3268-3318 /
+ * 3203-3247 (a tie; under load p2p's medians were better: the reader
+ * copies alone, shm's flag rounds need both ranks on a CPU).  p2p's
+ * spread is the huge pages: a chunk is collapsed on its 8th use and
+ * retried 64 uses after a failure, so the first few hundred calls on a
+ * buffer copy from base pages (2 MiB 89-93, 3 MiB 133-137); a buffer
+ * freed and allocated again between calls can stay on base pages
+ * (hugepage.c's table still takes it as collapsed): 8 MiB 400-560
+ * against shm's 352-373.  So p2p above 2 MiB. */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
@@ -186,7 +225,7 @@ static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     [UCMPI_SHM_REDUCE] =         {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLREDUCE] =      {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLGATHER] =      {16 << 20, ALL,      ALL},
-    [UCMPI_SHM_ALLTOALL] =       {32 << 20, 524288,   524288},
+    [UCMPI_SHM_ALLTOALL] =       {2 << 20, 16 << 20,   4 << 20},
     [UCMPI_SHM_REDUCE_SCATTER] = {ALL,     ALL,       ALL},
 };
 #undef ALL
@@ -229,11 +268,26 @@ static size_t slot_bytes(void)
     return (size_t)v;
 }
 
-/* A comm's buffer size: the tunable, cut so that the buffers of a big
- * comm stay within SEG_BUDGET (4 ranks: 32 KiB, 8 ranks: 16 KiB), at
- * least 4 KiB.  The
- * segment is allocated whole at creation (see create()). */
-#define SEG_BUDGET ((size_t)2 << 20)
+/* A comm's buffer size: the tunable (64 KiB), cut so that the buffers of
+ * a big comm stay within SEG_BUDGET (up to 8 ranks: 64 KiB, 16 ranks: 32
+ * KiB), at least 4 KiB.  The segment is allocated whole at creation (see
+ * create()).  8 MiB rather than 2 (session 7, collL7): the chunked paths
+ * move 8 buffers per rank per flag round, and oversubscribed ranks pay
+ * for every round; 16 KiB buffers at 8 ranks gave the alltoall of 512
+ * KiB 4 rounds.  Fixed-count runs, 6 interleaved, 30 Nov 11:37 UTC, load
+ * 25-27 (budget through a temporary knob):
+ *   mpiexec -n 8 bench/coll_bench -b alltoall -m 512K -M 512K -r 300
+ * median 389 us (2 MiB) / 284 (4 MiB) / 200 (8 MiB), Open MPI 1817; -n
+ * 4 -m 1M -r 300: 275 (2 MiB) / 192 (4 MiB).  Time-budget runs of every
+ * collective (-m 32K -M 4M/8M -t 0.05, 6 interleaved, load 22-24): from
+ * 256 KiB on mostly faster with 8 MiB (4 ranks allreduce 1 MiB 919 -> 388
+ * us, allgather 8 MiB 6667 -> 3448; 8 ranks allreduce 512 KiB 2239 ->
+ * 409, bcast 2 MiB 1976 -> 1244), below a tie within the noise;
+ * reduce_scatter at 4 ranks 1 MiB a tie in fixed-count runs (148 / 150
+ * us).  The cost: creating the segment (ftruncate + posix_fallocate +
+ * mmap of tmpfs) takes 3.1 ms for 8 MiB against 0.8 ms for 2 MiB, once
+ * per comm of 8 ranks (2 ranks: 2 MiB as before). */
+#define SEG_BUDGET ((size_t)8 << 20)
 static size_t slot_for(int n)
 {
     size_t s = slot_bytes(), cap = SEG_BUDGET / ((size_t)NBUF * n);
@@ -396,7 +450,8 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
     sh->me = comm->rank;
     sh->slot = slot_for(sh->n);
     sh->len = (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
-                               NSMALL * UCMPI_COLL_SHM_SMALL);
+                               NSMALL * UCMPI_COLL_SHM_SMALL +
+                               NSMALL * sizeof(uint64_t));
     sh->world = refuse ? NULL : malloc(sizeof(int) * (size_t)sh->n);
     if (sh->world != NULL)
         for (int r = 0; r < sh->n; r++)
@@ -408,8 +463,11 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
         sh->world != NULL)
         attach(sh, name);
     mine = sh->base != NULL;
-    if (rc == MPI_SUCCESS)
-        rc = run_allsum(comm, &mine, &all);
+    /* every rank takes part in the vote, also after its bcast failed (a
+     * dead peer: its sends were lost; core7): skipping it left the ranks
+     * whose bcast worked waiting there for ever (MPICH ft/bcast) */
+    int vote = run_allsum(comm, &mine, &all);
+    rc = rc != MPI_SUCCESS ? rc : vote;
     if (sh->me == 0 && name[0] != '\0')
         shm_unlink(name);            /* all mapped it (or gave up) */
     sh->ok = rc == MPI_SUCCESS && all == sh->n;
@@ -449,13 +507,15 @@ static ucmpi_coll_shm_t *shm_get(ucmpi_comm_t *comm, int *rc,
         ucmpi_coll_shm_t vote_no = {0};
 
         *slot = sh != NULL ? sh : &shm_off;
-        *rc = setup(comm, sh != NULL ? sh : &vote_no, sh == NULL);
-        if (*rc != MPI_SUCCESS) {
-            *rc = ucmpi_err_comm(comm, *rc, fn, "setting up the shared "
-                                 "memory of the collectives failed");
-            return NULL;
-        }
+        /* a failed set-up (a peer died during it, a stale message
+         * matched) falls back like a no vote: the ranks whose set-up
+         * worked saw that vote or a failed vote themselves (the loss is
+         * passed on), and the usual algorithm reports a dead peer on
+         * every rank alike; an error here instead had this rank leave
+         * the collective while the others ran it */
+        (void)setup(comm, sh != NULL ? sh : &vote_no, sh == NULL);
     }
+    (void)fn;
     return (*slot)->ok ? *slot : NULL;
 }
 
@@ -684,4 +744,52 @@ int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                         dt);
     ucmpi_coll_shm_post(sh, k);
     return MPI_SUCCESS;
+}
+
+/* ---- core7: every rank's byte count, so a mismatch is an error ---- */
+
+static inline uint64_t *size_rec(ucmpi_coll_shm_t *sh, int r, uint64_t k)
+{
+    return (uint64_t *)(sh->base +
+                          (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
+                                           NSMALL * UCMPI_COLL_SHM_SMALL)) +
+           (size_t)r * NSMALL + k % NSMALL;
+}
+
+/* Record k % NSMALL was last read in collective k - NSMALL, which every
+ * rank finished once the ring is writable at k (the callers wait). */
+void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
+                             uint64_t nbytes)
+{
+    *size_rec(sh, sh->me, k) = nbytes;
+}
+
+/* The ranks of a call of another size may have entered more numbers than
+ * k, but posted none beyond it: going back to k (the numbers entered but
+ * not posted are free again) ends the call at k on every rank, the ones
+ * that do not check (contributors of a whole-vector reduce) included. */
+int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
+                               uint64_t nbytes, const char *fn)
+{
+    uint64_t theirs = nbytes;
+    int bad = sh->n;
+
+    for (int r = 0; r < sh->n; r++)
+        if (r != sh->me && *size_rec(sh, r, k) != nbytes) {
+            bad = r;
+            theirs = *size_rec(sh, r, k);
+            break;
+        }
+    if (__builtin_expect(bad == sh->n, 1))
+        return MPI_SUCCESS;
+    sh->seq = k;
+    if (theirs == UCMPI_COLL_SHM_SIZE_LOST)
+        return ucmpi_err_comm(sh->comm, MPI_ERR_OTHER, fn, "rank %d could "
+                              "not take part (its arguments failed a check)",
+                              bad);
+    return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d passed "
+                          "%llu bytes, this rank %llu: the counts or types "
+                          "of the ranks differ", bad,
+                          (unsigned long long)theirs,
+                          (unsigned long long)nbytes);
 }
