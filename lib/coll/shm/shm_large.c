@@ -12,8 +12,9 @@
  *   5-12 GB/s from base pages against memcpy's 50-130 GB/s in cache and
  *   12-17 GB/s from DRAM (two processes, best of 5, 64 KiB-64 MiB, load
  *   9-11), but 42-53 GB/s from huge pages (128 KiB-2 MiB): since bw7's
- *   huge pages under large on-node p2p buffers, a 2-rank alltoall above
- *   2 MiB goes through UCX rendezvous (auto_max in shm_seg.c);
+ *   huge pages under large on-node p2p buffers, UCX rendezvous won
+ *   single calls after a barrier but lost back-to-back calls at 3-8 MiB
+ *   (auto_max in shm_seg.c), so shm stays;
  * - non-temporal stores into rbuf (no read-for-ownership) were slower:
  *   1 MiB 60 vs 42 us, 16 MiB 1442 vs 1298 (5 interleaved runs, load 15);
  *   2-rank buffers of 32 KiB to 1 MiB: a tie or worse than 64 KiB;

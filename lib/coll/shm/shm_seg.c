@@ -195,28 +195,18 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  * with 64 KiB buffers (SEG_BUDGET below; 11:46 UTC, load 33, 4
  * interleaved fixed-count runs, -m S -M S -r 12|6): 8 MiB 8110 / 27201 /
  * 20759, 16 MiB 21577 / 29841 / 26982: up to 16 MiB at 3-4 ranks.
- * 2 ranks, since bw7 puts huge pages under large on-node p2p buffers
- * used again and again (lib/ucp_glue/hugepage.c): UCX's CMA copy of the
- * peer's block plus the own block's memcpy (the p2p algorithms) beats
- * our copy in and out of the segment above 2 MiB.  Session 7 (collL7),
- * 12:16-12:24 UTC, load 49-57 (coll_bench medians swing 10-100x at such
- * load), so the measure is the slowest rank's time of single calls, each
- * after a barrier, min and 10th percentile of 100 (the calls no other
- * process interrupted; a 30-line program, not in the tree, allocating its
- * buffers once as coll_bench does), 2 interleaved runs each:
- *   UCMPI_ALLTOALL_ALGORITHM=shm|scattered mpiexec -n 2 a2amin 100 SIZES
- * us, shm / scattered / Open MPI: 1 MiB 30-41 / 44-46 / 45-46, 2 MiB
- * 61-82 / 45-93 / 87-91, 3 MiB 89-123 / 67-137 / 134-140, 4 MiB 124-166
- * / 88-98 / 171-184, 6 MiB 207-250 / 169-170 / 282-422, 8 MiB 355-359 /
- * 318-319 / 562-767, 16 MiB 1301-1377 / 1278-1418, 32 MiB 3268-3318 /
- * 3203-3247 (a tie; under load p2p's medians were better: the reader
- * copies alone, shm's flag rounds need both ranks on a CPU).  p2p's
- * spread is the huge pages: a chunk is collapsed on its 8th use and
- * retried 64 uses after a failure, so the first few hundred calls on a
- * buffer copy from base pages (2 MiB 89-93, 3 MiB 133-137); a buffer
- * freed and allocated again between calls can stay on base pages
- * (hugepage.c's table still takes it as collapsed): 8 MiB 400-560
- * against shm's 352-373.  So p2p above 2 MiB. */
+ * 2 ranks: UCX rendezvous (one CMA copy, from huge pages since bw7's
+ * lib/ucp_glue/hugepage.c) against shm above 2 MiB, session 7 (collL7),
+ * load 30-57.  Single calls after a barrier (min / 10th percentile /
+ * median of 300, a 30-line program not in the tree) favoured p2p: 4 MiB
+ * 81 / 85 / 95 us against shm 119 / 124 / 130, 8 MiB 283-322 / 316-373
+ * against 363-369 / 397-405, 16 MiB a tie.  But back-to-back calls, as
+ * coll_bench (and compare.sh) runs them, favour shm, whose writer runs
+ * into the next call (12:51 UTC, 3-5 interleaved fixed-count runs,
+ * median of medians, UCMPI_ALLTOALL_ALGORITHM=shm | auto with p2p above
+ * 2 MiB):  mpiexec -n 2 bench/coll_bench -b alltoall -m S -M S -r 1000
+ *   3 MiB 105 vs 149 us, 4 MiB 137 vs 186 (Open MPI 254), 8 MiB 671 vs
+ *   910.  So shm up to 32 MiB stays. */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
@@ -225,7 +215,7 @@ static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     [UCMPI_SHM_REDUCE] =         {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLREDUCE] =      {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLGATHER] =      {16 << 20, ALL,      ALL},
-    [UCMPI_SHM_ALLTOALL] =       {2 << 20, 16 << 20,   4 << 20},
+    [UCMPI_SHM_ALLTOALL] =       {32 << 20, 16 << 20,  4 << 20},
     [UCMPI_SHM_REDUCE_SCATTER] = {ALL,     ALL,       ALL},
 };
 #undef ALL
