@@ -24,6 +24,11 @@ static pid_t *peer_pid;        /* world rank -> pid (0: unknown) */
 int ucmpi_failure_init(void)
 {
     int32_t pid = (int32_t)getpid();
+    /* allocated here, not on first use: waits of several threads look up
+     * peers concurrently (MPI_THREAD_MULTIPLE) and would race on it */
+    peer_pid = calloc((size_t)ucmpi_global.world_size, sizeof(pid_t));
+    if (peer_pid == NULL)
+        return -1;
     return ucmpi_rt_put(PID_KEY, &pid, sizeof(pid));
 }
 
@@ -35,9 +40,7 @@ void ucmpi_failure_finalize(void)
 
 static pid_t pid_of(int r)
 {
-    if (peer_pid == NULL)
-        peer_pid = calloc((size_t)ucmpi_global.world_size, sizeof(pid_t));
-    if (peer_pid == NULL)
+    if (peer_pid == NULL)      /* after finalize */
         return 0;
     if (peer_pid[r] == 0) {
         void *v = NULL;

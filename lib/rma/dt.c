@@ -7,55 +7,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Largest memory span the generic run finder will map (bytes). */
-#define SEGS_MAX_SPAN ((size_t)256 << 20)
-
 /*
- * Generic run finder using only pack: pack a buffer whose bytes hold
- * successive bytes of their own offset, which yields the source offset of
- * every packed byte; adjacent offsets then merge into runs.
+ * Runs of a derived type, from the datatype engine's iov walk: no limit on
+ * the span the type covers (the pack-based finder this replaces mapped the
+ * whole span and refused types spanning over 256 MiB with MPI_ERR_TYPE,
+ * e.g. MPICH rma/accfence1 with a resized subarray of a subarray).
  */
 static int segs_generic(MPI_Datatype dt, MPI_Count count,
                         ucmpi_rma_seg_t **segs, size_t *nsegs)
 {
-    MPI_Aint ext = dt->extent * (MPI_Aint)(count - 1);
-    MPI_Aint lo = dt->true_lb + (ext < 0 ? ext : 0);
-    MPI_Aint hi = dt->true_lb + dt->true_extent + (ext > 0 ? ext : 0);
-    size_t span = (size_t)(hi - lo), n = (size_t)(dt->size * count);
-    int rc = MPI_ERR_NO_MEM;
+    ucmpi_dt_iov_t *v = NULL;
+    size_t n = 0;
 
-    if (span > SEGS_MAX_SPAN)
-        return MPI_ERR_TYPE;
-    unsigned char *map = malloc(span ? span : 1), *packed = malloc(n ? n : 1);
-    uint64_t *off = calloc(n ? n : 1, sizeof(*off));
+    if (ucmpi_dt_iov(dt, NULL, count, &v, &n) != MPI_SUCCESS)
+        return MPI_ERR_NO_MEM;
     ucmpi_rma_seg_t *s = malloc((n ? n : 1) * sizeof(*s));
-    if (map == NULL || packed == NULL || off == NULL || s == NULL)
-        goto out;
-    for (int k = 0; k < 8 && (k == 0 || (span >> (8 * k)) != 0); k++) {
-        for (size_t i = 0; i < span; i++)
-            map[i] = (unsigned char)(i >> (8 * k));
-        ucmpi_dt_pack(dt, map - lo, count, packed);
-        for (size_t j = 0; j < n; j++)
-            off[j] |= (uint64_t)packed[j] << (8 * k);
+    if (s == NULL) {
+        free(v);
+        return MPI_ERR_NO_MEM;
     }
-    size_t ns = 0;
-    for (size_t j = 0; j < n; j++) {
-        MPI_Aint o = (MPI_Aint)off[j] + lo;
-        if (ns > 0 && s[ns - 1].off + (MPI_Aint)s[ns - 1].len == o)
-            s[ns - 1].len++;
-        else
-            s[ns++] = (ucmpi_rma_seg_t){o, 1};
-    }
+    for (size_t i = 0; i < n; i++)
+        s[i] = (ucmpi_rma_seg_t){v[i].off, (uint64_t)v[i].len};
+    free(v);
     *segs = s;
-    *nsegs = ns;
-    s = NULL;
-    rc = MPI_SUCCESS;
-out:
-    free(map);
-    free(packed);
-    free(off);
-    free(s);
-    return rc;
+    *nsegs = n;
+    return MPI_SUCCESS;
 }
 
 int ucmpi_rma_segs(MPI_Datatype dt, MPI_Count count, ucmpi_rma_seg_t **segs,
