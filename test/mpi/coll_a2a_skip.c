@@ -24,7 +24,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++) {
         int cnt = counts[i];
         size_t n = (size_t)cnt * size;
-        int *s = calloc(n + 1, sizeof(int)), *d = calloc(n + 1, sizeof(int));
+        /* rank 1's send side spans (cnt + 1) * size ints */
+        int *s = calloc(n + (size_t)size, sizeof(int));
+        int *d = calloc(n, sizeof(int));
         int rc = MPI_Alltoall(s, rank == 1 ? cnt + 1 : cnt, MPI_INT, d, cnt,
                               MPI_INT, MPI_COMM_WORLD);
 
