@@ -189,6 +189,10 @@ if has "$mpis" openmpi && [ ${#BIN[@]} -gt 0 ]; then
     done
     [ "${probe[0]}" = true ] && [ -n "${BIN[openmpi/p2p_bench]:-}" ] &&
         probe=("${BIN[openmpi/p2p_bench]}" -b latency -M 8)
+    # a collectives-only run probes with its own benchmark: without a
+    # probe it used to fall back to the default pml, untried
+    [ "${probe[0]}" = true ] && [ -n "${BIN[openmpi/coll_bench]:-}" ] &&
+        probe=("${BIN[openmpi/coll_bench]}" -b allreduce -M 8)
     ucx_opts="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
     # shellcheck disable=SC2086
     if [ "${probe[0]}" != true ] && timeout 60 $ompi_base $ucx_opts -n 2 "${probe[@]}" \
@@ -197,7 +201,7 @@ if has "$mpis" openmpi && [ ${#BIN[@]} -gt 0 ]; then
         ompi_pml="pml ucx (forced: $ucx_opts)"
     else
         MPIRUN[openmpi]="$ompi_base"
-        ompi_pml="its default pml (pml ucx failed to start: see $outdir/openmpi/probe.log)"
+        ompi_pml="its default pml (pml ucx failed to start or nothing to probe with: see $outdir/openmpi/probe.log)"
     fi
     log "Open MPI runs with $ompi_pml"
 fi
