@@ -34,7 +34,7 @@ int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
     if (comm->rank == root)
-        return ucmpi_coll_shm_contribute(sh, k, root, buf, count, dt, fn);
+        return ucmpi_coll_shm_contribute(sh, k, root, buf, count, dt, 0, fn);
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, root, k, fn)) != MPI_SUCCESS)
         return rc;
@@ -58,24 +58,6 @@ static void contributions(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
 }
 
 #define MAX_STACK_RANKS 64
-
-/* ucmpi_coll_shm_contribute with my size record for k (shm.h): sig bytes
- * of my call. */
-static int contribute_sized(ucmpi_coll_shm_t *sh, uint64_t k, int me,
-                            const void *buf, MPI_Count count,
-                            MPI_Datatype dt, uint64_t sig, const char *fn)
-{
-    size_t nbytes = (size_t)(count * dt->size);
-    int rc = ucmpi_coll_shm_wait_room(sh, k, nbytes, fn);
-
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_coll_shm_pack(ucmpi_coll_shm_data(sh, me, k, nbytes), buf, count,
-                        dt);
-    ucmpi_coll_shm_set_size(sh, k, sig);
-    ucmpi_coll_shm_post(sh, k);
-    return MPI_SUCCESS;
-}
 
 static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
                        ucmpi_comm_t *comm, const char *own, size_t off,
@@ -121,8 +103,8 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
     if (comm->rank != root)
-        return contribute_sized(sh, k, comm->rank, sbuf, count, dt, nbytes,
-                                fn);
+        return ucmpi_coll_shm_contribute(sh, k, comm->rank, sbuf, count, dt,
+                                         nbytes, fn);
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
         (rc = ucmpi_coll_shm_check_sizes(sh, k, nbytes, fn)) !=
@@ -207,9 +189,9 @@ static int reduce_scatter_run(ucmpi_comm_t *comm, const void *sbuf,
 
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
-    rc = contribute_sized(sh, k, comm->rank,
-                          sbuf == MPI_IN_PLACE ? rbuf : sbuf, total, dt, sig,
-                          fn);
+    rc = ucmpi_coll_shm_contribute(sh, k, comm->rank,
+                                   sbuf == MPI_IN_PLACE ? rbuf : sbuf, total,
+                                   dt, sig, fn);
     if (rc != MPI_SUCCESS ||
         (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
         (sig != 0 &&

@@ -723,7 +723,7 @@ int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
 
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
-                              MPI_Datatype dt, const char *fn)
+                              MPI_Datatype dt, uint64_t sig, const char *fn)
 {
     size_t nbytes = (size_t)(count * dt->size);
     int rc = ucmpi_coll_shm_wait_room(sh, k, nbytes, fn);
@@ -732,6 +732,7 @@ int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
         return rc;
     ucmpi_coll_shm_pack(ucmpi_coll_shm_data(sh, me, k, nbytes), buf, count,
                         dt);
+    ucmpi_coll_shm_set_size(sh, k, sig);
     ucmpi_coll_shm_post(sh, k);
     return MPI_SUCCESS;
 }
