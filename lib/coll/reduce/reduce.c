@@ -103,6 +103,27 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
                            comm->is_inter && root >= 0 && count != 0);
 }
 
+/* A failed rank's part in the others' reduce schedule: zeros in (the
+ * schedule outlives the call, so it must not read the user's buffers),
+ * into scratch owned by the schedule. */
+static int build_zero_reduce(ucmpi_sched_t *s, ucmpi_comm_t *comm,
+                             MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                             int root)
+{
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+    size_t ext = (size_t)(dt->extent > dt->true_extent ? dt->extent
+                                                       : dt->true_extent);
+    char *tmp = ucmpi_coll_tmpbuf(s, count, dt);
+
+    if (tmp == NULL)
+        return MPI_ERR_NO_MEM;
+    memset(tmp + dt->true_lb, 0, (size_t)count * ext);
+    return ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root, &g,
+                              ucmpi_reduce_select(comm, g.size,
+                                                  (size_t)(count * dt->size),
+                                                  op));
+}
+
 /* The root's buffers failed a check (count, type and op are fine): it
  * still takes part, into scratch that it drops, so that the others'
  * contributions past the rendezvous threshold (or beyond the shm path's
@@ -113,7 +134,6 @@ static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
                               int root, int mode, MPI_Request *req,
                               const char *fn)
 {
-    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
     size_t nbytes = (size_t)(count * dt->size);
     size_t ext = (size_t)(dt->extent > dt->true_extent ? dt->extent
                                                        : dt->true_extent);
@@ -142,17 +162,8 @@ static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
         /* MPI_ROOT: the result of the other group, dropped as it comes */
         rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, 0);
     } else {
-        /* the schedule outlives this call, so it must not read the
-         * user's sbuf: the root contributes zeros (its result is dropped
-         * anyway) */
-        tmp = ucmpi_coll_tmpbuf(s, count, dt);
-        if (tmp != NULL)
-            memset(tmp + dt->true_lb, 0, (size_t)count * ext);
-        rc = tmp == NULL
-                 ? MPI_ERR_NO_MEM
-                 : ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root, &g,
-                                      ucmpi_reduce_select(comm, g.size,
-                                                          nbytes, op));
+        /* the root contributes zeros (its result is dropped anyway) */
+        rc = build_zero_reduce(s, comm, count, dt, op, root);
     }
     if (mode == UCMPI_COLL_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, req, err);
@@ -169,12 +180,8 @@ static int reduce_nonroot_failed(ucmpi_comm_t *comm, int err,
                                  MPI_Count count, MPI_Datatype dt, MPI_Op op,
                                  int root, int mode, MPI_Request *req)
 {
-    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
     size_t nbytes = (size_t)(count * dt->size);
-    size_t ext = (size_t)(dt->extent > dt->true_extent ? dt->extent
-                                                       : dt->true_extent);
     ucmpi_sched_t *s;
-    char *tmp;
     int rc;
 
     if (mode != UCMPI_COLL_BLOCKING)
@@ -184,13 +191,7 @@ static int reduce_nonroot_failed(ucmpi_comm_t *comm, int err,
          ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes)) ||
         (s = ucmpi_sched_create(comm)) == NULL)
         return reduce_skip(comm, err, mode, count, dt, 1, root);
-    tmp = ucmpi_coll_tmpbuf(s, count, dt);
-    if (tmp != NULL)
-        memset(tmp + dt->true_lb, 0, (size_t)count * ext);
-    rc = tmp == NULL ? MPI_ERR_NO_MEM
-                     : ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root,
-                                          &g, ucmpi_reduce_select(
-                                                  comm, g.size, nbytes, op));
+    rc = build_zero_reduce(s, comm, count, dt, op, root);
     ucmpi_sched_poison(s);
     if (mode == UCMPI_COLL_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, req, err);
