@@ -2,10 +2,18 @@
 # Builds every benchmark in bench/ against ucmpi, Debian's Open MPI and
 # Debian's MPICH, runs them side by side (plus raw ucx_perftest tag latency
 # and bandwidth, and the wall time of oversubscribed jobs), and prints one
-# table per benchmark with ucmpi's ratio to each peer.  Medians, one run.
+# table per benchmark with ucmpi's ratio to each peer.  Each value is a
+# benchmark's median; with --rounds N, the median over N interleaved rounds.
 #
 # Usage: bench/compare.sh [options]
 #   --prefix DIR     ucmpi installed in DIR (DIR/bin/mpicc, DIR/bin/mpiexec)
+#   --base DIR       another ucmpi install (e.g. main's) run alongside as
+#                    "base", for A/B: tables add base and /base columns
+#   --rounds N       run every benchmark N times (default 1), the MPIs and
+#                    ucx_perftest interleaved (round r starts with the r-th
+#                    of them), and print per-size medians over the rounds
+#                    and ratios of those medians; a single run of a 0-64 B
+#                    latency swings +-10% on a shared machine
 #   --build DIR      ucmpi build tree (default: the current directory if it
 #                    holds lib/libucmpi.la)
 #   --mpis LIST      ucmpi,openmpi,mpich (default all)
@@ -31,16 +39,20 @@
 #   --tables FILE    only print the tables of an earlier results.txt
 # Each benchmark may state in its source:  bench-np: 2,4   bench-args: ...
 set -u
+has() { case ",$1," in *",$2,"*) return 0 ;; *) return 1 ;; esac; }
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/.." && pwd)
 
 prefix="" build="" mpis="ucmpi,openmpi,mpich" benches="" select="" min_size=""
+base="" rounds=1
 coll_np="2,4,8" max_size="" coll_max="2:64M,4:16M,8:4M" budget=0.3
 run_timeout=240 ucx_tls="shm,self" quick=0 outdir="" install=1
 max_time=900 tables_only=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) prefix=$2; shift ;;
+        --base) base=$2; shift ;;
+        --rounds) rounds=$2; shift ;;
         --build) build=$2; shift ;;
         --mpis) mpis=$2; shift ;;
         --benches) benches=$2; shift ;;
@@ -62,6 +74,11 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+case "$rounds" in ''|*[!0-9]*|0) echo "compare.sh: --rounds takes a positive count" >&2; exit 2 ;; esac
+if [ -n "$base" ]; then
+    [ -x "$base/bin/mpicc" ] || { echo "compare.sh: no $base/bin/mpicc (--base)" >&2; exit 2; }
+    has "$mpis" base || mpis="$mpis,base"
+fi
 if [ $quick = 1 ]; then
     budget=0.05; coll_max="2:1M,4:256K,8:64K"; [ -n "$max_size" ] || max_size=1M
     run_timeout=90 max_time=300
@@ -71,7 +88,6 @@ mkdir -p "$outdir"
 results=$outdir/results.txt
 : >"$results"
 log() { echo "compare.sh: $*" >&2; }
-has() { case ",$1," in *",$2,"*) return 0 ;; *) return 1 ;; esac; }
 start_time=$(date +%s)
 # time_left SECONDS: is there that much of the overall budget left?
 time_left() { [ $(( $(date +%s) - start_time + $1 )) -le "$max_time" ]; }
@@ -82,10 +98,19 @@ echo "Ratios are ucmpi/peer of the value: for us and s lower is better, for MB/s
 awk '
 { key = $2 SUBSEP $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key; unit[key] = $7 }
   sz[key, $4] = 1; if (!((key, $4) in szseen)) { szseen[key, $4] = 1; sizes[key] = sizes[key] " " $4 }
-  val[$1, key, $4] = $6 }
+  k = $1 SUBSEP key SUBSEP $4; cnt[k]++; all[k, cnt[k]] = $6
+  if ($1 == "base") hasbase = 1 }
 function f(v) { return v == "" ? "n/a" : (v + 0 >= 1000 ? sprintf("%.0f", v) : sprintf("%.3g", v)) }
 function r(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "n/a" : (a / b >= 0.1 ? sprintf("%.2f", a / b) : sprintf("%.2g", a / b)) }
+# median of the values a row got over the rounds
+function med(k,   c, x, y, t, v) {
+  c = cnt[k]; if (c == 0) return ""
+  for (x = 1; x <= c; x++) v[x] = all[k, x] + 0
+  for (x = 1; x <= c; x++) for (y = x + 1; y <= c; y++) if (v[y] < v[x]) { t = v[x]; v[x] = v[y]; v[y] = t }
+  return c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
+}
 END {
+  for (k in cnt) val[k] = med(k)
   for (i = 1; i <= n; i++) {
     key = order[i]; split(key, kp, SUBSEP)
     pt = 0; m = split(sizes[key], ss, " ")
@@ -93,6 +118,7 @@ END {
     printf "\n== %s, %s ranks (%s)\n", kp[1], kp[2], unit[key]
     printf "%10s %10s %10s %10s %8s %8s", "size", "ucmpi", "openmpi", "mpich", "/ompi", "/mpich"
     if (pt) printf " %10s %8s", "perftest", "/perft"
+    if (hasbase) printf " %10s %8s", "base", "/base"
     printf "\n"
     # numeric sort of the sizes
     for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (ss[b] + 0 < ss[a] + 0) { t = ss[a]; ss[a] = ss[b]; ss[b] = t }
@@ -100,6 +126,7 @@ END {
       s = ss[j]; u = val["ucmpi", key, s]; o = val["openmpi", key, s]; h = val["mpich", key, s]
       printf "%10s %10s %10s %10s %8s %8s", s, f(u), f(o), f(h), r(u, o), r(u, h)
       if (pt) { p = val["ucx_perftest", key, s]; printf " %10s %8s", f(p), r(u, p) }
+      if (hasbase) { bb = val["base", key, s]; printf " %10s %8s", f(bb), r(u, bb) }
       printf "\n"
     }
   }
@@ -131,6 +158,10 @@ fi
 declare -A MPICC MPILIBS MPIRUN
 if [ -z "$prefix" ] && [ -z "$build" ] && [ -e "$PWD/lib/libucmpi.la" ]; then
     build=$PWD
+fi
+if [ -n "$base" ]; then
+    MPICC[base]="$base/bin/mpicc"
+    MPIRUN[base]="$base/bin/mpiexec"
 fi
 if [ -n "$prefix" ]; then
     MPICC[ucmpi]="$prefix/bin/mpicc"
@@ -225,8 +256,8 @@ run_one() {
     local rc=$?
     [ $rc = 0 ] || log "$mpi $name np=$np failed (exit $rc, see $out)"
     # keep what it printed before failing: those rows are real
-    awk -v m="$mpi" '$1 == "BENCH" && NF >= 7 {
-        print m, $2, $3, $4, $5, $6, $7 }' "$out" >>"$results"
+    awk -v m="$mpi" -v r="$round" '$1 == "BENCH" && NF >= 7 {
+        print m, $2, $3, $4, $5, $6, $7, r }' "$out" >>"$results"
 }
 
 size_args=()
@@ -243,8 +274,9 @@ run_bench() {
             cap=$(echo ",$coll_max," | sed -n "s/.*,$np:\([^,]*\),.*/\1/p")
             args=("${size_args[@]}")
             [ -n "$cap" ] && [ -z "$max_size" ] && args+=(-M "$cap")
-            for mpi in ${mpis//,/ }; do
-                run_one "$mpi" "$name" "$np" -t "$budget" "${args[@]}"
+            for mpi in ${order//,/ }; do
+                [ "$mpi" = perftest ] ||
+                    run_one "$mpi" "$name" "$np" -t "$budget" "${args[@]}"
             done
         done
         return
@@ -252,7 +284,12 @@ run_bench() {
     nps=$(sed -n 's/.*bench-np: *\([0-9,]*\).*/\1/p' "$f" | head -1)
     extra=$(sed -n 's/.*bench-args: *\(.*[^ */]\).*/\1/p' "$f" | head -1)
     for np in $(echo "${nps:-2}" | tr ',' ' '); do
-        for mpi in ${mpis//,/ }; do
+        for mpi in ${order//,/ }; do
+            # raw UCX takes its turn among the MPIs of p2p_bench
+            if [ "$mpi" = perftest ]; then
+                [ "$name" = p2p_bench ] && run_perftest
+                continue
+            fi
             # benches on bench.h take its options; others only their
             # bench-args
             # shellcheck disable=SC2086
@@ -268,6 +305,8 @@ run_bench() {
 # raw ucx_perftest, server and client on loopback, every 4th size of the
 # p2p sweep (a busy-polling pair suffers most on a loaded machine)
 run_perftest() {
+    [ "$perftest_ran" = 0 ] || return 0
+    perftest_ran=1
     { [ -z "$benches" ] || has "$benches" perftest; } &&
         command -v ucx_perftest >/dev/null || return 0
     log "running ucx_perftest (UCX_TLS=$ucx_tls)"
@@ -304,9 +343,9 @@ run_perftest() {
             wait $spid 2>/dev/null
             # Final: iters lat50% lat_avg lat_overall bw_avg bw_overall ...
             if [ -n "$line" ]; then
-                echo "$line" | awk -v t=$t -v s="$s" '{
-                    if (t == "tag_lat") print "ucx_perftest latency 2", s, $3, $3, "us";
-                    else print "ucx_perftest bw 2", s, $5, $7, "MB/s" }' >>"$results"
+                echo "$line" | awk -v t=$t -v s="$s" -v r="$round" '{
+                    if (t == "tag_lat") print "ucx_perftest latency 2", s, $3, $3, "us", r;
+                    else print "ucx_perftest bw 2", s, $5, $7, "MB/s", r }' >>"$results"
             fi
             s=$(( s ? s * 4 : 1 ))
         done
@@ -319,7 +358,7 @@ run_oversub() {
     local iters=300 np mpi exe t0 t1
     [ $quick = 1 ] && iters=50
     for np in 4 8; do
-        for mpi in ${mpis//,/ }; do
+        for mpi in ${order//,/ }; do
             exe=${BIN[$mpi/oversub]:-}
             [ -n "$exe" ] && [ -n "${MPIRUN[$mpi]:-}" ] || continue
             time_left 60 || { log "out of time: skipping $mpi oversub np=$np"; continue; }
@@ -329,9 +368,9 @@ run_oversub() {
             if timeout -k 10 "$run_timeout" ${MPIRUN[$mpi]} -n $np "$exe" $iters \
                 >"$outdir/$mpi/oversub.np$np.log" 2>&1 </dev/null; then
                 t1=$(date +%s.%N)
-                echo "$mpi oversub_wall $np $iters $t0 $t1" | awk '{
-                    printf "%s %s %s %s %.0f %.3f s\n", $1, $2, $3, $4,
-                        ($6 - $5) * 1e6, $6 - $5 }' >>"$results"
+                echo "$mpi oversub_wall $np $iters $t0 $t1 $round" | awk '{
+                    printf "%s %s %s %s %.0f %.3f s %s\n", $1, $2, $3, $4,
+                        ($6 - $5) * 1e6, $6 - $5, $7 }' >>"$results"
             else
                 log "$mpi oversub np=$np failed or timed out"
             fi
@@ -339,22 +378,44 @@ run_oversub() {
     done
 }
 
-# Order: the point-to-point goals first, then collectives, then the rest.
-for f in "${bench_srcs[@]}"; do
-    [ "$(basename "$f")" = p2p_bench.c ] && run_bench "$f"
-done
-run_perftest
-run_oversub
-for f in "${bench_srcs[@]}"; do
-    case "$(basename "$f")" in
-        p2p_bench.c|oversub.c) ;;
-        *) run_bench "$f" ;;
-    esac
+# rotate LIST R: the comma-separated LIST rotated left by R
+rotate() {
+    echo "$1" | awk -F, -v r="$2" '{
+        for (i = 0; i < NF; i++) printf "%s%s", i ? "," : "", $((i + r) % NF + 1) }'
+}
+
+# Order: the point-to-point goals first, then collectives, then the rest;
+# each round in its own order of the MPIs (and ucx_perftest), so that none
+# always runs first or right after a build.
+for round in $(seq 1 "$rounds"); do
+    [ "$rounds" -gt 1 ] && log "round $round of $rounds"
+    order=$(rotate "$mpis,perftest" $((round - 1)))
+    perftest_ran=0
+    for f in "${bench_srcs[@]}"; do
+        [ "$(basename "$f")" = p2p_bench.c ] && run_bench "$f"
+    done
+    run_perftest
+    order=$(rotate "$mpis" $((round - 1)))
+    run_oversub
+    for f in "${bench_srcs[@]}"; do
+        case "$(basename "$f")" in
+            p2p_bench.c|oversub.c) ;;
+            *) run_bench "$f" ;;
+        esac
+    done
 done
 
 # ---- tables ----
 echo
-echo "ucmpi vs Open MPI vs MPICH: medians of one run ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
+if [ "$rounds" = 1 ]; then
+    echo "ucmpi vs Open MPI vs MPICH: medians of one run ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
+else
+    echo "ucmpi vs Open MPI vs MPICH: medians over $rounds interleaved rounds of each run's median;" \
+         "ratios of those medians ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
+fi
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+[ -n "$base" ] && echo "base: ucmpi from $base"
+
 [ -n "${ompi_pml:-}" ] && echo "Open MPI used $ompi_pml"
 echo "MPICH: $(mpichversion 2>/dev/null | sed -n 's/MPICH Device:[[:space:]]*//p')" \
      "launched with ${MPIRUN[mpich]}"

@@ -518,9 +518,7 @@ static int split_intra(ucmpi_comm_t *c, int color, int key,
     if (all == NULL)
         return MPI_ERR_NO_MEM;
     ucmpi_cc_init(&cc, c);
-    int rc = ucmpi_cc_allgather(&cc, mine, all, sizeof(mine));
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_ctx_agree(&cc, 1, &id);
+    int rc = ucmpi_ctx_agree_gather(&cc, 1, &id, mine, all, sizeof(mine));
     if (rc != MPI_SUCCESS || color == MPI_UNDEFINED) {
         if (rc == MPI_SUCCESS)
             ucmpi_ctx_release(id);

@@ -220,8 +220,17 @@ static int agree_alone(int n, uint32_t *ids)
 
 int ucmpi_ctx_agree(const ucmpi_cc_t *cc, int n, uint32_t *ids)
 {
-    if (cc->size == 1 && agree_alone(n, ids) == MPI_SUCCESS)
+    return ucmpi_ctx_agree_gather(cc, n, ids, NULL, NULL, 0);
+}
+
+int ucmpi_ctx_agree_gather(const ucmpi_cc_t *cc, int n, uint32_t *ids,
+                           const void *in, void *out, size_t bytes)
+{
+    if (cc->size == 1 && agree_alone(n, ids) == MPI_SUCCESS) {
+        if (bytes > 0)
+            memcpy(out, in, bytes);
         return MPI_SUCCESS;
+    }
     agree_op_t op = {NULL, ((uint64_t)cc->comm->ctx << 32) | (uint32_t)cc->tag,
                      1};
     uint64_t buf[ROUND_WORDS];
@@ -230,7 +239,8 @@ int ucmpi_ctx_agree(const ucmpi_cc_t *cc, int n, uint32_t *ids)
     pending_add(&op);
     do {
         fill_round(&op, buf);
-        rc = ucmpi_cc_allreduce_band(cc, buf, ROUND_WORDS);
+        rc = ucmpi_cc_allgather_band(cc, in, out, bytes, buf, ROUND_WORDS);
+        bytes = 0;                /* gathered with the first round */
         if (rc == MPI_SUCCESS)
             rc = end_round(&op, buf, n, ids);
         if (rc == MPI_ERR_PENDING)

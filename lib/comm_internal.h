@@ -72,6 +72,10 @@ int ucmpi_cc_bcast(const ucmpi_cc_t *cc, void *buf, size_t bytes, int root);
 int ucmpi_cc_allgather(const ucmpi_cc_t *cc, const void *in, void *out,
                        size_t bytes);
 int ucmpi_cc_allreduce_band(const ucmpi_cc_t *cc, uint64_t *mask, int words);
+/* Both at once: allgather `bytes` per participant into out and AND
+ * `words` words of mask (either may be 0), in log2(size) (+2) rounds. */
+int ucmpi_cc_allgather_band(const ucmpi_cc_t *cc, const void *in, void *out,
+                            size_t bytes, uint64_t *mask, int words);
 int ucmpi_cc_allreduce_sum(const ucmpi_cc_t *cc, int *v, int n);
 int ucmpi_cc_sendrecv(ucmpi_comm_t *comm, int sub, int tag, const void *sbuf,
                       size_t sbytes, void *rbuf, size_t rbytes, int to);
@@ -86,6 +90,10 @@ void ucmpi_ctx_release(uint32_t id);
 void ucmpi_ctx_finalize(void);
 /* n ids free on every participant of cc, reserved locally. */
 int ucmpi_ctx_agree(const ucmpi_cc_t *cc, int n, uint32_t *ids);
+/* The same, allgathering `bytes` from each participant into out with the
+ * first round (MPI_Comm_split's colours and keys: one pass, not two). */
+int ucmpi_ctx_agree_gather(const ucmpi_cc_t *cc, int n, uint32_t *ids,
+                           const void *in, void *out, size_t bytes);
 /* Same over both groups of an intercomm; exchanges nx (<= 4) extra ints
  * between the groups (x: this group's, the same on all members). */
 /* Caller-driven rounds: fill a buffer of UCMPI_CTX_ROUND_WORDS (free mask

@@ -26,6 +26,7 @@ void ucmpi_comm_finalize_predefined(void);
 void ucmpi_progress_init(void);
 int ucmpi_progress_publish(void);
 void ucmpi_request_pool_finalize(void);
+void ucmpi_request_release_live(void);
 void ucmpi_error_finalize(void);
 int ucmpi_p2p_finalize(void);
 int ucmpi_failure_init(void);
@@ -157,6 +158,7 @@ void ucmpi_instance_down(void)
 {
     run_finalize_hook();
     ucmpi_finalize_orphans();     /* before endpoints close */
+    ucmpi_request_release_live(); /* persistent ones never freed */
     ucmpi_rma_finalize_windows(); /* after its barrier: nobody uses them */
     ucmpi_p2p_finalize();
     ucmpi_ucx_close_eps();

@@ -152,6 +152,24 @@ int ucmpi_request_wait(ucmpi_request_t *req)
     return req->status.MPI_ERROR;
 }
 
+/* MPI_Finalize, before endpoints close: persistent requests the user
+ * never freed (inactive, or complete but not waited) release what they
+ * own: a collective's schedule, comm and datatype references (MPICH
+ * comm/inactive_reqs).  The standard lets them outlive the program's
+ * use; an active incomplete one is the program's error and is left. */
+void ucmpi_request_release_live(void)
+{
+    for (slab_t *s = slabs; s != NULL; s = s->next)
+        for (int i = 0; i < SLAB_REQUESTS; i++) {
+            ucmpi_request_t *r =
+                (ucmpi_request_t *)(s->entries[i] + UCMPI_REQ_UCX_ROOM);
+            if (r->magic == UCMPI_MAGIC_REQUEST && r->persistent &&
+                !r->freed_by_user &&
+                (!r->active || ucmpi_request_is_complete(r)))
+                ucmpi_request_free(r);
+        }
+}
+
 void ucmpi_request_pool_finalize(void)
 {
     while (slabs != NULL) {

@@ -589,22 +589,59 @@ static int send_contig_wait(void *ret, int world_dest, MPI_Comm comm,
     return fn != NULL ? ucmpi_p2p_report(comm, rc, fn) : rc;
 }
 
+/* The parameters of a blocking send and what its rare outcomes need,
+ * in one object whose address UCX gets: the compiler then keeps nothing
+ * in registers across the UCX call (no saves and restores on the usual
+ * path, which a message's latency waits for). */
+typedef struct {
+    ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
+    MPI_Comm comm;
+    const char *fn;
+    int world_dest;
+} send_frame_t;
+
+static inline __attribute__((always_inline)) int
+send_contig_post(ucp_ep_h ep, int world_dest, uint64_t tag, const void *buf,
+                 size_t len, MPI_Comm comm, const char *fn)
+{
+    send_frame_t f;
+
+    f.p.op_attr_mask = UCP_OP_ATTR_FLAG_FAST_CMPL;
+    f.comm = comm;
+    f.fn = fn;
+    f.world_dest = world_dest;
+    void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &f.p);
+    if (__builtin_expect(ret == NULL, 1))
+        return MPI_SUCCESS;
+    return send_contig_wait(ret, f.world_dest, f.comm, f.fn);
+}
+
+/* ucmpi_ucx_send_contig's other cases: a new endpoint, a dead peer, a
+ * send large enough for the huge-page hook. */
+static __attribute__((noinline)) int
+send_contig_slow(int world_dest, uint64_t tag, const void *buf, size_t len,
+                 MPI_Comm comm, const char *fn)
+{
+    ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
+
+    if (ep == NULL || peer_dead(world_dest))
+        return fn != NULL ? ucmpi_p2p_report(comm, MPI_ERR_PROC_FAILED, fn)
+                          : MPI_ERR_PROC_FAILED;
+    if (len >= ucmpi_ucx_hugepage_min)
+        ucmpi_ucx_hugepage_send(world_dest, buf, len);
+    return send_contig_post(ep, world_dest, tag, buf, len, comm, fn);
+}
+
 int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
                           size_t len, MPI_Comm comm, const char *fn)
 {
-    ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
-    ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
+    ucp_ep_h ep = __atomic_load_n(&ucmpi_ucx.eps[world_dest],
+                                  __ATOMIC_ACQUIRE);
 
-    p.op_attr_mask = UCP_OP_ATTR_FLAG_FAST_CMPL;
-    if (__builtin_expect(ep == NULL || peer_dead(world_dest), 0))
-        return fn != NULL ? ucmpi_p2p_report(comm, MPI_ERR_PROC_FAILED, fn)
-                          : MPI_ERR_PROC_FAILED;
-    if (__builtin_expect(len >= ucmpi_ucx_hugepage_min, 0))
-        ucmpi_ucx_hugepage_send(world_dest, buf, len);
-    void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
-    if (__builtin_expect(ret == NULL, 1))
-        return MPI_SUCCESS;
-    return send_contig_wait(ret, world_dest, comm, fn);
+    if (__builtin_expect(ep == NULL || peer_dead(world_dest) ||
+                         len >= ucmpi_ucx_hugepage_min, 0))
+        return send_contig_slow(world_dest, tag, buf, len, comm, fn);
+    return send_contig_post(ep, world_dest, tag, buf, len, comm, fn);
 }
 
 /* Nonblocking send of a contiguous buffer for req: 1 when UCX kept the
@@ -729,6 +766,10 @@ static ucs_status_t wait_recv_st(void *ucx_req, recv_wait_t *w,
     ucmpi_wait_loop_init(&l);
     while (__atomic_load_n(&w->status, __ATOMIC_RELAXED) == UCS_INPROGRESS) {
         int n = l.fast ? (int)ucp_worker_progress(worker) : ucmpi_progress();
+        /* done: leave before the loop's bookkeeping (the path from the
+         * callback to the caller is part of every message's latency) */
+        if (__atomic_load_n(&w->status, __ATOMIC_RELAXED) != UCS_INPROGRESS)
+            break;
         unsigned spins = ucmpi_wait_loop_after(&l, n);
         if (spins % 1024 == 0 && spins != 0 && world_peer >= 0 && !*dead &&
             ucmpi_peer_failed(world_peer)) {

@@ -20,8 +20,8 @@ int ucmpi_ucx_progress(void) __attribute__((visibility("hidden")));
 /* Event fd for blocking waits, or -1. */
 int ucmpi_ucx_arm(void);
 int ucmpi_ucx_efd(void);
-const char *ucmpi_ucx_version(void);
-void ucmpi_ucx_print_transports(int verbose);
+UCMPI_EXPORT const char *ucmpi_ucx_version(void);
+UCMPI_EXPORT void ucmpi_ucx_print_transports(int verbose);
 /* World rank r's worker address (malloc'd copy). */
 int ucmpi_ucx_peer_address(int r, void **addr, size_t *len);
 /* UCX reported world rank r unreachable (or ucmpi_ucx_peer_gone did). */

@@ -12,7 +12,9 @@
  * data uses small buffer k % NSMALL instead), then per rank NSMALL size
  * records (the bytes of the reduction a rank posted k for, at k % NSMALL:
  * a count that differs between ranks is caught, see
- * ucmpi_coll_shm_check_sizes).
+ * ucmpi_coll_shm_check_sizes), then, on an oversubscribed node only, per
+ * rank NMED buffers of MED_BYTES (data up to that size uses medium
+ * buffer k % NMED: see NMED).
  */
 #include "coll/shm/shm.h"
 #include "coll/coll.h"
@@ -62,11 +64,30 @@
  * then run up to NSMALL-1 collectives ahead, so that oversubscribed
  * ranks switch (~2.5 us a switch on this VM) once per many collectives. */
 #define NSMALL 64
+/* Oversubscribed (more ranks than cores, where every collective costs
+ * switches), data up to MED_BYTES also goes in a ring NMED deep, so that
+ * a bcast root runs up to NMED-1 collectives ahead as with eager p2p
+ * messages (Open MPI's binomial bcast of 4-8 KiB at 4 ranks was 0.95 /
+ * 0.89x ucmpi's in session 7's quiet table).  Only there: with polling
+ * ranks on cores of their own the deeper ring's cache footprint cost more
+ * than it saved (UCMPI_COLL_SHM_SMALL in shm.h: 1 KiB buffers 64 deep
+ * were slower at 2 ranks).  Session 8 (coll8), 30 Nov 14:23 UTC, load 18
+ * from other sessions, 6 interleaved rounds, median us, 16-deep ring
+ * against a 64-deep one (a temporary knob; 32 KiB buffers) and Open MPI:
+ *   mpiexec -n 4 bench/coll_bench -b bcast -m 1K -M 8K
+ * 1 KiB 0.46 / 0.33 / 0.8, 2 KiB 0.45 / 0.24 / 0.47, 4 KiB 0.61 / 0.41 /
+ * 0.9, 8 KiB 0.85 / 0.69 / 1.0. */
+#define NMED 64
+#define MED_BYTES 8192
+/* a medium buffer free at k (everyone posted k - NMED + 1) also frees the
+ * size record k % NSMALL (ucmpi_coll_shm_set_size) */
+_Static_assert(NMED <= NSMALL, "size records outlive the medium ring");
 
 struct ucmpi_coll_shm {
     int ok;                   /* 0: no segment, every call falls back */
     int n, me;
     size_t slot;              /* bytes of one data buffer */
+    int deep;                 /* the NMED-deep medium ring is there */
     char *base;               /* the mapping (flags, then buffers) */
     size_t len;
     uint64_t seq;             /* number of the last collective begun */
@@ -426,12 +447,22 @@ static int run_allsum(ucmpi_comm_t *comm, int *mine, int *all)
     return ucmpi_sched_run_blocking(s);
 }
 
+/* Bytes of the segment (layout at the top of this file). */
+static size_t seg_len(const ucmpi_coll_shm_t *sh)
+{
+    return (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
+                            NSMALL * UCMPI_COLL_SHM_SMALL +
+                            NSMALL * sizeof(uint64_t) +
+                            (sh->deep ? (size_t)NMED * MED_BYTES : 0));
+}
+
 /* Every rank maps the segment or every rank falls back (sh->ok).  A rank
  * that cannot take part (no memory for its state: `refuse`) still runs the
  * set-up's two collectives, voting no, so nobody is left waiting in them. */
 static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
 {
-    int namebuf[NAME_LEN / sizeof(int)] = {0};  /* ints: any MPI has them */
+    /* ints (any MPI has them): the name, then whether sh->deep */
+    int namebuf[NAME_LEN / sizeof(int) + 1] = {0};
     char *name = (char *)namebuf;
     int mine, all = 0, rc;
 
@@ -439,16 +470,20 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
     sh->n = comm->size;
     sh->me = comm->rank;
     sh->slot = slot_for(sh->n);
-    sh->len = (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
-                               NSMALL * UCMPI_COLL_SHM_SMALL +
-                               NSMALL * sizeof(uint64_t));
     sh->world = refuse ? NULL : malloc(sizeof(int) * (size_t)sh->n);
     if (sh->world != NULL)
         for (int r = 0; r < sh->n; r++)
             sh->world[r] = ucmpi_comm_peer_world(comm, r);
+    /* rank 0's wait mode picks the layout for all (only speed depends
+     * on it: a rank launched with another UCMPI_WAIT_MODE follows) */
+    namebuf[NAME_LEN / sizeof(int)] = !ucmpi_progress_polling;
+    sh->deep = namebuf[NAME_LEN / sizeof(int)];
+    sh->len = seg_len(sh);
     if (sh->me == 0 && sh->world != NULL)
         create(sh, comm->ctx, name);
-    rc = run_bcast(comm, namebuf, NAME_LEN / sizeof(int));
+    rc = run_bcast(comm, namebuf, NAME_LEN / sizeof(int) + 1);
+    sh->deep = namebuf[NAME_LEN / sizeof(int)] != 0;
+    sh->len = seg_len(sh);
     if (rc == MPI_SUCCESS && sh->me != 0 && name[0] != '\0' &&
         sh->world != NULL)
         attach(sh, name);
@@ -568,9 +603,21 @@ char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k)
            ((size_t)r * NBUF + k % NBUF) * sh->slot;
 }
 
+/* Which ring data of nbytes goes in. */
+static inline int medium(const ucmpi_coll_shm_t *sh, size_t nbytes)
+{
+    return sh->deep && nbytes > UCMPI_COLL_SHM_SMALL && nbytes <= MED_BYTES;
+}
+
 char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                           size_t nbytes)
 {
+    if (medium(sh, nbytes))
+        return sh->base +
+               (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
+                                NSMALL * UCMPI_COLL_SHM_SMALL +
+                                NSMALL * sizeof(uint64_t)) +
+               ((size_t)r * NMED + k % NMED) * MED_BYTES;
     if (nbytes > UCMPI_COLL_SHM_SMALL)
         return ucmpi_coll_shm_buf(sh, r, k);
     return sh->base + (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot) +
@@ -717,7 +764,10 @@ int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
 int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
                              size_t nbytes, const char *fn)
 {
-    return wait_ring(sh, k, nbytes > UCMPI_COLL_SHM_SMALL ? NBUF : NSMALL,
+    return wait_ring(sh, k,
+                     medium(sh, nbytes)                 ? NMED
+                     : nbytes > UCMPI_COLL_SHM_SMALL ? NBUF
+                                                     : NSMALL,
                      fn);
 }
 

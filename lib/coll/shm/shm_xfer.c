@@ -46,14 +46,40 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
     return MPI_SUCCESS;
 }
 
+/* Packs my outgoing blocks into my buffer `mine` (block i at i * blk),
+ * except my own block when `skip_me` (it does not go through the segment). */
+static void pack_blocks(char *mine, const void *sbuf, MPI_Count scount,
+                        MPI_Datatype sdt, size_t blk, int n, int me,
+                        int skip_me)
+{
+    if (!sdt->contig) {
+        for (int i = 0; i < n; i++)
+            if (i != me || !skip_me)
+                ucmpi_coll_shm_pack(mine + (size_t)i * blk,
+                                    block(sbuf, i, scount, sdt), scount, sdt);
+        return;
+    }
+    const char *src = (const char *)sbuf + sdt->true_lb;
+    if (!skip_me) {
+        memcpy(mine, src, blk * (size_t)n);
+        return;
+    }
+    memcpy(mine, src, blk * (size_t)me);                  /* blocks < me */
+    memcpy(mine + blk * (size_t)(me + 1), src + blk * (size_t)(me + 1),
+           blk * (size_t)(n - me - 1));                   /* blocks > me */
+}
+
 /* A rank's buffer holds its n outgoing blocks back to back (the caller
- * checked that n blocks fit). */
+ * checked that n blocks fit).  My own block skips the segment when it can
+ * (in place it is there already; contiguous it goes straight across): at
+ * 2 ranks that is a third of the bytes copied (coll8: 2-rank alltoall of
+ * 32 KiB was level with Open MPI's eager exchange). */
 int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
                             MPI_Count scount, MPI_Datatype sdt, void *rbuf,
                             MPI_Count rcount, MPI_Datatype rdt,
                             const char *fn)
 {
-    int rc, n = comm->size, me = comm->rank;
+    int rc, n = comm->size, me = comm->rank, inplace = sbuf == MPI_IN_PLACE;
     ucmpi_coll_shm_t *sh;
     size_t blk = (size_t)(rcount * rdt->size);
     uint64_t k;
@@ -64,25 +90,25 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
                                              rcount, rdt, fn);
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
-    if (sbuf == MPI_IN_PLACE) {       /* everything is packed before use */
+    if (inplace) {                    /* everything is packed before use */
         sbuf = rbuf;
         scount = rcount;
         sdt = rdt;
     }
+    int direct = inplace || (sdt->contig && rdt->contig);
     if ((rc = ucmpi_coll_shm_wait_room(sh, k, blk * (size_t)n, fn)) !=
         MPI_SUCCESS)
         return rc;
     mine = ucmpi_coll_shm_data(sh, me, k, blk * (size_t)n);
-    if (sdt->contig)
-        memcpy(mine, (const char *)sbuf + sdt->true_lb, blk * (size_t)n);
-    else
-        for (int i = 0; i < n; i++)
-            ucmpi_coll_shm_pack(mine + (size_t)i * blk,
-                               block(sbuf, i, scount, sdt), scount, sdt);
+    pack_blocks(mine, sbuf, scount, sdt, blk, n, me, direct);
     ucmpi_coll_shm_post(sh, k);
     /* my own block while the others still write */
-    ucmpi_coll_shm_unpack(block(rbuf, me, rcount, rdt), rcount, rdt,
-                          mine + (size_t)me * blk);
+    if (!direct)
+        ucmpi_coll_shm_unpack(block(rbuf, me, rcount, rdt), rcount, rdt,
+                              mine + (size_t)me * blk);
+    else if (!inplace)
+        memcpy(block(rbuf, me, rcount, rdt) + rdt->true_lb,
+               block(sbuf, me, scount, sdt) + sdt->true_lb, blk);
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
         return rc;
     for (int r = 0; r < n; r++)
