@@ -14,6 +14,10 @@
 #                    of them), and print per-size medians over the rounds
 #                    and ratios of those medians; a single run of a 0-64 B
 #                    latency swings +-10% on a shared machine
+#   --stat best      with --rounds: each row's best round (lowest time,
+#                    highest rate) instead of the median; this VM flips
+#                    between ~0.1 and ~0.5 us "slow periods" every few
+#                    seconds, and the best of N rounds leaves them out
 #   --build DIR      ucmpi build tree (default: the current directory if it
 #                    holds lib/libucmpi.la)
 #   --mpis LIST      ucmpi,openmpi,mpich (default all)
@@ -44,7 +48,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/.." && pwd)
 
 prefix="" build="" mpis="ucmpi,openmpi,mpich" benches="" select="" min_size=""
-base="" rounds=1
+base="" rounds=1 stat=median
 coll_np="2,4,8" max_size="" coll_max="2:64M,4:16M,8:4M" budget=0.3
 run_timeout=240 ucx_tls="shm,self" quick=0 outdir="" install=1
 max_time=900 tables_only=""
@@ -53,6 +57,7 @@ while [ $# -gt 0 ]; do
         --prefix) prefix=$2; shift ;;
         --base) base=$2; shift ;;
         --rounds) rounds=$2; shift ;;
+        --stat) stat=$2; shift ;;
         --build) build=$2; shift ;;
         --mpis) mpis=$2; shift ;;
         --benches) benches=$2; shift ;;
@@ -75,6 +80,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 case "$rounds" in ''|*[!0-9]*|0) echo "compare.sh: --rounds takes a positive count" >&2; exit 2 ;; esac
+case "$stat" in median|best) ;; *) echo "compare.sh: --stat takes median or best" >&2; exit 2 ;; esac
 if [ -n "$base" ]; then
     [ -x "$base/bin/mpicc" ] || { echo "compare.sh: no $base/bin/mpicc (--base)" >&2; exit 2; }
     has "$mpis" base || mpis="$mpis,base"
@@ -95,22 +101,24 @@ time_left() { [ $(( $(date +%s) - start_time + $1 )) -le "$max_time" ]; }
 # print_tables RESULTS: one table per (benchmark, rank count)
 print_tables() {
 echo "Ratios are ucmpi/peer of the value: for us and s lower is better, for MB/s and Mmsg/s higher is better."
-awk '
+awk -v stat="$stat" '
 { key = $2 SUBSEP $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key; unit[key] = $7 }
   sz[key, $4] = 1; if (!((key, $4) in szseen)) { szseen[key, $4] = 1; sizes[key] = sizes[key] " " $4 }
   k = $1 SUBSEP key SUBSEP $4; cnt[k]++; all[k, cnt[k]] = $6
   if ($1 == "base") hasbase = 1 }
 function f(v) { return v == "" ? "n/a" : (v + 0 >= 1000 ? sprintf("%.0f", v) : sprintf("%.3g", v)) }
 function r(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "n/a" : (a / b >= 0.1 ? sprintf("%.2f", a / b) : sprintf("%.2g", a / b)) }
-# median of the values a row got over the rounds
-function med(k,   c, x, y, t, v) {
+# median (or best: lowest time, highest rate) of the values a row got
+# over the rounds
+function med(k, u,   c, x, y, t, v) {
   c = cnt[k]; if (c == 0) return ""
   for (x = 1; x <= c; x++) v[x] = all[k, x] + 0
   for (x = 1; x <= c; x++) for (y = x + 1; y <= c; y++) if (v[y] < v[x]) { t = v[x]; v[x] = v[y]; v[y] = t }
+  if (stat == "best") return (u == "us" || u == "s") ? v[1] : v[c]
   return c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
 }
 END {
-  for (k in cnt) val[k] = med(k)
+  for (k in cnt) { split(k, kk, SUBSEP); val[k] = med(k, unit[kk[2] SUBSEP kk[3]]) }
   for (i = 1; i <= n; i++) {
     key = order[i]; split(key, kp, SUBSEP)
     pt = 0; m = split(sizes[key], ss, " ")
@@ -410,8 +418,8 @@ echo
 if [ "$rounds" = 1 ]; then
     echo "ucmpi vs Open MPI vs MPICH: medians of one run ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
 else
-    echo "ucmpi vs Open MPI vs MPICH: medians over $rounds interleaved rounds of each run's median;" \
-         "ratios of those medians ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
+    echo "ucmpi vs Open MPI vs MPICH: ${stat}s over $rounds interleaved rounds of each run's median;" \
+         "ratios of those ${stat}s ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
 fi
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 [ -n "$base" ] && echo "base: ucmpi from $base"
