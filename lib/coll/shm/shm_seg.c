@@ -67,8 +67,9 @@
 /* Oversubscribed (more ranks than cores, where every collective costs
  * switches), the data of a bcast or reduce up to MED_BYTES goes in a ring
  * NMED deep, so that a bcast root (reduce contributors) runs up to NMED-1
- * collectives ahead as with eager p2p messages (Open MPI's binomial bcast of 4-8 KiB at 4 ranks was 0.95 /
- * 0.89x ucmpi's in session 7's quiet table).  Only there: with polling
+ * collectives ahead as with eager p2p messages (Open MPI's binomial bcast
+ * of 4-8 KiB at 4 ranks was 0.95 / 0.89x ucmpi's in session 7's quiet
+ * table).  Only there: with polling
  * ranks on cores of their own the deeper ring's cache footprint cost more
  * than it saved (UCMPI_COLL_SHM_SMALL in shm.h: 1 KiB buffers 64 deep
  * were slower at 2 ranks).  Session 8 (coll8), 30 Nov 14:23 UTC, load 18
@@ -784,7 +785,7 @@ static int wait_room_at(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
                         int ahead, const char *fn)
 {
     return wait_ring(sh, k,
-                     medium(sh, nbytes, ahead)          ? NMED
+                     medium(sh, nbytes, ahead)       ? NMED
                      : nbytes > UCMPI_COLL_SHM_SMALL ? NBUF
                                                      : NSMALL,
                      fn);
