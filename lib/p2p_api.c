@@ -348,16 +348,14 @@ recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src,
             const char *fn)
 {
     /* the usual case (see blocking_send); src is a rank or MPI_ANY_SOURCE,
-     * and a single-threaded receive may post without the lock */
+     * and a single-threaded receive may post without the lock: a tail
+     * call into the glue, which reports errors as the call named here */
     if (__builtin_expect(ucmpi_p2p_args_ok(buf, count, dt, src, tag, comm,
                                            true) && dt->contig &&
                          ucmpi_global.thread_level != MPI_THREAD_MULTIPLE &&
                          ucmpi_p2p_stash_n == 0, 1)) {
         ucmpi_rt_enter(fn);
-        int rc = ucmpi_p2p_recv_direct(buf, count, dt, src, tag, comm,
-                                       UCMPI_CTX_P2P, status);
-        return __builtin_expect(rc == MPI_SUCCESS, 1)
-                   ? rc : ucmpi_p2p_report(comm, rc, fn);
+        return ucmpi_ucx_recv_user(buf, count, dt, src, tag, comm, status);
     }
     return recv_slow(buf, count, dt, src, tag, comm, status, fn);
 }

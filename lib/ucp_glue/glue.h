@@ -32,6 +32,15 @@ static inline ucp_ep_h ucmpi_ucx_ep(int r)
     return __builtin_expect(ep != NULL, 1) ? ep : ucmpi_ucx_ep_create(r);
 }
 
+/* UCX reported world rank r dead. */
+static inline int ucmpi_ucx_peer_dead(int r)
+{
+    return ucmpi_ucx.peer_failed != NULL && ucmpi_ucx.peer_failed[r];
+}
+
+/* The MPI error class of a UCX completion status (tag.c). */
+int ucmpi_ucx_mpi_error(ucs_status_t st);
+
 /* Large messages between ranks of one node: huge pages under buffers used
  * again and again (lib/ucp_glue/hugepage.c).  Contiguous sends and
  * receives of min bytes or more call these (world_src < 0: any source);

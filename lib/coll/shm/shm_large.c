@@ -198,13 +198,19 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
         if (rc != MPI_SUCCESS)
             break;
         ucmpi_coll_shm_post(sh, k);
-        /* my own pieces while the others still write */
-        for (int i = 0; i < g && rc == MPI_SUCCESS; i++)
-            if (sbuf != MPI_IN_PLACE &&
-                span_unpack(&out, (size_t)me * blk + off + (size_t)i * cs,
-                            ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i),
-                            chunk_len(blk, off, cs, i)))
-                rc = nomem(comm, fn);
+        /* my own pieces while the others still write (contiguous:
+         * straight from sbuf, as in shm_xfer.c) */
+        len = (size_t)(g - 1) * cs + chunk_len(blk, off, cs, g - 1);
+        if (sbuf != MPI_IN_PLACE && in.base != NULL && out.base != NULL)
+            memcpy(out.base + (size_t)me * blk + off, in.base + off, len);
+        else
+            for (int i = 0; i < g && rc == MPI_SUCCESS; i++)
+                if (sbuf != MPI_IN_PLACE &&
+                    span_unpack(&out,
+                                (size_t)me * blk + off + (size_t)i * cs,
+                                ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i),
+                                chunk_len(blk, off, cs, i)))
+                    rc = nomem(comm, fn);
         if (rc != MPI_SUCCESS ||
             (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
             break;
@@ -215,7 +221,6 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
                                 ucmpi_coll_shm_buf(sh, r, k + (uint64_t)i),
                                 chunk_len(blk, off, cs, i)))
                     rc = nomem(comm, fn);
-        len = (size_t)(g - 1) * cs + chunk_len(blk, off, cs, g - 1);
     }
     span_done(&in);
     span_done(&out);
