@@ -10,8 +10,9 @@
  * nonblocking forms waited for ever: MPICH errors/coll/allgatherlength
  * -nonblocking).  Blocking, nonblocking and persistent forms; small and
  * rendezvous-sized blocks; afterwards correct collectives must work.
- * Run with UCMPI_COLL_SHM=0 (the blocking shm path is not covered: there
- * the others still read a stale block).
+ * On the blocking shm path the others read the failed rank's stale
+ * buffer silently before the fix (MPICH errors/coll/allgatherlength);
+ * now its numbers carry an "invalid" mark.
  */
 #include "mpitest.h"
 

@@ -80,11 +80,11 @@ static int ag_check_send(ucmpi_comm_t *c, const void *sbuf, MPI_Count scount,
 }
 
 /* This rank's arguments failed a check (rc, reported) after the others
- * went ahead.  Blocking on shm: take the shm numbers (core7; the others
- * read a stale block from this rank, see the report); else run their
- * schedule poisoned (collerr8): they get empty messages from this rank
- * and MPI_ERR_TRUNCATE instead of waiting for ever or a stale block.
- * With no usable receive side: the schedule's tag only. */
+ * went ahead (collerr8).  Blocking on shm: take the call's shm numbers,
+ * marked invalid; else run their schedule poisoned: they get empty
+ * messages from this rank.  Either way they report MPI_ERR_TRUNCATE
+ * instead of waiting for ever or keeping a stale block.  With no usable
+ * receive side: the schedule's tag only. */
 static int ag_failed(ucmpi_comm_t *comm, int rc, const ucmpi_xfer_alg_t *table,
                      const char *knob, ucmpi_xfer_args_t *a, size_t total,
                      ucmpi_xfer_mode_t mode, MPI_Request *req)
@@ -94,9 +94,12 @@ static int ag_failed(ucmpi_comm_t *comm, int rc, const ucmpi_xfer_alg_t *table,
     if (table == ucmpi_allgather_algs && mode == UCMPI_XFER_BLOCKING &&
         a->rcount > 0 &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLGATHER,
-                              (size_t)(a->rcount * a->rdt->size)))
-        return ucmpi_coll_skip(comm, rc, UCMPI_SHM_ALLGATHER,
-                               (size_t)(a->rcount * a->rdt->size), 0);
+                              (size_t)(a->rcount * a->rdt->size)) &&
+        ucmpi_coll_shm_allgather_skip(comm, (size_t)(a->rcount *
+                                                     a->rdt->size),
+                                      "MPI_Allgather (skipped)") !=
+            UCMPI_SHM_FALLBACK)
+        return rc;
     /* its sends are empty: in place (intracomm) or the receive buffer
      * standing in for the send side */
     a->sbuf = comm->is_inter ? a->rbuf : MPI_IN_PLACE;

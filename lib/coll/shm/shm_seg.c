@@ -787,6 +787,51 @@ int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
     return MPI_SUCCESS;
 }
 
+/* ---- collerr8: numbers taken without valid data (see shm.h) ---- */
+
+/* [0]: bit j % 64 set: number j carried no valid data, for the numbers j
+ * of the window [hi - 64, hi); [1]: hi (zeroed: nothing marked) */
+static inline uint64_t *invalid_marks(ucmpi_coll_shm_t *sh, int r)
+{
+    return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE + 16);
+}
+
+/* The numbers between my last mark and k0 carried data: their bits are
+ * cleared, those of [k0, k0 + m) set, then the window moves (release:
+ * a reader that sees the new hi sees the new bits). */
+void ucmpi_coll_shm_mark_invalid(ucmpi_coll_shm_t *sh, uint64_t k0,
+                                 uint64_t m)
+{
+    uint64_t *w = invalid_marks(sh, sh->me);
+    uint64_t bits = w[0], hi = w[1];
+
+    for (uint64_t j = hi + 64 <= k0 ? k0 - 64 : hi; j < k0; j++)
+        bits &= ~(1ULL << (j % 64));
+    for (uint64_t j = m > 64 ? k0 + m - 64 : k0; j < k0 + m; j++)
+        bits |= 1ULL << (j % 64);
+    w[0] = bits;
+    __atomic_store_n(&w[1], k0 + m, __ATOMIC_RELEASE);
+}
+
+int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
+                               const char *fn)
+{
+    for (int r = 0; r < sh->n; r++) {
+        const uint64_t *w = invalid_marks(sh, r);
+        uint64_t hi = __atomic_load_n(&w[1], __ATOMIC_ACQUIRE);
+
+        /* (a marker runs at most NBUF numbers ahead of my wait) */
+        if (__builtin_expect(hi <= k, 1) || r == sh->me)
+            continue;
+        for (uint64_t j = k; j < k + g && j < hi; j++)
+            if (j + 64 >= hi && (w[0] >> (j % 64)) & 1)
+                return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn,
+                                      "rank %d sent no block: its own "
+                                      "arguments failed a check", r);
+    }
+    return MPI_SUCCESS;
+}
+
 /* ---- core7: every rank's byte count, so a mismatch is an error ---- */
 
 static inline uint64_t *size_rec(ucmpi_coll_shm_t *sh, int r, uint64_t k)
