@@ -563,7 +563,8 @@ void ucmpi_coll_shm_free(void *p)
 /* ---- flags ---- */
 
 /* Rank r's flag: the number it posted last (bytes 0-7 of its FLAG_STRIDE
- * bytes), then how many ranks sleep on it (bytes 8-11). */
+ * bytes), then how many ranks sleep on it (bytes 8-11), then the numbers
+ * it took without valid data (bytes 16-31, collerr8: invalid_marks). */
 static inline uint64_t *flag(ucmpi_coll_shm_t *sh, int r)
 {
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE);
