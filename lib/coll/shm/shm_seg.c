@@ -564,7 +564,8 @@ void ucmpi_coll_shm_free(void *p)
 
 /* Rank r's flag: the number it posted last (bytes 0-7 of its FLAG_STRIDE
  * bytes), then how many ranks sleep on it (bytes 8-11), then the numbers
- * it took without valid data (bytes 16-31, collerr8: invalid_marks). */
+ * it took without valid data (bytes 16-31, collerr8: invalid_marks; rank
+ * 0's line also holds any_invalid at bytes 32-39). */
 static inline uint64_t *flag(ucmpi_coll_shm_t *sh, int r)
 {
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE);
@@ -822,6 +823,13 @@ static inline uint64_t *invalid_marks(ucmpi_coll_shm_t *sh, int r)
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE + 16);
 }
 
+/* Bytes 32-39 of rank 0's flag line, which every wait reads anyway: the
+ * highest window end any rank marked (only ever grows). */
+static inline uint64_t *any_invalid(ucmpi_coll_shm_t *sh)
+{
+    return (uint64_t *)(sh->base + 32);
+}
+
 /* The numbers between my last mark and k0 carried data: their bits are
  * cleared, those of [k0, k0 + m) set, then the window moves (release:
  * a reader that sees the new hi sees the new bits). */
@@ -837,10 +845,19 @@ void ucmpi_coll_shm_mark_invalid(ucmpi_coll_shm_t *sh, uint64_t k0,
         bits |= 1ULL << (j % 64);
     w[0] = bits;
     __atomic_store_n(&w[1], k0 + m, __ATOMIC_RELEASE);
+    /* the readers' one-word test: the highest hi of any rank */
+    uint64_t *any = any_invalid(sh);
+    uint64_t cur = __atomic_load_n(any, __ATOMIC_RELAXED);
+
+    while (cur < k0 + m &&
+           !__atomic_compare_exchange_n(any, &cur, k0 + m, false,
+                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+        ;
 }
 
-int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
-                               const char *fn)
+/* Which rank marked one of k .. k+g-1 (rare: some rank marked numbers). */
+static int check_marks(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
+                       const char *fn)
 {
     for (int r = 0; r < sh->n; r++) {
         const uint64_t *w = invalid_marks(sh, r);
@@ -856,6 +873,15 @@ int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
                                       "arguments failed a check", r);
     }
     return MPI_SUCCESS;
+}
+
+int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
+                               const char *fn)
+{
+    if (__builtin_expect(__atomic_load_n(any_invalid(sh), __ATOMIC_ACQUIRE) <=
+                             k, 1))
+        return MPI_SUCCESS;
+    return check_marks(sh, k, g, fn);
 }
 
 /* ---- core7: every rank's byte count, so a mismatch is an error ---- */
