@@ -203,6 +203,24 @@ void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
 int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
                                uint64_t nbytes, const char *fn);
 /* ---- end core7 ---- */
+/* ---- collerr8: a rank whose own allgather/alltoall arguments failed a
+ * check takes the call's numbers [k0, k0 + m) with no valid data: it
+ * marks them so (bytes 16-31 of its flag line) before posting, and the
+ * readers, after their wait for all at k, check the marks of the g numbers
+ * k.. they read (two words in each flag line the wait just read): they
+ * report MPI_ERR_TRUNCATE instead of keeping a stale block.  The marks
+ * are a bitmap of the marker's last 64 numbers: a marker posts each
+ * NBUF-th number of a long skip only once its buffers are writable, so it
+ * runs at most NBUF numbers ahead of a reader still checking. */
+void ucmpi_coll_shm_mark_invalid(ucmpi_coll_shm_t *sh, uint64_t k0,
+                                 uint64_t m);
+int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
+                               const char *fn);
+/* The skip of such a rank: takes the numbers an allgather of nbytes per
+ * block takes (UCMPI_SHM_FALLBACK: no segment), marked invalid. */
+int ucmpi_coll_shm_allgather_skip(ucmpi_comm_t *comm, size_t nbytes,
+                                  const char *fn);
+/* ---- end collerr8 ---- */
 /* Frees comm's segment state (ucmpi_coll_comm_destroy). */
 void ucmpi_coll_shm_free(void *sh);
 

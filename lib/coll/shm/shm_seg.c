@@ -564,7 +564,9 @@ void ucmpi_coll_shm_free(void *p)
 /* ---- flags ---- */
 
 /* Rank r's flag: the number it posted last (bytes 0-7 of its FLAG_STRIDE
- * bytes), then how many ranks sleep on it (bytes 8-11). */
+ * bytes), then how many ranks sleep on it (bytes 8-11), then the numbers
+ * it took without valid data (bytes 16-31, collerr8: invalid_marks; rank
+ * 0's line also holds any_invalid at bytes 32-39). */
 static inline uint64_t *flag(ucmpi_coll_shm_t *sh, int r)
 {
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE);
@@ -811,6 +813,76 @@ int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
     ucmpi_coll_shm_set_size(sh, k, sig);
     ucmpi_coll_shm_post(sh, k);
     return MPI_SUCCESS;
+}
+
+/* ---- collerr8: numbers taken without valid data (see shm.h) ---- */
+
+/* [0]: bit j % 64 set: number j carried no valid data, for the numbers j
+ * of the window [hi - 64, hi); [1]: hi (zeroed: nothing marked) */
+static inline uint64_t *invalid_marks(ucmpi_coll_shm_t *sh, int r)
+{
+    return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE + 16);
+}
+
+/* Bytes 32-39 of rank 0's flag line, which every wait reads anyway: the
+ * highest window end any rank marked (only ever grows). */
+static inline uint64_t *any_invalid(ucmpi_coll_shm_t *sh)
+{
+    return (uint64_t *)(sh->base + 32);
+}
+
+/* The numbers between my last mark and k0 carried data: their bits are
+ * cleared, those of [k0, k0 + m) set, then the window moves (release:
+ * a reader that sees the new hi sees the new bits). */
+void ucmpi_coll_shm_mark_invalid(ucmpi_coll_shm_t *sh, uint64_t k0,
+                                 uint64_t m)
+{
+    uint64_t *w = invalid_marks(sh, sh->me);
+    uint64_t bits = w[0], hi = w[1];
+
+    for (uint64_t j = hi + 64 <= k0 ? k0 - 64 : hi; j < k0; j++)
+        bits &= ~(1ULL << (j % 64));
+    for (uint64_t j = m > 64 ? k0 + m - 64 : k0; j < k0 + m; j++)
+        bits |= 1ULL << (j % 64);
+    w[0] = bits;
+    __atomic_store_n(&w[1], k0 + m, __ATOMIC_RELEASE);
+    /* the readers' one-word test: the highest hi of any rank */
+    uint64_t *any = any_invalid(sh);
+    uint64_t cur = __atomic_load_n(any, __ATOMIC_RELAXED);
+
+    while (cur < k0 + m &&
+           !__atomic_compare_exchange_n(any, &cur, k0 + m, false,
+                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+        ;
+}
+
+/* Which rank marked one of k .. k+g-1 (rare: some rank marked numbers). */
+static int check_marks(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
+                       const char *fn)
+{
+    for (int r = 0; r < sh->n; r++) {
+        const uint64_t *w = invalid_marks(sh, r);
+        uint64_t hi = __atomic_load_n(&w[1], __ATOMIC_ACQUIRE);
+
+        /* (a marker runs at most NBUF numbers ahead of my wait) */
+        if (__builtin_expect(hi <= k, 1) || r == sh->me)
+            continue;
+        for (uint64_t j = k; j < k + g && j < hi; j++)
+            if (j + 64 >= hi && (w[0] >> (j % 64)) & 1)
+                return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn,
+                                      "rank %d sent no block: its own "
+                                      "arguments failed a check", r);
+    }
+    return MPI_SUCCESS;
+}
+
+int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
+                               const char *fn)
+{
+    if (__builtin_expect(__atomic_load_n(any_invalid(sh), __ATOMIC_ACQUIRE) <=
+                             k, 1))
+        return MPI_SUCCESS;
+    return check_marks(sh, k, g, fn);
 }
 
 /* ---- core7: every rank's byte count, so a mismatch is an error ---- */
