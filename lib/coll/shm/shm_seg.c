@@ -65,10 +65,11 @@
  * ranks switch (~2.5 us a switch on this VM) once per many collectives. */
 #define NSMALL 64
 /* Oversubscribed (more ranks than cores, where every collective costs
- * switches), data up to MED_BYTES also goes in a ring NMED deep, so that
- * a bcast root runs up to NMED-1 collectives ahead as with eager p2p
- * messages (Open MPI's binomial bcast of 4-8 KiB at 4 ranks was 0.95 /
- * 0.89x ucmpi's in session 7's quiet table).  Only there: with polling
+ * switches), the data of a bcast or reduce up to MED_BYTES goes in a ring
+ * NMED deep, so that a bcast root (reduce contributors) runs up to NMED-1
+ * collectives ahead as with eager p2p messages (Open MPI's binomial bcast
+ * of 4-8 KiB at 4 ranks was 0.95 / 0.89x ucmpi's in session 7's quiet
+ * table).  Only there: with polling
  * ranks on cores of their own the deeper ring's cache footprint cost more
  * than it saved (UCMPI_COLL_SHM_SMALL in shm.h: 1 KiB buffers 64 deep
  * were slower at 2 ranks).  Session 8 (coll8), 30 Nov 14:23 UTC, load 18
@@ -76,7 +77,11 @@
  * against a 64-deep one (a temporary knob; 32 KiB buffers) and Open MPI:
  *   mpiexec -n 4 bench/coll_bench -b bcast -m 1K -M 8K
  * 1 KiB 0.46 / 0.33 / 0.8, 2 KiB 0.45 / 0.24 / 0.47, 4 KiB 0.61 / 0.41 /
- * 0.9, 8 KiB 0.85 / 0.69 / 1.0. */
+ * 0.9, 8 KiB 0.85 / 0.69 / 1.0.  Not the collectives where every rank
+ * waits for all (allreduce, allgather, alltoall, reduce_scatter): none
+ * runs ahead, and the bigger footprint cost them (4 ranks, allreduce 4/8
+ * KiB 1.14/1.47x with it, reduce_scatter a tie; 10 interleaved rounds,
+ * 14:49 UTC, load 25, -b reduce_scatter,allreduce -m 512 -M 8K). */
 #define NMED 64
 #define MED_BYTES 8192
 /* a medium buffer free at k (everyone posted k - NMED + 1) also frees the
@@ -559,7 +564,9 @@ void ucmpi_coll_shm_free(void *p)
 /* ---- flags ---- */
 
 /* Rank r's flag: the number it posted last (bytes 0-7 of its FLAG_STRIDE
- * bytes), then how many ranks sleep on it (bytes 8-11). */
+ * bytes), then how many ranks sleep on it (bytes 8-11), then the numbers
+ * it took without valid data (bytes 16-31, collerr8: invalid_marks; rank
+ * 0's line also holds any_invalid at bytes 32-39). */
 static inline uint64_t *flag(ucmpi_coll_shm_t *sh, int r)
 {
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE);
@@ -603,16 +610,19 @@ char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k)
            ((size_t)r * NBUF + k % NBUF) * sh->slot;
 }
 
-/* Which ring data of nbytes goes in. */
-static inline int medium(const ucmpi_coll_shm_t *sh, size_t nbytes)
+/* Whether data of nbytes goes in the medium ring (ahead: a bcast or
+ * reduce, whose writers may run ahead of their readers). */
+static inline int medium(const ucmpi_coll_shm_t *sh, size_t nbytes,
+                         int ahead)
 {
-    return sh->deep && nbytes > UCMPI_COLL_SHM_SMALL && nbytes <= MED_BYTES;
+    return ahead && sh->deep && nbytes > UCMPI_COLL_SHM_SMALL &&
+           nbytes <= MED_BYTES;
 }
 
-char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
-                          size_t nbytes)
+static char *data_at(ucmpi_coll_shm_t *sh, int r, uint64_t k, size_t nbytes,
+                     int ahead)
 {
-    if (medium(sh, nbytes))
+    if (medium(sh, nbytes, ahead))
         return sh->base +
                (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
                                 NSMALL * UCMPI_COLL_SHM_SMALL +
@@ -622,6 +632,18 @@ char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
         return ucmpi_coll_shm_buf(sh, r, k);
     return sh->base + (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot) +
            ((size_t)r * NSMALL + k % NSMALL) * UCMPI_COLL_SHM_SMALL;
+}
+
+char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                          size_t nbytes)
+{
+    return data_at(sh, r, k, nbytes, 0);
+}
+
+char *ucmpi_coll_shm_data_ahead(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                                size_t nbytes)
+{
+    return data_at(sh, r, k, nbytes, 1);
 }
 
 /* Oversubscribed (ranks > cores), a waiter that spun and yielded in
@@ -761,30 +783,106 @@ int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
     return wait_ring(sh, k, NBUF, fn);
 }
 
-int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
-                             size_t nbytes, const char *fn)
+static int wait_room_at(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
+                        int ahead, const char *fn)
 {
     return wait_ring(sh, k,
-                     medium(sh, nbytes)                 ? NMED
+                     medium(sh, nbytes, ahead)       ? NMED
                      : nbytes > UCMPI_COLL_SHM_SMALL ? NBUF
                                                      : NSMALL,
                      fn);
 }
 
+int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
+                             size_t nbytes, const char *fn)
+{
+    return wait_room_at(sh, k, nbytes, 0, fn);
+}
+
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
-                              MPI_Datatype dt, uint64_t sig, const char *fn)
+                              MPI_Datatype dt, uint64_t sig, int ahead,
+                              const char *fn)
 {
     size_t nbytes = (size_t)(count * dt->size);
-    int rc = ucmpi_coll_shm_wait_room(sh, k, nbytes, fn);
+    int rc = wait_room_at(sh, k, nbytes, ahead, fn);
 
     if (rc != MPI_SUCCESS)
         return rc;
-    ucmpi_coll_shm_pack(ucmpi_coll_shm_data(sh, me, k, nbytes), buf, count,
-                        dt);
+    ucmpi_coll_shm_pack(data_at(sh, me, k, nbytes, ahead), buf, count, dt);
     ucmpi_coll_shm_set_size(sh, k, sig);
     ucmpi_coll_shm_post(sh, k);
     return MPI_SUCCESS;
+}
+
+/* ---- collerr8: numbers taken without valid data (see shm.h) ---- */
+
+/* [0]: bit j % 64 set: number j carried no valid data, for the numbers j
+ * of the window [hi - 64, hi); [1]: hi (zeroed: nothing marked) */
+static inline uint64_t *invalid_marks(ucmpi_coll_shm_t *sh, int r)
+{
+    return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE + 16);
+}
+
+/* Bytes 32-39 of rank 0's flag line, which every wait reads anyway: the
+ * highest window end any rank marked (only ever grows). */
+static inline uint64_t *any_invalid(ucmpi_coll_shm_t *sh)
+{
+    return (uint64_t *)(sh->base + 32);
+}
+
+/* The numbers between my last mark and k0 carried data: their bits are
+ * cleared, those of [k0, k0 + m) set, then the window moves (release:
+ * a reader that sees the new hi sees the new bits). */
+void ucmpi_coll_shm_mark_invalid(ucmpi_coll_shm_t *sh, uint64_t k0,
+                                 uint64_t m)
+{
+    uint64_t *w = invalid_marks(sh, sh->me);
+    uint64_t bits = w[0], hi = w[1];
+
+    for (uint64_t j = hi + 64 <= k0 ? k0 - 64 : hi; j < k0; j++)
+        bits &= ~(1ULL << (j % 64));
+    for (uint64_t j = m > 64 ? k0 + m - 64 : k0; j < k0 + m; j++)
+        bits |= 1ULL << (j % 64);
+    w[0] = bits;
+    __atomic_store_n(&w[1], k0 + m, __ATOMIC_RELEASE);
+    /* the readers' one-word test: the highest hi of any rank */
+    uint64_t *any = any_invalid(sh);
+    uint64_t cur = __atomic_load_n(any, __ATOMIC_RELAXED);
+
+    while (cur < k0 + m &&
+           !__atomic_compare_exchange_n(any, &cur, k0 + m, false,
+                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+        ;
+}
+
+/* Which rank marked one of k .. k+g-1 (rare: some rank marked numbers). */
+static int check_marks(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
+                       const char *fn)
+{
+    for (int r = 0; r < sh->n; r++) {
+        const uint64_t *w = invalid_marks(sh, r);
+        uint64_t hi = __atomic_load_n(&w[1], __ATOMIC_ACQUIRE);
+
+        /* (a marker runs at most NBUF numbers ahead of my wait) */
+        if (__builtin_expect(hi <= k, 1) || r == sh->me)
+            continue;
+        for (uint64_t j = k; j < k + g && j < hi; j++)
+            if (j + 64 >= hi && (w[0] >> (j % 64)) & 1)
+                return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn,
+                                      "rank %d sent no block: its own "
+                                      "arguments failed a check", r);
+    }
+    return MPI_SUCCESS;
+}
+
+int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
+                               const char *fn)
+{
+    if (__builtin_expect(__atomic_load_n(any_invalid(sh), __ATOMIC_ACQUIRE) <=
+                             k, 1))
+        return MPI_SUCCESS;
+    return check_marks(sh, k, g, fn);
 }
 
 /* ---- core7: every rank's byte count, so a mismatch is an error ---- */

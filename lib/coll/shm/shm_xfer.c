@@ -29,8 +29,8 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
     rc = sbuf == MPI_IN_PLACE
              ? ucmpi_coll_shm_contribute(sh, k, me,
                                          block(rbuf, me, rcount, rdt),
-                                         rcount, rdt, 0, fn)
-             : ucmpi_coll_shm_contribute(sh, k, me, sbuf, scount, sdt, 0,
+                                         rcount, rdt, 0, 0, fn)
+             : ucmpi_coll_shm_contribute(sh, k, me, sbuf, scount, sdt, 0, 0,
                                          fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -46,7 +46,8 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
     else if (sbuf != MPI_IN_PLACE)
         ucmpi_coll_shm_unpack(block(rbuf, me, rcount, rdt), rcount, rdt,
                               ucmpi_coll_shm_data(sh, me, k, nbytes));
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_check_valid(sh, k, 1, fn)) != MPI_SUCCESS)
         return rc;
     for (int r = 0; r < comm->size; r++)
         if (r != me)
@@ -118,7 +119,8 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
     else if (!inplace)
         memcpy(block(rbuf, me, rcount, rdt) + rdt->true_lb,
                block(sbuf, me, scount, sdt) + sdt->true_lb, blk);
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_check_valid(sh, k, 1, fn)) != MPI_SUCCESS)
         return rc;
     for (int r = 0; r < n; r++)
         if (r != me)
