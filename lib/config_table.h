@@ -16,7 +16,7 @@ typedef struct {
     const char *desc;
 } ucmpi_config_entry_t;
 
-extern const ucmpi_config_entry_t ucmpi_config_table[];
+extern UCMPI_EXPORT const ucmpi_config_entry_t ucmpi_config_table[];
 const ucmpi_config_entry_t *ucmpi_config_find(const char *name);
 int ucmpi_config_count(void);
 /* Overrides the environment and default of entry `e` from now on (MPI_T);

@@ -115,25 +115,49 @@ blocking_send_slow(const void *buf, MPI_Count count, MPI_Datatype dt,
     return ucmpi_p2p_report(comm, rc, fn);
 }
 
+/* A blocking entry point's slow path with the entry point's own six
+ * arguments: the usual path then ends in a jump either way and needs no
+ * stack frame (see nb_slow_t). */
+typedef int (*send_slow_t)(const void *buf, MPI_Count count, MPI_Datatype dt,
+                           int dest, int tag, MPI_Comm comm);
+
 /* The bodies below are forced inline into each entry point: one call
  * layer less on every message (the fast path is a few dozen instructions
  * and a call with six arguments costs a good part of it). */
 static inline __attribute__((always_inline)) int
 blocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
               int dest, int tag, MPI_Comm comm, int mode,
-              const char *fn)
+              const char *fn, send_slow_t slow)
 {
     /* the usual case straight to the glue, a tail call that reports its
      * own errors: one call on the path a message's latency waits for
-     * (comm is valid, dest a rank) */
+     * (comm is valid, dest a rank; below MPI_THREAD_MULTIPLE the send's
+     * number is a plain increment, ucmpi_p2p_send_direct's next_seq) */
     if (__builtin_expect(mode != UCMPI_SEND_SYNC &&
                          ucmpi_p2p_args_ok(buf, count, dt, dest, tag, comm,
-                                           false) && dt->contig, 1)) {
+                                           false) && dt->contig &&
+                         ucmpi_global.thread_level != MPI_THREAD_MULTIPLE,
+                         1)) {
+        size_t bytes = (size_t)(count * dt->size);
+        int world = ucmpi_comm_peer_world(comm, dest);
+
         ucmpi_rt_enter(fn);
-        return ucmpi_p2p_send_direct(buf, count, dt, dest, tag, comm,
-                                     UCMPI_CTX_P2P, fn);
+        ++ucmpi_p2p_peer_seq[world];  /* earlier sends no longer cancellable */
+        return ucmpi_ucx_send_contig(
+            world, ucmpi_tag_make(comm->ctx, UCMPI_CTX_P2P, comm->rank, tag),
+            ucmpi_p2p_contig_addr(buf, dt, bytes), bytes, comm, fn);
     }
+    if (slow != NULL)
+        return slow(buf, count, dt, dest, tag, comm);
     return blocking_send_slow(buf, count, dt, dest, tag, comm, mode, fn);
+}
+
+static __attribute__((noinline)) int
+send_slow_mpi(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+              int tag, MPI_Comm comm)
+{
+    return blocking_send_slow(buf, count, dt, dest, tag, comm,
+                              UCMPI_SEND_STANDARD, "MPI_Send");
 }
 
 /* Any nonblocking send, out of line (see blocking_send_slow). */
@@ -213,7 +237,7 @@ int PMPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
               MPI_Comm comm)
 {
     return blocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_STANDARD,
-                         "MPI_Send");
+                         "MPI_Send", send_slow_mpi);
 }
 
 #pragma weak MPI_Ssend = PMPI_Ssend
@@ -221,7 +245,7 @@ int PMPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                MPI_Comm comm)
 {
     return blocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_SYNC,
-                         "MPI_Ssend");
+                         "MPI_Ssend", NULL);
 }
 
 #pragma weak MPI_Rsend = PMPI_Rsend
@@ -229,7 +253,7 @@ int PMPI_Rsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                MPI_Comm comm)
 {
     return blocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_READY,
-                         "MPI_Rsend");
+                         "MPI_Rsend", NULL);
 }
 
 #pragma weak MPI_Isend = PMPI_Isend
@@ -262,7 +286,7 @@ int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                 int tag, MPI_Comm comm)
 {
     return blocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_STANDARD,
-                         "MPI_Send_c");
+                         "MPI_Send_c", NULL);
 }
 
 #pragma weak MPI_Ssend_c = PMPI_Ssend_c
@@ -270,7 +294,7 @@ int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                  int tag, MPI_Comm comm)
 {
     return blocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_SYNC,
-                         "MPI_Ssend_c");
+                         "MPI_Ssend_c", NULL);
 }
 
 #pragma weak MPI_Rsend_c = PMPI_Rsend_c
@@ -278,7 +302,7 @@ int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                  int tag, MPI_Comm comm)
 {
     return blocking_send(buf, count, dt, dest, tag, comm, UCMPI_SEND_READY,
-                         "MPI_Rsend_c");
+                         "MPI_Rsend_c", NULL);
 }
 
 #pragma weak MPI_Isend_c = PMPI_Isend_c
@@ -324,16 +348,14 @@ recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src,
             const char *fn)
 {
     /* the usual case (see blocking_send); src is a rank or MPI_ANY_SOURCE,
-     * and a single-threaded receive may post without the lock */
+     * and a single-threaded receive may post without the lock: a tail
+     * call into the glue, which reports errors as the call named here */
     if (__builtin_expect(ucmpi_p2p_args_ok(buf, count, dt, src, tag, comm,
                                            true) && dt->contig &&
                          ucmpi_global.thread_level != MPI_THREAD_MULTIPLE &&
                          ucmpi_p2p_stash_n == 0, 1)) {
         ucmpi_rt_enter(fn);
-        int rc = ucmpi_p2p_recv_direct(buf, count, dt, src, tag, comm,
-                                       UCMPI_CTX_P2P, status);
-        return __builtin_expect(rc == MPI_SUCCESS, 1)
-                   ? rc : ucmpi_p2p_report(comm, rc, fn);
+        return ucmpi_ucx_recv_user(buf, count, dt, src, tag, comm, status);
     }
     return recv_slow(buf, count, dt, src, tag, comm, status, fn);
 }

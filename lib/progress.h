@@ -13,10 +13,10 @@
 /* Registered hooks (lib/progress.c) and queued Ssend acknowledgements
  * (lib/p2p.c): while both are 0 below MPI_THREAD_MULTIPLE, progress is
  * one UCX progress call. */
-extern int ucmpi_progress_num_hooks;
-extern int ucmpi_p2p_acks_pending;
+extern int ucmpi_progress_num_hooks __attribute__((visibility("hidden")));
+extern int ucmpi_p2p_acks_pending __attribute__((visibility("hidden")));
 /* 1 in wait mode poll: idle turns only publish "waiting" once. */
-extern int ucmpi_progress_polling;
+extern int ucmpi_progress_polling __attribute__((visibility("hidden")));
 
 static inline bool ucmpi_progress_ucx_only(void)
 {

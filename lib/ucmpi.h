@@ -6,7 +6,14 @@
 #ifndef UCMPI_H
 #define UCMPI_H
 
+/* The library is built with -fvisibility=hidden (direct, GOT-free access
+ * to its own globals on every message's path): what mpi.h declares (the
+ * MPI_/PMPI_ functions, the predefined objects) is the exported ABI, and
+ * UCMPI_EXPORT marks the few internals that ucmpi_info links against. */
+#pragma GCC visibility push(default)
 #include <mpi.h>
+#pragma GCC visibility pop
+#define UCMPI_EXPORT __attribute__((visibility("default")))
 #include <stdint.h>
 #include <stddef.h>
 #include <stdarg.h>
@@ -65,7 +72,7 @@ typedef struct {
     int appnum, universe_size;
 } ucmpi_global_t;
 
-extern ucmpi_global_t ucmpi_global;
+extern ucmpi_global_t ucmpi_global __attribute__((visibility("hidden"))); /* no GOT */
 
 /* The library instance (lib/init.c) and the sessions using it
  * (lib/session.c): up at the first MPI_Init/MPI_Session_init, down when
@@ -485,7 +492,7 @@ int ucmpi_attr_delete_all(int kind, void *handle, void **attrs);
 /* Value of tunable `name` (without the UCMPI_ prefix, e.g.
  * "ALLREDUCE_ALGORITHM"); the table's default when unset.  Unknown names
  * abort: every knob must be in the table. */
-const char *ucmpi_config_str(const char *name);
+UCMPI_EXPORT const char *ucmpi_config_str(const char *name);
 long ucmpi_config_long(const char *name);
 
 /* Collective traffic (lib/coll and communicator management) uses tags

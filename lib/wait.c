@@ -178,8 +178,14 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     }
     ucmpi_wait_loop_t l;
     ucmpi_wait_loop_init(&l);
-    while (!ucmpi_request_is_complete(r))
-        check_peers(ucmpi_wait_loop_turn(&l), 1, request);
+    while (!ucmpi_request_is_complete(r)) {
+        int n = l.fast ? ucmpi_ucx_progress() : ucmpi_progress();
+        /* done: leave before the loop's bookkeeping (the way from the
+         * completion back to the caller is part of a message's latency) */
+        if (ucmpi_request_is_complete(r))
+            break;
+        check_peers(ucmpi_wait_loop_after(&l, n), 1, request);
+    }
     ucmpi_rt_wait_done();
     /* the usual case: nothing to report, no comm reference needed */
     if (plain(r)) {

@@ -24,8 +24,9 @@ typedef struct {
 
 _Static_assert(sizeof(ucmpi_rt_slot_t) == 64, "one cache line per rank");
 
-extern ucmpi_rt_slot_t *ucmpi_rt_slot;   /* never NULL */
-extern const char *ucmpi_rt_call;        /* last entry point called */
+/* (hidden: every blocking call stores to both, without the GOT) */
+extern ucmpi_rt_slot_t *ucmpi_rt_slot __attribute__((visibility("hidden")));   /* never NULL */
+extern const char *ucmpi_rt_call __attribute__((visibility("hidden")));        /* last entry point called */
 
 /* Maps this rank's slot if the launcher made them (called by
  * ucmpi_rt_init; failures are silent: the report then lacks this rank). */

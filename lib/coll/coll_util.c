@@ -86,6 +86,12 @@ int ucmpi_coll_run(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
     }
     if (mode == UCMPI_COLL_BLOCKING) {
         rc = ucmpi_sched_run_blocking(s);
+        if (rc == MPI_ERR_TRUNCATE)
+            return ucmpi_err_comm(comm, rc, fn, "a message of this collective "
+                                  "did not have the size this rank's count "
+                                  "and datatype give (they differ between "
+                                  "ranks, or a peer's arguments failed a "
+                                  "check)");
         if (rc != MPI_SUCCESS)
             return ucmpi_err_comm(comm, rc, fn, "collective failed");
         return MPI_SUCCESS;

@@ -555,9 +555,11 @@ static int reap(ucmpi_sched_t *s)
         int e = s->rq[i].status.MPI_ERROR;
         if (e == MPI_ERR_PROC_FAILED || lost_upstream(st, &s->rq[i]))
             pass_on_loss(s, e == MPI_ERR_PROC_FAILED);
-        /* an exact receive of the wrong length: the schedule goes on (its
-         * later steps serve other ranks), sending them empty messages */
-        else if (st->exact && (e == MPI_ERR_TRUNCATE ||
+        /* an exact receive of the wrong length (longer, shorter, or not
+         * whole elements, which the p2p layer calls MPI_ERR_TYPE): the
+         * schedule goes on (its later steps serve other ranks), sending
+         * them empty messages; stopping here would leave them waiting */
+        else if (st->exact && (e == MPI_ERR_TRUNCATE || e == MPI_ERR_TYPE ||
                                (e == MPI_SUCCESS && s->rq[i].status.ucmpi_count !=
                                                         st->count * st->dt->size)))
             s->late_err = MPI_ERR_TRUNCATE;

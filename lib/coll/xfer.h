@@ -99,6 +99,21 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
 int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
                           ucmpi_xfer_mode_t mode, MPI_Request *request,
                           const char *fn, int err);
+/* collerr8: a rank whose own arguments failed a check (err, already
+ * reported) in a collective where everyone sends to and receives from
+ * everyone (allgather, alltoall) still runs the others' algorithm alg,
+ * built from *a (its receive side must be valid), poisoned: it takes what
+ * they send (their rendezvous sends return) and sends them empty
+ * messages, which their receives report as MPI_ERR_TRUNCATE instead of
+ * waiting for ever or keeping a stale block.  Blocking and nonblocking
+ * forms finish it before returning (the caller may reuse its buffers once
+ * the call failed); a persistent init hands back a request that does it
+ * on each start and completes in err.  Returns err. */
+int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
+                            ucmpi_xfer_mode_t mode, MPI_Request *request,
+                            int err);
+/* (count, dt) passes ucmpi_xfer_check_buf (no report): 1, else 0. */
+int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt);
 
 /* Turns the v/w arrays of *a into a->sblk/a->rblk (scratch of s); done
  * by ucmpi_xfer_run() before the builder runs. */

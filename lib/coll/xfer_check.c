@@ -85,3 +85,35 @@ int ucmpi_xfer_check_match(ucmpi_comm_t *c, MPI_Count scount,
                           "receives %lld (type signatures must match)", what,
                           sb, rb);
 }
+
+int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt)
+{
+    const char *why;
+
+    return count >= 0 && ucmpi_dt_check(dt, 1, &why) == MPI_SUCCESS;
+}
+
+int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
+                            ucmpi_xfer_mode_t mode, MPI_Request *request,
+                            int err)
+{
+    ucmpi_sched_t *s;
+    int rc;
+
+    if (mode != UCMPI_XFER_BLOCKING && request != NULL)
+        *request = MPI_REQUEST_NULL;
+    if ((s = ucmpi_sched_create(a->comm)) == NULL)
+        return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
+    rc = ucmpi_xfer_prepare(s, a);
+    if (rc == MPI_SUCCESS)
+        rc = alg->build(s, a);
+    ucmpi_sched_poison(s);
+    if (mode == UCMPI_XFER_PERSISTENT)
+        return ucmpi_coll_persist_failed(s, rc, request, err);
+    if (rc != MPI_SUCCESS) {
+        ucmpi_sched_free(s);      /* its tag is taken: still in step */
+        return err;
+    }
+    (void)ucmpi_sched_run_blocking(s);   /* its truncations are not news */
+    return err;
+}

@@ -21,7 +21,7 @@ typedef struct {
                                  caller provides (UCP_OP_ATTR_FIELD_REQUEST) */
 } ucmpi_ucx_t;
 
-extern ucmpi_ucx_t ucmpi_ucx;
+extern ucmpi_ucx_t ucmpi_ucx __attribute__((visibility("hidden"))); /* no GOT */
 
 /* Endpoint to world rank `r`, created on first use; NULL if the peer is
  * unreachable (an error has then been reported). */
@@ -32,11 +32,20 @@ static inline ucp_ep_h ucmpi_ucx_ep(int r)
     return __builtin_expect(ep != NULL, 1) ? ep : ucmpi_ucx_ep_create(r);
 }
 
+/* UCX reported world rank r dead. */
+static inline int ucmpi_ucx_peer_dead(int r)
+{
+    return ucmpi_ucx.peer_failed != NULL && ucmpi_ucx.peer_failed[r];
+}
+
+/* The MPI error class of a UCX completion status (tag.c). */
+int ucmpi_ucx_mpi_error(ucs_status_t st);
+
 /* Large messages between ranks of one node: huge pages under buffers used
  * again and again (lib/ucp_glue/hugepage.c).  Contiguous sends and
  * receives of min bytes or more call these (world_src < 0: any source);
  * min is SIZE_MAX when turned off. */
-extern size_t ucmpi_ucx_hugepage_min;
+extern size_t ucmpi_ucx_hugepage_min __attribute__((visibility("hidden")));
 void ucmpi_ucx_hugepage_init(void);
 void ucmpi_ucx_hugepage_send(int world_dest, const void *buf, size_t len);
 void ucmpi_ucx_hugepage_recv(int world_src, const void *buf, size_t len);

@@ -82,10 +82,6 @@ static ucp_datatype_t get_generic_dt(void)
     return generic_dt;
 }
 
-static inline int peer_dead(int r)
-{
-    return ucmpi_ucx.peer_failed != NULL && ucmpi_ucx.peer_failed[r];
-}
 
 /* --- buffer preparation --- */
 enum { BUF_CONTIG, BUF_BOUNCE, BUF_GENERIC };
@@ -135,7 +131,7 @@ static int prepare(ucmpi_request_t *req, int packing, void **buf,
     }
 }
 
-static int mpi_error_of(ucs_status_t st)
+int ucmpi_ucx_mpi_error(ucs_status_t st)
 {
     switch (st) {
     case UCS_OK:
@@ -162,7 +158,7 @@ static void op_done(ucmpi_request_t *req, ucs_status_t st)
     else if (st == UCS_ERR_CANCELED && req->status.MPI_ERROR == MPI_SUCCESS)
         req->status.ucmpi_cancelled = 1;   /* else: failed peer, see failure.c */
     else if (st != UCS_OK && req->status.MPI_ERROR == MPI_SUCCESS)
-        req->status.MPI_ERROR = mpi_error_of(st);
+        req->status.MPI_ERROR = ucmpi_ucx_mpi_error(st);
     if (--req->p2p.pending == 0) {
         if (req->p2p.bounce != NULL) {
             free(req->p2p.bounce);
@@ -239,7 +235,7 @@ static int post_ack_recv(ucmpi_request_t *req, uint64_t tag)
     p.user_data = req;
     void *ret = ucp_tag_recv_nbx(ucmpi_ucx.worker, NULL, 0, rtag, mask, &p);
     if (UCS_PTR_IS_ERR(ret))
-        return mpi_error_of(UCS_PTR_STATUS(ret));
+        return ucmpi_ucx_mpi_error(UCS_PTR_STATUS(ret));
     if (ret == NULL)
         op_done(req, UCS_OK);      /* completed at once: no callback */
     else
@@ -255,7 +251,7 @@ int ucmpi_ucx_tag_send(ucmpi_request_t *req, int world_dest, uint64_t tag)
     size_t count;
     int rc;
 
-    if (ep == NULL || peer_dead(world_dest))
+    if (ep == NULL || ucmpi_ucx_peer_dead(world_dest))
         return MPI_ERR_PROC_FAILED;
     p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
     p.cb.send = send_cb;
@@ -518,94 +514,11 @@ int ucmpi_ucx_send_ack(int world_dest, uint64_t tag)
     if (UCS_PTR_IS_PTR(ret))
         ucp_request_free(ret);   /* released by UCX when it completes */
     else if (UCS_PTR_IS_ERR(ret))
-        return mpi_error_of(UCS_PTR_STATUS(ret));
+        return ucmpi_ucx_mpi_error(UCS_PTR_STATUS(ret));
     return MPI_SUCCESS;
 }
 
-/* --- direct paths: contiguous data, no ucmpi request --- */
-
-/* Waits for a UCX request posted without callback; once world_peer >= 0
- * is seen dead a receive (info != NULL) from it is cancelled, a send to it
- * is left to UCX (its memory is released when UCX is done with it, which
- * may be never), and *dead tells so.  The caller frees the request unless it
- * provided its memory. */
-static inline __attribute__((always_inline)) ucs_status_t
-wait_ucx_nofree(void *ucx_req, ucp_tag_recv_info_t *info, int world_peer,
-                int *dead)
-{
-    ucp_worker_h worker = ucmpi_ucx.worker;
-    ucmpi_wait_loop_t l;
-    ucs_status_t st;
-
-    /* a turn of this loop is what a message waits for on average: a
-     * cheap status check, and UCX progress without the engine's call
-     * when nothing else needs driving (see lib/progress.h) */
-    ucmpi_wait_loop_init(&l);
-    while ((st = ucp_request_check_status(ucx_req)) == UCS_INPROGRESS) {
-        int n = l.fast ? (int)ucp_worker_progress(worker) : ucmpi_progress();
-        unsigned spins = ucmpi_wait_loop_after(&l, n);
-        if (spins % 1024 == 0 && spins != 0 && world_peer >= 0 && !*dead &&
-            ucmpi_peer_failed(world_peer)) {
-            *dead = 1;
-            if (info == NULL) {               /* a send: see ucmpi_ucx_send_abandon */
-                ucmpi_ucx_peer_gone(world_peer);
-                st = UCS_ERR_CONNECTION_RESET;
-                break;
-            }
-            ucp_request_cancel(worker, ucx_req);
-        }
-    }
-    if (info != NULL)
-        st = ucp_tag_recv_request_test(ucx_req, info);
-    ucmpi_rt_wait_done();
-    return st;
-}
-
-static ucs_status_t wait_ucx(void *ucx_req, ucp_tag_recv_info_t *info,
-                             int world_peer, int *dead)
-{
-    ucs_status_t st = wait_ucx_nofree(ucx_req, info, world_peer, dead);
-
-    ucp_request_free(ucx_req);
-    return st;
-}
-
-/* Blocking send of a contiguous buffer.  FAST_CMPL tells UCX the caller
- * waits at once (what ucp_tag_send_nbr and Open MPI's MPI_Send do): it
- * then copies eagerly up to UCX_RNDV_SEND_NBR_THRESH (256 KiB) instead of
- * a rendezvous from ~8 KiB, 3-10x faster for 16-128 KiB on shared memory. */
-static int send_contig_wait(void *ret, int world_dest, MPI_Comm comm,
-                            const char *fn)
-{
-    int dead = 0, rc;
-    ucs_status_t st = UCS_PTR_IS_ERR(ret)
-                          ? UCS_PTR_STATUS(ret)
-                          : wait_ucx(ret, NULL, world_dest, &dead);
-
-    if (st != UCS_OK && (dead || ucmpi_peer_failed(world_dest)))
-        rc = MPI_ERR_PROC_FAILED;     /* e.g. its shared memory is gone */
-    else
-        rc = mpi_error_of(st);
-    return fn != NULL ? ucmpi_p2p_report(comm, rc, fn) : rc;
-}
-
-int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
-                          size_t len, MPI_Comm comm, const char *fn)
-{
-    ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
-    ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
-
-    p.op_attr_mask = UCP_OP_ATTR_FLAG_FAST_CMPL;
-    if (__builtin_expect(ep == NULL || peer_dead(world_dest), 0))
-        return fn != NULL ? ucmpi_p2p_report(comm, MPI_ERR_PROC_FAILED, fn)
-                          : MPI_ERR_PROC_FAILED;
-    if (__builtin_expect(len >= ucmpi_ucx_hugepage_min, 0))
-        ucmpi_ucx_hugepage_send(world_dest, buf, len);
-    void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
-    if (__builtin_expect(ret == NULL, 1))
-        return MPI_SUCCESS;
-    return send_contig_wait(ret, world_dest, comm, fn);
-}
+/* --- nonblocking sends of contiguous data (blocking ones: direct.c) --- */
 
 /* Nonblocking send of a contiguous buffer for req: 1 when UCX kept the
  * operation (*ucx_req) and will call back (so single-threaded callers may
@@ -620,7 +533,7 @@ int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
     p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
     p.cb.send = send_cb;
     p.user_data = req;
-    if (__builtin_expect(ep == NULL || peer_dead(world_dest), 0))
+    if (__builtin_expect(ep == NULL || ucmpi_ucx_peer_dead(world_dest), 0))
         return -MPI_ERR_PROC_FAILED;
     if (__builtin_expect(len >= ucmpi_ucx_hugepage_min, 0))
         ucmpi_ucx_hugepage_send(world_dest, buf, len);
@@ -628,7 +541,7 @@ int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
     if (__builtin_expect(ret == NULL, 1))
         return 0;
     if (UCS_PTR_IS_ERR(ret))
-        return -mpi_error_of(UCS_PTR_STATUS(ret));
+        return -ucmpi_ucx_mpi_error(UCS_PTR_STATUS(ret));
     /* callbacks run only inside progress: the caller sets up req first */
     *ucx_req = ret;
     return 1;
@@ -664,7 +577,7 @@ isend_req_post(ucmpi_request_t *req, ucp_ep_h ep, uint64_t tag,
      * owner free) req from now on: nothing more to record */
     if (!UCS_PTR_IS_ERR(ret))
         return MPI_SUCCESS;
-    return isend_req_failed(req, mpi_error_of(UCS_PTR_STATUS(ret)));
+    return isend_req_failed(req, ucmpi_ucx_mpi_error(UCS_PTR_STATUS(ret)));
 }
 
 /* ucmpi_ucx_isend_req's other cases: a new endpoint, a dead peer, a send
@@ -675,7 +588,7 @@ isend_req_slow(ucmpi_request_t *req, int world_dest, uint64_t tag,
 {
     ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
 
-    if (ep == NULL || peer_dead(world_dest))
+    if (ep == NULL || ucmpi_ucx_peer_dead(world_dest))
         return isend_req_failed(req, MPI_ERR_PROC_FAILED);
     if (len >= ucmpi_ucx_hugepage_min)
         ucmpi_ucx_hugepage_send(world_dest, buf, len);   /* as isend_contig */
@@ -693,97 +606,8 @@ int ucmpi_ucx_isend_req(ucmpi_request_t *req, int world_dest, uint64_t tag,
     ucp_ep_h ep = __atomic_load_n(&ucmpi_ucx.eps[world_dest],
                                   __ATOMIC_ACQUIRE);
 
-    if (__builtin_expect(ep == NULL || peer_dead(world_dest) ||
+    if (__builtin_expect(ep == NULL || ucmpi_ucx_peer_dead(world_dest) ||
                          len >= ucmpi_ucx_hugepage_min, 0))
         return isend_req_slow(req, world_dest, tag, buf, len);
     return isend_req_post(req, ep, tag, buf, len);
-}
-
-/* Where a blocking receive's callback leaves the outcome. */
-typedef struct {
-    ucs_status_t status;          /* UCS_INPROGRESS until the callback ran */
-    ucp_tag_recv_info_t info;
-} recv_wait_t;
-
-static void recv_wait_cb(void *ucx_req, ucs_status_t st,
-                         const ucp_tag_recv_info_t *info, void *user_data)
-{
-    recv_wait_t *w = user_data;
-
-    w->info = *info;
-    w->status = st;
-}
-
-/* Waits for a single-threaded blocking receive: the callback runs inside
- * this thread's progress (or a cancel), and UCX is done with the request
- * once the call that ran it returned, so each turn reads a local instead
- * of calling ucp_request_check_status, and the envelope needs no
- * ucp_tag_recv_request_test (~40 instructions less per message, on the
- * path its latency waits for). */
-static ucs_status_t wait_recv_st(void *ucx_req, recv_wait_t *w,
-                                 int world_peer, int *dead)
-{
-    ucp_worker_h worker = ucmpi_ucx.worker;
-    ucmpi_wait_loop_t l;
-
-    ucmpi_wait_loop_init(&l);
-    while (__atomic_load_n(&w->status, __ATOMIC_RELAXED) == UCS_INPROGRESS) {
-        int n = l.fast ? (int)ucp_worker_progress(worker) : ucmpi_progress();
-        unsigned spins = ucmpi_wait_loop_after(&l, n);
-        if (spins % 1024 == 0 && spins != 0 && world_peer >= 0 && !*dead &&
-            ucmpi_peer_failed(world_peer)) {
-            *dead = 1;
-            ucp_request_cancel(worker, ucx_req);
-        }
-    }
-    ucmpi_rt_wait_done();
-    return w->status;
-}
-
-/* Blocking receive into a contiguous buffer, without immediate completion
- * (UCX 1.13 leaves param->recv_info unset then): the envelope comes from
- * the callback, or from ucp_tag_recv_request_test under
- * MPI_THREAD_MULTIPLE (another thread may run the callback while UCX
- * still owns the request).  The UCX request lives on this stack (as
- * ucp_tag_recv_nbr's did; Open MPI's MPI_Recv does the same): no request
- * pool get and free per message.  *sender_tag and *length are set unless
- * the result is MPI_ERR_PROC_FAILED or MPI_ERR_OTHER. */
-int ucmpi_ucx_recv_contig(void *buf, size_t len, uint64_t tag, uint64_t mask,
-                          int world_peer, uint64_t *sender_tag,
-                          size_t *length)
-{
-    ucp_request_param_t p;        /* UCX reads only what op_attr_mask names */
-    recv_wait_t w;
-    ucs_status_t st;
-    int dead = 0;
-    /* UCX puts its request just in front of p.request */
-    char req_mem[ucmpi_ucx.req_size] __attribute__((aligned(16)));
-
-    p.op_attr_mask = UCP_OP_ATTR_FLAG_NO_IMM_CMPL |
-                     UCP_OP_ATTR_FIELD_REQUEST;
-    p.request = req_mem + sizeof(req_mem);
-    if (__builtin_expect(len >= ucmpi_ucx_hugepage_min, 0))
-        ucmpi_ucx_hugepage_recv(world_peer, buf, len);
-    if (__builtin_expect(!ucmpi_ucx.multi_thread, 1)) {
-        w.status = UCS_INPROGRESS;
-        p.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK |
-                          UCP_OP_ATTR_FIELD_USER_DATA;
-        p.cb.recv = recv_wait_cb;
-        p.user_data = &w;
-    }
-    void *ret = ucp_tag_recv_nbx(ucmpi_ucx.worker, buf, len, tag, mask, &p);
-    if (UCS_PTR_IS_ERR(ret))
-        return mpi_error_of(UCS_PTR_STATUS(ret));
-    /* finished only once UCX is done with req_mem (a cancel completes it) */
-    if (__builtin_expect(!ucmpi_ucx.multi_thread, 1))
-        st = wait_recv_st(ret, &w, world_peer, &dead);
-    else
-        st = wait_ucx_nofree(ret, &w.info, world_peer, &dead);
-    if (dead && st != UCS_OK)
-        return MPI_ERR_PROC_FAILED;
-    if (st != UCS_OK && st != UCS_ERR_MESSAGE_TRUNCATED)
-        return mpi_error_of(st);
-    *sender_tag = w.info.sender_tag;
-    *length = w.info.length;
-    return w.info.length > len ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 }

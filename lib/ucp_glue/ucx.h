@@ -20,8 +20,8 @@ int ucmpi_ucx_progress(void) __attribute__((visibility("hidden")));
 /* Event fd for blocking waits, or -1. */
 int ucmpi_ucx_arm(void);
 int ucmpi_ucx_efd(void);
-const char *ucmpi_ucx_version(void);
-void ucmpi_ucx_print_transports(int verbose);
+UCMPI_EXPORT const char *ucmpi_ucx_version(void);
+UCMPI_EXPORT void ucmpi_ucx_print_transports(int verbose);
 /* World rank r's worker address (malloc'd copy). */
 int ucmpi_ucx_peer_address(int r, void **addr, size_t *len);
 /* UCX reported world rank r unreachable (or ucmpi_ucx_peer_gone did). */
@@ -66,6 +66,10 @@ int ucmpi_ucx_isend_req(ucmpi_request_t *req, int world_dest, uint64_t tag,
 int ucmpi_ucx_recv_contig(void *buf, size_t len, uint64_t tag, uint64_t mask,
                           int world_peer, uint64_t *sender_tag,
                           size_t *length) __attribute__((visibility("hidden")));
+/* MPI_Recv's usual case, from its entry point's tail call (direct.c). */
+int ucmpi_ucx_recv_user(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                        int tag, MPI_Comm comm, MPI_Status *st)
+    __attribute__((visibility("hidden")));
 /* Zero-byte fire-and-forget send (synchronous-send acknowledgement). */
 int ucmpi_ucx_send_ack(int world_dest, uint64_t tag);
 

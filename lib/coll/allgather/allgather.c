@@ -79,6 +79,37 @@ static int ag_check_send(ucmpi_comm_t *c, const void *sbuf, MPI_Count scount,
     return ucmpi_xfer_check_buf(c, sbuf, scount, sdt, "send", fn);
 }
 
+/* This rank's arguments failed a check (rc, reported) after the others
+ * went ahead (collerr8).  Blocking on shm: take the call's shm numbers,
+ * marked invalid; else run their schedule poisoned: they get empty
+ * messages from this rank.  Either way they report MPI_ERR_TRUNCATE
+ * instead of waiting for ever or keeping a stale block.  With no usable
+ * receive side: the schedule's tag only. */
+static int ag_failed(ucmpi_comm_t *comm, int rc, const ucmpi_xfer_alg_t *table,
+                     const char *knob, ucmpi_xfer_args_t *a, size_t total,
+                     ucmpi_xfer_mode_t mode, MPI_Request *req)
+{
+    if (a->rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(a->rcount, a->rdt))
+        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+    if (table == ucmpi_allgather_algs && mode == UCMPI_XFER_BLOCKING &&
+        a->rcount > 0 &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLGATHER,
+                              (size_t)(a->rcount * a->rdt->size)) &&
+        ucmpi_coll_shm_allgather_skip(comm, (size_t)(a->rcount *
+                                                     a->rdt->size),
+                                      "MPI_Allgather (skipped)") !=
+            UCMPI_SHM_FALLBACK)
+        return rc;
+    /* its sends are empty: in place (intracomm) or the receive buffer
+     * standing in for the send side */
+    a->sbuf = comm->is_inter ? a->rbuf : MPI_IN_PLACE;
+    a->scount = comm->is_inter && !a->rcounts && !a->rcounts_c ? a->rcount
+                                                                : 0;
+    a->sdt = a->scount ? a->rdt : MPI_BYTE;
+    return ucmpi_xfer_run_poisoned(ag_select(table, knob, total, a), a, mode,
+                                   req, rc);
+}
+
 static int allgather_common(const void *sbuf, MPI_Count scount,
                             MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                             MPI_Datatype rdt,
@@ -100,25 +131,21 @@ static int allgather_common(const void *sbuf, MPI_Count scount,
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
         rc = ucmpi_coll_check_alias1(comm, sbuf, scount, sdt, rbuf,
                                      rcount * comm->remote_size, rdt, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,
                             .rcount = rcount, .rdt = rdt};
+    if (rc == MPI_SUCCESS && !comm->is_inter && sbuf != MPI_IN_PLACE)
+        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
+                                    "own block", fn);
+    if (rc != MPI_SUCCESS)    /* the others went ahead */
+        return ag_failed(comm, rc, ucmpi_allgather_algs,
+                         "ALLGATHER_ALGORITHM", &a,
+                         (size_t)(rcount * rdt->size) *
+                             (size_t)comm->remote_size, mode, req);
     if (sbuf == MPI_IN_PLACE) {
         a.scount = 0;
         a.sdt = MPI_BYTE;
-    }
-    if (!comm->is_inter && sbuf != MPI_IN_PLACE) {
-        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
-                                    "own block", fn);
-        /* the others went ahead: keep the shm numbers in step (core7) */
-        if (rc != MPI_SUCCESS)
-            return ucmpi_coll_skip(comm, rc,
-                                   mode == UCMPI_XFER_BLOCKING && rcount > 0
-                                       ? UCMPI_SHM_ALLGATHER : -1,
-                                   (size_t)(rcount * rdt->size), 0);
     }
     if (mode == UCMPI_XFER_BLOCKING && rcount > 0 &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLGATHER,
@@ -178,7 +205,7 @@ static int allgatherv_common(const void *sbuf, MPI_Count scount,
 {
     ucmpi_xfer_args_t a;
     size_t total = 0;
-    int rc = ucmpi_xfer_check_comm(comm, fn);
+    int rc = ucmpi_xfer_check_comm(comm, fn), recv_ok;
 
     if (rc != MPI_SUCCESS)
         return rc;
@@ -193,6 +220,7 @@ static int allgatherv_common(const void *sbuf, MPI_Count scount,
                        : ucmpi_xfer_check_counts(comm, comm->remote_size,
                                                  rcounts, displs, rdt,
                                                  "receive", fn);
+    recv_ok = rc == MPI_SUCCESS;
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
         ucmpi_coll_side_t s = {.buf = sbuf, .n = 1, .count = scount,
                                .dt = sdt};
@@ -202,8 +230,8 @@ static int allgatherv_common(const void *sbuf, MPI_Count scount,
                                .adispls = displs_c};
         rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
     }
-    if (rc != MPI_SUCCESS)
-        return rc;
+    if (rc != MPI_SUCCESS && !recv_ok)
+        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,
@@ -211,19 +239,19 @@ static int allgatherv_common(const void *sbuf, MPI_Count scount,
                             .rdispls = displs, .rcounts_c = rcounts_c,
                             .rdispls_c = displs_c,
                             .nrblk = comm->remote_size};
-    if (sbuf == MPI_IN_PLACE) {
-        a.scount = 0;
-        a.sdt = MPI_BYTE;
-    }
     for (int i = 0; i < comm->remote_size; i++)
         total += (size_t)(rcounts_c ? rcounts_c[i] : rcounts[i]) *
                  (size_t)rdt->size;
-    if (!comm->is_inter && sbuf != MPI_IN_PLACE) {
+    if (rc == MPI_SUCCESS && !comm->is_inter && sbuf != MPI_IN_PLACE)
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcounts_c ? rcounts_c[comm->rank]
                                               : rcounts[comm->rank],
                                     rdt, "own block", fn);
-        if (rc != MPI_SUCCESS)
-            return rc;
+    if (rc != MPI_SUCCESS)    /* the others went ahead (collerr8) */
+        return ag_failed(comm, rc, ucmpi_allgatherv_algs,
+                         "ALLGATHERV_ALGORITHM", &a, total, mode, req);
+    if (sbuf == MPI_IN_PLACE) {
+        a.scount = 0;
+        a.sdt = MPI_BYTE;
     }
     return ucmpi_xfer_run(ag_select(ucmpi_allgatherv_algs,
                                     "ALLGATHERV_ALGORITHM", total, &a),

@@ -22,7 +22,7 @@ int ucmpi_allreduce_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
         ucmpi_sched_set_comm(s, comm);
         rc = ucmpi_sched_send(s, tmp, count, dt, 0);
         if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_recv(s, rbuf, count, dt, 0);
+            rc = ucmpi_sched_recv_exact(s, rbuf, count, dt, 0);
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
         ucmpi_sched_set_comm(s, local);

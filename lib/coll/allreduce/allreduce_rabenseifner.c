@@ -40,7 +40,7 @@ int ucmpi_allreduce_rabenseifner(ucmpi_sched_t *s, const void *mine,
         if (me % 2 == 0) {
             rc = ucmpi_sched_send(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me + 1));
         } else {
-            rc = ucmpi_sched_recv(s, tmp, count, dt, ucmpi_coll_grp_peer(g, me - 1));
+            rc = ucmpi_sched_recv_exact(s, tmp, count, dt, ucmpi_coll_grp_peer(g, me - 1));
             if (rc == MPI_SUCCESS)
                 rc = ucmpi_sched_fence(s);
             if (rc == MPI_SUCCESS)
@@ -65,7 +65,7 @@ int ucmpi_allreduce_rabenseifner(ucmpi_sched_t *s, const void *mine,
             }
             rc = ucmpi_sched_send(s, ucmpi_coll_at(rbuf, soff, dt), scnt, dt, peer);
             if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_recv(s, ucmpi_coll_at(tmp, roff, dt), rcnt, dt, peer);
+                rc = ucmpi_sched_recv_exact(s, ucmpi_coll_at(tmp, roff, dt), rcnt, dt, peer);
             if (rc == MPI_SUCCESS)
                 rc = ucmpi_sched_fence(s);
             if (rc == MPI_SUCCESS)
@@ -94,7 +94,7 @@ int ucmpi_allreduce_rabenseifner(ucmpi_sched_t *s, const void *mine,
             }
             rc = ucmpi_sched_send(s, ucmpi_coll_at(rbuf, soff, dt), scnt, dt, peer);
             if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_recv(s, ucmpi_coll_at(rbuf, roff, dt), rcnt, dt, peer);
+                rc = ucmpi_sched_recv_exact(s, ucmpi_coll_at(rbuf, roff, dt), rcnt, dt, peer);
             if (rc == MPI_SUCCESS)
                 rc = ucmpi_sched_fence(s);
             if (newrank > pnew)
@@ -105,7 +105,7 @@ int ucmpi_allreduce_rabenseifner(ucmpi_sched_t *s, const void *mine,
         if (me % 2)
             rc = ucmpi_sched_send(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me - 1));
         else
-            rc = ucmpi_sched_recv(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me + 1));
+            rc = ucmpi_sched_recv_exact(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me + 1));
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
     }

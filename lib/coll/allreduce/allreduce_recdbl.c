@@ -25,7 +25,7 @@ int ucmpi_allreduce_recdbl(ucmpi_sched_t *s, const void *mine, void *rbuf,
         if (me % 2 == 0) {
             rc = ucmpi_sched_send(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me + 1));
         } else {
-            rc = ucmpi_sched_recv(s, tmp, count, dt, ucmpi_coll_grp_peer(g, me - 1));
+            rc = ucmpi_sched_recv_exact(s, tmp, count, dt, ucmpi_coll_grp_peer(g, me - 1));
             if (rc == MPI_SUCCESS)
                 rc = ucmpi_sched_fence(s);
             if (rc == MPI_SUCCESS)
@@ -40,7 +40,7 @@ int ucmpi_allreduce_recdbl(ucmpi_sched_t *s, const void *mine, void *rbuf,
         int peer = ucmpi_coll_grp_peer(g, ucmpi_coll_rd_oldrank(pnew, rem));
         rc = ucmpi_sched_send(s, cur, count, dt, peer);
         if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_recv(s, other, count, dt, peer);
+            rc = ucmpi_sched_recv_exact(s, other, count, dt, peer);
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
         if (rc != MPI_SUCCESS)
@@ -62,7 +62,7 @@ int ucmpi_allreduce_recdbl(ucmpi_sched_t *s, const void *mine, void *rbuf,
         if (me % 2)
             rc = ucmpi_sched_send(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me - 1));
         else
-            rc = ucmpi_sched_recv(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me + 1));
+            rc = ucmpi_sched_recv_exact(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me + 1));
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
     }

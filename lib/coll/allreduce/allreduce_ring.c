@@ -26,7 +26,7 @@ int ucmpi_allreduce_ring(ucmpi_sched_t *s, const void *mine, void *rbuf,
         ucmpi_coll_block(count, n, (r - k - 1 + 2 * n) % n, &roff, &rcnt);
         rc = ucmpi_sched_send(s, ucmpi_coll_at(rbuf, soff, dt), scnt, dt, right);
         if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_recv(s, tmp, rcnt, dt, left);
+            rc = ucmpi_sched_recv_exact(s, tmp, rcnt, dt, left);
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
         if (rc == MPI_SUCCESS)   /* runs before the next step's send */
@@ -38,8 +38,8 @@ int ucmpi_allreduce_ring(ucmpi_sched_t *s, const void *mine, void *rbuf,
         ucmpi_coll_block(count, n, (r - k + n) % n, &roff, &rcnt);
         rc = ucmpi_sched_send(s, ucmpi_coll_at(rbuf, soff, dt), scnt, dt, right);
         if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_recv(s, ucmpi_coll_at(rbuf, roff, dt), rcnt, dt,
-                                  left);
+            rc = ucmpi_sched_recv_exact(s, ucmpi_coll_at(rbuf, roff, dt),
+                                        rcnt, dt, left);
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
     }

@@ -71,13 +71,15 @@ static int reduce_scatter(ucmpi_sched_t *s, const ring_t *p,
         MPI_Count sc = seg(p, rblock(p, k - 1), j, &soff);
         const void *src = k == 0 ? mine : rbuf;
 
-        if (rc_ > 0)
-            rc = ucmpi_sched_recv(s, mine == rbuf ? tmp[t % 2]
-                                  : ucmpi_coll_at(rbuf, roff, p->dt),
-                                  rc_, p->dt, left);
+        /* empty segments move too (a block shorter by one element, or
+         * count < n): a rank whose count differs from its neighbour's
+         * then still matches every message, and exact receives see it */
+        rc = ucmpi_sched_recv_exact(s, mine == rbuf ? tmp[t % 2]
+                                    : ucmpi_coll_at(rbuf, roff, p->dt),
+                                    rc_, p->dt, left);
         if (rc == MPI_SUCCESS && t > 0)
             rc = reduce_seg(s, p, t - 1, mine, rbuf, tmp, op);
-        if (rc == MPI_SUCCESS && sc > 0)
+        if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_send(s, ucmpi_coll_at(src, soff, p->dt), sc,
                                   p->dt, right);
         if (rc == MPI_SUCCESS)
@@ -100,8 +102,8 @@ static int allgather(ucmpi_sched_t *s, const ring_t *p, void *rbuf)
     for (int k = 0; k < n - 1 && rc == MPI_SUCCESS; k++) {
         ucmpi_coll_block(p->count, n, (r + 1 - k + n) % n, &soff, &scnt);
         ucmpi_coll_block(p->count, n, (r - k + n) % n, &roff, &rcnt);
-        rc = ucmpi_sched_recv(s, ucmpi_coll_at(rbuf, roff, p->dt), rcnt,
-                              p->dt, left);
+        rc = ucmpi_sched_recv_exact(s, ucmpi_coll_at(rbuf, roff, p->dt),
+                                    rcnt, p->dt, left);
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_send(s, ucmpi_coll_at(rbuf, soff, p->dt), scnt,
                                   p->dt, right);

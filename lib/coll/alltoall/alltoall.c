@@ -85,19 +85,31 @@ static int a2a_check_inplace(ucmpi_comm_t *c, const void *sbuf,
     return MPI_SUCCESS;
 }
 
-/* This rank's own block failed its check: the others still run the
- * collective, so take its shm numbers (all its chunks: collL7) or its
- * schedule's tag. */
+/* This rank's arguments failed a check (rc, reported): the others still
+ * run the collective.  On the shm path take its shm numbers (all its
+ * chunks: collL7); else run their schedule poisoned (collerr8: their
+ * receives from this rank fail instead of waiting for ever, and their
+ * sends to it return); with no usable receive side, its schedule's tag. */
 static int a2a_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
-                    MPI_Count rcount, MPI_Datatype rdt, const char *fn)
+                    void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
+                    MPI_Request *req, const char *fn)
 {
-    size_t nbytes = (size_t)(rcount * rdt->size) * (size_t)comm->size;
+    ucmpi_xfer_args_t a;
+    size_t nbytes;
 
+    if (rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(rcount, rdt))
+        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+    nbytes = (size_t)(rcount * rdt->size) * (size_t)comm->size;
     if (mode == UCMPI_XFER_BLOCKING && rcount > 0 &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLTOALL, nbytes) &&
         ucmpi_coll_shm_alltoall_skip(comm, nbytes, fn) != UCMPI_SHM_FALLBACK)
         return rc;
-    return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+    /* its sends are empty: the receive buffer stands in for the send side */
+    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+                            .size = comm->size, .sbuf = rbuf,
+                            .scount = rcount, .sdt = rdt, .rbuf = rbuf,
+                            .rcount = rcount, .rdt = rdt};
+    return ucmpi_xfer_run_poisoned(a2a_select(&a), &a, mode, req, rc);
 }
 
 static int alltoall_common(const void *sbuf, MPI_Count scount,
@@ -124,8 +136,8 @@ static int alltoall_common(const void *sbuf, MPI_Count scount,
         rc = ucmpi_coll_check_alias1(comm, sbuf, scount * comm->remote_size,
                                      sdt, rbuf, rcount * comm->remote_size,
                                      rdt, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    if (rc != MPI_SUCCESS)    /* the others went ahead (collerr8) */
+        return a2a_skip(comm, rc, mode, rbuf, rcount, rdt, req, fn);
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,
@@ -141,7 +153,7 @@ static int alltoall_common(const void *sbuf, MPI_Count scount,
          * MPICH errors/coll/alltoalllength's next reduce saw another
          * collective's size records) */
         if (rc != MPI_SUCCESS)
-            return a2a_skip(comm, rc, mode, rcount, rdt, fn);
+            return a2a_skip(comm, rc, mode, rbuf, rcount, rdt, req, fn);
     }
     /* a rank's buffer holds its n blocks */
     if (mode == UCMPI_XFER_BLOCKING && rcount > 0 &&

@@ -165,6 +165,11 @@ char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k);
 #define UCMPI_COLL_SHM_SMALL 256
 char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                           size_t nbytes);
+/* The same for a bcast or reduce, whose writers may run ahead of their
+ * readers: on an oversubscribed node, data of up to 8 KiB goes in a
+ * deeper ring (NMED in shm_seg.c). */
+char *ucmpi_coll_shm_data_ahead(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                                size_t nbytes);
 /* Publishes: my data for k is in place (or: I entered k). */
 void ucmpi_coll_shm_post(ucmpi_coll_shm_t *sh, uint64_t k);
 /* Waits until rank r (every rank but me when r < 0) posted >= k;
@@ -177,12 +182,13 @@ int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
 /* Waits until my ucmpi_coll_shm_data buffer for k is free to write. */
 int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
                              size_t nbytes, const char *fn);
-/* Packs (buf, count, dt) into my ucmpi_coll_shm_data buffer for k once it
- * is writable, records sig as my size record for k (read by reductions
- * only: see below) and posts it. */
+/* Packs (buf, count, dt) into my ucmpi_coll_shm_data buffer for k (the
+ * _ahead one when ahead) once it is writable, records sig as my size
+ * record for k (read by reductions only: see below) and posts it. */
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
-                              MPI_Datatype dt, uint64_t sig, const char *fn);
+                              MPI_Datatype dt, uint64_t sig, int ahead,
+                              const char *fn);
 /* ---- core7: mismatched counts.  A rank of a reduction records the bytes
  * of its call for its first collective number k (once the ring is
  * writable at k, before posting k; it posts nothing beyond k before the
@@ -197,6 +203,24 @@ void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
 int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
                                uint64_t nbytes, const char *fn);
 /* ---- end core7 ---- */
+/* ---- collerr8: a rank whose own allgather/alltoall arguments failed a
+ * check takes the call's numbers [k0, k0 + m) with no valid data: it
+ * marks them so (bytes 16-31 of its flag line) before posting, and the
+ * readers, after their wait for all at k, check the marks of the g numbers
+ * k.. they read (two words in each flag line the wait just read): they
+ * report MPI_ERR_TRUNCATE instead of keeping a stale block.  The marks
+ * are a bitmap of the marker's last 64 numbers: a marker posts each
+ * NBUF-th number of a long skip only once its buffers are writable, so it
+ * runs at most NBUF numbers ahead of a reader still checking. */
+void ucmpi_coll_shm_mark_invalid(ucmpi_coll_shm_t *sh, uint64_t k0,
+                                 uint64_t m);
+int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
+                               const char *fn);
+/* The skip of such a rank: takes the numbers an allgather of nbytes per
+ * block takes (UCMPI_SHM_FALLBACK: no segment), marked invalid. */
+int ucmpi_coll_shm_allgather_skip(ucmpi_comm_t *comm, size_t nbytes,
+                                  const char *fn);
+/* ---- end collerr8 ---- */
 /* Frees comm's segment state (ucmpi_coll_comm_destroy). */
 void ucmpi_coll_shm_free(void *sh);
 

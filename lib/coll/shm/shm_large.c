@@ -171,7 +171,7 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
                                    void *rbuf, MPI_Count rcount,
                                    MPI_Datatype rdt, const char *fn)
 {
-    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
+    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS, bad = rc;
     size_t blk = (size_t)(rcount * rdt->size), len;
     size_t cs = ucmpi_coll_shm_slot_size(n);
     int gmax = ucmpi_coll_shm_group(n);
@@ -198,16 +198,25 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
         if (rc != MPI_SUCCESS)
             break;
         ucmpi_coll_shm_post(sh, k);
-        /* my own pieces while the others still write */
-        for (int i = 0; i < g && rc == MPI_SUCCESS; i++)
-            if (sbuf != MPI_IN_PLACE &&
-                span_unpack(&out, (size_t)me * blk + off + (size_t)i * cs,
-                            ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i),
-                            chunk_len(blk, off, cs, i)))
-                rc = nomem(comm, fn);
+        /* my own pieces while the others still write (contiguous:
+         * straight from sbuf, as in shm_xfer.c) */
+        len = (size_t)(g - 1) * cs + chunk_len(blk, off, cs, g - 1);
+        if (sbuf != MPI_IN_PLACE && in.base != NULL && out.base != NULL)
+            memcpy(out.base + (size_t)me * blk + off, in.base + off, len);
+        else
+            for (int i = 0; i < g && rc == MPI_SUCCESS; i++)
+                if (sbuf != MPI_IN_PLACE &&
+                    span_unpack(&out,
+                                (size_t)me * blk + off + (size_t)i * cs,
+                                ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i),
+                                chunk_len(blk, off, cs, i)))
+                    rc = nomem(comm, fn);
         if (rc != MPI_SUCCESS ||
             (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
             break;
+        /* a rank without valid data: go on (its numbers match ours) */
+        if (bad == MPI_SUCCESS)
+            bad = ucmpi_coll_shm_check_valid(sh, k, (uint64_t)g, fn);
         for (int i = 0; i < g; i++)
             for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
                 if (r != me &&
@@ -215,11 +224,10 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
                                 ucmpi_coll_shm_buf(sh, r, k + (uint64_t)i),
                                 chunk_len(blk, off, cs, i)))
                     rc = nomem(comm, fn);
-        len = (size_t)(g - 1) * cs + chunk_len(blk, off, cs, g - 1);
     }
     span_done(&in);
     span_done(&out);
-    return rc;
+    return rc != MPI_SUCCESS ? rc : bad;
 }
 
 /* The chunk size of the alltoall of n ranks (0: it falls back). */
@@ -230,13 +238,40 @@ static size_t a2a_chunk(int n)
     return cs > 64 ? cs / 64 * 64 : cs;
 }
 
+/* Takes m numbers without data, marked invalid (collerr8: the readers
+ * report it), posting as it goes: every ucmpi_coll_shm_group(n) numbers
+ * once they are writable, as the chunked paths do, so that it stays
+ * within a reader's window and ranks that all skip keep each other going. */
+static int skip_numbers(ucmpi_comm_t *comm, uint64_t m, const char *fn)
+{
+    ucmpi_coll_shm_t *sh = NULL;
+    uint64_t k = 0, k0 = 0;
+    uint64_t step = (uint64_t)ucmpi_coll_shm_group(comm->size);
+    int rc = MPI_SUCCESS;
+
+    for (uint64_t i = 0; i < m && rc == MPI_SUCCESS; i++) {
+        rc = enter(comm, fn, i == 0, &sh, &k);
+        if (rc != MPI_SUCCESS)
+            break;
+        if (i % step == 0)
+            k0 = k;
+        if (i % step == step - 1 || i == m - 1) {
+            if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) !=
+                MPI_SUCCESS)
+                break;
+            ucmpi_coll_shm_mark_invalid(sh, k0, k - k0 + 1);
+            ucmpi_coll_shm_post(sh, k);
+        }
+    }
+    return rc;
+}
+
 int ucmpi_coll_shm_alltoall_skip(ucmpi_comm_t *comm, size_t nbytes,
                                  const char *fn)
 {
-    int n = comm->size, rc = MPI_SUCCESS;
+    int n = comm->size;
     size_t cs = a2a_chunk(n), blk = nbytes / (size_t)n;
-    uint64_t m, k = 0;
-    ucmpi_coll_shm_t *sh = NULL;
+    uint64_t m;
 
     if (nbytes <= ucmpi_coll_shm_slot_size(n))
         m = 1;                         /* one buffer (shm_xfer.c) */
@@ -244,11 +279,16 @@ int ucmpi_coll_shm_alltoall_skip(ucmpi_comm_t *comm, size_t nbytes,
         return UCMPI_SHM_FALLBACK;
     else
         m = (blk + cs - 1) / cs;       /* a number per chunk */
-    for (uint64_t i = 0; i < m && rc == MPI_SUCCESS; i++)
-        rc = enter(comm, fn, i == 0, &sh, &k);
-    if (rc == MPI_SUCCESS)
-        ucmpi_coll_shm_post(sh, k);    /* reads nothing: done with all */
-    return rc;
+    return skip_numbers(comm, m, fn);
+}
+
+int ucmpi_coll_shm_allgather_skip(ucmpi_comm_t *comm, size_t nbytes,
+                                  const char *fn)
+{
+    size_t cs = ucmpi_coll_shm_slot_size(comm->size);
+
+    /* one buffer (shm_xfer.c), else a number per chunk */
+    return skip_numbers(comm, nbytes <= cs ? 1 : (nbytes + cs - 1) / cs, fn);
 }
 
 /* Each chunk: bytes [off, off+len) of each of my n outgoing blocks, side
@@ -259,7 +299,7 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
                                   void *rbuf, MPI_Count rcount,
                                   MPI_Datatype rdt, const char *fn)
 {
-    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
+    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS, bad = rc;
     size_t blk = (size_t)(rcount * rdt->size), len;
     size_t cs = a2a_chunk(n);        /* aligned pieces copy faster */
     int gmax = ucmpi_coll_shm_group(n);
@@ -313,6 +353,9 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
         if (rc != MPI_SUCCESS ||
             (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
             break;
+        /* a rank without valid data: go on (its numbers match ours) */
+        if (bad == MPI_SUCCESS)
+            bad = ucmpi_coll_shm_check_valid(sh, k, (uint64_t)g, fn);
         for (int j = 0; j < g; j++)
             for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
                 if (r != me &&
@@ -324,5 +367,5 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
     }
     span_done(&in);
     span_done(&out);
-    return rc;
+    return rc != MPI_SUCCESS ? rc : bad;
 }

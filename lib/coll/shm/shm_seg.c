@@ -12,7 +12,9 @@
  * data uses small buffer k % NSMALL instead), then per rank NSMALL size
  * records (the bytes of the reduction a rank posted k for, at k % NSMALL:
  * a count that differs between ranks is caught, see
- * ucmpi_coll_shm_check_sizes).
+ * ucmpi_coll_shm_check_sizes), then, on an oversubscribed node only, per
+ * rank NMED buffers of MED_BYTES (data up to that size uses medium
+ * buffer k % NMED: see NMED).
  */
 #include "coll/shm/shm.h"
 #include "coll/coll.h"
@@ -62,11 +64,35 @@
  * then run up to NSMALL-1 collectives ahead, so that oversubscribed
  * ranks switch (~2.5 us a switch on this VM) once per many collectives. */
 #define NSMALL 64
+/* Oversubscribed (more ranks than cores, where every collective costs
+ * switches), the data of a bcast or reduce up to MED_BYTES goes in a ring
+ * NMED deep, so that a bcast root (reduce contributors) runs up to NMED-1
+ * collectives ahead as with eager p2p messages (Open MPI's binomial bcast
+ * of 4-8 KiB at 4 ranks was 0.95 / 0.89x ucmpi's in session 7's quiet
+ * table).  Only there: with polling
+ * ranks on cores of their own the deeper ring's cache footprint cost more
+ * than it saved (UCMPI_COLL_SHM_SMALL in shm.h: 1 KiB buffers 64 deep
+ * were slower at 2 ranks).  Session 8 (coll8), 30 Nov 14:23 UTC, load 18
+ * from other sessions, 6 interleaved rounds, median us, 16-deep ring
+ * against a 64-deep one (a temporary knob; 32 KiB buffers) and Open MPI:
+ *   mpiexec -n 4 bench/coll_bench -b bcast -m 1K -M 8K
+ * 1 KiB 0.46 / 0.33 / 0.8, 2 KiB 0.45 / 0.24 / 0.47, 4 KiB 0.61 / 0.41 /
+ * 0.9, 8 KiB 0.85 / 0.69 / 1.0.  Not the collectives where every rank
+ * waits for all (allreduce, allgather, alltoall, reduce_scatter): none
+ * runs ahead, and the bigger footprint cost them (4 ranks, allreduce 4/8
+ * KiB 1.14/1.47x with it, reduce_scatter a tie; 10 interleaved rounds,
+ * 14:49 UTC, load 25, -b reduce_scatter,allreduce -m 512 -M 8K). */
+#define NMED 64
+#define MED_BYTES 8192
+/* a medium buffer free at k (everyone posted k - NMED + 1) also frees the
+ * size record k % NSMALL (ucmpi_coll_shm_set_size) */
+_Static_assert(NMED <= NSMALL, "size records outlive the medium ring");
 
 struct ucmpi_coll_shm {
     int ok;                   /* 0: no segment, every call falls back */
     int n, me;
     size_t slot;              /* bytes of one data buffer */
+    int deep;                 /* the NMED-deep medium ring is there */
     char *base;               /* the mapping (flags, then buffers) */
     size_t len;
     uint64_t seq;             /* number of the last collective begun */
@@ -426,12 +452,22 @@ static int run_allsum(ucmpi_comm_t *comm, int *mine, int *all)
     return ucmpi_sched_run_blocking(s);
 }
 
+/* Bytes of the segment (layout at the top of this file). */
+static size_t seg_len(const ucmpi_coll_shm_t *sh)
+{
+    return (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
+                            NSMALL * UCMPI_COLL_SHM_SMALL +
+                            NSMALL * sizeof(uint64_t) +
+                            (sh->deep ? (size_t)NMED * MED_BYTES : 0));
+}
+
 /* Every rank maps the segment or every rank falls back (sh->ok).  A rank
  * that cannot take part (no memory for its state: `refuse`) still runs the
  * set-up's two collectives, voting no, so nobody is left waiting in them. */
 static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
 {
-    int namebuf[NAME_LEN / sizeof(int)] = {0};  /* ints: any MPI has them */
+    /* ints (any MPI has them): the name, then whether sh->deep */
+    int namebuf[NAME_LEN / sizeof(int) + 1] = {0};
     char *name = (char *)namebuf;
     int mine, all = 0, rc;
 
@@ -439,16 +475,20 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
     sh->n = comm->size;
     sh->me = comm->rank;
     sh->slot = slot_for(sh->n);
-    sh->len = (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
-                               NSMALL * UCMPI_COLL_SHM_SMALL +
-                               NSMALL * sizeof(uint64_t));
     sh->world = refuse ? NULL : malloc(sizeof(int) * (size_t)sh->n);
     if (sh->world != NULL)
         for (int r = 0; r < sh->n; r++)
             sh->world[r] = ucmpi_comm_peer_world(comm, r);
+    /* rank 0's wait mode picks the layout for all (only speed depends
+     * on it: a rank launched with another UCMPI_WAIT_MODE follows) */
+    namebuf[NAME_LEN / sizeof(int)] = !ucmpi_progress_polling;
+    sh->deep = namebuf[NAME_LEN / sizeof(int)];
+    sh->len = seg_len(sh);
     if (sh->me == 0 && sh->world != NULL)
         create(sh, comm->ctx, name);
-    rc = run_bcast(comm, namebuf, NAME_LEN / sizeof(int));
+    rc = run_bcast(comm, namebuf, NAME_LEN / sizeof(int) + 1);
+    sh->deep = namebuf[NAME_LEN / sizeof(int)] != 0;
+    sh->len = seg_len(sh);
     if (rc == MPI_SUCCESS && sh->me != 0 && name[0] != '\0' &&
         sh->world != NULL)
         attach(sh, name);
@@ -524,7 +564,9 @@ void ucmpi_coll_shm_free(void *p)
 /* ---- flags ---- */
 
 /* Rank r's flag: the number it posted last (bytes 0-7 of its FLAG_STRIDE
- * bytes), then how many ranks sleep on it (bytes 8-11). */
+ * bytes), then how many ranks sleep on it (bytes 8-11), then the numbers
+ * it took without valid data (bytes 16-31, collerr8: invalid_marks; rank
+ * 0's line also holds any_invalid at bytes 32-39). */
 static inline uint64_t *flag(ucmpi_coll_shm_t *sh, int r)
 {
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE);
@@ -568,13 +610,40 @@ char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k)
            ((size_t)r * NBUF + k % NBUF) * sh->slot;
 }
 
-char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
-                          size_t nbytes)
+/* Whether data of nbytes goes in the medium ring (ahead: a bcast or
+ * reduce, whose writers may run ahead of their readers). */
+static inline int medium(const ucmpi_coll_shm_t *sh, size_t nbytes,
+                         int ahead)
 {
+    return ahead && sh->deep && nbytes > UCMPI_COLL_SHM_SMALL &&
+           nbytes <= MED_BYTES;
+}
+
+static char *data_at(ucmpi_coll_shm_t *sh, int r, uint64_t k, size_t nbytes,
+                     int ahead)
+{
+    if (medium(sh, nbytes, ahead))
+        return sh->base +
+               (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
+                                NSMALL * UCMPI_COLL_SHM_SMALL +
+                                NSMALL * sizeof(uint64_t)) +
+               ((size_t)r * NMED + k % NMED) * MED_BYTES;
     if (nbytes > UCMPI_COLL_SHM_SMALL)
         return ucmpi_coll_shm_buf(sh, r, k);
     return sh->base + (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot) +
            ((size_t)r * NSMALL + k % NSMALL) * UCMPI_COLL_SHM_SMALL;
+}
+
+char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                          size_t nbytes)
+{
+    return data_at(sh, r, k, nbytes, 0);
+}
+
+char *ucmpi_coll_shm_data_ahead(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                                size_t nbytes)
+{
+    return data_at(sh, r, k, nbytes, 1);
 }
 
 /* Oversubscribed (ranks > cores), a waiter that spun and yielded in
@@ -714,27 +783,106 @@ int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
     return wait_ring(sh, k, NBUF, fn);
 }
 
+static int wait_room_at(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
+                        int ahead, const char *fn)
+{
+    return wait_ring(sh, k,
+                     medium(sh, nbytes, ahead)       ? NMED
+                     : nbytes > UCMPI_COLL_SHM_SMALL ? NBUF
+                                                     : NSMALL,
+                     fn);
+}
+
 int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
                              size_t nbytes, const char *fn)
 {
-    return wait_ring(sh, k, nbytes > UCMPI_COLL_SHM_SMALL ? NBUF : NSMALL,
-                     fn);
+    return wait_room_at(sh, k, nbytes, 0, fn);
 }
 
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
-                              MPI_Datatype dt, uint64_t sig, const char *fn)
+                              MPI_Datatype dt, uint64_t sig, int ahead,
+                              const char *fn)
 {
     size_t nbytes = (size_t)(count * dt->size);
-    int rc = ucmpi_coll_shm_wait_room(sh, k, nbytes, fn);
+    int rc = wait_room_at(sh, k, nbytes, ahead, fn);
 
     if (rc != MPI_SUCCESS)
         return rc;
-    ucmpi_coll_shm_pack(ucmpi_coll_shm_data(sh, me, k, nbytes), buf, count,
-                        dt);
+    ucmpi_coll_shm_pack(data_at(sh, me, k, nbytes, ahead), buf, count, dt);
     ucmpi_coll_shm_set_size(sh, k, sig);
     ucmpi_coll_shm_post(sh, k);
     return MPI_SUCCESS;
+}
+
+/* ---- collerr8: numbers taken without valid data (see shm.h) ---- */
+
+/* [0]: bit j % 64 set: number j carried no valid data, for the numbers j
+ * of the window [hi - 64, hi); [1]: hi (zeroed: nothing marked) */
+static inline uint64_t *invalid_marks(ucmpi_coll_shm_t *sh, int r)
+{
+    return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE + 16);
+}
+
+/* Bytes 32-39 of rank 0's flag line, which every wait reads anyway: the
+ * highest window end any rank marked (only ever grows). */
+static inline uint64_t *any_invalid(ucmpi_coll_shm_t *sh)
+{
+    return (uint64_t *)(sh->base + 32);
+}
+
+/* The numbers between my last mark and k0 carried data: their bits are
+ * cleared, those of [k0, k0 + m) set, then the window moves (release:
+ * a reader that sees the new hi sees the new bits). */
+void ucmpi_coll_shm_mark_invalid(ucmpi_coll_shm_t *sh, uint64_t k0,
+                                 uint64_t m)
+{
+    uint64_t *w = invalid_marks(sh, sh->me);
+    uint64_t bits = w[0], hi = w[1];
+
+    for (uint64_t j = hi + 64 <= k0 ? k0 - 64 : hi; j < k0; j++)
+        bits &= ~(1ULL << (j % 64));
+    for (uint64_t j = m > 64 ? k0 + m - 64 : k0; j < k0 + m; j++)
+        bits |= 1ULL << (j % 64);
+    w[0] = bits;
+    __atomic_store_n(&w[1], k0 + m, __ATOMIC_RELEASE);
+    /* the readers' one-word test: the highest hi of any rank */
+    uint64_t *any = any_invalid(sh);
+    uint64_t cur = __atomic_load_n(any, __ATOMIC_RELAXED);
+
+    while (cur < k0 + m &&
+           !__atomic_compare_exchange_n(any, &cur, k0 + m, false,
+                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+        ;
+}
+
+/* Which rank marked one of k .. k+g-1 (rare: some rank marked numbers). */
+static int check_marks(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
+                       const char *fn)
+{
+    for (int r = 0; r < sh->n; r++) {
+        const uint64_t *w = invalid_marks(sh, r);
+        uint64_t hi = __atomic_load_n(&w[1], __ATOMIC_ACQUIRE);
+
+        /* (a marker runs at most NBUF numbers ahead of my wait) */
+        if (__builtin_expect(hi <= k, 1) || r == sh->me)
+            continue;
+        for (uint64_t j = k; j < k + g && j < hi; j++)
+            if (j + 64 >= hi && (w[0] >> (j % 64)) & 1)
+                return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn,
+                                      "rank %d sent no block: its own "
+                                      "arguments failed a check", r);
+    }
+    return MPI_SUCCESS;
+}
+
+int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
+                               const char *fn)
+{
+    if (__builtin_expect(__atomic_load_n(any_invalid(sh), __ATOMIC_ACQUIRE) <=
+                             k, 1))
+        return MPI_SUCCESS;
+    return check_marks(sh, k, g, fn);
 }
 
 /* ---- core7: every rank's byte count, so a mismatch is an error ---- */
