@@ -6,7 +6,8 @@
  * A channel (ucmpi_cc_t) is a set of participants 0..size-1 reached as
  * comm ranks map[i] on one sub-context and tag: the whole comm, or just a
  * group's members (MPI_Comm_create_group).  Trees are binomial, rooted at
- * participant 0 unless said otherwise.
+ * participant 0 unless said otherwise; allgather and the mask AND of the
+ * context-id agreement are one recursive-doubling pass.
  */
 #include "ucmpi.h"
 #include "comm_internal.h"
@@ -151,7 +152,8 @@ int ucmpi_cc_allgather_band(const ucmpi_cc_t *cc, const void *in, void *out,
 {
     int n = cc->size, me = cc->rank, pof2 = 1, rc = MPI_SUCCESS;
     size_t mb = (size_t)words * sizeof(uint64_t), total = mb + n * bytes;
-    char *buf = malloc(2 * total + 1), *tmp = buf + total;
+    /* zeroed: blocks not gathered yet travel too (valgrind, TCP) */
+    char *buf = calloc(1, 2 * total + 1), *tmp = buf + total;
 
     if (buf == NULL)
         return MPI_ERR_NO_MEM;

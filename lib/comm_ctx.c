@@ -15,7 +15,15 @@
  * the smallest key.  So one of the agreements always wins: without the
  * key order for blocking ones, two threads duplicating two communicators
  * on every process took turns forever (MPICH threads/comm_dup_deadlock).
- * This is MPICH's scheme, simplified.
+ *
+ * Only agreements past their first round count in that order, and a first
+ * round never takes the lock: it offers the "eager" word (ids 0-63) if no
+ * other first round here does, else nothing.  A first round ends only
+ * once every participant has started the agreement, so the order is the
+ * same everywhere; counting agreements others had not started yet, and
+ * holding the lock for a round that waited for them, deadlocked
+ * (MPICH threads/comm idup_deadlock, comm_idup).  Offers in flight at
+ * once never share an id.  This is MPICH's scheme, simplified.
  */
 #include "ucmpi.h"
 #include "comm_internal.h"
@@ -79,12 +87,37 @@ typedef struct agree_op {
     struct agree_op *next;
     uint64_t key;
     int blocking;
+    int rounds;               /* ended here; 0 while the first is in flight */
 } agree_op_t;
+
+#define EAGER_WORDS 1
 
 /* All under the big lock (threads may agree on several comms at once). */
 static agree_op_t *pending;       /* agreements in progress here */
 static agree_op_t *lock_owner;
 static uint64_t offered[UCMPI_CTX_WORDS];   /* lock owner's real mask */
+static agree_op_t *eager_owner;   /* first round offering the eager word */
+static uint64_t offered_eager[EAGER_WORDS];
+
+/* Leaves out of m the ids offered by rounds in flight (other than op's). */
+static void skip_offered(uint64_t *m, const agree_op_t *op)
+{
+    for (int w = 0; lock_owner != NULL && lock_owner != op &&
+                    w < UCMPI_CTX_WORDS; w++)
+        m[w] &= ~offered[w];
+    for (int w = 0; eager_owner != NULL && eager_owner != op &&
+                    w < EAGER_WORDS; w++)
+        m[w] &= ~offered_eager[w];
+}
+
+/* The op's round ended (or it gave up): it offers nothing any more. */
+static void drop_offers(agree_op_t *op)
+{
+    if (lock_owner == op)
+        lock_owner = NULL;
+    if (eager_owner == op)
+        eager_owner = NULL;
+}
 
 static void pending_add(agree_op_t *op)
 {
@@ -102,8 +135,7 @@ static void pending_remove(agree_op_t *op)
             *pp = op->next;
             break;
         }
-    if (lock_owner == op)
-        lock_owner = NULL;
+    drop_offers(op);
     ucmpi_unlock();
 }
 
@@ -111,10 +143,10 @@ static int take_lock(agree_op_t *op)
 {
     if (lock_owner == op)
         return 1;
-    if (lock_owner != NULL)
+    if (lock_owner != NULL || op->rounds == 0)
         return 0;
     for (agree_op_t *o = pending; o; o = o->next) {
-        if (o == op || (op->blocking && !o->blocking))
+        if (o == op || o->rounds == 0 || (op->blocking && !o->blocking))
             continue;
         if ((!op->blocking && o->blocking) || o->key < op->key)
             return 0;
@@ -143,16 +175,26 @@ static void keep_reserve(uint64_t *mask)
         }
 }
 
+/* The last word is the all-real flag: every free id of every participant
+ * was offered, so none in common means none left. */
 static void fill_round(agree_op_t *op, uint64_t *buf)
 {
     ucmpi_lock();
-    if (take_lock(op)) {
+    memset(buf, 0, ROUND_WORDS * sizeof(uint64_t));
+    if (op->rounds == 0 && eager_owner == NULL) {
+        uint64_t m[UCMPI_CTX_WORDS];
+        ucmpi_ctx_mask(m);
+        skip_offered(m, op);
+        memcpy(buf, m, sizeof(offered_eager));
+        memcpy(offered_eager, buf, sizeof(offered_eager));
+        eager_owner = op;
+    } else if (take_lock(op)) {
         ucmpi_ctx_mask(buf);
         keep_reserve(buf);
+        skip_offered(buf, op);
         memcpy(offered, buf, sizeof(offered));
-        buf[UCMPI_CTX_WORDS] = ~(uint64_t)0;
-    } else {
-        memset(buf, 0, ROUND_WORDS * sizeof(uint64_t));
+        if (eager_owner == NULL)
+            buf[UCMPI_CTX_WORDS] = ~(uint64_t)0;
     }
     ucmpi_unlock();
 }
@@ -162,12 +204,14 @@ static void fill_round(agree_op_t *op, uint64_t *buf)
 static int end_round(agree_op_t *op, const uint64_t *buf, int n,
                      uint32_t *ids)
 {
-    int rc = MPI_ERR_PENDING;
+    int rc = MPI_ERR_PENDING, common = 0;
     ucmpi_lock();
-    if (buf[UCMPI_CTX_WORDS] != 0)
+    for (int w = 0; w < UCMPI_CTX_WORDS; w++)
+        common += __builtin_popcountll(buf[w]);
+    if (common >= n || buf[UCMPI_CTX_WORDS] != 0)
         rc = ucmpi_ctx_pick(buf, n, ids);
-    if (lock_owner == op)
-        lock_owner = NULL;
+    drop_offers(op);
+    op->rounds++;
     ucmpi_unlock();
     return rc;
 }
@@ -211,8 +255,7 @@ static int agree_alone(int n, uint32_t *ids)
     uint64_t m[UCMPI_CTX_WORDS];
     ucmpi_lock();
     ucmpi_ctx_mask(m);
-    for (int w = 0; lock_owner != NULL && w < UCMPI_CTX_WORDS; w++)
-        m[w] &= ~offered[w];
+    skip_offered(m, NULL);
     int rc = ucmpi_ctx_pick(m, n, ids);
     ucmpi_unlock();
     return rc;
@@ -231,8 +274,9 @@ int ucmpi_ctx_agree_gather(const ucmpi_cc_t *cc, int n, uint32_t *ids,
             memcpy(out, in, bytes);
         return MPI_SUCCESS;
     }
-    agree_op_t op = {NULL, ((uint64_t)cc->comm->ctx << 32) | (uint32_t)cc->tag,
-                     1};
+    agree_op_t op = {.key = ((uint64_t)cc->comm->ctx << 32) |
+                            (uint32_t)cc->tag,
+                     .blocking = 1};
     uint64_t buf[ROUND_WORDS];
     int rc;
 
@@ -265,7 +309,8 @@ int ucmpi_ctx_agree_inter(ucmpi_comm_t *inter, int n, uint32_t *ids,
     } mine, theirs;
     ucmpi_cc_t cc;
     int tag = ucmpi_comm_next_coll_tag(inter), rc;
-    agree_op_t op = {NULL, ((uint64_t)inter->ctx << 32) | (uint32_t)tag, 1};
+    agree_op_t op = {.key = ((uint64_t)inter->ctx << 32) | (uint32_t)tag,
+                     .blocking = 1};
 
     ucmpi_cc_init(&cc, inter->local_comm);
     pending_add(&op);
@@ -390,8 +435,7 @@ static void nb_fail(ucmpi_ctx_nb_t *nb, int rc)
 {
     nb->rc = rc;
     nb->done = 1;
-    if (lock_owner == &nb->op)
-        lock_owner = NULL;
+    drop_offers(&nb->op);
 }
 
 /* Advances one agreement; returns 1 when it made progress. */
