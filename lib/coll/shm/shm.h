@@ -165,11 +165,6 @@ char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k);
 #define UCMPI_COLL_SHM_SMALL 256
 char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                           size_t nbytes);
-/* The same for a bcast or reduce, whose writers may run ahead of their
- * readers: on an oversubscribed node, data of up to 8 KiB goes in a
- * deeper ring (NMED in shm_seg.c). */
-char *ucmpi_coll_shm_data_ahead(ucmpi_coll_shm_t *sh, int r, uint64_t k,
-                                size_t nbytes);
 /* Publishes: my data for k is in place (or: I entered k). */
 void ucmpi_coll_shm_post(ucmpi_coll_shm_t *sh, uint64_t k);
 /* Waits until rank r (every rank but me when r < 0) posted >= k;
@@ -182,13 +177,12 @@ int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
 /* Waits until my ucmpi_coll_shm_data buffer for k is free to write. */
 int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
                              size_t nbytes, const char *fn);
-/* Packs (buf, count, dt) into my ucmpi_coll_shm_data buffer for k (the
- * _ahead one when ahead) once it is writable, records sig as my size
- * record for k (read by reductions only: see below) and posts it. */
+/* Packs (buf, count, dt) into my ucmpi_coll_shm_data buffer for k once it
+ * is writable, records sig as my size record for k (read by reductions
+ * only: see below) and posts it. */
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
-                              MPI_Datatype dt, uint64_t sig, int ahead,
-                              const char *fn);
+                              MPI_Datatype dt, uint64_t sig, const char *fn);
 /* ---- core7: mismatched counts.  A rank of a reduction records the bytes
  * of its call for its first collective number k (once the ring is
  * writable at k, before posting k; it posts nothing beyond k before the

@@ -34,28 +34,25 @@ int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
     if (comm->rank == root)
-        return ucmpi_coll_shm_contribute(sh, k, root, buf, count, dt, 0, 1,
-                                         fn);
+        return ucmpi_coll_shm_contribute(sh, k, root, buf, count, dt, 0, fn);
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, root, k, fn)) != MPI_SUCCESS)
         return rc;
     ucmpi_coll_shm_unpack(buf, count, dt,
-                          ucmpi_coll_shm_data_ahead(
-                              sh, root, k, (size_t)(count * dt->size)));
+                          ucmpi_coll_shm_data(sh, root, k,
+                                              (size_t)(count * dt->size)));
     return MPI_SUCCESS;
 }
 
 /* Contributions of collective k (nbytes per rank) from byte `off` on:
- * every rank's buffer (_ahead ones for a reduce), except mine at `own`
- * when it is already where it is needed. */
+ * every rank's buffer, except mine at `own` when it is already where it
+ * is needed. */
 static void contributions(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
                           int n, int me, const char *own, size_t off,
-                          int ahead, const char **x)
+                          const char **x)
 {
     for (int i = 0; i < n; i++)
-        x[i] = (ahead ? ucmpi_coll_shm_data_ahead(sh, i, k, nbytes)
-                      : ucmpi_coll_shm_data(sh, i, k, nbytes)) +
-               off;
+        x[i] = ucmpi_coll_shm_data(sh, i, k, nbytes) + off;
     if (own != NULL)
         x[me] = own;
 }
@@ -64,7 +61,7 @@ static void contributions(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
 
 static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
                        ucmpi_comm_t *comm, const char *own, size_t off,
-                       int ahead, void *rbuf,
+                       void *rbuf,
                        MPI_Count count, MPI_Datatype dt, MPI_Op op,
                        const char *fn)
 {
@@ -76,8 +73,7 @@ static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
 
     if (x == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    contributions(sh, k, nbytes, comm->size, comm->rank, own, off, ahead,
-                  x);
+    contributions(sh, k, nbytes, comm->size, comm->rank, own, off, x);
     rc = ucmpi_coll_shm_reduce_all(x, rbuf, count, dt, op, comm->size);
     if (x != stack)
         free(x);
@@ -108,7 +104,7 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
         return rc;
     if (comm->rank != root)
         return ucmpi_coll_shm_contribute(sh, k, comm->rank, sbuf, count, dt,
-                                         nbytes, 1, fn);
+                                         nbytes, fn);
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
         (rc = ucmpi_coll_shm_check_sizes(sh, k, nbytes, fn)) !=
@@ -121,12 +117,11 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     } else {
         /* rbuf is overwritten first: keep my operand in my buffer (free:
          * everyone posted k) */
-        ucmpi_coll_shm_pack(ucmpi_coll_shm_data_ahead(sh, root, k, nbytes),
-                            rbuf, count, dt);
+        ucmpi_coll_shm_pack(ucmpi_coll_shm_data(sh, root, k, nbytes), rbuf,
+                            count, dt);
         own = NULL;
     }
-    return reduce_into(sh, k, nbytes, comm, own, 0, 1, rbuf, count, dt, op,
-                       fn);
+    return reduce_into(sh, k, nbytes, comm, own, 0, rbuf, count, dt, op, fn);
 }
 
 static int reduce_scatter_run(ucmpi_comm_t *comm, const void *sbuf,
@@ -196,7 +191,7 @@ static int reduce_scatter_run(ucmpi_comm_t *comm, const void *sbuf,
         return rc;
     rc = ucmpi_coll_shm_contribute(sh, k, comm->rank,
                                    sbuf == MPI_IN_PLACE ? rbuf : sbuf, total,
-                                   dt, sig, 0, fn);
+                                   dt, sig, fn);
     if (rc != MPI_SUCCESS ||
         (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
         (sig != 0 &&
@@ -205,6 +200,5 @@ static int reduce_scatter_run(ucmpi_comm_t *comm, const void *sbuf,
         mine == 0)
         return rc;
     return reduce_into(sh, k, (size_t)(total * dt->size), comm, NULL,
-                       (size_t)(displ * dt->size), 0, rbuf, mine, dt, op,
-                       fn);
+                       (size_t)(displ * dt->size), rbuf, mine, dt, op, fn);
 }

@@ -65,11 +65,10 @@
  * ranks switch (~2.5 us a switch on this VM) once per many collectives. */
 #define NSMALL 64
 /* Oversubscribed (more ranks than cores, where every collective costs
- * switches), the data of a bcast or reduce up to MED_BYTES goes in a ring
- * NMED deep, so that a bcast root (reduce contributors) runs up to NMED-1
- * collectives ahead as with eager p2p messages (Open MPI's binomial bcast
- * of 4-8 KiB at 4 ranks was 0.95 / 0.89x ucmpi's in session 7's quiet
- * table).  Only there: with polling
+ * switches), data up to MED_BYTES also goes in a ring NMED deep, so that
+ * a bcast root runs up to NMED-1 collectives ahead as with eager p2p
+ * messages (Open MPI's binomial bcast of 4-8 KiB at 4 ranks was 0.95 /
+ * 0.89x ucmpi's in session 7's quiet table).  Only there: with polling
  * ranks on cores of their own the deeper ring's cache footprint cost more
  * than it saved (UCMPI_COLL_SHM_SMALL in shm.h: 1 KiB buffers 64 deep
  * were slower at 2 ranks).  Session 8 (coll8), 30 Nov 14:23 UTC, load 18
@@ -77,11 +76,10 @@
  * against a 64-deep one (a temporary knob; 32 KiB buffers) and Open MPI:
  *   mpiexec -n 4 bench/coll_bench -b bcast -m 1K -M 8K
  * 1 KiB 0.46 / 0.33 / 0.8, 2 KiB 0.45 / 0.24 / 0.47, 4 KiB 0.61 / 0.41 /
- * 0.9, 8 KiB 0.85 / 0.69 / 1.0.  Not the collectives where every rank
- * waits for all (allreduce, allgather, alltoall, reduce_scatter): none
- * runs ahead, and the bigger footprint cost them (4 ranks, allreduce 4/8
- * KiB 1.14/1.47x with it, reduce_scatter a tie; 10 interleaved rounds,
- * 14:49 UTC, load 25, -b reduce_scatter,allreduce -m 512 -M 8K). */
+ * 0.9, 8 KiB 0.85 / 0.69 / 1.0.  (Limiting it to bcast and reduce, 799a1dd,
+ * was reverted: it cost 2-rank polling allreduce/allgather of 8-64 B ~20
+ * ns, 0.124 -> 0.145 us, a code-layout effect on the pause-quantized
+ * wait, which broke allreduce <= 0.9x Open MPI; 15:48 UTC, 6 rounds.) */
 #define NMED 64
 #define MED_BYTES 8192
 /* a medium buffer free at k (everyone posted k - NMED + 1) also frees the
@@ -610,19 +608,16 @@ char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k)
            ((size_t)r * NBUF + k % NBUF) * sh->slot;
 }
 
-/* Whether data of nbytes goes in the medium ring (ahead: a bcast or
- * reduce, whose writers may run ahead of their readers). */
-static inline int medium(const ucmpi_coll_shm_t *sh, size_t nbytes,
-                         int ahead)
+/* Which ring data of nbytes goes in. */
+static inline int medium(const ucmpi_coll_shm_t *sh, size_t nbytes)
 {
-    return ahead && sh->deep && nbytes > UCMPI_COLL_SHM_SMALL &&
-           nbytes <= MED_BYTES;
+    return sh->deep && nbytes > UCMPI_COLL_SHM_SMALL && nbytes <= MED_BYTES;
 }
 
-static char *data_at(ucmpi_coll_shm_t *sh, int r, uint64_t k, size_t nbytes,
-                     int ahead)
+char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                          size_t nbytes)
 {
-    if (medium(sh, nbytes, ahead))
+    if (medium(sh, nbytes))
         return sh->base +
                (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
                                 NSMALL * UCMPI_COLL_SHM_SMALL +
@@ -632,18 +627,6 @@ static char *data_at(ucmpi_coll_shm_t *sh, int r, uint64_t k, size_t nbytes,
         return ucmpi_coll_shm_buf(sh, r, k);
     return sh->base + (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot) +
            ((size_t)r * NSMALL + k % NSMALL) * UCMPI_COLL_SHM_SMALL;
-}
-
-char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
-                          size_t nbytes)
-{
-    return data_at(sh, r, k, nbytes, 0);
-}
-
-char *ucmpi_coll_shm_data_ahead(ucmpi_coll_shm_t *sh, int r, uint64_t k,
-                                size_t nbytes)
-{
-    return data_at(sh, r, k, nbytes, 1);
 }
 
 /* Oversubscribed (ranks > cores), a waiter that spun and yielded in
@@ -783,33 +766,27 @@ int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
     return wait_ring(sh, k, NBUF, fn);
 }
 
-static int wait_room_at(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
-                        int ahead, const char *fn)
+int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
+                             size_t nbytes, const char *fn)
 {
     return wait_ring(sh, k,
-                     medium(sh, nbytes, ahead)       ? NMED
+                     medium(sh, nbytes)              ? NMED
                      : nbytes > UCMPI_COLL_SHM_SMALL ? NBUF
                                                      : NSMALL,
                      fn);
 }
 
-int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
-                             size_t nbytes, const char *fn)
-{
-    return wait_room_at(sh, k, nbytes, 0, fn);
-}
-
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
-                              MPI_Datatype dt, uint64_t sig, int ahead,
-                              const char *fn)
+                              MPI_Datatype dt, uint64_t sig, const char *fn)
 {
     size_t nbytes = (size_t)(count * dt->size);
-    int rc = wait_room_at(sh, k, nbytes, ahead, fn);
+    int rc = ucmpi_coll_shm_wait_room(sh, k, nbytes, fn);
 
     if (rc != MPI_SUCCESS)
         return rc;
-    ucmpi_coll_shm_pack(data_at(sh, me, k, nbytes, ahead), buf, count, dt);
+    ucmpi_coll_shm_pack(ucmpi_coll_shm_data(sh, me, k, nbytes), buf, count,
+                        dt);
     ucmpi_coll_shm_set_size(sh, k, sig);
     ucmpi_coll_shm_post(sh, k);
     return MPI_SUCCESS;
