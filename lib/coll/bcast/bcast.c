@@ -71,8 +71,8 @@ int ucmpi_bcast_build(ucmpi_sched_t *s, void *buf, MPI_Count count,
  * It still takes part, so that nobody waits for it: in the background, or
  * in the request a persistent init hands back.  A root has no data: its
  * messages are empty (ucmpi_sched_poison), which the others' exact
- * receives turn into an error (the blocking shm path has no messages: the
- * others get zeros there).  Another rank passes the data on through
+ * receives turn into an error (on the blocking shm path its byte count
+ * says it sent nothing).  Another rank passes the data on through
  * scratch. */
 static char bcast_nodata;
 
@@ -97,7 +97,7 @@ static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
         if (tmp == NULL)
             return ucmpi_coll_skip(comm, err, UCMPI_SHM_BCAST, nbytes, 0);
         rc = ucmpi_coll_shm_bcast(comm, tmp - dt->true_lb, count, dt, root,
-                                  fn);
+                                  1, fn);
         free(tmp);
         if (rc != UCMPI_SHM_FALLBACK)
             return err;
@@ -154,7 +154,7 @@ static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
     if (mode == UCMPI_COLL_BLOCKING && count > 0 &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST,
                               (size_t)(count * dt->size)) &&
-        (rc = ucmpi_coll_shm_bcast(comm, buf, count, dt, root, fn)) !=
+        (rc = ucmpi_coll_shm_bcast(comm, buf, count, dt, root, 0, fn)) !=
             UCMPI_SHM_FALLBACK)
         return rc;
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);

@@ -49,8 +49,10 @@ int ucmpi_coll_shm_wanted(ucmpi_comm_t *comm, int kind, size_t nbytes);
  * through comm's handler (a dead peer: MPI_ERR_PROC_FAILED).  Arguments
  * are checked by the caller; reduce/allreduce need dt->contig. */
 int ucmpi_coll_shm_barrier(ucmpi_comm_t *comm, const char *fn);
+/* bcast: lost (the root only) says the root's buffer failed a check: the
+ * others report an error instead of taking its zeros as data. */
 int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
-                         MPI_Datatype dt, int root, const char *fn);
+                         MPI_Datatype dt, int root, int lost, const char *fn);
 int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
                           MPI_Count count, MPI_Datatype dt, MPI_Op op,
                           int root, const char *fn);
@@ -76,6 +78,11 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
  * each a collective number of its own. */
 int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
                                MPI_Count count, MPI_Datatype dt, int root,
+                               int lost, const char *fn);
+/* A non-root whose byte count differs from the root's `total`: takes the
+ * numbers of the root's chunks after the first, without copying, so the
+ * next collective finds every rank in step. */
+int ucmpi_coll_shm_bcast_drain(ucmpi_comm_t *comm, int root, size_t total,
                                const char *fn);
 int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
                                    MPI_Count scount, MPI_Datatype sdt,
@@ -196,6 +203,12 @@ void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
                              uint64_t nbytes);
 int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
                                uint64_t nbytes, const char *fn);
+/* A bcast's root records its bytes (or SIZE_LOST) at its first number k;
+ * a non-root, after its wait for the root at k, compares them with its
+ * own (*theirs: the root's record). */
+int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
+                                   uint64_t k, uint64_t nbytes,
+                                   uint64_t *theirs, const char *fn);
 /* ---- end core7 ---- */
 /* ---- collerr8: a rank whose own allgather/alltoall arguments failed a
  * check takes the call's numbers [k0, k0 + m) with no valid data: it

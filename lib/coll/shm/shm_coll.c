@@ -20,27 +20,41 @@ int ucmpi_coll_shm_barrier(ucmpi_comm_t *comm, const char *fn)
     return ucmpi_coll_shm_wait(sh, -1, k, fn);
 }
 
-/* Bcast: the root writes its buffer and posts; the others post on entry
- * (which frees the root's older buffer) and copy once the root posted. */
+/* Bcast: the root writes its buffer and its byte count and posts; the
+ * others post on entry (which frees the root's older buffer) and, once
+ * the root posted, check the count and copy.  A count that differs from
+ * the root's is MPI_ERR_TRUNCATE there, after taking the numbers of the
+ * root's call (one, or its chunks'). */
 int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
-                         MPI_Datatype dt, int root, const char *fn)
+                         MPI_Datatype dt, int root, int lost, const char *fn)
 {
-    int rc;
+    size_t nbytes = (size_t)(count * dt->size);
+    size_t slot = ucmpi_coll_shm_slot_size(comm->size);
+    uint64_t k, theirs;
     ucmpi_coll_shm_t *sh;
-    uint64_t k;
+    int rc;
 
-    if ((size_t)(count * dt->size) > ucmpi_coll_shm_slot_size(comm->size))
-        return ucmpi_coll_shm_bcast_large(comm, buf, count, dt, root, fn);
+    if (nbytes > slot)
+        return ucmpi_coll_shm_bcast_large(comm, buf, count, dt, root, lost,
+                                          fn);
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
     if (comm->rank == root)
-        return ucmpi_coll_shm_contribute(sh, k, root, buf, count, dt, 0, fn);
+        return ucmpi_coll_shm_contribute(
+            sh, k, root, buf, count, dt,
+            lost ? UCMPI_COLL_SHM_SIZE_LOST : nbytes, fn);
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, root, k, fn)) != MPI_SUCCESS)
         return rc;
+    if ((rc = ucmpi_coll_shm_check_root_size(sh, root, k, nbytes, &theirs,
+                                             fn)) != MPI_SUCCESS) {
+        int drc = theirs != UCMPI_COLL_SHM_SIZE_LOST && theirs > slot
+                      ? ucmpi_coll_shm_bcast_drain(comm, root, theirs, fn)
+                      : MPI_SUCCESS;
+        return drc != MPI_SUCCESS ? drc : rc;
+    }
     ucmpi_coll_shm_unpack(buf, count, dt,
-                          ucmpi_coll_shm_data(sh, root, k,
-                                              (size_t)(count * dt->size)));
+                          ucmpi_coll_shm_data(sh, root, k, nbytes));
     return MPI_SUCCESS;
 }
 

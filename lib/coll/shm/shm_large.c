@@ -127,16 +127,19 @@ static int nomem(ucmpi_comm_t *comm, const char *fn)
                           "out of memory packing a chunk");
 }
 
+/* The root records its byte count (or SIZE_LOST, its buffer failed a
+ * check) with its first chunk; a non-root whose count differs stops
+ * copying and takes the numbers of the root's chunks (the drain). */
 int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
                                MPI_Count count, MPI_Datatype dt, int root,
-                               const char *fn)
+                               int lost, const char *fn)
 {
     size_t total = (size_t)(count * dt->size);
     size_t cs = ucmpi_coll_shm_slot_size(comm->size), len;
     ucmpi_coll_shm_t *sh;
-    uint64_t k;
+    uint64_t k, theirs;
     span_t sp;
-    int rc = MPI_SUCCESS;
+    int rc = MPI_SUCCESS, bad = MPI_SUCCESS;
 
     span_init(&sp, buf, count, dt);
     for (size_t off = 0; off < total && rc == MPI_SUCCESS; off += len) {
@@ -149,17 +152,44 @@ int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
                 (rc = span_pack(&sp, off, ucmpi_coll_shm_buf(sh, root, k),
                                 len)) != MPI_SUCCESS)
                 rc = nomem(comm, fn);
+            if (rc == MPI_SUCCESS && off == 0)
+                ucmpi_coll_shm_set_size(
+                    sh, k, lost ? UCMPI_COLL_SHM_SIZE_LOST : total);
             if (rc == MPI_SUCCESS)
                 ucmpi_coll_shm_post(sh, k);
-        } else {
-            ucmpi_coll_shm_post(sh, k);
-            rc = ucmpi_coll_shm_wait(sh, root, k, fn);
-            if (rc == MPI_SUCCESS &&
-                span_unpack(&sp, off, ucmpi_coll_shm_buf(sh, root, k), len))
-                rc = nomem(comm, fn);
+            continue;
         }
+        ucmpi_coll_shm_post(sh, k);
+        rc = ucmpi_coll_shm_wait(sh, root, k, fn);
+        if (rc == MPI_SUCCESS && off == 0 &&
+            (bad = ucmpi_coll_shm_check_root_size(sh, root, k, total,
+                                                  &theirs, fn)) !=
+                MPI_SUCCESS &&
+            theirs != UCMPI_COLL_SHM_SIZE_LOST) {
+            rc = ucmpi_coll_shm_bcast_drain(comm, root, theirs, fn);
+            break;
+        }
+        if (rc == MPI_SUCCESS && bad == MPI_SUCCESS &&
+            span_unpack(&sp, off, ucmpi_coll_shm_buf(sh, root, k), len))
+            rc = nomem(comm, fn);
     }
     span_done(&sp);
+    return rc != MPI_SUCCESS ? rc : bad;
+}
+
+int ucmpi_coll_shm_bcast_drain(ucmpi_comm_t *comm, int root, size_t total,
+                               const char *fn)
+{
+    size_t cs = ucmpi_coll_shm_slot_size(comm->size);
+    ucmpi_coll_shm_t *sh;
+    uint64_t k;
+    int rc = MPI_SUCCESS;
+
+    for (size_t off = cs; off < total && rc == MPI_SUCCESS; off += cs)
+        if ((rc = enter(comm, fn, 0, &sh, &k)) == MPI_SUCCESS) {
+            ucmpi_coll_shm_post(sh, k);
+            rc = ucmpi_coll_shm_wait(sh, root, k, fn);
+        }
     return rc;
 }
 

@@ -909,3 +909,21 @@ int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
                           (unsigned long long)theirs,
                           (unsigned long long)nbytes);
 }
+
+int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
+                                   uint64_t k, uint64_t nbytes,
+                                   uint64_t *theirs, const char *fn)
+{
+    *theirs = *size_rec(sh, root, k);
+    if (__builtin_expect(*theirs == nbytes, 1))
+        return MPI_SUCCESS;
+    if (*theirs == UCMPI_COLL_SHM_SIZE_LOST)
+        return ucmpi_err_comm(sh->comm, MPI_ERR_OTHER, fn, "the root (rank "
+                              "%d) sent no data: its buffer failed a check",
+                              root);
+    return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "the root (rank "
+                          "%d) sent %llu bytes, this rank expected %llu: "
+                          "the counts or types of the ranks differ", root,
+                          (unsigned long long)*theirs,
+                          (unsigned long long)nbytes);
+}
