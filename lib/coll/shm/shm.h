@@ -206,6 +206,8 @@ int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
 /* A bcast's root records its bytes (or SIZE_LOST) at its first number k;
  * a non-root, after its wait for the root at k, compares them with its
  * own (*theirs: the root's record). */
+int ucmpi_coll_shm_root_size_ok(ucmpi_coll_shm_t *sh, int root, uint64_t k,
+                                size_t nbytes);   /* the fast check */
 int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
                                    uint64_t k, uint64_t nbytes,
                                    uint64_t *theirs, const char *fn);

@@ -46,7 +46,8 @@ int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, root, k, fn)) != MPI_SUCCESS)
         return rc;
-    if ((rc = ucmpi_coll_shm_check_root_size(sh, root, k, nbytes, &theirs,
+    if (!ucmpi_coll_shm_root_size_ok(sh, root, k, nbytes) &&
+        (rc = ucmpi_coll_shm_check_root_size(sh, root, k, nbytes, &theirs,
                                              fn)) != MPI_SUCCESS) {
         int drc = theirs != UCMPI_COLL_SHM_SIZE_LOST && theirs > slot
                       ? ucmpi_coll_shm_bcast_drain(comm, root, theirs, fn)
