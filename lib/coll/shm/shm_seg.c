@@ -910,6 +910,21 @@ void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
     *size_rec(sh, sh->me, k) = nbytes;
 }
 
+/* Rank r recorded `theirs` where this rank has nbytes. */
+static int size_error(ucmpi_coll_shm_t *sh, int r, uint64_t theirs,
+                      uint64_t nbytes, const char *fn)
+{
+    if (theirs == UCMPI_COLL_SHM_SIZE_LOST)
+        return ucmpi_err_comm(sh->comm, MPI_ERR_OTHER, fn, "rank %d could "
+                              "not take part (its arguments failed a check)",
+                              r);
+    return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d passed "
+                          "%llu bytes, this rank %llu: the counts or types "
+                          "of the ranks differ", r,
+                          (unsigned long long)theirs,
+                          (unsigned long long)nbytes);
+}
+
 /* The ranks of a call of another size may have entered more numbers than
  * k, but posted none beyond it: going back to k (the numbers entered but
  * not posted are free again) ends the call at k on every rank, the ones
@@ -929,15 +944,7 @@ int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
     if (__builtin_expect(bad == sh->n, 1))
         return MPI_SUCCESS;
     sh->seq = k;
-    if (theirs == UCMPI_COLL_SHM_SIZE_LOST)
-        return ucmpi_err_comm(sh->comm, MPI_ERR_OTHER, fn, "rank %d could "
-                              "not take part (its arguments failed a check)",
-                              bad);
-    return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d passed "
-                          "%llu bytes, this rank %llu: the counts or types "
-                          "of the ranks differ", bad,
-                          (unsigned long long)theirs,
-                          (unsigned long long)nbytes);
+    return size_error(sh, bad, theirs, nbytes, fn);
 }
 
 int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
@@ -947,13 +954,5 @@ int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
     *theirs = *size_rec(sh, root, k);
     if (__builtin_expect(*theirs == nbytes, 1))
         return MPI_SUCCESS;
-    if (*theirs == UCMPI_COLL_SHM_SIZE_LOST)
-        return ucmpi_err_comm(sh->comm, MPI_ERR_OTHER, fn, "the root (rank "
-                              "%d) sent no data: its buffer failed a check",
-                              root);
-    return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "the root (rank "
-                          "%d) sent %llu bytes, this rank expected %llu: "
-                          "the counts or types of the ranks differ", root,
-                          (unsigned long long)*theirs,
-                          (unsigned long long)nbytes);
+    return size_error(sh, root, *theirs, nbytes, fn);
 }
