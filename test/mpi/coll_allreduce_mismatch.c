@@ -12,7 +12,7 @@
  * steps at both counts (a count that changes the steps themselves is not
  * detectable without a handshake the good path would pay for).
  */
-#include "mpitest.h"
+#include "coll_common.h"
 
 #include <string.h>
 
@@ -23,16 +23,6 @@ static const int pairs[][2] = {
     {1, 10}, {10, 1}, {5, 100}, {100, 5}, {40, 1000}, {1000, 40},
 };
 #define NPAIRS ((int)(sizeof(pairs) / sizeof(pairs[0])))
-
-static int is_err(int rc)
-{
-    int cls = MPI_SUCCESS;
-
-    if (rc != MPI_SUCCESS)
-        MPI_Error_class(rc, &cls);
-    return cls == MPI_ERR_TRUNCATE || cls == MPI_ERR_COUNT ||
-           cls == MPI_ERR_OTHER;
-}
 
 static int run(int form, const int *s, int *r, int count)
 {
@@ -97,7 +87,7 @@ int main(int argc, char **argv)
             int count = rank == odd ? pairs[p][0] : pairs[p][1];
             int rc = run(form, s, r, count);
 
-            MT_CHECK(is_err(rc), "form %d pair %d (count %d): rc %d", form,
+            MT_CHECK(coll_mismatch_err(rc), "form %d pair %d (count %d): rc %d", form,
                      p, count, rc);
             check_usable(p, form);
         }

@@ -40,4 +40,15 @@ static inline void affine_expect(int *out, int lo, int hi, int count, int *scrat
         affine_apply(scratch, out, count);
     }
 }
+/* The classes a rank may report for counts that differ between ranks. */
+static inline int coll_mismatch_err(int rc)
+{
+    int cls = MPI_SUCCESS;
+
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    return cls == MPI_ERR_TRUNCATE || cls == MPI_ERR_COUNT ||
+           cls == MPI_ERR_OTHER;
+}
+
 #endif

@@ -11,7 +11,7 @@
  * Pairs cross the shm path's thresholds (one buffer, split reduction,
  * chunks) so that the ranks take different numbers of steps.
  */
-#include "mpitest.h"
+#include "coll_common.h"
 
 #include <string.h>
 
@@ -23,16 +23,6 @@ static const int pairs[][2] = {
     {1, 2048},    {2048, 1},     {1500, 5000}, {1, 40000},  {40000, 3000},
 };
 #define NPAIRS ((int)(sizeof(pairs) / sizeof(pairs[0])))
-
-static int is_err(int rc)
-{
-    int cls = MPI_SUCCESS;
-
-    if (rc != MPI_SUCCESS)
-        MPI_Error_class(rc, &cls);
-    return cls == MPI_ERR_TRUNCATE || cls == MPI_ERR_COUNT ||
-           cls == MPI_ERR_OTHER;
-}
 
 /* A correct allreduce, reduce and barrier on comm: results checked. */
 static void check_usable(const char *after, int p)
@@ -82,7 +72,7 @@ int main(int argc, char **argv)
 
         /* allreduce: every rank has a peer with another count */
         mine = MPI_Allreduce(s, r, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-        MT_CHECK(is_err(mine), "allreduce pair %d (count %d): rc %d", p,
+        MT_CHECK(coll_mismatch_err(mine), "allreduce pair %d (count %d): rc %d", p,
                  count, mine);
         check_usable("allreduce", p);
         /* reduce at every root: the root must see it */
@@ -90,10 +80,10 @@ int main(int argc, char **argv)
             mine = MPI_Reduce(s, r, count, MPI_INT, MPI_SUM, root,
                               MPI_COMM_WORLD);
             if (rank == root)
-                MT_CHECK(is_err(mine), "reduce pair %d root %d (count %d):"
+                MT_CHECK(coll_mismatch_err(mine), "reduce pair %d root %d (count %d):"
                          " rc %d", p, root, count, mine);
             else
-                MT_CHECK(mine == MPI_SUCCESS || is_err(mine), "reduce rc %d",
+                MT_CHECK(mine == MPI_SUCCESS || coll_mismatch_err(mine), "reduce rc %d",
                          mine);
             check_usable("reduce", p);
         }
