@@ -74,11 +74,11 @@ int ucmpi_reduce_build(ucmpi_sched_t *s, const void *mine, void *rbuf,
     return ucmpi_reduce_tree(s, mine, rbuf, count, dt, op, root, g, 2);
 }
 
-/* An argument error on this rank: keep comm's collective numbers in step
- * with the ranks that went ahead (the shm path's number when they take
- * it: decided from count and dt, valid when dt_ok). */
-static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
-                       MPI_Datatype dt, int dt_ok, int root)
+/* An argument error on this rank where the others take the shm path
+ * (decided from count and dt, valid when dt_ok): take the numbers they
+ * take, with a "lost" size record, and return 1; 0 if they run p2p. */
+static int reduce_shm_skip(ucmpi_comm_t *comm, int mode, MPI_Count count,
+                           MPI_Datatype dt, int dt_ok)
 {
     int shm = mode == UCMPI_COLL_BLOCKING && dt_ok && count > 0 &&
               dt->contig;
@@ -94,9 +94,18 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
         numbers = 1;
     /* a number taken with a "lost" size record: the root (and a split
      * reduce's every rank) reports it instead of reducing stale data */
-    if (numbers >= 1 &&
-        ucmpi_coll_shm_skip(comm, numbers, "MPI_Reduce (skipped)") !=
-            UCMPI_SHM_FALLBACK)
+    return numbers >= 1 &&
+           ucmpi_coll_shm_skip(comm, numbers, "MPI_Reduce (skipped)") !=
+               UCMPI_SHM_FALLBACK;
+}
+
+/* An argument error on this rank: keep comm's collective numbers in step
+ * with the ranks that went ahead (the shm path's number when they take
+ * it: decided from count and dt, valid when dt_ok). */
+static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
+                       MPI_Datatype dt, int dt_ok, int root)
+{
+    if (reduce_shm_skip(comm, mode, count, dt, dt_ok))
         return rc;
     /* (no segment: the others run p2p too) */
     return ucmpi_coll_skip(comm, rc, -1, 0,
@@ -199,6 +208,50 @@ static int reduce_nonroot_failed(ucmpi_comm_t *comm, int err,
     return err;
 }
 
+/* A non-root of an intracomm whose count, type or op failed a check,
+ * where the others run p2p: it runs their schedule poisoned (every send
+ * empty), so its parent's exact receive passes the loss up to the root.
+ * With count and type valid (a bad op) the shape is known; with either
+ * bad, only where the algorithm does not depend on the size (forced
+ * binomial or linear), as one byte per rank that takes whatever comes.
+ * The op's commutativity shapes the tree: a valid user op is kept, any
+ * other taken as commutative (MPI_BAND on bytes).  Else it skips, as
+ * before. */
+static int reduce_blind_failed(ucmpi_comm_t *comm, int err, MPI_Count count,
+                               MPI_Datatype dt, int dt_ok, MPI_Op op,
+                               int root, int mode, MPI_Request *req)
+{
+    const char *why;
+    int id = ucmpi_coll_alg_forced("REDUCE_ALGORITHM", reduce_algs, NALGS);
+    int known = dt_ok && count >= 0;
+    MPI_Op use = ucmpi_op_check(op, MPI_BYTE, &why) == MPI_SUCCESS
+                     ? op : MPI_BAND;
+    ucmpi_sched_t *s;
+    int rc;
+
+    if (req == NULL)              /* (the request check failed) */
+        mode = UCMPI_COLL_BLOCKING;
+    if (mode != UCMPI_COLL_BLOCKING)
+        *req = MPI_REQUEST_NULL;
+    if (comm->is_inter || root < 0 || root >= comm->size ||
+        root == comm->rank)
+        return reduce_skip(comm, err, mode, count, dt, dt_ok, root);
+    if (reduce_shm_skip(comm, mode, count, dt, dt_ok))
+        return err;
+    if ((!known && id != UCMPI_REDUCE_BINOMIAL &&
+         id != UCMPI_REDUCE_LINEAR) ||
+        (known && count == 0) ||  /* nothing to lose: they skip too */
+        (s = ucmpi_sched_create(comm)) == NULL)
+        return ucmpi_coll_skip(comm, err, -1, 0, 0);
+    rc = known ? build_zero_reduce(s, comm, count, dt, use, root)
+               : build_zero_reduce(s, comm, 1, MPI_BYTE, use, root);
+    ucmpi_sched_poison(s);
+    if (mode == UCMPI_COLL_PERSISTENT)
+        return ucmpi_coll_persist_failed(s, rc, req, err);
+    ucmpi_coll_release(s, rc);
+    return err;
+}
+
 static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                          MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
                          int mode, MPI_Request *req, const char *fn)
@@ -221,7 +274,8 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
     if (rc == MPI_SUCCESS)
         rc = ucmpi_coll_check_op(comm, op, dt, fn);
     if (rc != MPI_SUCCESS)
-        return reduce_skip(comm, rc, mode, count, dt, dt_ok, root);
+        return reduce_blind_failed(comm, rc, count, dt, dt_ok, op, root,
+                                   mode, req);
     am_root = comm->is_inter ? root == MPI_ROOT : root == comm->rank;
     if (rbuf == MPI_IN_PLACE ||
         (sbuf == MPI_IN_PLACE && (!am_root || comm->is_inter))) {
