@@ -117,7 +117,7 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
  * into scratch owned by the schedule. */
 static int build_zero_reduce(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                              MPI_Count count, MPI_Datatype dt, MPI_Op op,
-                             int root)
+                             int root, int alg)
 {
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
     size_t ext = (size_t)(dt->extent > dt->true_extent ? dt->extent
@@ -127,10 +127,10 @@ static int build_zero_reduce(ucmpi_sched_t *s, ucmpi_comm_t *comm,
     if (tmp == NULL)
         return MPI_ERR_NO_MEM;
     memset(tmp + dt->true_lb, 0, (size_t)count * ext);
-    return ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root, &g,
-                              ucmpi_reduce_select(comm, g.size,
-                                                  (size_t)(count * dt->size),
-                                                  op));
+    if (alg < 0)                  /* the others' choice for this size */
+        alg = ucmpi_reduce_select(comm, g.size, (size_t)(count * dt->size),
+                                  op);
+    return ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root, &g, alg);
 }
 
 /* The root's buffers failed a check (count, type and op are fine): it
@@ -172,7 +172,7 @@ static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
         rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, 0);
     } else {
         /* the root contributes zeros (its result is dropped anyway) */
-        rc = build_zero_reduce(s, comm, count, dt, op, root);
+        rc = build_zero_reduce(s, comm, count, dt, op, root, -1);
     }
     if (mode == UCMPI_COLL_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, req, err);
@@ -200,7 +200,7 @@ static int reduce_nonroot_failed(ucmpi_comm_t *comm, int err,
          ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes)) ||
         (s = ucmpi_sched_create(comm)) == NULL)
         return reduce_skip(comm, err, mode, count, dt, 1, root);
-    rc = build_zero_reduce(s, comm, count, dt, op, root);
+    rc = build_zero_reduce(s, comm, count, dt, op, root, -1);
     ucmpi_sched_poison(s);
     if (mode == UCMPI_COLL_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, req, err);
@@ -208,15 +208,16 @@ static int reduce_nonroot_failed(ucmpi_comm_t *comm, int err,
     return err;
 }
 
-/* A non-root of an intracomm whose count, type or op failed a check,
- * where the others run p2p: it runs their schedule poisoned (every send
- * empty), so its parent's exact receive passes the loss up to the root.
- * With count and type valid (a bad op) the shape is known; with either
- * bad, only where the algorithm does not depend on the size (forced
- * binomial or linear), as one byte per rank that takes whatever comes.
- * The op's commutativity shapes the tree: a valid user op is kept, any
- * other taken as commutative (MPI_BAND on bytes).  Else it skips, as
- * before. */
+/* A rank of an intracomm whose count, type or op failed a check, where
+ * the others run p2p: it runs their schedule poisoned (every send empty),
+ * so its parent's exact receive passes the loss up to the root, and a
+ * root takes (drops) what its children send.  With count and type valid
+ * (a bad op) the shape is known; with either bad, only where the
+ * algorithm does not depend on the size (forced binomial or linear, or 2
+ * ranks where both are one message to the root), as one byte per rank
+ * that takes whatever comes.  The op's commutativity shapes the tree: a
+ * valid user op is kept, any other taken as commutative (MPI_BAND on
+ * bytes).  Else it skips, as before. */
 static int reduce_blind_failed(ucmpi_comm_t *comm, int err, MPI_Count count,
                                MPI_Datatype dt, int dt_ok, MPI_Op op,
                                int root, int mode, MPI_Request *req)
@@ -233,18 +234,19 @@ static int reduce_blind_failed(ucmpi_comm_t *comm, int err, MPI_Count count,
         mode = UCMPI_COLL_BLOCKING;
     if (mode != UCMPI_COLL_BLOCKING)
         *req = MPI_REQUEST_NULL;
-    if (comm->is_inter || root < 0 || root >= comm->size ||
-        root == comm->rank)
+    if (comm->is_inter || root < 0 || root >= comm->size)
         return reduce_skip(comm, err, mode, count, dt, dt_ok, root);
     if (reduce_shm_skip(comm, mode, count, dt, dt_ok))
         return err;
+    if (id < 0 && comm->size == 2 && (use->commute || root == 0))
+        id = UCMPI_REDUCE_LINEAR;    /* = binomial: one send to the root */
     if ((!known && id != UCMPI_REDUCE_BINOMIAL &&
          id != UCMPI_REDUCE_LINEAR) ||
         (known && count == 0) ||  /* nothing to lose: they skip too */
         (s = ucmpi_sched_create(comm)) == NULL)
         return ucmpi_coll_skip(comm, err, -1, 0, 0);
-    rc = known ? build_zero_reduce(s, comm, count, dt, use, root)
-               : build_zero_reduce(s, comm, 1, MPI_BYTE, use, root);
+    rc = known ? build_zero_reduce(s, comm, count, dt, use, root, -1)
+               : build_zero_reduce(s, comm, 1, MPI_BYTE, use, root, id);
     ucmpi_sched_poison(s);
     if (mode == UCMPI_COLL_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, req, err);
