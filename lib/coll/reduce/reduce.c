@@ -216,8 +216,8 @@ static int reduce_nonroot_failed(ucmpi_comm_t *comm, int err,
  * algorithm does not depend on the size (forced binomial or linear, or 2
  * ranks where both are one message to the root), as one byte per rank
  * that takes whatever comes.  The op's commutativity shapes the tree: a
- * valid user op is kept, any other taken as commutative (MPI_BAND on
- * bytes).  Else it skips, as before. */
+ * valid user op is kept, any other taken as commutative (MPI_SUM, never
+ * applied: the schedule is poisoned).  Else it skips, as before. */
 static int reduce_blind_failed(ucmpi_comm_t *comm, int err, MPI_Count count,
                                MPI_Datatype dt, int dt_ok, MPI_Op op,
                                int root, int mode, MPI_Request *req)
@@ -226,7 +226,7 @@ static int reduce_blind_failed(ucmpi_comm_t *comm, int err, MPI_Count count,
     int id = ucmpi_coll_alg_forced("REDUCE_ALGORITHM", reduce_algs, NALGS);
     int known = dt_ok && count >= 0;
     MPI_Op use = ucmpi_op_check(op, MPI_BYTE, &why) == MPI_SUCCESS
-                     ? op : MPI_BAND;
+                     ? op : MPI_SUM;
     ucmpi_sched_t *s;
     int rc;
 
