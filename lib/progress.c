@@ -35,6 +35,8 @@
  * ranks in its own) at less cost than a sleep; shm collective waits sleep
  * on their futex from their 128th turn on (lib/coll/shm/shm_seg.c). */
 #define BLOCK_AFTER 128
+/* Idle turns between yields of wait mode poll on an oversubscribed node. */
+#define POLL_YIELD_EVERY 64
 
 static ucmpi_progress_fn_t hooks[MAX_HOOKS];
 int ucmpi_progress_num_hooks;     /* read inline by lib/progress.h */
@@ -43,6 +45,7 @@ static int in_hooks;              /* hooks may wait: no re-entry */
 enum { WAIT_POLL, WAIT_YIELD, WAIT_BLOCK };
 static int wait_mode = WAIT_POLL;
 int ucmpi_progress_polling = 1;   /* wait_mode == WAIT_POLL */
+static int oversubscribed;        /* more ranks on this node than cores */
 
 void ucmpi_progress_register(ucmpi_progress_fn_t fn)
 {
@@ -100,7 +103,16 @@ int ucmpi_progress(void)
 void ucmpi_progress_idle(unsigned spins)
 {
     ucmpi_rt_waiting();
-    if (wait_mode == WAIT_POLL || spins < 64)
+    if (wait_mode == WAIT_POLL) {
+        /* forced on an oversubscribed node: a poller that never yields
+         * keeps the rank it waits for off this core for a whole slice
+         * (ranks done with a lock loop, spinning in MPI_Barrier, made
+         * each grant of the others cost ~3 ms) */
+        if (oversubscribed && spins % POLL_YIELD_EVERY == 0)
+            sched_yield();
+        return;
+    }
+    if (spins < 64)
         return;
     if (wait_mode == WAIT_YIELD || spins < BLOCK_AFTER) {
         sched_yield();
@@ -128,6 +140,22 @@ void ucmpi_progress_yield(void)
     ucmpi_rt_waiting();
     if (wait_mode != WAIT_POLL)
         sched_yield();
+}
+
+/* The turn after a progress call that saw `events`, in a wait that only
+ * one given rank can end (a ticket lock's next holder, lib/rma/lock.c):
+ * when the node has more ranks than cores, hand the core over every
+ * turn, busy or not, even in wait mode poll.  A waiter that keeps it
+ * costs a time slice per grant: MPICH rma/contention_putget took 73-150 s
+ * or hung polling at 4 ranks on 2 cores. */
+void ucmpi_progress_handoff(int events, unsigned *spins)
+{
+    if (oversubscribed) {
+        ucmpi_rt_waiting();
+        sched_yield();
+    } else if (events == 0) {
+        ucmpi_progress_idle(++*spins);
+    }
 }
 
 /* Publishes the CPUs this process may run on (before the start-up fence),
@@ -175,6 +203,7 @@ void ucmpi_progress_init(void)
 {
     const char *m = ucmpi_config_str("WAIT_MODE");
 
+    oversubscribed = ucmpi_global.local_size > node_cores();
     if (strcmp(m, "poll") == 0)
         wait_mode = WAIT_POLL;
     else if (strcmp(m, "yield") == 0)
@@ -182,8 +211,7 @@ void ucmpi_progress_init(void)
     else if (strcmp(m, "block") == 0)
         wait_mode = ucmpi_ucx_efd() >= 0 ? WAIT_BLOCK : WAIT_YIELD;
     else
-        wait_mode = ucmpi_global.local_size > node_cores() ? WAIT_YIELD
-                                                           : WAIT_POLL;
+        wait_mode = oversubscribed ? WAIT_YIELD : WAIT_POLL;
     ucmpi_progress_polling = wait_mode == WAIT_POLL;
     /* sleeps of tens of microseconds, not plus the default 50 us slack */
     if (wait_mode == WAIT_BLOCK)

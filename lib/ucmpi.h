@@ -361,6 +361,10 @@ void ucmpi_progress_unregister(ucmpi_progress_fn_t fn);
 void ucmpi_progress_idle(unsigned spins);
 /* Idle turn that yields at once when oversubscribed (lib/progress.c). */
 void ucmpi_progress_yield(void);
+/* Turn of a wait only one given rank can end, after progress saw events:
+ * yields whenever the node is oversubscribed, whatever the wait mode,
+ * else idles as ucmpi_progress_idle(++*spins) on an idle turn. */
+void ucmpi_progress_handoff(int events, unsigned *spins);
 
 /* ------------------------------------------------------------------ */
 /* Internal point-to-point, used by collectives, comm management, RMA */

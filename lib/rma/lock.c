@@ -20,6 +20,10 @@
 
 #define WRITER ((uint64_t)1 << 32)
 #define READER ((uint64_t)1)
+/* A waiter for a lock off the node reads the released count every
+ * 1, 2, 4, ... up to this many turns: each read is a remote atomic that
+ * the target's NIC (or, over TCP, its own progress) must serve. */
+#define REMOTE_GAP_MAX 64
 
 /* Blocking 64-bit atomic on target's control word at `off`.  What UCX
  * writes to lives on the heap: towards a dead target it is abandoned. */
@@ -86,6 +90,21 @@ static int ctrl_copy(MPI_Win win, int t, bool put, size_t off, void *buf,
         memcpy(buf, a->data, len);
     free(a);
     return rc != MPI_SUCCESS ? rc : st;
+}
+
+/* Target t's count of released tickets.  On the node a load: an atomic
+ * add of 0 would take the line away from the holder every turn. */
+static int read_done(MPI_Win win, int t, uint64_t *done)
+{
+    const char *w = (const char *)win->peers[t].ctrl_local;
+    if (w != NULL) {
+        *done = __atomic_load_n(
+            (const uint64_t *)(w + offsetof(ucmpi_rma_ctrl_t, lock_done)),
+            __ATOMIC_ACQUIRE);
+        return MPI_SUCCESS;
+    }
+    return ctrl_amo(win, t, UCMPI_RMA_AOP_ADD,
+                    offsetof(ucmpi_rma_ctrl_t, lock_done), 0, done);
 }
 
 static size_t slot_off(int origin)
@@ -201,18 +220,22 @@ static int acquire(MPI_Win win, int t, int type)
         rc = slot_write(win, t, who_of(pid, excl ? UCMPI_RMA_SLOT_EXCLUSIVE
                                                  : UCMPI_RMA_SLOT_SHARED),
                         ticket);
-    unsigned spins = 0, turns = 0;
+    /* tickets are granted in order: each turn hands the core over when
+     * oversubscribed, so that the next ticket's owner runs */
+    unsigned spins = 0, turns = 0, next = 0, gap = 1;
     while (rc == MPI_SUCCESS) {
-        rc = ctrl_amo(win, t, UCMPI_RMA_AOP_ADD,
-                      offsetof(ucmpi_rma_ctrl_t, lock_done), 0, &done);
-        if (rc != MPI_SUCCESS ||
-            (excl ? done == ticket : (done >> 32) == (ticket >> 32)))
-            break;
+        if (turns == next) {
+            rc = read_done(win, t, &done);
+            if (rc != MPI_SUCCESS ||
+                (excl ? done == ticket : (done >> 32) == (ticket >> 32)))
+                break;
+            if (p->ctrl_local == NULL && gap < REMOTE_GAP_MAX)
+                gap *= 2;
+            next = turns + gap;
+        }
         /* serve others' requests (they may be what we wait for) */
-        if (ucmpi_progress() == 0)
-            ucmpi_progress_idle(++spins);
-        /* counted in turns, not idle spins: a remote atomic per turn
-         * keeps UCX busy, so progress may never come back idle */
+        ucmpi_progress_handoff(ucmpi_progress(), &spins);
+        /* counted in turns, not idle spins: progress may never be idle */
         if (++turns % 1024 == 0)
             rc = ucmpi_peer_failed(p->world)
                      ? MPI_ERR_PROC_FAILED

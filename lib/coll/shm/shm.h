@@ -153,12 +153,20 @@ int ucmpi_coll_shm_reduce_all(const char *const *x, void *rbuf,
 /* ---- segment and synchronisation (shm_seg.c), for the files above ---- */
 typedef struct ucmpi_coll_shm ucmpi_coll_shm_t;
 
+/* Data buffers per rank (the ring of shm_seg.c's NBUF). */
+#define UCMPI_SHM_NBUF 16
+/* Whether comm has a usable segment, or, before its first shm collective,
+ * will get one there (all ranks on one node): the same on every rank.
+ * The size part of ucmpi_coll_shm_wanted is shm_select.c's. */
+int ucmpi_coll_shm_ready(ucmpi_comm_t *comm);
+
 /* Enters the next collective on comm's segment (set up on first use):
  * *sh and its number *k.  MPI_SUCCESS, UCMPI_SHM_FALLBACK (no segment) or
  * an error reported on comm. */
 int ucmpi_coll_shm_enter(ucmpi_comm_t *comm, const char *fn,
                          ucmpi_coll_shm_t **sh, uint64_t *k);
-/* Bytes of one data buffer on a comm of n ranks (the same on all). */
+/* Bytes of one data buffer on a comm of n ranks (the same on all;
+ * shm_select.c). */
 size_t ucmpi_coll_shm_slot_size(int n);
 /* Rank r's buffer for collective k. */
 char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k);

@@ -373,11 +373,30 @@ int ucmpi_coll_shm_reduce_split(ucmpi_comm_t *comm, const void *sbuf,
  *   reduces while the other runs ahead, the split's second round costs).
  * 4 ranks (oversubscribed): every extra round costs a context switch;
  *   split/whole allreduce 16 KiB 24-29 vs 15-17, reduce 8-32 KiB 16-20
- *   vs 1.3-4: whole as long as it fits a buffer. */
+ *   vs 1.3-4: whole as long as it fits a buffer.
+ * But the whole-vector allreduce has each of n ranks reduce all n
+ * vectors on 2 cores, which from 16-64 KiB costs more than the round
+ * (session 9, coll9, 30 Nov 17:19-17:23 UTC, load 18-20 from other
+ * sessions; 3 interleaved rounds each, median wall us and CPU us per
+ * call summed over the ranks, from a 40-line loop of 2000-3000
+ * back-to-back MPI_Allreduce calls timing getrusage, not in the tree;
+ * and coll_bench medians):
+ *   UCMPI_COLL_SHM_SPLIT_BYTES=0 | nothing  mpiexec -n N loop allreduce S
+ *   (and mpiexec -n N bench/coll_bench -b allreduce -m 16K -M 128K -t 0.2)
+ * 8 ranks, split/whole, CPU: 8 KiB 45/33, 16 KiB 46/93 and 40/51, 32 KiB
+ *   47/61 and 67/82, 64 KiB 65/132; coll_bench 16 KiB 45/56, 32 KiB
+ *   48/50, 64 KiB 65/159 (Open MPI 213-274 at that load; 50 us at 64 KiB
+ *   in the lead's quiet round against whole's 95).
+ * 4 ranks: CPU 16 KiB 11/8, 32 KiB 21/15, 64 KiB 19/24 (wall 69/102);
+ *   coll_bench 16 KiB 11/4.7, 32 KiB 13/14, 64 KiB 18/28.
+ * compare.sh --base (3 rounds, load 15, 17:24): 8 ranks 16 KiB 48 vs 34
+ * us (against the CPU figures), 32 KiB 55 vs 65, 64 KiB 64 vs 107; 4
+ * ranks 64 KiB 26 vs 31.  So 5-8 ranks split from 32 KiB (16 KiB: mixed
+ * wall times), 3-4 ranks from 64 KiB. */
 #define BEYOND_SLOT SIZE_MAX
 static const size_t split_rows[2][3] = {
     /*            2 ranks      3-4 ranks    5-8 ranks */
-    /* allreduce */ {4096,     BEYOND_SLOT, BEYOND_SLOT},
+    /* allreduce */ {4096,     65536,       32768},
     /* reduce */    {BEYOND_SLOT, BEYOND_SLOT, BEYOND_SLOT},
 };
 

@@ -1,0 +1,268 @@
+/*
+ * Which blocking collectives take the shm path (ucmpi_coll_shm_wanted),
+ * and the size of the segment's buffers, which bounds it: forced
+ * (UCMPI_<COLL>_ALGORITHM=shm or another algorithm) or automatic, up to
+ * the measured per-kind limits below.  The segment itself and its flag
+ * protocol: shm_seg.c.
+ */
+#include "coll/shm/shm.h"
+#include "coll/coll.h"
+#include "coll/coll_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const knobs[UCMPI_SHM_NKINDS] = {
+    "BARRIER_ALGORITHM", "BCAST_ALGORITHM", "REDUCE_ALGORITHM",
+    "ALLREDUCE_ALGORITHM", "ALLGATHER_ALGORITHM", "ALLTOALL_ALGORITHM",
+    "REDUCE_SCATTER_ALGORITHM",
+};
+
+/* Automatic selection: the shm path up to these bytes per rank (the
+ * UCMPI_COLL_SHM_MAX_BYTES tunable overrides all of them), for 2, 3-4
+ * and 5-8 ranks; data larger than one buffer goes in chunks for the
+ * kinds in chunked[] (shm_large.c).  More than 8 ranks (not measurable
+ * on this 2-core machine): up to one buffer and 64 KiB, reduce divided
+ * by n-1 (the root combines all n vectors itself: reasoning, not
+ * measured).
+ *
+ * Up to 64 KiB (session 3, 2026-11-30 00:33-01:47 UTC, load 7-22,
+ * medians; shm with a 64 KiB slot against UCMPI_COLL_SHM=0):
+ *   UCMPI_COLL_SHM_SLOT_BYTES=65536 UCMPI_<COLL>_ALGORITHM=shm
+ *     mpiexec -n 2 bench/coll_bench -b <coll> -m 8 -M 65536 -t 0.05
+ *   UCMPI_COLL_SHM=0 mpiexec -n 2 bench/coll_bench -b <coll> ...
+ * 2 ranks: allreduce shm 0.10-0.21 us vs 0.23-0.38 up to 2 KiB, 0.46 vs
+ * 0.74-5.9 at 4 KiB, 4-16 KiB a tie, 32/64 KiB 4.4/7.9 vs 10.3/13.8;
+ * bcast 16-64 KiB 0.8-2.0 vs 3.8-6.8; allgather 2.4/3.8 vs 4.3/5.7 at
+ * 32/64 KiB; alltoall 1.9-3.3 vs 4.3-5.5; reduce_scatter 0.11-0.13 vs
+ * 0.23-0.28 up to 1 KiB, 1.8 vs 5.7 at 64 KiB.
+ *
+ * Beyond, and at 4 and 8 ranks (session 4, 2026-11-30 03:11-03:46 UTC,
+ * load 18-37 from other work: min and median of 2-6 interleaved runs,
+ * shm everywhere against p2p only, ratio shm/p2p):
+ *   UCMPI_COLL_SHM_MAX_BYTES=1073741824|0 mpiexec -n N bench/coll_bench
+ *     -b bcast,allreduce,allgather,alltoall -m 8 -M 4M -t 0.05
+ * 2 ranks, 128 KiB-4 MiB (chunks against main's p2p algorithms): bcast
+ *   0.22-0.32, allreduce 0.53-0.80, allgather 0.55-0.78, alltoall
+ *   0.51-0.87: every size.
+ * 4 ranks: bcast 0.05-0.24 from 16 KiB to 4 MiB (a tie below);
+ *   allgather 0.2-0.64 from 32 KiB to 4 MiB (0.9 below); allreduce
+ *   0.3-0.55 at 8-64 KiB, 0.6-1.35 from 128 KiB; alltoall (bytes a
+ *   rank sends in all) a tie (0.9-1.1) from 2 to 32 KiB, 1.8-4.7 beyond.
+ * 8 ranks: bcast 0.06-0.15 from 16 KiB to 2 MiB; allgather 0.12-0.64 to
+ *   2 MiB; allreduce 0.3-0.77 up to 128 KiB, 1.1-2.1 (min) from 256 KiB;
+ *   alltoall 0.5-0.6 up to 1 KiB, 0.9 at 2 KiB, 0.8-1.5 at 4-16 KiB,
+ *   1.5-3.3 from 32 KiB.
+ * Unmeasured at 3-8 ranks: reduce (n-1 rule kept).
+ * reduce_scatter in chunks (shm_reduce.c; session 5, 2026-11-30 06:17 UTC,
+ * load 24-28, two interleaved runs each, shm against the p2p algorithm):
+ *   UCMPI_REDUCE_SCATTER_ALGORITHM=shm|ring_segmented mpiexec -n 2
+ *     bench/coll_bench -b reduce_scatter -m 65536 -M 64M -t 0.1
+ *   (-n 4: shm|auto -m 4096 -M 4M -t 0.05)
+ * 2 ranks: 3.2-6.8 vs 7.5-13.8 us at 128 KiB, 27 vs 62 at 1 MiB, 156-175
+ * vs 285 at 4 MiB, 427-535 vs 1092 at 8 MiB, 1358-1368 vs 16643 and
+ * more at 16 MiB (the largest sizes swing 10x with the load); again at
+ * 07:19 UTC (load 27, -m 128K -M 16M): a tie from 128 KiB to 4 MiB (51
+ * vs 51-56 us at 1 MiB), 451-537 vs 694-717 at 8 MiB, 1312-1436 vs
+ * 1733-15282 at 16 MiB; 4 ranks
+ * (oversubscribed): shm 50-89 ms against 8-34 from 1 to 4 MiB, so the
+ * one-buffer limit stays there.
+ * The 4-8 rank runs of session 4 had each rank in a session of its own,
+ * where the waits' yields handed nothing over (see ucmpi_coll_shm_post).
+ * Since then (session 5, 06:53-06:55 UTC, load 42-44, 3 interleaved runs):
+ *   UCMPI_ALLTOALL_ALGORITHM=shm | UCMPI_COLL_SHM=0 mpiexec -n 8
+ *     bench/coll_bench -b alltoall -m 64 -M 64K -t 0.05
+ * 8 ranks, alltoall (bytes a rank sends): shm 40-600 us at 512 B-8 KiB
+ * (a few 10-100 ms stalls) against p2p 110 us-117 ms, mostly 1-80 ms; at
+ * 16 KiB shm 157 us-106 ms vs p2p 347 us-87 ms: raised from 2 to 16 KiB
+ * (beyond: not clear at this load).
+ * Small sizes at 3-8 ranks, every count (session 6, after the waits
+ * yield at once; 2026-11-30 09:40-09:42 UTC, load 30-31 from other
+ * sessions; medians of 3 interleaved runs, ratio shm/p2p per size):
+ *   mpiexec -n N bench/coll_bench -b allreduce,bcast,allgather,alltoall
+ *     -m 8 -M 8192 -t 0.03   (and the same with UCMPI_COLL_SHM=0),
+ *     N = 3..8
+ * 8 B-8 KiB, median ratio over the 11 sizes (sizes where shm lost):
+ *   n:         3        4        5        6        7        8
+ *   allreduce  0.37(0)  0.40(1)  0.26(0)  0.46(1)  0.30(1)  0.22(1)
+ *   bcast      0.37(0)  0.24(0)  0.28(0)  0.29(0)  0.27(0)  0.13(0)
+ *   allgather  0.32(1)  0.34(1)  0.32(3)  0.34(0)  0.08(0)  0.39(0)
+ *   alltoall   0.56(4)  0.42(0)  0.45(1)  0.21(0)  0.38(0)  0.35(1)
+ * the lost sizes were single slow samples of a bimodal shm time (3 ranks
+ * alltoall: 3.1 us or 9-20 us, p2p 5.7-6.7); 3 ranks, fixed-count loops
+ * (20000 calls, 5 interleaved runs, load 28-30): alltoall 256 B shm 18.4
+ * us vs p2p 23.6, allreduce 8 B 15.7 vs 28.6.  So shm at every small size
+ * on every count (the table's 3-4 and 5-8 columns).
+ * Large sizes since the chunked paths post once per group of 8 chunks
+ * above 2 ranks and allreduce/reduce split the reduction (shm_reduce.c;
+ * session 6, collL6, 09:09-09:12 UTC, load 28-32 from SCHED_IDLE tests,
+ * 3 interleaved runs, median (min) of shm/p2p):
+ *   UCMPI_<COLL>_ALGORITHM=shm | nothing  mpiexec -n N bench/coll_bench
+ *     -b <coll> -m 16384 -M 4194304 -t 0.1
+ * reduce: 2 ranks 0.23-0.35 (0.3) from 128 KiB to 1 MiB, 0.02-0.5 to 16
+ *   MiB; 4 ranks 0.19-0.61 from 32 KiB to 128 KiB, 0.06-0.1 to 4 MiB; 8
+ *   ranks 0.09-0.84 from 16 KiB to 64 KiB, 0.04-0.27 to 4 MiB: all sizes.
+ * allreduce: 4 ranks 0.12-0.98 (0.16-0.56) from 128 KiB to 4 MiB; 8 ranks
+ *   0.16-0.38 (0.11-0.76) from 128 KiB to 4 MiB: all sizes.
+ * reduce_scatter: 4 ranks 0.08-0.46 from 128 KiB to 4 MiB except one
+ *   1.7 at 512 KiB; 8 ranks 0.02-0.23 from 128 KiB to 4 MiB: all sizes.
+ * alltoall: 4 ranks 0.18-0.4 from 64 to 256 KiB, 1.4 (0.55) at 512 KiB,
+ *   2.8 (2.1) at 1 MiB; 8 ranks 0.05-0.52 from 64 to 512 KiB (one 0.83),
+ *   0.6-1.0 at 1-2 MiB: up to 512 KiB.  (shm before and after grouping,
+ *   4 ranks: alltoall 0.14-0.6x, allgather 0.35-0.54x from 256 KiB.)
+ * 2 ranks beyond the 32 MiB L3, where two copies through the segment
+ * cost more DRAM traffic than UCX's single CMA copy (09:38 UTC, load 44,
+ * 3 interleaved runs, UCMPI_COLL_SHM=1|0, -m 4M -M 64M, shm/p2p median
+ * (min)): bcast 32 MiB 0.53 (0.40), 64 MiB 2.8 (2.9); allgather (bytes
+ * per rank) 16 MiB 0.87 (0.88), 32 MiB 1.9 (1.6); alltoall 32 MiB 1.5
+ * (0.85), 64 MiB 1.7 (1.75): p2p above 32/16/32 MiB.
+ * alltoall at 3-8 ranks beyond 512 KiB (session 7, collL7, 11:25-11:31
+ * UTC, load 15-21 from other sessions; medians of 3-6 interleaved runs):
+ *   UCMPI_ALLTOALL_ALGORITHM=shm | UCMPI_COLL_SHM=0 (p2p) | Open MPI
+ *     mpiexec -n N bench/coll_bench -b alltoall -m 512K -M 4M -t 0.1
+ *     (and -m S -M S -r 300..30 for the CPU time of the whole job)
+ * us, shm / p2p / Open MPI: 4 ranks 1 MiB 228 / 348 / 516 (fixed count:
+ * 275 / 2136 / 931, CPU 0.15 / 0.24 / 0.36 s), 2 MiB 753 / 2602 / 2792,
+ * 4 MiB 3747 / 6543 / 6078 (fixed count 6021 / 12523 / 9705); 16 MiB
+ * 20202 / 20520 / 21204 (a tie); 8 ranks 1 MiB 1756 / 7071 / 9320, 2 MiB
+ * 6703 / 14170 / 9968, 4 MiB (fixed count) 12444 / 27653 / 15527: shm
+ * up to 4 MiB (the largest size compare.sh runs at 8 ranks).  4 ranks
+ * with 64 KiB buffers (SEG_BUDGET below; 11:46 UTC, load 33, 4
+ * interleaved fixed-count runs, -m S -M S -r 12|6): 8 MiB 8110 / 27201 /
+ * 20759, 16 MiB 21577 / 29841 / 26982: up to 16 MiB at 3-4 ranks.
+ * 2 ranks: UCX rendezvous (one CMA copy, from huge pages since bw7's
+ * lib/ucp_glue/hugepage.c) against shm above 2 MiB, session 7 (collL7),
+ * load 30-57.  Single calls after a barrier (min / 10th percentile /
+ * median of 300, a 30-line program not in the tree) favoured p2p: 4 MiB
+ * 81 / 85 / 95 us against shm 119 / 124 / 130, 8 MiB 283-322 / 316-373
+ * against 363-369 / 397-405, 16 MiB a tie.  But back-to-back calls, as
+ * coll_bench (and compare.sh) runs them, favour shm, whose writer runs
+ * into the next call (12:51 UTC, 3-5 interleaved fixed-count runs,
+ * median of medians, UCMPI_ALLTOALL_ALGORITHM=shm | auto with p2p above
+ * 2 MiB):  mpiexec -n 2 bench/coll_bench -b alltoall -m S -M S -r 1000
+ *   3 MiB 105 vs 149 us, 4 MiB 137 vs 186 (Open MPI 254), 8 MiB 671 vs
+ *   910.  So shm up to 32 MiB stays. */
+#define ALL SIZE_MAX
+static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
+    /*                            2 ranks  3-4 ranks  5-8 ranks */
+    [UCMPI_SHM_BARRIER] =        {0,       0,         0},
+    [UCMPI_SHM_BCAST] =          {32 << 20, ALL,      ALL},
+    [UCMPI_SHM_REDUCE] =         {ALL,     ALL,       ALL},
+    [UCMPI_SHM_ALLREDUCE] =      {ALL,     ALL,       ALL},
+    [UCMPI_SHM_ALLGATHER] =      {16 << 20, ALL,      ALL},
+    [UCMPI_SHM_ALLTOALL] =       {32 << 20, 16 << 20,  4 << 20},
+    [UCMPI_SHM_REDUCE_SCATTER] = {ALL,     ALL,       ALL},
+};
+#undef ALL
+
+/* Kinds whose data may exceed one buffer (shm_large.c: chunks). */
+static const char chunked[UCMPI_SHM_NKINDS] = {
+    [UCMPI_SHM_BCAST] = 1, [UCMPI_SHM_ALLREDUCE] = 1,
+    [UCMPI_SHM_ALLGATHER] = 1, [UCMPI_SHM_ALLTOALL] = 1,
+    [UCMPI_SHM_REDUCE_SCATTER] = 1,       /* shm_reduce.c */
+    [UCMPI_SHM_REDUCE] = 1,               /* split: shm_reduce.c */
+};
+
+enum { FORCE_UNKNOWN, FORCE_NONE, FORCE_SHM, FORCE_OTHER };
+
+static int forced(int kind)
+{
+    static int mode[UCMPI_SHM_NKINDS];
+    static unsigned gen[UCMPI_SHM_NKINDS];     /* MPI_T may change knobs */
+    unsigned g = __atomic_load_n(&ucmpi_coll_knob_generation,
+                                 __ATOMIC_ACQUIRE);
+
+    if (mode[kind] == FORCE_UNKNOWN || gen[kind] != g) {
+        const char *v = ucmpi_coll_knob(knobs[kind]);
+        gen[kind] = g;
+        mode[kind] = v == NULL || v[0] == '\0' || strcmp(v, "auto") == 0
+                         ? FORCE_NONE
+                         : strcmp(v, "shm") == 0 ? FORCE_SHM : FORCE_OTHER;
+    }
+    return mode[kind];
+}
+
+static size_t slot_bytes(void)
+{
+    static long v = -1;
+
+    if (v < 0) {
+        long s = ucmpi_config_long("COLL_SHM_SLOT_BYTES");
+        v = s < 64 ? 64 : (s + 63) / 64 * 64;
+    }
+    return (size_t)v;
+}
+
+/* A comm's buffer size: the tunable (64 KiB), cut so that the buffers of
+ * a big comm stay within SEG_BUDGET (up to 8 ranks: 64 KiB, 16 ranks: 32
+ * KiB), at least 4 KiB.  The segment is allocated whole at creation
+ * (create() in shm_seg.c).  8 MiB rather than 2 (session 7, collL7): the
+ * chunked paths move 8 buffers per rank per flag round, and
+ * oversubscribed ranks pay for every round; 16 KiB buffers at 8 ranks
+ * gave the alltoall of 512 KiB 4 rounds.  Fixed-count runs, 6
+ * interleaved, 30 Nov 11:37 UTC, load 25-27 (budget through a temporary
+ * knob):
+ *   mpiexec -n 8 bench/coll_bench -b alltoall -m 512K -M 512K -r 300
+ * median 389 us (2 MiB) / 284 (4 MiB) / 200 (8 MiB), Open MPI 1817; -n
+ * 4 -m 1M -r 300: 275 (2 MiB) / 192 (4 MiB).  Time-budget runs of every
+ * collective (-m 32K -M 4M/8M -t 0.05, 6 interleaved, load 22-24): from
+ * 256 KiB on mostly faster with 8 MiB (4 ranks allreduce 1 MiB 919 -> 388
+ * us, allgather 8 MiB 6667 -> 3448; 8 ranks allreduce 512 KiB 2239 ->
+ * 409, bcast 2 MiB 1976 -> 1244), below a tie within the noise;
+ * reduce_scatter at 4 ranks 1 MiB a tie in fixed-count runs (148 / 150
+ * us).  The cost: creating the segment (ftruncate + posix_fallocate +
+ * mmap of tmpfs) takes 3.1 ms for 8 MiB against 0.8 ms for 2 MiB, once
+ * per comm of 8 ranks (2 ranks: 2 MiB as before). */
+#define SEG_BUDGET ((size_t)8 << 20)
+static size_t slot_for(int n)
+{
+    size_t s = slot_bytes();
+    size_t cap = SEG_BUDGET / ((size_t)UCMPI_SHM_NBUF * n);
+
+    cap = cap < 4096 ? 4096 : cap / 64 * 64;
+    return s < cap ? s : cap;
+}
+
+size_t ucmpi_coll_shm_slot_size(int n)
+{
+    return slot_for(n);
+}
+
+static size_t auto_limit(int kind, int n)
+{
+    static long over = -2;          /* -2 unread, -1 unset */
+    size_t lim, slot = slot_for(n);
+
+    if (over == -2) {
+        const char *v = ucmpi_config_str("COLL_SHM_MAX_BYTES");
+        over = v == NULL || v[0] == '\0' ? -1 : strtol(v, NULL, 0);
+    }
+    if (over >= 0)
+        return (size_t)over;
+    lim = auto_max[kind][n == 2 ? 0 : n <= 4 ? 1 : 2];
+    /* beyond one buffer only where measured, and not in the chunks of a
+     * tiny tuned buffer (a flag round per few bytes) */
+    if ((!chunked[kind] || n > 8 || slot < 4096) && lim > slot)
+        lim = slot;
+    if (n > 8 && lim > 65536)
+        lim = 65536;
+    if (kind == UCMPI_SHM_REDUCE)
+        lim /= (size_t)n - 1;
+    return lim;
+}
+
+int ucmpi_coll_shm_wanted(ucmpi_comm_t *comm, int kind, size_t nbytes)
+{
+    static int enabled = -1;
+    int f = forced(kind);
+
+    if (enabled < 0)
+        enabled = ucmpi_config_long("COLL_SHM") != 0;
+    if (!enabled || f == FORCE_OTHER || comm->is_inter || comm->size < 2 ||
+        (nbytes > slot_for(comm->size) && !chunked[kind]))
+        return 0;
+    if (f == FORCE_NONE && kind != UCMPI_SHM_BARRIER &&
+        nbytes > auto_limit(kind, comm->size))
+        return 0;
+    return ucmpi_coll_shm_ready(comm);
+}
