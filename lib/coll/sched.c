@@ -450,7 +450,9 @@ static int post_xfer(ucmpi_sched_t *s, int i)
      * byte instead, which its empty receive reports (lost_upstream) */
     bool token = false;
     if (s->late_err != MPI_SUCCESS && st->kind == STEP_SEND) {
-        token = s->lost && r->p2p.count * st->dt->size == 0;
+        /* (not from a rank whose own arguments failed: its run-time
+         * sends it never sized may be empty, and its peers fail anyway) */
+        token = s->lost && !s->poisoned && r->p2p.count * st->dt->size == 0;
         r->p2p.count = token;
         if (token)
             r->p2p.dt = MPI_BYTE;

@@ -142,8 +142,7 @@ static int drain_build(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
         }
         return rc;
     }
-    /* (bs < 0, unknown: the others' blocks are not empty, we hope) */
-    if (alg->build == ucmpi_gather_binomial && bs != 0 && n > 1) {
+    if (alg->build == ucmpi_gather_binomial && n > 1) {
         for (int m = 1; m < n && rc == MPI_SUCCESS; m <<= 1)
             rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, (m + a->root) % n);
         return rc;
@@ -158,32 +157,32 @@ static int drain_build(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
 /* A non-root whose arguments failed (core7): it runs the others'
  * algorithm with its block empty (bs scratch bytes, poisoned: every send
  * is empty), so its parent's exact receive passes the loss up to the
- * root, which reports it instead of waiting for ever.  NULL: the
- * algorithm is not known (automatic selection needs the block size). */
+ * root, which reports it instead of waiting for ever.  Inside a tree it
+ * takes its children's messages into scratch (their sizes need not match:
+ * it fails anyway) and forwards nothing.  An unknown bs (its own count or
+ * type is bad) is taken as 1: a send built non-empty goes empty, never as
+ * a loss token a 1-byte receive could take for data.  NULL: the algorithm
+ * is not known (automatic selection needs the block size). */
 static ucmpi_sched_t *gather_nonroot_build(ucmpi_comm_t *c, int root, int v,
                                            long long bs, int *rc)
 {
     ucmpi_xfer_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
                            .root = root, .sdt = MPI_BYTE, .rdt = MPI_BYTE,
-                           .scount = bs > 0 ? bs : 0};
+                           .scount = bs > 0 ? bs : 1};
     const ucmpi_xfer_alg_t *alg;
     ucmpi_sched_t *s;
+    void *z;
 
     if (c->is_inter || root < 0 || root >= c->size)
         return NULL;
     alg = v ? gatherv_select(&a) : gather_select_unknown(&a, bs);
-    /* gatherv's tree needs the counts (only the root has them) */
-    if (alg == NULL || (v && alg->build != ucmpi_gather_linear) ||
-        (s = ucmpi_sched_create(c)) == NULL)
+    if (alg == NULL || (s = ucmpi_sched_create(c)) == NULL)
         return NULL;
-    if (bs > 0) {
-        void *z = ucmpi_sched_alloc(s, (size_t)bs);
-        if (z == NULL) {
-            ucmpi_sched_free(s);
-            return NULL;
-        }
-        a.sbuf = memset(z, 0, (size_t)bs);
+    if ((z = ucmpi_sched_alloc(s, (size_t)a.scount)) == NULL) {
+        ucmpi_sched_free(s);
+        return NULL;
     }
+    a.sbuf = memset(z, 0, (size_t)a.scount);
     *rc = alg->build(s, &a);
     ucmpi_sched_poison(s);
     return s;

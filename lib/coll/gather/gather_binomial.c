@@ -14,7 +14,10 @@ int ucmpi_gather_binomial(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
                         : (size_t)(a->scount * a->sdt->size);
     char *tmp;
 
-    if (bs == 0 || n == 1)
+    /* empty blocks still travel up the tree: a rank whose own block is
+     * unknown (its count or type failed a check, gather.c) runs the same
+     * steps whatever the others' block size */
+    if (n == 1)
         return ucmpi_gather_linear(s, a);
     sub = is_root ? n : (lowbit(vr) < n - vr ? lowbit(vr) : n - vr);
     tmp = ucmpi_sched_alloc(s, (size_t)sub * bs);

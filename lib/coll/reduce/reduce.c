@@ -74,11 +74,11 @@ int ucmpi_reduce_build(ucmpi_sched_t *s, const void *mine, void *rbuf,
     return ucmpi_reduce_tree(s, mine, rbuf, count, dt, op, root, g, 2);
 }
 
-/* An argument error on this rank: keep comm's collective numbers in step
- * with the ranks that went ahead (the shm path's number when they take
- * it: decided from count and dt, valid when dt_ok). */
-static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
-                       MPI_Datatype dt, int dt_ok, int root)
+/* An argument error on this rank where the others take the shm path
+ * (decided from count and dt, valid when dt_ok): take the numbers they
+ * take, with a "lost" size record, and return 1; 0 if they run p2p. */
+static int reduce_shm_skip(ucmpi_comm_t *comm, int mode, MPI_Count count,
+                           MPI_Datatype dt, int dt_ok)
 {
     int shm = mode == UCMPI_COLL_BLOCKING && dt_ok && count > 0 &&
               dt->contig;
@@ -94,9 +94,18 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
         numbers = 1;
     /* a number taken with a "lost" size record: the root (and a split
      * reduce's every rank) reports it instead of reducing stale data */
-    if (numbers >= 1 &&
-        ucmpi_coll_shm_skip(comm, numbers, "MPI_Reduce (skipped)") !=
-            UCMPI_SHM_FALLBACK)
+    return numbers >= 1 &&
+           ucmpi_coll_shm_skip(comm, numbers, "MPI_Reduce (skipped)") !=
+               UCMPI_SHM_FALLBACK;
+}
+
+/* An argument error on this rank: keep comm's collective numbers in step
+ * with the ranks that went ahead (the shm path's number when they take
+ * it: decided from count and dt, valid when dt_ok). */
+static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
+                       MPI_Datatype dt, int dt_ok, int root)
+{
+    if (reduce_shm_skip(comm, mode, count, dt, dt_ok))
         return rc;
     /* (no segment: the others run p2p too) */
     return ucmpi_coll_skip(comm, rc, -1, 0,
@@ -108,7 +117,7 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
  * into scratch owned by the schedule. */
 static int build_zero_reduce(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                              MPI_Count count, MPI_Datatype dt, MPI_Op op,
-                             int root)
+                             int root, int alg)
 {
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
     size_t ext = (size_t)(dt->extent > dt->true_extent ? dt->extent
@@ -118,10 +127,10 @@ static int build_zero_reduce(ucmpi_sched_t *s, ucmpi_comm_t *comm,
     if (tmp == NULL)
         return MPI_ERR_NO_MEM;
     memset(tmp + dt->true_lb, 0, (size_t)count * ext);
-    return ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root, &g,
-                              ucmpi_reduce_select(comm, g.size,
-                                                  (size_t)(count * dt->size),
-                                                  op));
+    if (alg < 0)                  /* the others' choice for this size */
+        alg = ucmpi_reduce_select(comm, g.size, (size_t)(count * dt->size),
+                                  op);
+    return ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root, &g, alg);
 }
 
 /* The root's buffers failed a check (count, type and op are fine): it
@@ -163,7 +172,7 @@ static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
         rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, 0);
     } else {
         /* the root contributes zeros (its result is dropped anyway) */
-        rc = build_zero_reduce(s, comm, count, dt, op, root);
+        rc = build_zero_reduce(s, comm, count, dt, op, root, -1);
     }
     if (mode == UCMPI_COLL_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, req, err);
@@ -191,7 +200,53 @@ static int reduce_nonroot_failed(ucmpi_comm_t *comm, int err,
          ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes)) ||
         (s = ucmpi_sched_create(comm)) == NULL)
         return reduce_skip(comm, err, mode, count, dt, 1, root);
-    rc = build_zero_reduce(s, comm, count, dt, op, root);
+    rc = build_zero_reduce(s, comm, count, dt, op, root, -1);
+    ucmpi_sched_poison(s);
+    if (mode == UCMPI_COLL_PERSISTENT)
+        return ucmpi_coll_persist_failed(s, rc, req, err);
+    ucmpi_coll_release(s, rc);
+    return err;
+}
+
+/* A rank of an intracomm whose count, type or op failed a check, where
+ * the others run p2p: it runs their schedule poisoned (every send empty),
+ * so its parent's exact receive passes the loss up to the root, and a
+ * root takes (drops) what its children send.  With count and type valid
+ * (a bad op) the shape is known; with either bad, only where the
+ * algorithm does not depend on the size (forced binomial or linear, or 2
+ * ranks where both are one message to the root), as one byte per rank
+ * that takes whatever comes.  The op's commutativity shapes the tree: a
+ * valid user op is kept, any other taken as commutative (MPI_BAND on
+ * bytes).  Else it skips, as before. */
+static int reduce_blind_failed(ucmpi_comm_t *comm, int err, MPI_Count count,
+                               MPI_Datatype dt, int dt_ok, MPI_Op op,
+                               int root, int mode, MPI_Request *req)
+{
+    const char *why;
+    int id = ucmpi_coll_alg_forced("REDUCE_ALGORITHM", reduce_algs, NALGS);
+    int known = dt_ok && count >= 0;
+    MPI_Op use = ucmpi_op_check(op, MPI_BYTE, &why) == MPI_SUCCESS
+                     ? op : MPI_BAND;
+    ucmpi_sched_t *s;
+    int rc;
+
+    if (req == NULL)              /* (the request check failed) */
+        mode = UCMPI_COLL_BLOCKING;
+    if (mode != UCMPI_COLL_BLOCKING)
+        *req = MPI_REQUEST_NULL;
+    if (comm->is_inter || root < 0 || root >= comm->size)
+        return reduce_skip(comm, err, mode, count, dt, dt_ok, root);
+    if (reduce_shm_skip(comm, mode, count, dt, dt_ok))
+        return err;
+    if (id < 0 && comm->size == 2 && (use->commute || root == 0))
+        id = UCMPI_REDUCE_LINEAR;    /* = binomial: one send to the root */
+    if ((!known && id != UCMPI_REDUCE_BINOMIAL &&
+         id != UCMPI_REDUCE_LINEAR) ||
+        (known && count == 0) ||  /* nothing to lose: they skip too */
+        (s = ucmpi_sched_create(comm)) == NULL)
+        return ucmpi_coll_skip(comm, err, -1, 0, 0);
+    rc = known ? build_zero_reduce(s, comm, count, dt, use, root, -1)
+               : build_zero_reduce(s, comm, 1, MPI_BYTE, use, root, id);
     ucmpi_sched_poison(s);
     if (mode == UCMPI_COLL_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, req, err);
@@ -221,7 +276,8 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
     if (rc == MPI_SUCCESS)
         rc = ucmpi_coll_check_op(comm, op, dt, fn);
     if (rc != MPI_SUCCESS)
-        return reduce_skip(comm, rc, mode, count, dt, dt_ok, root);
+        return reduce_blind_failed(comm, rc, count, dt, dt_ok, op, root,
+                                   mode, req);
     am_root = comm->is_inter ? root == MPI_ROOT : root == comm->rank;
     if (rbuf == MPI_IN_PLACE ||
         (sbuf == MPI_IN_PLACE && (!am_root || comm->is_inter))) {

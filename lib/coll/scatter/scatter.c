@@ -125,6 +125,35 @@ static bool sendv_ok(int n, const void *sbuf, const int *counts,
     return true;
 }
 
+/* A non-root whose arguments failed a check: it runs the others'
+ * algorithm (alg; NULL: not known), its own block one byte of scratch
+ * that takes whatever comes (its real size may be unknown), poisoned, so
+ * that the root's send to it returns and the ranks below it in a tree get
+ * empty messages (an error) instead of waiting.  A send built non-empty
+ * goes empty, never as a loss token a 1-byte receive could take for
+ * data. */
+static int scatter_nonroot_failed(ucmpi_comm_t *c, int err, int root,
+                                  const ucmpi_xfer_alg_t *alg,
+                                  ucmpi_xfer_mode_t mode, MPI_Request *req)
+{
+    ucmpi_xfer_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
+                           .root = root, .sdt = MPI_BYTE, .rdt = MPI_BYTE,
+                           .rcount = 1};
+    ucmpi_sched_t *s;
+    int rc;
+
+    if (alg == NULL || c->is_inter || root < 0 || root >= c->size ||
+        (s = ucmpi_sched_create(c)) == NULL)
+        return ucmpi_coll_skip(c, err, -1, 0, 0);
+    a.rbuf = ucmpi_sched_alloc(s, 1);
+    rc = a.rbuf == NULL ? MPI_ERR_NO_MEM : alg->build(s, &a);
+    ucmpi_sched_poison(s);
+    if (mode == UCMPI_XFER_PERSISTENT)
+        return ucmpi_coll_persist_failed(s, rc, req, err);
+    ucmpi_coll_release(s, rc);
+    return err;
+}
+
 /* The argument error err on this rank.  A root whose send side is fine
  * still sends the others their blocks (a is ready but for its own
  * receive, dropped); one that cannot sends them empty messages instead,
@@ -142,7 +171,7 @@ static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_xfer_args_t *a,
     if (mode != UCMPI_XFER_BLOCKING && req != NULL)
         *req = MPI_REQUEST_NULL;
     if (!ucmpi_xfer_is_root(c, a->root))
-        return ucmpi_coll_skip(c, err, -1, 0, 0);
+        return scatter_nonroot_failed(c, err, a->root, alg, mode, req);
     a->rbuf = MPI_IN_PLACE;
     a->rdt = MPI_BYTE;
     a->rcount = 0;
@@ -204,6 +233,27 @@ static const ucmpi_xfer_alg_t *scatter_select_nodata(ucmpi_xfer_args_t *a,
     return &ucmpi_scatter_algs[SCATTER_LINEAR];
 }
 
+/* The algorithm the others run, seen from a non-root whose own block
+ * has bs bytes (-1: its count or type is bad): its selection when bs is
+ * known, else the forced one, else linear below the tree's size
+ * threshold; NULL when it cannot be known. */
+static const ucmpi_xfer_alg_t *scatter_select_others(ucmpi_comm_t *c,
+                                                     int root, long long bs)
+{
+    ucmpi_xfer_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
+                           .root = root, .rdt = MPI_BYTE, .sdt = MPI_BYTE,
+                           .rcount = bs};
+    const ucmpi_xfer_alg_t *f;
+
+    if (bs >= 0)
+        return scatter_select(&a);
+    f = ucmpi_xfer_forced(ucmpi_scatter_algs, "SCATTER_ALGORITHM");
+    if (f != NULL)
+        return f;
+    return c->size < scatter_thresh.min_ranks
+               ? &ucmpi_scatter_algs[SCATTER_LINEAR] : NULL;
+}
+
 static int scatter_common(const void *sbuf, MPI_Count scount,
                           MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                           MPI_Datatype rdt, int root,
@@ -224,6 +274,14 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
         if (rc == MPI_SUCCESS && !comm->is_inter && rbuf != MPI_IN_PLACE)
             rc = ucmpi_coll_check_alias1(comm, sbuf, scount * comm->size, sdt,
                                          rbuf, rcount, rdt, fn);
+    }
+    if (rc != MPI_SUCCESS && !comm->is_inter &&
+        !ucmpi_xfer_is_root(comm, root)) {
+        long long bs = rcount >= 0 && dt_ok(rdt)
+                           ? (long long)(rcount * rdt->size) : -1;
+        return scatter_nonroot_failed(comm, rc, root,
+                                      scatter_select_others(comm, root, bs),
+                                      mode, req);
     }
     if (rc != MPI_SUCCESS) {
         bool ok = send_ok(sbuf, scount, sdt);
