@@ -143,18 +143,21 @@ void ucmpi_progress_yield(void)
 }
 
 /* The turn after a progress call that saw `events`, in a wait that only
- * one given rank can end (a ticket lock's next holder, lib/rma/lock.c):
+ * one given rank can end (a ticket lock's next holder, lib/rma/lock.c;
+ * an RMA completion that needs its target's progress, rma_ops.c):
  * when the node has more ranks than cores, hand the core over every
  * turn, busy or not, even in wait mode poll.  A waiter that keeps it
  * costs a time slice per grant: MPICH rma/contention_putget took 73-150 s
  * or hung polling at 4 ranks on 2 cores. */
 void ucmpi_progress_handoff(int events, unsigned *spins)
 {
+    if (events == 0)
+        ++*spins;
     if (oversubscribed) {
         ucmpi_rt_waiting();
         sched_yield();
     } else if (events == 0) {
-        ucmpi_progress_idle(++*spins);
+        ucmpi_progress_idle(*spins);
     }
 }
 

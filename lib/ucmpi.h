@@ -362,8 +362,8 @@ void ucmpi_progress_idle(unsigned spins);
 /* Idle turn that yields at once when oversubscribed (lib/progress.c). */
 void ucmpi_progress_yield(void);
 /* Turn of a wait only one given rank can end, after progress saw events:
- * yields whenever the node is oversubscribed, whatever the wait mode,
- * else idles as ucmpi_progress_idle(++*spins) on an idle turn. */
+ * counts idle turns in *spins; yields whenever the node is oversubscribed,
+ * whatever the wait mode, else idles as ucmpi_progress_idle(*spins). */
 void ucmpi_progress_handoff(int events, unsigned *spins);
 
 /* ------------------------------------------------------------------ */

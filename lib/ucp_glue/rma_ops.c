@@ -50,11 +50,14 @@ int ucmpi_rma_cnt_wait_peer(ucmpi_rma_cnt_t *c, int peer)
 {
     unsigned spins = 0;
     while (!ucmpi_rma_cnt_done(c)) {
-        if (ucmpi_progress() != 0) {
+        int events = ucmpi_progress();
+        if (events != 0)
             spins = 0;
+        /* software RMA and flush acknowledgements need the target to run:
+         * oversubscribed, give it the core every turn */
+        ucmpi_progress_handoff(events, &spins);
+        if (events != 0)
             continue;
-        }
-        ucmpi_progress_idle(++spins);
         /* RMA endpoints have no error handling: look at the peer */
         if (peer >= 0 && spins % 1024 == 0 && ucmpi_peer_failed(peer)) {
             ucmpi_rt_wait_done();
