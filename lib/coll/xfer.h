@@ -114,6 +114,32 @@ int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
                             int err);
 /* (count, dt) passes ucmpi_xfer_check_buf (no report): 1, else 0. */
 int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt);
+/* xfer9: the blocks of a v/w side (int arrays, or the _c forms' ccounts
+ * and cdispls; one type dt, or one per block in dts) pass the checks of
+ * ucmpi_xfer_check_counts/_types/_counts_c (no report): 1, else 0.  A
+ * rank whose send side failed still serves the others when its receive
+ * side is usable. */
+int ucmpi_xfer_blocks_ok(int n, const int *counts, const int *displs,
+                         const MPI_Count *ccounts, const MPI_Aint *cdispls,
+                         MPI_Datatype dt, const MPI_Datatype *dts);
+
+/* xfer9: a blocking allgather/alltoall (shm kind `kind`, nbytes per rank
+ * as the shm path counts them) on a comm with a shm segment that does
+ * not take the shm path (more bytes than its automatic limit, e.g. with
+ * tiny tuned buffers) while another rank's may (sizes differing between
+ * ranks): it takes the shm number the others' call takes, marked invalid
+ * (a shm-path reader reports MPI_ERR_TRUNCATE), records its bytes (with
+ * k) and checks that every rank voted alike; else MPI_ERR_TRUNCATE,
+ * reported.  MPI_SUCCESS: every rank voted with nbytes (all run the p2p
+ * schedules); UCMPI_SHM_FALLBACK: no segment.  One flag round, off the
+ * shm path.  Sizes whose shm path is chunked are not covered (a chunked
+ * reader goes on past an invalid number).  Flags: QUIET, a rank whose
+ * arguments failed (already reported): a mismatch is returned, not
+ * reported; LOST, such a rank with no usable receive side (its size
+ * unknown): the others report MPI_ERR_OTHER. */
+enum { UCMPI_XFER_VOTE_QUIET = 1, UCMPI_XFER_VOTE_LOST = 2 };
+int ucmpi_xfer_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
+                        int flags, const char *fn);
 
 /* Turns the v/w arrays of *a into a->sblk/a->rblk (scratch of s); done
  * by ucmpi_xfer_run() before the builder runs. */

@@ -89,17 +89,32 @@ static int ag_failed(ucmpi_comm_t *comm, int rc, const ucmpi_xfer_alg_t *table,
                      const char *knob, ucmpi_xfer_args_t *a, size_t total,
                      ucmpi_xfer_mode_t mode, MPI_Request *req)
 {
-    if (a->rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(a->rcount, a->rdt))
+    const char *fn = "MPI_Allgather (skipped)";
+    int vote, shm = table == ucmpi_allgather_algs &&
+                    mode == UCMPI_XFER_BLOCKING;
+
+    if (a->rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(a->rcount, a->rdt)) {
+        /* (xfer9) no size to offer: the shm readers and voters fail */
+        if (shm && ucmpi_xfer_shm_vote(comm, UCMPI_SHM_ALLGATHER, 0,
+                                       UCMPI_XFER_VOTE_LOST, fn) !=
+                       UCMPI_SHM_FALLBACK)
+            return rc;
         return ucmpi_coll_skip(comm, rc, -1, 0, 0);
-    if (table == ucmpi_allgather_algs && mode == UCMPI_XFER_BLOCKING &&
-        a->rcount > 0 &&
-        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLGATHER,
-                              (size_t)(a->rcount * a->rdt->size)) &&
-        ucmpi_coll_shm_allgather_skip(comm, (size_t)(a->rcount *
-                                                     a->rdt->size),
-                                      "MPI_Allgather (skipped)") !=
+    }
+    size_t nbytes = (size_t)(a->rcount * a->rdt->size);
+    if (shm && a->rcount > 0 &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLGATHER, nbytes)) {
+        if (ucmpi_coll_shm_allgather_skip(comm, nbytes, fn) !=
             UCMPI_SHM_FALLBACK)
-        return rc;
+            return rc;
+    } else if (shm && (vote = ucmpi_xfer_shm_vote(
+                           comm, UCMPI_SHM_ALLGATHER, nbytes,
+                           UCMPI_XFER_VOTE_QUIET, fn)) !=
+                          UCMPI_SHM_FALLBACK) {
+        /* the others voted too (xfer9): on to p2p if all alike */
+        if (vote != MPI_SUCCESS || a->rcount == 0)
+            return rc;
+    }
     /* its sends are empty: in place (intracomm) or the receive buffer
      * standing in for the send side */
     a->sbuf = comm->is_inter ? a->rbuf : MPI_IN_PLACE;
@@ -147,12 +162,22 @@ static int allgather_common(const void *sbuf, MPI_Count scount,
         a.scount = 0;
         a.sdt = MPI_BYTE;
     }
-    if (mode == UCMPI_XFER_BLOCKING && rcount > 0 &&
-        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLGATHER,
-                              (size_t)(rcount * rdt->size)) &&
-        (rc = ucmpi_coll_shm_allgather(comm, sbuf, scount, sdt, rbuf, rcount,
-                                       rdt, fn)) != UCMPI_SHM_FALLBACK)
-        return rc;
+    if (mode == UCMPI_XFER_BLOCKING) {
+        size_t nbytes = (size_t)(rcount * rdt->size);
+        if (rcount > 0 &&
+            ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLGATHER, nbytes)) {
+            rc = ucmpi_coll_shm_allgather(comm, sbuf, scount, sdt, rbuf,
+                                          rcount, rdt, fn);
+            if (rc != UCMPI_SHM_FALLBACK)
+                return rc;
+        } else if ((rc = ucmpi_xfer_shm_vote(comm, UCMPI_SHM_ALLGATHER,
+                                             nbytes, 0, fn)) !=
+                   UCMPI_SHM_FALLBACK) {
+            /* (xfer9) count 0 or past the shm limit: see the others' */
+            if (rc != MPI_SUCCESS || rcount == 0)
+                return rc;
+        }
+    }
     return ucmpi_xfer_run(ag_select(ucmpi_allgather_algs,
                                     "ALLGATHER_ALGORITHM",
                                     (size_t)(rcount * rdt->size) *
@@ -213,14 +238,21 @@ static int allgatherv_common(const void *sbuf, MPI_Count scount,
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ag_check_send(comm, sbuf, scount, sdt, rbuf, fn);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
         rc = rcounts_c ? ucmpi_xfer_check_counts_c(comm, comm->remote_size,
                                                    rcounts_c, displs_c, rdt,
                                                    NULL, "receive", fn)
                        : ucmpi_xfer_check_counts(comm, comm->remote_size,
                                                  rcounts, displs, rdt,
                                                  "receive", fn);
-    recv_ok = rc == MPI_SUCCESS;
+        recv_ok = rc == MPI_SUCCESS;
+    } else {
+        /* a failed send side (xfer9): the others still wait for this
+         * rank's block, so it serves them if it can receive theirs */
+        recv_ok = rbuf != MPI_IN_PLACE &&
+                  ucmpi_xfer_blocks_ok(comm->remote_size, rcounts, displs,
+                                       rcounts_c, displs_c, rdt, NULL);
+    }
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
         ucmpi_coll_side_t s = {.buf = sbuf, .n = 1, .count = scount,
                                .dt = sdt};

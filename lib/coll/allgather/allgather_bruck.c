@@ -36,8 +36,8 @@ int ucmpi_allgather_bruck(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
         if (off[cnt])
             rc = ucmpi_sched_send(s, tmp, off[cnt], MPI_BYTE, (r - k + n) % n);
         if (rc == MPI_SUCCESS && off[k + cnt] - off[k])
-            rc = ucmpi_sched_recv(s, tmp + off[k], off[k + cnt] - off[k],
-                                  MPI_BYTE, (r + k) % n);
+            rc = ucmpi_sched_recv_exact(s, tmp + off[k], off[k + cnt] - off[k],
+                                        MPI_BYTE, (r + k) % n);
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
     }

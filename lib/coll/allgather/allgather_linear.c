@@ -30,8 +30,8 @@ int ucmpi_allgather_linear(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
         if (scount * sdt->size != 0)
             rc = ucmpi_sched_send(s, sbuf, scount, sdt, to);
         if (rc == MPI_SUCCESS && ucmpi_xblk_bytes(&b[from]))
-            rc = ucmpi_sched_recv(s, b[from].buf, b[from].count, b[from].dt,
-                                  from);
+            rc = ucmpi_sched_recv_exact(s, b[from].buf, b[from].count,
+                                        b[from].dt, from);
     }
     return rc;
 }

@@ -15,7 +15,7 @@ static int run_op(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a, int send,
     if (hi <= lo)
         return MPI_SUCCESS;
     return send ? ucmpi_sched_send(s, p, cnt, a->rdt, peer)
-                : ucmpi_sched_recv(s, p, cnt, a->rdt, peer);
+                : ucmpi_sched_recv_exact(s, p, cnt, a->rdt, peer);
 }
 
 /* The blocks a group [base, base+m) of ranks < p holds: its own range and

@@ -27,7 +27,7 @@ int ucmpi_allgather_ring(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
         const ucmpi_xblk_t *in = &b[(r - i - 1 + 2 * n) % n];
 
         if (ucmpi_xblk_bytes(in))
-            rc = ucmpi_sched_recv(s, in->buf, in->count, in->dt, left);
+            rc = ucmpi_sched_recv_exact(s, in->buf, in->count, in->dt, left);
         if (rc == MPI_SUCCESS && ucmpi_xblk_bytes(out))
             rc = ucmpi_sched_send(s, out->buf, out->count, out->dt, right);
         if (rc == MPI_SUCCESS && i == 0)

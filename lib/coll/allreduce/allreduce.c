@@ -110,6 +110,46 @@ int ucmpi_allreduce_build(ucmpi_sched_t *s, ucmpi_comm_t *comm,
     }
 }
 
+int ucmpi_reduction_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
+                             const char *fn)
+{
+    ucmpi_coll_shm_t *sh;
+    uint64_t k;
+    int rc;
+
+    if (!ucmpi_coll_shm_wanted(comm, kind, 0))
+        return UCMPI_SHM_FALLBACK;
+    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
+        return rc;
+    /* the size record k % NSMALL is free once the small ring is */
+    if ((rc = ucmpi_coll_shm_wait_room(sh, k, 0, fn)) != MPI_SUCCESS)
+        return rc;
+    ucmpi_coll_shm_set_size(sh, k, nbytes);
+    ucmpi_coll_shm_post(sh, k);
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+        return rc;
+    return ucmpi_coll_shm_check_sizes(sh, k, nbytes, fn);
+}
+
+/* Count 0 on the p2p schedules (xfer9): the ranks whose counts are not 0
+ * (an erroneous program) went ahead on recursive doubling, the automatic
+ * choice for small vectors, so a count-0 rank runs it too, with empty
+ * messages their exact receives report (and the others' messages fail
+ * its own), instead of returning at once and leaving them waiting.  Ranks
+ * that all pass 0 exchange empty messages (log2(n) rounds).  Other
+ * algorithms (forced, or the others' counts large) keep the old empty
+ * schedule. */
+static int allreduce_zero(ucmpi_sched_t *s, ucmpi_comm_t *comm,
+                          const void *mine, void *rbuf, MPI_Datatype dt,
+                          MPI_Op op, int alg)
+{
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+
+    if (alg != UCMPI_ALLREDUCE_RECURSIVE_DOUBLING || g.size == 1)
+        return MPI_SUCCESS;
+    return ucmpi_allreduce_recdbl(s, mine, rbuf, 0, dt, op, &g);
+}
+
 static int allreduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                             MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                             int mode, MPI_Request *req, const char *fn)
@@ -136,12 +176,21 @@ static int allreduce_common(const void *sbuf, void *rbuf, MPI_Count count,
         (rc = ucmpi_coll_check_alias1(comm, sbuf, count, dt, rbuf, count, dt,
                                       fn)) != MPI_SUCCESS)
         return rc;
-    if (mode == UCMPI_COLL_BLOCKING && count > 0 && dt->contig &&
-        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLREDUCE,
-                              (size_t)(count * dt->size)) &&
-        (rc = ucmpi_coll_shm_allreduce(comm, sbuf, rbuf, count, dt, op,
-                                       fn)) != UCMPI_SHM_FALLBACK)
-        return rc;
+    if (mode == UCMPI_COLL_BLOCKING && dt->contig) {
+        size_t nbytes = (size_t)(count * dt->size);
+        if (count > 0 &&
+            ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLREDUCE, nbytes)) {
+            rc = ucmpi_coll_shm_allreduce(comm, sbuf, rbuf, count, dt, op,
+                                          fn);
+            if (rc != UCMPI_SHM_FALLBACK)
+                return rc;
+        } else if ((rc = ucmpi_reduction_shm_vote(comm, UCMPI_SHM_ALLREDUCE,
+                                                  nbytes, fn)) !=
+                   UCMPI_SHM_FALLBACK) {
+            if (rc != MPI_SUCCESS || count == 0)
+                return rc;       /* all passed 0: done */
+        }
+    }
     if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
         return rc;
     int alg = local ? -1
@@ -159,7 +208,10 @@ static int allreduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                                            dt, op) : MPI_SUCCESS;
     } else {
         const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-        rc = ucmpi_allreduce_build(s, comm, mine, rbuf, count, dt, op, alg);
+        rc = count == 0
+                 ? allreduce_zero(s, comm, mine, rbuf, dt, op, alg)
+                 : ucmpi_allreduce_build(s, comm, mine, rbuf, count, dt, op,
+                                         alg);
     }
     return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
 }

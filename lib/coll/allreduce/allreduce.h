@@ -44,6 +44,20 @@ int ucmpi_allreduce_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                           ucmpi_comm_t *local, const void *sbuf, void *rbuf,
                           MPI_Count count, MPI_Datatype dt, MPI_Op op);
 
+/* xfer9: a blocking reduction (kind UCMPI_SHM_ALLREDUCE or
+ * _REDUCE_SCATTER, nbytes per rank) on a comm with a shm segment that
+ * does not take the shm path (count 0, or more than the automatic shm
+ * limit, e.g. with tiny tuned buffers) while another rank's call may
+ * (counts differing between ranks): it takes the shm number the others'
+ * call starts with, records its bytes there and checks every rank's, as
+ * the shm reductions do (ucmpi_coll_shm_check_sizes), so a mismatch ends
+ * the call on every rank in MPI_ERR_TRUNCATE instead of leaving some
+ * waiting in the segment and others on p2p.  MPI_SUCCESS: every rank
+ * passed nbytes; UCMPI_SHM_FALLBACK: no segment (nothing taken).  One
+ * flag round, off the shm path. */
+int ucmpi_reduction_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
+                             const char *fn);
+
 int ucmpi_allreduce_select(ucmpi_comm_t *comm, size_t nbytes, MPI_Count count,
                            MPI_Op op);
 int ucmpi_allreduce_build(ucmpi_sched_t *s, ucmpi_comm_t *comm,

@@ -96,14 +96,30 @@ static int a2a_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
 {
     ucmpi_xfer_args_t a;
     size_t nbytes;
+    int vote, shm = mode == UCMPI_XFER_BLOCKING;
 
-    if (rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(rcount, rdt))
+    if (rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(rcount, rdt)) {
+        /* (xfer9) no size to offer: the shm readers and voters fail */
+        if (shm && ucmpi_xfer_shm_vote(comm, UCMPI_SHM_ALLTOALL, 0,
+                                       UCMPI_XFER_VOTE_LOST, fn) !=
+                       UCMPI_SHM_FALLBACK)
+            return rc;
         return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+    }
     nbytes = (size_t)(rcount * rdt->size) * (size_t)comm->size;
-    if (mode == UCMPI_XFER_BLOCKING && rcount > 0 &&
-        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLTOALL, nbytes) &&
-        ucmpi_coll_shm_alltoall_skip(comm, nbytes, fn) != UCMPI_SHM_FALLBACK)
-        return rc;
+    if (shm && rcount > 0 &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLTOALL, nbytes)) {
+        if (ucmpi_coll_shm_alltoall_skip(comm, nbytes, fn) !=
+            UCMPI_SHM_FALLBACK)
+            return rc;
+    } else if (shm && (vote = ucmpi_xfer_shm_vote(
+                           comm, UCMPI_SHM_ALLTOALL, nbytes,
+                           UCMPI_XFER_VOTE_QUIET, fn)) !=
+                          UCMPI_SHM_FALLBACK) {
+        /* the others voted too (xfer9): on to p2p if all alike */
+        if (vote != MPI_SUCCESS || rcount == 0)
+            return rc;
+    }
     /* its sends are empty: the receive buffer stands in for the send side */
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = rbuf,
@@ -156,13 +172,22 @@ static int alltoall_common(const void *sbuf, MPI_Count scount,
             return a2a_skip(comm, rc, mode, rbuf, rcount, rdt, req, fn);
     }
     /* a rank's buffer holds its n blocks */
-    if (mode == UCMPI_XFER_BLOCKING && rcount > 0 &&
-        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLTOALL,
-                              (size_t)(rcount * rdt->size) *
-                                  (size_t)comm->size) &&
-        (rc = ucmpi_coll_shm_alltoall(comm, sbuf, scount, sdt, rbuf, rcount,
-                                      rdt, fn)) != UCMPI_SHM_FALLBACK)
-        return rc;
+    if (mode == UCMPI_XFER_BLOCKING) {
+        size_t nbytes = (size_t)(rcount * rdt->size) * (size_t)comm->size;
+        if (rcount > 0 &&
+            ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLTOALL, nbytes)) {
+            rc = ucmpi_coll_shm_alltoall(comm, sbuf, scount, sdt, rbuf,
+                                         rcount, rdt, fn);
+            if (rc != UCMPI_SHM_FALLBACK)
+                return rc;
+        } else if ((rc = ucmpi_xfer_shm_vote(comm, UCMPI_SHM_ALLTOALL,
+                                             nbytes, 0, fn)) !=
+                   UCMPI_SHM_FALLBACK) {
+            /* (xfer9) count 0 or past the shm limit: see the others' */
+            if (rc != MPI_SUCCESS || rcount == 0)
+                return rc;
+        }
+    }
     return ucmpi_xfer_run(a2a_select(&a), &a, mode, req, fn);
 }
 
@@ -221,6 +246,36 @@ static int a2a_check_side(ucmpi_comm_t *comm, int n, const int *counts,
                                          fn);
 }
 
+/* An alltoallv/w rank whose arguments failed a check (rc, reported): the
+ * others went ahead and wait for its blocks, so it runs their schedule
+ * poisoned as a2a_skip does (xfer9; returning at once left them waiting
+ * for ever), its receive blocks standing in for the send side; with no
+ * usable receive side, its schedule's tag. */
+static int a2av_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
+                     void *rbuf, const int *rcounts, const int *rdispls,
+                     MPI_Datatype rdt, const MPI_Datatype *rdts,
+                     const MPI_Count *rcounts_c, const MPI_Aint *rdispls_c,
+                     MPI_Request *req)
+{
+    int n = comm->remote_size;
+    ucmpi_xfer_args_t a = {.comm = comm, .rank = comm->rank,
+                           .size = comm->size, .sbuf = rbuf, .sdt = rdt,
+                           .rbuf = rbuf, .rdt = rdt, .nsblk = n, .nrblk = n,
+                           .scounts = rcounts, .sdispls = rdispls,
+                           .sdts = rdts, .scounts_c = rcounts_c,
+                           .sdispls_c = rdispls_c, .rcounts = rcounts,
+                           .rdispls = rdispls, .rdts = rdts,
+                           .rcounts_c = rcounts_c, .rdispls_c = rdispls_c};
+
+    if (rbuf == MPI_IN_PLACE ||
+        !ucmpi_xfer_blocks_ok(n, rcounts, rdispls, rcounts_c, rdispls_c, rdt,
+                              rdts))
+        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+    if (a.rdt == MPI_DATATYPE_NULL)
+        a.sdt = a.rdt = MPI_BYTE;
+    return ucmpi_xfer_run_poisoned(a2av_select(&a), &a, mode, req, rc);
+}
+
 static int alltoallvw_common(const void *sbuf, const int *scounts,
                              const int *sdispls, MPI_Datatype sdt,
                              const MPI_Datatype *sdts, void *rbuf,
@@ -262,7 +317,8 @@ static int alltoallvw_common(const void *sbuf, const int *scounts,
         rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
     }
     if (rc != MPI_SUCCESS)
-        return rc;
+        return a2av_skip(comm, rc, mode, rbuf, rcounts, rdispls, rdt, rdts,
+                         c->rcounts, c->rdispls, req);
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = sbuf, .sdt = sdt,
                             .rbuf = rbuf, .rdt = rdt, .nsblk = n, .nrblk = n,
@@ -288,7 +344,8 @@ static int alltoallvw_common(const void *sbuf, const int *scounts,
                                     c->rcounts ? c->rcounts[me] : rcounts[me],
                                     rdts ? rdts[me] : rdt, "own block", fn);
         if (rc != MPI_SUCCESS)
-            return rc;
+            return a2av_skip(comm, rc, mode, rbuf, rcounts, rdispls, a.rdt,
+                             rdts, c->rcounts, c->rdispls, req);
     }
     return ucmpi_xfer_run(a2av_select(&a), &a, mode, req, fn);
 }

@@ -41,8 +41,8 @@ int ucmpi_alltoall_bruck(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
             rc = ucmpi_sched_send(s, stmp, (MPI_Count)j * bs, MPI_BYTE,
                                   (r + k) % n);
         if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_recv(s, rtmp, (MPI_Count)j * bs, MPI_BYTE,
-                                  (r - k + n) % n);
+            rc = ucmpi_sched_recv_exact(s, rtmp, (MPI_Count)j * bs, MPI_BYTE,
+                                        (r - k + n) % n);
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
         j = 0;

@@ -81,8 +81,8 @@ static int exchange(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a, int window)
         if (ucmpi_xblk_bytes(&sb[to]))
             rc = ucmpi_sched_send(s, sb[to].buf, sb[to].count, sb[to].dt, to);
         if (rc == 0 && ucmpi_xblk_bytes(&rb[from]))
-            rc = ucmpi_sched_recv(s, rb[from].buf, rb[from].count,
-                                  rb[from].dt, from);
+            rc = ucmpi_sched_recv_exact(s, rb[from].buf, rb[from].count,
+                                        rb[from].dt, from);
         /* own block: copied once the first batch is posted, so the
          * copy overlaps the peers' transfers (as in allgather_ring.c) */
         if (rc == 0 && !copied && (inbatch + 1 == window || k == n - 1)) {

@@ -1,6 +1,7 @@
 /* MPI_Reduce_scatter(_block), their I and _init forms: algorithm table,
  * selection and entry points. */
 #include "coll/reduce_scatter/reduce_scatter.h"
+#include "coll/allreduce/allreduce.h"
 #include "coll/alias.h"
 
 #include <stdlib.h>
@@ -138,13 +139,22 @@ static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
                                                 : bcount,
                                       dt, fn)) != MPI_SUCCESS)
         return rc;
-    if (mode == UCMPI_COLL_BLOCKING && !local && total > 0 && dt->contig &&
-        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE_SCATTER,
-                              (size_t)(total * dt->size))) {
-        rc = rs_shm(comm, sbuf, rbuf, icounts, ccounts, bcount, total, dt,
-                    op, fn);
-        if (rc != UCMPI_SHM_FALLBACK)
-            return rc;
+    if (mode == UCMPI_COLL_BLOCKING && !local && dt->contig) {
+        size_t nbytes = (size_t)(total * dt->size);
+        if (total > 0 &&
+            ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE_SCATTER, nbytes)) {
+            rc = rs_shm(comm, sbuf, rbuf, icounts, ccounts, bcount, total,
+                        dt, op, fn);
+            if (rc != UCMPI_SHM_FALLBACK)
+                return rc;
+        } else if ((rc = ucmpi_reduction_shm_vote(
+                        comm, UCMPI_SHM_REDUCE_SCATTER, nbytes, fn)) !=
+                   UCMPI_SHM_FALLBACK) {
+            /* (xfer9) count 0 or past the shm limit: see the others' */
+            if (rc != MPI_SUCCESS || total == 0)
+                return rc;
+        }
+        rc = MPI_SUCCESS;               /* (UCMPI_SHM_FALLBACK) */
     }
     /* the selection depends on (op, total bytes), both in the key */
     ucmpi_sched_key_t key = {rs_algs, 0, 0, sbuf, rbuf, bcount, total, dt,
@@ -162,7 +172,12 @@ static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
         counts[i] = icounts ? icounts[i] : ccounts ? ccounts[i] : bcount;
     if (local) {
         rc = ucmpi_rs_inter(s, comm, local, sbuf, rbuf, counts, dt, op);
-    } else if (total > 0) {
+    } else if (total > 0 ||
+               rs_select(op, 0, n) == UCMPI_RS_RECURSIVE_HALVING ||
+               rs_select(op, 0, n) == UCMPI_RS_PAIRWISE) {
+        /* total 0 (xfer9): the ranks of an erroneous call with more went
+         * ahead on the small-vector algorithm; run it too, empty (their
+         * exact receives fail instead of waiting for this rank) */
         ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
         const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
         if (n == 1) {

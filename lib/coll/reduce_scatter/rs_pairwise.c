@@ -30,7 +30,8 @@ int ucmpi_rs_pairwise(ucmpi_sched_t *s, const void *in, void *rbuf,
         rc = ucmpi_sched_send(s, ucmpi_coll_at(in, displs[dst], dt),
                               counts[dst], dt, ucmpi_coll_grp_peer(g, dst));
         if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_recv(s, tmp, c, dt, ucmpi_coll_grp_peer(g, src));
+            rc = ucmpi_sched_recv_exact(s, tmp, c, dt,
+                                        ucmpi_coll_grp_peer(g, src));
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
         if (rc == MPI_SUCCESS && commute)

@@ -37,7 +37,8 @@ int ucmpi_rs_recursive_halving(ucmpi_sched_t *s, const void *in, void *rbuf,
         if (me % 2 == 0) {
             rc = ucmpi_sched_send(s, res, total, dt, ucmpi_coll_grp_peer(g, me + 1));
         } else {
-            rc = ucmpi_sched_recv(s, tmp, total, dt, ucmpi_coll_grp_peer(g, me - 1));
+            rc = ucmpi_sched_recv_exact(s, tmp, total, dt,
+                                        ucmpi_coll_grp_peer(g, me - 1));
             if (rc == MPI_SUCCESS)
                 rc = ucmpi_sched_fence(s);
             if (rc == MPI_SUCCESS)
@@ -64,8 +65,8 @@ int ucmpi_rs_recursive_halving(ucmpi_sched_t *s, const void *in, void *rbuf,
             rc = ucmpi_sched_send(s, ucmpi_coll_at(res, ndsp[sa], dt), scnt,
                                   dt, peer);
             if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_recv(s, ucmpi_coll_at(tmp, ndsp[ra], dt),
-                                      rcnt, dt, peer);
+                rc = ucmpi_sched_recv_exact(s, ucmpi_coll_at(tmp, ndsp[ra], dt),
+                                            rcnt, dt, peer);
             if (rc == MPI_SUCCESS)
                 rc = ucmpi_sched_fence(s);
             if (rc == MPI_SUCCESS)
@@ -87,8 +88,8 @@ int ucmpi_rs_recursive_halving(ucmpi_sched_t *s, const void *in, void *rbuf,
                                   counts[me - 1], dt,
                                   ucmpi_coll_grp_peer(g, me - 1));
         else
-            rc = ucmpi_sched_recv(s, rbuf, counts[me], dt,
-                                  ucmpi_coll_grp_peer(g, me + 1));
+            rc = ucmpi_sched_recv_exact(s, rbuf, counts[me], dt,
+                                        ucmpi_coll_grp_peer(g, me + 1));
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
     }

@@ -32,7 +32,7 @@ int ucmpi_rs_ring(ucmpi_sched_t *s, const void *in, void *rbuf,
         rc = ucmpi_sched_send(s, ucmpi_coll_at(acc, displs[sb], dt),
                               counts[sb], dt, right);
         if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_recv(s, tmp, counts[rb], dt, left);
+            rc = ucmpi_sched_recv_exact(s, tmp, counts[rb], dt, left);
         if (rc == MPI_SUCCESS)
             rc = ucmpi_sched_fence(s);
         if (rc == MPI_SUCCESS)   /* runs before the next step's send */

@@ -93,9 +93,9 @@ static int rounds(ucmpi_sched_t *s, const rs_t *p)
                                  : partial(p, k - 1);
 
         if (rcnt > 0)
-            rc = ucmpi_sched_recv(s, inplace(p) ? p->tmp[t % 2]
-                                  : ucmpi_coll_at(partial(p, k), roff, p->dt),
-                                  rcnt, p->dt, left);
+            rc = ucmpi_sched_recv_exact(s, inplace(p) ? p->tmp[t % 2]
+                                        : ucmpi_coll_at(partial(p, k), roff, p->dt),
+                                        rcnt, p->dt, left);
         if (rc == MPI_SUCCESS && t > 0)
             rc = reduce_seg(s, p, t - 1);
         if (rc == MPI_SUCCESS && scnt > 0)

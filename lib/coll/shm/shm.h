@@ -219,6 +219,8 @@ int ucmpi_coll_shm_root_size_ok(ucmpi_coll_shm_t *sh, int root, uint64_t k,
 int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
                                    uint64_t k, uint64_t nbytes,
                                    uint64_t *theirs, const char *fn);
+/* xfer9: rank r's record for k, unchecked (ucmpi_xfer_shm_vote). */
+uint64_t ucmpi_coll_shm_size_of(ucmpi_coll_shm_t *sh, int r, uint64_t k);
 /* ---- end core7 ---- */
 /* ---- collerr8: a rank whose own allgather/alltoall arguments failed a
  * check takes the call's numbers [k0, k0 + m) with no valid data: it

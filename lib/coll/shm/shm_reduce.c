@@ -86,8 +86,11 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
     x = n <= MAX_STACK_RANKS ? stack : malloc(sizeof(char *) * (size_t)n);
     if (x == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    for (int d = 0; d < n; d++)
+    MPI_Count total = 0;
+    for (int d = 0; d < n; d++) {
         maxc = counts[d] > maxc ? counts[d] : maxc;
+        total += counts[d];
+    }
     int gmax = ucmpi_coll_shm_group(n);
     for (MPI_Count lo = 0; lo < maxc && rc == MPI_SUCCESS;) {
         ucmpi_coll_shm_t *sh;
@@ -110,7 +113,19 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
         for (int i = 0; i < g; i++)
             pack_pieces(ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i), in,
                         counts, displs, lo + i * p, p, esize, n, me, inplace);
+        /* xfer9: every rank checks every rank's vector size at the first
+         * number (a rank with other counts took other paths and numbers:
+         * they all end here in MPI_ERR_TRUNCATE, see shm.h) */
+        if (lo == 0)
+            ucmpi_coll_shm_set_size(sh, k, (uint64_t)total * esize);
         ucmpi_coll_shm_post(sh, k);
+        if (lo == 0) {
+            waited = 1;
+            if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
+                (rc = ucmpi_coll_shm_check_sizes(
+                     sh, k, (uint64_t)total * esize, fn)) != MPI_SUCCESS)
+                break;
+        }
         for (int i = 0; i < g && rc == MPI_SUCCESS; i++) {
             MPI_Count l = lo + i * p;
             if (l >= counts[me])

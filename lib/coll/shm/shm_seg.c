@@ -708,3 +708,10 @@ int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
         return MPI_SUCCESS;
     return size_error(sh, root, *theirs, nbytes, fn);
 }
+
+/* xfer9: rank r's size record for k, read without a check (the vote of
+ * ucmpi_xfer_shm_vote compares records that encode k). */
+uint64_t ucmpi_coll_shm_size_of(ucmpi_coll_shm_t *sh, int r, uint64_t k)
+{
+    return *size_rec(sh, r, k);
+}
