@@ -29,6 +29,7 @@ DT(2int, 8);
         .refcount = 1, .predefined = 1, .commute = c }
 OP(sum, 1);
 OP(max, 1);
+OP(band, 1);          /* reduce.c: a failed rank's stand-in op */
 
 static void affine_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
