@@ -141,6 +141,17 @@ enum { UCMPI_XFER_VOTE_QUIET = 1, UCMPI_XFER_VOTE_LOST = 2 };
 int ucmpi_xfer_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
                         int flags, const char *fn);
 
+/* A blocking allgather/alltoall rank whose arguments failed (reported),
+ * with a usable receive side of nbytes: takes the shm numbers of the
+ * others' call, by `skip` (their shm path) or a quiet vote (theirs left
+ * it).  1: that ended the call for this rank; 0: on to the p2p schedule,
+ * poisoned. */
+typedef int (*ucmpi_xfer_shm_skip_fn)(ucmpi_comm_t *comm, size_t nbytes,
+                                      const char *fn);
+int ucmpi_xfer_failed_shm(ucmpi_comm_t *comm, int kind, size_t nbytes,
+                          MPI_Count count, ucmpi_xfer_shm_skip_fn skip,
+                          const char *fn);
+
 /* Turns the v/w arrays of *a into a->sblk/a->rblk (scratch of s); done
  * by ucmpi_xfer_run() before the builder runs. */
 int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_xfer_args_t *a);

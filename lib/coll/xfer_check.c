@@ -190,3 +190,18 @@ int ucmpi_xfer_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
     }
     return MPI_SUCCESS;
 }
+
+int ucmpi_xfer_failed_shm(ucmpi_comm_t *comm, int kind, size_t nbytes,
+                          MPI_Count count, ucmpi_xfer_shm_skip_fn skip,
+                          const char *fn)
+{
+    int vote;
+
+    if (count > 0 && ucmpi_coll_shm_wanted(comm, kind, nbytes))
+        return skip(comm, nbytes, fn) != UCMPI_SHM_FALLBACK;
+    vote = ucmpi_xfer_shm_vote(comm, kind, nbytes, UCMPI_XFER_VOTE_QUIET, fn);
+    if (vote == UCMPI_SHM_FALLBACK)
+        return 0;
+    /* the others voted too: on to p2p if all alike */
+    return vote != MPI_SUCCESS || count == 0;
+}

@@ -90,8 +90,8 @@ static int ag_failed(ucmpi_comm_t *comm, int rc, const ucmpi_xfer_alg_t *table,
                      ucmpi_xfer_mode_t mode, MPI_Request *req)
 {
     const char *fn = "MPI_Allgather (skipped)";
-    int vote, shm = table == ucmpi_allgather_algs &&
-                    mode == UCMPI_XFER_BLOCKING;
+    int shm = table == ucmpi_allgather_algs &&
+                mode == UCMPI_XFER_BLOCKING;
 
     if (a->rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(a->rcount, a->rdt)) {
         /* (xfer9) no size to offer: the shm readers and voters fail */
@@ -102,19 +102,10 @@ static int ag_failed(ucmpi_comm_t *comm, int rc, const ucmpi_xfer_alg_t *table,
         return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     }
     size_t nbytes = (size_t)(a->rcount * a->rdt->size);
-    if (shm && a->rcount > 0 &&
-        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLGATHER, nbytes)) {
-        if (ucmpi_coll_shm_allgather_skip(comm, nbytes, fn) !=
-            UCMPI_SHM_FALLBACK)
-            return rc;
-    } else if (shm && (vote = ucmpi_xfer_shm_vote(
-                           comm, UCMPI_SHM_ALLGATHER, nbytes,
-                           UCMPI_XFER_VOTE_QUIET, fn)) !=
-                          UCMPI_SHM_FALLBACK) {
-        /* the others voted too (xfer9): on to p2p if all alike */
-        if (vote != MPI_SUCCESS || a->rcount == 0)
-            return rc;
-    }
+    if (shm && ucmpi_xfer_failed_shm(comm, UCMPI_SHM_ALLGATHER, nbytes,
+                                     a->rcount,
+                                     ucmpi_coll_shm_allgather_skip, fn))
+        return rc;
     /* its sends are empty: in place (intracomm) or the receive buffer
      * standing in for the send side */
     a->sbuf = comm->is_inter ? a->rbuf : MPI_IN_PLACE;

@@ -96,7 +96,7 @@ static int a2a_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
 {
     ucmpi_xfer_args_t a;
     size_t nbytes;
-    int vote, shm = mode == UCMPI_XFER_BLOCKING;
+    int shm = mode == UCMPI_XFER_BLOCKING;
 
     if (rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(rcount, rdt)) {
         /* (xfer9) no size to offer: the shm readers and voters fail */
@@ -107,19 +107,10 @@ static int a2a_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
         return ucmpi_coll_skip(comm, rc, -1, 0, 0);
     }
     nbytes = (size_t)(rcount * rdt->size) * (size_t)comm->size;
-    if (shm && rcount > 0 &&
-        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLTOALL, nbytes)) {
-        if (ucmpi_coll_shm_alltoall_skip(comm, nbytes, fn) !=
-            UCMPI_SHM_FALLBACK)
-            return rc;
-    } else if (shm && (vote = ucmpi_xfer_shm_vote(
-                           comm, UCMPI_SHM_ALLTOALL, nbytes,
-                           UCMPI_XFER_VOTE_QUIET, fn)) !=
-                          UCMPI_SHM_FALLBACK) {
-        /* the others voted too (xfer9): on to p2p if all alike */
-        if (vote != MPI_SUCCESS || rcount == 0)
-            return rc;
-    }
+    if (shm && ucmpi_xfer_failed_shm(comm, UCMPI_SHM_ALLTOALL, nbytes,
+                                     rcount, ucmpi_coll_shm_alltoall_skip,
+                                     fn))
+        return rc;
     /* its sends are empty: the receive buffer stands in for the send side */
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = rbuf,
