@@ -203,10 +203,12 @@ int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
                              size_t nbytes, const char *fn);
 /* Packs (buf, count, dt) into my ucmpi_coll_shm_data buffer for k once it
  * is writable, records sig as my size record for k (read by reductions
- * only: see below) and posts it. */
+ * only: see below) and posts it; tagged (a bcast root): also the copy
+ * after the data that ucmpi_coll_shm_root_size_ok reads. */
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
-                              MPI_Datatype dt, uint64_t sig, const char *fn);
+                              MPI_Datatype dt, uint64_t sig, int tagged,
+                              const char *fn);
 /* ---- core7: mismatched counts.  A rank of a reduction records the bytes
  * of its call for its first collective number k (once the ring is
  * writable at k, before posting k; it posts nothing beyond k before the

@@ -42,7 +42,7 @@ int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
     if (comm->rank == root)
         return ucmpi_coll_shm_contribute(
             sh, k, root, buf, count, dt,
-            lost ? UCMPI_COLL_SHM_SIZE_LOST : nbytes, fn);
+            lost ? UCMPI_COLL_SHM_SIZE_LOST : nbytes, 1, fn);
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, root, k, fn)) != MPI_SUCCESS)
         return rc;
@@ -119,7 +119,7 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
         return rc;
     if (comm->rank != root)
         return ucmpi_coll_shm_contribute(sh, k, comm->rank, sbuf, count, dt,
-                                         nbytes, fn);
+                                         nbytes, 0, fn);
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
         (rc = ucmpi_coll_shm_check_sizes(sh, k, nbytes, fn)) !=
@@ -206,7 +206,7 @@ static int reduce_scatter_run(ucmpi_comm_t *comm, const void *sbuf,
         return rc;
     rc = ucmpi_coll_shm_contribute(sh, k, comm->rank,
                                    sbuf == MPI_IN_PLACE ? rbuf : sbuf, total,
-                                   dt, sig, fn);
+                                   dt, sig, 0, fn);
     if (rc != MPI_SUCCESS ||
         (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
         (sig != 0 &&

@@ -197,6 +197,12 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
         munmap(sh->base, sh->len);
         sh->base = NULL;
     }
+    if (sh->ok) {
+        sh->small = sh->base + (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot);
+        sh->recs = (uint64_t *)(sh->small + (size_t)sh->n * NSMALL *
+                                                UCMPI_COLL_SHM_SMALL);
+        sh->med = (char *)(sh->recs + (size_t)sh->n * NSMALL);
+    }
     return rc;
 }
 
@@ -305,20 +311,16 @@ char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                           size_t nbytes)
 {
     if (medium(sh, nbytes))
-        return sh->base +
-               (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
-                                NSMALL * UCMPI_COLL_SHM_SMALL +
-                                NSMALL * sizeof(uint64_t)) +
-               ((size_t)r * NMED + k % NMED) * MED_BYTES;
+        return sh->med + ((size_t)r * NMED + k % NMED) * MED_BYTES;
     if (nbytes > UCMPI_COLL_SHM_SMALL)
         return ucmpi_coll_shm_buf(sh, r, k);
-    return sh->base + (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot) +
-           ((size_t)r * NSMALL + k % NSMALL) * UCMPI_COLL_SHM_SMALL;
+    return sh->small + ((size_t)r * NSMALL + k % NSMALL) * UCMPI_COLL_SHM_SMALL;
 }
 
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
-                              MPI_Datatype dt, uint64_t sig, const char *fn)
+                              MPI_Datatype dt, uint64_t sig, int tagged,
+                              const char *fn)
 {
     size_t nbytes = (size_t)(count * dt->size);
     int rc = ucmpi_coll_shm_wait_room(sh, k, nbytes, fn);
@@ -328,7 +330,7 @@ int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
     ucmpi_coll_shm_pack(ucmpi_coll_shm_data(sh, me, k, nbytes), buf, count,
                         dt);
     ucmpi_coll_shm_set_size(sh, k, sig);
-    if (sig == nbytes)
+    if (tagged && sig == nbytes)
         *size_tag(sh, me, k, nbytes) = k << 32 | nbytes;
     ucmpi_coll_shm_post(sh, k);
     return MPI_SUCCESS;
@@ -408,10 +410,7 @@ int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
 
 static inline uint64_t *size_rec(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 {
-    return (uint64_t *)(sh->base +
-                          (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
-                                           NSMALL * UCMPI_COLL_SHM_SMALL)) +
-           (size_t)r * NSMALL + k % NSMALL;
+    return sh->recs + (size_t)r * NSMALL + k % NSMALL;
 }
 
 /* Bytes 40-55 of rank r's flag line: its size records of the latest

@@ -55,6 +55,10 @@ struct ucmpi_coll_shm {
     int *world;               /* world rank of each comm rank */
     ucmpi_comm_t *comm;       /* owner (outlives this state) */
     ucmpi_coll_shm_caps_t caps;   /* ucmpi_coll_shm_wanted's answers */
+    /* where the rings start (layout in shm_seg.c; set with base): the
+     * buffer of every small collective is an add and a multiply away */
+    char *small, *med;
+    uint64_t *recs;
 };
 
 /* Rank r's flag: the number it posted last (bytes 0-7 of its FLAG_STRIDE

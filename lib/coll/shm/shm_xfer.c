@@ -29,9 +29,9 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
     rc = sbuf == MPI_IN_PLACE
              ? ucmpi_coll_shm_contribute(sh, k, me,
                                          block(rbuf, me, rcount, rdt),
-                                         rcount, rdt, 0, fn)
+                                         rcount, rdt, 0, 0, fn)
              : ucmpi_coll_shm_contribute(sh, k, me, sbuf, scount, sdt, 0,
-                                         fn);
+                                         0, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     /* my own block while the others still write: contiguous, straight
