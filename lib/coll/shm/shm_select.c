@@ -2,8 +2,8 @@
  * Which blocking collectives take the shm path (ucmpi_coll_shm_wanted),
  * and the size of the segment's buffers, which bounds it: forced
  * (UCMPI_<COLL>_ALGORITHM=shm or another algorithm) or automatic, up to
- * the measured per-kind limits below.  The segment itself and its flag
- * protocol: shm_seg.c.
+ * the measured per-kind limits below.  The segment itself: shm_seg.c;
+ * its flag protocol: shm_wait.c.
  */
 #include "coll/shm/shm.h"
 #include "coll/coll.h"

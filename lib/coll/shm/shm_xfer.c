@@ -29,9 +29,9 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
     rc = sbuf == MPI_IN_PLACE
              ? ucmpi_coll_shm_contribute(sh, k, me,
                                          block(rbuf, me, rcount, rdt),
-                                         rcount, rdt, 0, 0, fn)
-             : ucmpi_coll_shm_contribute(sh, k, me, sbuf, scount, sdt, 0,
-                                         0, fn);
+                                         rcount, rdt, nbytes, 0, fn)
+             : ucmpi_coll_shm_contribute(sh, k, me, sbuf, scount, sdt,
+                                         nbytes, 0, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     /* my own block while the others still write: contiguous, straight
@@ -46,8 +46,11 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
     else if (sbuf != MPI_IN_PLACE)
         ucmpi_coll_shm_unpack(block(rbuf, me, rcount, rdt), rcount, rdt,
                               ucmpi_coll_shm_data(sh, me, k, nbytes));
+    /* rs10: every rank's block bytes (the flag-line words the wait just
+     * read): counts that differ were taken as data (MPI_SUCCESS) */
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_check_valid(sh, k, 1, fn)) != MPI_SUCCESS)
+        (rc = ucmpi_coll_shm_check_valid(sh, k, 1, fn)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_check_sizes(sh, k, nbytes, fn)) != MPI_SUCCESS)
         return rc;
     for (int r = 0; r < comm->size; r++)
         if (r != me)
@@ -111,6 +114,7 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
         return rc;
     mine = ucmpi_coll_shm_data(sh, me, k, blk * (size_t)n);
     pack_blocks(mine, sbuf, scount, sdt, blk, n, me, direct);
+    ucmpi_coll_shm_set_size(sh, k, blk * (size_t)n);
     ucmpi_coll_shm_post(sh, k);
     /* my own block while the others still write */
     if (!direct)
@@ -120,7 +124,9 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
         memcpy(block(rbuf, me, rcount, rdt) + rdt->true_lb,
                block(sbuf, me, scount, sdt) + sdt->true_lb, blk);
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_check_valid(sh, k, 1, fn)) != MPI_SUCCESS)
+        (rc = ucmpi_coll_shm_check_valid(sh, k, 1, fn)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_check_sizes(sh, k, blk * (size_t)n, fn)) !=
+            MPI_SUCCESS)
         return rc;
     for (int r = 0; r < n; r++)
         if (r != me)
