@@ -54,12 +54,14 @@ struct ucmpi_coll_shm {
     uint64_t tag_sink;        /* size_tag of data that fills its buffer */
     int *world;               /* world rank of each comm rank */
     ucmpi_comm_t *comm;       /* owner (outlives this state) */
+    ucmpi_coll_shm_caps_t caps;   /* ucmpi_coll_shm_wanted's answers */
 };
 
 /* Rank r's flag: the number it posted last (bytes 0-7 of its FLAG_STRIDE
  * bytes), then how many ranks sleep on it (bytes 8-11), then the numbers
  * it took without valid data (bytes 16-31, collerr8: invalid_marks; rank
- * 0's line also holds any_invalid at bytes 32-39). */
+ * 0's line also holds any_invalid at bytes 32-39), then a copy of its
+ * latest size records (bytes 40-55: size_word in shm_seg.c). */
 static inline uint64_t *flag(ucmpi_coll_shm_t *sh, int r)
 {
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE);
