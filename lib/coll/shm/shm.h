@@ -159,7 +159,7 @@ int ucmpi_coll_shm_reduce_all(const char *const *x, void *rbuf,
                               MPI_Count count, MPI_Datatype dt, MPI_Op op,
                               int n);
 
-/* ---- segment and synchronisation (shm_seg.c), for the files above ---- */
+/* ---- segment (shm_seg.c) and flags (shm_wait.c), for the files above ---- */
 typedef struct ucmpi_coll_shm ucmpi_coll_shm_t;
 
 /* Data buffers per rank (the ring of shm_seg.c's NBUF). */

@@ -27,8 +27,27 @@
  *   SLEEP_AFTER 16|128|1024 (a temporary knob), mpiexec -n 8 of a loop of
  *   5000 MPI_Allreduce of 8 B, and -n 4 of 10000 MPI_Alltoall of 64 B
  * 8 ranks allreduce 47/51/285 us, 4 ranks alltoall 15/15/19 us: sleeping
- * after 16 or 128 yields a tie, never sleeping much worse at 8 ranks. */
-#define SLEEP_AFTER 128
+ * after 16 or 128 yields a tie, never sleeping much worse at 8 ranks.
+ * Session 10 (wait10), 30 Nov 20:20-20:33 UTC, load 25-38 from other
+ * sessions' builds: each run is in one of two modes, ~1 yield per rank
+ * per call, or a storm of yields that only pass the core among ranks
+ * that wait too (up to 5 per rank per call, 3-5x the time).  Sleeping
+ * after 16 yields takes the waiters off the run queue early in a storm.
+ * /tmp loop of N calls, interleaved, median us per call (runs) 128|16|8:
+ *   8 ranks allreduce 512 B  172 (6: 108-718) | 138 (6) | 134 (10: 98-375)
+ *   8 ranks allreduce 4 KiB  307 (4: 152-792) | 202 (4) | 194 (4)
+ *   8 ranks allreduce 32 KiB 2823 (4) | 889 (4) | 821 (4)
+ *   4 ranks alltoall 64 B    131 (4: 34-248)  | 40 (4)  | 83 (4)
+ *   4 ranks bcast 8 KiB      14.7 (4) | 8.2 (4) | 9.9 (4)
+ * Yields per call at 8 ranks 32 KiB: 128 -> 15 (all ranks).  Open MPI in
+ * the same rounds: 1212, 4616, 9733, 228, 204.  In the calm mode a rank
+ * yields about once per call, so 16 rarely sleeps there.  Then main (128)
+ * against 16, 20:40-20:44, load 35-43, 13 interleaved rounds, median
+ * (worst): 8 ranks allreduce 512 B 234 (1112) / 184 (276), 4 KiB 351
+ * (2032) / 226 (708), 32 KiB 827 (3097) / 733 (2105); 5 rounds: 4 ranks
+ * alltoall 64 B 140 / 35, bcast 8 KiB 8.4 / 8.9 (Open MPI 2400, 4110,
+ * 6656, 477, 127). */
+#define SLEEP_AFTER 16
 #define SLEEP_NS 1000000      /* longest futex sleep */
 
 /* Rank r's sleeper count: bytes 8-11 of its flag line (shm_seg.h). */
