@@ -33,7 +33,7 @@
 /* Idle turns (spins) before blocking: 64 polls, then 64 yields, which hand
  * the core to a rank of the same session (mpiexec keeps oversubscribed
  * ranks in its own) at less cost than a sleep; shm collective waits sleep
- * on their futex from their 128th turn on (lib/coll/shm/shm_seg.c). */
+ * on their futex from their 16th turn on (lib/coll/shm/shm_wait.c). */
 #define BLOCK_AFTER 128
 /* Idle turns between yields of wait mode poll on an oversubscribed node. */
 #define POLL_YIELD_EVERY 64
@@ -134,7 +134,7 @@ void ucmpi_progress_idle(unsigned spins)
 /* An idle turn of a wait that ends as soon as the rank waited for gets
  * to run: when oversubscribed, hand the core over at once (a system call
  * costs ~1 us on this VM, as much as 25 pauses: spinning first only
- * delays the rank that would end the wait; see lib/coll/shm/shm_seg.c). */
+ * delays the rank that would end the wait; see lib/coll/shm/shm_wait.c). */
 void ucmpi_progress_yield(void)
 {
     ucmpi_rt_waiting();

@@ -44,6 +44,15 @@ enum {
  * (nothing forced, within the measured threshold).  Depends only on
  * arguments every rank has in common. */
 int ucmpi_coll_shm_wanted(ucmpi_comm_t *comm, int kind, size_t nbytes);
+/* Its answers per comm (shm_select.c fills them, shm_seg.c keeps them with
+ * the segment): kind takes the shm path below cap[kind] bytes, for the
+ * collective knobs of generation gen - 1 (0: not filled). */
+typedef struct {
+    unsigned gen;
+    size_t cap[UCMPI_SHM_NKINDS];
+} ucmpi_coll_shm_caps_t;
+/* comm's answers, NULL while it has no usable segment. */
+ucmpi_coll_shm_caps_t *ucmpi_coll_shm_caps(ucmpi_comm_t *comm);
 
 /* The collectives: MPI_SUCCESS, UCMPI_SHM_FALLBACK, or an error reported
  * through comm's handler (a dead peer: MPI_ERR_PROC_FAILED).  Arguments
@@ -150,7 +159,7 @@ int ucmpi_coll_shm_reduce_all(const char *const *x, void *rbuf,
                               MPI_Count count, MPI_Datatype dt, MPI_Op op,
                               int n);
 
-/* ---- segment and synchronisation (shm_seg.c), for the files above ---- */
+/* ---- segment (shm_seg.c) and flags (shm_wait.c), for the files above ---- */
 typedef struct ucmpi_coll_shm ucmpi_coll_shm_t;
 
 /* Data buffers per rank (the ring of shm_seg.c's NBUF). */

@@ -67,6 +67,39 @@ static void pack_pieces(char *mine, const char *in, const MPI_Count *counts,
     }
 }
 
+/* The pieces of one number (every block fits a piece: the small calls),
+ * straight: enter, pack, record my vector's bytes, post, wait for all,
+ * check every rank's bytes (shm.h), reduce my block. */
+static int rs_one(ucmpi_comm_t *comm, const char *in, void *rbuf,
+                  const MPI_Count *counts, const MPI_Count *displs,
+                  MPI_Count p, uint64_t bytes, MPI_Datatype dt, MPI_Op op,
+                  int inplace, const char **x, const char *fn)
+{
+    int n = comm->size, me = comm->rank, rc;
+    size_t esize = (size_t)dt->size, off = (size_t)me * (size_t)p * esize;
+    ucmpi_coll_shm_t *sh;
+    uint64_t k;
+
+    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+        return rc;
+    pack_pieces(ucmpi_coll_shm_buf(sh, me, k), in, counts, displs, 0, p,
+                esize, n, me, inplace);
+    ucmpi_coll_shm_set_size(sh, k, bytes);
+    ucmpi_coll_shm_post(sh, k);
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_check_sizes(sh, k, bytes, fn)) != MPI_SUCCESS ||
+        counts[me] == 0)
+        return rc;
+    for (int r = 0; r < n; r++)
+        x[r] = ucmpi_coll_shm_buf(sh, r, k) + off;
+    if (!inplace)
+        x[me] = in + (size_t)displs[me] * esize;
+    rc = ucmpi_coll_shm_reduce_all(x, rbuf, counts[me], dt, op, n);
+    return rc == MPI_SUCCESS ? rc
+                             : ucmpi_err_comm(comm, rc, fn, "reduction failed");
+}
+
 int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
                                         void *rbuf, const MPI_Count *counts,
                                         const MPI_Count *displs,
@@ -92,6 +125,11 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
         total += counts[d];
     }
     int gmax = ucmpi_coll_shm_group(n);
+    if (maxc <= p && maxc > 0) {
+        rc = rs_one(comm, in, rbuf, counts, displs, p,
+                    (uint64_t)total * esize, dt, op, inplace, x, fn);
+        maxc = 0;                           /* (skips the chunks below) */
+    }
     for (MPI_Count lo = 0; lo < maxc && rc == MPI_SUCCESS;) {
         ucmpi_coll_shm_t *sh;
         uint64_t k, last = 0;

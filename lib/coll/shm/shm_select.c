@@ -223,9 +223,19 @@ static size_t slot_for(int n)
     return s < cap ? s : cap;
 }
 
+/* The last answer, (n << 32 | bytes) (one word: threads may race): a
+ * comm's collectives ask it on every call, and slot_for divides. */
 size_t ucmpi_coll_shm_slot_size(int n)
 {
-    return slot_for(n);
+    static uint64_t last;
+    uint64_t v = __atomic_load_n(&last, __ATOMIC_RELAXED);
+
+    if (__builtin_expect(v >> 32 == (uint64_t)(unsigned)n, 1))
+        return (size_t)(uint32_t)v;
+    size_t s = slot_for(n);
+    __atomic_store_n(&last, (uint64_t)(unsigned)n << 32 | s,
+                     __ATOMIC_RELAXED);
+    return s;
 }
 
 static size_t auto_limit(int kind, int n)
@@ -251,18 +261,53 @@ static size_t auto_limit(int kind, int n)
     return lim;
 }
 
-int ucmpi_coll_shm_wanted(ucmpi_comm_t *comm, int kind, size_t nbytes)
+/* Bytes + 1 up to which kind takes the shm path on comm (0: never,
+ * SIZE_MAX: any size), given that comm has its segment. */
+static size_t cap_of(ucmpi_comm_t *comm, int kind, int f)
+{
+    size_t lim = chunked[kind] ? SIZE_MAX : slot_for(comm->size);
+
+    if (f == FORCE_OTHER || comm->is_inter || comm->size < 2)
+        return 0;
+    if (f == FORCE_NONE && kind != UCMPI_SHM_BARRIER) {
+        size_t a = auto_limit(kind, comm->size);
+        lim = a < lim ? a : lim;
+    }
+    return lim == SIZE_MAX ? SIZE_MAX : lim + 1;
+}
+
+/* The answer without the per-comm cache (comm without a segment yet, or
+ * a knob changed through MPI_T); fills the cache where comm has one. */
+static __attribute__((noinline)) int
+wanted_slow(ucmpi_comm_t *comm, int kind, size_t nbytes,
+                       ucmpi_coll_shm_caps_t *c, unsigned gen)
 {
     static int enabled = -1;
-    int f = forced(kind);
 
     if (enabled < 0)
         enabled = ucmpi_config_long("COLL_SHM") != 0;
-    if (!enabled || f == FORCE_OTHER || comm->is_inter || comm->size < 2 ||
-        (nbytes > slot_for(comm->size) && !chunked[kind]))
+    if (!enabled)
         return 0;
-    if (f == FORCE_NONE && kind != UCMPI_SHM_BARRIER &&
-        nbytes > auto_limit(kind, comm->size))
-        return 0;
-    return ucmpi_coll_shm_ready(comm);
+    if (c != NULL) {
+        for (int i = 0; i < UCMPI_SHM_NKINDS; i++)
+            c->cap[i] = cap_of(comm, i, forced(i));
+        /* (a knob change after this load makes gen stale: recomputed) */
+        c->gen = gen + 1;
+        return nbytes < c->cap[kind];
+    }
+    return nbytes < cap_of(comm, kind, forced(kind)) &&
+           ucmpi_coll_shm_ready(comm);
+}
+
+/* ~90 instructions per call before the cache (session 9's callgrind):
+ * now a load, a compare and a lookup on a comm with a segment. */
+int ucmpi_coll_shm_wanted(ucmpi_comm_t *comm, int kind, size_t nbytes)
+{
+    ucmpi_coll_shm_caps_t *c = ucmpi_coll_shm_caps(comm);
+    unsigned gen = __atomic_load_n(&ucmpi_coll_knob_generation,
+                                   __ATOMIC_ACQUIRE);
+
+    if (__builtin_expect(c != NULL && c->gen == gen + 1, 1))
+        return nbytes < c->cap[kind];
+    return wanted_slow(comm, kind, nbytes, c, gen);
 }

@@ -1,0 +1,219 @@
+/*
+ * The flag protocol of the shm path: a rank posts the number of the
+ * collective whose data it put in place, readers wait for the flags they
+ * need (spin, progress, yield, futex sleep).  The segment: shm_seg.c.
+ */
+#include "coll/shm/shm_seg.h"
+#include "coll/coll.h"
+#include "progress.h"
+
+#include <linux/futex.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Flag checks before progress/idle calls, when not oversubscribed. */
+#define SPIN_PURE 64
+/* Oversubscribed: idle turns, each a yield (which hands the core to a
+ * rank of the same session), before sleeping on the futex.  Session 5 (4
+ * ranks, 2 cores, load 15-20, bcast/allreduce/alltoall 8 B-1 KiB, us):
+ * sleeping at once 4-7/26-80/22-80; after 80-200 turns 0.5-1.2 (a few
+ * 2-5)/7-120/8-55; never 0.5-20000/4-200/10-45.
+ * Session 6, yields from the first idle turn (no spinning first: a
+ * sched_yield costs ~1 us on this VM, a pause 44 ns, a switch ~2.5 us;
+ * the old 64 pauses + 63 progress calls before the first yield cost 3-6
+ * us per wait), 30 Nov 09:03 UTC, load 34, 3 interleaved runs each:
+ *   SLEEP_AFTER 16|128|1024 (a temporary knob), mpiexec -n 8 of a loop of
+ *   5000 MPI_Allreduce of 8 B, and -n 4 of 10000 MPI_Alltoall of 64 B
+ * 8 ranks allreduce 47/51/285 us, 4 ranks alltoall 15/15/19 us: sleeping
+ * after 16 or 128 yields a tie, never sleeping much worse at 8 ranks.
+ * Session 10 (wait10), 30 Nov 20:20-20:33 UTC, load 25-38 from other
+ * sessions' builds: each run is in one of two modes, ~1 yield per rank
+ * per call, or a storm of yields that only pass the core among ranks
+ * that wait too (up to 5 per rank per call, 3-5x the time).  Sleeping
+ * after 16 yields takes the waiters off the run queue early in a storm.
+ * /tmp loop of N calls, interleaved, median us per call (runs) 128|16|8:
+ *   8 ranks allreduce 512 B  172 (6: 108-718) | 138 (6) | 134 (10: 98-375)
+ *   8 ranks allreduce 4 KiB  307 (4: 152-792) | 202 (4) | 194 (4)
+ *   8 ranks allreduce 32 KiB 2823 (4) | 889 (4) | 821 (4)
+ *   4 ranks alltoall 64 B    131 (4: 34-248)  | 40 (4)  | 83 (4)
+ *   4 ranks bcast 8 KiB      14.7 (4) | 8.2 (4) | 9.9 (4)
+ * Yields per call at 8 ranks 32 KiB: 128 -> 15 (all ranks).  Open MPI in
+ * the same rounds: 1212, 4616, 9733, 228, 204.  In the calm mode a rank
+ * yields about once per call, so 16 rarely sleeps there.  Then main (128)
+ * against 16, 20:40-20:44, load 35-43, 13 interleaved rounds, median
+ * (worst): 8 ranks allreduce 512 B 234 (1112) / 184 (276), 4 KiB 351
+ * (2032) / 226 (708), 32 KiB 827 (3097) / 733 (2105); 5 rounds: 4 ranks
+ * alltoall 64 B 140 / 35, bcast 8 KiB 8.4 / 8.9 (Open MPI 2400, 4110,
+ * 6656, 477, 127). */
+#define SLEEP_AFTER 16
+#define SLEEP_NS 1000000      /* longest futex sleep */
+
+/* Rank r's sleeper count: bytes 8-11 of its flag line (shm_seg.h). */
+static inline uint32_t *sleepers(ucmpi_coll_shm_t *sh, int r)
+{
+    return (uint32_t *)(sh->base + (size_t)r * FLAG_STRIDE + 8);
+}
+
+/* The futex word of a flag: its low 32 bits (they change at every post). */
+static inline uint32_t *flag_word(uint64_t *f)
+{
+    return (uint32_t *)f + (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    __asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+/* Oversubscribed (ranks > cores), a waiter that spun and yielded in
+ * vain sleeps on the flag (a shared futex): the rank it waits for is
+ * then off the CPU, and yields only help within one scheduling group
+ * (ranks of different sessions, as under hydra-like launchers, yielded
+ * for a whole slice: 4 ranks, bcast 8 B 0.2-12 ms per call at load 15).
+ * The poster wakes sleepers: a full barrier between its store and its
+ * look at the sleeper count, matching the waiter's increment-then-recheck,
+ * so a wake is never lost (and futex_wait rechecks the value itself). */
+void ucmpi_coll_shm_post(ucmpi_coll_shm_t *sh, uint64_t k)
+{
+    uint64_t *f = flag(sh, sh->me);
+
+    if (ucmpi_progress_polling) {
+        __atomic_store_n(f, k, __ATOMIC_RELEASE);
+        return;
+    }
+    __atomic_store_n(f, k, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(sleepers(sh, sh->me), __ATOMIC_SEQ_CST) != 0)
+        syscall(SYS_futex, flag_word(f), FUTEX_WAKE, INT32_MAX, NULL, NULL,
+                0);
+}
+
+/* Sleeps until rank r's flag moves past `seen` (or a bounded time: the
+ * progress engine and the dead-peer check still run now and then). */
+static void sleep_on(ucmpi_coll_shm_t *sh, int r, uint64_t seen)
+{
+    uint64_t *f = flag(sh, r);
+    struct timespec ts = {0, SLEEP_NS};
+
+    __atomic_add_fetch(sleepers(sh, r), 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(f, __ATOMIC_SEQ_CST) == seen)
+        syscall(SYS_futex, flag_word(f), FUTEX_WAIT, (uint32_t)seen, &ts,
+                NULL, 0);
+    __atomic_sub_fetch(sleepers(sh, r), 1, __ATOMIC_RELAXED);
+}
+
+/* First rank from `from` on (not me) whose flag is below k; n if none. */
+static inline int pending(ucmpi_coll_shm_t *sh, int from, uint64_t k)
+{
+    for (int i = from; i < sh->n; i++)
+        if (i != sh->me && __atomic_load_n(flag(sh, i), __ATOMIC_ACQUIRE) < k)
+            return i;
+    return sh->n;
+}
+
+/* Waits until rank r (every other rank when r < 0) posted >= k: one
+ * idle count for the whole wait, however many ranks it waits for.  Not
+ * oversubscribed, it spins a little, then keeps the progress engine going
+ * (other requests of this rank may be what a peer waits for).
+ * Oversubscribed, every idle turn yields at once (the rank waited for
+ * most likely needs this core), and after SLEEP_AFTER of them the rank
+ * sleeps on the flag it waits for.  Checks now and then that the peer
+ * still lives. */
+static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k, const char *fn)
+{
+    int cur = r >= 0 ? r : pending(sh, 0, k);
+    unsigned spins = ucmpi_progress_polling ? 0 : SPIN_PURE, idle = 0;
+    int rc = MPI_SUCCESS;
+    uint64_t v;
+
+    while (cur < sh->n) {
+        v = __atomic_load_n(flag(sh, cur), __ATOMIC_ACQUIRE);
+        if (v >= k) {
+            cur = r >= 0 ? sh->n : pending(sh, cur + 1, k);
+            continue;
+        }
+        if (spins < SPIN_PURE) {
+            spins++;
+            cpu_relax();
+            continue;
+        }
+        if (ucmpi_progress() != 0)
+            continue;
+        idle++;
+        if (ucmpi_progress_polling)
+            ucmpi_progress_idle(idle);
+        else if (idle < SLEEP_AFTER)
+            ucmpi_progress_yield();
+        else
+            sleep_on(sh, cur, v);
+        /* sleeping turns last up to SLEEP_NS each: look more often */
+        if ((idle % 1024 == 0 || (idle >= SLEEP_AFTER && idle % 16 == 0)) &&
+            ucmpi_peer_failed(sh->world[cur])) {
+            rc = MPI_ERR_PROC_FAILED;
+            break;
+        }
+    }
+    if (idle > 0)
+        ucmpi_rt_wait_done();
+    if (rc != MPI_SUCCESS) {
+        sh->ok = 0;                   /* the sequence is broken for good */
+        return ucmpi_err_comm(sh->comm, rc, fn, "rank %d died during a "
+                              "shared-memory collective", cur);
+    }
+    return MPI_SUCCESS;
+}
+
+int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                        const char *fn)
+{
+    if (r >= 0)
+        return __atomic_load_n(flag(sh, r), __ATOMIC_ACQUIRE) >= k
+                   ? MPI_SUCCESS
+                   : wait_slow(sh, r, k, fn);
+    if (pending(sh, 0, k) < sh->n) {
+        int rc = wait_slow(sh, -1, k, fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    /* every flag is >= k now (what they are exactly: for writability) */
+    uint64_t lo = UINT64_MAX;
+    for (int i = 0; i < sh->n; i++) {
+        uint64_t v = i == sh->me ? UINT64_MAX
+                                 : __atomic_load_n(flag(sh, i), __ATOMIC_ACQUIRE);
+        lo = v < lo ? v : lo;
+    }
+    if (sh->writable < lo)
+        sh->writable = lo;
+    return MPI_SUCCESS;
+}
+
+/* Buffer k % depth was last used by collective k - depth (or earlier),
+ * which every rank finished once it posted k - depth + 1. */
+static int wait_ring(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t depth,
+                     const char *fn)
+{
+    if (k < depth || sh->writable >= k - (depth - 1))
+        return MPI_SUCCESS;
+    return ucmpi_coll_shm_wait(sh, -1, k - (depth - 1), fn);
+}
+
+int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
+                                 const char *fn)
+{
+    return wait_ring(sh, k, NBUF, fn);
+}
+
+int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
+                             size_t nbytes, const char *fn)
+{
+    return wait_ring(sh, k,
+                     medium(sh, nbytes)              ? NMED
+                     : nbytes > UCMPI_COLL_SHM_SMALL ? NBUF
+                                                     : NSMALL,
+                     fn);
+}
