@@ -1,21 +1,29 @@
 /* Neighbor collectives on cartesian (periodic 1-d ring, where both
  * neighbours may be one rank, and a non-periodic 2-d grid with
  * MPI_PROC_NULL edges), graph and dist-graph topologies, in blocking,
- * nonblocking and persistent forms: allgather(v) and alltoall(v,w). */
+ * nonblocking and persistent forms: allgather(v) and alltoall(v,w); blocks
+ * of 0 to 70000 ints (rendezvous), strided receive types. */
 #include "coll_xfer.h"
 
 static int rank, size;
 
 /* cartesian: slot 2d receives what the negative-direction neighbour sent
- * in the positive direction (its slot 2d+1), and vice versa */
-static void test_cart(MPI_Comm cart, int ndims, int count, int f)
+ * in the positive direction (its slot 2d+1), and vice versa.  st = 2
+ * receives into a strided type (ints 8 bytes apart: the gaps stay -1). */
+static void test_cart_st(MPI_Comm cart, int ndims, int count, int f, int st)
 {
     int deg = 2 * ndims, src[8];
     int *sb = xalloc(sizeof(int) * (size_t)count * deg);
-    int *rb = xalloc(sizeof(int) * (size_t)count * deg);
+    int *rb = xalloc(sizeof(int) * (size_t)count * deg * st);
     int *ab = xalloc(sizeof(int) * (size_t)count);
     MPI_Request req = MPI_REQUEST_NULL;
+    MPI_Datatype rt = MPI_INT;
     int me;
+
+    if (st > 1) {
+        MPI_Type_create_resized(MPI_INT, 0, st * sizeof(int), &rt);
+        MPI_Type_commit(&rt);
+    }
 
     MPI_Comm_rank(cart, &me);
     for (int d = 0; d < ndims; d++)
@@ -24,47 +32,58 @@ static void test_cart(MPI_Comm cart, int ndims, int count, int f)
         for (int j = 0; j < deg; j++)
             for (int i = 0; i < count; i++)
                 sb[j * count + i] = xv(me, j, i, g);
-        for (int i = 0; i < count * deg; i++)
+        for (int i = 0; i < count * deg * st; i++)
             rb[i] = -1;
         XRUN(f, g, req,
-             MPI_Neighbor_alltoall(sb, count, MPI_INT, rb, count, MPI_INT,
-                                   cart),
-             MPI_Ineighbor_alltoall(sb, count, MPI_INT, rb, count, MPI_INT,
-                                    cart, &req),
-             MPI_Neighbor_alltoall_init(sb, count, MPI_INT, rb, count,
-                                        MPI_INT, cart, MPI_INFO_NULL, &req));
+             MPI_Neighbor_alltoall(sb, count, MPI_INT, rb, count, rt, cart),
+             MPI_Ineighbor_alltoall(sb, count, MPI_INT, rb, count, rt, cart,
+                                    &req),
+             MPI_Neighbor_alltoall_init(sb, count, MPI_INT, rb, count, rt,
+                                        cart, MPI_INFO_NULL, &req));
         for (int j = 0; j < deg; j++) {
             if (src[j] == MPI_PROC_NULL) {
-                for (int i = 0; i < count; i++)
-                    MT_CHECK(rb[j * count + i] == -1, "cart: PROC_NULL slot "
-                             "%d written", j);
+                for (int i = 0; i < count * st; i++)
+                    MT_CHECK(rb[(j * count) * st + i] == -1, "cart: PROC_NULL "
+                             "slot %d written", j);
                 continue;
             }
-            XCHECK_BLOCK(rb + j * count, count, 1, src[j], j ^ 1, g,
+            XCHECK_BLOCK(rb + j * count * st, count, st, src[j], j ^ 1, g,
                          "cart neighbor_alltoall");
         }
+        for (int i = 1; st > 1 && i < count * deg * st; i += st)
+            if (rb[i] != -1) {
+                MT_CHECK(0, "cart neighbor_alltoall: gap %d written", i);
+                break;
+            }
     }
     xfree_req(f, &req);
     /* allgather: every neighbour's one block */
     for (int i = 0; i < count; i++)
         ab[i] = xv(me, 0, i, 5);
-    for (int i = 0; i < count * deg; i++)
+    for (int i = 0; i < count * deg * st; i++)
         rb[i] = -1;
     for (int g = 0; g < xreps(f); g++)
         XRUN(f, g, req,
-             MPI_Neighbor_allgather(ab, count, MPI_INT, rb, count, MPI_INT,
-                                    cart),
-             MPI_Ineighbor_allgather(ab, count, MPI_INT, rb, count, MPI_INT,
-                                     cart, &req),
-             MPI_Neighbor_allgather_init(ab, count, MPI_INT, rb, count,
-                                         MPI_INT, cart, MPI_INFO_NULL, &req));
+             MPI_Neighbor_allgather(ab, count, MPI_INT, rb, count, rt, cart),
+             MPI_Ineighbor_allgather(ab, count, MPI_INT, rb, count, rt, cart,
+                                     &req),
+             MPI_Neighbor_allgather_init(ab, count, MPI_INT, rb, count, rt,
+                                         cart, MPI_INFO_NULL, &req));
     xfree_req(f, &req);
     for (int j = 0; j < deg; j++)
         if (src[j] != MPI_PROC_NULL)
-            XCHECK_BLOCK(rb + j * count, count, 1, src[j], 0, 5,
+            XCHECK_BLOCK(rb + j * count * st, count, st, src[j], 0, 5,
                          "cart neighbor_allgather");
+    if (st > 1)
+        MPI_Type_free(&rt);
     free(sb), free(rb), free(ab);
 }
+
+static void test_cart(MPI_Comm cart, int ndims, int count, int f)
+{
+    test_cart_st(cart, ndims, count, f, 1);
+}
+
 
 /* dist graph: rank r sends to r+1 .. r+k (k = r % 3 + 1, mod size, no
  * duplicates) with uneven counts; alltoallv, alltoallw, allgatherv */
@@ -220,6 +239,8 @@ int main(int argc, char **argv)
         test_cart(ring, 1, 3000, f);
         test_cart(grid, 2, 0, f);
         test_cart(grid, 2, 5, f);
+        test_cart_st(ring, 1, 7, f, 2);       /* strided receive type */
+        test_cart_st(grid, 2, 70000, f, f == F_NONBLOCKING ? 2 : 1);
         test_dist_graph(f);
         test_graph(f);
     }

@@ -22,6 +22,41 @@ static void sum_case(int count, int root, int inplace)
     free(r);
 }
 
+/* Non-commutative reduce of a long vector (several of the chain's
+ * REDUCE_SEGMENT pieces, going by rendezvous): roots first, middle and
+ * last (in place there), blocking and nonblocking.  A chain whose head is
+ * the root (non-commutative: the last rank) hung once the pieces went by
+ * rendezvous (audit10). */
+static void affine_long(MPI_Op op)
+{
+    const char *segenv = getenv("UCMPI_REDUCE_SEGMENT");
+    /* tiny segments: fewer pairs, or thousands of rounds */
+    int n = segenv && atol(segenv) < 65536 ? 3000 : 70000;
+    int *s = malloc(2 * n * sizeof(int)), *r = malloc(2 * n * sizeof(int));
+    int *want = malloc(2 * n * sizeof(int)), *tmp = malloc(2 * n * sizeof(int));
+    int roots[3] = {0, size / 2, size - 1};
+    affine_expect(want, 0, size, n, tmp);
+    for (int k = 0; k < 3; k++)
+        for (int nb = 0; nb < 2; nb++) {
+            int root = roots[k], inplace = k == 2 && rank == root;
+            MPI_Request req;
+            affine_fill(inplace ? r : s, rank, n);
+            const void *in = inplace ? MPI_IN_PLACE : s;
+            if (nb) {
+                MT_CHECK_RC(MPI_Ireduce(in, r, n, MPI_2INT, op, root,
+                                        MPI_COMM_WORLD, &req));
+                MT_CHECK_RC(MPI_Wait(&req, MPI_STATUS_IGNORE));
+            } else {
+                MT_CHECK_RC(MPI_Reduce(in, r, n, MPI_2INT, op, root,
+                                       MPI_COMM_WORLD));
+            }
+            MT_CHECK(rank != root || memcmp(r, want, 2 * n * sizeof(int)) == 0,
+                     "non-commutative %sreduce of %d pairs to %d%s out of order",
+                     nb ? "i" : "", n, root, inplace ? " in place" : "");
+        }
+    free(s); free(r); free(want); free(tmp);
+}
+
 int main(int argc, char **argv)
 {
     static const int counts[] = {0, 1, 7, 1000, 65536, 1048576};
@@ -46,6 +81,7 @@ int main(int argc, char **argv)
         MT_CHECK(rank != root || memcmp(r, want, sizeof(r)) == 0,
                  "non-commutative reduce to %d out of order", root);
     }
+    affine_long(op);
     MT_CHECK_RC(MPI_Op_free(&op));
 
     /* non-contiguous */

@@ -1,7 +1,7 @@
 /* Intercommunicator gather(v), scatter(v), allgather(v), alltoall(v,w):
  * world split into even and odd ranks (groups of different sizes when
- * the job size is odd), every root of both groups, blocking /
- * nonblocking / persistent forms. */
+ * the job size is odd), every root of both groups, each call (v and w
+ * forms too) blocking / nonblocking / persistent (started twice). */
 #include "coll_xfer.h"
 
 static int wrank, wsize, color, lrank, lsize, rsize;
@@ -75,24 +75,48 @@ static void test_rooted(int count, int f)
             }
             int *vb = xalloc(sizeof(int) * (size_t)(tot + 3 * count + 1));
             int mine = lrank % 3 * count;
-            for (int i = 0; i < mine; i++)
-                vb[i] = xv(gid(color, lrank), rootid, i, 0);
-            MT_CHECK_RC(MPI_Gatherv(vb, mine, MPI_INT, vb, cnt, dsp, MPI_INT,
-                                    r_arg, ic));
-            if (r_arg == MPI_ROOT)
-                for (int s = 0; s < rsize; s++)
-                    XCHECK_BLOCK(vb + dsp[s], cnt[s], 1, gid(!color, s),
-                                 rootid, 0, "inter gatherv");
-            if (r_arg == MPI_ROOT)
-                for (int s = 0; s < rsize; s++)
-                    for (int i = 0; i < cnt[s]; i++)
-                        vb[dsp[s] + i] = xv(rootid, gid(!color, s), i, 1);
-            MT_CHECK_RC(MPI_Iscatterv(vb, cnt, dsp, MPI_INT, vb, mine,
-                                      MPI_INT, r_arg, ic, &req));
-            MT_CHECK_RC(MPI_Wait(&req, MPI_STATUS_IGNORE));
-            if (!am_root_grp)
-                XCHECK_BLOCK(vb, mine, 1, rootid, gid(color, lrank), 1,
-                             "inter scatterv");
+            for (int g = 0; g < xreps(f); g++) {
+                for (int i = 0; i < mine; i++)
+                    vb[i] = xv(gid(color, lrank), rootid, i, g);
+                if (r_arg == MPI_ROOT)
+                    for (int i = 0; i < tot; i++)
+                        vb[i] = -1;
+                XRUN(f, g, req,
+                     MPI_Gatherv(vb, mine, MPI_INT, vb, cnt, dsp, MPI_INT,
+                                 r_arg, ic),
+                     MPI_Igatherv(vb, mine, MPI_INT, vb, cnt, dsp, MPI_INT,
+                                  r_arg, ic, &req),
+                     MPI_Gatherv_init(vb, mine, MPI_INT, vb, cnt, dsp,
+                                      MPI_INT, r_arg, ic, MPI_INFO_NULL,
+                                      &req));
+                if (r_arg == MPI_ROOT)
+                    for (int s = 0; s < rsize; s++)
+                        XCHECK_BLOCK(vb + dsp[s], cnt[s], 1, gid(!color, s),
+                                     rootid, g, "inter gatherv");
+            }
+            xfree_req(f, &req);
+            for (int g = 0; g < xreps(f); g++) {
+                if (r_arg == MPI_ROOT)
+                    for (int s = 0; s < rsize; s++)
+                        for (int i = 0; i < cnt[s]; i++)
+                            vb[dsp[s] + i] = xv(rootid, gid(!color, s), i,
+                                                g + 2);
+                else
+                    for (int i = 0; i < mine; i++)
+                        vb[i] = -1;
+                XRUN(f, g, req,
+                     MPI_Scatterv(vb, cnt, dsp, MPI_INT, vb, mine, MPI_INT,
+                                  r_arg, ic),
+                     MPI_Iscatterv(vb, cnt, dsp, MPI_INT, vb, mine, MPI_INT,
+                                   r_arg, ic, &req),
+                     MPI_Scatterv_init(vb, cnt, dsp, MPI_INT, vb, mine,
+                                       MPI_INT, r_arg, ic, MPI_INFO_NULL,
+                                       &req));
+                if (!am_root_grp)
+                    XCHECK_BLOCK(vb, mine, 1, rootid, gid(color, lrank),
+                                 g + 2, "inter scatterv");
+            }
+            xfree_req(f, &req);
             free(cnt), free(dsp), free(vb);
         }
     free(buf);
@@ -149,12 +173,21 @@ static void test_all(int count, int f)
     }
     free(rb);
     rb = xalloc(sizeof(int) * (size_t)(rt + 3 * count * rsize + 1));
-    for (int i = 0; i < mine; i++)
-        sb[i] = xv(me, 0, i, 2);
-    MT_CHECK_RC(MPI_Allgatherv(sb, mine, MPI_INT, rb, rc, rd, MPI_INT, ic));
-    for (int s = 0; s < rsize; s++)
-        XCHECK_BLOCK(rb + rd[s], rc[s], 1, gid(!color, s), 0, 2,
-                     "inter allgatherv");
+    for (int g = 0; g < xreps(f); g++) {
+        for (int i = 0; i < mine; i++)
+            sb[i] = xv(me, 0, i, g + 2);
+        for (int i = 0; i < rt; i++)
+            rb[i] = -1;
+        XRUN(f, g, req,
+             MPI_Allgatherv(sb, mine, MPI_INT, rb, rc, rd, MPI_INT, ic),
+             MPI_Iallgatherv(sb, mine, MPI_INT, rb, rc, rd, MPI_INT, ic, &req),
+             MPI_Allgatherv_init(sb, mine, MPI_INT, rb, rc, rd, MPI_INT, ic,
+                                 MPI_INFO_NULL, &req));
+        for (int s = 0; s < rsize; s++)
+            XCHECK_BLOCK(rb + rd[s], rc[s], 1, gid(!color, s), 0, g + 2,
+                         "inter allgatherv");
+    }
+    xfree_req(f, &req);
     rt = 0;
     for (int s = 0; s < rsize; s++) {
         int peer = gid(!color, s);
@@ -171,17 +204,30 @@ static void test_all(int count, int f)
     free(sb);
     sb = xalloc(sizeof(int) * (size_t)(st + 1));
     for (int w = 0; w < 2; w++) {
-        for (int s = 0; s < rsize; s++)
-            for (int i = 0; i < sc[s]; i++)
-                sb[sd[s] + i] = xv(me, gid(!color, s), i, w);
-        if (w)
-            MT_CHECK_RC(MPI_Alltoallw(sb, sc, sdb, ty, rb, rc, rdb, ty, ic));
-        else
-            MT_CHECK_RC(MPI_Alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd,
-                                      MPI_INT, ic));
-        for (int s = 0; s < rsize; s++)
-            XCHECK_BLOCK(rb + rd[s], rc[s], 1, gid(!color, s), me, w,
-                         "inter alltoallv/w");
+        for (int g = 0; g < xreps(f); g++) {
+            for (int s = 0; s < rsize; s++)
+                for (int i = 0; i < sc[s]; i++)
+                    sb[sd[s] + i] = xv(me, gid(!color, s), i, 2 * w + g);
+            for (int i = 0; i < rt; i++)
+                rb[i] = -1;
+            if (w)
+                XRUN(f, g, req,
+                     MPI_Alltoallw(sb, sc, sdb, ty, rb, rc, rdb, ty, ic),
+                     MPI_Ialltoallw(sb, sc, sdb, ty, rb, rc, rdb, ty, ic, &req),
+                     MPI_Alltoallw_init(sb, sc, sdb, ty, rb, rc, rdb, ty, ic,
+                                        MPI_INFO_NULL, &req));
+            else
+                XRUN(f, g, req,
+                     MPI_Alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, ic),
+                     MPI_Ialltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT,
+                                    ic, &req),
+                     MPI_Alltoallv_init(sb, sc, sd, MPI_INT, rb, rc, rd,
+                                        MPI_INT, ic, MPI_INFO_NULL, &req));
+            for (int s = 0; s < rsize; s++)
+                XCHECK_BLOCK(rb + rd[s], rc[s], 1, gid(!color, s), me,
+                             2 * w + g, "inter alltoallv/w");
+        }
+        xfree_req(f, &req);
     }
     free(sb), free(rb), free(rc), free(rd), free(sc), free(sd), free(sdb),
         free(rdb), free(ty);

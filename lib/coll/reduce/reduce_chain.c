@@ -38,6 +38,35 @@ static int chain_head(chain_t *c, MPI_Count nseg, int dn)
     return rc;
 }
 
+/* The head that is also the root of a non-commutative chain of n members:
+ * round j sends segment j and receives final segment j - (n - 1) from
+ * member 0, which sends it in the round that runs along with this one
+ * (the head's round j runs with member n-2's round j, and each link below
+ * shifts the rounds by one).  Receiving the finals only after the last
+ * send deadlocked once segments went by rendezvous: member 0's round that
+ * sends final 0 could not end before the root took it. */
+static int chain_head_root(chain_t *c, MPI_Count nseg, int dn, void *out,
+                           int fin, int n)
+{
+    int rc = MPI_SUCCESS;
+
+    for (MPI_Count j = 0; j < nseg + n - 1 && rc == MPI_SUCCESS; j++) {
+        if (j < nseg)
+            rc = ucmpi_sched_send(c->s,
+                                  ucmpi_coll_at(c->mine, j * c->seg, c->dt),
+                                  seg_len(c, j), c->dt, dn);
+        if (rc == MPI_SUCCESS && j >= n - 1 && j - (n - 1) < nseg)
+            rc = ucmpi_sched_recv_exact(c->s,
+                                        ucmpi_coll_at(out,
+                                                      (j - (n - 1)) * c->seg,
+                                                      c->dt),
+                                        seg_len(c, j - (n - 1)), c->dt, fin);
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_sched_fence(c->s);
+    }
+    return rc;
+}
+
 /* A member below the head.  Round j: receive partial j from up (straight
  * into out's segment j when `direct`, else into one of two scratch
  * segments), fold my own segment j-1 into partial j-1 and send that to dn
@@ -112,17 +141,9 @@ int ucmpi_reduce_chain(ucmpi_sched_t *s, const void *mine, void *rbuf,
     MPI_Count nseg = (count + c.seg - 1) / c.seg;
     if (v == n - 1 && !(me_root && end != root))
         return chain_head(&c, nseg, dn);
-    if (v == n - 1) {                      /* head, and the root of a  */
-        int rc = chain_head(&c, nseg, dn); /* non-commutative chain    */
-        for (MPI_Count j = 0; j < nseg && rc == MPI_SUCCESS; j++) {
-            rc = ucmpi_sched_recv_exact(s, ucmpi_coll_at(rbuf, j * c.seg, dt),
-                                  seg_len(&c, j), dt,
-                                  ucmpi_coll_grp_peer(g, end));
-            if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_fence(s);
-        }
-        return rc;
-    }
+    if (v == n - 1)                        /* head, and the root of a  */
+        return chain_head_root(&c, nseg, dn, /* non-commutative chain  */
+                               rbuf, ucmpi_coll_grp_peer(g, end), n);
     if (v == 0)                            /* the end: root, or member 0 */
         return chain_member(&c, nseg, up, -1,
                             me_root ? -1 : ucmpi_coll_grp_peer(g, root),
