@@ -100,4 +100,29 @@ static inline int ucmpi_tag_is_sync(uint64_t t)
     return (t & UCMPI_TAG_SYNC) != 0;
 }
 
+/* The MPI-tag field of a collective message (sub-context UCMPI_CTX_COLL):
+ *   [23:16]  signature: the schedule's algorithm and shape (0: unsigned,
+ *            e.g. communicator management; 0xff: an abort message)
+ *   [15:0]   the collective's sequence number (ucmpi_comm_next_coll_tag)
+ * Ranks that chose different algorithms for one collective (counts that
+ * differ between ranks) never match each other's messages: they stall,
+ * and the stalled schedule's probe finds the foreign signature
+ * (lib/coll/sched_abort.c). */
+#define UCMPI_COLL_SEQ_BITS 16
+#define UCMPI_COLL_SEQ_MASK UCMPI_TAG_FIELD(UCMPI_COLL_SEQ_BITS)
+#define UCMPI_COLL_SIG_BITS 8
+#define UCMPI_COLL_SIG_ABORT 0xffu
+
+static inline int ucmpi_coll_tag(int seq, unsigned sig)
+{
+    return (int)(((unsigned)seq & UCMPI_COLL_SEQ_MASK) |
+                 (sig << UCMPI_COLL_SEQ_BITS));
+}
+
+static inline unsigned ucmpi_coll_tag_sig(uint64_t t)
+{
+    return (unsigned)(t >> UCMPI_COLL_SEQ_BITS) &
+           UCMPI_TAG_FIELD(UCMPI_COLL_SIG_BITS);
+}
+
 #endif

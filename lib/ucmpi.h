@@ -501,10 +501,11 @@ long ucmpi_config_long(const char *name);
 
 /* Collective traffic (lib/coll and communicator management) uses tags
  * derived from comm->coll_seq, which every member advances in the same
- * order: take one with ucmpi_comm_next_coll_tag(). */
+ * order: take one with ucmpi_comm_next_coll_tag() (16 bits: the tag's
+ * upper bits carry a schedule's signature, lib/tag.h). */
 static inline int ucmpi_comm_next_coll_tag(ucmpi_comm_t *c)
 {
-    return (int)(c->coll_seq++ & UCMPI_TAG_MAX);
+    return (int)(c->coll_seq++ & 0xffff);   /* UCMPI_COLL_SEQ_MASK */
 }
 
 /* ------------------------------------------------------------------ */

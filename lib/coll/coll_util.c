@@ -86,6 +86,9 @@ int ucmpi_coll_run(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
     }
     if (mode == UCMPI_COLL_BLOCKING) {
         rc = ucmpi_sched_run_blocking(s);
+        const char *why = rc != MPI_SUCCESS ? ucmpi_sched_abort_why() : NULL;
+        if (why != NULL)
+            return ucmpi_err_comm(comm, rc, fn, "%s", why);
         if (rc == MPI_ERR_TRUNCATE)
             return ucmpi_err_comm(comm, rc, fn, "a message of this collective "
                                   "did not have the size this rank's count "
@@ -290,6 +293,45 @@ int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
     (void)ucmpi_comm_next_coll_tag(comm);
     if (local_too && comm->is_inter && comm->local_comm != NULL)
         (void)ucmpi_comm_next_coll_tag(comm->local_comm);
+    return rc;
+}
+
+typedef struct {
+    ucmpi_comm_t *comm;
+    uint32_t seq;
+} abort_arg_t;
+
+static int abort_again(void *arg)
+{
+    abort_arg_t *a = arg;
+
+    ucmpi_sched_abort_peers(a->comm, a->seq);
+    return MPI_SUCCESS;
+}
+
+int ucmpi_coll_skip_abort(ucmpi_comm_t *comm, int rc, int mode,
+                          MPI_Request *req)
+{
+    abort_arg_t *a;
+    ucmpi_sched_t *s;
+
+    if (mode != UCMPI_COLL_BLOCKING && req != NULL)
+        *req = MPI_REQUEST_NULL;
+    /* persistent: each start of the request it hands back tells the
+     * others again (their requests keep the number of the init) */
+    if (mode == UCMPI_COLL_PERSISTENT && req != NULL &&
+        (s = ucmpi_sched_create(comm)) != NULL) {
+        if ((a = ucmpi_sched_alloc(s, sizeof(*a))) == NULL) {
+            ucmpi_sched_free(s);
+            return rc;
+        }
+        a->comm = comm;
+        a->seq = comm->coll_seq - 1;
+        return ucmpi_coll_persist_failed(s, ucmpi_sched_call(s, abort_again, a),
+                                         req, rc);
+    }
+    ucmpi_sched_abort_peers(comm, comm->coll_seq);
+    (void)ucmpi_comm_next_coll_tag(comm);
     return rc;
 }
 

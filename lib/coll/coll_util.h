@@ -71,6 +71,17 @@ int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root, const char *fn);
 int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
                     int local_too);
 
+/* Error path of a rank whose arguments failed where it cannot know the
+ * others' schedule (the algorithm depends on a size it lacks): it takes
+ * their schedule's tag and sends every other rank an abort message of
+ * that collective, which their stalled schedules find (sched_abort.h):
+ * they fail instead of waiting for ever.  P2p schedules only.  A
+ * persistent init (mode, *req) hands back a request each start of which
+ * tells them again; otherwise *req becomes MPI_REQUEST_NULL.  Returns
+ * rc. */
+int ucmpi_coll_skip_abort(ucmpi_comm_t *comm, int rc, int mode,
+                          MPI_Request *req);
+
 /* Error path too: runs schedule s (built with build_rc) in the background
  * and forgets it, e.g. a root that drains what the others send it after
  * its own arguments failed a check (their sends past the rendezvous

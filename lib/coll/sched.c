@@ -9,11 +9,20 @@
  * order of waits.
  */
 #include "coll/sched.h"
+#include "coll/sched_abort.h"
 #include "p2p.h"
+#include "tag.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* The abort protocol (sched_abort.c) is not linked into the unit tests. */
+#pragma weak ucmpi_coll_stall_probe
+#pragma weak ucmpi_coll_abort_send
+#pragma weak ucmpi_coll_abort_drain
+#pragma weak ucmpi_coll_abort_cancel
 
 enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CALL };
 
@@ -45,7 +54,14 @@ typedef union scratch {
 
 struct ucmpi_sched {
     ucmpi_comm_t *comm;       /* the collective's communicator */
-    int tag;
+    int tag;                  /* sequence and signature (lib/tag.h) */
+    uint32_t seq;             /* the whole sequence number */
+    unsigned sig;             /* ucmpi_sched_sign; 0: unsigned */
+    ucmpi_coll_names_t names; /* for the messages of a mismatch */
+    /* stall probe: progress seen at stall_t0 (see sched_abort.h) */
+    unsigned stall_fp;
+    double stall_t0;
+    double drain_until;       /* a drain task (drain_later) until then */
     ucmpi_comm_t *alt_comm;   /* second comm (intercomm collectives) */
     int alt_tag;
     int cur_alt;              /* steps being added go over alt_comm */
@@ -66,6 +82,8 @@ struct ucmpi_sched {
     int fail_err;             /* ucmpi_sched_fail: every run ends in it */
     uint8_t running, orphaned, persistent, poisoned;
     uint8_t lost;             /* a peer died this run (pass_on_loss) */
+    uint8_t aborted;          /* this run found the ranks disagree */
+    int doomed;               /* a persistent s that aborted: its error */
     ucmpi_request_t *req;     /* nonblocking/persistent: the user's */
     ucmpi_sched_t *prev, *next;   /* active list */
     scratch_t *scratch;
@@ -87,7 +105,7 @@ static int in_progress;
 
 static int sched_progress(void);
 
-ucmpi_sched_t *ucmpi_sched_create(ucmpi_comm_t *comm)
+static ucmpi_sched_t *sched_alloc(ucmpi_comm_t *comm)
 {
     /* everything but the inline arrays and arena starts zeroed */
     ucmpi_sched_t *s = malloc(sizeof(*s));
@@ -102,6 +120,16 @@ ucmpi_sched_t *ucmpi_sched_create(ucmpi_comm_t *comm)
     s->rq = s->inl_rq;
     s->rq_cap = SCHED_INLINE_STEPS;
     s->comm = comm;
+    return s;
+}
+
+ucmpi_sched_t *ucmpi_sched_create(ucmpi_comm_t *comm)
+{
+    ucmpi_sched_t *s = sched_alloc(comm);
+
+    if (s == NULL)
+        return NULL;
+    s->seq = comm->coll_seq;
     s->tag = ucmpi_comm_next_coll_tag(comm);
     return s;
 }
@@ -129,7 +157,8 @@ int ucmpi_sched_set_comm(ucmpi_sched_t *s, ucmpi_comm_t *comm)
 
 void ucmpi_sched_renew_tags(ucmpi_sched_t *s)
 {
-    s->tag = ucmpi_comm_next_coll_tag(s->comm);
+    s->seq = s->comm->coll_seq;
+    s->tag = ucmpi_coll_tag(ucmpi_comm_next_coll_tag(s->comm), s->sig);
     if (s->alt_comm != NULL)
         s->alt_tag = ucmpi_comm_next_coll_tag(s->alt_comm);
 }
@@ -243,6 +272,25 @@ int ucmpi_sched_recv_exact(ucmpi_sched_t *s, void *buf, MPI_Count count,
     if (rc == MPI_SUCCESS)
         s->steps[s->nsteps - 1].exact = 1;
     return rc;
+}
+
+void ucmpi_sched_sign(ucmpi_sched_t *s, const void *tab, size_t row,
+                      int n, int alg, unsigned shape)
+{
+    if (s->comm->is_inter)
+        return;                   /* the two groups' choices may differ */
+    s->names.tab = tab;
+    s->names.row = row;
+    s->names.n = n;
+    s->sig = ((unsigned)alg & 15) << 4 | (1 + shape % 14);
+    s->tag = ucmpi_coll_tag(s->tag, s->sig);
+}
+
+void ucmpi_sched_shape(ucmpi_sched_t *s, unsigned shape)
+{
+    if (s->sig != 0)
+        ucmpi_sched_sign(s, s->names.tab, s->names.row, s->names.n,
+                         (int)(s->sig >> 4), shape);
 }
 
 void ucmpi_sched_poison(ucmpi_sched_t *s)
@@ -621,6 +669,8 @@ static int prepare(ucmpi_sched_t *s)
     return MPI_SUCCESS;
 }
 
+static void abort_rerun(ucmpi_sched_t *s);
+
 static void reset_run(ucmpi_sched_t *s)
 {
     s->next_round = 0;
@@ -629,7 +679,11 @@ static void reset_run(ucmpi_sched_t *s)
     s->err = MPI_SUCCESS;
     s->late_err = s->poisoned ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     s->lost = 0;
+    s->aborted = 0;
+    s->stall_t0 = 0;
     s->running = 1;
+    if (__builtin_expect(s->doomed != 0, 0))
+        abort_rerun(s);
 }
 
 /* --- nonblocking and persistent: the active list --- */
@@ -645,6 +699,16 @@ static void active_remove(ucmpi_sched_t *s)
     s->prev = s->next = NULL;
 }
 
+static void complete_req(ucmpi_request_t *req, int err)
+{
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    req->status.MPI_ERROR = err;
+    req->status.ucmpi_cancelled = 0;
+    req->status.ucmpi_count = 0;
+    ucmpi_request_set_complete(req);
+}
+
 /* The schedule is done: complete its request, drop the references taken
  * by launch() last (that may destroy the comm and its cache). */
 static void finish(ucmpi_sched_t *s)
@@ -657,21 +721,19 @@ static void finish(ucmpi_sched_t *s)
         s->orphaned = 0;
         ucmpi_sched_free(s);
     } else {
-        req->status.MPI_SOURCE = MPI_ANY_SOURCE;
-        req->status.MPI_TAG = MPI_ANY_TAG;
-        req->status.MPI_ERROR = s->err;
-        req->status.ucmpi_cancelled = 0;
-        req->status.ucmpi_count = 0;
-        ucmpi_request_set_complete(req);
+        complete_req(req, s->err);
     }
     if (alt != NULL)
         ucmpi_comm_release(alt);
     ucmpi_comm_release(comm);
 }
 
+static int drain_step(ucmpi_sched_t *s);
+
 static int advance(ucmpi_sched_t *s)
 {
-    int events = step_rounds(s);
+    int events = __builtin_expect(s->drain_until != 0, 0) ? drain_step(s)
+                                                          : step_rounds(s);
 
     if (!s->running)
         finish(s);
@@ -701,17 +763,14 @@ static int sched_progress(void)
     return events;
 }
 
-static int launch(ucmpi_sched_t *s)
+/* Puts s on the active list (under the big lock: the progress engine runs
+ * hooks under it).  The comm outlives the schedule's traffic even if the
+ * user frees the request and the comm while it runs. */
+static void activate(ucmpi_sched_t *s)
 {
-    reset_run(s);
-    s->req->complete = 0;
-    /* the comm outlives the schedule's traffic even if the user frees the
-     * request and the comm while it runs */
     ucmpi_comm_retain(s->comm);
     if (s->alt_comm != NULL)
         ucmpi_comm_retain(s->alt_comm);
-    /* the progress engine runs hooks under the same lock */
-    ucmpi_lock();
     if (!hook_registered) {
         ucmpi_progress_register(sched_progress);
         hook_registered = 1;
@@ -721,6 +780,14 @@ static int launch(ucmpi_sched_t *s)
     if (active_head)
         active_head->prev = s;
     active_head = s;
+}
+
+static int launch(ucmpi_sched_t *s)
+{
+    reset_run(s);
+    s->req->complete = 0;
+    ucmpi_lock();
+    activate(s);
     /* Post the first round(s) now: latency matters for small messages. */
     if (!in_progress) {
         in_progress = 1;
@@ -793,6 +860,140 @@ static void check_peers(ucmpi_sched_t *s)
             ucmpi_request_check_peer(&s->rq[i]);
 }
 
+/* --- ranks that disagree (sched_abort.h) --- */
+
+static double now_sec(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void drain_later(ucmpi_comm_t *comm, uint32_t seq);
+
+static char abort_why[256];
+static int abort_news;            /* abort_why not yet reported */
+
+const char *ucmpi_sched_abort_why(void)
+{
+    if (!abort_news)
+        return NULL;
+    abort_news = 0;
+    return abort_why;
+}
+
+/* The ranks disagree: the run ends in err once its receives are cancelled
+ * (its sends end when the peers discard them); what is left of its
+ * sequence is discarded, and with notify the other ranks are told. */
+static void sched_abort(ucmpi_sched_t *s, int err, int notify)
+{
+    s->aborted = 1;
+    abort_news = 1;
+    if (s->err == MPI_SUCCESS)
+        s->err = err;
+    for (int i = s->pbeg; i < s->pend; i++)
+        if (s->steps[i].inflight && s->steps[i].kind == STEP_RECV)
+            ucmpi_coll_abort_cancel(&s->rq[i]);
+    ucmpi_coll_abort_drain(s->comm, s->seq);
+    if (notify)
+        ucmpi_coll_abort_send(s->comm, s->seq, s->sig,
+                              UCMPI_COLL_ABORT_MISMATCH);
+    drain_later(s->comm, s->seq);
+    if (s->persistent)
+        s->doomed = s->err;
+}
+
+/* A start of a persistent s that aborted before: its arguments have not
+ * changed, so neither has the disagreement; it tells the others again
+ * (their requests keep the same number and wait for this rank) and ends
+ * in the error at once. */
+static void abort_rerun(ucmpi_sched_t *s)
+{
+    s->next_round = s->nrounds;
+    s->err = s->doomed;
+    ucmpi_coll_abort_send(s->comm, s->seq, s->sig, UCMPI_COLL_ABORT_MISMATCH);
+    drain_later(s->comm, s->seq);
+}
+
+/* Messages of an aborted sequence sent before the peers learnt of it
+ * may still be on their way (a rendezvous sender waits until they are
+ * answered): a drain task on the active list discards them for
+ * DRAIN_SEC, then ends. */
+#define DRAIN_SEC 2.0
+
+static int drain_step(ucmpi_sched_t *s)
+{
+    ucmpi_coll_abort_drain(s->comm, s->seq);
+    /* (never into a later collective whose 16-bit number wrapped to seq) */
+    if (now_sec() >= s->drain_until ||
+        s->comm->coll_seq - s->seq >= (UCMPI_COLL_SEQ_MASK + 1) / 2)
+        s->running = 0;
+    return 0;
+}
+
+static void detach(ucmpi_sched_t *s);
+
+static void drain_later(ucmpi_comm_t *comm, uint32_t seq)
+{
+    ucmpi_sched_t *s = sched_alloc(comm);
+
+    if (s == NULL)
+        return;
+    s->seq = seq;
+    s->drain_until = now_sec() + DRAIN_SEC;
+    s->running = 1;
+    detach(s);
+}
+
+void ucmpi_sched_abort_peers(ucmpi_comm_t *comm, uint32_t seq)
+{
+    if (ucmpi_coll_abort_send == NULL)
+        return;
+    ucmpi_lock();
+    ucmpi_coll_abort_send(comm, seq, 0, UCMPI_COLL_ABORT_ARGS);
+    drain_later(comm, seq);
+    ucmpi_unlock();
+}
+
+/* Every 1024th idle turn of a wait on s: once it has not moved for
+ * UCMPI_COLL_STALL_SEC, probe whether the ranks disagree. */
+static void stall_check(ucmpi_sched_t *s)
+{
+    unsigned fp = (unsigned)s->next_round * 65599u + (unsigned)s->npending;
+    double t = now_sec();
+    int notify, err;
+
+    if (ucmpi_coll_stall_probe == NULL || !s->running || s->aborted)
+        return;
+    if (fp != s->stall_fp || s->stall_t0 == 0) {
+        s->stall_fp = fp;
+        s->stall_t0 = t;
+        return;
+    }
+    if (t - s->stall_t0 < UCMPI_COLL_STALL_SEC)
+        return;
+    s->stall_t0 = t;
+    ucmpi_lock();
+    err = ucmpi_coll_stall_probe(s->comm, s->seq, s->sig, &s->names,
+                                 abort_why, sizeof(abort_why), &notify);
+    if (err != MPI_SUCCESS)
+        sched_abort(s, err, notify);
+    ucmpi_unlock();
+}
+
+/* An aborted run whose sends are still held (rendezvous to a rank that
+ * has not discarded them yet) finishes on the active list, orphaned:
+ * its caller returns the error now. */
+static void detach(ucmpi_sched_t *s)
+{
+    ucmpi_lock();
+    s->orphaned = 1;
+    s->req = NULL;
+    activate(s);
+    ucmpi_unlock();
+}
+
 int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
 {
     unsigned spins = 0;
@@ -806,13 +1007,15 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
     ucmpi_lock();
     step_rounds(s);
     ucmpi_unlock();
-    while (s->running) {
+    while (s->running && !s->aborted) {
         if (ucmpi_progress() != 0) {
             spins = 0;
         } else {
             ucmpi_progress_idle(++spins);
-            if (spins % 1024 == 0)
+            if (spins % 1024 == 0) {
                 check_peers(s);
+                stall_check(s);
+            }
         }
         ucmpi_lock();
         step_rounds(s);
@@ -820,7 +1023,10 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
     }
     ucmpi_rt_wait_done();   /* no longer blocked here (--timeout report) */
     rc = s->err;
-    ucmpi_sched_free(s);
+    if (s->running)
+        detach(s);
+    else
+        ucmpi_sched_free(s);
     return rc;
 }
 
@@ -834,4 +1040,17 @@ void ucmpi_sched_check_peers(ucmpi_request_t *req)
     if (s == NULL || !s->running)
         return;
     check_peers(s);
+    stall_check(s);
+    if (!s->aborted || s->persistent)
+        return;
+    /* the user's request completes now; the run ends on the active list
+     * (its sends may be held, see detach()) */
+    ucmpi_lock();
+    if (s->req == req) {
+        req->ext = NULL;
+        s->req = NULL;
+        s->orphaned = 1;
+        complete_req(req, s->err);
+    }
+    ucmpi_unlock();
 }

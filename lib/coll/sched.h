@@ -47,6 +47,25 @@ void ucmpi_sched_poison(ucmpi_sched_t *s);
  * others and reports the error again; truncations of its drains are
  * not news). */
 void ucmpi_sched_fail(ucmpi_sched_t *s, int err);
+/* Signs s with its algorithm (id alg of the table tab: n rows of row
+ * bytes, each starting like ucmpi_coll_alg_t) and shape (anything else
+ * that changes which messages the ranks exchange, e.g. a segment count):
+ * ranks that chose differently then never match each other's messages,
+ * and a stalled run finds out and fails on every rank instead of hanging
+ * (sched_abort.h).  Intracomms only; unsigned schedules still take abort
+ * messages. */
+void ucmpi_sched_sign(ucmpi_sched_t *s, const void *tab, size_t row, int n,
+                      int alg, unsigned shape);
+/* Changes the shape of a signed s (a builder that learns it late). */
+void ucmpi_sched_shape(ucmpi_sched_t *s, unsigned shape);
+/* A rank whose arguments failed where it cannot know the others'
+ * schedule for collective seq of comm: tells every other rank (an abort
+ * message their stalled schedules find) and discards what they send it
+ * for that collective for a while (sched_abort.h). */
+void ucmpi_sched_abort_peers(ucmpi_comm_t *comm, uint32_t seq);
+/* Why the last run that found the ranks disagreeing failed (once; NULL
+ * when there is no news). */
+const char *ucmpi_sched_abort_why(void);
 /* inout[i] = in[i] op inout[i] (in is the left operand: rank order). */
 int ucmpi_sched_reduce(ucmpi_sched_t *s, const void *in, void *inout,
                        MPI_Count count, MPI_Datatype dt, MPI_Op op);

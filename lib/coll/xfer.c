@@ -111,6 +111,11 @@ int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_xfer_args_t *a)
     return MPI_SUCCESS;
 }
 
+void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_xfer_alg_t *alg)
+{
+    ucmpi_sched_sign(s, alg, sizeof(*alg), 1, alg->id, 0);
+}
+
 int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
                    ucmpi_xfer_mode_t mode, MPI_Request *request,
                    const char *fn)
@@ -135,6 +140,7 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
     if (s == NULL)
         return ucmpi_err_comm(a->comm, MPI_ERR_NO_MEM, fn,
                               "out of memory for the schedule");
+    ucmpi_xfer_sign(s, alg);
     rc = ucmpi_xfer_prepare(s, a);
     if (rc == MPI_SUCCESS)
         rc = alg->build(s, a);
@@ -154,6 +160,7 @@ int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
         /* each start of the request it hands back serves the others */
         if ((s = ucmpi_sched_create(a->comm)) == NULL)
             return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
+        ucmpi_xfer_sign(s, alg);
         int rc = ucmpi_xfer_prepare(s, a);
         if (rc == MPI_SUCCESS)
             rc = alg->build(s, a);

@@ -70,6 +70,13 @@ int ucmpi_ucx_recv_contig(void *buf, size_t len, uint64_t tag, uint64_t mask,
 int ucmpi_ucx_recv_user(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                         int tag, MPI_Comm comm, MPI_Status *st)
     __attribute__((visibility("hidden")));
+/* Fire-and-forget send of a copy of (buf, len) (tag_aside.c); and the
+ * receive of a message probed out with ucmpi_ucx_tag_probe(remove=1)
+ * into (buf, len), waited for on the spot (small eager messages only):
+ * 0, or -1 when it failed (e.g. longer than len). */
+int ucmpi_ucx_send_copy(int world_dest, uint64_t tag, const void *buf,
+                        size_t len);
+int ucmpi_ucx_msg_take(void *msg, void *buf, size_t len);
 /* Zero-byte fire-and-forget send (synchronous-send acknowledgement). */
 int ucmpi_ucx_send_ack(int world_dest, uint64_t tag);
 

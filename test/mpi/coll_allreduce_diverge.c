@@ -12,7 +12,8 @@
  * and persistent forms, for the pairs whose nonzero side runs recursive
  * doubling / halving (small): the count-0 rank runs that too;
  * XTEST_SMALL=1 keeps only those pairs (the p2p schedules: counts that
- * change the algorithm itself are still open, see the report of xfer9).
+ * change the algorithm itself hung until algsel10's signatures and stall
+ * probe; coll_alg_mismatch covers them in every form).
  */
 #include "coll_common.h"
 

@@ -99,7 +99,7 @@ static int ag_failed(ucmpi_comm_t *comm, int rc, const ucmpi_xfer_alg_t *table,
                                        UCMPI_XFER_VOTE_LOST, fn) !=
                        UCMPI_SHM_FALLBACK)
             return rc;
-        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+        return ucmpi_coll_skip_abort(comm, rc, (int)mode, req);   /* no receive side */
     }
     size_t nbytes = (size_t)(a->rcount * a->rdt->size);
     if (shm && ucmpi_xfer_failed_shm(comm, UCMPI_SHM_ALLGATHER, nbytes,
@@ -254,7 +254,7 @@ static int allgatherv_common(const void *sbuf, MPI_Count scount,
         rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
     }
     if (rc != MPI_SUCCESS && !recv_ok)
-        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+        return ucmpi_coll_skip_abort(comm, rc, (int)mode, req);   /* no receive side */
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,

@@ -131,21 +131,23 @@ int ucmpi_reduction_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
     return ucmpi_coll_shm_check_sizes(sh, k, nbytes, fn);
 }
 
-/* Count 0 on the p2p schedules (xfer9): the ranks whose counts are not 0
- * (an erroneous program) went ahead on recursive doubling, the automatic
- * choice for small vectors, so a count-0 rank runs it too, with empty
- * messages their exact receives report (and the others' messages fail
- * its own), instead of returning at once and leaving them waiting.  Ranks
- * that all pass 0 exchange empty messages (log2(n) rounds).  Other
- * algorithms (forced, or the others' counts large) keep the old empty
- * schedule. */
+/* Count 0 on the p2p schedules (xfer9, algsel10): a count-0 rank runs
+ * recursive doubling with empty messages, signed as such, whatever the
+ * others chose: where they chose it too (small vectors) their exact
+ * receives report its empty messages (and theirs fail its own); where
+ * they chose another algorithm (forced, or large vectors) the signatures
+ * differ and the stall probe fails every rank (sched_abort.h), instead of
+ * this rank returning at once and leaving them waiting.  Ranks that all
+ * pass 0 exchange empty messages (log2(n) rounds). */
 static int allreduce_zero(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                           const void *mine, void *rbuf, MPI_Datatype dt,
-                          MPI_Op op, int alg)
+                          MPI_Op op)
 {
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
 
-    if (alg != UCMPI_ALLREDUCE_RECURSIVE_DOUBLING || g.size == 1)
+    ucmpi_sched_sign(s, allreduce_algs, sizeof(allreduce_algs[0]), NALGS,
+                     UCMPI_ALLREDUCE_RECURSIVE_DOUBLING, 0);
+    if (g.size == 1)
         return MPI_SUCCESS;
     return ucmpi_allreduce_recdbl(s, mine, rbuf, 0, dt, op, &g);
 }
@@ -208,8 +210,11 @@ static int allreduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                                            dt, op) : MPI_SUCCESS;
     } else {
         const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+        if (count != 0)           /* (ring_segmented adds its segments) */
+            ucmpi_sched_sign(s, allreduce_algs, sizeof(allreduce_algs[0]),
+                             NALGS, alg, 0);
         rc = count == 0
-                 ? allreduce_zero(s, comm, mine, rbuf, dt, op, alg)
+                 ? allreduce_zero(s, comm, mine, rbuf, dt, op)
                  : ucmpi_allreduce_build(s, comm, mine, rbuf, count, dt, op,
                                          alg);
     }

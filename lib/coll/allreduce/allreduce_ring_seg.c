@@ -130,6 +130,7 @@ int ucmpi_allreduce_ring_seg(ucmpi_sched_t *s, const void *mine, void *rbuf,
     p.nseg = (int)((bmax + p.segc - 1) / p.segc);
     if (p.nseg < 1)
         p.nseg = 1;
+    ucmpi_sched_shape(s, (unsigned)p.nseg);   /* the message count */
     if (mine == rbuf) {
         tmp[0] = ucmpi_coll_tmpbuf(s, p.segc, dt);
         tmp[1] = ucmpi_coll_tmpbuf(s, p.segc, dt);

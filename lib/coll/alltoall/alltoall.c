@@ -104,7 +104,7 @@ static int a2a_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
                                        UCMPI_XFER_VOTE_LOST, fn) !=
                        UCMPI_SHM_FALLBACK)
             return rc;
-        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+        return ucmpi_coll_skip_abort(comm, rc, (int)mode, req);   /* no receive side */
     }
     nbytes = (size_t)(rcount * rdt->size) * (size_t)comm->size;
     if (shm && ucmpi_xfer_failed_shm(comm, UCMPI_SHM_ALLTOALL, nbytes,
@@ -261,7 +261,7 @@ static int a2av_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
     if (rbuf == MPI_IN_PLACE ||
         !ucmpi_xfer_blocks_ok(n, rcounts, rdispls, rcounts_c, rdispls_c, rdt,
                               rdts))
-        return ucmpi_coll_skip(comm, rc, -1, 0, 0);
+        return ucmpi_coll_skip_abort(comm, rc, (int)mode, req);   /* no receive side */
     if (a.rdt == MPI_DATATYPE_NULL)
         a.sdt = a.rdt = MPI_BYTE;
     return ucmpi_xfer_run_poisoned(a2av_select(&a), &a, mode, req, rc);

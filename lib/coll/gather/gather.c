@@ -178,6 +178,7 @@ static ucmpi_sched_t *gather_nonroot_build(ucmpi_comm_t *c, int root, int v,
     alg = v ? gatherv_select(&a) : gather_select_unknown(&a, bs);
     if (alg == NULL || (s = ucmpi_sched_create(c)) == NULL)
         return NULL;
+    ucmpi_xfer_sign(s, alg);
     if ((z = ucmpi_sched_alloc(s, (size_t)a.scount)) == NULL) {
         ucmpi_sched_free(s);
         return NULL;
@@ -209,6 +210,8 @@ static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
     /* (a root rank is a valid root) */
     if (!ucmpi_xfer_is_root(c, root)) {
         s = gather_nonroot_build(c, root, v, bs, &rc);
+        if (s == NULL && !c->is_inter && root >= 0 && root < c->size)
+            return ucmpi_coll_skip_abort(c, err, (int)mode, req);   /* algorithm unknown */
         if (s == NULL)
             return ucmpi_coll_skip(c, err, -1, 0, 0);
         if (mode == UCMPI_XFER_PERSISTENT)
@@ -217,8 +220,11 @@ static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
         return err;
     }
     alg = v ? gatherv_select(&a) : gather_select_unknown(&a, bs);
+    if (alg == NULL && !c->is_inter)
+        return ucmpi_coll_skip_abort(c, err, (int)mode, req);   /* senders may be held */
     if (alg == NULL || (s = ucmpi_sched_create(c)) == NULL)
         return ucmpi_coll_skip(c, err, -1, 0, 0);
+    ucmpi_xfer_sign(s, alg);
     rc = drain_build(s, &a, alg, bs);
     if (mode == UCMPI_XFER_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, req, err);

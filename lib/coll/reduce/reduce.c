@@ -240,9 +240,9 @@ static int reduce_blind_failed(ucmpi_comm_t *comm, int err, MPI_Count count,
         return err;
     if (id < 0 && comm->size == 2 && (use->commute || root == 0))
         id = UCMPI_REDUCE_LINEAR;    /* = binomial: one send to the root */
-    if ((!known && id != UCMPI_REDUCE_BINOMIAL &&
-         id != UCMPI_REDUCE_LINEAR) ||
-        (known && count == 0) ||  /* nothing to lose: they skip too */
+    if (!known && id != UCMPI_REDUCE_BINOMIAL && id != UCMPI_REDUCE_LINEAR)
+        return ucmpi_coll_skip_abort(comm, err, (int)mode, req);   /* algorithm unknown */
+    if ((known && count == 0) ||  /* nothing to lose: they skip too */
         (s = ucmpi_sched_create(comm)) == NULL)
         return ucmpi_coll_skip(comm, err, -1, 0, 0);
     rc = known ? build_zero_reduce(s, comm, count, dt, use, root, -1)

@@ -1,0 +1,144 @@
+/* The collective abort protocol: see sched_abort.h. */
+#include "coll/sched_abort.h"
+#include "coll/coll_util.h"
+#include "p2p_cancel.h"
+#include "tag.h"
+#include "ucp_glue/ucx.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* An abort message's payload (the tag holds only 16 bits of seq). */
+typedef struct {
+    uint32_t seq;
+    uint8_t sig;              /* the sender's signature */
+    uint8_t reason;           /* UCMPI_COLL_ABORT_* */
+    uint16_t pad;
+} abort_msg_t;
+
+static uint64_t ctx_bits(const ucmpi_comm_t *c)
+{
+    return ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, 0, 0);
+}
+
+static const char *alg_name(const ucmpi_coll_names_t *nm, unsigned sig)
+{
+    int id = (int)(sig >> 4);
+
+    if (sig == 0)
+        return "an unsigned schedule (another collective)";
+    for (int i = 0; nm != NULL && nm->tab != NULL && i < nm->n; i++) {
+        /* every table's rows start like ucmpi_coll_alg_t's */
+        const ucmpi_coll_alg_t *a =
+            (const void *)((const char *)nm->tab + (size_t)i * nm->row);
+        if (a->id == id && a->name != NULL)
+            return a->name;
+    }
+    return "another algorithm";
+}
+
+/* An abort message of seq, taken out of matching (stale ones, of a seq
+ * 2^16 collectives back, are dropped): 1 and *m, else 0. */
+static int take_abort(const ucmpi_comm_t *c, uint32_t seq, int *src,
+                      abort_msg_t *m)
+{
+    uint64_t rtag = ctx_bits(c) |
+                    (uint64_t)ucmpi_coll_tag((int)seq, UCMPI_COLL_SIG_ABORT);
+    uint64_t mask = UCMPI_TAG_MASK_CTX | UCMPI_TAG_MASK_TAG, t;
+    size_t len;
+    void *msg;
+
+    while (ucmpi_ucx_tag_probe(rtag, mask, 1, &t, &len, &msg)) {
+        if (len != sizeof(*m)) {
+            ucmpi_ucx_msg_discard(msg);
+            continue;
+        }
+        if (ucmpi_ucx_msg_take(msg, m, sizeof(*m)) == 0 && m->seq == seq) {
+            *src = ucmpi_tag_src(t);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A message of seq whose signature differs from sig in some bit (one
+ * probe per bit): 1 and its tag, else 0. */
+static int foreign(const ucmpi_comm_t *c, uint32_t seq, unsigned sig,
+                   uint64_t *t)
+{
+    uint64_t base = ctx_bits(c) | ((uint64_t)seq & UCMPI_COLL_SEQ_MASK);
+    size_t len;
+
+    for (int b = 0; b < UCMPI_COLL_SIG_BITS; b++) {
+        uint64_t bit = UINT64_C(1) << (UCMPI_COLL_SEQ_BITS + b);
+        uint64_t want = ((uint64_t)sig << UCMPI_COLL_SEQ_BITS & bit) ^ bit;
+        if (ucmpi_ucx_tag_probe(base | want,
+                                UCMPI_TAG_MASK_CTX | UCMPI_COLL_SEQ_MASK | bit,
+                                0, t, &len, NULL))
+            return 1;
+    }
+    return 0;
+}
+
+int ucmpi_coll_stall_probe(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
+                           const ucmpi_coll_names_t *names, char *why,
+                           size_t n, int *notify)
+{
+    abort_msg_t m;
+    uint64_t t;
+    int src;
+
+    *notify = 0;
+    if (take_abort(c, seq, &src, &m)) {
+        if (m.reason == UCMPI_COLL_ABORT_ARGS)
+            snprintf(why, n, "rank %d's arguments failed a check, and this "
+                     "rank's schedule needed its data", src);
+        else
+            snprintf(why, n, "the ranks passed counts or types that differ "
+                     "(rank %d found two algorithms; this rank chose %s)",
+                     src, alg_name(names, sig));
+        return MPI_ERR_TRUNCATE;
+    }
+    if (!foreign(c, seq, sig, &t) ||
+        ucmpi_coll_tag_sig(t) == UCMPI_COLL_SIG_ABORT)
+        return MPI_SUCCESS;
+    snprintf(why, n, "the ranks passed counts or types that differ: rank %d "
+             "chose %s (signature 0x%02x), this rank %s (0x%02x)",
+             ucmpi_tag_src(t), alg_name(names, ucmpi_coll_tag_sig(t)),
+             ucmpi_coll_tag_sig(t), alg_name(names, sig), sig);
+    *notify = 1;
+    return MPI_ERR_TRUNCATE;
+}
+
+void ucmpi_coll_abort_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
+                           int reason)
+{
+    abort_msg_t m = {seq, (uint8_t)sig, (uint8_t)reason, 0};
+    uint64_t tag = ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, c->rank,
+                                  ucmpi_coll_tag((int)seq,
+                                                 UCMPI_COLL_SIG_ABORT));
+
+    /* intercomms: the remote group waits on this rank (its local group
+     * runs the same schedule over the local comm, unsigned) */
+    for (int r = 0; r < c->remote_size; r++)
+        if (c->is_inter || r != c->rank)
+            (void)ucmpi_ucx_send_copy(ucmpi_comm_peer_world(c, r), tag, &m,
+                                      sizeof(m));
+}
+
+void ucmpi_coll_abort_drain(ucmpi_comm_t *c, uint32_t seq)
+{
+    uint64_t rtag = ctx_bits(c) | ((uint64_t)seq & UCMPI_COLL_SEQ_MASK), t;
+    size_t len;
+    void *msg;
+
+    while (ucmpi_ucx_tag_probe(rtag, UCMPI_TAG_MASK_CTX | UCMPI_COLL_SEQ_MASK,
+                               1, &t, &len, &msg))
+        ucmpi_ucx_msg_discard(msg);
+}
+
+void ucmpi_coll_abort_cancel(ucmpi_request_t *r)
+{
+    if (!ucmpi_request_is_complete(r))
+        ucmpi_ucx_cancel(r);
+}
