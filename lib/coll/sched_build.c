@@ -1,0 +1,333 @@
+/*
+ * Building a collective schedule: steps grouped in rounds, scratch memory,
+ * the signature its messages carry, and freeing it.  The engine that runs
+ * it is sched.c.
+ */
+#include "coll/sched_impl.h"
+#include "tag.h"
+
+#include <stdlib.h>
+#include <string.h>
+ucmpi_sched_t *ucmpi_sched_alloc_bare(ucmpi_comm_t *comm)
+{
+    /* everything but the inline arrays and arena starts zeroed */
+    ucmpi_sched_t *s = malloc(sizeof(*s));
+
+    if (s == NULL)
+        return NULL;
+    memset(s, 0, offsetof(ucmpi_sched_t, inl_steps));
+    s->steps = s->inl_steps;
+    s->cap = SCHED_INLINE_STEPS;
+    s->ends = s->inl_ends;
+    s->rcap = SCHED_INLINE_ROUNDS;
+    s->rq = s->inl_rq;
+    s->rq_cap = SCHED_INLINE_STEPS;
+    s->comm = comm;
+    return s;
+}
+
+ucmpi_sched_t *ucmpi_sched_create(ucmpi_comm_t *comm)
+{
+    ucmpi_sched_t *s = ucmpi_sched_alloc_bare(comm);
+
+    if (s == NULL)
+        return NULL;
+    s->seq = comm->coll_seq;
+    s->tag = ucmpi_comm_next_coll_tag(comm);
+    return s;
+}
+
+ucmpi_comm_t *ucmpi_sched_comm(const ucmpi_sched_t *s)
+{
+    return s->comm;
+}
+
+int ucmpi_sched_set_comm(ucmpi_sched_t *s, ucmpi_comm_t *comm)
+{
+    if (comm == s->comm) {
+        s->cur_alt = 0;
+        return MPI_SUCCESS;
+    }
+    if (s->alt_comm == NULL) {
+        s->alt_comm = comm;
+        s->alt_tag = ucmpi_comm_next_coll_tag(comm);
+    } else if (s->alt_comm != comm) {
+        return MPI_ERR_INTERN;    /* one extra comm is all we need */
+    }
+    s->cur_alt = 1;
+    return MPI_SUCCESS;
+}
+
+void ucmpi_sched_renew_tags(ucmpi_sched_t *s)
+{
+    s->seq = s->comm->coll_seq;
+    s->tag = ucmpi_coll_tag(ucmpi_comm_next_coll_tag(s->comm), s->sig);
+    if (s->alt_comm != NULL)
+        s->alt_tag = ucmpi_comm_next_coll_tag(s->alt_comm);
+}
+
+/* Steps hold references: the user may free a datatype or op while a
+ * nonblocking or persistent collective using it is pending. */
+static MPI_Datatype hold_dt(MPI_Datatype dt)
+{
+    ucmpi_dt_retain(dt);
+    return dt;
+}
+
+static step_t *add_step(ucmpi_sched_t *s, int kind)
+{
+    if (s->nsteps == s->cap) {
+        int cap = 2 * s->cap;
+        step_t *n = s->steps == s->inl_steps ? malloc(cap * sizeof(*n))
+                                             : realloc(s->steps, cap * sizeof(*n));
+        if (n == NULL)
+            return NULL;
+        if (s->steps == s->inl_steps)
+            memcpy(n, s->inl_steps, sizeof(s->inl_steps));
+        s->steps = n;
+        s->cap = cap;
+    }
+    step_t *st = &s->steps[s->nsteps++];
+    memset(st, 0, sizeof(*st));
+    st->kind = (uint8_t)kind;
+    st->alt = (uint8_t)s->cur_alt;
+    return st;
+}
+
+int ucmpi_sched_send(ucmpi_sched_t *s, const void *buf, MPI_Count count,
+                     MPI_Datatype dt, int peer)
+{
+    step_t *st = add_step(s, STEP_SEND);
+
+    if (st == NULL)
+        return MPI_ERR_NO_MEM;
+    st->src = buf;
+    st->count = count;
+    st->dt = hold_dt(dt);
+    st->peer = peer;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_sched_recv(ucmpi_sched_t *s, void *buf, MPI_Count count,
+                     MPI_Datatype dt, int peer)
+{
+    step_t *st = add_step(s, STEP_RECV);
+
+    if (st == NULL)
+        return MPI_ERR_NO_MEM;
+    st->dst = buf;
+    st->count = count;
+    st->dt = hold_dt(dt);
+    st->peer = peer;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_sched_reduce(ucmpi_sched_t *s, const void *in, void *inout,
+                       MPI_Count count, MPI_Datatype dt, MPI_Op op)
+{
+    if (count == 0)
+        return MPI_SUCCESS;
+    step_t *st = add_step(s, STEP_REDUCE);
+    if (st == NULL)
+        return MPI_ERR_NO_MEM;
+    st->src = in;
+    st->dst = inout;
+    st->count = count;
+    st->dt = hold_dt(dt);
+    st->op = op;
+    ucmpi_op_retain(op);
+    return MPI_SUCCESS;
+}
+
+int ucmpi_sched_copy(ucmpi_sched_t *s, const void *src, MPI_Count scount,
+                     MPI_Datatype sdt, void *dst, MPI_Count rcount,
+                     MPI_Datatype rdt)
+{
+    if (scount == 0 || rcount == 0)
+        return MPI_SUCCESS;
+    step_t *st = add_step(s, STEP_COPY);
+    if (st == NULL)
+        return MPI_ERR_NO_MEM;
+    st->src = src;
+    st->count = scount;
+    st->dt = hold_dt(sdt);
+    st->dst = dst;
+    st->rcount = rcount;
+    st->rdt = hold_dt(rdt);
+    return MPI_SUCCESS;
+}
+
+int ucmpi_sched_send_dyn(ucmpi_sched_t *s, void *const *bufp,
+                         const MPI_Count *countp, MPI_Datatype dt, int peer)
+{
+    int rc = ucmpi_sched_send(s, bufp, 0, dt, peer);
+
+    if (rc == MPI_SUCCESS)
+        s->steps[s->nsteps - 1].countp = countp;
+    return rc;
+}
+
+int ucmpi_sched_recv_exact(ucmpi_sched_t *s, void *buf, MPI_Count count,
+                           MPI_Datatype dt, int peer)
+{
+    int rc = ucmpi_sched_recv(s, buf, count, dt, peer);
+
+    if (rc == MPI_SUCCESS)
+        s->steps[s->nsteps - 1].exact = 1;
+    return rc;
+}
+
+void ucmpi_sched_sign(ucmpi_sched_t *s, const void *tab, size_t row,
+                      int n, int alg, unsigned shape)
+{
+    if (s->comm->is_inter)
+        return;                   /* the two groups' choices may differ */
+    s->names.tab = tab;
+    s->names.row = row;
+    s->names.n = n;
+    s->sig = ((unsigned)alg & 15) << 4 | (1 + shape % 14);
+    s->tag = ucmpi_coll_tag(s->tag, s->sig);
+}
+
+void ucmpi_sched_shape(ucmpi_sched_t *s, unsigned shape)
+{
+    if (s->sig != 0)
+        ucmpi_sched_sign(s, s->names.tab, s->names.row, s->names.n,
+                         (int)(s->sig >> 4), shape);
+}
+
+void ucmpi_sched_poison(ucmpi_sched_t *s)
+{
+    s->poisoned = 1;
+}
+
+void ucmpi_sched_fail(ucmpi_sched_t *s, int err)
+{
+    s->fail_err = err;
+}
+
+int ucmpi_sched_recv_dyn(ucmpi_sched_t *s, void *const *bufp,
+                         const MPI_Count *countp, MPI_Datatype dt, int peer)
+{
+    int rc = ucmpi_sched_recv(s, (void *)bufp, 0, dt, peer);
+
+    if (rc == MPI_SUCCESS)
+        s->steps[s->nsteps - 1].countp = countp;
+    return rc;
+}
+
+int ucmpi_sched_call(ucmpi_sched_t *s, int (*fn)(void *arg), void *arg)
+{
+    step_t *st = add_step(s, STEP_CALL);
+
+    if (st == NULL)
+        return MPI_ERR_NO_MEM;
+    st->fn = fn;
+    st->dst = arg;
+    st->dt = hold_dt(MPI_BYTE);   /* released like every step's */
+    return MPI_SUCCESS;
+}
+
+int ucmpi_sched_fence(ucmpi_sched_t *s)
+{
+    int last = s->nrounds ? s->ends[s->nrounds - 1] : 0;
+
+    if (s->nsteps == last)
+        return MPI_SUCCESS;       /* empty round */
+    if (s->nrounds == s->rcap) {
+        int cap = 2 * s->rcap;
+        int *n = s->ends == s->inl_ends ? malloc(cap * sizeof(*n))
+                                        : realloc(s->ends, cap * sizeof(*n));
+        if (n == NULL)
+            return MPI_ERR_NO_MEM;
+        if (s->ends == s->inl_ends)
+            memcpy(n, s->inl_ends, sizeof(s->inl_ends));
+        s->ends = n;
+        s->rcap = cap;
+    }
+    s->ends[s->nrounds++] = s->nsteps;
+    return MPI_SUCCESS;
+}
+
+void *ucmpi_sched_alloc(ucmpi_sched_t *s, size_t bytes)
+{
+    size_t r = (bytes + 15) & ~(size_t)15;
+    scratch_t *b;
+
+    if (r <= SCHED_ARENA_BYTES - s->arena_used) {
+        void *p = s->arena + s->arena_used;
+        s->arena_used += r ? r : 16;
+        return p;
+    }
+    b = malloc(sizeof(*b) + (bytes ? bytes : 1));
+
+    if (b == NULL)
+        return NULL;
+    b->next = s->scratch;
+    s->scratch = b;
+    s->scratch_bytes += bytes;
+    return b + 1;
+}
+
+int ucmpi_sched_num_steps(const ucmpi_sched_t *s)
+{
+    return s->nsteps;
+}
+
+int ucmpi_sched_num_rounds(const ucmpi_sched_t *s)
+{
+    int last = s->nrounds ? s->ends[s->nrounds - 1] : 0;
+    return s->nrounds + (s->nsteps > last);
+}
+
+size_t ucmpi_sched_footprint(const ucmpi_sched_t *s)
+{
+    return sizeof(*s) + s->scratch_bytes +
+           (s->steps != s->inl_steps ? s->cap * sizeof(step_t) : 0) +
+           (s->rq != s->inl_rq ? s->rq_cap * sizeof(ucmpi_request_t) : 0);
+}
+
+int ucmpi_sched_busy(const ucmpi_sched_t *s)
+{
+    return s->running || s->req != NULL;
+}
+
+void ucmpi_sched_set_cache(ucmpi_sched_t *s, void *slot)
+{
+    s->cache = slot;
+}
+
+void ucmpi_sched_destroy(ucmpi_sched_t *s)
+{
+    for (int i = 0; i < s->nsteps; i++) {
+        step_t *st = &s->steps[i];
+        ucmpi_dt_release(st->dt);
+        if (st->kind == STEP_COPY)
+            ucmpi_dt_release(st->rdt);
+        if (st->kind == STEP_REDUCE)
+            ucmpi_op_release(st->op);
+    }
+    while (s->scratch) {
+        scratch_t *n = s->scratch->next;
+        free(s->scratch);
+        s->scratch = n;
+    }
+    if (s->rq != s->inl_rq)
+        free(s->rq);
+    if (s->steps != s->inl_steps)
+        free(s->steps);
+    if (s->ends != s->inl_ends)
+        free(s->ends);
+    free(s);
+}
+
+void ucmpi_sched_free(ucmpi_sched_t *s)
+{
+    if (s == NULL)
+        return;
+    s->req = NULL;
+    if (s->cache != NULL)         /* back to the cache, idle */
+        return;
+    ucmpi_sched_destroy(s);
+}
+

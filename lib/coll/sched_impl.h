@@ -1,0 +1,93 @@
+/*
+ * The schedule object, shared by the builder (sched_build.c: steps,
+ * rounds, scratch, signatures, destroy) and the engine (sched.c: running
+ * rounds, the active list, the stall probe).  Private to those two files.
+ */
+#ifndef UCMPI_COLL_SCHED_IMPL_H
+#define UCMPI_COLL_SCHED_IMPL_H
+
+#include "coll/sched.h"
+#include "coll/sched_abort.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CALL };
+
+typedef struct {
+    uint8_t kind;
+    uint8_t alt;              /* over the alternate comm (intercomms) */
+    uint8_t inflight;         /* run state: posted and not yet reaped */
+    uint8_t exact;            /* recv: a shorter message is an error */
+    int peer;
+    const void *src;          /* send buffer, reduce `in`, copy source */
+    void *dst;                /* recv buffer, reduce `inout`, copy target */
+    MPI_Count count, rcount;
+    MPI_Datatype dt, rdt;
+    MPI_Op op;
+    /* run-time steps (see ucmpi_sched_call): a call's function, or the
+     * count of a send/recv whose buffer is *src / *dst (bufp) */
+    int (*fn)(void *);
+    const MPI_Count *countp;
+} step_t;
+
+#define SCHED_INLINE_STEPS 16
+#define SCHED_INLINE_ROUNDS 16
+#define SCHED_ARENA_BYTES 1024
+
+typedef union scratch {
+    union scratch *next;
+    max_align_t align;
+} scratch_t;
+
+struct ucmpi_sched {
+    ucmpi_comm_t *comm;       /* the collective's communicator */
+    int tag;                  /* sequence and signature (lib/tag.h) */
+    uint32_t seq;             /* the whole sequence number */
+    unsigned sig;             /* ucmpi_sched_sign; 0: unsigned */
+    ucmpi_coll_names_t names; /* for the messages of a mismatch */
+    /* stall probe: progress seen at stall_t0 (see sched_abort.h) */
+    unsigned stall_fp;
+    double stall_t0;
+    double drain_until;       /* a drain task (drain_later) until then */
+    ucmpi_comm_t *alt_comm;   /* second comm (intercomm collectives) */
+    int alt_tag;
+    int cur_alt;              /* steps being added go over alt_comm */
+
+    step_t *steps;
+    int nsteps, cap;
+    int *ends;                /* ends[r]: one past the last step of round r */
+    int nrounds, rcap;
+    ucmpi_request_t *rq;      /* per step: the transfer's request */
+    int rq_cap;
+
+    /* run state */
+    int next_round;           /* next round to post */
+    int pbeg, pend;           /* steps of the round in flight */
+    int npending;
+    int err;
+    int late_err;             /* a short exact receive: reported at the end */
+    int fail_err;             /* ucmpi_sched_fail: every run ends in it */
+    uint8_t running, orphaned, persistent, poisoned;
+    uint8_t lost;             /* a peer died this run (pass_on_loss) */
+    uint8_t aborted;          /* this run found the ranks disagree */
+    int doomed;               /* a persistent s that aborted: its error */
+    ucmpi_request_t *req;     /* nonblocking/persistent: the user's */
+    ucmpi_sched_t *prev, *next;   /* active list */
+    scratch_t *scratch;
+    size_t scratch_bytes;     /* malloc'd scratch (beyond the arena) */
+    size_t arena_used;
+    void *cache;              /* the cache slot owning s (sched_cache.c) */
+
+    /* Small schedules (every latency-bound collective) live entirely in
+     * the schedule object: one allocation per collective. */
+    step_t inl_steps[SCHED_INLINE_STEPS];
+    int inl_ends[SCHED_INLINE_ROUNDS];
+    ucmpi_request_t inl_rq[SCHED_INLINE_STEPS];
+    _Alignas(16) char arena[SCHED_ARENA_BYTES];
+};
+
+/* A zeroed schedule of comm with its inline arrays, no tag yet. */
+ucmpi_sched_t *ucmpi_sched_alloc_bare(ucmpi_comm_t *comm);
+
+#endif
