@@ -102,7 +102,8 @@ static inline int ucmpi_tag_is_sync(uint64_t t)
 
 /* The MPI-tag field of a collective message (sub-context UCMPI_CTX_COLL):
  *   [23:16]  signature: the schedule's algorithm and shape (0: unsigned,
- *            e.g. communicator management; 0xff: an abort message)
+ *            e.g. communicator management; 0xff: an abort message;
+ *            0xf0: a call whose data is 0 bytes on this rank)
  *   [15:0]   the collective's sequence number (ucmpi_comm_next_coll_tag)
  * Ranks that chose different algorithms for one collective (counts that
  * differ between ranks) never match each other's messages: they stall,
@@ -112,6 +113,9 @@ static inline int ucmpi_tag_is_sync(uint64_t t)
 #define UCMPI_COLL_SEQ_MASK UCMPI_TAG_FIELD(UCMPI_COLL_SEQ_BITS)
 #define UCMPI_COLL_SIG_BITS 8
 #define UCMPI_COLL_SIG_ABORT 0xffu
+/* An empty collective (this rank's data is 0 bytes: ucmpi_coll_run_empty):
+ * shape nibble 0, which ucmpi_sched_sign never makes. */
+#define UCMPI_COLL_SIG_EMPTY 0xf0u
 
 static inline int ucmpi_coll_tag(int seq, unsigned sig)
 {

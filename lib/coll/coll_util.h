@@ -89,6 +89,20 @@ int ucmpi_coll_skip_abort(ucmpi_comm_t *comm, int rc, int mode,
  * are dropped. */
 void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc);
 
+/* The count-0 rule (issue 5): a rank whose data for a collective is 0
+ * bytes still takes part, in an empty schedule (a dissemination barrier
+ * of empty messages signed UCMPI_COLL_SIG_EMPTY, lib/coll/barrier/barrier.c).
+ * When every rank's data is empty (a correct program) that is the whole
+ * call, ceil(log2 n) rounds; when another rank's is not (an erroneous
+ * one) the two schedules never match, and the stall probe fails the call
+ * with MPI_ERR_TRUNCATE instead of the zero rank returning at once and
+ * the others waiting for its data for ever.  Intracomms only.
+ * err != MPI_SUCCESS: this rank's arguments failed (already reported);
+ * it serves the others and returns err (a persistent init hands back a
+ * request doing so on each start; else *req becomes MPI_REQUEST_NULL). */
+int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req,
+                         const char *fn, int err);
+
 /* Error path of a persistent collective (the *_init call of a rank whose
  * arguments failed a check, err): s, the schedule that serves the others
  * (built with build_rc), becomes the inactive request *req.  The call

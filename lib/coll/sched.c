@@ -28,6 +28,7 @@ static int hook_registered;
 static int in_progress;
 
 static int sched_progress(void);
+static void poll_stalls(void);
 
 /* ------------------------------------------------------------------ */
 /* Execution                                                          */
@@ -356,6 +357,11 @@ static int sched_progress(void)
         n = s->next;
         events += advance(s);
     }
+    /* a program that only polls (MPI_Test) never runs a waiting loop's
+     * stall check: every 1024th turn that moved no schedule does it */
+    static unsigned idle_turns;
+    if (events == 0 && ++idle_turns % 1024 == 0)
+        poll_stalls();
     in_progress = 0;
     if (active_head == NULL && hook_registered) {
         hook_registered = 0;
@@ -473,6 +479,12 @@ static double now_sec(void)
 
 static void drain_later(ucmpi_comm_t *comm, uint32_t seq);
 
+#define DRAIN_SEC 2.0
+/* An aborted run's caller waits this long at most for its held sends
+ * (the peers' drains answer them): the user may free a send buffer once
+ * the call returned, and a peer still reading it would then fail. */
+#define HELD_SEC (DRAIN_SEC + 1.0)
+
 static char abort_why[256];
 static int abort_news;            /* abort_why not yet reported */
 
@@ -490,6 +502,7 @@ const char *ucmpi_sched_abort_why(void)
 static void sched_abort(ucmpi_sched_t *s, int err, int notify)
 {
     s->aborted = 1;
+    s->held_until = now_sec() + HELD_SEC;
     abort_news = 1;
     if (s->err == MPI_SUCCESS)
         s->err = err;
@@ -521,7 +534,6 @@ static void abort_rerun(ucmpi_sched_t *s)
  * may still be on their way (a rendezvous sender waits until they are
  * answered): a drain task on the active list discards them for
  * DRAIN_SEC, then ends. */
-#define DRAIN_SEC 2.0
 
 static int drain_step(ucmpi_sched_t *s)
 {
@@ -608,7 +620,7 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
     ucmpi_lock();
     step_rounds(s);
     ucmpi_unlock();
-    while (s->running && !s->aborted) {
+    while (s->running && (!s->aborted || now_sec() < s->held_until)) {
         if (ucmpi_progress() != 0) {
             spins = 0;
         } else {
@@ -634,18 +646,14 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
 /* Waiting loops call this now and then (through ucmpi_request_check_peer):
  * transfers of the round in flight whose peer died fail, and the schedule
  * then completes with MPI_ERR_PROC_FAILED instead of hanging. */
-void ucmpi_sched_check_peers(ucmpi_request_t *req)
+/* After a stall check of s (its user's request req): once the run
+ * aborted and its sends stayed held for HELD_SEC, req completes now and
+ * the run ends on the active list (see detach()); before, it ends as
+ * any run does, once its sends are answered. */
+static void complete_aborted(ucmpi_sched_t *s, ucmpi_request_t *req)
 {
-    ucmpi_sched_t *s = req->ext;
-
-    if (s == NULL || !s->running)
+    if (!s->aborted || s->persistent || now_sec() < s->held_until)
         return;
-    check_peers(s);
-    stall_check(s);
-    if (!s->aborted || s->persistent)
-        return;
-    /* the user's request completes now; the run ends on the active list
-     * (its sends may be held, see detach()) */
     ucmpi_lock();
     if (s->req == req) {
         req->ext = NULL;
@@ -654,4 +662,26 @@ void ucmpi_sched_check_peers(ucmpi_request_t *req)
         complete_req(req, s->err);
     }
     ucmpi_unlock();
+}
+
+void ucmpi_sched_check_peers(ucmpi_request_t *req)
+{
+    ucmpi_sched_t *s = req->ext;
+
+    if (s == NULL || !s->running)
+        return;
+    check_peers(s);
+    stall_check(s);
+    complete_aborted(s, req);
+}
+
+/* The stall check of every nonblocking or persistent run on the active
+ * list (from the progress hook, now and then: see sched_progress). */
+static void poll_stalls(void)
+{
+    for (ucmpi_sched_t *s = active_head; s; s = s->next)
+        if (s->req != NULL && s->running && s->drain_until == 0) {
+            stall_check(s);
+            complete_aborted(s, s->req);
+        }
 }

@@ -56,6 +56,9 @@ void ucmpi_sched_fail(ucmpi_sched_t *s, int err);
  * messages. */
 void ucmpi_sched_sign(ucmpi_sched_t *s, const void *tab, size_t row, int n,
                       int alg, unsigned shape);
+/* Signs s as an empty collective (ucmpi_coll_run_empty): it meets only
+ * ranks whose data is 0 bytes too. */
+void ucmpi_sched_sign_empty(ucmpi_sched_t *s);
 /* Changes the shape of a signed s (a builder that learns it late). */
 void ucmpi_sched_shape(ucmpi_sched_t *s, unsigned shape);
 /* A rank whose arguments failed where it cannot know the others'

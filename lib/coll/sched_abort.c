@@ -27,6 +27,8 @@ static const char *alg_name(const ucmpi_coll_names_t *nm, unsigned sig)
 
     if (sig == 0)
         return "an unsigned schedule (another collective)";
+    if (sig == UCMPI_COLL_SIG_EMPTY)
+        return "no data (0 bytes)";
     for (int i = 0; nm != NULL && nm->tab != NULL && i < nm->n; i++) {
         /* every table's rows start like ucmpi_coll_alg_t's */
         const ucmpi_coll_alg_t *a =

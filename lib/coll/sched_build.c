@@ -189,6 +189,14 @@ void ucmpi_sched_sign(ucmpi_sched_t *s, const void *tab, size_t row,
     s->tag = ucmpi_coll_tag(s->tag, s->sig);
 }
 
+void ucmpi_sched_sign_empty(ucmpi_sched_t *s)
+{
+    if (s->comm->is_inter)
+        return;
+    s->sig = UCMPI_COLL_SIG_EMPTY;
+    s->tag = ucmpi_coll_tag(s->tag, s->sig);
+}
+
 void ucmpi_sched_shape(ucmpi_sched_t *s, unsigned shape)
 {
     if (s->sig != 0)

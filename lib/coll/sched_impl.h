@@ -50,6 +50,7 @@ struct ucmpi_sched {
     unsigned stall_fp;
     double stall_t0;
     double drain_until;       /* a drain task (drain_later) until then */
+    double held_until;        /* aborted: wait for held sends until then */
     ucmpi_comm_t *alt_comm;   /* second comm (intercomm collectives) */
     int alt_tag;
     int cur_alt;              /* steps being added go over alt_comm */

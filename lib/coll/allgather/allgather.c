@@ -106,6 +106,9 @@ static int ag_failed(ucmpi_comm_t *comm, int rc, const ucmpi_xfer_alg_t *table,
                                      a->rcount,
                                      ucmpi_coll_shm_allgather_skip, fn))
         return rc;
+    /* count 0: the others with count 0 run the empty schedule */
+    if (nbytes == 0 && !comm->is_inter && !a->rcounts && !a->rcounts_c)
+        return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
     /* its sends are empty: in place (intracomm) or the receive buffer
      * standing in for the send side */
     a->sbuf = comm->is_inter ? a->rbuf : MPI_IN_PLACE;
@@ -169,6 +172,8 @@ static int allgather_common(const void *sbuf, MPI_Count scount,
                 return rc;
         }
     }
+    if (rcount * rdt->size == 0 && !comm->is_inter)   /* count-0 rule */
+        return ucmpi_coll_run_empty(comm, (int)mode, req, fn, MPI_SUCCESS);
     return ucmpi_xfer_run(ag_select(ucmpi_allgather_algs,
                                     "ALLGATHER_ALGORITHM",
                                     (size_t)(rcount * rdt->size) *

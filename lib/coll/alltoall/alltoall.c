@@ -111,6 +111,9 @@ static int a2a_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
                                      rcount, ucmpi_coll_shm_alltoall_skip,
                                      fn))
         return rc;
+    /* count 0: the others with count 0 run the empty schedule */
+    if (nbytes == 0 && !comm->is_inter)
+        return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
     /* its sends are empty: the receive buffer stands in for the send side */
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = rbuf,
@@ -179,6 +182,8 @@ static int alltoall_common(const void *sbuf, MPI_Count scount,
                 return rc;
         }
     }
+    if (rcount * rdt->size == 0 && !comm->is_inter)   /* count-0 rule */
+        return ucmpi_coll_run_empty(comm, (int)mode, req, fn, MPI_SUCCESS);
     return ucmpi_xfer_run(a2a_select(&a), &a, mode, req, fn);
 }
 

@@ -74,6 +74,40 @@ static int barrier_common(MPI_Comm comm, int mode, MPI_Request *req,
     return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
 }
 
+/* The count-0 rule (coll_util.h): the empty collective is this
+ * dissemination barrier signed EMPTY, cached like a barrier. */
+int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req,
+                         const char *fn, int err)
+{
+    static const char empty_key;
+    ucmpi_sched_key_t key = {&empty_key, 0, 0, NULL, NULL, 0, 0, NULL, NULL,
+                             MPI_OP_NULL, NULL, 0};
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
+    ucmpi_sched_t *s;
+    int rc;
+
+    if (err != MPI_SUCCESS && mode != UCMPI_COLL_BLOCKING)
+        *req = MPI_REQUEST_NULL;
+    if (err == MPI_SUCCESS && (s = ucmpi_coll_cached(comm, mode, &key)))
+        return ucmpi_coll_run(comm, s, MPI_SUCCESS, mode, req, fn);
+    if ((s = ucmpi_sched_create(comm)) == NULL)
+        return err != MPI_SUCCESS ? err
+                                  : ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn,
+                                                   "out of memory");
+    ucmpi_sched_sign_empty(s);
+    rc = ucmpi_barrier_dissemination(s, &g);
+    if (err == MPI_SUCCESS)
+        return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
+    /* a rank whose arguments failed serves the others, then reports err */
+    if (mode == UCMPI_COLL_PERSISTENT)
+        return ucmpi_coll_persist_failed(s, rc, req, err);
+    if (rc != MPI_SUCCESS)
+        ucmpi_sched_free(s);
+    else
+        (void)ucmpi_sched_run_blocking(s);
+    return err;
+}
+
 #pragma weak MPI_Barrier = PMPI_Barrier
 int PMPI_Barrier(MPI_Comm comm)
 {

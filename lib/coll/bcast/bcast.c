@@ -76,6 +76,17 @@ int ucmpi_bcast_build(ucmpi_sched_t *s, void *buf, MPI_Count count,
  * scratch. */
 static char bcast_nodata;
 
+/* The count-0 rule (coll_util.h) over p2p: 0 bytes still take part.  A
+ * blocking call on a comm with a shm segment keeps its old way (an empty
+ * schedule, no message): the others' shm path sends no messages either. */
+static int bcast_empty(ucmpi_comm_t *comm, const ucmpi_comm_t *local,
+                       MPI_Count count, MPI_Datatype dt, int mode)
+{
+    return count * dt->size == 0 && local == NULL && comm->size > 1 &&
+           !(mode == UCMPI_COLL_BLOCKING &&
+             ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST, 0));
+}
+
 static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
                         MPI_Count count, MPI_Datatype dt, int root, int mode,
                         MPI_Request *req, const char *fn)
@@ -91,6 +102,8 @@ static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
 
     if (mode != UCMPI_COLL_BLOCKING)
         *req = MPI_REQUEST_NULL;
+    if (bcast_empty(comm, local, count, dt, mode))
+        return ucmpi_coll_run_empty(comm, mode, req, fn, err);
     if (mode == UCMPI_COLL_BLOCKING && count > 0 && !comm->is_inter &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST, nbytes)) {
         tmp = calloc((size_t)count, ext);
@@ -157,6 +170,8 @@ static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
         (rc = ucmpi_coll_shm_bcast(comm, buf, count, dt, root, 0, fn)) !=
             UCMPI_SHM_FALLBACK)
         return rc;
+    if (bcast_empty(comm, local, count, dt, mode))
+        return ucmpi_coll_run_empty(comm, mode, req, fn, MPI_SUCCESS);
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
     int alg = local ? -1
                     : ucmpi_bcast_select(comm, g.size,
