@@ -44,9 +44,21 @@ cmd_install() {
         die "apt-get install ${missing[*]} failed"
 }
 
-free_port() {   # a TCP port nobody listens on, from a pseudo-random start
-    local p=$((20000 + (RANDOM * 7 + $$) % 30000))
-    while ss -Htln "sport = :$p" 2>/dev/null | grep -q .; do p=$((p + 1)); done
+# A TCP port no socket uses, in any state.  Chosen below the kernel's
+# ephemeral range: a port inside it can be taken by any outgoing connection
+# between this check and the daemon's bind (CI once lost slurmd that way,
+# "Unable to bind listen port ... Address already in use").  Ports given as
+# arguments are skipped too.
+free_port() {   # [taken-port...]
+    local lo=32768 hi p n
+    read -r lo hi </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null
+    [ "$lo" -gt 12000 ] || lo=61000    # odd range: use the ports above 10000
+    n=$((lo - 10000))
+    p=$((10000 + (RANDOM * 7 + $$) % n))
+    while ss -Htan "sport = :$p" 2>/dev/null | grep -q . ||
+        [[ " $* " == *" $p "* ]]; do
+        p=$((10000 + (p - 10000 + 1) % n))
+    done
     echo "$p"
 }
 
@@ -141,9 +153,46 @@ cmd_netns_check() {
     [ $ok -eq 1 ] || { echo "cannot create veth pairs or mount/UTS namespaces"; return 1; }
 }
 
-wait_idle() {   # dir nodes: every node idle
-    local d=$1 n=$2
-    wait_for 30 bash -c "[ \"\$('$d/run' sinfo -h -N -o %T | grep -cx idle)\" = $n ]"
+# every node idle; gives up at once when a daemon named by pid has exited
+# (slurmd exits when it cannot bind its port)
+wait_idle() {   # dir nodes [pid...]
+    local d=$1 n=$2 end=$((SECONDS + 30)) p
+    shift 2
+    until [ "$("$d/run" sinfo -h -N -o %T 2>/dev/null | grep -cx idle)" = "$n" ]; do
+        for p; do alive "$p" || return 1; done
+        [ $SECONDS -ge $end ] && return 1
+        sleep 0.05
+    done
+}
+
+daemons_up() {   # dir nodes [pid...]: every node idle, or say why not
+    wait_idle "$@" && return 0
+    echo "slurm-local: nodes not idle:" >&2
+    "$1/run" sinfo -N >&2
+    tail -n 20 "$1"/*.out "$1"/*.log >&2 2>/dev/null
+    return 1
+}
+
+# One node on 127.0.0.1.  A port taken between free_port and the bind (by a
+# process outside the ephemeral range) costs one more try on fresh ports.
+start_one_node() {   # dir host cpus
+    local d=$1 try cport dport ctld slurmd
+    for try in 1 2 3; do
+        cport=$(free_port) && dport=$(free_port "$cport")
+        write_conf "$d" "$2" 127.0.0.1 \
+            "NodeName=$2 NodeAddr=127.0.0.1 CPUs=$3 State=UNKNOWN" "$cport" "$dport"
+        slurmctld -D -c -f "$SLURM_CONF" </dev/null >"$d/slurmctld.out" 2>&1 &
+        ctld=$!
+        slurmd -D -f "$SLURM_CONF" </dev/null >"$d/slurmd.out" 2>&1 &
+        slurmd=$!
+        printf 'slurmctld %s\nslurmd %s\n' "$ctld" "$slurmd" >>"$d/pids"
+        daemons_up "$d" 1 "$ctld" "$slurmd" && return 0
+        echo "slurm-local: try $try (ports $cport, $dport) failed" >&2
+        stop_pids "slurmctld:$ctld" "slurmd:$slurmd"
+        sed -i "/ $ctld\$/d; / $slurmd\$/d" "$d/pids"
+        rm -rf "$d/ctld" "$d/spool-$2" && mkdir "$d/ctld" "$d/spool-$2"
+    done
+    return 1
 }
 
 cmd_start() {
@@ -163,15 +212,9 @@ cmd_start() {
     export SLURM_CONF=$d/slurm.conf
     if [ "$nodes" -eq 1 ]; then
         mkdir "$d/spool-$host"
-        write_conf "$d" "$host" 127.0.0.1 \
-            "NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN" \
-            "$(free_port)" "$(free_port)"
         printf '#!/bin/sh\nSLURM_CONF=%s exec "$@"\n' "$SLURM_CONF" >"$d/run"
         chmod +x "$d/run"
-        slurmctld -D -c -f "$SLURM_CONF" </dev/null >"$d/slurmctld.out" 2>&1 &
-        echo "slurmctld $!" >>"$d/pids"
-        slurmd -D -f "$SLURM_CONF" </dev/null >"$d/slurmd.out" 2>&1 &
-        echo "slurmd $!" >>"$d/pids"
+        start_one_node "$d" "$host" "$cpus" || { cmd_stop "$d"; die "start failed"; }
     else
         make_netns "$d" "$tag" "$nodes" || { cmd_stop "$d"; die "network namespace setup failed"; }
         write_conf "$d" "$host" "$NET.254" \
@@ -191,10 +234,7 @@ cmd_start() {
             echo "slurmd $!" >>"$d/pids"
         done
     fi
-    if ! wait_idle "$d" "$nodes"; then
-        echo "slurm-local: nodes not idle:" >&2
-        "$d/run" sinfo -N >&2
-        tail -n 20 "$d"/*.out "$d"/*.log >&2 2>/dev/null
+    if [ "$nodes" -gt 1 ] && ! daemons_up "$d" "$nodes"; then
         cmd_stop "$d"
         die "start failed"
     fi
