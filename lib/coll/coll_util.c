@@ -267,6 +267,33 @@ void ucmpi_coll_block(MPI_Count count, int n, int i, MPI_Count *off,
     *off = i * q + (i < r ? i : r);
 }
 
+/* Why a bound on the segment count: every segment is one round of the
+ * ring (receive, reduce, send, then wait), and a round cannot finish
+ * before the left neighbour has run.  With more ranks than free cores
+ * each round costs a scheduler turn (~1-5 ms at load 15-20), so 64-byte
+ * segments of a 240 KB block (8000 rounds) took 20-250 s per run of
+ * coll_reduce_scatter's strided case at 3 ranks, and timed out in
+ * session 10.  64 segments keep all but 1/64 of the pipelining gain
+ * (the fill of the last hop); the default 512 KiB segments reach the
+ * bound only from 32 MiB blocks. */
+MPI_Count ucmpi_coll_ring_segs(MPI_Count maxc, MPI_Aint extent,
+                               long seg_bytes, int *nseg)
+{
+    MPI_Count segc = 1, least;
+
+    if (extent > 0 && seg_bytes > extent)
+        segc = seg_bytes / extent;
+    least = (maxc + UCMPI_COLL_RING_MAX_SEGS - 1) / UCMPI_COLL_RING_MAX_SEGS;
+    if (segc < least)
+        segc = least;
+    if (segc > maxc)
+        segc = maxc > 0 ? maxc : 1;
+    *nseg = (int)((maxc + segc - 1) / segc);
+    if (*nseg < 1)
+        *nseg = 1;
+    return segc;
+}
+
 /* Weak: the unit tests that link this file without the shm path (coll_util,
  * coll_xfer) only ever skip schedule collectives. */
 #pragma weak ucmpi_coll_shm_wanted

@@ -187,4 +187,13 @@ int ucmpi_coll_rd_first(int newrank, int rem);
 void ucmpi_coll_block(MPI_Count count, int n, int i, MPI_Count *off,
                       MPI_Count *cnt);
 
+/* Segments of the pipelined rings (allreduce and reduce_scatter
+ * ring_segmented): elements per segment for blocks of up to maxc elements
+ * of `extent` bytes cut at seg_bytes, and their number (*nseg >= 1).
+ * At most UCMPI_COLL_RING_MAX_SEGS segments per block: longer blocks get
+ * longer segments. */
+#define UCMPI_COLL_RING_MAX_SEGS 64
+MPI_Count ucmpi_coll_ring_segs(MPI_Count maxc, MPI_Aint extent,
+                               long seg_bytes, int *nseg);
+
 #endif

@@ -88,6 +88,36 @@ START_TEST(test_blocks_and_rings)
 }
 END_TEST
 
+/* Ring segments: the knob's size while a block has at most
+ * UCMPI_COLL_RING_MAX_SEGS of them, longer segments beyond; every
+ * element covered, never an empty segment count. */
+START_TEST(test_ring_segments)
+{
+    int nseg;
+
+    ck_assert_int_eq(ucmpi_coll_ring_segs(1000, 8, 64, &nseg), 16);
+    ck_assert_int_eq(nseg, 63);
+    ck_assert_int_eq(ucmpi_coll_ring_segs(100, 8, 64, &nseg), 8);
+    ck_assert_int_eq(nseg, 13);
+    /* 20000 strided elements of 12 bytes at 64-byte segments: 8000+
+     * segments before, now the bound */
+    MPI_Count segc = ucmpi_coll_ring_segs(20003, 12, 64, &nseg);
+    ck_assert_int_eq(nseg, UCMPI_COLL_RING_MAX_SEGS);
+    ck_assert(segc * nseg >= 20003 && segc * (nseg - 1) < 20003);
+    ck_assert_int_eq(ucmpi_coll_ring_segs(0, 4, 64, &nseg), 1);
+    ck_assert_int_eq(nseg, 1);
+    ck_assert_int_eq(ucmpi_coll_ring_segs(10, 0, 64, &nseg), 1);
+    ck_assert_int_eq(nseg, 10);
+    ck_assert_int_eq(ucmpi_coll_ring_segs(10, 4, 1 << 20, &nseg), 10);
+    ck_assert_int_eq(nseg, 1);
+    for (MPI_Count c = 1; c < 5000; c += 37) {
+        segc = ucmpi_coll_ring_segs(c, 12, 64, &nseg);
+        ck_assert(nseg >= 1 && nseg <= UCMPI_COLL_RING_MAX_SEGS);
+        ck_assert(segc * nseg >= c && segc * (nseg - 1) < c);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("coll_util");
@@ -99,6 +129,7 @@ int main(void)
     tcase_add_test(tc, test_knomial_binomial_shape);
     tcase_add_test(tc, test_recursive_doubling_fold);
     tcase_add_test(tc, test_blocks_and_rings);
+    tcase_add_test(tc, test_ring_segments);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

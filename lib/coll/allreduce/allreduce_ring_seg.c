@@ -123,13 +123,7 @@ int ucmpi_allreduce_ring_seg(ucmpi_sched_t *s, const void *mine, void *rbuf,
     void *tmp[2] = {NULL, NULL};
     int rc;
 
-    if (dt->extent > 0 && segb > dt->extent)
-        p.segc = segb / dt->extent;
-    if (p.segc > bmax)
-        p.segc = bmax > 0 ? bmax : 1;
-    p.nseg = (int)((bmax + p.segc - 1) / p.segc);
-    if (p.nseg < 1)
-        p.nseg = 1;
+    p.segc = ucmpi_coll_ring_segs(bmax, dt->extent, segb, &p.nseg);
     ucmpi_sched_shape(s, (unsigned)p.nseg);   /* the message count */
     if (mine == rbuf) {
         tmp[0] = ucmpi_coll_tmpbuf(s, p.segc, dt);

@@ -122,13 +122,7 @@ int ucmpi_rs_ring_seg(ucmpi_sched_t *s, const void *in, void *rbuf,
     ucmpi_rs_displs(counts, n, displs);
     for (int i = 0; i < n; i++)
         maxc = counts[i] > maxc ? counts[i] : maxc;
-    if (dt->extent > 0 && segb > dt->extent)
-        p.segc = segb / dt->extent;
-    if (p.segc > maxc)
-        p.segc = maxc > 0 ? maxc : 1;
-    p.nseg = (int)((maxc + p.segc - 1) / p.segc);
-    if (p.nseg < 1)
-        p.nseg = 1;
+    p.segc = ucmpi_coll_ring_segs(maxc, dt->extent, segb, &p.nseg);
     for (int i = 0; i < 2; i++) {
         if (inplace(&p))
             p.tmp[i] = ucmpi_coll_tmpbuf(s, p.segc, dt);
