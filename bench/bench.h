@@ -13,8 +13,9 @@
  * Lines not starting with "BENCH " are free text.
  *
  * Common options (bench_parse): -m MIN_BYTES -M MAX_BYTES -r REPS
- * -w WARMUP -t SECONDS (time budget per size) and -b NAME[,NAME...] to
- * select benchmarks; the rest are left to the program.
+ * -w WARMUP -t SECONDS (time budget per size), -i ITERS (fixed count:
+ * exactly ITERS timed calls per size, see bench_time) and -b
+ * NAME[,NAME...] to select benchmarks; the rest are left to the program.
  */
 #ifndef UCMPI_BENCH_H
 #define UCMPI_BENCH_H
@@ -30,6 +31,7 @@ typedef struct {
     int reps;             /* timed samples per size (median of these) */
     int warmup;           /* untimed iterations before the samples */
     double budget;        /* seconds a size may take, all samples */
+    int iters;            /* > 0: timed calls per size, fixed (-i) */
     const char *select;   /* comma-separated names, NULL = all */
     int rank, size;
 } bench_opts_t;
@@ -55,6 +57,7 @@ static inline void bench_parse(int argc, char **argv, bench_opts_t *o,
     o->reps = 15;
     o->warmup = 10;
     o->budget = 0.5;
+    o->iters = 0;
     o->select = NULL;
     MPI_Comm_rank(MPI_COMM_WORLD, &o->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &o->size);
@@ -65,6 +68,7 @@ static inline void bench_parse(int argc, char **argv, bench_opts_t *o,
         else if (!strcmp(k, "-r")) o->reps = atoi(v) > 0 ? atoi(v) : 1;
         else if (!strcmp(k, "-w")) o->warmup = atoi(v) >= 0 ? atoi(v) : 0;
         else if (!strcmp(k, "-t")) o->budget = atof(v);
+        else if (!strcmp(k, "-i")) o->iters = atoi(v) > 0 ? atoi(v) : 0;
         else if (!strcmp(k, "-b")) o->select = v;
     }
 }
@@ -109,20 +113,21 @@ static inline double bench_median(double *v, int n)
  * fit the budget; rank 0 decides for everyone).  A sample's time is the
  * slowest rank's.  Returns the median time of one call in seconds (on
  * every rank).
+ * With -i ITERS the plan is fixed instead (the same calls on every run and
+ * every library, for interleaved A/B runs and callgrind; the time-budget
+ * plan follows the one timed call, so a run that starts in a slow moment
+ * keeps a short plan): WARMUP untimed calls, then min(REPS, ITERS)
+ * samples of ITERS / samples calls each.
  */
 typedef void (*bench_fn_t)(void *arg);
 
-static inline double bench_time(const bench_opts_t *o, MPI_Comm comm,
-                         bench_fn_t op, void *arg)
+/* The time-budget plan (rank 0 decides from one timed call): warm-up
+ * calls, calls per sample, samples. */
+static inline void bench_plan(const bench_opts_t *o, MPI_Comm comm,
+                              bench_fn_t op, void *arg, int rank, int *plan)
 {
-    int plan[3];          /* warm-up calls, calls per sample, samples */
-    double t, *samples;
-    int rank;
+    double t = MPI_Wtime();
 
-    MPI_Comm_rank(comm, &rank);
-    op(arg);
-    MPI_Barrier(comm);
-    t = MPI_Wtime();
     op(arg);
     t = MPI_Wtime() - t;
     MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
@@ -138,6 +143,25 @@ static inline double bench_time(const bench_opts_t *o, MPI_Comm comm,
             plan[2] = o->reps;
     }
     MPI_Bcast(plan, 3, MPI_INT, 0, comm);
+}
+
+static inline double bench_time(const bench_opts_t *o, MPI_Comm comm,
+                         bench_fn_t op, void *arg)
+{
+    int plan[3];          /* warm-up calls, calls per sample, samples */
+    double t, *samples;
+    int rank;
+
+    MPI_Comm_rank(comm, &rank);
+    op(arg);
+    MPI_Barrier(comm);
+    if (o->iters > 0) {   /* fixed: the same on every rank */
+        plan[0] = o->warmup;
+        plan[2] = o->reps < o->iters ? o->reps : o->iters;
+        plan[1] = o->iters / plan[2];
+    } else {
+        bench_plan(o, comm, op, arg, rank, plan);
+    }
     for (int i = 0; i < plan[0]; i++)
         op(arg);
     samples = malloc(sizeof(double) * plan[2]);

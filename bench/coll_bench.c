@@ -10,7 +10,7 @@
  *                   (only with -b reduce: not in the default set)
  * Sizes that leave less than one element per rank are skipped.
  * Usage: coll_bench [-b allreduce,bcast,...] [-m MIN] [-M MAX] [-r REPS]
- *        [-w WARMUP] [-t SECONDS_PER_SIZE]      (see bench.h)
+ *        [-w WARMUP] [-t SECONDS_PER_SIZE] [-i ITERS]   (see bench.h)
  */
 #include "bench.h"
 

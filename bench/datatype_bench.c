@@ -7,6 +7,9 @@
  *   indexed_unpack
  *   struct_pack     struct {double; int; short; char} (15 of 16 bytes)
  *   struct_unpack
+ *   resized_pack    MPI_Pack of n ints resized to an 8-byte extent, sent
+ *                   as n elements (one 4-byte block per element)
+ *   resized_unpack
  *   vector_bw       rank 0 sends the strided vector to rank 1 (MB/s of
  *                   data), window of 16 messages, then an ack
  * Sizes are packed bytes (1 KiB - 16 MiB); values are MB/s of packed data.
@@ -24,6 +27,7 @@ typedef struct {
     MPI_Datatype type;    /* one element covers `bytes` of data */
     char *data, *packed;
     int bytes, packed_size;
+    int count;            /* elements of type (1 but for resized) */
     MPI_Comm comm;
     int rank;
 } dt_bench_t;
@@ -38,14 +42,14 @@ static void do_pack(void *arg)
 {
     dt_bench_t *b = arg;
     int pos = 0;
-    MPI_Pack(b->data, 1, b->type, b->packed, b->packed_size, &pos, b->comm);
+    MPI_Pack(b->data, b->count, b->type, b->packed, b->packed_size, &pos, b->comm);
 }
 
 static void do_unpack(void *arg)
 {
     dt_bench_t *b = arg;
     int pos = 0;
-    MPI_Unpack(b->packed, b->packed_size, &pos, b->data, 1, b->type,
+    MPI_Unpack(b->packed, b->packed_size, &pos, b->data, b->count, b->type,
                b->comm);
 }
 
@@ -68,7 +72,8 @@ static void do_vector_bw(void *arg)
         MPI_Send(NULL, 0, MPI_BYTE, 0, 4, b->comm);
 }
 
-/* Type holding `bytes` of data: kind 0 vector, 1 indexed, 2 struct. */
+/* Type holding `bytes` of data: kind 0 vector, 1 indexed, 2 struct;
+ * kind 3 (resized int) is one element per int: the count does the work. */
 static MPI_Datatype make_type(int kind, int bytes, size_t *span)
 {
     MPI_Datatype t, e;
@@ -89,6 +94,9 @@ static MPI_Datatype make_type(int kind, int bytes, size_t *span)
         *span = (size_t)at * 8;
         free(bl);
         free(d);
+    } else if (kind == 3) {
+        MPI_Type_create_resized(MPI_INT, 0, 8, &t);
+        *span = (size_t)(bytes / 4) * 8;
     } else {
         struct s { double d; int i; short h; char c; };
         int bl[4] = {1, 1, 1, 1};
@@ -116,10 +124,11 @@ static void run(const bench_opts_t *o, const char *name, int kind,
         size_t span = s;
         b.bytes = (int)s;
         b.type = kind >= 0 ? make_type(kind, (int)s, &span) : MPI_BYTE;
+        b.count = kind == 3 ? (int)s / 4 : 1;
         if (kind >= 0) {
             int sz;
             MPI_Type_size(b.type, &sz);
-            b.bytes = sz;
+            b.bytes = sz * b.count;
         }
         b.data = bench_alloc(span);
         b.packed = bench_alloc((size_t)b.bytes);
@@ -153,6 +162,8 @@ int main(int argc, char **argv)
     run(&o, "indexed_unpack", 1, do_unpack, 1);
     run(&o, "struct_pack", 2, do_pack, 1);
     run(&o, "struct_unpack", 2, do_unpack, 1);
+    run(&o, "resized_pack", 3, do_pack, 1);
+    run(&o, "resized_unpack", 3, do_unpack, 1);
     if (o.size >= 2)
         run(&o, "vector_bw", 0, do_vector_bw, 0);
     MPI_Finalize();

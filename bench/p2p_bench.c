@@ -7,7 +7,7 @@
  *   bibw     both ranks send a window at once          (1 B - 4 MiB, MB/s)
  *   msgrate  window of 128 small sends                 (1 - 1024 B, Mmsg/s)
  * Usage: p2p_bench [-b latency,bw,bibw,msgrate] [-m MIN] [-M MAX] [-r REPS]
- *        [-w WARMUP] [-t SECONDS_PER_SIZE]      (see bench.h)
+ *        [-w WARMUP] [-t SECONDS_PER_SIZE] [-i ITERS]   (see bench.h)
  *        [-l ROUND_TRIPS_PER_LATENCY_SAMPLE] (default 32)
  */
 #include "bench.h"

@@ -223,6 +223,22 @@ static inline size_t walk(ucmpi_dt_cursor_t *c, char *stream, size_t len,
     while (done < len) {
         frame_t *f = &c->fr[c->top];
         const ucmpi_dt_node_t *nd = &c->nodes[f->cur];
+        if (nd->count == 1 && f->end - f->first == 1 && c->liter == 0 &&
+            c->loff == 0 && (size_t)nd->len <= len - done) {
+            /* a loop whose body is one block (resized or strided basic
+             * elements, vector of vectors): the loop is a vector itself */
+            size_t blen = (size_t)nd->len;
+            MPI_Count k = f->count - f->iter;
+            if ((MPI_Count)((len - done) / blen) < k)
+                k = (MPI_Count)((len - done) / blen);
+            copy_blocks(c->lbase, stream + done, k, blen, f->stride, unpack);
+            done += (size_t)k * blen;
+            f->iter += k - 1;
+            f->base += (k - 1) * f->stride;
+            c->lbase = f->base + nd->disp;
+            c->liter = 1;     /* block f->iter done */
+            goto advance;
+        }
         if (nd->count == 1 && c->liter == 0 && c->loff == 0 &&
             (size_t)nd->len <= len - done) {
             /* a run of single-block leaves (indexed, struct): tight loop */

@@ -6,6 +6,16 @@
  * vs 16384 ints, alltoall 16 vs 128 ints at np 2).  Every rank must now
  * report an error class for mismatched counts, and correct calls on the
  * same comm afterwards must give the right blocks.
+ *
+ * perf11: blocks larger than one shm buffer (64 KiB; alltoall: n blocks)
+ * go in chunks (shm_large.c), which recorded no sizes: one rank on the
+ * one-buffer path against chunked ones, or two chunked sizes, returned
+ * MPI_SUCCESS with wrong blocks or left the ranks out of step.  With
+ * UCMPI_COLL_SHM_MAX_BYTES=100000 (a list line) the larger of a chunked
+ * pair is past the shm limit: a voter bound for p2p against a chunked
+ * rank, as is a rank with count 0 (err11: at np 4, alltoall of 5000 ints
+ * against 0 on the last rank, the chunked readers went on, and the next
+ * allreduce returned 0, then hung).
  */
 #include "coll_common.h"
 
@@ -18,8 +28,15 @@ static int rank, size;
 static const struct {
     int a, b;
 } pairs[] = {{4, 16384}, {16384, 4}, {1, 2}, {16, 128}, {128, 16},
-             {64, 65}, {3, 1000}};
+             {64, 65}, {3, 1000},
+             /* chunked (perf11): one buffer against chunks, chunks of
+              * two sizes (the same number of chunks, or not) */
+             {4, 20000}, {20000, 4}, {20000, 30000}, {30000, 20000},
+             {17000, 60000},
+             /* count 0 (a vote bound for p2p) against chunks (err11) */
+             {0, 20000}, {20000, 0}};
 #define NPAIRS ((int)(sizeof(pairs) / sizeof(pairs[0])))
+#define MOST 60000
 
 static void check_usable(int *s, int *r, int cnt, int a2a, const char *after)
 {
@@ -50,17 +67,12 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    size_t most = (size_t)16384 * (size_t)size;
+    size_t most = (size_t)MOST * (size_t)size;
     int *s = calloc(most, sizeof(int)), *r = calloc(most, sizeof(int));
 
     for (int a2a = 0; a2a < 2; a2a++)
         for (int p = 0; p < NPAIRS && size > 1; p++) {
             int cnt = rank == 0 ? pairs[p].a : pairs[p].b;
-            /* alltoall: n blocks must fit one buffer (the small path) */
-            if (a2a && (size_t)(pairs[p].a > pairs[p].b ? pairs[p].a
-                                                        : pairs[p].b) *
-                               sizeof(int) * (size_t)size > 65536)
-                continue;
             int rc = a2a ? MPI_Alltoall(s, cnt, MPI_INT, r, cnt, MPI_INT,
                                         MPI_COMM_WORLD)
                          : MPI_Allgather(s, cnt, MPI_INT, r, cnt, MPI_INT,
@@ -71,6 +83,7 @@ int main(int argc, char **argv)
                      rc);
             check_usable(s, r, 5, a2a, "a mismatch");
             check_usable(s, r, 1000, a2a, "a mismatch");
+            check_usable(s, r, 20000, a2a, "a mismatch");
         }
     check_usable(s, r, 3, 0, "nothing");
     check_usable(s, r, 3, 1, "nothing");

@@ -203,6 +203,36 @@ START_TEST(test_cursor_sequential)
 }
 END_TEST
 
+/* ---- one block per element: the element loop runs as a vector ---- */
+/* pack/unpack of n resized ints (extent 12: a 4-byte block, 8-byte gap) in
+ * chunks of 1..13 bytes, so chunks start and end inside blocks */
+START_TEST(test_cursor_resized_elements)
+{
+    enum { N = 1000 };
+    MPI_Datatype r;
+    int32_t src[3 * N], back[3 * N], p[N];
+    for (int i = 0; i < 3 * N; i++)
+        src[i] = i % 3 == 0 ? i / 3 : -1;
+    MPI_Type_create_resized(MPI_INT, 0, 12, &r);
+    MPI_Type_commit(&r);
+    ucmpi_dt_cursor_t *c = ucmpi_dt_cursor_create(r, src, N);
+    size_t pos = 0;
+    for (size_t step = 1; pos < sizeof(p); step = step % 13 + 1)
+        pos += ucmpi_dt_cursor_pack(c, pos, (char *)p + pos, step);
+    ucmpi_dt_cursor_destroy(c);
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(p[i], i);
+    memset(back, 0x5a, sizeof(back));
+    c = ucmpi_dt_cursor_create(r, back, N);
+    for (size_t step = 1, pos = 0; pos < sizeof(p); step = step % 13 + 1)
+        pos += ucmpi_dt_cursor_unpack(c, pos, (char *)p + pos, step);
+    ucmpi_dt_cursor_destroy(c);
+    for (int i = 0; i < 3 * N; i++)
+        ck_assert_int_eq(back[i], i % 3 == 0 ? i / 3 : 0x5a5a5a5a);
+    MPI_Type_free(&r);
+}
+END_TEST
+
 /* ---- deferred free: a type used by a cursor outlives MPI_Type_free ---- */
 START_TEST(test_deferred_free)
 {
@@ -232,6 +262,7 @@ Suite *datatype_suite(void)
     tcase_add_test(tc, test_random_shallow);
     tcase_add_test(tc, test_random_deep);
     tcase_add_test(tc, test_cursor_sequential);
+    tcase_add_test(tc, test_cursor_resized_elements);
     tcase_add_test(tc, test_deferred_free);
     suite_add_tcase(s, tc);
     return s;

@@ -247,7 +247,9 @@ void ucmpi_coll_shm_mark_invalid(ucmpi_coll_shm_t *sh, uint64_t k0,
 int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
                                const char *fn);
 /* The skip of such a rank: takes the numbers an allgather of nbytes per
- * block takes (UCMPI_SHM_FALLBACK: no segment), marked invalid. */
+ * block takes (UCMPI_SHM_FALLBACK: no segment), marked invalid, and
+ * records nbytes at the first (the chunked readers check every rank's
+ * bytes there, perf11). */
 int ucmpi_coll_shm_allgather_skip(ucmpi_comm_t *comm, size_t nbytes,
                                   const char *fn);
 /* ---- end collerr8 ---- */

@@ -121,6 +121,25 @@ static size_t chunk_len(size_t blk, size_t off, size_t cs, int i)
     return blk - at < cs ? blk - at : cs;
 }
 
+/* The first group of a chunked allgather/alltoall, once every rank
+ * posted k: numbers that carried no valid data (a rank whose arguments
+ * failed, or a voter bound for p2p: collerr8, xfer9) go into *bad, and
+ * every rank's size record must equal mine, `rec` (what the one-buffer
+ * path records, shm_xfer.c).  A record that differs (other counts, a
+ * one-buffer rank, a voter) ends the call at k on every rank with
+ * MPI_ERR_TRUNCATE (ucmpi_coll_shm_check_sizes; none posted beyond k).
+ * A rank that skips records the bytes of its call (skip_numbers), so
+ * with equal counts it only marks its numbers invalid, as before. */
+static int first_checks(ucmpi_coll_shm_t *sh, uint64_t k, int g, size_t rec,
+                        int *bad, const char *fn)
+{
+    int rc = ucmpi_coll_shm_check_sizes(sh, k, rec, fn);
+
+    if (rc == MPI_SUCCESS)
+        *bad = ucmpi_coll_shm_check_valid(sh, k, (uint64_t)g, fn);
+    return rc;
+}
+
 static int nomem(ucmpi_comm_t *comm, const char *fn)
 {
     return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn,
@@ -227,6 +246,8 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
                 rc = nomem(comm, fn);
         if (rc != MPI_SUCCESS)
             break;
+        if (off == 0)
+            ucmpi_coll_shm_set_size(sh, k, blk);
         ucmpi_coll_shm_post(sh, k);
         /* my own pieces while the others still write (contiguous:
          * straight from sbuf, as in shm_xfer.c) */
@@ -242,10 +263,12 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
                                 chunk_len(blk, off, cs, i)))
                     rc = nomem(comm, fn);
         if (rc != MPI_SUCCESS ||
-            (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+            (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
+            (off == 0 &&
+             (rc = first_checks(sh, k, g, blk, &bad, fn)) != MPI_SUCCESS))
             break;
         /* a rank without valid data: go on (its numbers match ours) */
-        if (bad == MPI_SUCCESS)
+        if (bad == MPI_SUCCESS && off != 0)
             bad = ucmpi_coll_shm_check_valid(sh, k, (uint64_t)g, fn);
         for (int i = 0; i < g; i++)
             for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
@@ -272,7 +295,8 @@ static size_t a2a_chunk(int n)
  * report it), posting as it goes: every ucmpi_coll_shm_group(n) numbers
  * once they are writable, as the chunked paths do, so that it stays
  * within a reader's window and ranks that all skip keep each other going. */
-static int skip_numbers(ucmpi_comm_t *comm, uint64_t m, const char *fn)
+static int skip_numbers(ucmpi_comm_t *comm, uint64_t m, uint64_t rec,
+                        const char *fn)
 {
     ucmpi_coll_shm_t *sh = NULL;
     uint64_t k = 0, k0 = 0;
@@ -290,6 +314,8 @@ static int skip_numbers(ucmpi_comm_t *comm, uint64_t m, const char *fn)
                 MPI_SUCCESS)
                 break;
             ucmpi_coll_shm_mark_invalid(sh, k0, k - k0 + 1);
+            if (i < step)        /* my bytes at my first number */
+                ucmpi_coll_shm_set_size(sh, k0, rec);
             ucmpi_coll_shm_post(sh, k);
         }
     }
@@ -309,7 +335,7 @@ int ucmpi_coll_shm_alltoall_skip(ucmpi_comm_t *comm, size_t nbytes,
         return UCMPI_SHM_FALLBACK;
     else
         m = (blk + cs - 1) / cs;       /* a number per chunk */
-    return skip_numbers(comm, m, fn);
+    return skip_numbers(comm, m, nbytes, fn);
 }
 
 int ucmpi_coll_shm_allgather_skip(ucmpi_comm_t *comm, size_t nbytes,
@@ -318,7 +344,8 @@ int ucmpi_coll_shm_allgather_skip(ucmpi_comm_t *comm, size_t nbytes,
     size_t cs = ucmpi_coll_shm_slot_size(comm->size);
 
     /* one buffer (shm_xfer.c), else a number per chunk */
-    return skip_numbers(comm, nbytes <= cs ? 1 : (nbytes + cs - 1) / cs, fn);
+    return skip_numbers(comm, nbytes <= cs ? 1 : (nbytes + cs - 1) / cs,
+                        nbytes, fn);
 }
 
 /* Each chunk: bytes [off, off+len) of each of my n outgoing blocks, side
@@ -367,6 +394,8 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
         }
         if (rc != MPI_SUCCESS)
             break;
+        if (off == 0)
+            ucmpi_coll_shm_set_size(sh, k, blk * (size_t)n);
         ucmpi_coll_shm_post(sh, k);
         /* my own pieces while the others still write: in place they are
          * there already, contiguous they go straight across */
@@ -381,10 +410,12 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
                             chunk_len(blk, off, cs, j)))
                 rc = nomem(comm, fn);
         if (rc != MPI_SUCCESS ||
-            (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+            (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
+            (off == 0 && (rc = first_checks(sh, k, g, blk * (size_t)n, &bad,
+                                            fn)) != MPI_SUCCESS))
             break;
         /* a rank without valid data: go on (its numbers match ours) */
-        if (bad == MPI_SUCCESS)
+        if (bad == MPI_SUCCESS && off != 0)
             bad = ucmpi_coll_shm_check_valid(sh, k, (uint64_t)g, fn);
         for (int j = 0; j < g; j++)
             for (int r = 0; r < n && rc == MPI_SUCCESS; r++)

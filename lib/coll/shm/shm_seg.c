@@ -479,6 +479,16 @@ static int check_records(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t nbytes,
     if (bad == sh->n)
         return MPI_SUCCESS;
     sh->seq = k;
+    /* a voter bound for p2p (xfer_check.c: its bytes ^ k << 40) meeting a
+     * chunked allgather/alltoall (shm_large.c) */
+    if (theirs != UCMPI_COLL_SHM_SIZE_LOST &&
+        theirs >> 40 == (k & ((1ULL << 24) - 1)))
+        return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d "
+                              "passed %llu bytes, past the shared-memory "
+                              "path, this rank %llu: the counts or types of "
+                              "the ranks differ", bad,
+                              (unsigned long long)(theirs ^ k << 40),
+                              (unsigned long long)nbytes);
     return size_error(sh, bad, theirs, nbytes, fn);
 }
 
