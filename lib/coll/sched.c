@@ -643,9 +643,6 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
     return rc;
 }
 
-/* Waiting loops call this now and then (through ucmpi_request_check_peer):
- * transfers of the round in flight whose peer died fail, and the schedule
- * then completes with MPI_ERR_PROC_FAILED instead of hanging. */
 /* After a stall check of s (its user's request req): once the run
  * aborted and its sends stayed held for HELD_SEC, req completes now and
  * the run ends on the active list (see detach()); before, it ends as
@@ -664,6 +661,10 @@ static void complete_aborted(ucmpi_sched_t *s, ucmpi_request_t *req)
     ucmpi_unlock();
 }
 
+/* Waiting loops call this now and then (through ucmpi_request_check_peer):
+ * transfers of the round in flight whose peer died fail, and the schedule
+ * then completes with MPI_ERR_PROC_FAILED instead of hanging; a run that
+ * stalled on ranks that disagree aborts (stall_check). */
 void ucmpi_sched_check_peers(ucmpi_request_t *req)
 {
     ucmpi_sched_t *s = req->ext;
