@@ -211,6 +211,10 @@ typedef struct {
     void *layout;             /* node layout (lib/coll/coll_comm.c) */
     void *cache;              /* built schedules (lib/coll/coll_comm.c) */
     void *shm;                /* lib/coll/shm/ state */
+    const char *fn;           /* the collective being called: its name
+                               * signs its schedules (sched_sig.c) */
+    const char *id_fn;        /* the name whose id is id (a cache) */
+    unsigned id;
 } ucmpi_coll_state_t;
 
 struct ucmpi_comm_s {

@@ -132,7 +132,10 @@ int ucmpi_coll_check_comm(MPI_Comm comm, const char *fn)
 
     if (rc != MPI_SUCCESS)
         return rc;
-    return ucmpi_check_comm(comm, fn);
+    rc = ucmpi_check_comm(comm, fn);
+    if (rc == MPI_SUCCESS)
+        comm->coll.fn = fn;       /* signs the schedules it builds */
+    return rc;
 }
 
 int ucmpi_coll_check_req(ucmpi_comm_t *comm, int mode, MPI_Request *req,

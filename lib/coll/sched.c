@@ -496,6 +496,20 @@ const char *ucmpi_sched_abort_why(void)
     return abort_why;
 }
 
+/* Tells the other ranks that s's sequence aborted (an abort message they
+ * probe for; both groups of an intercomm) and discards what is left of
+ * it for a while, on the alternate comm too (an intercomm collective's
+ * local phases, under that comm's own sequence number). */
+static void abort_tell(ucmpi_sched_t *s, int notify)
+{
+    if (notify)
+        ucmpi_coll_abort_send(s->comm, s->seq, s->sig,
+                              UCMPI_COLL_ABORT_MISMATCH);
+    drain_later(s->comm, s->seq);
+    if (s->alt_comm != NULL)
+        drain_later(s->alt_comm, s->alt_seq);
+}
+
 /* The ranks disagree: the run ends in err once its receives are cancelled
  * (its sends end when the peers discard them); what is left of its
  * sequence is discarded, and with notify the other ranks are told. */
@@ -510,10 +524,9 @@ static void sched_abort(ucmpi_sched_t *s, int err, int notify)
         if (s->steps[i].inflight && s->steps[i].kind == STEP_RECV)
             ucmpi_coll_abort_cancel(&s->rq[i]);
     ucmpi_coll_abort_drain(s->comm, s->seq);
-    if (notify)
-        ucmpi_coll_abort_send(s->comm, s->seq, s->sig,
-                              UCMPI_COLL_ABORT_MISMATCH);
-    drain_later(s->comm, s->seq);
+    if (s->alt_comm != NULL)
+        ucmpi_coll_abort_drain(s->alt_comm, s->alt_seq);
+    abort_tell(s, notify);
     if (s->persistent)
         s->doomed = s->err;
 }
@@ -526,8 +539,7 @@ static void abort_rerun(ucmpi_sched_t *s)
 {
     s->next_round = s->nrounds;
     s->err = s->doomed;
-    ucmpi_coll_abort_send(s->comm, s->seq, s->sig, UCMPI_COLL_ABORT_MISMATCH);
-    drain_later(s->comm, s->seq);
+    abort_tell(s, 1);
 }
 
 /* Messages of an aborted sequence sent before the peers learnt of it
@@ -590,6 +602,10 @@ static void stall_check(ucmpi_sched_t *s)
     ucmpi_lock();
     err = ucmpi_coll_stall_probe(s->comm, s->seq, s->sig, &s->names,
                                  abort_why, sizeof(abort_why), &notify);
+    if (err == MPI_SUCCESS && s->alt_comm != NULL)
+        err = ucmpi_coll_stall_probe(s->alt_comm, s->alt_seq, s->sig,
+                                     &s->names, abort_why, sizeof(abort_why),
+                                     &notify);
     if (err != MPI_SUCCESS)
         sched_abort(s, err, notify);
     ucmpi_unlock();

@@ -1,6 +1,7 @@
 /* The collective abort protocol: see sched_abort.h. */
 #include "coll/sched_abort.h"
 #include "coll/coll_util.h"
+#include "coll/sched_sig.h"
 #include "p2p_cancel.h"
 #include "tag.h"
 #include "ucp_glue/ucx.h"
@@ -21,22 +22,26 @@ static uint64_t ctx_bits(const ucmpi_comm_t *c)
     return ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, 0, 0);
 }
 
-static const char *alg_name(const ucmpi_coll_names_t *nm, unsigned sig)
+/* What signature sig says, seen from a schedule with names nm. */
+static const char *alg_name(const ucmpi_coll_names_t *nm, unsigned sig,
+                            char *buf, size_t n)
 {
-    int id = (int)(sig >> 4);
+    const char *alg;
+    unsigned coll;
 
     if (sig == 0)
         return "an unsigned schedule (another collective)";
     if (sig == UCMPI_COLL_SIG_EMPTY)
         return "no data (0 bytes)";
-    for (int i = 0; nm != NULL && nm->tab != NULL && i < nm->n; i++) {
-        /* every table's rows start like ucmpi_coll_alg_t's */
-        const ucmpi_coll_alg_t *a =
-            (const void *)((const char *)nm->tab + (size_t)i * nm->row);
-        if (a->id == id && a->name != NULL)
-            return a->name;
+    if ((alg = ucmpi_coll_sig_alg_name(nm, sig)) != NULL)
+        return alg;
+    if ((coll = ucmpi_coll_sig_coll_of(sig)) != 0 && coll != nm->coll) {
+        snprintf(buf, n, "another collective (MPI_%s)",
+                 ucmpi_coll_sig_coll_name(coll));
+        return buf;
     }
-    return "another algorithm";
+    return nm->tab == NULL && coll == nm->coll ? "this collective"
+                                               : "another algorithm";
 }
 
 /* An abort message of seq, taken out of matching (stale ones, of a seq
@@ -89,6 +94,7 @@ int ucmpi_coll_stall_probe(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
     abort_msg_t m;
     uint64_t t;
     int src;
+    char b1[64], b2[64];
 
     *notify = 0;
     if (take_abort(c, seq, &src, &m)) {
@@ -96,18 +102,22 @@ int ucmpi_coll_stall_probe(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
             snprintf(why, n, "rank %d's arguments failed a check, and this "
                      "rank's schedule needed its data", src);
         else
-            snprintf(why, n, "the ranks passed counts or types that differ "
-                     "(rank %d found two algorithms; this rank chose %s)",
-                     src, alg_name(names, sig));
+            snprintf(why, n, "the ranks' calls differ (collective, counts, "
+                     "types or root: rank %d found two signatures; this "
+                     "rank chose %s)",
+                     src, alg_name(names, sig, b1, sizeof(b1)));
         return MPI_ERR_TRUNCATE;
     }
     if (!foreign(c, seq, sig, &t) ||
         ucmpi_coll_tag_sig(t) == UCMPI_COLL_SIG_ABORT)
         return MPI_SUCCESS;
-    snprintf(why, n, "the ranks passed counts or types that differ: rank %d "
-             "chose %s (signature 0x%02x), this rank %s (0x%02x)",
-             ucmpi_tag_src(t), alg_name(names, ucmpi_coll_tag_sig(t)),
-             ucmpi_coll_tag_sig(t), alg_name(names, sig), sig);
+    snprintf(why, n, "the ranks' calls differ (collective, counts, types "
+             "or root): rank %d chose %s (signature 0x%02x), this rank %s "
+             "(0x%02x)",
+             ucmpi_tag_src(t),
+             alg_name(names, ucmpi_coll_tag_sig(t), b1, sizeof(b1)),
+             ucmpi_coll_tag_sig(t), alg_name(names, sig, b2, sizeof(b2)),
+             sig);
     *notify = 1;
     return MPI_ERR_TRUNCATE;
 }
@@ -120,12 +130,17 @@ void ucmpi_coll_abort_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
                                   ucmpi_coll_tag((int)seq,
                                                  UCMPI_COLL_SIG_ABORT));
 
-    /* intercomms: the remote group waits on this rank (its local group
-     * runs the same schedule over the local comm, unsigned) */
     for (int r = 0; r < c->remote_size; r++)
         if (c->is_inter || r != c->rank)
             (void)ucmpi_ucx_send_copy(ucmpi_comm_peer_world(c, r), tag, &m,
                                       sizeof(m));
+    /* intercomms: this rank's own group may wait too (on the local comm,
+     * or on the remote group's messages that a leader found foreign):
+     * they probe the intercomm's context, under its sequence number */
+    for (int r = 0; c->is_inter && r < c->size; r++)
+        if (r != c->rank)
+            (void)ucmpi_ucx_send_copy(ucmpi_group_world(c->group, r), tag,
+                                      &m, sizeof(m));
 }
 
 void ucmpi_coll_abort_drain(ucmpi_comm_t *c, uint32_t seq)

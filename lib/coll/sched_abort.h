@@ -31,16 +31,21 @@
 
 enum { UCMPI_COLL_ABORT_MISMATCH = 1, UCMPI_COLL_ABORT_ARGS = 2 };
 
-/* Names of algorithm ids for the messages: rows of an algorithm table,
- * each starting with {int id; const char *name; ...}. */
+/* What a schedule's signature says, for the messages: its collective
+ * (sched_sig.h), its algorithm id, and the rows of its algorithm table,
+ * each starting with {int id; const char *name; ...} (tab NULL: a
+ * schedule signed by its collective only). */
 typedef struct {
     const void *tab;
     size_t row;
     int n;
+    unsigned coll;
+    int alg;
 } ucmpi_coll_names_t;
 
 /* Probes for collective seq (signature sig, names for this collective's
- * ids) on comm's collective context: MPI_SUCCESS when nothing is wrong,
+ * ids) on comm's collective context (and the caller probes the local
+ * comm of an intercomm collective with its own seq too): MPI_SUCCESS when nothing is wrong,
  * else the error class, why (a message naming both sides) filled, and
  * *notify set when the others must be told (a foreign signature found
  * here, not an abort message from another rank).  Under the big lock. */

@@ -4,6 +4,7 @@
  * it is sched.c.
  */
 #include "coll/sched_impl.h"
+#include "coll/sched_sig.h"
 #include "tag.h"
 
 #include <stdlib.h>
@@ -34,6 +35,9 @@ ucmpi_sched_t *ucmpi_sched_create(ucmpi_comm_t *comm)
         return NULL;
     s->seq = comm->coll_seq;
     s->tag = ucmpi_comm_next_coll_tag(comm);
+    /* signed by its collective until a builder names its algorithm: ranks
+     * in another collective never take its messages (sched_sig.c) */
+    ucmpi_sched_sign(s, NULL, 0, 0, 0, 0);
     return s;
 }
 
@@ -50,7 +54,8 @@ int ucmpi_sched_set_comm(ucmpi_sched_t *s, ucmpi_comm_t *comm)
     }
     if (s->alt_comm == NULL) {
         s->alt_comm = comm;
-        s->alt_tag = ucmpi_comm_next_coll_tag(comm);
+        s->alt_seq = comm->coll_seq;
+        s->alt_tag = ucmpi_coll_tag(ucmpi_comm_next_coll_tag(comm), s->sig);
     } else if (s->alt_comm != comm) {
         return MPI_ERR_INTERN;    /* one extra comm is all we need */
     }
@@ -62,8 +67,11 @@ void ucmpi_sched_renew_tags(ucmpi_sched_t *s)
 {
     s->seq = s->comm->coll_seq;
     s->tag = ucmpi_coll_tag(ucmpi_comm_next_coll_tag(s->comm), s->sig);
-    if (s->alt_comm != NULL)
-        s->alt_tag = ucmpi_comm_next_coll_tag(s->alt_comm);
+    if (s->alt_comm != NULL) {
+        s->alt_seq = s->alt_comm->coll_seq;
+        s->alt_tag = ucmpi_coll_tag(ucmpi_comm_next_coll_tag(s->alt_comm),
+                                    s->sig);
+    }
 }
 
 /* Steps hold references: the user may free a datatype or op while a
@@ -180,13 +188,24 @@ int ucmpi_sched_recv_exact(ucmpi_sched_t *s, void *buf, MPI_Count count,
 void ucmpi_sched_sign(ucmpi_sched_t *s, const void *tab, size_t row,
                       int n, int alg, unsigned shape)
 {
-    if (s->comm->is_inter)
-        return;                   /* the two groups' choices may differ */
+    ucmpi_comm_t *c = s->comm;
+
     s->names.tab = tab;
     s->names.row = row;
     s->names.n = n;
-    s->sig = ((unsigned)alg & 15) << 4 | (1 + shape % 14);
+    s->names.coll = ucmpi_coll_sig_comm_id(c);
+    s->names.alg = alg;
+    s->shape = shape;
+    /* intercomms: the two groups may choose different algorithms (for
+     * their own local phases); the messages between them are the
+     * collective's, so it alone signs (with the shape: a root) */
+    s->sig = ucmpi_coll_sig(s->names.coll,
+                            c->is_inter ? UCMPI_COLL_SIG_ALGS - 1
+                                        : (unsigned)alg,
+                            shape);
     s->tag = ucmpi_coll_tag(s->tag, s->sig);
+    if (s->alt_comm != NULL)
+        s->alt_tag = ucmpi_coll_tag(s->alt_tag, s->sig);
 }
 
 void ucmpi_sched_sign_empty(ucmpi_sched_t *s)
@@ -199,9 +218,9 @@ void ucmpi_sched_sign_empty(ucmpi_sched_t *s)
 
 void ucmpi_sched_shape(ucmpi_sched_t *s, unsigned shape)
 {
-    if (s->sig != 0)
+    if (s->sig != UCMPI_COLL_SIG_EMPTY)
         ucmpi_sched_sign(s, s->names.tab, s->names.row, s->names.n,
-                         (int)(s->sig >> 4), shape);
+                         s->names.alg, shape);
 }
 
 void ucmpi_sched_poison(ucmpi_sched_t *s)

@@ -45,6 +45,7 @@ struct ucmpi_sched {
     int tag;                  /* sequence and signature (lib/tag.h) */
     uint32_t seq;             /* the whole sequence number */
     unsigned sig;             /* ucmpi_sched_sign; 0: unsigned */
+    unsigned shape;           /* its shape (ucmpi_sched_shape keeps alg) */
     ucmpi_coll_names_t names; /* for the messages of a mismatch */
     /* stall probe: progress seen at stall_t0 (see sched_abort.h) */
     unsigned stall_fp;
@@ -53,6 +54,7 @@ struct ucmpi_sched {
     double held_until;        /* aborted: wait for held sends until then */
     ucmpi_comm_t *alt_comm;   /* second comm (intercomm collectives) */
     int alt_tag;
+    uint32_t alt_seq;         /* alt_comm's whole sequence number */
     int cur_alt;              /* steps being added go over alt_comm */
 
     step_t *steps;

@@ -111,9 +111,16 @@ int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_xfer_args_t *a)
     return MPI_SUCCESS;
 }
 
-void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_xfer_alg_t *alg)
+void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_xfer_alg_t *alg,
+                     const ucmpi_xfer_args_t *a)
 {
-    ucmpi_sched_sign(s, alg, sizeof(*alg), 1, alg->id, 0);
+    /* the root is the shape: ranks that name different roots never take
+     * each other's messages (on an intercomm both groups name the root's
+     * rank in its group; MPI_PROC_NULL ranks exchange nothing) */
+    int root = a->root == MPI_ROOT ? a->comm->rank
+               : a->root == MPI_PROC_NULL ? 0 : a->root;
+
+    ucmpi_sched_sign(s, alg, sizeof(*alg), 1, alg->id, (unsigned)root);
 }
 
 int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
@@ -140,7 +147,7 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
     if (s == NULL)
         return ucmpi_err_comm(a->comm, MPI_ERR_NO_MEM, fn,
                               "out of memory for the schedule");
-    ucmpi_xfer_sign(s, alg);
+    ucmpi_xfer_sign(s, alg, a);
     rc = ucmpi_xfer_prepare(s, a);
     if (rc == MPI_SUCCESS)
         rc = alg->build(s, a);
@@ -160,7 +167,7 @@ int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
         /* each start of the request it hands back serves the others */
         if ((s = ucmpi_sched_create(a->comm)) == NULL)
             return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
-        ucmpi_xfer_sign(s, alg);
+        ucmpi_xfer_sign(s, alg, a);
         int rc = ucmpi_xfer_prepare(s, a);
         if (rc == MPI_SUCCESS)
             rc = alg->build(s, a);

@@ -81,11 +81,12 @@ const ucmpi_xfer_alg_t *ucmpi_xfer_forced(const ucmpi_xfer_alg_t *table,
 const ucmpi_xfer_alg_t *ucmpi_xfer_by_id(const ucmpi_xfer_alg_t *table,
                                          int id);
 
-/* Signs s with alg (ucmpi_sched_sign): every schedule built from an
- * algorithm table row, including a failed rank's stand-ins for the
- * others' schedule, is signed so (only alg's own name is known to the
- * mismatch messages). */
-void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_xfer_alg_t *alg);
+/* Signs s with alg and a's root (ucmpi_sched_sign): every schedule
+ * built from an algorithm table row, including a failed rank's stand-ins
+ * for the others' schedule, is signed so (only alg's own name is known
+ * to the mismatch messages). */
+void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_xfer_alg_t *alg,
+                     const ucmpi_xfer_args_t *a);
 
 /* Tail of every entry point: creates the schedule, builds it with alg,
  * then runs it per mode (request is the user's MPI_Request * for

@@ -125,7 +125,7 @@ int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
         *request = MPI_REQUEST_NULL;
     if ((s = ucmpi_sched_create(a->comm)) == NULL)
         return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
-    ucmpi_xfer_sign(s, alg);
+    ucmpi_xfer_sign(s, alg, a);
     rc = ucmpi_xfer_prepare(s, a);
     if (rc == MPI_SUCCESS)
         rc = alg->build(s, a);

@@ -1,9 +1,12 @@
 /* Peer arithmetic of lib/coll/coll_util.c: k-nomial trees, recursive
  * doubling folds, block partitions. */
 #include "coll/coll_util.h"
+#include "coll/sched_sig.h"
+#include "tag.h"
 
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Every vrank but 0 has one parent, which lists it as a child, and the
  * subtrees of a node's children tile [v+1, subtree_end(v)). */
@@ -118,6 +121,50 @@ START_TEST(test_ring_segments)
 }
 END_TEST
 
+/* Signatures (lib/tag.h): never 0, EMPTY or ABORT; every (collective,
+ * algorithm) at shape 0 differs; algorithms of one collective differ at
+ * shapes below 16; shapes of one (collective, algorithm) below 251
+ * differ.  The forms of a call share its collective. */
+START_TEST(test_coll_signatures)
+{
+    static unsigned char seen[256];
+
+    for (unsigned c = 0; c < UCMPI_COLL_SIG_COLLS; c++)
+        for (unsigned a = 0; a < UCMPI_COLL_SIG_ALGS; a++) {
+            unsigned sig = ucmpi_coll_sig(c, a, 0);
+            ck_assert(sig != 0 && sig != UCMPI_COLL_SIG_EMPTY &&
+                      sig < UCMPI_COLL_SIG_ABORT);
+            ck_assert_int_eq(seen[sig]++, 0);
+        }
+    for (unsigned c = 0; c < UCMPI_COLL_SIG_COLLS; c += 5) {
+        memset(seen, 0, sizeof(seen));
+        for (unsigned a = 0; a < UCMPI_COLL_SIG_ALGS; a++)
+            for (unsigned sh = 0; sh < 16; sh++)
+                ck_assert_int_eq(seen[ucmpi_coll_sig(c, a, sh)]++, 0);
+        memset(seen, 0, sizeof(seen));
+        for (unsigned sh = 0; sh < UCMPI_COLL_SIG_MOD; sh++)
+            ck_assert_int_eq(seen[ucmpi_coll_sig(c, 3, sh)]++, 0);
+    }
+    unsigned bcast = ucmpi_coll_sig_id("MPI_Bcast");
+    ck_assert_uint_ne(bcast, 0);
+    ck_assert_uint_eq(ucmpi_coll_sig_id("MPI_Ibcast"), bcast);
+    ck_assert_uint_eq(ucmpi_coll_sig_id("MPI_Bcast_init"), bcast);
+    ck_assert_uint_eq(ucmpi_coll_sig_id("MPI_Ibcast_c"), bcast);
+    ck_assert_uint_eq(ucmpi_coll_sig_id("MPI_Bcast_init_c"), bcast);
+    ck_assert_uint_ne(ucmpi_coll_sig_id("MPI_Reduce"), bcast);
+    ck_assert_uint_ne(ucmpi_coll_sig_id("MPI_Reduce_scatter"),
+                      ucmpi_coll_sig_id("MPI_Reduce_scatter_block"));
+    ck_assert_uint_eq(ucmpi_coll_sig_id("MPI_Ineighbor_alltoallw"),
+                      ucmpi_coll_sig_id("MPI_Neighbor_alltoallw"));
+    ck_assert_uint_ne(ucmpi_coll_sig_id("MPI_Neighbor_alltoallw"), 0);
+    ck_assert_uint_eq(ucmpi_coll_sig_id("MPI_Comm_split"), 0);
+    ck_assert_uint_eq(ucmpi_coll_sig_id(NULL), 0);
+    ck_assert_str_eq(ucmpi_coll_sig_coll_name(bcast), "Bcast");
+    ck_assert_uint_eq(ucmpi_coll_sig_coll_of(ucmpi_coll_sig(bcast, 2, 0)),
+                      bcast);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("coll_util");
@@ -130,6 +177,7 @@ int main(void)
     tcase_add_test(tc, test_recursive_doubling_fold);
     tcase_add_test(tc, test_blocks_and_rings);
     tcase_add_test(tc, test_ring_segments);
+    tcase_add_test(tc, test_coll_signatures);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

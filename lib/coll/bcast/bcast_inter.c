@@ -11,6 +11,9 @@ int ucmpi_bcast_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
 
     if (root == MPI_PROC_NULL)
         return MPI_SUCCESS;
+    /* both groups sign with the root's rank in its group: a group that
+     * names another root never takes the root's messages */
+    ucmpi_sched_shape(s, (unsigned)(root == MPI_ROOT ? comm->rank : root));
     if (root == MPI_ROOT)
         return ucmpi_sched_send(s, buf, count, dt, 0);
     lg = ucmpi_coll_grp_comm(local);

@@ -178,7 +178,7 @@ static ucmpi_sched_t *gather_nonroot_build(ucmpi_comm_t *c, int root, int v,
     alg = v ? gatherv_select(&a) : gather_select_unknown(&a, bs);
     if (alg == NULL || (s = ucmpi_sched_create(c)) == NULL)
         return NULL;
-    ucmpi_xfer_sign(s, alg);
+    ucmpi_xfer_sign(s, alg, &a);
     if ((z = ucmpi_sched_alloc(s, (size_t)a.scount)) == NULL) {
         ucmpi_sched_free(s);
         return NULL;
@@ -224,7 +224,7 @@ static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
         return ucmpi_coll_skip_abort(c, err, (int)mode, req);   /* senders may be held */
     if (alg == NULL || (s = ucmpi_sched_create(c)) == NULL)
         return ucmpi_coll_skip(c, err, -1, 0, 0);
-    ucmpi_xfer_sign(s, alg);
+    ucmpi_xfer_sign(s, alg, &a);
     rc = drain_build(s, &a, alg, bs);
     if (mode == UCMPI_XFER_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, req, err);

@@ -13,6 +13,9 @@ int ucmpi_reduce_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
 
     if (root == MPI_PROC_NULL)
         return MPI_SUCCESS;
+    /* both groups sign with the root's rank in its group: a group that
+     * names another root never takes the root's messages */
+    ucmpi_sched_shape(s, (unsigned)(root == MPI_ROOT ? comm->rank : root));
     if (root == MPI_ROOT) {
         rc = ucmpi_sched_recv(s, rbuf, count, dt, 0);
         return rc == MPI_SUCCESS ? ucmpi_sched_fence(s) : rc;

@@ -147,7 +147,7 @@ static int scatter_nonroot_failed(ucmpi_comm_t *c, int err, int root,
     if (alg == NULL || c->is_inter || root < 0 || root >= c->size ||
         (s = ucmpi_sched_create(c)) == NULL)
         return ucmpi_coll_skip(c, err, -1, 0, 0);
-    ucmpi_xfer_sign(s, alg);
+    ucmpi_xfer_sign(s, alg, &a);
     a.rbuf = ucmpi_sched_alloc(s, 1);
     rc = a.rbuf == NULL ? MPI_ERR_NO_MEM : alg->build(s, &a);
     ucmpi_sched_poison(s);
@@ -182,7 +182,7 @@ static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_xfer_args_t *a,
         return ucmpi_xfer_run_anyway(alg, a, mode, req, fn, err);
     if ((s = ucmpi_sched_create(c)) == NULL)
         return ucmpi_coll_skip(c, err, -1, 0, 0);
-    ucmpi_xfer_sign(s, alg);
+    ucmpi_xfer_sign(s, alg, a);
     if (a->scounts != NULL || a->scounts_c != NULL) {
         /* scatterv with bad counts only: the valid blocks go (read from
          * sbuf: blocking, or at each start), the others are empty */
