@@ -190,7 +190,9 @@ static void pass_on_loss(ucmpi_sched_t *s, bool dead_peer)
     s->lost = 1;
     if (s->late_err != MPI_SUCCESS)
         return;
-    for (int r = 0; !dead_peer && r < s->comm->size; r++)
+    /* (peer ranks: of the remote group on an intercomm, whose size may
+     * be smaller than the local group's) */
+    for (int r = 0; !dead_peer && r < s->comm->remote_size; r++)
         dead_peer = ucmpi_peer_failed(ucmpi_comm_peer_world(s->comm, r));
     s->late_err = dead_peer ? MPI_ERR_PROC_FAILED : MPI_ERR_TRUNCATE;
 }
