@@ -102,6 +102,18 @@ void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc);
  * request doing so on each start; else *req becomes MPI_REQUEST_NULL). */
 int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req,
                          const char *fn, int err);
+/* The same for gather and reduce, whose data flows to the root: a zero
+ * rank that is a leaf of the others' tree hears from nobody, and the rank
+ * waiting for its data may not be the one its first dissemination message
+ * reaches.  So the empty schedule is a star around root (one round: each
+ * rank sends the root an empty message and waits for one from it): the
+ * root needs every rank's data, so it stalls and finds the zero rank's
+ * message, or a zero root finds its children's data.  2(n-1) messages at
+ * the root.  (Scatter and bcast use the dissemination form: a zero rank
+ * hears from its parent, and a zero root's first message reaches its
+ * first child.) */
+int ucmpi_coll_run_empty_rooted(ucmpi_comm_t *comm, int root, int mode,
+                                MPI_Request *req, const char *fn, int err);
 
 /* Error path of a persistent collective (the *_init call of a rank whose
  * arguments failed a check, err): s, the schedule that serves the others

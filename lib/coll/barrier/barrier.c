@@ -74,19 +74,20 @@ static int barrier_common(MPI_Comm comm, int mode, MPI_Request *req,
     return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
 }
 
-/* The count-0 rule (coll_util.h): the empty collective is this
- * dissemination barrier signed EMPTY, cached like a barrier. */
-int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req,
-                         const char *fn, int err)
+/* The count-0 rule (coll_util.h): the empty collective, signed EMPTY and
+ * cached like a barrier: the dissemination barrier (root < 0) or the star
+ * around root. */
+static int run_empty(ucmpi_comm_t *comm, int root, int mode,
+                     MPI_Request *req, const char *fn, int err)
 {
     static const char empty_key;
-    ucmpi_sched_key_t key = {&empty_key, 0, 0, NULL, NULL, 0, 0, NULL, NULL,
-                             MPI_OP_NULL, NULL, 0};
+    ucmpi_sched_key_t key = {&empty_key, root >= 0, root, NULL, NULL, 0, 0,
+                             NULL, NULL, MPI_OP_NULL, NULL, 0};
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
     ucmpi_sched_t *s;
     int rc;
 
-    if (err != MPI_SUCCESS && mode != UCMPI_COLL_BLOCKING)
+    if (err != MPI_SUCCESS && mode != UCMPI_COLL_BLOCKING && req != NULL)
         *req = MPI_REQUEST_NULL;
     if (err == MPI_SUCCESS && (s = ucmpi_coll_cached(comm, mode, &key)))
         return ucmpi_coll_run(comm, s, MPI_SUCCESS, mode, req, fn);
@@ -95,17 +96,34 @@ int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req,
                                   : ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn,
                                                    "out of memory");
     ucmpi_sched_sign_empty(s);
-    rc = ucmpi_barrier_dissemination(s, &g);
+    rc = root < 0 ? ucmpi_barrier_dissemination(s, &g)
+                  : ucmpi_barrier_star(s, &g, root);
     if (err == MPI_SUCCESS)
         return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
-    /* a rank whose arguments failed serves the others, then reports err */
-    if (mode == UCMPI_COLL_PERSISTENT)
+    /* a rank whose arguments failed serves the others and reports err:
+     * blocking, in the call; else in the background, or in the request a
+     * persistent init hands back (none if the request check failed) */
+    if (mode == UCMPI_COLL_PERSISTENT && req != NULL)
         return ucmpi_coll_persist_failed(s, rc, req, err);
-    if (rc != MPI_SUCCESS)
+    if (mode != UCMPI_COLL_BLOCKING)
+        ucmpi_coll_release(s, rc);
+    else if (rc != MPI_SUCCESS)
         ucmpi_sched_free(s);
     else
         (void)ucmpi_sched_run_blocking(s);
     return err;
+}
+
+int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req,
+                         const char *fn, int err)
+{
+    return run_empty(comm, -1, mode, req, fn, err);
+}
+
+int ucmpi_coll_run_empty_rooted(ucmpi_comm_t *comm, int root, int mode,
+                                MPI_Request *req, const char *fn, int err)
+{
+    return run_empty(comm, root, mode, req, fn, err);
 }
 
 #pragma weak MPI_Barrier = PMPI_Barrier

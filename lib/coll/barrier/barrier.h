@@ -13,6 +13,9 @@ int ucmpi_barrier_dissemination(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g);
 int ucmpi_barrier_knomial(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k);
 int ucmpi_barrier_fanin(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k);
 int ucmpi_barrier_fanout(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k);
+/* One round of zero-byte messages between root and every other member. */
+int ucmpi_barrier_star(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g,
+                       int root);
 /* Intercommunicator barrier; local is comm's local intracommunicator. */
 int ucmpi_barrier_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                         ucmpi_comm_t *local);

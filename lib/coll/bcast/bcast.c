@@ -76,15 +76,16 @@ int ucmpi_bcast_build(ucmpi_sched_t *s, void *buf, MPI_Count count,
  * scratch. */
 static char bcast_nodata;
 
-/* The count-0 rule (coll_util.h) over p2p: 0 bytes still take part.  A
- * blocking call on a comm with a shm segment keeps its old way (an empty
- * schedule, no message): the others' shm path sends no messages either. */
+/* The count-0 rule (coll_util.h): 0 bytes still take part.  A blocking
+ * call on a comm with a shm segment takes the shm path with 0 bytes, as
+ * the others do with theirs: a non-root compares the root's byte count
+ * with its own there.  (Where the others' bytes are past the shm limit,
+ * 2 ranks from 32 MiB by default, they run p2p and a mismatch still
+ * hangs.)  Over p2p, after that: the empty schedule. */
 static int bcast_empty(ucmpi_comm_t *comm, const ucmpi_comm_t *local,
-                       MPI_Count count, MPI_Datatype dt, int mode)
+                       MPI_Count count, MPI_Datatype dt)
 {
-    return count * dt->size == 0 && local == NULL && comm->size > 1 &&
-           !(mode == UCMPI_COLL_BLOCKING &&
-             ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST, 0));
+    return count * dt->size == 0 && local == NULL && comm->size > 1;
 }
 
 static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
@@ -100,13 +101,9 @@ static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
     char *tmp = NULL;
     int rc;
 
-    if (mode != UCMPI_COLL_BLOCKING)
-        *req = MPI_REQUEST_NULL;
-    if (bcast_empty(comm, local, count, dt, mode))
-        return ucmpi_coll_run_empty(comm, mode, req, fn, err);
-    if (mode == UCMPI_COLL_BLOCKING && count > 0 && !comm->is_inter &&
+    if (mode == UCMPI_COLL_BLOCKING && !comm->is_inter &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST, nbytes)) {
-        tmp = calloc((size_t)count, ext);
+        tmp = calloc(1, (size_t)count * ext + 1);
         if (tmp == NULL)
             return ucmpi_coll_skip(comm, err, UCMPI_SHM_BCAST, nbytes, 0);
         rc = ucmpi_coll_shm_bcast(comm, tmp - dt->true_lb, count, dt, root,
@@ -116,6 +113,10 @@ static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
             return err;
         tmp = NULL;
     }
+    if (bcast_empty(comm, local, count, dt))
+        return ucmpi_coll_run_empty(comm, mode, req, fn, err);
+    if (mode != UCMPI_COLL_BLOCKING)
+        *req = MPI_REQUEST_NULL;
     if ((s = ucmpi_sched_create(comm)) == NULL)
         return ucmpi_coll_skip(comm, err, -1, 0,
                                comm->is_inter && root >= 0);
@@ -164,13 +165,13 @@ static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
         rc = ucmpi_check_buf(comm, buf, count, dt, fn);
     if (rc != MPI_SUCCESS)
         return bcast_failed(comm, local, rc, count, dt, root, mode, req, fn);
-    if (mode == UCMPI_COLL_BLOCKING && count > 0 &&
+    if (mode == UCMPI_COLL_BLOCKING &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST,
                               (size_t)(count * dt->size)) &&
         (rc = ucmpi_coll_shm_bcast(comm, buf, count, dt, root, 0, fn)) !=
             UCMPI_SHM_FALLBACK)
         return rc;
-    if (bcast_empty(comm, local, count, dt, mode))
+    if (bcast_empty(comm, local, count, dt))
         return ucmpi_coll_run_empty(comm, mode, req, fn, MPI_SUCCESS);
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
     int alg = local ? -1

@@ -195,7 +195,7 @@ static ucmpi_sched_t *gather_nonroot_build(ucmpi_comm_t *c, int root, int v,
  * rank keeps its collective numbers in step. */
 static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
                          long long bs, ucmpi_xfer_mode_t mode,
-                         MPI_Request *req)
+                         MPI_Request *req, const char *fn)
 {
     ucmpi_xfer_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
                            .root = root, .sbuf = MPI_IN_PLACE,
@@ -205,6 +205,10 @@ static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
     ucmpi_sched_t *s;
     int rc;
 
+    /* count 0: the others with count 0 run the empty schedule */
+    if (bs == 0 && !v && !c->is_inter && c->size > 1 && root >= 0 &&
+        root < c->size)
+        return ucmpi_coll_run_empty_rooted(c, root, (int)mode, req, fn, err);
     if (mode != UCMPI_XFER_BLOCKING && req != NULL)
         *req = MPI_REQUEST_NULL;
     /* (a root rank is a valid root) */
@@ -230,6 +234,17 @@ static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
         return ucmpi_coll_persist_failed(s, rc, req, err);
     ucmpi_coll_release(s, rc);
     return err;
+}
+
+/* The count-0 rule (coll_util.h): the block is 0 bytes (at the root its
+ * receive block, elsewhere the send block; a): the rank runs the empty
+ * schedule, a star around the root, instead of an algorithm chosen for
+ * blocks of 0 bytes (the others may choose another for theirs). */
+static int gather_empty(const ucmpi_comm_t *c, const ucmpi_xfer_args_t *a)
+{
+    return !c->is_inter && c->size > 1 &&
+           (a->root == c->rank ? a->rcount * a->rdt->size
+                               : a->scount * a->sdt->size) == 0;
 }
 
 static int gather_common(const void *sbuf, MPI_Count scount,
@@ -261,7 +276,7 @@ static int gather_common(const void *sbuf, MPI_Count scount,
         bs = is_root ? block_bytes(rcount, rdt) : -1;
         if (bs < 0 && (sbuf != MPI_IN_PLACE || !is_root) && !comm->is_inter)
             bs = block_bytes(scount, sdt);
-        return gather_failed(comm, rc, root, 0, bs, mode, req);
+        return gather_failed(comm, rc, root, 0, bs, mode, req, fn);
     }
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .root = root, .sbuf = sbuf,
@@ -279,9 +294,15 @@ static int gather_common(const void *sbuf, MPI_Count scount,
     if (!comm->is_inter && root == comm->rank && sbuf != MPI_IN_PLACE) {
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
                                     "root's own block", fn);
+        if (rc != MPI_SUCCESS && gather_empty(comm, &a))
+            return ucmpi_coll_run_empty_rooted(comm, root, (int)mode, req,
+                                               fn, rc);
         if (rc != MPI_SUCCESS)
             return run_without_own(gather_select, &a, mode, req, fn, rc);
     }
+    if (gather_empty(comm, &a))
+        return ucmpi_coll_run_empty_rooted(comm, root, (int)mode, req, fn,
+                                           MPI_SUCCESS);
     return ucmpi_xfer_run(gather_select(&a), &a, mode, req, fn);
 }
 
@@ -387,7 +408,7 @@ static int gatherv_common(const void *sbuf, MPI_Count scount,
         rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
     }
     if (rc != MPI_SUCCESS)
-        return gather_failed(comm, rc, root, 1, -1, mode, req);
+        return gather_failed(comm, rc, root, 1, -1, mode, req, fn);
     a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .root = root, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,

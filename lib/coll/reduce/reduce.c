@@ -1,6 +1,7 @@
 /* MPI_Reduce, MPI_Ireduce, MPI_Reduce_init: algorithm table, selection and
  * entry points. */
 #include "coll/reduce/reduce.h"
+#include "coll/allreduce/allreduce.h"
 #include "coll/alias.h"
 
 #include <stdlib.h>
@@ -72,6 +73,78 @@ int ucmpi_reduce_build(ucmpi_sched_t *s, const void *mine, void *rbuf,
         return ucmpi_reduce_chain(s, mine, rbuf, count, dt, op, root, g,
                                   (size_t)ucmpi_config_long("REDUCE_SEGMENT"));
     return ucmpi_reduce_tree(s, mine, rbuf, count, dt, op, root, g, 2);
+}
+
+/* A non-root's part in the shm reduce at count 0: it records 0 bytes and
+ * posts, as a contributor does (ucmpi_coll_shm_reduce), and leaves; the
+ * root (and every rank of a split reduce, or a voter) checks the records
+ * and fails the call if counts differ.  It cannot check itself: the root
+ * records nothing.  UCMPI_SHM_FALLBACK: no segment. */
+static int reduce_shm_zero(ucmpi_comm_t *comm, const char *fn)
+{
+    ucmpi_coll_shm_t *sh;
+    uint64_t k;
+    int rc;
+
+    if (!ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, 0))
+        return UCMPI_SHM_FALLBACK;
+    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_wait_room(sh, k, 0, fn)) != MPI_SUCCESS)
+        return rc;
+    ucmpi_coll_shm_set_size(sh, k, 0);
+    ucmpi_coll_shm_post(sh, k);
+    return MPI_SUCCESS;
+}
+
+/* The count-0 rule (coll_util.h): count 0 on an intracomm of 2+ ranks
+ * (root valid) takes part instead of returning at once; err: this rank's
+ * arguments failed a check (reported), else MPI_SUCCESS.  Blocking with
+ * a contiguous type on a comm with a shm segment, where the others take
+ * the shm path or vote (reduce_shm): the root votes (every rank's record
+ * checked), a non-root records 0 bytes.  Else the empty schedule around
+ * the root. */
+static int reduce_zero(ucmpi_comm_t *comm, MPI_Datatype dt, int root,
+                       int mode, MPI_Request *req, const char *fn, int err)
+{
+    int rc;
+
+    if (mode == UCMPI_COLL_BLOCKING && dt->contig &&
+        (rc = comm->rank == root
+                  ? ucmpi_reduction_shm_vote(comm, UCMPI_SHM_REDUCE, 0, fn)
+                  : reduce_shm_zero(comm, fn)) != UCMPI_SHM_FALLBACK)
+        return err != MPI_SUCCESS ? err : rc;
+    return ucmpi_coll_run_empty_rooted(comm, root, mode, req, fn, err);
+}
+
+static int reduce_zero_applies(const ucmpi_comm_t *comm, MPI_Count count,
+                               MPI_Datatype dt, int root)
+{
+    return count * dt->size == 0 && !comm->is_inter && comm->size > 1 &&
+           root >= 0 && root < comm->size;
+}
+
+/* The blocking shm path of a contiguous type (UCMPI_SHM_FALLBACK: none,
+ * go on to p2p).  A rank that does not take it (count 0, or too large
+ * for it) while the segment exists votes with its bytes, as allreduce
+ * does: if every rank passed the same, they all go on together (p2p, or
+ * done at count 0); if not, the vote fails instead of some ranks waiting
+ * in the segment and others on p2p.  (A non-root at count 0 records its
+ * 0 bytes for the checking ranks: reduce_shm_zero.) */
+static int reduce_shm(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
+                      MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
+                      const char *fn)
+{
+    size_t nbytes = (size_t)(count * dt->size);
+    int rc;
+
+    if (count > 0 && ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes) &&
+        (rc = ucmpi_coll_shm_reduce(comm, sbuf, rbuf, count, dt, op, root,
+                                    fn)) != UCMPI_SHM_FALLBACK)
+        return rc;
+    if (nbytes == 0 && comm->rank != root)
+        return reduce_shm_zero(comm, fn);
+    rc = ucmpi_reduction_shm_vote(comm, UCMPI_SHM_REDUCE, nbytes, fn);
+    return rc == MPI_SUCCESS && nbytes > 0 ? UCMPI_SHM_FALLBACK : rc;
 }
 
 /* An argument error on this rank where the others take the shm path
@@ -150,6 +223,8 @@ static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
     char *tmp;
     int rc;
 
+    if (reduce_zero_applies(comm, count, dt, root))
+        return reduce_zero(comm, dt, root, mode, req, fn, err);
     if (mode != UCMPI_COLL_BLOCKING)
         *req = MPI_REQUEST_NULL;
     if (count == 0)
@@ -187,12 +262,15 @@ static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
  * the loss up to the root, which reports it instead of waiting. */
 static int reduce_nonroot_failed(ucmpi_comm_t *comm, int err,
                                  MPI_Count count, MPI_Datatype dt, MPI_Op op,
-                                 int root, int mode, MPI_Request *req)
+                                 int root, int mode, MPI_Request *req,
+                                 const char *fn)
 {
     size_t nbytes = (size_t)(count * dt->size);
     ucmpi_sched_t *s;
     int rc;
 
+    if (reduce_zero_applies(comm, count, dt, root))
+        return reduce_zero(comm, dt, root, mode, req, fn, err);
     if (mode != UCMPI_COLL_BLOCKING)
         *req = MPI_REQUEST_NULL;
     if (count == 0 || comm->is_inter ||
@@ -220,7 +298,8 @@ static int reduce_nonroot_failed(ucmpi_comm_t *comm, int err,
  * applied: the schedule is poisoned).  Else it skips, as before. */
 static int reduce_blind_failed(ucmpi_comm_t *comm, int err, MPI_Count count,
                                MPI_Datatype dt, int dt_ok, MPI_Op op,
-                               int root, int mode, MPI_Request *req)
+                               int root, int mode, MPI_Request *req,
+                               const char *fn)
 {
     const char *why;
     int id = ucmpi_coll_alg_forced("REDUCE_ALGORITHM", reduce_algs, NALGS);
@@ -232,6 +311,8 @@ static int reduce_blind_failed(ucmpi_comm_t *comm, int err, MPI_Count count,
 
     if (req == NULL)              /* (the request check failed) */
         mode = UCMPI_COLL_BLOCKING;
+    if (known && reduce_zero_applies(comm, count, dt, root))
+        return reduce_zero(comm, dt, root, mode, req, fn, err);
     if (mode != UCMPI_COLL_BLOCKING)
         *req = MPI_REQUEST_NULL;
     if (comm->is_inter || root < 0 || root >= comm->size)
@@ -277,7 +358,7 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
         rc = ucmpi_coll_check_op(comm, op, dt, fn);
     if (rc != MPI_SUCCESS)
         return reduce_blind_failed(comm, rc, count, dt, dt_ok, op, root,
-                                   mode, req);
+                                   mode, req, fn);
     am_root = comm->is_inter ? root == MPI_ROOT : root == comm->rank;
     if (rbuf == MPI_IN_PLACE ||
         (sbuf == MPI_IN_PLACE && (!am_root || comm->is_inter))) {
@@ -287,7 +368,7 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
         return am_root ? reduce_root_failed(comm, rc, sbuf, count, dt, op,
                                             root, mode, req, fn)
                        : reduce_nonroot_failed(comm, rc, count, dt, op, root,
-                                               mode, req);
+                                               mode, req, fn);
     }
     /* only the root of an intracomm uses both buffers */
     if (am_root && !comm->is_inter && sbuf != MPI_IN_PLACE &&
@@ -297,12 +378,13 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                                   req, fn);
     if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
         return rc;
-    if (mode == UCMPI_COLL_BLOCKING && count > 0 && dt->contig &&
-        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE,
-                              (size_t)(count * dt->size)) &&
-        (rc = ucmpi_coll_shm_reduce(comm, sbuf, rbuf, count, dt, op, root,
-                                    fn)) != UCMPI_SHM_FALLBACK)
+    if (mode == UCMPI_COLL_BLOCKING && dt->contig &&
+        (rc = reduce_shm(comm, sbuf, rbuf, count, dt, op, root, fn)) !=
+            UCMPI_SHM_FALLBACK)
         return rc;
+    if (reduce_zero_applies(comm, count, dt, root))
+        return ucmpi_coll_run_empty_rooted(comm, root, mode, req, fn,
+                                           MPI_SUCCESS);
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
     int alg = local ? -1
                     : ucmpi_reduce_select(comm, g.size,

@@ -38,6 +38,9 @@ static int scan_common(const void *sbuf, void *rbuf, MPI_Count count,
                                       fn)) != MPI_SUCCESS)
         return rc;
     (void)ucmpi_coll_alg_forced("SCAN_ALGORITHM", scan_algs, NALGS);
+    /* the count-0 rule (coll_util.h): a zero rank hears from its partners */
+    if (count * dt->size == 0 && comm->size > 1)
+        return ucmpi_coll_run_empty(comm, mode, req, fn, MPI_SUCCESS);
     ucmpi_sched_key_t key = {scan_algs, exclusive, 0, sbuf, rbuf, count,
                              count, dt, dt, op, NULL, 0};
     if ((s = ucmpi_coll_cached(comm, mode, &key)) != NULL)
@@ -45,6 +48,10 @@ static int scan_common(const void *sbuf, void *rbuf, MPI_Count count,
     s = ucmpi_sched_create(comm);
     if (s == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    /* signed (scan and exscan apart): ranks that disagree stall and the
+     * probe finds the other side's messages (sched_abort.h) */
+    ucmpi_sched_sign(s, scan_algs, sizeof(scan_algs[0]), NALGS,
+                     UCMPI_SCAN_RECURSIVE_DOUBLING, (unsigned)exclusive);
     if (count > 0) {
         ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
         const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;

@@ -258,6 +258,17 @@ static const ucmpi_xfer_alg_t *scatter_select_others(ucmpi_comm_t *c,
                ? &ucmpi_scatter_algs[SCATTER_LINEAR] : NULL;
 }
 
+/* The count-0 rule (coll_util.h): the block is 0 bytes (at the root its
+ * send block, elsewhere the receive block; a): the rank runs the empty
+ * schedule (a zero rank hears from its parent in any algorithm, and a
+ * zero root's first message reaches its first child). */
+static int scatter_empty(const ucmpi_comm_t *c, const ucmpi_xfer_args_t *a)
+{
+    return !c->is_inter && c->size > 1 &&
+           (a->root == c->rank ? a->scount * a->sdt->size
+                               : a->rcount * a->rdt->size) == 0;
+}
+
 static int scatter_common(const void *sbuf, MPI_Count scount,
                           MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                           MPI_Datatype rdt, int root,
@@ -283,6 +294,8 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
         !ucmpi_xfer_is_root(comm, root)) {
         long long bs = rcount >= 0 && dt_ok(rdt)
                            ? (long long)(rcount * rdt->size) : -1;
+        if (bs == 0 && comm->size > 1 && root >= 0 && root < comm->size)
+            return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
         return scatter_nonroot_failed(comm, rc, root,
                                       scatter_select_others(comm, root, bs),
                                       mode, req);
@@ -299,6 +312,12 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
         if (!ok && !comm->is_inter && rbuf != MPI_IN_PLACE && rcount >= 0 &&
             dt_ok(rdt))
             bs = (long long)(rcount * rdt->size);
+        /* a root with no data to send (its send side failed, or 0
+         * bytes) has 0 bytes for the others: the count-0 rule */
+        if ((ok ? scatter_empty(comm, &a)
+                : !comm->is_inter && comm->size > 1) &&
+            ucmpi_xfer_is_root(comm, root))
+            return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
         return scatter_failed(comm, rc, &a, ok, ok ? scatter_select(&a)
                                   : scatter_select_nodata(&a, bs),
                               mode, req, fn);
@@ -311,9 +330,13 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
     if (!comm->is_inter && root == comm->rank && rbuf != MPI_IN_PLACE) {
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
                                     "root's own block", fn);
+        if (rc != MPI_SUCCESS && scatter_empty(comm, &a))
+            return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
         if (rc != MPI_SUCCESS)
             return run_without_own(scatter_select, &a, mode, req, fn, rc);
     }
+    if (scatter_empty(comm, &a))
+        return ucmpi_coll_run_empty(comm, (int)mode, req, fn, MPI_SUCCESS);
     return ucmpi_xfer_run(scatter_select(&a), &a, mode, req, fn);
 }
 
