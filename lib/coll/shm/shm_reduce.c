@@ -10,9 +10,10 @@
  * block out of the n buffers.  So all ranks reduce at once, each only
  * its block, and the copies and reductions of successive chunks overlap
  * (a writer runs up to NBUF-1 chunks ahead).  Without MPI_IN_PLACE my
- * own block's operand is read straight from sbuf.  2 ranks: 0.4-1.0x
- * the p2p ring_segmented from 128 KiB to 4 MiB, 0.65-0.8x at 8-16 MiB
- * (the limit and its measurements are in shm_seg.c).
+ * own block's operand is read straight from sbuf.  2 ranks: automatic
+ * only up to 32 KiB since session 12 (the p2p ring_segmented's single
+ * CMA copy won above; the limits and their measurements are in
+ * shm_select.c).
  */
 #include "coll/shm/shm.h"
 

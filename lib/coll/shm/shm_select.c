@@ -141,7 +141,31 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  * median of medians, UCMPI_ALLTOALL_ALGORITHM=shm | auto with p2p above
  * 2 MiB):  mpiexec -n 2 bench/coll_bench -b alltoall -m S -M S -r 1000
  *   3 MiB 105 vs 149 us, 4 MiB 137 vs 186 (Open MPI 254), 8 MiB 671 vs
- *   910.  So shm up to 32 MiB stays. */
+ *   910.  So shm up to 32 MiB stayed (until session 12, below).
+ * 2 ranks, alltoall and reduce_scatter above 32 KiB: p2p (session 12,
+ * perf12).  This VM flips between a fast and a slow period (0-64 B
+ * latency ~0.1 vs ~0.5 us, every MPI alike): in the slow one, data one
+ * core has just written costs the other core far more to read, and the
+ * two copies through the segment (the writer's lines change every call)
+ * ran 2-4x Open MPI's single CMA copy out of an unchanged sbuf; p2p is
+ * that CMA copy (UCX rendezvous; huge pages from 1 MiB, hugepage.c).
+ * Interleaved fixed-count runs of each library's own coll_bench, median
+ * us over the rounds (per-run times are bimodal: the period):
+ *   UCMPI_ALLTOALL_ALGORITHM=pairwise (or this table) | main's shm | Open
+ *   MPI:  mpiexec -n 2 bench/coll_bench -b alltoall,reduce_scatter
+ *     -m 16K -M 32M -i 40   (5 rounds, 1 Dec 02:06-02:12 UTC, load 13-17
+ *     from SCHED_IDLE builds; -i 200 and 7 rounds for the fast run)
+ * alltoall, p2p / shm / Open MPI: 32 KiB 14.8 / 8.0 / 15.6, 64 KiB 15.8 /
+ *   20.5 / 14.7, 128 KiB 22.1 / 51.7 / 26.8, 512 KiB 70 / 175 / 106, 1
+ *   MiB 138 / 459 / 140, 4 MiB 380 / 9556 / 7156, 32 MiB 16000 / 73306 /
+ *   37470; reduce_scatter (p2p: ring_segmented) 32 KiB 16.1 / 16.4, 64
+ *   KiB 15.6 / 28.5, 1 MiB 105 / 487 (MPICH 1341), 8 MiB 3773 / 15777
+ *   (MPICH 11292).  In a fast-period run (02:18 UTC, load 26 of which
+ *   SCHED_IDLE tests) shm won instead, by less: alltoall 64 KiB 17.4 /
+ *   12.7 / 14.1, 128 KiB 24.6 / 22.0 / 18.5, 512 KiB 80.5 / 72.5 / 96.4;
+ *   reduce_scatter 64 KiB 16.4 / 11.0, 512 KiB 80.0 / 61.8.  16 KiB
+ *   stays shm: 8.8 / p2p 30.1 / Open MPI 24.2 (01:58 UTC, load 14),
+ *   3.8 / 4.2 / 4.2 in the fast run. */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
@@ -150,8 +174,8 @@ static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     [UCMPI_SHM_REDUCE] =         {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLREDUCE] =      {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLGATHER] =      {16 << 20, ALL,      ALL},
-    [UCMPI_SHM_ALLTOALL] =       {32 << 20, 16 << 20,  4 << 20},
-    [UCMPI_SHM_REDUCE_SCATTER] = {ALL,     ALL,       ALL},
+    [UCMPI_SHM_ALLTOALL] =       {32 << 10, 16 << 20,  4 << 20},
+    [UCMPI_SHM_REDUCE_SCATTER] = {32 << 10, ALL,      ALL},
 };
 #undef ALL
 
