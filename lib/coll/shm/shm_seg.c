@@ -445,14 +445,28 @@ void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
                      __ATOMIC_RELAXED);
 }
 
-/* Rank r recorded `theirs` where this rank has nbytes. */
-static int size_error(ucmpi_coll_shm_t *sh, int r, uint64_t theirs,
-                      uint64_t nbytes, const char *fn)
+/* A voter bound for p2p (xfer_check.c) records its bytes ^ k << 40. */
+static int is_vote(uint64_t theirs, uint64_t k)
+{
+    return theirs != UCMPI_COLL_SHM_SIZE_LOST &&
+           theirs >> 40 == (k & ((1ULL << 24) - 1));
+}
+
+/* Rank r recorded `theirs` for k where this rank has nbytes. */
+static int size_error(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                      uint64_t theirs, uint64_t nbytes, const char *fn)
 {
     if (theirs == UCMPI_COLL_SHM_SIZE_LOST)
         return ucmpi_err_comm(sh->comm, MPI_ERR_OTHER, fn, "rank %d could "
                               "not take part (its arguments failed a check)",
                               r);
+    if (is_vote(theirs, k))
+        return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d "
+                              "passed %llu bytes, past the shared-memory "
+                              "path, this rank %llu: the counts or types of "
+                              "the ranks differ", r,
+                              (unsigned long long)(theirs ^ k << 40),
+                              (unsigned long long)nbytes);
     return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d passed "
                           "%llu bytes, this rank %llu: the counts or types "
                           "of the ranks differ", r,
@@ -479,17 +493,9 @@ static int check_records(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t nbytes,
     if (bad == sh->n)
         return MPI_SUCCESS;
     sh->seq = k;
-    /* a voter bound for p2p (xfer_check.c: its bytes ^ k << 40) meeting a
-     * chunked allgather/alltoall (shm_large.c) */
-    if (theirs != UCMPI_COLL_SHM_SIZE_LOST &&
-        theirs >> 40 == (k & ((1ULL << 24) - 1)))
-        return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d "
-                              "passed %llu bytes, past the shared-memory "
-                              "path, this rank %llu: the counts or types of "
-                              "the ranks differ", bad,
-                              (unsigned long long)(theirs ^ k << 40),
-                              (unsigned long long)nbytes);
-    return size_error(sh, bad, theirs, nbytes, fn);
+    /* (a voter bound for p2p may meet a chunked allgather/alltoall,
+     * shm_large.c: size_error names it) */
+    return size_error(sh, bad, k, theirs, nbytes, fn);
 }
 
 int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
@@ -512,10 +518,14 @@ int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
                                    uint64_t k, uint64_t nbytes,
                                    uint64_t *theirs, const char *fn)
 {
-    *theirs = *size_rec(sh, root, k);
-    if (__builtin_expect(*theirs == nbytes, 1))
+    uint64_t rec = *size_rec(sh, root, k);
+
+    *theirs = rec;
+    if (__builtin_expect(rec == nbytes, 1))
         return MPI_SUCCESS;
-    return size_error(sh, root, *theirs, nbytes, fn);
+    if (is_vote(rec, k))        /* it took k alone: nothing to drain */
+        *theirs = 0;
+    return size_error(sh, root, k, rec, nbytes, fn);
 }
 
 /* xfer9: rank r's size record for k, read without a check (the vote of
