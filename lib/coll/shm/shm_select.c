@@ -192,7 +192,15 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  *   new / main / Open MPI / MPICH: bcast 64 KiB 20.2 / 48.9 / 19.5 /
  *   22.1, 1 MiB 102 / 303 / 197 / 204, 4 MiB 463 / 2345 / 7761 / 3591;
  *   allgather 128 KiB 20.8 / 48.3 / 54.7 / 88.6, 1 MiB 95.6 / 368 / 153 /
- *   529, 8 MiB 6589 / 18717 / 13390 / 12662. */
+ *   529, 8 MiB 6589 / 18717 / 13390 / 12662.
+ * A quiet run in the fast mode (05:57 UTC, load 4, -M 128K -i 500, 8
+ * rounds, every run fast: 8 B bcast shm 0.08-0.09 us) went the other
+ * way: shm ahead at every size to 128 KiB, bcast 16 KiB shm / p2p /
+ * Open MPI 2.8 / 5.2 / 5.1, 64 KiB 6.9 / 10.1 / 9.8, 128 KiB 12.2 /
+ * 16.9 / 16.6; allgather 128 KiB gathered 8.6 / 12.7 / 14.7.  p2p
+ * stays level with Open MPI in both modes; shm is 0.55-0.8x of it in
+ * the fast mode and 1.4-4x in the slow one (bench/compare.sh at 05:50,
+ * 2 of 3 rounds slow: bcast 32 KiB 19.6 us against Open MPI's 8.2). */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
