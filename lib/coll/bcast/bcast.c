@@ -1,6 +1,7 @@
 /* MPI_Bcast, MPI_Ibcast, MPI_Bcast_init: algorithm table, selection and
  * entry points. */
 #include "coll/bcast/bcast.h"
+#include "coll/xfer.h"
 
 #include <stdlib.h>
 
@@ -79,13 +80,29 @@ static char bcast_nodata;
 /* The count-0 rule (coll_util.h): 0 bytes still take part.  A blocking
  * call on a comm with a shm segment takes the shm path with 0 bytes, as
  * the others do with theirs: a non-root compares the root's byte count
- * with its own there.  (Where the others' bytes are past the shm limit,
- * 2 ranks from 32 MiB by default, they run p2p and a mismatch still
- * hangs.)  Over p2p, after that: the empty schedule. */
+ * with its own there, a zero root every rank's (shm_coll.c).  Where the
+ * others' bytes are past the shm limit (2 ranks from 32 MiB, more than 8
+ * from 64 KiB) they vote first (bcast_vote), so that they meet the zero
+ * rank there instead of waiting on p2p.  Over p2p, after that: the
+ * empty schedule. */
 static int bcast_empty(ucmpi_comm_t *comm, const ucmpi_comm_t *local,
                        MPI_Count count, MPI_Datatype dt)
 {
     return count * dt->size == 0 && local == NULL && comm->size > 1;
+}
+
+/* A blocking bcast of nbytes that does not take the shm path on a comm
+ * where 0 bytes would: every rank's bytes are compared in the segment
+ * first (ucmpi_xfer_shm_vote, as allgather and reduce do), one flag
+ * round; UCMPI_SHM_FALLBACK where nothing was voted.  flags: a rank
+ * whose arguments failed votes UCMPI_XFER_VOTE_LOST. */
+static int bcast_vote(ucmpi_comm_t *comm, size_t nbytes, int flags,
+                      const char *fn)
+{
+    if (comm->is_inter || nbytes == 0 ||
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST, nbytes))
+        return UCMPI_SHM_FALLBACK;
+    return ucmpi_xfer_shm_vote(comm, UCMPI_SHM_BCAST, nbytes, flags, fn);
 }
 
 static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
@@ -113,6 +130,11 @@ static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
             return err;
         tmp = NULL;
     }
+    /* the others vote: they fail there, nobody goes on to p2p */
+    if (mode == UCMPI_COLL_BLOCKING &&
+        bcast_vote(comm, nbytes, UCMPI_XFER_VOTE_LOST, fn) !=
+            UCMPI_SHM_FALLBACK)
+        return err;
     if (bcast_empty(comm, local, count, dt))
         return ucmpi_coll_run_empty(comm, mode, req, fn, err);
     if (mode != UCMPI_COLL_BLOCKING)
@@ -170,6 +192,10 @@ static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
                               (size_t)(count * dt->size)) &&
         (rc = ucmpi_coll_shm_bcast(comm, buf, count, dt, root, 0, fn)) !=
             UCMPI_SHM_FALLBACK)
+        return rc;
+    if (mode == UCMPI_COLL_BLOCKING &&
+        (rc = bcast_vote(comm, (size_t)(count * dt->size), 0, fn)) !=
+            UCMPI_SHM_FALLBACK && rc != MPI_SUCCESS)
         return rc;
     if (bcast_empty(comm, local, count, dt))
         return ucmpi_coll_run_empty(comm, mode, req, fn, MPI_SUCCESS);
