@@ -6,7 +6,9 @@
  * as its data.  Afterwards correct bcasts on the same comm must give the
  * right data (the ranks' collective numbers stayed in step).  Pairs
  * cross the shm path's one-buffer / chunked threshold (64 KiB, or 4 KiB
- * with UCMPI_COLL_SHM_SLOT_BYTES=4096) in both directions.  Before the
+ * with UCMPI_COLL_SHM_SLOT_BYTES=4096) in both directions, and at 2
+ * ranks with the automatic choice the shm limit (32 KiB: p2p above, after
+ * a size vote).  Before the
  * fix the shm bcast returned success with stale data on the odd rank and
  * the chunked pairs left the ranks out of step.
  */

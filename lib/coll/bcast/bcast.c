@@ -80,29 +80,13 @@ static char bcast_nodata;
 /* The count-0 rule (coll_util.h): 0 bytes still take part.  A blocking
  * call on a comm with a shm segment takes the shm path with 0 bytes, as
  * the others do with theirs: a non-root compares the root's byte count
- * with its own there, a zero root every rank's (shm_coll.c).  Where the
- * others' bytes are past the shm limit (2 ranks from 32 MiB, more than 8
- * from 64 KiB) they vote first (bcast_vote), so that they meet the zero
- * rank there instead of waiting on p2p.  Over p2p, after that: the
- * empty schedule. */
+ * with its own there, a zero root every rank's (shm_coll.c), and where
+ * the others' bytes are past the shm limit they vote instead and see its
+ * 0 (bcast_shm).  Over p2p, after that: the empty schedule. */
 static int bcast_empty(ucmpi_comm_t *comm, const ucmpi_comm_t *local,
                        MPI_Count count, MPI_Datatype dt)
 {
     return count * dt->size == 0 && local == NULL && comm->size > 1;
-}
-
-/* A blocking bcast of nbytes that does not take the shm path on a comm
- * where 0 bytes would: every rank's bytes are compared in the segment
- * first (ucmpi_xfer_shm_vote, as allgather and reduce do), one flag
- * round; UCMPI_SHM_FALLBACK where nothing was voted.  flags: a rank
- * whose arguments failed votes UCMPI_XFER_VOTE_LOST. */
-static int bcast_vote(ucmpi_comm_t *comm, size_t nbytes, int flags,
-                      const char *fn)
-{
-    if (comm->is_inter || nbytes == 0 ||
-        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST, nbytes))
-        return UCMPI_SHM_FALLBACK;
-    return ucmpi_xfer_shm_vote(comm, UCMPI_SHM_BCAST, nbytes, flags, fn);
 }
 
 static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
@@ -129,12 +113,12 @@ static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
         if (rc != UCMPI_SHM_FALLBACK)
             return err;
         tmp = NULL;
+    } else if (mode == UCMPI_COLL_BLOCKING &&
+               (rc = ucmpi_xfer_shm_vote(comm, UCMPI_SHM_BCAST, nbytes,
+                                         UCMPI_XFER_VOTE_QUIET, fn)) !=
+                   UCMPI_SHM_FALLBACK && rc != MPI_SUCCESS) {
+        return err;    /* the others' vote failed too (bcast_shm) */
     }
-    /* the others vote: they fail there, nobody goes on to p2p */
-    if (mode == UCMPI_COLL_BLOCKING &&
-        bcast_vote(comm, nbytes, UCMPI_XFER_VOTE_LOST, fn) !=
-            UCMPI_SHM_FALLBACK)
-        return err;
     if (bcast_empty(comm, local, count, dt))
         return ucmpi_coll_run_empty(comm, mode, req, fn, err);
     if (mode != UCMPI_COLL_BLOCKING)
@@ -158,6 +142,23 @@ static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
         return ucmpi_coll_persist_failed(s, rc, req, err);
     ucmpi_coll_release(s, rc);
     return err;
+}
+
+/* The blocking shm path (UCMPI_SHM_FALLBACK: go on to p2p).  Past the
+ * shm limit (2 ranks: 32 KiB, shm_select.c) on a comm with a segment the
+ * rank votes with its bytes, as allgather does (xfer9): the ranks go on
+ * to p2p together, or all fail, where one rank's count alone would have
+ * put it in the segment and the others on p2p (a hang). */
+static int bcast_shm(ucmpi_comm_t *comm, void *buf, MPI_Count count,
+                     MPI_Datatype dt, int root, const char *fn)
+{
+    size_t nbytes = (size_t)(count * dt->size);
+    int rc;
+
+    if (ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST, nbytes))
+        return ucmpi_coll_shm_bcast(comm, buf, count, dt, root, 0, fn);
+    rc = ucmpi_xfer_shm_vote(comm, UCMPI_SHM_BCAST, nbytes, 0, fn);
+    return rc == MPI_SUCCESS ? UCMPI_SHM_FALLBACK : rc;
 }
 
 static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
@@ -188,14 +189,8 @@ static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
     if (rc != MPI_SUCCESS)
         return bcast_failed(comm, local, rc, count, dt, root, mode, req, fn);
     if (mode == UCMPI_COLL_BLOCKING &&
-        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST,
-                              (size_t)(count * dt->size)) &&
-        (rc = ucmpi_coll_shm_bcast(comm, buf, count, dt, root, 0, fn)) !=
+        (rc = bcast_shm(comm, buf, count, dt, root, fn)) !=
             UCMPI_SHM_FALLBACK)
-        return rc;
-    if (mode == UCMPI_COLL_BLOCKING &&
-        (rc = bcast_vote(comm, (size_t)(count * dt->size), 0, fn)) !=
-            UCMPI_SHM_FALLBACK && rc != MPI_SUCCESS)
         return rc;
     if (bcast_empty(comm, local, count, dt))
         return ucmpi_coll_run_empty(comm, mode, req, fn, MPI_SUCCESS);

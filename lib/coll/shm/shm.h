@@ -230,7 +230,8 @@ int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
 /* A bcast's root records its bytes (or SIZE_LOST) at its first number k;
  * a non-root, after its wait for the root at k, compares them with its
  * own (*theirs: the root's bytes where it is in the same call with other
- * bytes, else SIZE_LOST: nothing to drain). */
+ * bytes, else SIZE_LOST: nothing to drain, e.g. a root that voted for
+ * p2p, ucmpi_xfer_shm_vote, and so took k alone). */
 int ucmpi_coll_shm_root_size_ok(ucmpi_coll_shm_t *sh, int root, uint64_t k,
                                 size_t nbytes);   /* the fast check */
 int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,

@@ -4,8 +4,9 @@
  * runs up to NBUF-1 chunks ahead of its readers, so the writer's copy in
  * and the readers' copies out overlap: two memcpy of cache-sized pieces,
  * which beat one rendezvous transfer (UCX CMA, ~14 GB/s here) by 2-3x;
- * see auto_max in shm_select.c for the measurements (2-rank alltoall
- * goes p2p above 32 KiB since session 12: the VM's slow periods).
+ * see auto_max in shm_select.c for the measurements (2 ranks go p2p
+ * above 32 KiB: alltoall since session 12, bcast and allgather since
+ * session 13; the VM's slow periods).
  *
  * Single copy (session 7, collL7: 2-rank alltoall of 4-32 MiB, level
  * with Open MPI's one CMA copy):

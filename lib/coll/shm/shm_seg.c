@@ -511,6 +511,13 @@ void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
                      __ATOMIC_RELAXED);
 }
 
+/* A voter bound for p2p (shm_vote.c) records its bytes ^ k << 40. */
+static int is_vote(uint64_t theirs, uint64_t k)
+{
+    return theirs != UCMPI_COLL_SHM_SIZE_LOST &&
+           theirs >> 40 == (k & ((1ULL << 24) - 1));
+}
+
 /* "MPI_Bcast (root 2)" for the call a record names. */
 static void call_name(uint64_t rec, char *buf, size_t len)
 {
@@ -523,9 +530,9 @@ static void call_name(uint64_t rec, char *buf, size_t len)
         snprintf(buf, len, "MPI_%s", name);
 }
 
-/* Rank r recorded `theirs` where this rank has `mine` (records). */
-static int size_error(ucmpi_coll_shm_t *sh, int r, uint64_t theirs,
-                      uint64_t mine, const char *fn)
+/* Rank r recorded `theirs` for k where this rank has `mine` (records). */
+static int size_error(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                      uint64_t theirs, uint64_t mine, const char *fn)
 {
     char a[64], b[64];
 
@@ -533,6 +540,13 @@ static int size_error(ucmpi_coll_shm_t *sh, int r, uint64_t theirs,
         return ucmpi_err_comm(sh->comm, MPI_ERR_OTHER, fn, "rank %d could "
                               "not take part (its arguments failed a check)",
                               r);
+    if (is_vote(theirs, k))
+        return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d "
+                              "passed %llu bytes, past the shared-memory "
+                              "path, this rank %llu: the counts or types of "
+                              "the ranks differ", r,
+                              (unsigned long long)(theirs ^ k << 40),
+                              (unsigned long long)rec_bytes(mine));
     if (rec_bytes(theirs) != theirs && rec_bytes(mine) != mine &&
         (theirs ^ mine) >> REC_CALL_SHIFT != 0) {
         call_name(theirs, a, sizeof(a));
@@ -567,17 +581,9 @@ static int check_records(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t mine,
     if (bad == sh->n)
         return MPI_SUCCESS;
     sh->seq = k;
-    /* a voter bound for p2p (xfer_check.c: its bytes ^ k << 40) meeting a
-     * chunked allgather/alltoall (shm_large.c) */
-    if (theirs != UCMPI_COLL_SHM_SIZE_LOST &&
-        theirs >> 40 == (k & ((1ULL << 24) - 1)))
-        return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d "
-                              "passed %llu bytes, past the shared-memory "
-                              "path, this rank %llu: the counts or types of "
-                              "the ranks differ", bad,
-                              (unsigned long long)(theirs ^ k << 40),
-                              (unsigned long long)rec_bytes(mine));
-    return size_error(sh, bad, theirs, mine, fn);
+    /* (a voter bound for p2p may meet a chunked allgather/alltoall,
+     * shm_large.c: size_error names it) */
+    return size_error(sh, bad, k, theirs, mine, fn);
 }
 
 int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
@@ -606,12 +612,13 @@ int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
     if (__builtin_expect(rec == mine, 1))
         return MPI_SUCCESS;
     /* the root's bytes where it is in this call (a drain takes the
-     * numbers of its chunks), else none: it takes its own numbers */
-    *theirs = rec != UCMPI_COLL_SHM_SIZE_LOST &&
+     * numbers of its chunks), else none: it takes its own numbers (a
+     * root that voted took k alone) */
+    *theirs = rec != UCMPI_COLL_SHM_SIZE_LOST && !is_vote(rec, k) &&
                       (rec ^ mine) >> REC_CALL_SHIFT == 0
                   ? rec_bytes(rec)
                   : UCMPI_COLL_SHM_SIZE_LOST;
-    return size_error(sh, root, rec, mine, fn);
+    return size_error(sh, root, k, rec, mine, fn);
 }
 
 /* xfer9: rank r's size record for k, read without a check (the vote of

@@ -165,15 +165,42 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  *   12.7 / 14.1, 128 KiB 24.6 / 22.0 / 18.5, 512 KiB 80.5 / 72.5 / 96.4;
  *   reduce_scatter 64 KiB 16.4 / 11.0, 512 KiB 80.0 / 61.8.  16 KiB
  *   stays shm: 8.8 / p2p 30.1 / Open MPI 24.2 (01:58 UTC, load 14),
- *   3.8 / 4.2 / 4.2 in the fast run. */
+ *   3.8 / 4.2 / 4.2 in the fast run.
+ * 2 ranks, bcast and allgather above 32 KiB (a rank's bytes): p2p too
+ * (session 13, perf13; at 2 ranks binomial and ring are one rendezvous
+ * message each way, one CMA read of the sender's buffer; blocking calls
+ * past the limit vote on the sizes first, bcast.c/allgather.c).  Medians
+ * of interleaved fixed-count runs of each library's coll_bench, 1 Dec,
+ * load 7-18 from other sessions' builds and tests (the VM's modes could
+ * not be told apart from the load):
+ *   UCMPI_BCAST_ALGORITHM=shm|binomial UCMPI_ALLGATHER_ALGORITHM=shm|ring
+ *   (main's library) | Open MPI:  mpiexec -n 2 bench/coll_bench
+ *   -b bcast,allgather -m 8 -M 64M -i 30  (10 rounds, 04:52-05:06 UTC;
+ *   -M 1M -i 200: 12 rounds, 05:06-05:09)
+ * bcast, shm / p2p / Open MPI, us: 16 KiB 17.8 / 13.1 / 12.7 (-i 200:
+ *   13.4 / 13.0 / 11.3), 32 KiB 27.4 / 16.9 / 15.8 (26.8 / 15.9 / 16.5),
+ *   64 KiB 32.2 / 23.1 / 24.1 (27.8 / 22.3 / 26.6), 128 KiB 77.7 / 38.8
+ *   / 39.7, 1 MiB 454 / 130 / 322, 4 MiB 7143 / 618 / 11814, 64 MiB
+ *   169970 / 34447 / 111057 (MPICH 92987); allgather (bytes gathered,
+ *   half from each rank): 32 KiB 17.8 / 13.9 / 19.8 (17.4 / 15.4 /
+ *   16.3), 64 KiB 23.9 / 17.8 / 26.6 (31.2 / 19.6 / 30.4), 1 MiB 300 /
+ *   116 / 170, 4 MiB 3162 / 601 / 9836 (MPICH 7503), 64 MiB 130640 /
+ *   34052 / 98629 (MPICH 63618).  Under that load p2p won from 8 KiB a
+ *   rank (-i 200 runs); session 3's quiet runs (above) had shm 2-4x
+ *   ahead at 16-64 KiB, so the limit is alltoall's.  Auto-selected, this table against
+ *   main (05:22-05:29 UTC, load 17-18, 8 rounds, -m 8 -M 64M -i 20), us,
+ *   new / main / Open MPI / MPICH: bcast 64 KiB 20.2 / 48.9 / 19.5 /
+ *   22.1, 1 MiB 102 / 303 / 197 / 204, 4 MiB 463 / 2345 / 7761 / 3591;
+ *   allgather 128 KiB 20.8 / 48.3 / 54.7 / 88.6, 1 MiB 95.6 / 368 / 153 /
+ *   529, 8 MiB 6589 / 18717 / 13390 / 12662. */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
     [UCMPI_SHM_BARRIER] =        {0,       0,         0},
-    [UCMPI_SHM_BCAST] =          {32 << 20, ALL,      ALL},
+    [UCMPI_SHM_BCAST] =          {32 << 10, ALL,      ALL},
     [UCMPI_SHM_REDUCE] =         {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLREDUCE] =      {ALL,     ALL,       ALL},
-    [UCMPI_SHM_ALLGATHER] =      {16 << 20, ALL,      ALL},
+    [UCMPI_SHM_ALLGATHER] =      {32 << 10, ALL,      ALL},
     [UCMPI_SHM_ALLTOALL] =       {32 << 10, 16 << 20,  4 << 20},
     [UCMPI_SHM_REDUCE_SCATTER] = {32 << 10, ALL,      ALL},
 };
