@@ -215,6 +215,8 @@ typedef struct {
                                * signs its schedules (sched_sig.c) */
     const char *id_fn;        /* the name whose id is id (a cache) */
     unsigned id;
+    int root;                 /* the rooted call's root (0 for the
+                               * others): the shm size records name it */
 } ucmpi_coll_state_t;
 
 struct ucmpi_comm_s {

@@ -133,8 +133,10 @@ int ucmpi_coll_check_comm(MPI_Comm comm, const char *fn)
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ucmpi_check_comm(comm, fn);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
         comm->coll.fn = fn;       /* signs the schedules it builds */
+        comm->coll.root = 0;      /* (ucmpi_coll_check_root sets it) */
+    }
     return rc;
 }
 
@@ -165,6 +167,7 @@ int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root, const char *fn)
             (root >= 0 && root < comm->remote_size))
             return MPI_SUCCESS;
     } else if (root >= 0 && root < comm->size) {
+        comm->coll.root = root;   /* names the shm size records */
         return MPI_SUCCESS;
     }
     return ucmpi_err_comm(comm, MPI_ERR_ROOT, fn,

@@ -26,14 +26,6 @@
 
 static int rank, size, forms = 2, first_form, verbose, shm_on, errors;
 
-#define FAIL(...)                                                            \
-    do {                                                                     \
-        fprintf(stderr, "rank %d: ", rank);                                  \
-        fprintf(stderr, __VA_ARGS__);                                        \
-        fputc('\n', stderr);                                                 \
-        errors++;                                                            \
-    } while (0)
-
 /* Completes a nonblocking call's request, or starts and completes a
  * persistent one, twice (an init that failed on this rank may still hand
  * back a request that serves the others: it is started as theirs are);
@@ -219,9 +211,7 @@ int main(int argc, char **argv)
                 rooted(c, f, size - 1, 16);
         }
     }
-    MPI_Allreduce(MPI_IN_PLACE, &errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0 && errors == 0)
-        printf(" No Errors\n");
+    int rc = coll_verdict(errors);
     MPI_Finalize();
-    return errors != 0;
+    return rc;
 }

@@ -51,4 +51,32 @@ static inline int coll_mismatch_err(int rc)
            cls == MPI_ERR_OTHER;
 }
 
+
+/* The mismatch tests (coll_*mismatch.c): FAIL counts a failure in the
+ * test's `errors` and names the rank (FAIL_RANK: the test's `rank`
+ * unless it defines another before including this file). */
+#ifndef FAIL_RANK
+#define FAIL_RANK rank
+#endif
+#define FAIL(...)                                                            \
+    do {                                                                     \
+        fprintf(stderr, "rank %d: ", FAIL_RANK);                             \
+        fprintf(stderr, __VA_ARGS__);                                        \
+        fputc('\n', stderr);                                                 \
+        errors++;                                                            \
+    } while (0)
+
+/* Their verdict: every rank's failures summed, " No Errors" on rank 0
+ * when there were none; the exit status. */
+static inline int coll_verdict(int errors)
+{
+    int rank;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Allreduce(MPI_IN_PLACE, &errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0 && errors == 0)
+        printf(" No Errors\n");
+    return errors != 0;
+}
+
 #endif

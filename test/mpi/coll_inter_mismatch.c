@@ -29,6 +29,7 @@
  * leaves the other's rendezvous send unanswered: UCX may warn at
  * MPI_Finalize that a request was not returned.
  */
+#define FAIL_RANK wrank
 #include "coll_common.h"
 
 #include <stdio.h>
@@ -37,14 +38,6 @@
 
 static int wrank, wsize, in_a, lrank, lsize, rsize, errors, verbose;
 static MPI_Comm inter, ring;
-
-#define FAIL(...)                                                            \
-    do {                                                                     \
-        fprintf(stderr, "rank %d: ", wrank);                                 \
-        fprintf(stderr, __VA_ARGS__);                                        \
-        fputc('\n', stderr);                                                 \
-        errors++;                                                            \
-    } while (0)
 
 static int wait_rc(int rc, MPI_Request *req, int nb)
 {
@@ -325,9 +318,7 @@ int main(int argc, char **argv)
                    intra_neighbor_vs_allgather, 1, f, ring);
     }
     MPI_Comm_free(&ring);
-    MPI_Allreduce(MPI_IN_PLACE, &errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (wrank == 0 && errors == 0)
-        printf(" No Errors\n");
+    int rc = coll_verdict(errors);
     MPI_Finalize();
-    return errors != 0;
+    return rc;
 }

@@ -80,9 +80,9 @@ static char bcast_nodata;
 /* The count-0 rule (coll_util.h): 0 bytes still take part.  A blocking
  * call on a comm with a shm segment takes the shm path with 0 bytes, as
  * the others do with theirs: a non-root compares the root's byte count
- * with its own there (where the others' bytes are past the shm limit,
- * they vote instead and see its 0: bcast_shm).  Over p2p, after that:
- * the empty schedule. */
+ * with its own there, a zero root every rank's (shm_coll.c), and where
+ * the others' bytes are past the shm limit they vote instead and see its
+ * 0 (bcast_shm).  Over p2p, after that: the empty schedule. */
 static int bcast_empty(ucmpi_comm_t *comm, const ucmpi_comm_t *local,
                        MPI_Count count, MPI_Datatype dt)
 {

@@ -76,14 +76,16 @@ int ucmpi_reduce_build(ucmpi_sched_t *s, const void *mine, void *rbuf,
 }
 
 /* A non-root's part in the shm reduce at count 0: it records 0 bytes and
- * posts, as a contributor does (ucmpi_coll_shm_reduce), and leaves; the
- * root (and every rank of a split reduce, or a voter) checks the records
- * and fails the call if counts differ.  It cannot check itself: the root
- * records nothing.  UCMPI_SHM_FALLBACK: no segment. */
-static int reduce_shm_zero(ucmpi_comm_t *comm, const char *fn)
+ * posts, as a contributor does (ucmpi_coll_shm_reduce); the root (and
+ * every rank of a split reduce, or a voter) checks the records and fails
+ * the call if counts differ.  It then checks the root's record too (the
+ * root records before it posts, whichever path it takes: shm reduce,
+ * split, vote), so that it fails as well instead of returning
+ * MPI_SUCCESS; a wait only at 0 bytes.  UCMPI_SHM_FALLBACK: no segment. */
+static int reduce_shm_zero(ucmpi_comm_t *comm, int root, const char *fn)
 {
     ucmpi_coll_shm_t *sh;
-    uint64_t k;
+    uint64_t k, theirs;
     int rc;
 
     if (!ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, 0))
@@ -93,7 +95,9 @@ static int reduce_shm_zero(ucmpi_comm_t *comm, const char *fn)
         return rc;
     ucmpi_coll_shm_set_size(sh, k, 0);
     ucmpi_coll_shm_post(sh, k);
-    return MPI_SUCCESS;
+    if ((rc = ucmpi_coll_shm_wait(sh, root, k, fn)) != MPI_SUCCESS)
+        return rc;
+    return ucmpi_coll_shm_check_root_size(sh, root, k, 0, &theirs, fn);
 }
 
 /* The count-0 rule (coll_util.h): count 0 on an intracomm of 2+ ranks
@@ -111,7 +115,7 @@ static int reduce_zero(ucmpi_comm_t *comm, MPI_Datatype dt, int root,
     if (mode == UCMPI_COLL_BLOCKING && dt->contig &&
         (rc = comm->rank == root
                   ? ucmpi_reduction_shm_vote(comm, UCMPI_SHM_REDUCE, 0, fn)
-                  : reduce_shm_zero(comm, fn)) != UCMPI_SHM_FALLBACK)
+                  : reduce_shm_zero(comm, root, fn)) != UCMPI_SHM_FALLBACK)
         return err != MPI_SUCCESS ? err : rc;
     return ucmpi_coll_run_empty_rooted(comm, root, mode, req, fn, err);
 }
@@ -142,7 +146,7 @@ static int reduce_shm(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
                                     fn)) != UCMPI_SHM_FALLBACK)
         return rc;
     if (nbytes == 0 && comm->rank != root)
-        return reduce_shm_zero(comm, fn);
+        return reduce_shm_zero(comm, root, fn);
     rc = ucmpi_reduction_shm_vote(comm, UCMPI_SHM_REDUCE, nbytes, fn);
     return rc == MPI_SUCCESS && nbytes > 0 ? UCMPI_SHM_FALLBACK : rc;
 }

@@ -216,7 +216,12 @@ int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
  * per rank) that every rank recorded its own bytes.  If not, the call
  * ends at number k on every rank (a rank that entered more numbers goes
  * back to k) and reports MPI_ERR_TRUNCATE; a rank whose arguments failed
- * records UCMPI_COLL_SHM_SIZE_LOST (the checkers: MPI_ERR_OTHER). */
+ * records UCMPI_COLL_SHM_SIZE_LOST (the checkers: MPI_ERR_OTHER).
+ * Session 13: a record also names the call (its collective and root,
+ * shm_seg.c: rec_of), so equal bytes of another collective or root fail
+ * too; every rank of a call records at its first number (bcast non-roots,
+ * a reduce's root and barrier too), so that a rank of another call never
+ * finds a stale record that happens to match. */
 #define UCMPI_COLL_SHM_SIZE_LOST UINT64_MAX
 void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
                              uint64_t nbytes);
@@ -224,8 +229,9 @@ int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
                                uint64_t nbytes, const char *fn);
 /* A bcast's root records its bytes (or SIZE_LOST) at its first number k;
  * a non-root, after its wait for the root at k, compares them with its
- * own (*theirs: the root's record; 0 where the root voted for p2p,
- * ucmpi_xfer_shm_vote, and so took k alone). */
+ * own (*theirs: the root's bytes where it is in the same call with other
+ * bytes, else SIZE_LOST: nothing to drain, e.g. a root that voted for
+ * p2p, ucmpi_xfer_shm_vote, and so took k alone). */
 int ucmpi_coll_shm_root_size_ok(ucmpi_coll_shm_t *sh, int root, uint64_t k,
                                 size_t nbytes);   /* the fast check */
 int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,

@@ -7,17 +7,34 @@
 
 #include <stdlib.h>
 
-/* Barrier: post on entry, wait for everyone's entry. */
+/* The record of a rank that only posts on entry (a bcast non-root, a
+ * reduce's root, barrier), checked by nobody when every rank is in the
+ * same call: a rank in another call compares it with its own. */
+static int record(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
+                  const char *fn)
+{
+    int rc = ucmpi_coll_shm_wait_room(sh, k, 0, fn);
+
+    if (rc == MPI_SUCCESS)
+        ucmpi_coll_shm_set_size(sh, k, nbytes);
+    return rc;
+}
+
+/* Barrier: post on entry (0 bytes recorded), wait for everyone's entry,
+ * check that everyone is in a barrier. */
 int ucmpi_coll_shm_barrier(ucmpi_comm_t *comm, const char *fn)
 {
     int rc;
     ucmpi_coll_shm_t *sh;
     uint64_t k;
 
-    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS ||
+        (rc = record(sh, k, 0, fn)) != MPI_SUCCESS)
         return rc;
     ucmpi_coll_shm_post(sh, k);
-    return ucmpi_coll_shm_wait(sh, -1, k, fn);
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+        return rc;
+    return ucmpi_coll_shm_check_sizes(sh, k, 0, fn);
 }
 
 /* Bcast: the root writes its buffer and its byte count and posts; the
@@ -39,10 +56,20 @@ int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
                                           fn);
     if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
         return rc;
-    if (comm->rank == root)
-        return ucmpi_coll_shm_contribute(
+    if (comm->rank == root) {
+        rc = ucmpi_coll_shm_contribute(
             sh, k, root, buf, count, dt,
             lost ? UCMPI_COLL_SHM_SIZE_LOST : nbytes, 1, fn);
+        /* the count-0 rule: a zero root has nothing to give, so it waits
+         * for every rank's record (a round only at 0 bytes) and fails
+         * where the others expected data, as they do */
+        if (rc != MPI_SUCCESS || nbytes > 0 || lost ||
+            (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+            return rc;
+        return ucmpi_coll_shm_check_sizes(sh, k, 0, fn);
+    }
+    if ((rc = record(sh, k, nbytes, fn)) != MPI_SUCCESS)
+        return rc;
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, root, k, fn)) != MPI_SUCCESS)
         return rc;
@@ -120,6 +147,8 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     if (comm->rank != root)
         return ucmpi_coll_shm_contribute(sh, k, comm->rank, sbuf, count, dt,
                                          nbytes, 0, fn);
+    if ((rc = record(sh, k, nbytes, fn)) != MPI_SUCCESS)
+        return rc;
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
         (rc = ucmpi_coll_shm_check_sizes(sh, k, nbytes, fn)) !=

@@ -180,6 +180,12 @@ int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
                 ucmpi_coll_shm_post(sh, k);
             continue;
         }
+        /* (the record every rank of a call leaves: shm.h) */
+        if (off == 0 && (rc = ucmpi_coll_shm_wait_room(sh, k, 0, fn)) !=
+                            MPI_SUCCESS)
+            break;
+        if (off == 0)
+            ucmpi_coll_shm_set_size(sh, k, total);
         ucmpi_coll_shm_post(sh, k);
         rc = ucmpi_coll_shm_wait(sh, root, k, fn);
         if (rc == MPI_SUCCESS && off == 0 &&

@@ -22,6 +22,7 @@
 #include "progress.h"
 #include "coll/bcast/bcast.h"
 #include "coll/allreduce/allreduce.h"
+#include "coll/sched_sig.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -261,6 +262,61 @@ void ucmpi_coll_shm_free(void *p)
 
 /* ---- entering a collective, its buffers ---- */
 
+/* Session 13 (issue 5): a size record names the call as well as its
+ * bytes, (collective id << 8 | root % 256) << 48 over a byte count below
+ * 2^40 (rec_of), so that collectives of equal bytes that read the same
+ * buffers (Allreduce against Reduce_scatter_block or Reduce, Bcast
+ * against Allgather, Barrier against anything) or ranks that name
+ * different roots fail where the bytes are compared, instead of taking
+ * each other's data.  The id is the one the p2p schedules sign with
+ * (sched_sig.c, from the name ucmpi_coll_check_comm records, cached per
+ * comm); the root is the one ucmpi_coll_check_root accepted (0 in the
+ * calls without one).  Roots that differ by a multiple of 256 alias. */
+#define REC_CALL_SHIFT 48
+
+/* The id of the call named fn, from a small table by the name's address
+ * (each entry point passes its own literal): calls that alternate
+ * (Allreduce, Bcast, Allreduce, ...) compare no strings, which the
+ * per-comm cache of sched_sig.c would (~20 compares a change).  An
+ * entry is one word, the address's low 48 bits and the id above, so
+ * that a thread never reads one name's address with another's id. */
+#define ADDR_BITS ((1ULL << 48) - 1)
+static uint64_t call_ids[64];
+
+static inline unsigned call_id(const char *fn)
+{
+    uint64_t a = (uint64_t)(uintptr_t)fn & ADDR_BITS;
+    uint64_t *slot = &call_ids[(a >> 3 ^ a >> 9) & 63];
+    uint64_t e = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    unsigned id;
+
+    if (__builtin_expect((e & ADDR_BITS) == a && a != 0, 1))
+        return (unsigned)(e >> 48);
+    id = ucmpi_coll_sig_id(fn);
+    __atomic_store_n(slot, a | (uint64_t)id << 48, __ATOMIC_RELAXED);
+    return id;
+}
+
+static inline uint64_t rec_call(ucmpi_comm_t *c)
+{
+    return (uint64_t)(call_id(c->coll.fn) << 8 |
+                      ((unsigned)c->coll.root & 0xff))
+           << REC_CALL_SHIFT;
+}
+
+/* My record of nbytes in this call.  SIZE_LOST and the p2p voters'
+ * records (k << 40 ^ bytes, xfer_check.c) are kept as they are. */
+static inline uint64_t rec_of(const ucmpi_coll_shm_t *sh, uint64_t nbytes)
+{
+    return nbytes >> 40 == 0 ? nbytes | sh->call : nbytes;
+}
+
+/* The bytes of a record (what rec_of added taken off). */
+static inline uint64_t rec_bytes(uint64_t rec)
+{
+    return (rec >> 40 & 0xff) == 0 ? rec & ((1ULL << 40) - 1) : rec;
+}
+
 int ucmpi_coll_shm_enter(ucmpi_comm_t *comm, const char *fn,
                          ucmpi_coll_shm_t **sh, uint64_t *k)
 {
@@ -270,6 +326,13 @@ int ucmpi_coll_shm_enter(ucmpi_comm_t *comm, const char *fn,
     if (*sh == NULL)
         return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
     *k = ++(*sh)->seq;
+    if (__builtin_expect(comm->coll.fn != (*sh)->call_fn ||
+                             comm->coll.root != (*sh)->call_root,
+                         0)) {
+        (*sh)->call_fn = comm->coll.fn;    /* (the same call again: 0) */
+        (*sh)->call_root = comm->coll.root;
+        (*sh)->call = rec_call(comm);
+    }
     return MPI_SUCCESS;
 }
 
@@ -427,11 +490,12 @@ static inline uint64_t *size_word(ucmpi_coll_shm_t *sh, int r, uint64_t k)
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE + 40) + (k & 1);
 }
 
-/* 0 (never a key: numbers start at 1) where bytes do not fit 32 bits:
- * those calls (and SIZE_LOST) always read the records. */
-static inline uint64_t size_key(uint64_t k, uint64_t nbytes)
+/* The record with the low 16 bits of k in bits 32-47 (0 where the bytes
+ * do not fit 32 bits: those calls, SIZE_LOST and the voters always read
+ * the records).  0 is never a key of a call: its id is >= 1. */
+static inline uint64_t size_key(uint64_t k, uint64_t rec)
 {
-    return nbytes >> 32 == 0 ? k << 32 | nbytes : 0;
+    return (rec >> 32 & 0xffff) == 0 ? rec | (k & 0xffff) << 32 : 0;
 }
 
 /* Record k % NSMALL was last read in collective k - NSMALL, which every
@@ -439,23 +503,39 @@ static inline uint64_t size_key(uint64_t k, uint64_t nbytes)
 void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
                              uint64_t nbytes)
 {
-    *size_rec(sh, sh->me, k) = nbytes;
+    uint64_t rec = rec_of(sh, nbytes);
+
+    *size_rec(sh, sh->me, k) = rec;
     /* (published by the post of k, a release store) */
-    __atomic_store_n(size_word(sh, sh->me, k), size_key(k, nbytes),
+    __atomic_store_n(size_word(sh, sh->me, k), size_key(k, rec),
                      __ATOMIC_RELAXED);
 }
 
-/* A voter bound for p2p (xfer_check.c) records its bytes ^ k << 40. */
+/* A voter bound for p2p (shm_vote.c) records its bytes ^ k << 40. */
 static int is_vote(uint64_t theirs, uint64_t k)
 {
     return theirs != UCMPI_COLL_SHM_SIZE_LOST &&
            theirs >> 40 == (k & ((1ULL << 24) - 1));
 }
 
-/* Rank r recorded `theirs` for k where this rank has nbytes. */
-static int size_error(ucmpi_coll_shm_t *sh, int r, uint64_t k,
-                      uint64_t theirs, uint64_t nbytes, const char *fn)
+/* "MPI_Bcast (root 2)" for the call a record names. */
+static void call_name(uint64_t rec, char *buf, size_t len)
 {
+    unsigned call = (unsigned)(rec >> REC_CALL_SHIFT);
+    const char *name = ucmpi_coll_sig_coll_name(call >> 8);
+
+    if (strcmp(name, "Bcast") == 0 || strcmp(name, "Reduce") == 0)
+        snprintf(buf, len, "MPI_%s (root %u)", name, call & 0xff);
+    else
+        snprintf(buf, len, "MPI_%s", name);
+}
+
+/* Rank r recorded `theirs` for k where this rank has `mine` (records). */
+static int size_error(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                      uint64_t theirs, uint64_t mine, const char *fn)
+{
+    char a[64], b[64];
+
     if (theirs == UCMPI_COLL_SHM_SIZE_LOST)
         return ucmpi_err_comm(sh->comm, MPI_ERR_OTHER, fn, "rank %d could "
                               "not take part (its arguments failed a check)",
@@ -466,26 +546,34 @@ static int size_error(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                               "path, this rank %llu: the counts or types of "
                               "the ranks differ", r,
                               (unsigned long long)(theirs ^ k << 40),
-                              (unsigned long long)nbytes);
+                              (unsigned long long)rec_bytes(mine));
+    if (rec_bytes(theirs) != theirs && rec_bytes(mine) != mine &&
+        (theirs ^ mine) >> REC_CALL_SHIFT != 0) {
+        call_name(theirs, a, sizeof(a));
+        call_name(mine, b, sizeof(b));
+        return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d is "
+                              "in %s, this rank in %s: the ranks' calls "
+                              "differ (collective or root)", r, a, b);
+    }
     return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d passed "
                           "%llu bytes, this rank %llu: the counts or types "
                           "of the ranks differ", r,
-                          (unsigned long long)theirs,
-                          (unsigned long long)nbytes);
+                          (unsigned long long)rec_bytes(theirs),
+                          (unsigned long long)rec_bytes(mine));
 }
 
 /* The ranks of a call of another size may have entered more numbers than
  * k, but posted none beyond it: going back to k (the numbers entered but
  * not posted are free again) ends the call at k on every rank, the ones
  * that do not check (contributors of a whole-vector reduce) included. */
-static int check_records(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t nbytes,
+static int check_records(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t mine,
                          const char *fn)
 {
-    uint64_t theirs = nbytes;
+    uint64_t theirs = mine;
     int bad = sh->n;
 
     for (int r = 0; r < sh->n; r++)
-        if (r != sh->me && *size_rec(sh, r, k) != nbytes) {
+        if (r != sh->me && *size_rec(sh, r, k) != mine) {
             bad = r;
             theirs = *size_rec(sh, r, k);
             break;
@@ -495,13 +583,13 @@ static int check_records(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t nbytes,
     sh->seq = k;
     /* (a voter bound for p2p may meet a chunked allgather/alltoall,
      * shm_large.c: size_error names it) */
-    return size_error(sh, bad, k, theirs, nbytes, fn);
+    return size_error(sh, bad, k, theirs, mine, fn);
 }
 
 int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
                                uint64_t nbytes, const char *fn)
 {
-    uint64_t key = size_key(k, nbytes);
+    uint64_t rec = rec_of(sh, nbytes), key = size_key(k, rec);
     int r = 0;
 
     if (__builtin_expect(key != 0, 1))
@@ -511,21 +599,26 @@ int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
                 break;
     if (__builtin_expect(r == sh->n, 1))
         return MPI_SUCCESS;
-    return check_records(sh, k, nbytes, fn);
+    return check_records(sh, k, rec, fn);
 }
 
 int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
                                    uint64_t k, uint64_t nbytes,
                                    uint64_t *theirs, const char *fn)
 {
-    uint64_t rec = *size_rec(sh, root, k);
+    uint64_t rec = *size_rec(sh, root, k), mine = rec_of(sh, nbytes);
 
-    *theirs = rec;
-    if (__builtin_expect(rec == nbytes, 1))
+    *theirs = nbytes;
+    if (__builtin_expect(rec == mine, 1))
         return MPI_SUCCESS;
-    if (is_vote(rec, k))        /* it took k alone: nothing to drain */
-        *theirs = 0;
-    return size_error(sh, root, k, rec, nbytes, fn);
+    /* the root's bytes where it is in this call (a drain takes the
+     * numbers of its chunks), else none: it takes its own numbers (a
+     * root that voted took k alone) */
+    *theirs = rec != UCMPI_COLL_SHM_SIZE_LOST && !is_vote(rec, k) &&
+                      (rec ^ mine) >> REC_CALL_SHIFT == 0
+                  ? rec_bytes(rec)
+                  : UCMPI_COLL_SHM_SIZE_LOST;
+    return size_error(sh, root, k, rec, mine, fn);
 }
 
 /* xfer9: rank r's size record for k, read without a check (the vote of

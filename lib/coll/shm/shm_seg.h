@@ -52,6 +52,10 @@ struct ucmpi_coll_shm {
     uint64_t seq;             /* number of the last collective begun */
     uint64_t writable;        /* every rank is known to have posted this */
     uint64_t tag_sink;        /* size_tag of data that fills its buffer */
+    uint64_t call;            /* the current call's name in the size
+                               * records: rec_call in shm_seg.c, for */
+    const char *call_fn;      /* comm->coll.fn and */
+    int call_root;            /* comm->coll.root */
     int *world;               /* world rank of each comm rank */
     ucmpi_comm_t *comm;       /* owner (outlives this state) */
     ucmpi_coll_shm_caps_t caps;   /* ucmpi_coll_shm_wanted's answers */

@@ -1,0 +1,58 @@
+/* The size vote of a rank whose blocking collective does not take the
+ * shm path on a comm with a segment (coll/xfer.h: ucmpi_xfer_shm_vote):
+ * in the shm code, which every collective with a shm path links (bcast
+ * and reduce in the unit simulator too), not in xfer_check.c. */
+#include "coll/xfer.h"
+#include "coll/shm/shm.h"
+
+/* The record a voter leaves at k: its bytes with k on top, so that a
+ * rank on the shm path (whose record at k is 0 or one left from an
+ * earlier collective) never looks like a voter. */
+static uint64_t vote_record(uint64_t k, size_t nbytes)
+{
+    return k << 40 ^ (uint64_t)nbytes;
+}
+
+int ucmpi_xfer_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
+                        int flags, const char *fn)
+{
+    ucmpi_coll_shm_t *sh;
+    uint64_t k, mine;
+    int rc;
+
+    if (!ucmpi_coll_shm_wanted(comm, kind, 0))
+        return UCMPI_SHM_FALLBACK;
+    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
+        return rc;
+    if ((rc = ucmpi_coll_shm_wait_room(sh, k, 0, fn)) != MPI_SUCCESS)
+        return rc;
+    mine = flags & UCMPI_XFER_VOTE_LOST ? UCMPI_COLL_SHM_SIZE_LOST
+                                        : vote_record(k, nbytes);
+    ucmpi_coll_shm_set_size(sh, k, mine);
+    ucmpi_coll_shm_mark_invalid(sh, k, 1);    /* shm readers: truncation */
+    ucmpi_coll_shm_post(sh, k);
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+        return rc;
+    for (int r = 0; r < comm->size; r++) {
+        uint64_t theirs = ucmpi_coll_shm_size_of(sh, r, k);
+        if (r == comm->rank || theirs == mine)
+            continue;
+        if (flags & (UCMPI_XFER_VOTE_QUIET | UCMPI_XFER_VOTE_LOST))
+            return MPI_ERR_TRUNCATE;
+        if (theirs == UCMPI_COLL_SHM_SIZE_LOST)
+            return ucmpi_err_comm(comm, MPI_ERR_OTHER, fn, "rank %d could "
+                                  "not take part (its arguments failed a "
+                                  "check)", r);
+        if (theirs >> 40 == (k & ((1ULL << 24) - 1)))
+            return ucmpi_err_comm(comm, MPI_ERR_TRUNCATE, fn, "rank %d "
+                                  "passed %llu bytes, this rank %llu: the "
+                                  "counts or types of the ranks differ", r,
+                                  (unsigned long long)(theirs ^ k << 40),
+                                  (unsigned long long)nbytes);
+        return ucmpi_err_comm(comm, MPI_ERR_TRUNCATE, fn, "rank %d passed "
+                              "few enough bytes for the shared-memory path, "
+                              "this rank %llu: the counts or types of the "
+                              "ranks differ", r, (unsigned long long)nbytes);
+    }
+    return MPI_SUCCESS;
+}
