@@ -27,6 +27,7 @@
 #pragma weak ucmpi_peer_finalized
 #pragma weak ucmpi_coll_note_record
 #pragma weak ucmpi_coll_note_announce
+#pragma weak ucmpi_coll_wait_send
 
 static ucmpi_sched_t *active_head;
 static int hook_registered;
@@ -291,6 +292,7 @@ static void reset_run(ucmpi_sched_t *s)
     s->aborted = 0;
     s->stall_t0 = 0;
     s->fin_seen = 0;
+    s->wait_told = 0;
     s->running = 1;
     if (__builtin_expect(s->doomed != 0, 0))
         abort_rerun(s);
@@ -598,20 +600,28 @@ void ucmpi_sched_abort_peers(ucmpi_comm_t *comm, uint32_t seq)
 }
 
 /* The step of s's round in flight whose transfer is unfinished and whose
- * peer is in MPI_Finalize (lib/failure.c: asks it, once), or -1.  Under
- * the big lock. */
+ * peer is in MPI_Finalize (lib/failure.c: asks it, once), or -1; at the
+ * run's first stall, tells those peers that it waits for them (a peer in
+ * another collective then fails: sched_abort.h).  Under the big lock. */
 static int finalized_peer(ucmpi_sched_t *s)
 {
+    int found = -1, tell = !s->wait_told && ucmpi_coll_wait_send != NULL;
+
+    s->wait_told = 1;
     for (int i = s->pbeg; ucmpi_peer_finalized != NULL && i < s->pend; i++) {
         const step_t *st = &s->steps[i];
+        ucmpi_comm_t *c = st->alt ? s->alt_comm : s->comm;
         if (!st->inflight || !is_xfer(st) ||
             ucmpi_request_is_complete(&s->rq[i]))
             continue;
-        if (ucmpi_peer_finalized(ucmpi_comm_peer_world(
-                st->alt ? s->alt_comm : s->comm, st->peer)))
-            return i;
+        if (tell)
+            ucmpi_coll_wait_send(c, st->alt ? s->alt_seq : s->seq, s->sig,
+                                 s->names.coll, st->peer);
+        if (found < 0 && ucmpi_peer_finalized(ucmpi_comm_peer_world(
+                             c, st->peer)))
+            found = i;
     }
-    return -1;
+    return found;
 }
 
 /* A rank that s waits for is in MPI_Finalize: it never joins this

@@ -46,12 +46,23 @@ static const char *alg_name(const ucmpi_coll_names_t *nm, unsigned sig,
                                                : "another algorithm";
 }
 
+/* Whether m is news for a schedule of collective coll, signature sig:
+ * notes of a local error in this very collective, and waits of a peer in
+ * this very schedule, say the ranks are in step. */
+static int is_news(const abort_msg_t *m, unsigned sig, unsigned coll)
+{
+    if (m->reason == UCMPI_COLL_ABORT_LOCAL)
+        return m->coll != 0 && m->coll != coll;
+    if (m->reason == UCMPI_COLL_ABORT_WAIT)
+        return m->sig != sig;
+    return 1;
+}
+
 /* An abort message of seq, taken out of matching (stale ones, of a seq
- * 2^16 collectives back, are dropped, and so are notes of a local error
- * in this very collective, coll: the ranks are in step): 1 and *m, else
- * 0. */
-static int take_abort(const ucmpi_comm_t *c, uint32_t seq, unsigned coll,
-                      int *src, abort_msg_t *m)
+ * 2^16 collectives back, are dropped, and so is what is not news,
+ * is_news): 1 and *m, else 0. */
+static int take_abort(const ucmpi_comm_t *c, uint32_t seq, unsigned sig,
+                      unsigned coll, int *src, abort_msg_t *m)
 {
     uint64_t rtag = ctx_bits(c) |
                     (uint64_t)ucmpi_coll_tag((int)seq, UCMPI_COLL_SIG_ABORT);
@@ -65,8 +76,7 @@ static int take_abort(const ucmpi_comm_t *c, uint32_t seq, unsigned coll,
             continue;
         }
         if (ucmpi_ucx_msg_take(msg, m, sizeof(*m)) == 0 && m->seq == seq &&
-            (m->reason != UCMPI_COLL_ABORT_LOCAL ||
-             (m->coll != 0 && m->coll != coll))) {
+            is_news(m, sig, coll)) {
             *src = ucmpi_tag_src(t);
             return 1;
         }
@@ -117,15 +127,20 @@ static int abort_why(const abort_msg_t *m, int src,
     if (m->coll != 0 && m->coll != nm->coll)
         snprintf(why, n, "rank %d %s %s at this point while this rank "
                  "called %s: collectives out of step", src,
-                 m->reason == UCMPI_COLL_ABORT_MISMATCH ? "called" : "failed",
+                 m->reason == UCMPI_COLL_ABORT_LOCAL ? "failed"
+                 : m->reason == UCMPI_COLL_ABORT_WAIT ? "waits in"
+                                                     : "called",
                  theirs, mine);
     else if (m->reason == UCMPI_COLL_ABORT_ARGS)
         snprintf(why, n, "rank %d's arguments failed a check, and this "
                  "rank's schedule needed its data", src);
     else
         snprintf(why, n, "the ranks' calls differ (collective, counts, "
-                 "types or root: rank %d found two signatures; this "
-                 "rank chose %s)", src, alg_name(nm, sig, b, sizeof(b)));
+                 "types or root: rank %d %s; this rank chose %s)", src,
+                 m->reason == UCMPI_COLL_ABORT_WAIT
+                     ? "waits for this rank under another signature"
+                     : "found two signatures",
+                 alg_name(nm, sig, b, sizeof(b)));
     return MPI_ERR_TRUNCATE;
 }
 
@@ -139,10 +154,11 @@ int ucmpi_coll_stall_probe(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
     char b1[64], b2[64];
 
     *notify = 0;
-    if (take_abort(c, seq, names->coll, &src, &m)) {
-        /* (a note of another collective: the others are told, as when a
-         * foreign signature is found here) */
-        *notify = m.reason == UCMPI_COLL_ABORT_LOCAL;
+    if (take_abort(c, seq, sig, names->coll, &src, &m)) {
+        /* (a note or a wait of another collective: the others are told,
+         * as when a foreign signature is found here) */
+        *notify = m.reason == UCMPI_COLL_ABORT_LOCAL ||
+                  m.reason == UCMPI_COLL_ABORT_WAIT;
         return abort_why(&m, src, names, sig, why, n);
     }
     if (!foreign(c, seq, sig, &t) ||
@@ -179,6 +195,19 @@ void ucmpi_coll_abort_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
         if (r != c->rank)
             (void)ucmpi_ucx_send_copy(ucmpi_group_world(c->group, r), tag,
                                       &m, sizeof(m));
+}
+
+void ucmpi_coll_wait_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
+                          unsigned coll, int peer)
+{
+    abort_msg_t m = {seq, (uint8_t)sig, UCMPI_COLL_ABORT_WAIT, (uint8_t)coll,
+                     0, -1};
+    uint64_t tag = ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, c->rank,
+                                  ucmpi_coll_tag((int)seq,
+                                                 UCMPI_COLL_SIG_ABORT));
+
+    (void)ucmpi_ucx_send_copy(ucmpi_comm_peer_world(c, peer), tag, &m,
+                              sizeof(m));
 }
 
 void ucmpi_coll_abort_drain(ucmpi_comm_t *c, uint32_t seq)

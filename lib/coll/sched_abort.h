@@ -39,7 +39,10 @@ enum {
     /* not an abort: the sender's arguments failed a check, and it takes
      * part anyway (ucmpi_sched_note_local); only a rank in another
      * collective at that number acts on it */
-    UCMPI_COLL_ABORT_LOCAL = 4
+    UCMPI_COLL_ABORT_LOCAL = 4,
+    /* not an abort: the sender's schedule has stalled waiting for the
+     * receiver (ucmpi_coll_wait_send) */
+    UCMPI_COLL_ABORT_WAIT = 5
 };
 
 /* What a schedule's signature says, for the messages: its collective
@@ -70,6 +73,15 @@ int ucmpi_coll_stall_probe(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
  * c that is in MPI_Finalize. */
 void ucmpi_coll_abort_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
                            unsigned coll, int reason, int who);
+/* Tells comm rank peer of c that this rank's schedule of seq (signature
+ * sig, collective coll) has stalled waiting for it: a peer stalled in
+ * another schedule at that number (no message of either reaching the
+ * other, e.g. a make-up gather against a 3-rank allreduce) fails and
+ * tells the others; one in the same schedule drops it.  Once per stalled
+ * run and peer; a peer that never stalls there keeps it until
+ * MPI_Finalize drops what is unexpected. */
+void ucmpi_coll_wait_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
+                          unsigned coll, int peer);
 /* Discards every message of seq still unexpected on c's collective
  * context (rendezvous senders are answered and return). */
 void ucmpi_coll_abort_drain(ucmpi_comm_t *c, uint32_t seq);

@@ -51,6 +51,7 @@ struct ucmpi_sched {
     unsigned stall_fp;
     double stall_t0;
     int fin_seen;             /* a peer it waits for is in MPI_Finalize */
+    int wait_told;            /* its peers know it stalled (sched_abort.h) */
     double drain_until;       /* a drain task (drain_later) until then */
     double held_until;        /* aborted: wait for held sends until then */
     ucmpi_comm_t *alt_comm;   /* second comm (intercomm collectives) */

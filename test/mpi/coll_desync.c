@@ -28,7 +28,11 @@
  *          MPI_Allreduce: the others' meets rank 0's make-up gather and
  *          both fail (MPI_ERR_TRUNCATE); after that the ranks are in step
  *          again and a checked MPI_Allreduce is right.  p2p schedules only
- *          (the line sets UCMPI_COLL_SHM=0 or XTEST_FORM=nb).
+ *          (the line sets UCMPI_COLL_SHM=0 or XTEST_FORM=nb).  At 3 and 5
+ *          ranks no message of either call reaches the other (the
+ *          allreduce's first step pairs rank 0 with rank 1 only): the
+ *          stalled ranks tell the ranks they wait for (before that fix,
+ *          a hang).
  * On the library before the fix all three hang (mpiexec's timeout).
  */
 #include "mpitest.h"
