@@ -7,7 +7,7 @@
  * about one run in twenty.
  *  1. Freed sends, collectives and RMA requests complete: their peers are
  *     bound to take part, and they progress in their own MPI calls or here.
- *  2. A barrier over MPI_COMM_WORLD: after it, every message of the job
+ *  2. A barrier of the job's processes: after it, every message of the job
  *     has been sent (each process did step 1 and its own waits).
  *  3. Freed receives complete.  One still unmatched once nothing has moved
  *     for a while will never be matched (the program is erroneous): it is
@@ -65,12 +65,10 @@ void ucmpi_finalize_drop_unexpected(void)
 
 void ucmpi_finalize_orphans(void)
 {
-    ucmpi_cc_t cc;
-    int one = 1;
-
     drain(-1);
-    ucmpi_cc_init(&cc, MPI_COMM_WORLD);
-    if (ucmpi_cc_allreduce_sum(&cc, &one, 1) != MPI_SUCCESS)
+    /* (not over MPI_COMM_WORLD's collective sequence, which an erroneous
+     * program may have left out of step: lib/failure.c) */
+    if (ucmpi_fin_barrier() != 0)
         return;               /* a peer failed: nothing more to wait for */
     drain(UCMPI_REQ_RECV);
     ucmpi_finalize_drop_unexpected();

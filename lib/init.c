@@ -158,12 +158,14 @@ void ucmpi_instance_down(void)
 {
     run_finalize_hook();
     ucmpi_finalize_orphans();     /* before endpoints close */
+    ucmpi_fin_end();              /* (its barrier answered stalled peers) */
     ucmpi_request_release_live(); /* persistent ones never freed */
     ucmpi_rma_finalize_windows(); /* after its barrier: nobody uses them */
     ucmpi_p2p_finalize();
     ucmpi_ucx_close_eps();
     if (ucmpi_rt_fence(0, progress_unless_peer_died) == 1)
         ucmpi_finalize_drop_unexpected();
+    ucmpi_fin_drop();
     ucmpi_global.active = 0;
     ucmpi_comm_finalize_predefined();
     ucmpi_ucx_finalize();

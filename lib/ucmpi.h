@@ -351,6 +351,17 @@ int ucmpi_request_wait(ucmpi_request_t *req);
 void ucmpi_request_check_peer(ucmpi_request_t *req);
 /* World rank r is known to have failed. */
 int ucmpi_peer_failed(int r);
+/* World rank r is known to be in MPI_Finalize (a waiting loop that has
+ * stalled on it asks; the first call for r sends the question: slow paths
+ * only, lib/failure.c). */
+int ucmpi_peer_finalized(int r);
+/* MPI_Finalize: the job's barrier, answering those questions from its
+ * start (0, or -1 when a peer failed); stop answering (end). */
+int ucmpi_fin_barrier(void);
+void ucmpi_fin_end(void);
+/* After the last fence (every process flushed its endpoints): drops the
+ * answers that came after this process's barrier. */
+void ucmpi_fin_drop(void);
 
 /* ------------------------------------------------------------------ */
 /* Progress engine                                                    */

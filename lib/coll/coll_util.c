@@ -323,6 +323,7 @@ int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
         if (e != UCMPI_SHM_FALLBACK)
             return rc;
     }
+    ucmpi_sched_note_local(comm, comm->coll_seq);
     (void)ucmpi_comm_next_coll_tag(comm);
     if (local_too && comm->is_inter && comm->local_comm != NULL)
         (void)ucmpi_comm_next_coll_tag(comm->local_comm);
@@ -373,6 +374,7 @@ void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc)
     ucmpi_request_t *r;
     MPI_Request req;
 
+    ucmpi_sched_note_local(ucmpi_sched_comm(s), ucmpi_sched_seq(s));
     if (build_rc != MPI_SUCCESS || PMPI_Request_free == NULL ||
         ucmpi_sched_start(s, 0, &r) != MPI_SUCCESS) {
         ucmpi_sched_free(s);

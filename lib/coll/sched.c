@@ -10,9 +10,11 @@
  */
 #include "coll/sched_impl.h"
 #include "coll/sched_abort.h"
+#include "coll/sched_sig.h"
 #include "p2p.h"
 #include "tag.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,6 +24,9 @@
 #pragma weak ucmpi_coll_abort_send
 #pragma weak ucmpi_coll_abort_drain
 #pragma weak ucmpi_coll_abort_cancel
+#pragma weak ucmpi_peer_finalized
+#pragma weak ucmpi_coll_note_record
+#pragma weak ucmpi_coll_note_announce
 
 static ucmpi_sched_t *active_head;
 static int hook_registered;
@@ -285,6 +290,7 @@ static void reset_run(ucmpi_sched_t *s)
     s->lost = 0;
     s->aborted = 0;
     s->stall_t0 = 0;
+    s->fin_seen = 0;
     s->running = 1;
     if (__builtin_expect(s->doomed != 0, 0))
         abort_rerun(s);
@@ -499,14 +505,15 @@ const char *ucmpi_sched_abort_why(void)
 }
 
 /* Tells the other ranks that s's sequence aborted (an abort message they
- * probe for; both groups of an intercomm) and discards what is left of
- * it for a while, on the alternate comm too (an intercomm collective's
- * local phases, under that comm's own sequence number). */
-static void abort_tell(ucmpi_sched_t *s, int notify)
+ * probe for, with reason UCMPI_COLL_ABORT_*; both groups of an intercomm)
+ * unless reason is 0, and discards what is left of it for a while, on the
+ * alternate comm too (an intercomm collective's local phases, under that
+ * comm's own sequence number). */
+static void abort_tell(ucmpi_sched_t *s, int reason, int who)
 {
-    if (notify)
-        ucmpi_coll_abort_send(s->comm, s->seq, s->sig,
-                              UCMPI_COLL_ABORT_MISMATCH);
+    if (reason != 0)
+        ucmpi_coll_abort_send(s->comm, s->seq, s->sig, s->names.coll,
+                              reason, who);
     drain_later(s->comm, s->seq);
     if (s->alt_comm != NULL)
         drain_later(s->alt_comm, s->alt_seq);
@@ -514,12 +521,18 @@ static void abort_tell(ucmpi_sched_t *s, int notify)
 
 /* The ranks disagree: the run ends in err once its receives are cancelled
  * (its sends end when the peers discard them); what is left of its
- * sequence is discarded, and with notify the other ranks are told. */
-static void sched_abort(ucmpi_sched_t *s, int err, int notify)
+ * sequence is discarded, and with a reason the other ranks are told
+ * (abort_tell). */
+static void sched_abort(ucmpi_sched_t *s, int err, int reason, int who,
+                        const char *why)
 {
     s->aborted = 1;
     s->held_until = now_sec() + HELD_SEC;
-    abort_news = 1;
+    /* (a run in the background has no caller to tell) */
+    if (!s->orphaned) {
+        snprintf(abort_why, sizeof(abort_why), "%s", why);
+        abort_news = 1;
+    }
     if (s->err == MPI_SUCCESS)
         s->err = err;
     for (int i = s->pbeg; i < s->pend; i++)
@@ -528,7 +541,7 @@ static void sched_abort(ucmpi_sched_t *s, int err, int notify)
     ucmpi_coll_abort_drain(s->comm, s->seq);
     if (s->alt_comm != NULL)
         ucmpi_coll_abort_drain(s->alt_comm, s->alt_seq);
-    abort_tell(s, notify);
+    abort_tell(s, reason, who);
     if (s->persistent)
         s->doomed = s->err;
 }
@@ -541,7 +554,7 @@ static void abort_rerun(ucmpi_sched_t *s)
 {
     s->next_round = s->nrounds;
     s->err = s->doomed;
-    abort_tell(s, 1);
+    abort_tell(s, UCMPI_COLL_ABORT_MISMATCH, 0);
 }
 
 /* Messages of an aborted sequence sent before the peers learnt of it
@@ -578,38 +591,97 @@ void ucmpi_sched_abort_peers(ucmpi_comm_t *comm, uint32_t seq)
     if (ucmpi_coll_abort_send == NULL)
         return;
     ucmpi_lock();
-    ucmpi_coll_abort_send(comm, seq, 0, UCMPI_COLL_ABORT_ARGS);
+    ucmpi_coll_abort_send(comm, seq, 0, ucmpi_coll_sig_comm_id(comm),
+                          UCMPI_COLL_ABORT_ARGS, 0);
     drain_later(comm, seq);
     ucmpi_unlock();
 }
 
+/* The step of s's round in flight whose transfer is unfinished and whose
+ * peer is in MPI_Finalize (lib/failure.c: asks it, once), or -1.  Under
+ * the big lock. */
+static int finalized_peer(ucmpi_sched_t *s)
+{
+    for (int i = s->pbeg; ucmpi_peer_finalized != NULL && i < s->pend; i++) {
+        const step_t *st = &s->steps[i];
+        if (!st->inflight || !is_xfer(st) ||
+            ucmpi_request_is_complete(&s->rq[i]))
+            continue;
+        if (ucmpi_peer_finalized(ucmpi_comm_peer_world(
+                st->alt ? s->alt_comm : s->comm, st->peer)))
+            return i;
+    }
+    return -1;
+}
+
+/* A rank that s waits for is in MPI_Finalize: it never joins this
+ * collective (the ranks are out of step).  Known at two stall checks in
+ * a row (the answer may overtake the last acknowledgement of a transfer
+ * that is in fact done), s fails and tells the others. */
+static void fail_on_finalized(ucmpi_sched_t *s)
+{
+    int i = finalized_peer(s);
+    char why[sizeof(abort_why)];
+
+    if (i < 0 || !s->fin_seen) {
+        s->fin_seen = i >= 0;
+        return;
+    }
+    snprintf(why, sizeof(why), "rank %d is in MPI_Finalize while this "
+             "rank waits for it in MPI_%s: the ranks' collectives are out "
+             "of step", s->steps[i].peer,
+             ucmpi_coll_sig_coll_name(s->names.coll));
+    sched_abort(s, MPI_ERR_OTHER, UCMPI_COLL_ABORT_FINALIZE,
+                s->steps[i].peer, why);
+}
+
+void ucmpi_sched_note_local(ucmpi_comm_t *comm, uint32_t seq)
+{
+    if (ucmpi_coll_note_record == NULL)
+        return;
+    ucmpi_lock();
+    ucmpi_coll_note_record(comm, seq, ucmpi_coll_sig_comm_id(comm));
+    ucmpi_unlock();
+}
+
+uint32_t ucmpi_sched_seq(const ucmpi_sched_t *s)
+{
+    return s->seq;
+}
+
 /* Every 1024th idle turn of a wait on s: once it has not moved for
- * UCMPI_COLL_STALL_SEC, probe whether the ranks disagree. */
+ * UCMPI_COLL_STALL_SEC, probe whether the ranks disagree, or whether a
+ * rank it waits for has gone to MPI_Finalize. */
 static void stall_check(ucmpi_sched_t *s)
 {
     unsigned fp = (unsigned)s->next_round * 65599u + (unsigned)s->npending;
     double t = now_sec();
     int notify, err;
+    char why[sizeof(abort_why)];
 
     if (ucmpi_coll_stall_probe == NULL || !s->running || s->aborted)
         return;
     if (fp != s->stall_fp || s->stall_t0 == 0) {
         s->stall_fp = fp;
         s->stall_t0 = t;
+        s->fin_seen = 0;
         return;
     }
     if (t - s->stall_t0 < UCMPI_COLL_STALL_SEC)
         return;
     s->stall_t0 = t;
     ucmpi_lock();
-    err = ucmpi_coll_stall_probe(s->comm, s->seq, s->sig, &s->names,
-                                 abort_why, sizeof(abort_why), &notify);
+    if (ucmpi_coll_note_announce != NULL)
+        ucmpi_coll_note_announce(s->comm, s->seq);
+    err = ucmpi_coll_stall_probe(s->comm, s->seq, s->sig, &s->names, why,
+                                 sizeof(why), &notify);
     if (err == MPI_SUCCESS && s->alt_comm != NULL)
         err = ucmpi_coll_stall_probe(s->alt_comm, s->alt_seq, s->sig,
-                                     &s->names, abort_why, sizeof(abort_why),
-                                     &notify);
+                                     &s->names, why, sizeof(why), &notify);
     if (err != MPI_SUCCESS)
-        sched_abort(s, err, notify);
+        sched_abort(s, err, notify ? UCMPI_COLL_ABORT_MISMATCH : 0, 0, why);
+    else
+        fail_on_finalized(s);
     ucmpi_unlock();
 }
 
@@ -698,9 +770,15 @@ void ucmpi_sched_check_peers(ucmpi_request_t *req)
  * list (from the progress hook, now and then: see sched_progress). */
 static void poll_stalls(void)
 {
-    for (ucmpi_sched_t *s = active_head; s; s = s->next)
-        if (s->req != NULL && s->running && s->drain_until == 0) {
-            stall_check(s);
+    for (ucmpi_sched_t *s = active_head; s; s = s->next) {
+        if (!s->running || s->drain_until != 0)
+            continue;
+        /* (a run in the background too, e.g. a root that drains the
+         * others' data after its own arguments failed: meeting another
+         * collective's messages there, it tells the ranks that sent
+         * them that they are out of step) */
+        stall_check(s);
+        if (s->req != NULL)
             complete_aborted(s, s->req);
-        }
+    }
 }

@@ -66,6 +66,17 @@ void ucmpi_sched_shape(ucmpi_sched_t *s, unsigned shape);
  * message their stalled schedules find) and discards what they send it
  * for that collective for a while (sched_abort.h). */
 void ucmpi_sched_abort_peers(ucmpi_comm_t *comm, uint32_t seq);
+/* A rank whose arguments failed a check but that takes part in
+ * collective seq of comm anyway (a background drain, empty messages, a
+ * failed persistent request, a skipped number) tells the others once one
+ * of its schedules on comm stalls shortly after: one that waits in
+ * another collective at that number (a program that expected the failed
+ * call to consume nothing) then fails instead of waiting for ever; the
+ * ranks of this collective ignore it (sched_abort.h).  No messages
+ * otherwise. */
+void ucmpi_sched_note_local(ucmpi_comm_t *comm, uint32_t seq);
+/* s's sequence number (ucmpi_sched_create). */
+uint32_t ucmpi_sched_seq(const ucmpi_sched_t *s);
 /* Why the last run that found the ranks disagreeing failed (once; NULL
  * when there is no news). */
 const char *ucmpi_sched_abort_why(void);

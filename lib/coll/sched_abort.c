@@ -14,7 +14,9 @@ typedef struct {
     uint32_t seq;
     uint8_t sig;              /* the sender's signature */
     uint8_t reason;           /* UCMPI_COLL_ABORT_* */
-    uint16_t pad;
+    uint8_t coll;             /* the sender's collective (0: unknown) */
+    uint8_t pad;
+    int32_t who;              /* _FINALIZE: the rank in MPI_Finalize */
 } abort_msg_t;
 
 static uint64_t ctx_bits(const ucmpi_comm_t *c)
@@ -45,9 +47,11 @@ static const char *alg_name(const ucmpi_coll_names_t *nm, unsigned sig,
 }
 
 /* An abort message of seq, taken out of matching (stale ones, of a seq
- * 2^16 collectives back, are dropped): 1 and *m, else 0. */
-static int take_abort(const ucmpi_comm_t *c, uint32_t seq, int *src,
-                      abort_msg_t *m)
+ * 2^16 collectives back, are dropped, and so are notes of a local error
+ * in this very collective, coll: the ranks are in step): 1 and *m, else
+ * 0. */
+static int take_abort(const ucmpi_comm_t *c, uint32_t seq, unsigned coll,
+                      int *src, abort_msg_t *m)
 {
     uint64_t rtag = ctx_bits(c) |
                     (uint64_t)ucmpi_coll_tag((int)seq, UCMPI_COLL_SIG_ABORT);
@@ -60,7 +64,9 @@ static int take_abort(const ucmpi_comm_t *c, uint32_t seq, int *src,
             ucmpi_ucx_msg_discard(msg);
             continue;
         }
-        if (ucmpi_ucx_msg_take(msg, m, sizeof(*m)) == 0 && m->seq == seq) {
+        if (ucmpi_ucx_msg_take(msg, m, sizeof(*m)) == 0 && m->seq == seq &&
+            (m->reason != UCMPI_COLL_ABORT_LOCAL ||
+             (m->coll != 0 && m->coll != coll))) {
             *src = ucmpi_tag_src(t);
             return 1;
         }
@@ -87,6 +93,42 @@ static int foreign(const ucmpi_comm_t *c, uint32_t seq, unsigned sig,
     return 0;
 }
 
+/* The message of an abort message m from rank src, seen by a schedule
+ * with names nm and signature sig: ranks out of step (another collective
+ * at this sequence number) are named as such. */
+static int abort_why(const abort_msg_t *m, int src,
+                     const ucmpi_coll_names_t *nm, unsigned sig, char *why,
+                     size_t n)
+{
+    char b[64], mine[48], theirs[48];
+
+    /* (collective id 0: the library's own, e.g. a shm segment set-up) */
+    snprintf(mine, sizeof(mine), nm->coll ? "MPI_%s" : "%s",
+             nm->coll ? ucmpi_coll_sig_coll_name(nm->coll)
+                      : "an internal collective");
+    snprintf(theirs, sizeof(theirs), "MPI_%s",
+             ucmpi_coll_sig_coll_name(m->coll));
+    if (m->reason == UCMPI_COLL_ABORT_FINALIZE) {
+        snprintf(why, n, "rank %d found rank %d in MPI_Finalize while "
+                 "their %s waited for it: the ranks' collectives are out "
+                 "of step", src, (int)m->who, m->coll ? theirs : mine);
+        return MPI_ERR_OTHER;
+    }
+    if (m->coll != 0 && m->coll != nm->coll)
+        snprintf(why, n, "rank %d %s %s at this point while this rank "
+                 "called %s: collectives out of step", src,
+                 m->reason == UCMPI_COLL_ABORT_MISMATCH ? "called" : "failed",
+                 theirs, mine);
+    else if (m->reason == UCMPI_COLL_ABORT_ARGS)
+        snprintf(why, n, "rank %d's arguments failed a check, and this "
+                 "rank's schedule needed its data", src);
+    else
+        snprintf(why, n, "the ranks' calls differ (collective, counts, "
+                 "types or root: rank %d found two signatures; this "
+                 "rank chose %s)", src, alg_name(nm, sig, b, sizeof(b)));
+    return MPI_ERR_TRUNCATE;
+}
+
 int ucmpi_coll_stall_probe(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
                            const ucmpi_coll_names_t *names, char *why,
                            size_t n, int *notify)
@@ -97,16 +139,11 @@ int ucmpi_coll_stall_probe(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
     char b1[64], b2[64];
 
     *notify = 0;
-    if (take_abort(c, seq, &src, &m)) {
-        if (m.reason == UCMPI_COLL_ABORT_ARGS)
-            snprintf(why, n, "rank %d's arguments failed a check, and this "
-                     "rank's schedule needed its data", src);
-        else
-            snprintf(why, n, "the ranks' calls differ (collective, counts, "
-                     "types or root: rank %d found two signatures; this "
-                     "rank chose %s)",
-                     src, alg_name(names, sig, b1, sizeof(b1)));
-        return MPI_ERR_TRUNCATE;
+    if (take_abort(c, seq, names->coll, &src, &m)) {
+        /* (a note of another collective: the others are told, as when a
+         * foreign signature is found here) */
+        *notify = m.reason == UCMPI_COLL_ABORT_LOCAL;
+        return abort_why(&m, src, names, sig, why, n);
     }
     if (!foreign(c, seq, sig, &t) ||
         ucmpi_coll_tag_sig(t) == UCMPI_COLL_SIG_ABORT)
@@ -123,9 +160,10 @@ int ucmpi_coll_stall_probe(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
 }
 
 void ucmpi_coll_abort_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
-                           int reason)
+                           unsigned coll, int reason, int who)
 {
-    abort_msg_t m = {seq, (uint8_t)sig, (uint8_t)reason, 0};
+    abort_msg_t m = {seq, (uint8_t)sig, (uint8_t)reason, (uint8_t)coll, 0,
+                     who};
     uint64_t tag = ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, c->rank,
                                   ucmpi_coll_tag((int)seq,
                                                  UCMPI_COLL_SIG_ABORT));
@@ -152,6 +190,65 @@ void ucmpi_coll_abort_drain(ucmpi_comm_t *c, uint32_t seq)
     while (ucmpi_ucx_tag_probe(rtag, UCMPI_TAG_MASK_CTX | UCMPI_COLL_SEQ_MASK,
                                1, &t, &len, &msg))
         ucmpi_ucx_msg_discard(msg);
+}
+
+/* The last local errors (most programs have none; a desync shows within
+ * a few collectives of the error). */
+#define NOTES 8
+#define NOTE_WINDOW 16u
+static struct {
+    ucmpi_comm_t *comm;       /* compared, never followed: may be freed */
+    uint32_t ctx, seq;
+    unsigned coll;
+} notes[NOTES];
+static unsigned notes_next;
+
+void ucmpi_coll_note_record(ucmpi_comm_t *c, uint32_t seq, unsigned coll)
+{
+    unsigned i = notes_next++ % NOTES;
+
+    notes[i].comm = c;
+    notes[i].ctx = c->ctx;
+    notes[i].seq = seq;
+    notes[i].coll = coll;
+}
+
+void ucmpi_coll_note_announce(ucmpi_comm_t *c, uint32_t seq)
+{
+    for (int i = 0; i < NOTES; i++) {
+        if (notes[i].comm != c || notes[i].ctx != c->ctx ||
+            seq - notes[i].seq >= NOTE_WINDOW)
+            continue;
+        ucmpi_coll_abort_send(c, notes[i].seq, 0, notes[i].coll,
+                              UCMPI_COLL_ABORT_LOCAL, 0);
+        notes[i].comm = NULL;
+    }
+}
+
+int ucmpi_coll_peer_ahead(ucmpi_comm_t *c, int peer, const char **name)
+{
+    uint64_t t;
+    size_t len;
+
+    /* (abort messages and notes of a local error do not count: one probe
+     * per signature bit that is 0 in the message, as in foreign()) */
+    for (uint32_t d = 0; d < 2; d++) {
+        uint64_t base = ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, peer,
+                                       (int)((c->coll_seq + d) &
+                                             UCMPI_COLL_SEQ_MASK));
+        for (int b = 0; b < UCMPI_COLL_SIG_BITS; b++) {
+            uint64_t bit = UINT64_C(1) << (UCMPI_COLL_SEQ_BITS + b);
+            if (ucmpi_ucx_tag_probe(base, UCMPI_TAG_MASK_CTX |
+                                              UCMPI_TAG_MASK_SRC |
+                                              UCMPI_COLL_SEQ_MASK | bit,
+                                    0, &t, &len, NULL)) {
+                *name = ucmpi_coll_sig_coll_name(
+                    ucmpi_coll_sig_coll_of(ucmpi_coll_tag_sig(t)));
+                return 1;
+            }
+        }
+    }
+    return 0;
 }
 
 void ucmpi_coll_abort_cancel(ucmpi_request_t *r)

@@ -29,7 +29,18 @@
  * 1024th idle turn of a waiting loop, so never on the fast path). */
 #define UCMPI_COLL_STALL_SEC 0.1
 
-enum { UCMPI_COLL_ABORT_MISMATCH = 1, UCMPI_COLL_ABORT_ARGS = 2 };
+/* Why a rank aborted a collective: it found another signature (or, for
+ * its peers, it was told so), its own arguments failed, or a rank its
+ * schedule waited for is in MPI_Finalize (lib/failure.c). */
+enum {
+    UCMPI_COLL_ABORT_MISMATCH = 1,
+    UCMPI_COLL_ABORT_ARGS = 2,
+    UCMPI_COLL_ABORT_FINALIZE = 3,
+    /* not an abort: the sender's arguments failed a check, and it takes
+     * part anyway (ucmpi_sched_note_local); only a rank in another
+     * collective at that number acts on it */
+    UCMPI_COLL_ABORT_LOCAL = 4
+};
 
 /* What a schedule's signature says, for the messages: its collective
  * (sched_sig.h), its algorithm id, and the rows of its algorithm table,
@@ -53,12 +64,34 @@ int ucmpi_coll_stall_probe(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
                            const ucmpi_coll_names_t *names, char *why,
                            size_t n, int *notify);
 /* Sends an abort message of seq (reason UCMPI_COLL_ABORT_*) to every
- * other rank of c. */
+ * other rank of c: the sender's signature and collective id (sched_sig.h:
+ * a peer in another collective at this sequence number learns that the
+ * ranks are out of step) and, for UCMPI_COLL_ABORT_FINALIZE, the rank of
+ * c that is in MPI_Finalize. */
 void ucmpi_coll_abort_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
-                           int reason);
+                           unsigned coll, int reason, int who);
 /* Discards every message of seq still unexpected on c's collective
  * context (rendezvous senders are answered and return). */
 void ucmpi_coll_abort_drain(ucmpi_comm_t *c, uint32_t seq);
+
+/* Notes of a local error (ucmpi_sched_note_local): record records that
+ * this rank's arguments failed at collective seq of c (collective id
+ * coll) and sends nothing: the ranks are most likely in step, and a
+ * program may fail 2^24 collectives in a row.  Once a schedule of this
+ * rank on c stalls at seq or shortly after, announce sends the notes
+ * recorded for c up to it (once each) to the other ranks: those in
+ * another collective at that number wait for this rank, which may be
+ * why it stalls.  Under the big lock. */
+void ucmpi_coll_note_record(ucmpi_comm_t *c, uint32_t seq, unsigned coll);
+void ucmpi_coll_note_announce(ucmpi_comm_t *c, uint32_t seq);
+
+/* Whether comm rank peer of c has sent a message of a p2p collective that
+ * this rank has not started yet (the next two sequence numbers of c; not
+ * an abort message or a note of a local error, ucmpi_sched_note_local): a
+ * rank that waits for peer in a blocking shm collective is then out of
+ * step with it (peer left or skipped that collective).  1 and the name of
+ * peer's collective in *name, else 0.  Under the big lock. */
+int ucmpi_coll_peer_ahead(ucmpi_comm_t *c, int peer, const char **name);
 
 /* Cancels a receive of an aborted run. */
 void ucmpi_coll_abort_cancel(ucmpi_request_t *r);

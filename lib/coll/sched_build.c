@@ -226,11 +226,13 @@ void ucmpi_sched_shape(ucmpi_sched_t *s, unsigned shape)
 void ucmpi_sched_poison(ucmpi_sched_t *s)
 {
     s->poisoned = 1;
+    ucmpi_sched_note_local(s->comm, s->seq);
 }
 
 void ucmpi_sched_fail(ucmpi_sched_t *s, int err)
 {
     s->fail_err = err;
+    ucmpi_sched_note_local(s->comm, s->seq);
 }
 
 int ucmpi_sched_recv_dyn(ucmpi_sched_t *s, void *const *bufp,

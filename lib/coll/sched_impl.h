@@ -50,6 +50,7 @@ struct ucmpi_sched {
     /* stall probe: progress seen at stall_t0 (see sched_abort.h) */
     unsigned stall_fp;
     double stall_t0;
+    int fin_seen;             /* a peer it waits for is in MPI_Finalize */
     double drain_until;       /* a drain task (drain_later) until then */
     double held_until;        /* aborted: wait for held sends until then */
     ucmpi_comm_t *alt_comm;   /* second comm (intercomm collectives) */

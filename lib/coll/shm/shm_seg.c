@@ -163,6 +163,7 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
     int namebuf[NAME_LEN / sizeof(int) + 1] = {0};
     char *name = (char *)namebuf;
     int mine, all = 0, rc;
+    const char *fn = comm->coll.fn;
 
     sh->comm = comm;
     sh->n = comm->size;
@@ -181,6 +182,10 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
     sh->len = seg_len(sh);
     if (sh->me == 0 && sh->world != NULL)
         create(sh, comm->ctx, name);
+    /* signed as no collective (sched_sig.h): ranks out of step (one in
+     * the set-up, another in the user's allreduce at that number) never
+     * take each other's messages for a vote */
+    comm->coll.fn = "the shm segment set-up";
     rc = run_bcast(comm, namebuf, NAME_LEN / sizeof(int) + 1);
     sh->med = (size_t)namebuf[NAME_LEN / sizeof(int)];
     sh->len = seg_len(sh);
@@ -193,6 +198,7 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
      * whose bcast worked waiting there for ever (MPICH ft/bcast) */
     int vote = run_allsum(comm, &mine, &all);
     rc = rc != MPI_SUCCESS ? rc : vote;
+    comm->coll.fn = fn;
     if (sh->me == 0 && name[0] != '\0')
         shm_unlink(name);            /* all mapped it (or gave up) */
     sh->ok = rc == MPI_SUCCESS && all == sh->n;

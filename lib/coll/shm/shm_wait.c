@@ -5,10 +5,12 @@
  */
 #include "coll/shm/shm_seg.h"
 #include "coll/coll.h"
+#include "coll/sched_abort.h"
 #include "progress.h"
 
 #include <linux/futex.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -107,6 +109,55 @@ static void sleep_on(ucmpi_coll_shm_t *sh, int r, uint64_t seen)
     __atomic_sub_fetch(sleepers(sh, r), 1, __ATOMIC_RELAXED);
 }
 
+/* Rank r, which this rank waits for, will never post: it is in
+ * MPI_Finalize (lib/failure.c asks it once; its answer comes after its
+ * last post) or has sent a message of a p2p collective this rank has not
+ * started (it skipped or left this one).  MPI_ERR_OTHER and the reason in
+ * why, else MPI_SUCCESS. */
+static int out_of_step(ucmpi_coll_shm_t *sh, int r, uint64_t k, char *why,
+                       size_t n)
+{
+    const char *name;
+    int rc = MPI_SUCCESS;
+
+    ucmpi_lock();
+    if (ucmpi_peer_finalized(sh->world[r]) &&
+        __atomic_load_n(flag(sh, r), __ATOMIC_ACQUIRE) < k) {
+        snprintf(why, n, "rank %d is in MPI_Finalize", r);
+        rc = MPI_ERR_OTHER;
+    } else if (ucmpi_coll_peer_ahead(sh->comm, r, &name) &&
+               __atomic_load_n(flag(sh, r), __ATOMIC_ACQUIRE) < k) {
+        snprintf(why, n, "rank %d is in a later collective (MPI_%s)", r,
+                 name);
+        rc = MPI_ERR_OTHER;
+    }
+    ucmpi_unlock();
+    return rc;
+}
+
+static double now_sec(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Every 256th idle turn: once the wait has lasted UCMPI_COLL_STALL_SEC
+ * (from *t0, set at the first call), out_of_step; a wait that is merely
+ * slow (oversubscribed ranks) asks and probes nothing. */
+static int stalled_out_of_step(ucmpi_coll_shm_t *sh, int r, uint64_t k,
+                               double *t0, char *why, size_t n)
+{
+    double t = now_sec();
+
+    if (*t0 == 0)
+        *t0 = t;
+    if (t - *t0 < UCMPI_COLL_STALL_SEC)
+        return MPI_SUCCESS;
+    return out_of_step(sh, r, k, why, n);
+}
+
 /* First rank from `from` on (not me) whose flag is below k; n if none. */
 static inline int pending(ucmpi_coll_shm_t *sh, int from, uint64_t k)
 {
@@ -130,6 +181,8 @@ static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k, const char *fn)
     unsigned spins = ucmpi_progress_polling ? 0 : SPIN_PURE, idle = 0;
     int rc = MPI_SUCCESS;
     uint64_t v;
+    double t0 = 0;
+    char why[96];
 
     while (cur < sh->n) {
         v = __atomic_load_n(flag(sh, cur), __ATOMIC_ACQUIRE);
@@ -157,9 +210,19 @@ static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k, const char *fn)
             rc = MPI_ERR_PROC_FAILED;
             break;
         }
+        if (idle % 256 == 0 &&
+            (rc = stalled_out_of_step(sh, cur, k, &t0, why, sizeof(why))) !=
+                MPI_SUCCESS)
+            break;
     }
     if (idle > 0)
         ucmpi_rt_wait_done();
+    if (rc == MPI_ERR_OTHER) {
+        sh->ok = 0;                   /* the sequence is broken for good */
+        return ucmpi_err_comm(sh->comm, rc, fn, "%s while this rank waits "
+                              "for it in a shared-memory collective: the "
+                              "ranks' collectives are out of step", why);
+    }
     if (rc != MPI_SUCCESS) {
         sh->ok = 0;                   /* the sequence is broken for good */
         return ucmpi_err_comm(sh->comm, rc, fn, "rank %d died during a "
