@@ -2,8 +2,9 @@
  * A writer far ahead of a slow reader, at every buffer ring of the shm
  * path: bcast roots and reduce contributors run ahead of one rank that
  * sleeps now and then, over data of 8 B (small ring), 1-8 KiB (the
- * medium ring of an oversubscribed node, or the big one), just over 8
- * KiB and 20 KiB (big ring) and 70 KiB (chunks).  Each call's data
+ * medium ring of an oversubscribed node or a 2-rank comm, or the big
+ * one), just over 8 KiB and 20 KiB (big ring, or a 2-rank comm's medium
+ * one up to 32 KiB) and 70 KiB (chunks).  Each call's data
  * differs, so a buffer reused before the slow rank read it shows as a
  * wrong value.  Run with UCMPI_WAIT_MODE=yield and poll (the segment's
  * layout follows rank 0's wait mode).
@@ -75,8 +76,11 @@ static void ring_reduce(int count)
 
 int main(int argc, char **argv)
 {
-    /* ints: 8 B, 1 KiB, 4 KiB, 8 KiB, 8 KiB + 4, 20 KiB, 70 KiB */
-    static const int counts[] = {2, 256, 1024, 2048, 2049, 5000, 17920};
+    /* ints: 8 B, 1 KiB, 4 KiB, 8 KiB, 8 KiB + 4, 20 KiB, 32 KiB and 32
+     * KiB + 4 (the top of a 2-rank comm's medium ring and past it), 70
+     * KiB */
+    static const int counts[] = {2, 256, 1024, 2048, 2049, 5000, 8192,
+                                 8193, 17920};
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -58,7 +58,7 @@ static int span_cursor(span_t *s)
 static int span_pack(span_t *s, size_t off, void *dst, size_t len)
 {
     if (s->base != NULL)
-        memcpy(dst, s->base + off, len);
+        ucmpi_coll_shm_copy(dst, s->base + off, len);
     else if (!span_cursor(s))
         return MPI_ERR_NO_MEM;
     else
@@ -69,7 +69,7 @@ static int span_pack(span_t *s, size_t off, void *dst, size_t len)
 static int span_unpack(span_t *s, size_t off, const void *src, size_t len)
 {
     if (s->base != NULL)
-        memcpy(s->base + off, src, len);
+        ucmpi_coll_shm_copy(s->base + off, src, len);
     else if (!span_cursor(s))
         return MPI_ERR_NO_MEM;
     else
@@ -261,7 +261,8 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
          * straight from sbuf, as in shm_xfer.c) */
         len = (size_t)(g - 1) * cs + chunk_len(blk, off, cs, g - 1);
         if (sbuf != MPI_IN_PLACE && in.base != NULL && out.base != NULL)
-            memcpy(out.base + (size_t)me * blk + off, in.base + off, len);
+            ucmpi_coll_shm_copy(out.base + (size_t)me * blk + off,
+                                in.base + off, len);
         else
             for (int i = 0; i < g && rc == MPI_SUCCESS; i++)
                 if (sbuf != MPI_IN_PLACE &&
@@ -409,8 +410,8 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
          * there already, contiguous they go straight across */
         len = (size_t)(g - 1) * cs + chunk_len(blk, off, cs, g - 1);
         if (direct && !inplace)
-            memcpy(out.base + (size_t)me * blk + off,
-                   in.base + (size_t)me * blk + off, len);
+            ucmpi_coll_shm_copy(out.base + (size_t)me * blk + off,
+                                in.base + (size_t)me * blk + off, len);
         for (int j = 0; j < g && !direct && rc == MPI_SUCCESS; j++)
             if (span_unpack(&out, (size_t)me * blk + off + (size_t)j * cs,
                             ucmpi_coll_shm_buf(sh, me, k + (uint64_t)j) +

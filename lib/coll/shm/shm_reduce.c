@@ -34,7 +34,8 @@ int ucmpi_coll_shm_reduce_all(const char *const *x, void *rbuf,
         rc = ucmpi_op_apply3(op, x[i--] - dt->true_lb,
                              x[n - 1] - dt->true_lb, rbuf, count, dt);
     else if (x[n - 1] != out)
-        memcpy((char *)out, x[n - 1], (size_t)(count * dt->size));
+        ucmpi_coll_shm_copy((char *)out, x[n - 1],
+                            (size_t)(count * dt->size));
     for (; i >= 0 && rc == MPI_SUCCESS; i--)
         rc = ucmpi_op_apply(op, x[i] - dt->true_lb, rbuf, count, dt);
     return rc;
@@ -63,8 +64,9 @@ static void pack_pieces(char *mine, const char *in, const MPI_Count *counts,
         if ((d == me && !inplace) || lo >= counts[d])
             continue;
         MPI_Count m = counts[d] - lo < p ? counts[d] - lo : p;
-        memcpy(mine + (size_t)d * (size_t)p * esize,
-               in + (size_t)(displs[d] + lo) * esize, (size_t)m * esize);
+        ucmpi_coll_shm_copy(mine + (size_t)d * (size_t)p * esize,
+                            in + (size_t)(displs[d] + lo) * esize,
+                            (size_t)m * esize);
     }
 }
 
@@ -265,8 +267,9 @@ static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
         for (int d = 0; d < s->n; d++) {
             split_piece(len[i], s->n, d, &b, &m);
             if ((d != s->me || s->inplace) && m > 0)
-                memcpy(mine + (size_t)d * (size_t)s->p * es,
-                       s->in + (size_t)(lo + i * c + b) * es, (size_t)m * es);
+                ucmpi_coll_shm_copy(mine + (size_t)d * (size_t)s->p * es,
+                                    s->in + (size_t)(lo + i * c + b) * es,
+                                    (size_t)m * es);
         }
     }
     if (first)
@@ -304,8 +307,8 @@ static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
         if (rc != MPI_SUCCESS)
             return ucmpi_err_comm(s->comm, rc, s->fn, "reduction failed");
         if (s->out != NULL && s->root < 0)
-            memcpy(ucmpi_coll_shm_buf(sh, s->me, k2 + (uint64_t)i), res,
-                   (size_t)mm * es);
+            ucmpi_coll_shm_copy(ucmpi_coll_shm_buf(sh, s->me, k2 + (uint64_t)i),
+                                res, (size_t)mm * es);
     }
     ucmpi_coll_shm_post(sh, k2);
     if (!gather)
@@ -316,9 +319,10 @@ static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
         for (int r = 0; r < s->n; r++) {
             split_piece(len[i], s->n, r, &b, &m);
             if (r != s->me && m > 0)
-                memcpy(s->out + (size_t)(lo + i * c + b) * es,
-                       ucmpi_coll_shm_buf(sh, r, k2 + (uint64_t)i),
-                       (size_t)m * es);
+                ucmpi_coll_shm_copy(s->out + (size_t)(lo + i * c + b) * es,
+                                    ucmpi_coll_shm_buf(sh, r,
+                                                       k2 + (uint64_t)i),
+                                    (size_t)m * es);
         }
     return MPI_SUCCESS;
 }

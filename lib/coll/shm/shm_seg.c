@@ -12,9 +12,9 @@
  * data uses small buffer k % NSMALL instead), then per rank NSMALL size
  * records (the bytes of the reduction a rank posted k for, at k % NSMALL:
  * a count that differs between ranks is caught, see
- * ucmpi_coll_shm_check_sizes), then, on an oversubscribed node only, per
- * rank NMED buffers of MED_BYTES (data up to that size uses medium
- * buffer k % NMED: see NMED).
+ * ucmpi_coll_shm_check_sizes), then, on an oversubscribed node or a
+ * 2-rank comm only, per rank NMED buffers of MED_BYTES (MED_BYTES_2 at 2
+ * ranks; data up to that size uses medium buffer k % NMED: see NMED).
  */
 #include "coll/shm/shm_seg.h"
 #include "coll/coll.h"
@@ -151,7 +151,7 @@ static size_t seg_len(const ucmpi_coll_shm_t *sh)
     return (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot +
                             NSMALL * UCMPI_COLL_SHM_SMALL +
                             NSMALL * sizeof(uint64_t) +
-                            (sh->deep ? (size_t)NMED * MED_BYTES : 0));
+                            (size_t)NMED * sh->med);
 }
 
 /* Every rank maps the segment or every rank falls back (sh->ok).  A rank
@@ -159,7 +159,7 @@ static size_t seg_len(const ucmpi_coll_shm_t *sh)
  * set-up's two collectives, voting no, so nobody is left waiting in them. */
 static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
 {
-    /* ints (any MPI has them): the name, then whether sh->deep */
+    /* ints (any MPI has them): the name, then sh->med */
     int namebuf[NAME_LEN / sizeof(int) + 1] = {0};
     char *name = (char *)namebuf;
     int mine, all = 0, rc;
@@ -175,8 +175,10 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
             sh->world[r] = ucmpi_comm_peer_world(comm, r);
     /* rank 0's wait mode picks the layout for all (only speed depends
      * on it: a rank launched with another UCMPI_WAIT_MODE follows) */
-    namebuf[NAME_LEN / sizeof(int)] = !ucmpi_progress_polling;
-    sh->deep = namebuf[NAME_LEN / sizeof(int)];
+    namebuf[NAME_LEN / sizeof(int)] = sh->n == 2                ? MED_BYTES_2
+                                      : ucmpi_progress_polling ? 0
+                                                               : MED_BYTES;
+    sh->med = (size_t)namebuf[NAME_LEN / sizeof(int)];
     sh->len = seg_len(sh);
     if (sh->me == 0 && sh->world != NULL)
         create(sh, comm->ctx, name);
@@ -185,7 +187,7 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
      * take each other's messages for a vote */
     comm->coll.fn = "the shm segment set-up";
     rc = run_bcast(comm, namebuf, NAME_LEN / sizeof(int) + 1);
-    sh->deep = namebuf[NAME_LEN / sizeof(int)] != 0;
+    sh->med = (size_t)namebuf[NAME_LEN / sizeof(int)];
     sh->len = seg_len(sh);
     if (rc == MPI_SUCCESS && sh->me != 0 && name[0] != '\0' &&
         sh->world != NULL)
@@ -208,7 +210,7 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
         sh->small = sh->base + (size_t)sh->n * (FLAG_STRIDE + NBUF * sh->slot);
         sh->recs = (uint64_t *)(sh->small + (size_t)sh->n * NSMALL *
                                                 UCMPI_COLL_SHM_SMALL);
-        sh->med = (char *)(sh->recs + (size_t)sh->n * NSMALL);
+        sh->med_ring = (char *)(sh->recs + (size_t)sh->n * NSMALL);
     }
     return rc;
 }
@@ -360,7 +362,7 @@ static inline uint64_t *size_tag(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                                  size_t nbytes)
 {
     static const uint64_t nowhere = 0;
-    size_t cap = medium(sh, nbytes)                 ? MED_BYTES
+    size_t cap = medium(sh, nbytes)                 ? sh->med
                  : nbytes > UCMPI_COLL_SHM_SMALL ? sh->slot
                                                    : UCMPI_COLL_SHM_SMALL;
     size_t pos = (nbytes + 8 + 63) / 64 * 64 - 8;
@@ -380,7 +382,7 @@ char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                           size_t nbytes)
 {
     if (medium(sh, nbytes))
-        return sh->med + ((size_t)r * NMED + k % NMED) * MED_BYTES;
+        return sh->med_ring + ((size_t)r * NMED + k % NMED) * sh->med;
     if (nbytes > UCMPI_COLL_SHM_SMALL)
         return ucmpi_coll_shm_buf(sh, r, k);
     return sh->small + ((size_t)r * NSMALL + k % NSMALL) * UCMPI_COLL_SHM_SMALL;

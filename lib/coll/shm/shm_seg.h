@@ -27,7 +27,8 @@
  * 0.89x ucmpi's in session 7's quiet table).  Only there: with polling
  * ranks on cores of their own the deeper ring's cache footprint cost more
  * than it saved (UCMPI_COLL_SHM_SMALL in shm.h: 1 KiB buffers 64 deep
- * were slower at 2 ranks).  Session 8 (coll8), 30 Nov 14:23 UTC, load 18
+ * were slower at 2 ranks; but see MED_BYTES_2).  Session 8 (coll8), 30
+ * Nov 14:23 UTC, load 18
  * from other sessions, 6 interleaved rounds, median us, 16-deep ring
  * against a 64-deep one (a temporary knob; 32 KiB buffers) and Open MPI:
  *   mpiexec -n 4 bench/coll_bench -b bcast -m 1K -M 8K
@@ -38,6 +39,21 @@
  * wait, which broke allreduce <= 0.9x Open MPI; 15:48 UTC, 6 rounds.) */
 #define NMED 64
 #define MED_BYTES 8192
+/* perf14: at 2 ranks the medium ring is there in every wait mode, with
+ * buffers up to the 2-rank shm limit (32 KiB, shm_select.c): a bcast
+ * root that runs 63 collectives ahead instead of 15 no longer stalls on
+ * its reader, whose cache still held the 16-deep ring's lines (perf on a
+ * 2-rank bcast of 8 KiB: the root spent 76% in its copy-in, the reader
+ * 34% waiting; a 2-process prototype: 0.46-0.53 us with 64 buffers, 0.80-
+ * 0.94 with 16).  Cost: 2 MiB more segment per rank on 2-rank comms.
+ * 1 Dec 06:40-06:43 UTC, load 4-9 from other sessions, interleaved fixed-
+ * count runs, medians (7-9 rounds), us, this / the 16-deep ring / Open MPI:
+ *   mpiexec -n 2 bench/coll_bench -m 512 -M 32K -i 2000 (and -b bcast
+ *   -m 8K -M 32K -i 3000)
+ * bcast 4 KiB 1.46 / 1.50 / 1.25, 8 KiB 1.29 / 2.46 / 2.23, 16 KiB 2.06
+ * / 3.58 / 5.29, 32 KiB 3.79 / 6.24 / 9.05; allreduce, allgather,
+ * alltoall, reduce_scatter 512 B-32 KiB within 5% either way. */
+#define MED_BYTES_2 32768
 /* a medium buffer free at k (everyone posted k - NMED + 1) also frees the
  * size record k % NSMALL (ucmpi_coll_shm_set_size) */
 _Static_assert(NMED <= NSMALL, "size records outlive the medium ring");
@@ -46,7 +62,7 @@ struct ucmpi_coll_shm {
     int ok;                   /* 0: no segment, every call falls back */
     int n, me;
     size_t slot;              /* bytes of one data buffer */
-    int deep;                 /* the NMED-deep medium ring is there */
+    size_t med;               /* bytes of a medium buffer (0: no ring) */
     char *base;               /* the mapping (flags, then buffers) */
     size_t len;
     uint64_t seq;             /* number of the last collective begun */
@@ -61,7 +77,7 @@ struct ucmpi_coll_shm {
     ucmpi_coll_shm_caps_t caps;   /* ucmpi_coll_shm_wanted's answers */
     /* where the rings start (layout in shm_seg.c; set with base): the
      * buffer of every small collective is an add and a multiply away */
-    char *small, *med;
+    char *small, *med_ring;
     uint64_t *recs;
 };
 
@@ -77,7 +93,7 @@ static inline uint64_t *flag(ucmpi_coll_shm_t *sh, int r)
 
 static inline int medium(const ucmpi_coll_shm_t *sh, size_t nbytes)
 {
-    return sh->deep && nbytes > UCMPI_COLL_SHM_SMALL && nbytes <= MED_BYTES;
+    return nbytes > UCMPI_COLL_SHM_SMALL && nbytes <= sh->med;
 }
 
 #endif
