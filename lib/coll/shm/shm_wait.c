@@ -204,9 +204,12 @@ static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k, const char *fn)
             ucmpi_progress_yield();
         else
             sleep_on(sh, cur, v);
-        /* sleeping turns last up to SLEEP_NS each: look more often */
+        /* sleeping turns last up to SLEEP_NS each: look more often.  The
+         * flag is read again once the peer is known dead: it may have
+         * posted (and left the collective) after our last look. */
         if ((idle % 1024 == 0 || (idle >= SLEEP_AFTER && idle % 16 == 0)) &&
-            ucmpi_peer_failed(sh->world[cur])) {
+            ucmpi_peer_failed(sh->world[cur]) &&
+            __atomic_load_n(flag(sh, cur), __ATOMIC_ACQUIRE) < k) {
             rc = MPI_ERR_PROC_FAILED;
             break;
         }
