@@ -24,6 +24,13 @@ static uint64_t ctx_bits(const ucmpi_comm_t *c)
     return ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, 0, 0);
 }
 
+/* The tag of this rank's abort messages (and notes, waits) of seq on c. */
+static uint64_t abort_tag(const ucmpi_comm_t *c, uint32_t seq)
+{
+    return ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, c->rank,
+                          ucmpi_coll_tag((int)seq, UCMPI_COLL_SIG_ABORT));
+}
+
 /* What signature sig says, seen from a schedule with names nm. */
 static const char *alg_name(const ucmpi_coll_names_t *nm, unsigned sig,
                             char *buf, size_t n)
@@ -180,9 +187,7 @@ void ucmpi_coll_abort_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
 {
     abort_msg_t m = {seq, (uint8_t)sig, (uint8_t)reason, (uint8_t)coll, 0,
                      who};
-    uint64_t tag = ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, c->rank,
-                                  ucmpi_coll_tag((int)seq,
-                                                 UCMPI_COLL_SIG_ABORT));
+    uint64_t tag = abort_tag(c, seq);
 
     for (int r = 0; r < c->remote_size; r++)
         if (c->is_inter || r != c->rank)
@@ -202,9 +207,7 @@ void ucmpi_coll_wait_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
 {
     abort_msg_t m = {seq, (uint8_t)sig, UCMPI_COLL_ABORT_WAIT, (uint8_t)coll,
                      0, -1};
-    uint64_t tag = ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, c->rank,
-                                  ucmpi_coll_tag((int)seq,
-                                                 UCMPI_COLL_SIG_ABORT));
+    uint64_t tag = abort_tag(c, seq);
 
     (void)ucmpi_ucx_send_copy(ucmpi_comm_peer_world(c, peer), tag, &m,
                               sizeof(m));
