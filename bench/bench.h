@@ -55,7 +55,7 @@ static inline void bench_parse(int argc, char **argv, bench_opts_t *o,
     o->min_bytes = def_min;
     o->max_bytes = def_max;
     o->reps = 15;
-    o->warmup = 10;
+    o->warmup = -1;       /* -w not given: see bench_warmup */
     o->budget = 0.5;
     o->iters = 0;
     o->select = NULL;
@@ -121,6 +121,20 @@ static inline double bench_median(double *v, int n)
  */
 typedef void (*bench_fn_t)(void *arg);
 
+/* Untimed calls before the samples, unless -w says: 10 in fixed-count
+ * runs (-i); up to 100 in time-budget runs (at most a quarter of the
+ * budget).  ucmpi's shm rings are 64 calls deep and the first touch of
+ * a page costs ~15-20 us per process on this VM (a PVM guest; malloc'd
+ * or shm pages alike, 1 Dec, a 30-line program not in the tree), so with
+ * 10 the samples at 16-32 KiB (2 ranks) or 512 B (8 ranks) fell partly
+ * in the rings' first lap: bcast 32 KiB took 1.6 us or 8-150 us per run
+ * (Open MPI 5.4), alltoall 512 B at 8 ranks ~1000 us (Open MPI 80).
+ * OSU's benchmarks skip 100-200 calls for small messages. */
+static inline int bench_warmup(const bench_opts_t *o)
+{
+    return o->warmup >= 0 ? o->warmup : o->iters > 0 ? 10 : 100;
+}
+
 /* The time-budget plan (rank 0 decides from one timed call): warm-up
  * calls, calls per sample, samples. */
 static inline void bench_plan(const bench_opts_t *o, MPI_Comm comm,
@@ -134,7 +148,7 @@ static inline void bench_plan(const bench_opts_t *o, MPI_Comm comm,
     if (rank == 0) {
         double per = t > 1e-7 ? t : 1e-7;
         plan[0] = (int)(o->budget / 4 / per);
-        plan[0] = plan[0] > o->warmup ? o->warmup : plan[0];
+        plan[0] = plan[0] > bench_warmup(o) ? bench_warmup(o) : plan[0];
         plan[1] = (int)(1e-3 / per);
         plan[1] = plan[1] < 1 ? 1 : plan[1] > 1000 ? 1000 : plan[1];
         plan[2] = (int)(o->budget / (per * plan[1]));
@@ -156,7 +170,7 @@ static inline double bench_time(const bench_opts_t *o, MPI_Comm comm,
     op(arg);
     MPI_Barrier(comm);
     if (o->iters > 0) {   /* fixed: the same on every rank */
-        plan[0] = o->warmup;
+        plan[0] = bench_warmup(o);
         plan[2] = o->reps < o->iters ? o->reps : o->iters;
         plan[1] = o->iters / plan[2];
     } else {

@@ -117,6 +117,8 @@ static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
                (rc = ucmpi_xfer_shm_vote(comm, UCMPI_SHM_BCAST, nbytes,
                                          UCMPI_XFER_VOTE_QUIET, fn)) !=
                    UCMPI_SHM_FALLBACK && rc != MPI_SUCCESS) {
+        if (!am_root)
+            (void)ucmpi_coll_shm_vote_drain(comm, root, fn);
         return err;    /* the others' vote failed too (bcast_shm) */
     }
     if (bcast_empty(comm, local, count, dt))
@@ -145,7 +147,7 @@ static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
 }
 
 /* The blocking shm path (UCMPI_SHM_FALLBACK: go on to p2p).  Past the
- * shm limit (2 ranks: 32 KiB, shm_select.c) on a comm with a segment the
+ * shm limit (2 ranks: 512 KiB, shm_select.c) on a comm with a segment the
  * rank votes with its bytes, as allgather does (xfer9): the ranks go on
  * to p2p together, or all fail, where one rank's count alone would have
  * put it in the segment and the others on p2p (a hang). */
@@ -158,6 +160,10 @@ static int bcast_shm(ucmpi_comm_t *comm, void *buf, MPI_Count count,
     if (ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BCAST, nbytes))
         return ucmpi_coll_shm_bcast(comm, buf, count, dt, root, 0, fn);
     rc = ucmpi_xfer_shm_vote(comm, UCMPI_SHM_BCAST, nbytes, 0, fn);
+    if (rc != MPI_SUCCESS && rc != UCMPI_SHM_FALLBACK) {
+        int drc = ucmpi_coll_shm_vote_drain(comm, root, fn);
+        return drc != MPI_SUCCESS ? drc : rc;
+    }
     return rc == MPI_SUCCESS ? UCMPI_SHM_FALLBACK : rc;
 }
 

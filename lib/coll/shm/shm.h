@@ -94,6 +94,9 @@ int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
  * next collective finds every rank in step. */
 int ucmpi_coll_shm_bcast_drain(ucmpi_comm_t *comm, int root, size_t total,
                                const char *fn);
+/* A non-root whose size vote (ucmpi_xfer_shm_vote) just failed: drains
+ * the root's chunks where the root took the chunked shm path. */
+int ucmpi_coll_shm_vote_drain(ucmpi_comm_t *comm, int root, const char *fn);
 int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
                                    MPI_Count scount, MPI_Datatype sdt,
                                    void *rbuf, MPI_Count rcount,
@@ -238,6 +241,8 @@ int ucmpi_coll_shm_root_size_ok(ucmpi_coll_shm_t *sh, int root, uint64_t k,
 int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
                                    uint64_t k, uint64_t nbytes,
                                    uint64_t *theirs, const char *fn);
+/* Whether rank r's record for k is a p2p voter's (it took k alone). */
+int ucmpi_coll_shm_voted(ucmpi_coll_shm_t *sh, int r, uint64_t k);
 /* xfer9: rank r's record for k, unchecked (ucmpi_xfer_shm_vote). */
 uint64_t ucmpi_coll_shm_size_of(ucmpi_coll_shm_t *sh, int r, uint64_t k);
 /* ---- end core7 ---- */

@@ -191,10 +191,15 @@ int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
         if (rc == MPI_SUCCESS && off == 0 &&
             (bad = ucmpi_coll_shm_check_root_size(sh, root, k, total,
                                                   &theirs, fn)) !=
-                MPI_SUCCESS &&
-            theirs != UCMPI_COLL_SHM_SIZE_LOST) {
-            rc = ucmpi_coll_shm_bcast_drain(comm, root, theirs, fn);
-            break;
+                MPI_SUCCESS) {
+            if (theirs != UCMPI_COLL_SHM_SIZE_LOST) {
+                rc = ucmpi_coll_shm_bcast_drain(comm, root, theirs, fn);
+                break;
+            }
+            /* a root bound for p2p voted and took k alone (perf15: more
+             * numbers here took its next calls' as chunks) */
+            if (ucmpi_coll_shm_voted(sh, root, k))
+                break;
         }
         if (rc == MPI_SUCCESS && bad == MPI_SUCCESS &&
             span_unpack(&sp, off, ucmpi_coll_shm_buf(sh, root, k), len))

@@ -629,6 +629,34 @@ int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
     return size_error(sh, root, k, rec, mine, fn);
 }
 
+/* Whether rank r's record at k is a vote (it went p2p, taking k alone). */
+int ucmpi_coll_shm_voted(ucmpi_coll_shm_t *sh, int r, uint64_t k)
+{
+    return is_vote(*size_rec(sh, r, k), k);
+}
+
+/* perf15: a bcast non-root whose size vote failed (the bytes of the
+ * ranks differ) where the root took the shm path in this call with
+ * chunks: the vote took the root's first number, so take the rest as a
+ * shm non-root does (ucmpi_coll_shm_bcast_drain); until 2-rank bcast went
+ * shm beyond one buffer, no default set-up had a chunked root meet a
+ * voter. */
+int ucmpi_coll_shm_vote_drain(ucmpi_comm_t *comm, int root, const char *fn)
+{
+    ucmpi_coll_shm_t **slot = (ucmpi_coll_shm_t **)ucmpi_coll_shm_slot(comm);
+    ucmpi_coll_shm_t *sh = slot != NULL ? *slot : NULL;
+    uint64_t rec;
+
+    if (sh == NULL || !sh->ok || root < 0 || root == sh->me)
+        return MPI_SUCCESS;
+    rec = *size_rec(sh, root, sh->seq);
+    if (rec == UCMPI_COLL_SHM_SIZE_LOST || is_vote(rec, sh->seq) ||
+        (rec ^ sh->call) >> REC_CALL_SHIFT != 0 ||
+        rec_bytes(rec) <= sh->slot)
+        return MPI_SUCCESS;
+    return ucmpi_coll_shm_bcast_drain(comm, root, rec_bytes(rec), fn);
+}
+
 /* xfer9: rank r's size record for k, read without a check (the vote of
  * ucmpi_xfer_shm_vote compares records that encode k). */
 uint64_t ucmpi_coll_shm_size_of(ucmpi_coll_shm_t *sh, int r, uint64_t k)

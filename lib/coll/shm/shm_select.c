@@ -200,17 +200,39 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  * 16.9 / 16.6; allgather 128 KiB gathered 8.6 / 12.7 / 14.7.  p2p
  * stays level with Open MPI in both modes; shm is 0.55-0.8x of it in
  * the fast mode and 1.4-4x in the slow one (bench/compare.sh at 05:50,
- * 2 of 3 rounds slow: bcast 32 KiB 19.6 us against Open MPI's 8.2). */
+ * 2 of 3 rounds slow: bcast 32 KiB 19.6 us against Open MPI's 8.2).
+ * 2-rank bcast up to 512 KiB: shm again (session 15, perf15).  The runs
+ * above predate perf14's copy loop (shm.h: ucmpi_coll_shm_copy), whose
+ * absence made the segment copies crawl at some buffer distances, and
+ * bench.h's longer warm-up (the rings' first lap of page faults).  Median
+ * of interleaved time-budget runs of each library's coll_bench, us, shm
+ * (forced) / p2p (auto) / Open MPI / MPICH, 1 Dec 20:57-20:58 UTC, load
+ * 5-6 from another session's nice-19 builds:
+ *   UCMPI_BCAST_ALGORITHM=shm | nothing  mpiexec -n 2 bench/coll_bench
+ *     -b bcast -m 32K -M 2M -t 0.3   (7 rounds; 5 rounds to 4 MiB)
+ * 64 KiB 3.9 / 7.7 / 6.8 / 6.8, 128 KiB 6.3 / 9.8 / 9.2 / 9.3, 256 KiB
+ * 11.2 / 14.3 / 13.8 / 14.2, 512 KiB 24.1 / 27.1 / 26.7 / 25.0 (5
+ * rounds: 21.0 / 26.0 / 24.3 / 26.8), 1 MiB 48.8 / 54.7 / 75.3 / 70.0
+ * (5 rounds: 41.6 / 30.6 / 64.2 / 59.6, p2p ahead): shm to 512 KiB.
+ * 2-rank alltoall and reduce_scatter up to 64 KiB (one buffer): shm too
+ * (perf15, the same kind of runs, 21:17 UTC, 7 rounds, -m 16K -M 256K,
+ * UCMPI_ALLTOALL_ALGORITHM=shm UCMPI_REDUCE_SCATTER_ALGORITHM=shm |
+ * nothing): alltoall 64 KiB 2.8 / 7.9 / 7.3 / 12.0, 128 KiB 6.0 / 9.4 /
+ * 8.6 / 9.2, 256 KiB 12.3 / 12.6 / 12.7 / 13.2; reduce_scatter 64 KiB
+ * 3.0 / 8.2 / 6.6 / 12.8, 128 KiB 5.8 / 10.8, 256 KiB 11.8 / 16.0.  Not
+ * beyond one buffer yet: the chunked paths of these two against a rank
+ * that voted p2p (a count mismatch) are not checked the way bcast's now
+ * are (coll_bcast_mismatch). */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
     [UCMPI_SHM_BARRIER] =        {0,       0,         0},
-    [UCMPI_SHM_BCAST] =          {32 << 10, ALL,      ALL},
+    [UCMPI_SHM_BCAST] =          {512 << 10, ALL,     ALL},
     [UCMPI_SHM_REDUCE] =         {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLREDUCE] =      {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLGATHER] =      {32 << 10, ALL,      ALL},
-    [UCMPI_SHM_ALLTOALL] =       {32 << 10, 16 << 20,  4 << 20},
-    [UCMPI_SHM_REDUCE_SCATTER] = {32 << 10, ALL,      ALL},
+    [UCMPI_SHM_ALLTOALL] =       {64 << 10, 16 << 20,  4 << 20},
+    [UCMPI_SHM_REDUCE_SCATTER] = {64 << 10, ALL,      ALL},
 };
 #undef ALL
 
