@@ -7,8 +7,9 @@
  * right data (the ranks' collective numbers stayed in step).  Pairs
  * cross the shm path's one-buffer / chunked threshold (64 KiB, or 4 KiB
  * with UCMPI_COLL_SHM_SLOT_BYTES=4096) in both directions, and at 2
- * ranks with the automatic choice the shm limit (32 KiB: p2p above, after
- * a size vote).  Before the
+ * ranks with the automatic choice the shm limit (512 KiB: p2p above,
+ * after a size vote; 120000/140000 ints cross it with a chunked root).
+ * Before the
  * fix the shm bcast returned success with stale data on the odd rank and
  * the chunked pairs left the ranks out of step.
  */
@@ -22,10 +23,10 @@ static int rank, size;
 static const int pairs[][2] = {
     {1, 10},    {10, 1},       {3, 4},        {1000, 1001},
     {1, 40000}, {40000, 1},    {40000, 30000}, {30000, 40000},
-    {5000, 900}, {900, 5000},
+    {5000, 900}, {900, 5000},  {120000, 140000}, {140000, 120000},
 };
 #define NPAIRS ((int)(sizeof(pairs) / sizeof(pairs[0])))
-#define MAXN 40000
+#define MAXN 140000
 
 /* Correct bcasts of several sizes and roots: data checked everywhere. */
 static void check_usable(const char *after, int p, int *buf)
