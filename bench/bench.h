@@ -122,8 +122,7 @@ static inline double bench_median(double *v, int n)
 typedef void (*bench_fn_t)(void *arg);
 
 /* Untimed calls before the samples, unless -w says: 10 in fixed-count
- * runs (-i); up to 100 in time-budget runs (at most a quarter of the
- * budget).  ucmpi's shm rings are 64 calls deep and the first touch of
+ * runs (-i); up to 100 in time-budget runs (see bench_plan).  ucmpi's shm rings are 64 calls deep and the first touch of
  * a page costs ~15-20 us per process on this VM (a PVM guest; malloc'd
  * or shm pages alike, 1 Dec, a 30-line program not in the tree), so with
  * 10 the samples at 16-32 KiB (2 ranks) or 512 B (8 ranks) fell partly
@@ -135,28 +134,42 @@ static inline int bench_warmup(const bench_opts_t *o)
     return o->warmup >= 0 ? o->warmup : o->iters > 0 ? 10 : 100;
 }
 
-/* The time-budget plan (rank 0 decides from one timed call): warm-up
- * calls, calls per sample, samples. */
-static inline void bench_plan(const bench_opts_t *o, MPI_Comm comm,
-                              bench_fn_t op, void *arg, int rank, int *plan)
+/* One call's time, the slowest rank's. */
+static inline double bench_one(MPI_Comm comm, bench_fn_t op, void *arg)
 {
     double t = MPI_Wtime();
 
     op(arg);
     t = MPI_Wtime() - t;
     MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
-    if (rank == 0) {
-        double per = t > 1e-7 ? t : 1e-7;
-        plan[0] = (int)(o->budget / 4 / per);
-        plan[0] = plan[0] > bench_warmup(o) ? bench_warmup(o) : plan[0];
-        plan[1] = (int)(1e-3 / per);
-        plan[1] = plan[1] < 1 ? 1 : plan[1] > 1000 ? 1000 : plan[1];
-        plan[2] = (int)(o->budget / (per * plan[1]));
-        plan[2] = plan[2] < 3 ? 3 : plan[2] > o->reps ? o->reps : plan[2];
-        if (o->reps < 3)
-            plan[2] = o->reps;
-    }
-    MPI_Bcast(plan, 3, MPI_INT, 0, comm);
+    return t > 1e-7 ? t : 1e-7;
+}
+
+/* The time-budget plan: warm-up calls (run here), calls per sample,
+ * samples.  The warm-up count comes from one cold call, capped at a
+ * quarter of the budget but at least half a second's worth: a cold
+ * call costs 1-5 ms while ucmpi's rings are first touched (8 ranks,
+ * alltoall 512 B: a quarter of 0.3 s gave 15 warm-up calls of the 64 of
+ * the first lap, and the median read 979 us; 36 us with -t 2).  The
+ * sample plan comes from a call after the warm-up, so a cold first call
+ * does not shrink the samples to one call each. */
+static inline void bench_plan(const bench_opts_t *o, MPI_Comm comm,
+                              bench_fn_t op, void *arg, int *plan)
+{
+    double cap = o->budget / 4 > 0.5 ? o->budget / 4 : 0.5;
+    double per = bench_one(comm, op, arg);
+
+    plan[0] = (int)(cap / per);
+    plan[0] = plan[0] > bench_warmup(o) ? bench_warmup(o) : plan[0];
+    for (int i = 0; i < plan[0]; i++)
+        op(arg);
+    per = bench_one(comm, op, arg);
+    plan[1] = (int)(1e-3 / per);
+    plan[1] = plan[1] < 1 ? 1 : plan[1] > 1000 ? 1000 : plan[1];
+    plan[2] = (int)(o->budget / (per * plan[1]));
+    plan[2] = plan[2] < 3 ? 3 : plan[2] > o->reps ? o->reps : plan[2];
+    if (o->reps < 3)
+        plan[2] = o->reps;
 }
 
 static inline double bench_time(const bench_opts_t *o, MPI_Comm comm,
@@ -164,20 +177,18 @@ static inline double bench_time(const bench_opts_t *o, MPI_Comm comm,
 {
     int plan[3];          /* warm-up calls, calls per sample, samples */
     double t, *samples;
-    int rank;
 
-    MPI_Comm_rank(comm, &rank);
     op(arg);
     MPI_Barrier(comm);
     if (o->iters > 0) {   /* fixed: the same on every rank */
         plan[0] = bench_warmup(o);
         plan[2] = o->reps < o->iters ? o->reps : o->iters;
         plan[1] = o->iters / plan[2];
+        for (int i = 0; i < plan[0]; i++)
+            op(arg);
     } else {
-        bench_plan(o, comm, op, arg, rank, plan);
+        bench_plan(o, comm, op, arg, plan);
     }
-    for (int i = 0; i < plan[0]; i++)
-        op(arg);
     samples = malloc(sizeof(double) * plan[2]);
     for (int s = 0; s < plan[2]; s++) {
         MPI_Barrier(comm);
