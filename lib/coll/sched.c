@@ -274,6 +274,8 @@ static void reset_run(ucmpi_sched_t *s)
     s->aborted = 0;
     s->stall_t0 = 0;
     s->fin_seen = 0;
+    s->left_seen = 0;
+    s->stall_checks = 0;
     s->wait_told = 0;
     s->running = 1;
     if (__builtin_expect(s->doomed != 0, 0))

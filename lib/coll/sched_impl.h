@@ -52,6 +52,8 @@ struct ucmpi_sched {
     unsigned stall_fp;
     double stall_t0;
     int fin_seen;             /* a peer it waits for is in MPI_Finalize */
+    int left_seen;            /* stall checks that saw a peer ahead */
+    unsigned stall_checks;    /* of this run (answer_behind) */
     int wait_told;            /* its peers know it stalled (sched_abort.h) */
     double drain_until;       /* a drain task (drain_later) until then */
     double held_until;        /* aborted: wait for held sends until then */

@@ -25,6 +25,8 @@
 #pragma weak ucmpi_coll_note_record
 #pragma weak ucmpi_coll_note_announce
 #pragma weak ucmpi_coll_wait_send
+#pragma weak ucmpi_coll_peer_left
+#pragma weak ucmpi_coll_peer_behind
 
 static void check_peers(ucmpi_sched_t *s)
 {
@@ -197,6 +199,78 @@ static void fail_on_finalized(ucmpi_sched_t *s)
                 s->steps[i].peer, why);
 }
 
+/* Stall checks in a row (each UCMPI_COLL_STALL_SEC or more apart) that
+ * see a peer ahead before a blocking run gives up on it: about a second,
+ * as a peer that failed its own arguments may still serve this
+ * collective in the background while it sends the next one's messages. */
+#define LEFT_CHECKS 10
+
+/* The step of blocking s's round in flight whose transfer is unfinished
+ * and whose peer has sent this rank messages of a later collective, its
+ * name in *later; or -1.  Under the big lock. */
+static int left_peer(ucmpi_sched_t *s, const char **later)
+{
+    for (int i = s->pbeg; ucmpi_coll_peer_left != NULL && i < s->pend; i++) {
+        const step_t *st = &s->steps[i];
+        if (!st->inflight || !ucmpi_sched_step_is_xfer(st) ||
+            ucmpi_request_is_complete(&s->rq[i]))
+            continue;
+        if (ucmpi_coll_peer_left(st->alt ? s->alt_comm : s->comm,
+                                 st->alt ? s->alt_seq : s->seq, st->peer,
+                                 later))
+            return i;
+    }
+    return -1;
+}
+
+/* A blocking run waits for a rank that has gone on to a later collective
+ * (its own blocking call at this number ended: it called another
+ * collective, or the same one with another root, and never sends what
+ * this rank waits for), and its stall message (ucmpi_coll_wait_send) is
+ * never read there.  Seen at LEFT_CHECKS stall checks in a row, s fails
+ * and tells the others still at this number. */
+static void fail_on_left(ucmpi_sched_t *s)
+{
+    const char *later = NULL;
+    int i = left_peer(s, &later);
+    char why[sizeof(abort_why)];
+
+    if (i < 0) {
+        s->left_seen = 0;
+        return;
+    }
+    if (++s->left_seen < LEFT_CHECKS)
+        return;
+    snprintf(why, sizeof(why), "rank %d has left MPI_%s while this rank "
+             "waits for it there (it sent this rank messages of a later "
+             "collective%s%s): the ranks' calls differ (collective, "
+             "root, counts or types)", s->steps[i].peer,
+             ucmpi_coll_sig_coll_name(s->names.coll),
+             later ? ", MPI_" : "", later ? later : "");
+    sched_abort(s, MPI_ERR_OTHER, UCMPI_COLL_ABORT_MISMATCH, 0, why);
+}
+
+/* A blocking run that stalls answers the ranks that sent this rank stall
+ * messages in the two collectives before (they may still wait for it
+ * there, and this rank has left: its blocking call ended) with a stall
+ * message of its own number, which their left_peer finds even where this
+ * collective sends them nothing; a rank merely late drops it here as no
+ * news.  At the 1st, 2nd, 4th, 8th ... stall check of the run (their
+ * message may come later than this rank's first check). */
+static void answer_behind(ucmpi_sched_t *s)
+{
+    ucmpi_comm_t *c = s->comm;
+    unsigned n = ++s->stall_checks;
+
+    if ((n & (n - 1)) != 0 || ucmpi_coll_peer_behind == NULL ||
+        ucmpi_coll_wait_send == NULL)
+        return;
+    for (int r = 0; r < c->remote_size; r++)
+        if ((c->is_inter || r != c->rank) &&
+            ucmpi_coll_peer_behind(c, s->seq, r))
+            ucmpi_coll_wait_send(c, s->seq, s->sig, s->names.coll, r);
+}
+
 void ucmpi_sched_note_local(ucmpi_comm_t *comm, uint32_t seq)
 {
     if (ucmpi_coll_note_record == NULL)
@@ -208,8 +282,10 @@ void ucmpi_sched_note_local(ucmpi_comm_t *comm, uint32_t seq)
 
 /* Every 1024th idle turn of a wait on s: once it has not moved for
  * UCMPI_COLL_STALL_SEC, probe whether the ranks disagree, or whether a
- * rank it waits for has gone to MPI_Finalize. */
-static void stall_check(ucmpi_sched_t *s)
+ * rank it waits for has gone to MPI_Finalize or (blocking: a blocking
+ * run of this rank) to a later collective.  (A nonblocking peer may
+ * legally be in a later collective before it serves this one.) */
+static void stall_check(ucmpi_sched_t *s, int blocking)
 {
     unsigned fp = (unsigned)s->next_round * 65599u + (unsigned)s->npending;
     double t = now_sec();
@@ -222,6 +298,7 @@ static void stall_check(ucmpi_sched_t *s)
         s->stall_fp = fp;
         s->stall_t0 = t;
         s->fin_seen = 0;
+        s->left_seen = 0;
         return;
     }
     if (t - s->stall_t0 < UCMPI_COLL_STALL_SEC)
@@ -239,6 +316,10 @@ static void stall_check(ucmpi_sched_t *s)
         sched_abort(s, err, notify ? UCMPI_COLL_ABORT_MISMATCH : 0, 0, why);
     else
         fail_on_finalized(s);
+    if (blocking && !s->aborted) {
+        answer_behind(s);
+        fail_on_left(s);
+    }
     ucmpi_unlock();
 }
 
@@ -262,7 +343,7 @@ int ucmpi_sched_hold_expired(const ucmpi_sched_t *s)
 void ucmpi_sched_stall_tick(ucmpi_sched_t *s)
 {
     check_peers(s);
-    stall_check(s);
+    stall_check(s, 1);
 }
 
 /* After a stall check of s (its user's request req): once the run
@@ -294,7 +375,7 @@ void ucmpi_sched_check_peers(ucmpi_request_t *req)
     if (s == NULL || !s->running)
         return;
     check_peers(s);
-    stall_check(s);
+    stall_check(s, 0);
     complete_aborted(s, req);
 }
 
@@ -309,7 +390,7 @@ void ucmpi_sched_poll_stalls(ucmpi_sched_t *head)
          * others' data after its own arguments failed: meeting another
          * collective's messages there, it tells the ranks that sent
          * them that they are out of step) */
-        stall_check(s);
+        stall_check(s, 0);
         if (s->req != NULL)
             complete_aborted(s, s->req);
     }
