@@ -280,6 +280,10 @@ static void reset_run(ucmpi_sched_t *s)
     s->running = 1;
     if (__builtin_expect(s->doomed != 0, 0))
         ucmpi_sched_abort_rerun(s);
+    else if (__builtin_expect(s->why != NULL, 0)) {
+        free(s->why);             /* a persistent run's earlier abort */
+        s->why = NULL;
+    }
 }
 
 /* --- nonblocking and persistent: the active list --- */
@@ -427,6 +431,11 @@ static const ucmpi_request_ops_t sched_req_ops = {
     .start = req_start,
     .destroy = req_destroy,
 };
+
+ucmpi_sched_t *ucmpi_sched_of_req(const ucmpi_request_t *req)
+{
+    return req->ops == &sched_req_ops ? req->ext : NULL;
+}
 
 int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
                       ucmpi_request_t **req)

@@ -54,6 +54,7 @@ struct ucmpi_sched {
     int fin_seen;             /* a peer it waits for is in MPI_Finalize */
     int left_seen;            /* stall checks that saw a peer ahead */
     unsigned stall_checks;    /* of this run (answer_behind) */
+    char *why;                /* a user's request's abort: why (malloc'd) */
     int wait_told;            /* its peers know it stalled (sched_abort.h) */
     double drain_until;       /* a drain task (drain_later) until then */
     double held_until;        /* aborted: wait for held sends until then */
@@ -109,6 +110,9 @@ static inline int ucmpi_sched_step_is_xfer(const step_t *st)
 void ucmpi_sched_activate(ucmpi_sched_t *s);
 /* Completes a schedule's user request with err. */
 void ucmpi_sched_complete_req(ucmpi_request_t *req, int err);
+/* The schedule behind a user's request, or NULL (not a schedule's, or
+ * its run detached: ucmpi_sched_detach). */
+ucmpi_sched_t *ucmpi_sched_of_req(const ucmpi_request_t *req);
 
 /* --- stall handling (sched_stall.c), off the engine's fast path --- */
 

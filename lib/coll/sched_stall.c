@@ -12,7 +12,9 @@
 #include "coll/sched_sig.h"
 #include "tag.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -86,8 +88,13 @@ static void sched_abort(ucmpi_sched_t *s, int err, int reason, int who,
 {
     s->aborted = 1;
     s->held_until = now_sec() + HELD_SEC;
-    /* (a run in the background has no caller to tell) */
-    if (!s->orphaned) {
+    /* a blocking caller reads it at once (ucmpi_sched_abort_why), a
+     * user's request when it is waited for (ucmpi_sched_req_why); a run
+     * in the background has no caller to tell */
+    if (s->req != NULL) {
+        free(s->why);
+        s->why = strdup(why);
+    } else if (!s->orphaned) {
         snprintf(abort_why, sizeof(abort_why), "%s", why);
         abort_news = 1;
     }
@@ -394,4 +401,39 @@ void ucmpi_sched_poll_stalls(ucmpi_sched_t *head)
         if (s->req != NULL)
             complete_aborted(s, s->req);
     }
+}
+
+/* What the blocking path says for a run that failed without an abort
+ * (lib/coll/coll_util.c: ucmpi_coll_run). */
+static const char *plain_why(int err)
+{
+    switch (err) {
+    case MPI_ERR_TRUNCATE:
+        return "a message of this collective did not have the size this "
+               "rank's count and datatype give (they differ between ranks, "
+               "or a peer's arguments failed a check)";
+    case MPI_ERR_PROC_FAILED:
+        return "a process of this collective failed";
+    default:
+        return "collective failed";
+    }
+}
+
+int ucmpi_sched_req_why(ucmpi_request_t *req, char *buf, size_t n)
+{
+    ucmpi_sched_t *s = ucmpi_sched_of_req(req);
+    int err = req->status.MPI_ERROR;
+
+    if (s == NULL || err == MPI_SUCCESS || s->names.coll == 0)
+        return 0;
+    const char *name = ucmpi_coll_sig_coll_name(s->names.coll);
+    const char *why = s->why != NULL ? s->why : plain_why(err);
+
+    /* the call that started it: MPI_Ibcast, or MPI_Bcast_init */
+    if (s->persistent)
+        snprintf(buf, n, "MPI_%s_init: %s", name, why);
+    else
+        snprintf(buf, n, "MPI_I%c%s: %s", tolower((unsigned char)name[0]),
+                 name + 1, why);
+    return 1;
 }
