@@ -8,6 +8,7 @@
 #include "p2p_cancel.h"
 #include "progress.h"
 #include "ucp_glue/ucx.h"
+#include "coll/sched.h"
 
 #include <string.h>
 
@@ -96,6 +97,51 @@ static int finish(MPI_Request *rp, MPI_Status *st)
         *rp = MPI_REQUEST_NULL;
     }
     return err;
+}
+
+/* A failed collective request's reason (which call, which peer, why: as
+ * the blocking call says it), kept in the first empty why[WHY_LEN] of
+ * the caller; read before finish() frees the schedule. */
+#define WHY_LEN 400
+
+static int finish_why(MPI_Request *rp, MPI_Status *st, char *why)
+{
+    ucmpi_request_t *r = *rp;
+
+    if (why[0] == '\0' && r->kind == UCMPI_REQ_COLL &&
+        r->status.MPI_ERROR != MPI_SUCCESS)
+        (void)ucmpi_sched_req_why(r, why, WHY_LEN);
+    return finish(rp, st);
+}
+
+/* finish() and the report of the request's error through comm's handler
+ * (a collective's reason, else point-to-point's words for the class). */
+static int finish_report(MPI_Request *rp, MPI_Status *st, const char *fn)
+{
+    ucmpi_comm_t *comm = (*rp)->comm;
+    char why[WHY_LEN];
+    why[0] = '\0';
+    int rc;
+
+    if (comm)
+        ucmpi_comm_retain(comm);
+    int err = finish_why(rp, st, why);
+    if (err != MPI_SUCCESS && why[0] != '\0')
+        rc = ucmpi_err_comm(comm, err, fn, "%s", why);
+    else
+        rc = ucmpi_p2p_report(comm, err, fn);
+    if (comm)
+        ucmpi_comm_release(comm);
+    return rc;
+}
+
+/* The error of a call on many requests (errs failed), with the first
+ * collective's reason. */
+static int report_many(int errs, const char *why, const char *fn)
+{
+    return ucmpi_error(UCMPI_OBJ_COMM, &ucmpi_comm_world, MPI_ERR_IN_STATUS,
+                       fn, "%d request(s) failed: see the statuses%s%s%s",
+                       errs, why[0] ? " (" : "", why, why[0] ? ")" : "");
 }
 
 /* Now and then, fail receives whose peer died (see failure.c): one check
@@ -192,14 +238,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         finish_plain(request, status);
         return MPI_SUCCESS;
     }
-    ucmpi_comm_t *comm = r->comm;
-    if (comm)
-        ucmpi_comm_retain(comm);
-    int err = finish(request, status);
-    rc = ucmpi_p2p_report(comm, err, "MPI_Wait");
-    if (comm)
-        ucmpi_comm_release(comm);
-    return rc;
+    return finish_report(request, status, "MPI_Wait");
 }
 
 #pragma weak MPI_Test = PMPI_Test
@@ -225,13 +264,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     *flag = ucmpi_request_is_complete(r);
     if (!*flag)
         return MPI_SUCCESS;
-    ucmpi_comm_t *comm = r->comm;
-    if (comm)
-        ucmpi_comm_retain(comm);
-    rc = ucmpi_p2p_report(comm, finish(request, status), "MPI_Test");
-    if (comm)
-        ucmpi_comm_release(comm);
-    return rc;
+    return finish_report(request, status, "MPI_Test");
 }
 
 static int check_array(int count, MPI_Request reqs[], const char *fn)
@@ -255,7 +288,8 @@ static int check_array(int count, MPI_Request reqs[], const char *fn)
 
 /* Reports reqs[i], complete or inactive, into its slot of sts (the
  * empty status if inactive); 1 when it failed. */
-static inline int complete_slot(MPI_Request reqs[], MPI_Status sts[], int i)
+static inline int complete_slot(MPI_Request reqs[], MPI_Status sts[], int i,
+                                char *why)
 {
     MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[i];
 
@@ -270,7 +304,7 @@ static inline int complete_slot(MPI_Request reqs[], MPI_Status sts[], int i)
             st->MPI_ERROR = MPI_SUCCESS;
         return 0;
     }
-    int e = finish(&reqs[i], st);
+    int e = finish_why(&reqs[i], st, why);
     if (st != MPI_STATUS_IGNORE)
         st->MPI_ERROR = e;
     return e != MPI_SUCCESS;
@@ -290,13 +324,14 @@ static int finish_all(int count, MPI_Request reqs[], MPI_Status sts[],
                       const char *fn)
 {
     int errs = 0;
+    char why[WHY_LEN];
+    why[0] = '\0';
 
     for (int i = 0; i < count; i++)
-        errs += complete_slot(reqs, sts, i);
+        errs += complete_slot(reqs, sts, i, why);
     if (errs == 0)
         return MPI_SUCCESS;
-    return ucmpi_error(UCMPI_OBJ_COMM, &ucmpi_comm_world, MPI_ERR_IN_STATUS,
-                       fn, "%d request(s) failed: see the statuses", errs);
+    return report_many(errs, why, fn);
 }
 
 #pragma weak MPI_Waitall = PMPI_Waitall
@@ -309,19 +344,19 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
      * status out, the request back to the pool) */
     ucmpi_wait_loop_t l;
     int errs = 0;
+    char why[WHY_LEN];
+    why[0] = '\0';    /* not the whole array: the usual call never reads it */
     ucmpi_wait_loop_init(&l);
     for (int i = 0; i < count; i++) {
         if (!ucmpi_request_inactive(reqs[i]))
             while (!ucmpi_request_is_complete(reqs[i]))
                 check_peers(ucmpi_wait_loop_turn(&l), count - i, reqs + i);
-        errs += complete_slot(reqs, sts, i);
+        errs += complete_slot(reqs, sts, i, why);
     }
     ucmpi_rt_wait_done();
     if (errs == 0)
         return MPI_SUCCESS;
-    return ucmpi_error(UCMPI_OBJ_COMM, &ucmpi_comm_world, MPI_ERR_IN_STATUS,
-                       "MPI_Waitall", "%d request(s) failed: see the statuses",
-                       errs);
+    return report_many(errs, why, "MPI_Waitall");
 }
 
 #pragma weak MPI_Testall = PMPI_Testall
@@ -358,13 +393,7 @@ static int finish_one(MPI_Request reqs[], int i, MPI_Status *st,
         finish_plain(&reqs[i], st);
         return MPI_SUCCESS;
     }
-    ucmpi_comm_t *comm = reqs[i]->comm;
-    if (comm)
-        ucmpi_comm_retain(comm);
-    int rc = ucmpi_p2p_report(comm, finish(&reqs[i], st), fn);
-    if (comm)
-        ucmpi_comm_release(comm);
-    return rc;
+    return finish_report(&reqs[i], st, fn);
 }
 
 #pragma weak MPI_Waitany = PMPI_Waitany
@@ -416,12 +445,14 @@ static int some(int count, MPI_Request reqs[], int *outcount, int idx[],
                 MPI_Status sts[], const char *fn)
 {
     int n = 0, errs = 0;
+    char why[WHY_LEN];
+    why[0] = '\0';
     for (int i = 0; i < count; i++) {
         if (ucmpi_request_inactive(reqs[i]) ||
             !ucmpi_request_is_complete(reqs[i]))
             continue;
         MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[n];
-        int e = finish(&reqs[i], st);
+        int e = finish_why(&reqs[i], st, why);
         if (st != MPI_STATUS_IGNORE)
             st->MPI_ERROR = e;
         errs += e != MPI_SUCCESS;
@@ -430,8 +461,7 @@ static int some(int count, MPI_Request reqs[], int *outcount, int idx[],
     *outcount = n;
     if (errs == 0)
         return MPI_SUCCESS;
-    return ucmpi_error(UCMPI_OBJ_COMM, &ucmpi_comm_world, MPI_ERR_IN_STATUS,
-                       fn, "%d request(s) failed: see the statuses", errs);
+    return report_many(errs, why, fn);
 }
 
 #pragma weak MPI_Waitsome = PMPI_Waitsome

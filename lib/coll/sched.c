@@ -19,22 +19,11 @@
 #include <string.h>
 #include <time.h>
 
-/* The abort protocol (sched_abort.c) is not linked into the unit tests. */
-#pragma weak ucmpi_coll_stall_probe
-#pragma weak ucmpi_coll_abort_send
-#pragma weak ucmpi_coll_abort_drain
-#pragma weak ucmpi_coll_abort_cancel
-#pragma weak ucmpi_peer_finalized
-#pragma weak ucmpi_coll_note_record
-#pragma weak ucmpi_coll_note_announce
-#pragma weak ucmpi_coll_wait_send
-
 static ucmpi_sched_t *active_head;
 static int hook_registered;
 static int in_progress;
 
 static int sched_progress(void);
-static void poll_stalls(void);
 
 /* ------------------------------------------------------------------ */
 /* Execution                                                          */
@@ -136,11 +125,6 @@ static int post_xfer(ucmpi_sched_t *s, int i)
                                                              : rc;
 }
 
-static int is_xfer(const step_t *st)
-{
-    return st->kind == STEP_SEND || st->kind == STEP_RECV;
-}
-
 /* Starts round r: in each stretch of transfers between local steps the
  * receives go first (a message that finds its receive posted lands in
  * place, not in UCX's unexpected queue); local steps run on the spot, in
@@ -154,14 +138,14 @@ static int post_round(ucmpi_sched_t *s, int r)
     s->pend = end;
     for (int i = beg; i < end && rc == MPI_SUCCESS;) {
         const step_t *st = &s->steps[i];
-        if (!is_xfer(st)) {
+        if (!ucmpi_sched_step_is_xfer(st)) {
             /* after a short exact receive its data is not there */
             rc = s->late_err == MPI_SUCCESS ? local_step(st) : MPI_SUCCESS;
             i++;
             continue;
         }
         int j = i;
-        while (j < end && is_xfer(&s->steps[j]))
+        while (j < end && ucmpi_sched_step_is_xfer(&s->steps[j]))
             j++;
         for (int k = i; k < j && rc == MPI_SUCCESS; k++)
             if (s->steps[k].kind == STEP_RECV)
@@ -279,8 +263,6 @@ static int prepare(ucmpi_sched_t *s)
     return MPI_SUCCESS;
 }
 
-static void abort_rerun(ucmpi_sched_t *s);
-
 static void reset_run(ucmpi_sched_t *s)
 {
     s->next_round = 0;
@@ -292,10 +274,16 @@ static void reset_run(ucmpi_sched_t *s)
     s->aborted = 0;
     s->stall_t0 = 0;
     s->fin_seen = 0;
+    s->left_seen = 0;
+    s->stall_checks = 0;
     s->wait_told = 0;
     s->running = 1;
     if (__builtin_expect(s->doomed != 0, 0))
-        abort_rerun(s);
+        ucmpi_sched_abort_rerun(s);
+    else if (__builtin_expect(s->why != NULL, 0)) {
+        free(s->why);             /* a persistent run's earlier abort */
+        s->why = NULL;
+    }
 }
 
 /* --- nonblocking and persistent: the active list --- */
@@ -311,7 +299,7 @@ static void active_remove(ucmpi_sched_t *s)
     s->prev = s->next = NULL;
 }
 
-static void complete_req(ucmpi_request_t *req, int err)
+void ucmpi_sched_complete_req(ucmpi_request_t *req, int err)
 {
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
     req->status.MPI_TAG = MPI_ANY_TAG;
@@ -333,19 +321,18 @@ static void finish(ucmpi_sched_t *s)
         s->orphaned = 0;
         ucmpi_sched_free(s);
     } else {
-        complete_req(req, s->err);
+        ucmpi_sched_complete_req(req, s->err);
     }
     if (alt != NULL)
         ucmpi_comm_release(alt);
     ucmpi_comm_release(comm);
 }
 
-static int drain_step(ucmpi_sched_t *s);
-
 static int advance(ucmpi_sched_t *s)
 {
-    int events = __builtin_expect(s->drain_until != 0, 0) ? drain_step(s)
-                                                          : step_rounds(s);
+    int events = __builtin_expect(s->drain_until != 0, 0)
+                     ? ucmpi_sched_drain_step(s)
+                     : step_rounds(s);
 
     if (!s->running)
         finish(s);
@@ -371,7 +358,7 @@ static int sched_progress(void)
      * stall check: every 1024th turn that moved no schedule does it */
     static unsigned idle_turns;
     if (events == 0 && ++idle_turns % 1024 == 0)
-        poll_stalls();
+        ucmpi_sched_poll_stalls(active_head);
     in_progress = 0;
     if (active_head == NULL && hook_registered) {
         hook_registered = 0;
@@ -383,7 +370,7 @@ static int sched_progress(void)
 /* Puts s on the active list (under the big lock: the progress engine runs
  * hooks under it).  The comm outlives the schedule's traffic even if the
  * user frees the request and the comm while it runs. */
-static void activate(ucmpi_sched_t *s)
+void ucmpi_sched_activate(ucmpi_sched_t *s)
 {
     ucmpi_comm_retain(s->comm);
     if (s->alt_comm != NULL)
@@ -404,7 +391,7 @@ static int launch(ucmpi_sched_t *s)
     reset_run(s);
     s->req->complete = 0;
     ucmpi_lock();
-    activate(s);
+    ucmpi_sched_activate(s);
     /* Post the first round(s) now: latency matters for small messages. */
     if (!in_progress) {
         in_progress = 1;
@@ -445,6 +432,11 @@ static const ucmpi_request_ops_t sched_req_ops = {
     .destroy = req_destroy,
 };
 
+ucmpi_sched_t *ucmpi_sched_of_req(const ucmpi_request_t *req)
+{
+    return req->ops == &sched_req_ops ? req->ext : NULL;
+}
+
 int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
                       ucmpi_request_t **req)
 {
@@ -468,243 +460,9 @@ int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
     return launch(s);
 }
 
-/* --- blocking: run inline, no request, no active list --- */
-
-static void check_peers(ucmpi_sched_t *s)
-{
-    for (int i = s->pbeg; i < s->pend; i++)
-        if (s->steps[i].inflight && is_xfer(&s->steps[i]))
-            ucmpi_request_check_peer(&s->rq[i]);
-}
-
-/* --- ranks that disagree (sched_abort.h) --- */
-
-static double now_sec(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void drain_later(ucmpi_comm_t *comm, uint32_t seq);
-
-#define DRAIN_SEC 2.0
-/* An aborted run's caller waits this long at most for its held sends
- * (the peers' drains answer them): the user may free a send buffer once
- * the call returned, and a peer still reading it would then fail. */
-#define HELD_SEC (DRAIN_SEC + 1.0)
-
-static char abort_why[256];
-static int abort_news;            /* abort_why not yet reported */
-
-const char *ucmpi_sched_abort_why(void)
-{
-    if (!abort_news)
-        return NULL;
-    abort_news = 0;
-    return abort_why;
-}
-
-/* Tells the other ranks that s's sequence aborted (an abort message they
- * probe for, with reason UCMPI_COLL_ABORT_*; both groups of an intercomm)
- * unless reason is 0, and discards what is left of it for a while, on the
- * alternate comm too (an intercomm collective's local phases, under that
- * comm's own sequence number). */
-static void abort_tell(ucmpi_sched_t *s, int reason, int who)
-{
-    if (reason != 0)
-        ucmpi_coll_abort_send(s->comm, s->seq, s->sig, s->names.coll,
-                              reason, who);
-    drain_later(s->comm, s->seq);
-    if (s->alt_comm != NULL)
-        drain_later(s->alt_comm, s->alt_seq);
-}
-
-/* The ranks disagree: the run ends in err once its receives are cancelled
- * (its sends end when the peers discard them); what is left of its
- * sequence is discarded, and with a reason the other ranks are told
- * (abort_tell). */
-static void sched_abort(ucmpi_sched_t *s, int err, int reason, int who,
-                        const char *why)
-{
-    s->aborted = 1;
-    s->held_until = now_sec() + HELD_SEC;
-    /* (a run in the background has no caller to tell) */
-    if (!s->orphaned) {
-        snprintf(abort_why, sizeof(abort_why), "%s", why);
-        abort_news = 1;
-    }
-    if (s->err == MPI_SUCCESS)
-        s->err = err;
-    for (int i = s->pbeg; i < s->pend; i++)
-        if (s->steps[i].inflight && s->steps[i].kind == STEP_RECV)
-            ucmpi_coll_abort_cancel(&s->rq[i]);
-    ucmpi_coll_abort_drain(s->comm, s->seq);
-    if (s->alt_comm != NULL)
-        ucmpi_coll_abort_drain(s->alt_comm, s->alt_seq);
-    abort_tell(s, reason, who);
-    if (s->persistent)
-        s->doomed = s->err;
-}
-
-/* A start of a persistent s that aborted before: its arguments have not
- * changed, so neither has the disagreement; it tells the others again
- * (their requests keep the same number and wait for this rank) and ends
- * in the error at once. */
-static void abort_rerun(ucmpi_sched_t *s)
-{
-    s->next_round = s->nrounds;
-    s->err = s->doomed;
-    abort_tell(s, UCMPI_COLL_ABORT_MISMATCH, 0);
-}
-
-/* Messages of an aborted sequence sent before the peers learnt of it
- * may still be on their way (a rendezvous sender waits until they are
- * answered): a drain task on the active list discards them for
- * DRAIN_SEC, then ends. */
-
-static int drain_step(ucmpi_sched_t *s)
-{
-    ucmpi_coll_abort_drain(s->comm, s->seq);
-    /* (never into a later collective whose 16-bit number wrapped to seq) */
-    if (now_sec() >= s->drain_until ||
-        s->comm->coll_seq - s->seq >= (UCMPI_COLL_SEQ_MASK + 1) / 2)
-        s->running = 0;
-    return 0;
-}
-
-static void detach(ucmpi_sched_t *s);
-
-static void drain_later(ucmpi_comm_t *comm, uint32_t seq)
-{
-    ucmpi_sched_t *s = ucmpi_sched_alloc_bare(comm);
-
-    if (s == NULL)
-        return;
-    s->seq = seq;
-    s->drain_until = now_sec() + DRAIN_SEC;
-    s->running = 1;
-    detach(s);
-}
-
-void ucmpi_sched_abort_peers(ucmpi_comm_t *comm, uint32_t seq)
-{
-    if (ucmpi_coll_abort_send == NULL)
-        return;
-    ucmpi_lock();
-    ucmpi_coll_abort_send(comm, seq, 0, ucmpi_coll_sig_comm_id(comm),
-                          UCMPI_COLL_ABORT_ARGS, 0);
-    drain_later(comm, seq);
-    ucmpi_unlock();
-}
-
-/* The step of s's round in flight whose transfer is unfinished and whose
- * peer is in MPI_Finalize (lib/failure.c: asks it, once), or -1; at the
- * run's first stall, tells those peers that it waits for them (a peer in
- * another collective then fails: sched_abort.h).  Under the big lock. */
-static int finalized_peer(ucmpi_sched_t *s)
-{
-    int found = -1, tell = !s->wait_told && ucmpi_coll_wait_send != NULL;
-
-    s->wait_told = 1;
-    for (int i = s->pbeg; ucmpi_peer_finalized != NULL && i < s->pend; i++) {
-        const step_t *st = &s->steps[i];
-        ucmpi_comm_t *c = st->alt ? s->alt_comm : s->comm;
-        if (!st->inflight || !is_xfer(st) ||
-            ucmpi_request_is_complete(&s->rq[i]))
-            continue;
-        if (tell)
-            ucmpi_coll_wait_send(c, st->alt ? s->alt_seq : s->seq, s->sig,
-                                 s->names.coll, st->peer);
-        if (found < 0 && ucmpi_peer_finalized(ucmpi_comm_peer_world(
-                             c, st->peer)))
-            found = i;
-    }
-    return found;
-}
-
-/* A rank that s waits for is in MPI_Finalize: it never joins this
- * collective (the ranks are out of step).  Known at two stall checks in
- * a row (the answer may overtake the last acknowledgement of a transfer
- * that is in fact done), s fails and tells the others. */
-static void fail_on_finalized(ucmpi_sched_t *s)
-{
-    int i = finalized_peer(s);
-    char why[sizeof(abort_why)];
-
-    if (i < 0 || !s->fin_seen) {
-        s->fin_seen = i >= 0;
-        return;
-    }
-    snprintf(why, sizeof(why), "rank %d is in MPI_Finalize while this "
-             "rank waits for it in MPI_%s: the ranks' collectives are out "
-             "of step", s->steps[i].peer,
-             ucmpi_coll_sig_coll_name(s->names.coll));
-    sched_abort(s, MPI_ERR_OTHER, UCMPI_COLL_ABORT_FINALIZE,
-                s->steps[i].peer, why);
-}
-
-void ucmpi_sched_note_local(ucmpi_comm_t *comm, uint32_t seq)
-{
-    if (ucmpi_coll_note_record == NULL)
-        return;
-    ucmpi_lock();
-    ucmpi_coll_note_record(comm, seq, ucmpi_coll_sig_comm_id(comm));
-    ucmpi_unlock();
-}
-
 uint32_t ucmpi_sched_seq(const ucmpi_sched_t *s)
 {
     return s->seq;
-}
-
-/* Every 1024th idle turn of a wait on s: once it has not moved for
- * UCMPI_COLL_STALL_SEC, probe whether the ranks disagree, or whether a
- * rank it waits for has gone to MPI_Finalize. */
-static void stall_check(ucmpi_sched_t *s)
-{
-    unsigned fp = (unsigned)s->next_round * 65599u + (unsigned)s->npending;
-    double t = now_sec();
-    int notify, err;
-    char why[sizeof(abort_why)];
-
-    if (ucmpi_coll_stall_probe == NULL || !s->running || s->aborted)
-        return;
-    if (fp != s->stall_fp || s->stall_t0 == 0) {
-        s->stall_fp = fp;
-        s->stall_t0 = t;
-        s->fin_seen = 0;
-        return;
-    }
-    if (t - s->stall_t0 < UCMPI_COLL_STALL_SEC)
-        return;
-    s->stall_t0 = t;
-    ucmpi_lock();
-    if (ucmpi_coll_note_announce != NULL)
-        ucmpi_coll_note_announce(s->comm, s->seq);
-    err = ucmpi_coll_stall_probe(s->comm, s->seq, s->sig, &s->names, why,
-                                 sizeof(why), &notify);
-    if (err == MPI_SUCCESS && s->alt_comm != NULL)
-        err = ucmpi_coll_stall_probe(s->alt_comm, s->alt_seq, s->sig,
-                                     &s->names, why, sizeof(why), &notify);
-    if (err != MPI_SUCCESS)
-        sched_abort(s, err, notify ? UCMPI_COLL_ABORT_MISMATCH : 0, 0, why);
-    else
-        fail_on_finalized(s);
-    ucmpi_unlock();
-}
-
-/* An aborted run whose sends are still held (rendezvous to a rank that
- * has not discarded them yet) finishes on the active list, orphaned:
- * its caller returns the error now. */
-static void detach(ucmpi_sched_t *s)
-{
-    ucmpi_lock();
-    s->orphaned = 1;
-    s->req = NULL;
-    activate(s);
-    ucmpi_unlock();
 }
 
 int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
@@ -720,15 +478,13 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
     ucmpi_lock();
     step_rounds(s);
     ucmpi_unlock();
-    while (s->running && (!s->aborted || now_sec() < s->held_until)) {
+    while (s->running && (!s->aborted || !ucmpi_sched_hold_expired(s))) {
         if (ucmpi_progress() != 0) {
             spins = 0;
         } else {
             ucmpi_progress_idle(++spins);
-            if (spins % 1024 == 0) {
-                check_peers(s);
-                stall_check(s);
-            }
+            if (spins % 1024 == 0)
+                ucmpi_sched_stall_tick(s);
         }
         ucmpi_lock();
         step_rounds(s);
@@ -737,58 +493,8 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
     ucmpi_rt_wait_done();   /* no longer blocked here (--timeout report) */
     rc = s->err;
     if (s->running)
-        detach(s);
+        ucmpi_sched_detach(s);
     else
         ucmpi_sched_free(s);
     return rc;
-}
-
-/* After a stall check of s (its user's request req): once the run
- * aborted and its sends stayed held for HELD_SEC, req completes now and
- * the run ends on the active list (see detach()); before, it ends as
- * any run does, once its sends are answered. */
-static void complete_aborted(ucmpi_sched_t *s, ucmpi_request_t *req)
-{
-    if (!s->aborted || s->persistent || now_sec() < s->held_until)
-        return;
-    ucmpi_lock();
-    if (s->req == req) {
-        req->ext = NULL;
-        s->req = NULL;
-        s->orphaned = 1;
-        complete_req(req, s->err);
-    }
-    ucmpi_unlock();
-}
-
-/* Waiting loops call this now and then (through ucmpi_request_check_peer):
- * transfers of the round in flight whose peer died fail, and the schedule
- * then completes with MPI_ERR_PROC_FAILED instead of hanging; a run that
- * stalled on ranks that disagree aborts (stall_check). */
-void ucmpi_sched_check_peers(ucmpi_request_t *req)
-{
-    ucmpi_sched_t *s = req->ext;
-
-    if (s == NULL || !s->running)
-        return;
-    check_peers(s);
-    stall_check(s);
-    complete_aborted(s, req);
-}
-
-/* The stall check of every nonblocking or persistent run on the active
- * list (from the progress hook, now and then: see sched_progress). */
-static void poll_stalls(void)
-{
-    for (ucmpi_sched_t *s = active_head; s; s = s->next) {
-        if (!s->running || s->drain_until != 0)
-            continue;
-        /* (a run in the background too, e.g. a root that drains the
-         * others' data after its own arguments failed: meeting another
-         * collective's messages there, it tells the ranks that sent
-         * them that they are out of step) */
-        stall_check(s);
-        if (s->req != NULL)
-            complete_aborted(s, s->req);
-    }
 }

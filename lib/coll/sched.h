@@ -108,6 +108,11 @@ int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
 int ucmpi_sched_run_blocking(ucmpi_sched_t *s);
 /* Frees a schedule that was never started (e.g. on a build error). */
 void ucmpi_sched_free(ucmpi_sched_t *s);
+/* The reason a completed collective request failed, as the blocking
+ * call's error message gives it, prefixed by the call that started it
+ * ("MPI_Ibcast: ..."), into buf: 1, or 0 when req is not a failed
+ * schedule's (read it before the request is freed). */
+int ucmpi_sched_req_why(ucmpi_request_t *req, char *buf, size_t n);
 /* Fails in-flight receives from dead peers (see lib/failure.c). */
 void ucmpi_sched_check_peers(ucmpi_request_t *req);
 

@@ -257,6 +257,47 @@ void ucmpi_coll_note_announce(ucmpi_comm_t *c, uint32_t seq)
     }
 }
 
+int ucmpi_coll_peer_left(ucmpi_comm_t *c, uint32_t seq, int peer,
+                         const char **name)
+{
+    uint64_t t;
+    size_t len;
+
+    /* (any message: an abort message, a note or a stall message of
+     * peer's at a later number says as much as its data) */
+    for (uint32_t d = 1; d <= 2; d++) {
+        uint64_t tag = ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, peer,
+                                      (int)((seq + d) & UCMPI_COLL_SEQ_MASK));
+        if (!ucmpi_ucx_tag_probe(tag, UCMPI_TAG_MASK_CTX | UCMPI_TAG_MASK_SRC |
+                                          UCMPI_COLL_SEQ_MASK,
+                                 0, &t, &len, NULL))
+            continue;
+        unsigned sig = ucmpi_coll_tag_sig(t);
+        unsigned coll = sig == UCMPI_COLL_SIG_ABORT
+                            ? 0 : ucmpi_coll_sig_coll_of(sig);
+        *name = coll ? ucmpi_coll_sig_coll_name(coll) : NULL;
+        return 1;
+    }
+    return 0;
+}
+
+int ucmpi_coll_peer_behind(ucmpi_comm_t *c, uint32_t seq, int peer)
+{
+    uint64_t t;
+    size_t len;
+
+    for (uint32_t d = 1; d <= 2; d++) {
+        uint64_t tag = ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, peer,
+                                      ucmpi_coll_tag((int)(seq - d),
+                                                     UCMPI_COLL_SIG_ABORT));
+        if (ucmpi_ucx_tag_probe(tag, UCMPI_TAG_MASK_CTX | UCMPI_TAG_MASK_SRC |
+                                         UCMPI_TAG_MASK_TAG,
+                                0, &t, &len, NULL))
+            return 1;
+    }
+    return 0;
+}
+
 int ucmpi_coll_peer_ahead(ucmpi_comm_t *c, int peer, const char **name)
 {
     uint64_t t;

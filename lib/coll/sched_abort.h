@@ -104,6 +104,16 @@ void ucmpi_coll_note_announce(ucmpi_comm_t *c, uint32_t seq);
  * step with it (peer left or skipped that collective).  1 and the name of
  * peer's collective in *name, else 0.  Under the big lock. */
 int ucmpi_coll_peer_ahead(ucmpi_comm_t *c, int peer, const char **name);
+/* Whether comm rank peer of c has sent any message (data, abort, note,
+ * stall message) of collective seq + 1 or seq + 2: a peer that ran seq as
+ * a blocking call has left it.  1 and the name of the later collective
+ * in *name (NULL: not known), else 0.  Under the big lock. */
+int ucmpi_coll_peer_left(ucmpi_comm_t *c, uint32_t seq, int peer,
+                         const char **name);
+/* Whether comm rank peer of c has sent this rank an abort, note or stall
+ * message of collective seq - 1 or seq - 2 (not taken: a nonblocking run
+ * there may still need it).  Under the big lock. */
+int ucmpi_coll_peer_behind(ucmpi_comm_t *c, uint32_t seq, int peer);
 
 /* Cancels a receive of an aborted run. */
 void ucmpi_coll_abort_cancel(ucmpi_request_t *r);

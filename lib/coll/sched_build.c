@@ -347,6 +347,7 @@ void ucmpi_sched_destroy(ucmpi_sched_t *s)
         free(s->steps);
     if (s->ends != s->inl_ends)
         free(s->ends);
+    free(s->why);
     free(s);
 }
 

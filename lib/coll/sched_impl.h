@@ -1,7 +1,8 @@
 /*
  * The schedule object, shared by the builder (sched_build.c: steps,
- * rounds, scratch, signatures, destroy) and the engine (sched.c: running
- * rounds, the active list, the stall probe).  Private to those two files.
+ * rounds, scratch, signatures, destroy), the engine (sched.c: running
+ * rounds, the active list) and what a run does when it cannot finish
+ * (sched_stall.c: stall checks, aborts, drains).  Private to those files.
  */
 #ifndef UCMPI_COLL_SCHED_IMPL_H
 #define UCMPI_COLL_SCHED_IMPL_H
@@ -51,6 +52,9 @@ struct ucmpi_sched {
     unsigned stall_fp;
     double stall_t0;
     int fin_seen;             /* a peer it waits for is in MPI_Finalize */
+    int left_seen;            /* stall checks that saw a peer ahead */
+    unsigned stall_checks;    /* of this run (answer_behind) */
+    char *why;                /* a user's request's abort: why (malloc'd) */
     int wait_told;            /* its peers know it stalled (sched_abort.h) */
     double drain_until;       /* a drain task (drain_later) until then */
     double held_until;        /* aborted: wait for held sends until then */
@@ -94,5 +98,37 @@ struct ucmpi_sched {
 
 /* A zeroed schedule of comm with its inline arrays, no tag yet. */
 ucmpi_sched_t *ucmpi_sched_alloc_bare(ucmpi_comm_t *comm);
+
+static inline int ucmpi_sched_step_is_xfer(const step_t *st)
+{
+    return st->kind == STEP_SEND || st->kind == STEP_RECV;
+}
+
+/* --- engine (sched.c), for sched_stall.c --- */
+
+/* Puts s on the active list (under the big lock). */
+void ucmpi_sched_activate(ucmpi_sched_t *s);
+/* Completes a schedule's user request with err. */
+void ucmpi_sched_complete_req(ucmpi_request_t *req, int err);
+/* The schedule behind a user's request, or NULL (not a schedule's, or
+ * its run detached: ucmpi_sched_detach). */
+ucmpi_sched_t *ucmpi_sched_of_req(const ucmpi_request_t *req);
+
+/* --- stall handling (sched_stall.c), off the engine's fast path --- */
+
+/* A waiting loop's idle check of s: transfers to dead peers fail; a run
+ * stalled for UCMPI_COLL_STALL_SEC probes and may abort. */
+void ucmpi_sched_stall_tick(ucmpi_sched_t *s);
+/* The stall checks of the runs on the active list from head on. */
+void ucmpi_sched_poll_stalls(ucmpi_sched_t *head);
+/* An aborted s: its caller has waited long enough for its held sends. */
+int ucmpi_sched_hold_expired(const ucmpi_sched_t *s);
+/* s finishes orphaned on the active list (its caller returns now). */
+void ucmpi_sched_detach(ucmpi_sched_t *s);
+/* A start of a persistent s that aborted before (s->doomed). */
+void ucmpi_sched_abort_rerun(ucmpi_sched_t *s);
+/* One turn of a drain task (s->drain_until != 0); clears s->running at
+ * its end. */
+int ucmpi_sched_drain_step(ucmpi_sched_t *s);
 
 #endif

@@ -33,7 +33,15 @@
  *          allreduce's first step pairs rank 0 with rank 1 only): the
  *          stalled ranks tell the ranks they wait for (before that fix,
  *          a hang).
- * On the library before the fix all three hang (mpiexec's timeout).
+ *  roots   blocking MPI_Bcast where the last rank names root 1 and the
+ *          others root 0 (size >= 3): its parent in the root-1 tree
+ *          (rank 1, a leaf of the root-0 tree) never sends to it, and the
+ *          others go on to MPI_Allreduce, where rank 1 sends it nothing
+ *          either (before session 15, a hang on the p2p path): the last
+ *          rank fails with MPI_ERR_OTHER, the others have root 0's data,
+ *          and a checked MPI_Allreduce after that is right.  Blocking
+ *          calls on p2p schedules (the line sets UCMPI_COLL_SHM=0).
+ * On the library before the fix all of them hang (mpiexec's timeout).
  */
 #include "mpitest.h"
 
@@ -149,6 +157,22 @@ static void makeup(void)
     free(buf);
 }
 
+static void roots(void)
+{
+    int data[4] = {rank, rank, rank, rank}, s, rc;
+    int odd = size >= 3 && rank == size - 1;
+
+    rc = MPI_Bcast(data, 4, MPI_INT, odd ? 1 : 0, MPI_COMM_WORLD);
+    MT_CHECK(err_class(rc) == (odd ? MPI_ERR_OTHER : MPI_SUCCESS),
+             "bcast with roots 0 and 1: class %d", err_class(rc));
+    if (!odd)
+        MT_CHECK(data[0] == 0 && data[3] == 0, "bcast data %d", data[0]);
+    rc = allreduce(rank + 1, &s);
+    expect("allreduce after the bcast", rc, s, MPI_SUCCESS);
+    rc = allreduce(rank + 1, &s);
+    expect("allreduce in step", rc, s, MPI_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = getenv("XTEST_CASE"), *f = getenv("XTEST_FORM");
@@ -166,6 +190,8 @@ int main(int argc, char **argv)
         skip();
     else if (strcmp(c, "makeup") == 0)
         makeup();
+    else if (strcmp(c, "roots") == 0)
+        roots();
     else
         MT_CHECK(0, "unknown XTEST_CASE %s", c);
     return mt_finish();
