@@ -32,8 +32,22 @@ static uint64_t abort_tag(const ucmpi_comm_t *c, uint32_t seq)
 }
 
 /* What signature sig says, seen from a schedule with names nm. */
+/* Whether sig is one of collective coll's at some shape the decoder
+ * tries (a root, a segment count): coll's own shapes are tried first,
+ * as shape 1 of coll signs like shape 0 of coll + 2 (lib/tag.h). */
+static int coll_signs(unsigned coll, unsigned sig)
+{
+    for (unsigned sh = 0; coll != 0 && sh < 64; sh++)
+        for (unsigned alg = 0; alg < UCMPI_COLL_SIG_ALGS; alg++)
+            if (ucmpi_coll_sig(coll, alg, sh) == sig)
+                return 1;
+    return 0;
+}
+
+/* What signature sig says, for this rank's own schedule (own) or for a
+ * peer's message. */
 static const char *alg_name(const ucmpi_coll_names_t *nm, unsigned sig,
-                            char *buf, size_t n)
+                            int own, char *buf, size_t n)
 {
     const char *alg;
     unsigned coll;
@@ -44,13 +58,15 @@ static const char *alg_name(const ucmpi_coll_names_t *nm, unsigned sig,
         return "no data (0 bytes)";
     if ((alg = ucmpi_coll_sig_alg_name(nm, sig)) != NULL)
         return alg;
+    if (own || coll_signs(nm->coll, sig))
+        return own ? "this collective"
+                   : "this collective with another root or shape";
     if ((coll = ucmpi_coll_sig_coll_of(sig)) != 0 && coll != nm->coll) {
         snprintf(buf, n, "another collective (MPI_%s)",
                  ucmpi_coll_sig_coll_name(coll));
         return buf;
     }
-    return nm->tab == NULL && coll == nm->coll ? "this collective"
-                                               : "another algorithm";
+    return "another algorithm";
 }
 
 /* Whether m is news for a schedule of collective coll, signature sig:
@@ -147,7 +163,7 @@ static int abort_why(const abort_msg_t *m, int src,
                  m->reason == UCMPI_COLL_ABORT_WAIT
                      ? "waits for this rank under another signature"
                      : "found two signatures",
-                 alg_name(nm, sig, b, sizeof(b)));
+                 alg_name(nm, sig, 1, b, sizeof(b)));
     return MPI_ERR_TRUNCATE;
 }
 
@@ -175,8 +191,8 @@ int ucmpi_coll_stall_probe(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
              "or root): rank %d chose %s (signature 0x%02x), this rank %s "
              "(0x%02x)",
              ucmpi_tag_src(t),
-             alg_name(names, ucmpi_coll_tag_sig(t), b1, sizeof(b1)),
-             ucmpi_coll_tag_sig(t), alg_name(names, sig, b2, sizeof(b2)),
+             alg_name(names, ucmpi_coll_tag_sig(t), 0, b1, sizeof(b1)),
+             ucmpi_coll_tag_sig(t), alg_name(names, sig, 1, b2, sizeof(b2)),
              sig);
     *notify = 1;
     return MPI_ERR_TRUNCATE;

@@ -68,6 +68,19 @@ int ucmpi_bcast_build(ucmpi_sched_t *s, void *buf, MPI_Count count,
     }
 }
 
+/* An intracomm bcast's schedule, signed with its root (as the intercomm
+ * one and gather/scatter's are): a rank that names another root finds
+ * the others' messages foreign and fails at once, where it would wait
+ * for a parent of its own tree that never sends, or take another root's
+ * data through a rank both trees share. */
+static int bcast_build_signed(ucmpi_sched_t *s, void *buf, MPI_Count count,
+                              MPI_Datatype dt, int root,
+                              const ucmpi_coll_grp_t *g, int alg)
+{
+    ucmpi_sched_shape(s, (unsigned)root);
+    return ucmpi_bcast_build(s, buf, count, dt, root, g, alg);
+}
+
 /* This rank's buffer failed a check (err); count, type and root are fine.
  * It still takes part, so that nobody waits for it: in the background, or
  * in the request a persistent init hands back.  A root has no data: its
@@ -136,8 +149,8 @@ static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
     else if (local != NULL)
         rc = ucmpi_bcast_inter(s, comm, local, tmp, count, dt, root);
     else
-        rc = ucmpi_bcast_build(s, tmp, count, dt, root, &g,
-                               ucmpi_bcast_select(comm, g.size, nbytes));
+        rc = bcast_build_signed(s, tmp, count, dt, root, &g,
+                                ucmpi_bcast_select(comm, g.size, nbytes));
     if (am_root)
         ucmpi_sched_poison(s);
     if (mode == UCMPI_COLL_PERSISTENT)
@@ -214,7 +227,7 @@ static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
     if (local)
         rc = ucmpi_bcast_inter(s, comm, local, buf, count, dt, root);
     else
-        rc = ucmpi_bcast_build(s, buf, count, dt, root, &g, alg);
+        rc = bcast_build_signed(s, buf, count, dt, root, &g, alg);
     return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
 }
 
