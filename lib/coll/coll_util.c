@@ -89,14 +89,9 @@ int ucmpi_coll_run(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
         const char *why = rc != MPI_SUCCESS ? ucmpi_sched_abort_why() : NULL;
         if (why != NULL)
             return ucmpi_err_comm(comm, rc, fn, "%s", why);
-        if (rc == MPI_ERR_TRUNCATE)
-            return ucmpi_err_comm(comm, rc, fn, "a message of this collective "
-                                  "did not have the size this rank's count "
-                                  "and datatype give (they differ between "
-                                  "ranks, or a peer's arguments failed a "
-                                  "check)");
         if (rc != MPI_SUCCESS)
-            return ucmpi_err_comm(comm, rc, fn, "collective failed");
+            return ucmpi_err_comm(comm, rc, fn, "%s",
+                                  ucmpi_sched_plain_why(rc));
         return MPI_SUCCESS;
     }
     rc = ucmpi_sched_start(s, mode == UCMPI_COLL_PERSISTENT, &r);

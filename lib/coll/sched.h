@@ -113,6 +113,9 @@ void ucmpi_sched_free(ucmpi_sched_t *s);
  * ("MPI_Ibcast: ..."), into buf: 1, or 0 when req is not a failed
  * schedule's (read it before the request is freed). */
 int ucmpi_sched_req_why(ucmpi_request_t *req, char *buf, size_t n);
+/* What a collective that failed in err without an abort says (no peer
+ * told why): blocking calls and ucmpi_sched_req_why alike. */
+const char *ucmpi_sched_plain_why(int err);
 /* Fails in-flight receives from dead peers (see lib/failure.c). */
 void ucmpi_sched_check_peers(ucmpi_request_t *req);
 

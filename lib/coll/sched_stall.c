@@ -403,20 +403,13 @@ void ucmpi_sched_poll_stalls(ucmpi_sched_t *head)
     }
 }
 
-/* What the blocking path says for a run that failed without an abort
- * (lib/coll/coll_util.c: ucmpi_coll_run). */
-static const char *plain_why(int err)
+const char *ucmpi_sched_plain_why(int err)
 {
-    switch (err) {
-    case MPI_ERR_TRUNCATE:
+    if (err == MPI_ERR_TRUNCATE)
         return "a message of this collective did not have the size this "
                "rank's count and datatype give (they differ between ranks, "
                "or a peer's arguments failed a check)";
-    case MPI_ERR_PROC_FAILED:
-        return "a process of this collective failed";
-    default:
-        return "collective failed";
-    }
+    return "collective failed";
 }
 
 int ucmpi_sched_req_why(ucmpi_request_t *req, char *buf, size_t n)
@@ -427,7 +420,7 @@ int ucmpi_sched_req_why(ucmpi_request_t *req, char *buf, size_t n)
     if (s == NULL || err == MPI_SUCCESS || s->names.coll == 0)
         return 0;
     const char *name = ucmpi_coll_sig_coll_name(s->names.coll);
-    const char *why = s->why != NULL ? s->why : plain_why(err);
+    const char *why = s->why != NULL ? s->why : ucmpi_sched_plain_why(err);
 
     /* the call that started it: MPI_Ibcast, or MPI_Bcast_init */
     if (s->persistent)
