@@ -159,6 +159,25 @@ static const char *error_text(int code)
     return NULL;
 }
 
+/* Error codes are the classes (as in Open MPI: programs compare a
+ * returned code with a class), so a code cannot name the failure that
+ * returned it.  Instead each thread keeps the call and reason of the last
+ * error it returned through MPI_ERRORS_RETURN or passed to a user handler,
+ * and MPI_Error_string of that class adds them: a program that prints the
+ * string of the code it just got sees why, not only the class text. */
+static _Thread_local struct {
+    int code;
+    char text[MPI_MAX_ERROR_STRING];
+} last_error;
+
+static void remember_error(int code, const char *fn, const char *reason)
+{
+    /* a long reason is cut (the return value is used: it may be) */
+    last_error.code = snprintf(last_error.text, sizeof(last_error.text),
+                               "%s: %s", fn ? fn : "MPI", reason) < 0
+                          ? MPI_SUCCESS : code;
+}
+
 static ucmpi_errhandler_t *handler_of(int kind, void *obj)
 {
     if (kind == UCMPI_OBJ_COMM && ucmpi_comm_valid(obj))
@@ -191,6 +210,8 @@ int ucmpi_error(int kind, void *obj, int code, const char *fn,
     va_end(ap);
     if (eh == NULL)
         eh = &ucmpi_errors_are_fatal;
+    if (eh->action == UCMPI_EH_RETURN || eh->action == UCMPI_EH_USER)
+        remember_error(code, fn, reason);
     switch (eh->action) {
     case UCMPI_EH_RETURN:
         return code;
@@ -249,9 +270,16 @@ int PMPI_Error_string(int code, char *string, int *resultlen)
     if (t == NULL)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
                            "MPI_Error_string", "invalid error code %d", code);
-    if (code >= 0 && code <= MPI_ERR_LASTCODE && code != MPI_SUCCESS)
-        snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", class_names[code][0], t);
-    else
+    if (code > MPI_SUCCESS && code <= MPI_ERR_LASTCODE) {
+        /* the detail may be cut to MPI_MAX_ERROR_STRING (the return value
+         * is used: GCC then accepts the truncation) */
+        if (code != last_error.code ||
+            snprintf(string, MPI_MAX_ERROR_STRING,
+                     "%s: %s (last on this thread: %s)", class_names[code][0],
+                     t, last_error.text) < 0)
+            snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s",
+                     class_names[code][0], t);
+    } else
         snprintf(string, MPI_MAX_ERROR_STRING, "%s", t);
     *resultlen = (int)strlen(string);
     return MPI_SUCCESS;
