@@ -419,6 +419,18 @@ static void gate_launch(ucmpi_sched_t *g)
     }
 }
 
+/* The first schedule started or run during a checked nonblocking or
+ * persistent call takes the call's gate (coll_check.h): also one that
+ * its error path runs blocking (ucmpi_xfer_run_poisoned), which would
+ * otherwise wait for peers that wait for this rank's check. */
+static void take_gate(ucmpi_sched_t *s)
+{
+    if (s->gate != NULL)
+        return;
+    s->gate = s->comm->coll.check_gate;
+    s->comm->coll.check_gate = NULL;
+}
+
 static int launch(ucmpi_sched_t *s)
 {
     reset_run(s);
@@ -479,11 +491,8 @@ int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
 
     if (rc != MPI_SUCCESS)
         return rc;
-    if (__builtin_expect(s->comm->coll.check_gate != NULL, 0) &&
-        s->gate == NULL) {
-        s->gate = s->comm->coll.check_gate;
-        s->comm->coll.check_gate = NULL;
-    }
+    if (__builtin_expect(s->comm->coll.check_gate != NULL, 0))
+        take_gate(s);
     s->req = ucmpi_request_alloc(UCMPI_REQ_COLL, s->comm);
     if (s->req == NULL)
         return MPI_ERR_NO_MEM;
@@ -536,6 +545,10 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
     }
     reset_run(s);
     ucmpi_lock();
+    if (__builtin_expect(s->comm->coll.check_gate != NULL, 0)) {
+        take_gate(s);
+        gate_launch(s->gate);
+    }
     step_rounds(s);
     ucmpi_unlock();
     while (s->running && (!s->aborted || !ucmpi_sched_hold_expired(s))) {

@@ -12,7 +12,10 @@
  *    bytes): MPI_ERR_TYPE;
  *  - MPI_Gatherv where the last rank sends 3 ints and the root expects
  *    2, and MPI_Alltoallv where rank 0 sends rank 1 two ints and rank 1
- *    expects one: MPI_ERR_TRUNCATE.
+ *    expects one: MPI_ERR_TRUNCATE;
+ *  - MPI_Gather whose root's receive count is too short for its own
+ *    block as well (its local check fails too): MPI_ERR_TRUNCATE (or
+ *    MPI_ERR_COUNT at the root), and no hang in the nonblocking form.
  * Correct programs that must pass: count 0 with other types, in-place
  * forms, non-root gather/scatter with garbage ignored arguments, a user
  * op, a derived type against its basic type, alltoallw, reduce_scatter;
@@ -29,15 +32,23 @@
 static int rank, size, errors;
 static MPI_Comm comm;
 
-/* form 0 blocking, 1 nonblocking, 2 persistent: the call's result */
+/* form 0 blocking, 1 nonblocking, 2 persistent: the call's result.  A
+ * persistent init that failed on this rank may still hand back a request
+ * whose starts serve the others (lib/coll/coll_util.h): it is started. */
 static int finish(int rc, MPI_Request *q, int form)
 {
-    if (form == 2 && rc == MPI_SUCCESS)
-        rc = MPI_Start(q);
-    if (form != 0 && rc == MPI_SUCCESS)
-        rc = MPI_Wait(q, MPI_STATUS_IGNORE);
-    if (form == 2 && *q != MPI_REQUEST_NULL)
+    int rc2;
+
+    if (form == 2 && *q != MPI_REQUEST_NULL) {
+        rc2 = MPI_Start(q);
+        if (rc2 == MPI_SUCCESS)
+            rc2 = MPI_Wait(q, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS)
+            rc = rc2;
         MPI_Request_free(q);
+    } else if (form == 1 && rc == MPI_SUCCESS) {
+        rc = MPI_Wait(q, MPI_STATUS_IGNORE);
+    }
     return rc;
 }
 
@@ -206,6 +217,35 @@ static void bad_alltoallv(int form)
     free(r);
 }
 
+/* MPICH's errors/coll/gatherlength: the root's receive count (1) is
+ * shorter than what every rank sends (4), its own block included, so
+ * the root's own argument check fails too and its error path runs the
+ * others' schedule blocking inside MPI_Igather: it must take the check
+ * along (the others' schedules wait for it) instead of hanging. */
+static void bad_root_block(int form)
+{
+    int s[4] = {rank, rank, rank, rank};
+    int *r = malloc(sizeof(int) * 4 * (size_t)size);
+    MPI_Request q = MPI_REQUEST_NULL;
+    int rc = form == 0
+                 ? MPI_Gather(s, 4, MPI_INT, r, rank ? 4 : 1, MPI_INT, 0, comm)
+             : form == 1 ? MPI_Igather(s, 4, MPI_INT, r, rank ? 4 : 1,
+                                       MPI_INT, 0, comm, &q)
+                         : MPI_Gather_init(s, 4, MPI_INT, r, rank ? 4 : 1,
+                                           MPI_INT, 0, comm, MPI_INFO_NULL,
+                                           &q);
+    int cls = MPI_SUCCESS;
+
+    rc = finish(rc, &q, form);
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    /* the root may report its own count first */
+    expect(cls == MPI_ERR_TRUNCATE || cls == MPI_ERR_COUNT ? MPI_ERR_TRUNCATE
+                                                           : rc,
+           MPI_ERR_TRUNCATE, "gather short root count", form);
+    free(r);
+}
+
 /* ---- correct calls: no false positive ---- */
 
 static void check_ok(int rc, const char *what)
@@ -325,6 +365,7 @@ int main(int argc, char **argv)
             bad_type(form);
             bad_gatherv(form);
             bad_alltoallv(form);
+            bad_root_block(form);
         }
     }
     good_calls();
