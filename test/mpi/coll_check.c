@@ -13,6 +13,8 @@
  *  - MPI_Gatherv where the last rank sends 3 ints and the root expects
  *    2, and MPI_Alltoallv where rank 0 sends rank 1 two ints and rank 1
  *    expects one: MPI_ERR_TRUNCATE;
+ *  - MPI_Bcast from rank 1 against MPI_Gatherv to rank 0, whose tag
+ *    signatures collide (on ranks 0 and 1): MPI_ERR_OTHER;
  *  - MPI_Gather whose root's receive count is too short for its own
  *    block as well (its local check fails too): MPI_ERR_TRUNCATE (or
  *    MPI_ERR_COUNT at the root), and no hang in the nonblocking form.
@@ -246,6 +248,31 @@ static void bad_root_block(int form)
     free(r);
 }
 
+/* Two collectives whose 8-bit tag signatures collide (lib/tag.h):
+ * MPI_Bcast from rank 1 (binomial, shape 1) and MPI_Gatherv to rank 0
+ * (linear, shape 0), on a comm of ranks 0 and 1.  Over p2p (the
+ * nonblocking forms) the default mode matches rank 1's gatherv block as
+ * rank 0's bcast data and both return MPI_SUCCESS; checked, both fail
+ * with MPI_ERR_OTHER. */
+static void bad_collide(int form, MPI_Comm pair)
+{
+    int v = 5, x = 77, cnt[2] = {1, 1}, dis[2] = {0, 1}, r[2];
+    MPI_Request q = MPI_REQUEST_NULL;
+    MPI_Comm keep = comm;
+    int keep_size = size, rc;
+
+    comm = pair;
+    size = 2;
+    rc = rank == 0 ? bcast(form, &v, 1, MPI_INT, 1, &q)
+                   : gatherv(form, &x, 1, r, cnt, dis, &q);
+    expect(finish(rc, &q, form), MPI_ERR_OTHER, "bcast vs gatherv (tags "
+           "collide)", form);
+    if (v != 5)
+        FAIL("bcast vs gatherv (%s): data moved (%d)", form_name[form], v);
+    comm = keep;
+    size = keep_size;
+}
+
 /* ---- correct calls: no false positive ---- */
 
 static void check_ok(int rc, const char *what)
@@ -356,6 +383,14 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     good_calls();
+    MPI_Comm pair;
+    MPI_Comm_split(comm, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
+    if (pair != MPI_COMM_NULL) {
+        MPI_Comm_set_errhandler(pair, MPI_ERRORS_RETURN);
+        for (int form = 0; size > 1 && form < 3; form++)
+            bad_collide(form, pair);
+        MPI_Comm_free(&pair);
+    }
     if (size > 1) {
         no_deadlock();
         for (int form = 0; form < 3; form++) {
