@@ -60,6 +60,12 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
      "Bytes per pipeline segment of the ring_segmented allreduce"},
     {"REDUCE_SEGMENT", UCMPI_CFG_LONG, "131072",
      "Bytes per pipeline segment of the chain reduce"},
+    {"COLL_CHECK", UCMPI_CFG_LONG, "0",
+     "Debugging: every collective on an intracommunicator first checks that "
+     "its ranks agree on the call, root, op and per-peer type signatures "
+     "(an extra exchange per call; lib/coll/coll_check.h); on a mismatch "
+     "every rank's call fails.  Not checked: intercommunicator and neighbor "
+     "collectives (1: on; read at the first collective)"},
     {"COLL_SHM", UCMPI_CFG_LONG, "1",
      "Small blocking collectives on a communicator whose ranks share a node "
      "go through a shared segment (algorithm \"shm\"; 0: never)"},

@@ -217,6 +217,8 @@ typedef struct {
     unsigned id;
     int root;                 /* the rooted call's root (0 for the
                                * others): the shm size records name it */
+    void *check_gate;         /* UCMPI_COLL_CHECK: the check the call's
+                               * schedule waits for (coll_check.h) */
 } ucmpi_coll_state_t;
 
 struct ucmpi_comm_s {

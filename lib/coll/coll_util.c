@@ -1,5 +1,6 @@
 /* Shared collective helpers: see coll_util.h. */
 #include "coll/coll_util.h"
+#include "coll/coll_check.h"
 #include "coll/shm/shm.h"
 
 #include <stdio.h>
@@ -35,6 +36,9 @@ const char *ucmpi_coll_knob(const char *knob)
 }
 
 unsigned ucmpi_coll_knob_generation;
+
+/* (coll_check.h; here because the unit tests link the entry points) */
+int ucmpi_coll_check_state = -1;
 
 void ucmpi_coll_knob_refresh(void)
 {

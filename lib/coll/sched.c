@@ -216,12 +216,31 @@ static int reap(ucmpi_sched_t *s)
     return events;
 }
 
+/* A gated s (coll_check.h) before its first round: 1 while its gate
+ * runs; then 0, with the gate's failure taken over. */
+static int gate_closed(ucmpi_sched_t *s)
+{
+    ucmpi_sched_t *g = s->gate;
+
+    if (g->running)
+        return 1;
+    if (g->err != MPI_SUCCESS && s->err == MPI_SUCCESS) {
+        s->err = g->err;
+        if (g->why != NULL)
+            ucmpi_sched_set_why(s, g->why);
+    }
+    return 0;
+}
+
 /* Reaps and posts rounds as far as s goes without waiting; returns the
  * events seen and clears s->running once the schedule is done. */
 static int step_rounds(ucmpi_sched_t *s)
 {
     int events = 0;
 
+    if (__builtin_expect(s->gate != NULL, 0) && s->next_round == 0 &&
+        s->npending == 0 && gate_closed(s))
+        return 0;
     for (;;) {
         if (s->npending) {
             events += reap(s);
@@ -320,7 +339,7 @@ static void finish(ucmpi_sched_t *s)
     if (s->orphaned) {            /* request already gone */
         s->orphaned = 0;
         ucmpi_sched_free(s);
-    } else {
+    } else if (req != NULL) {     /* (a gate has none) */
         ucmpi_sched_complete_req(req, s->err);
     }
     if (alt != NULL)
@@ -386,11 +405,39 @@ void ucmpi_sched_activate(ucmpi_sched_t *s)
     active_head = s;
 }
 
+/* Starts gate g of a schedule being launched (under the big lock). */
+static void gate_launch(ucmpi_sched_t *g)
+{
+    if (g->running)
+        return;
+    reset_run(g);
+    ucmpi_sched_activate(g);
+    if (!in_progress) {
+        in_progress = 1;
+        advance(g);
+        in_progress = 0;
+    }
+}
+
+/* The first schedule started or run during a checked nonblocking or
+ * persistent call takes the call's gate (coll_check.h): also one that
+ * its error path runs blocking (ucmpi_xfer_run_poisoned), which would
+ * otherwise wait for peers that wait for this rank's check. */
+static void take_gate(ucmpi_sched_t *s)
+{
+    if (s->gate != NULL)
+        return;
+    s->gate = s->comm->coll.check_gate;
+    s->comm->coll.check_gate = NULL;
+}
+
 static int launch(ucmpi_sched_t *s)
 {
     reset_run(s);
     s->req->complete = 0;
     ucmpi_lock();
+    if (__builtin_expect(s->gate != NULL, 0))
+        gate_launch(s->gate);
     ucmpi_sched_activate(s);
     /* Post the first round(s) now: latency matters for small messages. */
     if (!in_progress) {
@@ -444,6 +491,8 @@ int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
 
     if (rc != MPI_SUCCESS)
         return rc;
+    if (__builtin_expect(s->comm->coll.check_gate != NULL, 0))
+        take_gate(s);
     s->req = ucmpi_request_alloc(UCMPI_REQ_COLL, s->comm);
     if (s->req == NULL)
         return MPI_ERR_NO_MEM;
@@ -458,6 +507,26 @@ int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
         return MPI_SUCCESS;
     }
     return launch(s);
+}
+
+int ucmpi_sched_gate_arm(ucmpi_sched_t *g)
+{
+    g->is_gate = 1;
+    return prepare(g);
+}
+
+void ucmpi_sched_gate_release(ucmpi_sched_t *g)
+{
+    ucmpi_lock();
+    g->orphaned = 1;              /* finish() frees it */
+    gate_launch(g);
+    ucmpi_unlock();
+}
+
+void ucmpi_sched_set_why(ucmpi_sched_t *s, const char *why)
+{
+    free(s->why);
+    s->why = strdup(why);
 }
 
 uint32_t ucmpi_sched_seq(const ucmpi_sched_t *s)
@@ -476,6 +545,10 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
     }
     reset_run(s);
     ucmpi_lock();
+    if (__builtin_expect(s->comm->coll.check_gate != NULL, 0)) {
+        take_gate(s);
+        gate_launch(s->gate);
+    }
     step_rounds(s);
     ucmpi_unlock();
     while (s->running && (!s->aborted || !ucmpi_sched_hold_expired(s))) {

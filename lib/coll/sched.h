@@ -75,6 +75,17 @@ void ucmpi_sched_abort_peers(ucmpi_comm_t *comm, uint32_t seq);
  * ranks of this collective ignore it (sched_abort.h).  No messages
  * otherwise. */
 void ucmpi_sched_note_local(ucmpi_comm_t *comm, uint32_t seq);
+/* The collective argument check (coll_check.h): gate g, a built
+ * schedule of the check, is handed to the next schedule s of its comm
+ * that ucmpi_sched_start starts (through comm->coll.check_gate).  s
+ * then posts nothing before g has passed, runs g again at each start,
+ * and ends in g's error and reason if g fails; s owns g.  arm prepares
+ * g (MPI_SUCCESS or the error); release runs a g that no schedule took
+ * in the background (for the other ranks), and frees it. */
+int ucmpi_sched_gate_arm(ucmpi_sched_t *g);
+void ucmpi_sched_gate_release(ucmpi_sched_t *g);
+/* The reason s fails (a request's, or a gate's: ucmpi_sched_req_why). */
+void ucmpi_sched_set_why(ucmpi_sched_t *s, const char *why);
 /* s's sequence number (ucmpi_sched_create). */
 uint32_t ucmpi_sched_seq(const ucmpi_sched_t *s);
 /* Why the last run that found the ranks disagreeing failed (once; NULL

@@ -326,8 +326,12 @@ void ucmpi_sched_set_cache(ucmpi_sched_t *s, void *slot)
     s->cache = slot;
 }
 
+static void drop_gate(ucmpi_sched_t *s);
+
 void ucmpi_sched_destroy(ucmpi_sched_t *s)
 {
+    if (s->gate != NULL)
+        drop_gate(s);
     for (int i = 0; i < s->nsteps; i++) {
         step_t *st = &s->steps[i];
         ucmpi_dt_release(st->dt);
@@ -351,11 +355,30 @@ void ucmpi_sched_destroy(ucmpi_sched_t *s)
     free(s);
 }
 
+/* A gate (ucmpi_sched_gate_arm) goes with its schedule; one still
+ * running (its schedule failed otherwise) finishes orphaned. */
+static void drop_gate(ucmpi_sched_t *s)
+{
+    ucmpi_sched_t *g = s->gate;
+
+    s->gate = NULL;
+    if (g == NULL)
+        return;
+    ucmpi_lock();
+    if (g->running)
+        g->orphaned = 1;
+    else
+        ucmpi_sched_destroy(g);
+    ucmpi_unlock();
+}
+
 void ucmpi_sched_free(ucmpi_sched_t *s)
 {
     if (s == NULL)
         return;
     s->req = NULL;
+    if (__builtin_expect(s->gate != NULL, 0))
+        drop_gate(s);
     if (s->cache != NULL)         /* back to the cache, idle */
         return;
     ucmpi_sched_destroy(s);

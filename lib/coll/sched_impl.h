@@ -87,6 +87,8 @@ struct ucmpi_sched {
     size_t scratch_bytes;     /* malloc'd scratch (beyond the arena) */
     size_t arena_used;
     void *cache;              /* the cache slot owning s (sched_cache.c) */
+    ucmpi_sched_t *gate;      /* runs first, must pass (coll_check.h) */
+    uint8_t is_gate;          /* s is some schedule's gate */
 
     /* Small schedules (every latency-bound collective) live entirely in
      * the schedule object: one allocation per collective. */

@@ -22,6 +22,7 @@ static const char *const colls[] = {
     "Reduce", "Allreduce", "Reduce_scatter", "Reduce_scatter_block", "Scan",
     "Exscan", "Neighbor_allgather", "Neighbor_allgatherv",
     "Neighbor_alltoall", "Neighbor_alltoallv", "Neighbor_alltoallw",
+    "Coll_check",                 /* UCMPI_COLL_CHECK's exchange */
 };
 #define NCOLLS ((unsigned)(sizeof(colls) / sizeof(colls[0])))
 

@@ -91,7 +91,7 @@ static void sched_abort(ucmpi_sched_t *s, int err, int reason, int who,
     /* a blocking caller reads it at once (ucmpi_sched_abort_why), a
      * user's request when it is waited for (ucmpi_sched_req_why); a run
      * in the background has no caller to tell */
-    if (s->req != NULL) {
+    if (s->req != NULL || s->is_gate) {
         free(s->why);
         s->why = strdup(why);
     } else if (!s->orphaned) {
@@ -299,7 +299,8 @@ static void stall_check(ucmpi_sched_t *s, int blocking)
     int notify, err;
     char why[sizeof(abort_why)];
 
-    if (ucmpi_coll_stall_probe == NULL || !s->running || s->aborted)
+    if (ucmpi_coll_stall_probe == NULL || !s->running || s->aborted ||
+        (s->gate != NULL && s->next_round == 0))  /* waits for its gate */
         return;
     if (fp != s->stall_fp || s->stall_t0 == 0) {
         s->stall_fp = fp;

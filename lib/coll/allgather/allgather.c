@@ -2,6 +2,7 @@
  * MPI_Allgather and MPI_Allgatherv in their blocking, nonblocking and
  * persistent forms, on intra- and intercommunicators.
  */
+#include "coll/coll_check.h"
 #include "coll/allgather/allgather.h"
 #include "coll/shm/shm.h"
 
@@ -119,11 +120,11 @@ static int ag_failed(ucmpi_comm_t *comm, int rc, const ucmpi_xfer_alg_t *table,
                                    req, rc);
 }
 
-static int allgather_common(const void *sbuf, MPI_Count scount,
-                            MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                            MPI_Datatype rdt,
-                            MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                            MPI_Request *req, const char *fn)
+static int allgather_run(const void *sbuf, MPI_Count scount,
+                         MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                         MPI_Datatype rdt,
+                         MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                         MPI_Request *req, const char *fn)
 {
     ucmpi_xfer_args_t a;
     int rc = ucmpi_xfer_check_comm(comm, fn);
@@ -181,6 +182,41 @@ static int allgather_common(const void *sbuf, MPI_Count scount,
                           &a, mode, req, fn);
 }
 
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int allgather_checked(const void *sbuf, MPI_Count scount,
+                             MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                             MPI_Datatype rdt, MPI_Comm comm,
+                             ucmpi_xfer_mode_t mode, MPI_Request *req,
+                             const char *fn)
+{
+    ucmpi_coll_check_args_t a = {
+        .send = {.count = sbuf == MPI_IN_PLACE ? rcount : scount,
+                 .dt = sbuf == MPI_IN_PLACE ? rdt : sdt},
+        .recv = {.count = rcount, .dt = rdt}};
+    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = allgather_run(sbuf, scount, sdt, rbuf, rcount, rdt, comm, mode,
+                           req, fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int allgather_common(const void *sbuf, MPI_Count scount,
+                            MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                            MPI_Datatype rdt, MPI_Comm comm,
+                            ucmpi_xfer_mode_t mode, MPI_Request *req,
+                            const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return allgather_checked(sbuf, scount, sdt, rbuf, rcount, rdt, comm,
+                                 mode, req, fn);
+    return allgather_run(sbuf, scount, sdt, rbuf, rcount, rdt, comm, mode,
+                         req, fn);
+}
+
 #pragma weak MPI_Allgather = PMPI_Allgather
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -217,12 +253,12 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount,
 /* ---- allgatherv ---- */
 
 /* rcounts_c/displs_c: the _c forms' arrays (then rcounts/displs NULL) */
-static int allgatherv_common(const void *sbuf, MPI_Count scount,
-                             MPI_Datatype sdt, void *rbuf, const int *rcounts,
-                             const int *displs, const MPI_Count *rcounts_c,
-                             const MPI_Aint *displs_c, MPI_Datatype rdt,
-                             MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                             MPI_Request *req, const char *fn)
+static int allgatherv_run(const void *sbuf, MPI_Count scount,
+                          MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                          const int *displs, const MPI_Count *rcounts_c,
+                          const MPI_Aint *displs_c, MPI_Datatype rdt,
+                          MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                          MPI_Request *req, const char *fn)
 {
     ucmpi_xfer_args_t a;
     size_t total = 0;
@@ -284,6 +320,51 @@ static int allgatherv_common(const void *sbuf, MPI_Count scount,
     return ucmpi_xfer_run(ag_select(ucmpi_allgatherv_algs,
                                     "ALLGATHERV_ALGORITHM", total, &a),
                           &a, mode, req, fn);
+}
+
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int allgatherv_checked(const void *sbuf, MPI_Count scount,
+                              MPI_Datatype sdt, void *rbuf,
+                              const int *rcounts, const int *displs,
+                              const MPI_Count *rcounts_c,
+                              const MPI_Aint *displs_c, MPI_Datatype rdt,
+                              MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                              MPI_Request *req, const char *fn)
+{
+    ucmpi_coll_check_args_t a = {
+        .send = {.count = scount, .dt = sdt},
+        .recv = {.vec = 1, .counts = rcounts, .ccounts = rcounts_c,
+                 .dt = rdt}};
+    int rc;
+
+    if (sbuf == MPI_IN_PLACE) {   /* each sends its own block */
+        a.send = a.recv;
+        a.send.self_index = 1;
+    }
+    rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = allgatherv_run(sbuf, scount, sdt, rbuf, rcounts, displs,
+                            rcounts_c, displs_c, rdt, comm, mode, req, fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int allgatherv_common(const void *sbuf, MPI_Count scount,
+                             MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                             const int *displs, const MPI_Count *rcounts_c,
+                             const MPI_Aint *displs_c, MPI_Datatype rdt,
+                             MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                             MPI_Request *req, const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return allgatherv_checked(sbuf, scount, sdt, rbuf, rcounts, displs,
+                                  rcounts_c, displs_c, rdt, comm, mode, req,
+                                  fn);
+    return allgatherv_run(sbuf, scount, sdt, rbuf, rcounts, displs, rcounts_c,
+                          displs_c, rdt, comm, mode, req, fn);
 }
 
 #pragma weak MPI_Allgatherv = PMPI_Allgatherv

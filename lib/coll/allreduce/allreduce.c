@@ -1,5 +1,6 @@
 /* MPI_Allreduce, MPI_Iallreduce, MPI_Allreduce_init: algorithm table,
  * selection and entry points. */
+#include "coll/coll_check.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/alias.h"
 #include "coll/coll.h"
@@ -152,9 +153,9 @@ static int allreduce_zero(ucmpi_sched_t *s, ucmpi_comm_t *comm,
     return ucmpi_allreduce_recdbl(s, mine, rbuf, 0, dt, op, &g);
 }
 
-static int allreduce_common(const void *sbuf, void *rbuf, MPI_Count count,
-                            MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                            int mode, MPI_Request *req, const char *fn)
+static int allreduce_run(const void *sbuf, void *rbuf, MPI_Count count,
+                         MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                         int mode, MPI_Request *req, const char *fn)
 {
     ucmpi_comm_t *local = NULL;
     ucmpi_sched_t *s;
@@ -219,6 +220,35 @@ static int allreduce_common(const void *sbuf, void *rbuf, MPI_Count count,
                                          alg);
     }
     return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
+}
+
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int allreduce_checked(const void *sbuf, void *rbuf, MPI_Count count,
+                             MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                             int mode, MPI_Request *req, const char *fn)
+{
+    ucmpi_coll_check_args_t a = {
+        .has_op = 1, .op = op, .op_dt = dt,
+        .send = {.count = count, .dt = dt},
+        .recv = {.count = count, .dt = dt}};
+    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = allreduce_run(sbuf, rbuf, count, dt, op, comm, mode, req, fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int allreduce_common(const void *sbuf, void *rbuf, MPI_Count count,
+                            MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                            int mode, MPI_Request *req, const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return allreduce_checked(sbuf, rbuf, count, dt, op, comm, mode, req,
+                                 fn);
+    return allreduce_run(sbuf, rbuf, count, dt, op, comm, mode, req, fn);
 }
 
 #pragma weak MPI_Allreduce = PMPI_Allreduce

@@ -2,6 +2,7 @@
  * MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw in their blocking,
  * nonblocking and persistent forms, on intra- and intercommunicators.
  */
+#include "coll/coll_check.h"
 #include "coll/alltoall/alltoall.h"
 #include "coll/shm/shm.h"
 
@@ -122,11 +123,11 @@ static int a2a_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
     return ucmpi_xfer_run_poisoned(a2a_select(&a), &a, mode, req, rc);
 }
 
-static int alltoall_common(const void *sbuf, MPI_Count scount,
-                           MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                           MPI_Datatype rdt,
-                           MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                           MPI_Request *req, const char *fn)
+static int alltoall_run(const void *sbuf, MPI_Count scount,
+                        MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                        MPI_Datatype rdt,
+                        MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                        MPI_Request *req, const char *fn)
 {
     ucmpi_xfer_args_t a;
     int rc = ucmpi_xfer_check_comm(comm, fn);
@@ -185,6 +186,41 @@ static int alltoall_common(const void *sbuf, MPI_Count scount,
     if (rcount * rdt->size == 0 && !comm->is_inter)   /* count-0 rule */
         return ucmpi_coll_run_empty(comm, (int)mode, req, fn, MPI_SUCCESS);
     return ucmpi_xfer_run(a2a_select(&a), &a, mode, req, fn);
+}
+
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int alltoall_checked(const void *sbuf, MPI_Count scount,
+                            MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                            MPI_Datatype rdt, MPI_Comm comm,
+                            ucmpi_xfer_mode_t mode, MPI_Request *req,
+                            const char *fn)
+{
+    ucmpi_coll_check_args_t a = {
+        .send = {.count = sbuf == MPI_IN_PLACE ? rcount : scount,
+                 .dt = sbuf == MPI_IN_PLACE ? rdt : sdt},
+        .recv = {.count = rcount, .dt = rdt}};
+    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = alltoall_run(sbuf, scount, sdt, rbuf, rcount, rdt, comm, mode,
+                          req, fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int alltoall_common(const void *sbuf, MPI_Count scount,
+                           MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                           MPI_Datatype rdt, MPI_Comm comm,
+                           ucmpi_xfer_mode_t mode, MPI_Request *req,
+                           const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return alltoall_checked(sbuf, scount, sdt, rbuf, rcount, rdt, comm,
+                                mode, req, fn);
+    return alltoall_run(sbuf, scount, sdt, rbuf, rcount, rdt, comm, mode, req,
+                        fn);
 }
 
 #pragma weak MPI_Alltoall = PMPI_Alltoall
@@ -272,14 +308,14 @@ static int a2av_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
     return ucmpi_xfer_run_poisoned(a2av_select(&a), &a, mode, req, rc);
 }
 
-static int alltoallvw_common(const void *sbuf, const int *scounts,
-                             const int *sdispls, MPI_Datatype sdt,
-                             const MPI_Datatype *sdts, void *rbuf,
-                             const int *rcounts, const int *rdispls,
-                             MPI_Datatype rdt, const MPI_Datatype *rdts,
-                             const a2a_c_t *c, MPI_Comm comm,
-                             ucmpi_xfer_mode_t mode, MPI_Request *req,
-                             const char *fn)
+static int alltoallvw_run(const void *sbuf, const int *scounts,
+                          const int *sdispls, MPI_Datatype sdt,
+                          const MPI_Datatype *sdts, void *rbuf,
+                          const int *rcounts, const int *rdispls,
+                          MPI_Datatype rdt, const MPI_Datatype *rdts,
+                          const a2a_c_t *c, MPI_Comm comm,
+                          ucmpi_xfer_mode_t mode, MPI_Request *req,
+                          const char *fn)
 {
     static const a2a_c_t none;
     ucmpi_xfer_args_t a;
@@ -344,6 +380,53 @@ static int alltoallvw_common(const void *sbuf, const int *scounts,
                              rdts, c->rcounts, c->rdispls, req);
     }
     return ucmpi_xfer_run(a2av_select(&a), &a, mode, req, fn);
+}
+
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int alltoallvw_checked(const void *sbuf, const int *scounts,
+                              const int *sdispls, MPI_Datatype sdt,
+                              const MPI_Datatype *sdts, void *rbuf,
+                              const int *rcounts, const int *rdispls,
+                              MPI_Datatype rdt, const MPI_Datatype *rdts,
+                              const a2a_c_t *c, MPI_Comm comm,
+                              ucmpi_xfer_mode_t mode, MPI_Request *req,
+                              const char *fn)
+{
+    ucmpi_coll_check_args_t a = {
+        .send = {.vec = 1, .counts = scounts, .ccounts = c ? c->scounts : NULL,
+                 .dt = sdt, .dts = sdts},
+        .recv = {.vec = 1, .counts = rcounts, .ccounts = c ? c->rcounts : NULL,
+                 .dt = rdt, .dts = rdts}};
+    int rc;
+
+    if (sbuf == MPI_IN_PLACE)     /* it sends what it receives */
+        a.send = a.recv;
+    rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = alltoallvw_run(sbuf, scounts, sdispls, sdt, sdts, rbuf, rcounts,
+                            rdispls, rdt, rdts, c, comm, mode, req, fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int alltoallvw_common(const void *sbuf, const int *scounts,
+                             const int *sdispls, MPI_Datatype sdt,
+                             const MPI_Datatype *sdts, void *rbuf,
+                             const int *rcounts, const int *rdispls,
+                             MPI_Datatype rdt, const MPI_Datatype *rdts,
+                             const a2a_c_t *c, MPI_Comm comm,
+                             ucmpi_xfer_mode_t mode, MPI_Request *req,
+                             const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return alltoallvw_checked(sbuf, scounts, sdispls, sdt, sdts, rbuf,
+                                  rcounts, rdispls, rdt, rdts, c, comm, mode,
+                                  req, fn);
+    return alltoallvw_run(sbuf, scounts, sdispls, sdt, sdts, rbuf, rcounts,
+                          rdispls, rdt, rdts, c, comm, mode, req, fn);
 }
 
 #pragma weak MPI_Alltoallv = PMPI_Alltoallv

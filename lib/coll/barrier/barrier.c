@@ -1,5 +1,6 @@
 /* MPI_Barrier, MPI_Ibarrier, MPI_Barrier_init: algorithm table, selection
  * and entry points. */
+#include "coll/coll_check.h"
 #include "coll/barrier/barrier.h"
 
 static const ucmpi_coll_alg_t barrier_algs[] = {
@@ -40,8 +41,8 @@ int ucmpi_barrier_build(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int alg)
     return ucmpi_barrier_dissemination(s, g);
 }
 
-static int barrier_common(MPI_Comm comm, int mode, MPI_Request *req,
-                          const char *fn)
+static int barrier_run(MPI_Comm comm, int mode, MPI_Request *req,
+                       const char *fn)
 {
     int rc = ucmpi_coll_check_comm(comm, fn);
     ucmpi_sched_t *s;
@@ -124,6 +125,29 @@ int ucmpi_coll_run_empty_rooted(ucmpi_comm_t *comm, int root, int mode,
                                 MPI_Request *req, const char *fn, int err)
 {
     return run_empty(comm, root, mode, req, fn, err);
+}
+
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int barrier_checked(MPI_Comm comm, int mode, MPI_Request *req,
+                           const char *fn)
+{
+    ucmpi_coll_check_args_t a = {0};
+    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = barrier_run(comm, mode, req, fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int barrier_common(MPI_Comm comm, int mode, MPI_Request *req,
+                          const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return barrier_checked(comm, mode, req, fn);
+    return barrier_run(comm, mode, req, fn);
 }
 
 #pragma weak MPI_Barrier = PMPI_Barrier

@@ -1,5 +1,6 @@
 /* MPI_Bcast, MPI_Ibcast, MPI_Bcast_init: algorithm table, selection and
  * entry points. */
+#include "coll/coll_check.h"
 #include "coll/bcast/bcast.h"
 #include "coll/xfer.h"
 
@@ -180,9 +181,9 @@ static int bcast_shm(ucmpi_comm_t *comm, void *buf, MPI_Count count,
     return rc == MPI_SUCCESS ? UCMPI_SHM_FALLBACK : rc;
 }
 
-static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
-                        MPI_Comm comm, int mode, MPI_Request *req,
-                        const char *fn)
+static int bcast_run(void *buf, MPI_Count count, MPI_Datatype dt, int root,
+                     MPI_Comm comm, int mode, MPI_Request *req,
+                     const char *fn)
 {
     ucmpi_comm_t *local = NULL;
     ucmpi_sched_t *s;
@@ -229,6 +230,35 @@ static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
     else
         rc = bcast_build_signed(s, buf, count, dt, root, &g, alg);
     return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
+}
+
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int bcast_checked(void *buf, MPI_Count count, MPI_Datatype dt,
+                         int root, MPI_Comm comm, int mode, MPI_Request *req,
+                         const char *fn)
+{
+    ucmpi_coll_check_args_t a = {
+        .rooted = 1, .root = root,
+        .send = {.who = UCMPI_CCK_ROOT, .count = count, .dt = dt},
+        .recv = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = count,
+                 .dt = dt}};
+    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = bcast_run(buf, count, dt, root, comm, mode, req, fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
+                        MPI_Comm comm, int mode, MPI_Request *req,
+                        const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return bcast_checked(buf, count, dt, root, comm, mode, req, fn);
+    return bcast_run(buf, count, dt, root, comm, mode, req, fn);
 }
 
 #pragma weak MPI_Bcast = PMPI_Bcast

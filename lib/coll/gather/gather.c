@@ -3,6 +3,7 @@
  * forms, on intra- and intercommunicators: argument checks, algorithm
  * selection, then the shared schedule tail (coll/xfer.c).
  */
+#include "coll/coll_check.h"
 #include "coll/gather/gather.h"
 #include "coll/gather/vtree.h"
 
@@ -247,11 +248,11 @@ static int gather_empty(const ucmpi_comm_t *c, const ucmpi_xfer_args_t *a)
                                : a->scount * a->sdt->size) == 0;
 }
 
-static int gather_common(const void *sbuf, MPI_Count scount,
-                         MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                         MPI_Datatype rdt, int root,
-                         MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                         MPI_Request *req, const char *fn)
+static int gather_run(const void *sbuf, MPI_Count scount,
+                      MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                      MPI_Datatype rdt, int root,
+                      MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                      MPI_Request *req, const char *fn)
 {
     ucmpi_xfer_args_t a = {0};
     int rc = ucmpi_xfer_check_comm(comm, fn);
@@ -304,6 +305,41 @@ static int gather_common(const void *sbuf, MPI_Count scount,
         return ucmpi_coll_run_empty_rooted(comm, root, (int)mode, req, fn,
                                            MPI_SUCCESS);
     return ucmpi_xfer_run(gather_select(&a), &a, mode, req, fn);
+}
+
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int gather_checked(const void *sbuf, MPI_Count scount,
+                          MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                          MPI_Datatype rdt, int root, MPI_Comm comm,
+                          ucmpi_xfer_mode_t mode, MPI_Request *req,
+                          const char *fn)
+{
+    ucmpi_coll_check_args_t a = {
+        .rooted = 1, .root = root,
+        .send = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = scount,
+                 .dt = sdt},
+        .recv = {.who = UCMPI_CCK_ROOT, .count = rcount, .dt = rdt}};
+    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = gather_run(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm,
+                        mode, req, fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int gather_common(const void *sbuf, MPI_Count scount, MPI_Datatype sdt,
+                         void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
+                         int root, MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                         MPI_Request *req, const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return gather_checked(sbuf, scount, sdt, rbuf, rcount, rdt, root,
+                              comm, mode, req, fn);
+    return gather_run(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm, mode,
+                      req, fn);
 }
 
 #pragma weak MPI_Gather = PMPI_Gather
@@ -375,13 +411,13 @@ static const ucmpi_xfer_alg_t *gatherv_select(const ucmpi_xfer_args_t *a)
 }
 
 /* rcounts_c/displs_c: the _c forms' arrays (then rcounts/displs NULL) */
-static int gatherv_common(const void *sbuf, MPI_Count scount,
-                          MPI_Datatype sdt, void *rbuf, const int *rcounts,
-                          const int *displs, const MPI_Count *rcounts_c,
-                          const MPI_Aint *displs_c, MPI_Datatype rdt,
-                          int root, MPI_Comm comm,
-                          ucmpi_xfer_mode_t mode, MPI_Request *req,
-                          const char *fn)
+static int gatherv_run(const void *sbuf, MPI_Count scount,
+                       MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                       const int *displs, const MPI_Count *rcounts_c,
+                       const MPI_Aint *displs_c, MPI_Datatype rdt,
+                       int root, MPI_Comm comm,
+                       ucmpi_xfer_mode_t mode, MPI_Request *req,
+                       const char *fn)
 {
     ucmpi_xfer_args_t a;
     int rc = ucmpi_xfer_check_comm(comm, fn);
@@ -435,6 +471,46 @@ static int gatherv_common(const void *sbuf, MPI_Count scount,
             return run_without_own(gatherv_select, &a, mode, req, fn, rc);
     }
     return ucmpi_xfer_run(gatherv_select(&a), &a, mode, req, fn);
+}
+
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int gatherv_checked(const void *sbuf, MPI_Count scount,
+                           MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                           const int *displs, const MPI_Count *rcounts_c,
+                           const MPI_Aint *displs_c, MPI_Datatype rdt,
+                           int root, MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                           MPI_Request *req, const char *fn)
+{
+    ucmpi_coll_check_args_t a = {
+        .rooted = 1, .root = root,
+        .send = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = scount,
+                 .dt = sdt},
+        .recv = {.who = UCMPI_CCK_ROOT, .vec = 1, .counts = rcounts,
+                 .ccounts = rcounts_c, .dt = rdt}};
+    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = gatherv_run(sbuf, scount, sdt, rbuf, rcounts, displs, rcounts_c,
+                         displs_c, rdt, root, comm, mode, req, fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int gatherv_common(const void *sbuf, MPI_Count scount,
+                          MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                          const int *displs, const MPI_Count *rcounts_c,
+                          const MPI_Aint *displs_c, MPI_Datatype rdt,
+                          int root, MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                          MPI_Request *req, const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return gatherv_checked(sbuf, scount, sdt, rbuf, rcounts, displs,
+                               rcounts_c, displs_c, rdt, root, comm, mode,
+                               req, fn);
+    return gatherv_run(sbuf, scount, sdt, rbuf, rcounts, displs, rcounts_c,
+                       displs_c, rdt, root, comm, mode, req, fn);
 }
 
 #pragma weak MPI_Gatherv = PMPI_Gatherv

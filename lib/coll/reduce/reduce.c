@@ -1,5 +1,6 @@
 /* MPI_Reduce, MPI_Ireduce, MPI_Reduce_init: algorithm table, selection and
  * entry points. */
+#include "coll/coll_check.h"
 #include "coll/reduce/reduce.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/alias.h"
@@ -339,9 +340,9 @@ static int reduce_blind_failed(ucmpi_comm_t *comm, int err, MPI_Count count,
     return err;
 }
 
-static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
-                         MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
-                         int mode, MPI_Request *req, const char *fn)
+static int reduce_run(const void *sbuf, void *rbuf, MPI_Count count,
+                      MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+                      int mode, MPI_Request *req, const char *fn)
 {
     ucmpi_comm_t *local = NULL;
     ucmpi_sched_t *s;
@@ -408,6 +409,36 @@ static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
         rc = ucmpi_reduce_build(s, mine, rbuf, count, dt, op, root, &g, alg);
     }
     return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
+}
+
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int reduce_checked(const void *sbuf, void *rbuf, MPI_Count count,
+                          MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+                          int mode, MPI_Request *req, const char *fn)
+{
+    ucmpi_coll_check_args_t a = {
+        .rooted = 1, .root = root, .has_op = 1, .op = op, .op_dt = dt,
+        .send = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = count,
+                 .dt = dt},
+        .recv = {.who = UCMPI_CCK_ROOT, .count = count, .dt = dt}};
+    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = reduce_run(sbuf, rbuf, count, dt, op, root, comm, mode, req, fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
+                         MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+                         int mode, MPI_Request *req, const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return reduce_checked(sbuf, rbuf, count, dt, op, root, comm, mode,
+                              req, fn);
+    return reduce_run(sbuf, rbuf, count, dt, op, root, comm, mode, req, fn);
 }
 
 #pragma weak MPI_Reduce = PMPI_Reduce

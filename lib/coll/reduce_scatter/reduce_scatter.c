@@ -1,5 +1,6 @@
 /* MPI_Reduce_scatter(_block), their I and _init forms: algorithm table,
  * selection and entry points. */
+#include "coll/coll_check.h"
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/alias.h"
@@ -97,10 +98,10 @@ static int rs_shm(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
 }
 
 /* counts: local group sizes (n entries); for _block a uniform count. */
-static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
-                     const MPI_Count *ccounts, MPI_Count bcount, MPI_Datatype dt, MPI_Op op,
-                     MPI_Comm comm, int mode, MPI_Request *req,
-                     const char *fn)
+static int rs_run(const void *sbuf, void *rbuf, const int *icounts,
+                  const MPI_Count *ccounts, MPI_Count bcount, MPI_Datatype dt, MPI_Op op,
+                  MPI_Comm comm, int mode, MPI_Request *req,
+                  const char *fn)
 {
     ucmpi_comm_t *local = NULL;
     ucmpi_sched_t *s;
@@ -211,6 +212,42 @@ static int check_counts(MPI_Comm comm, const void *counts, const char *fn)
     if (rc == MPI_SUCCESS && counts == NULL)
         rc = ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "recvcounts is NULL");
     return rc;
+}
+
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int rs_checked(const void *sbuf, void *rbuf, const int *icounts,
+                      const MPI_Count *ccounts, MPI_Count bcount,
+                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode,
+                      MPI_Request *req, const char *fn)
+{
+    ucmpi_coll_check_args_t a = {
+        .has_op = 1, .op = op, .op_dt = dt,
+        .send = {.vec = icounts || ccounts, .counts = icounts,
+                 .ccounts = ccounts, .count = bcount, .dt = dt},
+        .recv = {.vec = icounts || ccounts, .self_index = 1,
+                 .counts = icounts, .ccounts = ccounts, .count = bcount,
+                 .dt = dt}};
+    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = rs_run(sbuf, rbuf, icounts, ccounts, bcount, dt, op, comm, mode,
+                    req, fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
+                     const MPI_Count *ccounts, MPI_Count bcount,
+                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode,
+                     MPI_Request *req, const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return rs_checked(sbuf, rbuf, icounts, ccounts, bcount, dt, op, comm,
+                          mode, req, fn);
+    return rs_run(sbuf, rbuf, icounts, ccounts, bcount, dt, op, comm, mode,
+                  req, fn);
 }
 
 #pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter

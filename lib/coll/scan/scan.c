@@ -1,5 +1,6 @@
 /* MPI_Scan, MPI_Exscan and their I and _init forms: algorithm table and
  * entry points (intracommunicators only, as the standard defines them). */
+#include "coll/coll_check.h"
 #include "coll/scan/scan.h"
 #include "coll/alias.h"
 
@@ -9,9 +10,9 @@ static const ucmpi_coll_alg_t scan_algs[] = {
 };
 #define NALGS ((int)(sizeof(scan_algs) / sizeof(scan_algs[0])))
 
-static int scan_common(const void *sbuf, void *rbuf, MPI_Count count,
-                       MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode,
-                       MPI_Request *req, int exclusive, const char *fn)
+static int scan_run(const void *sbuf, void *rbuf, MPI_Count count,
+                    MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode,
+                    MPI_Request *req, int exclusive, const char *fn)
 {
     ucmpi_sched_t *s;
     int rc = ucmpi_coll_check_comm(comm, fn);
@@ -58,6 +59,36 @@ static int scan_common(const void *sbuf, void *rbuf, MPI_Count count,
         rc = ucmpi_scan_recdbl(s, mine, rbuf, count, dt, op, &g, exclusive);
     }
     return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
+}
+
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int scan_checked(const void *sbuf, void *rbuf, MPI_Count count,
+                        MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode,
+                        MPI_Request *req, int exclusive, const char *fn)
+{
+    ucmpi_coll_check_args_t a = {
+        .has_op = 1, .op = op, .op_dt = dt,
+        .send = {.count = count, .dt = dt},
+        .recv = {.count = count, .dt = dt}};
+    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = scan_run(sbuf, rbuf, count, dt, op, comm, mode, req, exclusive,
+                      fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int scan_common(const void *sbuf, void *rbuf, MPI_Count count,
+                       MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode,
+                       MPI_Request *req, int exclusive, const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return scan_checked(sbuf, rbuf, count, dt, op, comm, mode, req,
+                            exclusive, fn);
+    return scan_run(sbuf, rbuf, count, dt, op, comm, mode, req, exclusive, fn);
 }
 
 #pragma weak MPI_Scan = PMPI_Scan

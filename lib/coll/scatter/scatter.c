@@ -2,6 +2,7 @@
  * MPI_Scatter and MPI_Scatterv in their blocking, nonblocking and
  * persistent forms, on intra- and intercommunicators.
  */
+#include "coll/coll_check.h"
 #include "coll/scatter/scatter.h"
 #include "coll/gather/vtree.h"
 
@@ -269,11 +270,11 @@ static int scatter_empty(const ucmpi_comm_t *c, const ucmpi_xfer_args_t *a)
                                : a->rcount * a->rdt->size) == 0;
 }
 
-static int scatter_common(const void *sbuf, MPI_Count scount,
-                          MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                          MPI_Datatype rdt, int root,
-                          MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                          MPI_Request *req, const char *fn)
+static int scatter_run(const void *sbuf, MPI_Count scount,
+                       MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                       MPI_Datatype rdt, int root,
+                       MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                       MPI_Request *req, const char *fn)
 {
     ucmpi_xfer_args_t a;
     int rc = ucmpi_xfer_check_comm(comm, fn);
@@ -338,6 +339,42 @@ static int scatter_common(const void *sbuf, MPI_Count scount,
     if (scatter_empty(comm, &a))
         return ucmpi_coll_run_empty(comm, (int)mode, req, fn, MPI_SUCCESS);
     return ucmpi_xfer_run(scatter_select(&a), &a, mode, req, fn);
+}
+
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int scatter_checked(const void *sbuf, MPI_Count scount,
+                           MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                           MPI_Datatype rdt, int root, MPI_Comm comm,
+                           ucmpi_xfer_mode_t mode, MPI_Request *req,
+                           const char *fn)
+{
+    ucmpi_coll_check_args_t a = {
+        .rooted = 1, .root = root,
+        .send = {.who = UCMPI_CCK_ROOT, .count = scount, .dt = sdt},
+        .recv = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = rcount,
+                 .dt = rdt}};
+    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = scatter_run(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm,
+                         mode, req, fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int scatter_common(const void *sbuf, MPI_Count scount,
+                          MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
+                          MPI_Datatype rdt, int root, MPI_Comm comm,
+                          ucmpi_xfer_mode_t mode, MPI_Request *req,
+                          const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return scatter_checked(sbuf, scount, sdt, rbuf, rcount, rdt, root,
+                               comm, mode, req, fn);
+    return scatter_run(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm, mode,
+                       req, fn);
 }
 
 #pragma weak MPI_Scatter = PMPI_Scatter
@@ -406,13 +443,13 @@ static const ucmpi_xfer_alg_t *scatterv_select(const ucmpi_xfer_args_t *a)
 }
 
 /* scounts_c/displs_c: the _c forms' arrays (then scounts/displs NULL) */
-static int scatterv_common(const void *sbuf, const int *scounts,
-                           const int *displs, const MPI_Count *scounts_c,
-                           const MPI_Aint *displs_c, MPI_Datatype sdt,
-                           void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
-                           int root,
-                           MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                           MPI_Request *req, const char *fn)
+static int scatterv_run(const void *sbuf, const int *scounts,
+                        const int *displs, const MPI_Count *scounts_c,
+                        const MPI_Aint *displs_c, MPI_Datatype sdt,
+                        void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
+                        int root,
+                        MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                        MPI_Request *req, const char *fn)
 {
     ucmpi_xfer_args_t a;
     int rc = ucmpi_xfer_check_comm(comm, fn);
@@ -477,6 +514,46 @@ static int scatterv_common(const void *sbuf, const int *scounts,
             return run_without_own(scatterv_select, &a, mode, req, fn, rc);
     }
     return ucmpi_xfer_run(scatterv_select(&a), &a, mode, req, fn);
+}
+
+/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
+ * first. */
+static int scatterv_checked(const void *sbuf, const int *scounts,
+                            const int *displs, const MPI_Count *scounts_c,
+                            const MPI_Aint *displs_c, MPI_Datatype sdt,
+                            void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
+                            int root, MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                            MPI_Request *req, const char *fn)
+{
+    ucmpi_coll_check_args_t a = {
+        .rooted = 1, .root = root,
+        .send = {.who = UCMPI_CCK_ROOT, .vec = 1, .counts = scounts,
+                 .ccounts = scounts_c, .dt = sdt},
+        .recv = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = rcount,
+                 .dt = rdt}};
+    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+
+    if (rc == MPI_SUCCESS) {
+        rc = scatterv_run(sbuf, scounts, displs, scounts_c, displs_c, sdt,
+                          rbuf, rcount, rdt, root, comm, mode, req, fn);
+        ucmpi_coll_check_end(comm);
+    }
+    return rc;
+}
+
+static int scatterv_common(const void *sbuf, const int *scounts,
+                           const int *displs, const MPI_Count *scounts_c,
+                           const MPI_Aint *displs_c, MPI_Datatype sdt,
+                           void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
+                           int root, MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                           MPI_Request *req, const char *fn)
+{
+    if (ucmpi_coll_check_wanted())
+        return scatterv_checked(sbuf, scounts, displs, scounts_c, displs_c,
+                                sdt, rbuf, rcount, rdt, root, comm, mode, req,
+                                fn);
+    return scatterv_run(sbuf, scounts, displs, scounts_c, displs_c, sdt, rbuf,
+                        rcount, rdt, root, comm, mode, req, fn);
 }
 
 #pragma weak MPI_Scatterv = PMPI_Scatterv

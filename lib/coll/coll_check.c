@@ -1,0 +1,202 @@
+/*
+ * The collective argument check (UCMPI_COLL_CHECK=1, coll_check.h): the
+ * exchange and the agreement.  A schedule of two rounds over every pair
+ * of ranks: each rank sends each peer its record (coll_check_rec.c) and
+ * judges the records it receives; then each sends every peer its verdict,
+ * and every rank takes the worst of the same n verdicts, so all of them
+ * pass or fail together with the same class and text, even where only
+ * one rank could see the problem (a gatherv root's counts).  2 (n - 1)
+ * small messages per rank and call: a debugging mode.
+ */
+#include "coll/coll_check_impl.h"
+#include "coll/coll_util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    ucmpi_sched_t *s;         /* the check's schedule (its reason) */
+    int n, me;
+    int blocking;             /* the caller reads the text (last_why) */
+    ucmpi_cck_rec_t *out, *in;
+    ucmpi_cck_verdict_t *vs;  /* vs[me]: this rank's, vs[p]: p's */
+} check_t;
+
+/* The text of a failed blocking check, for its caller (the schedule is
+ * gone once ucmpi_sched_run_blocking returns). */
+static _Thread_local char last_why[320];
+static _Thread_local int last_news;
+
+static int judge_step(void *arg)
+{
+    check_t *c = arg;
+
+    ucmpi_cck_judge(c->out, c->in, c->n, c->me, &c->vs[c->me]);
+    return MPI_SUCCESS;
+}
+
+/* The worst verdict (the smallest kind, then ranks): the same on every
+ * rank, which all hold the same n verdicts. */
+static int conclude_step(void *arg)
+{
+    check_t *c = arg;
+    const ucmpi_cck_verdict_t *best = NULL;
+    char why[sizeof(last_why)];
+
+    for (int i = 0; i < c->n; i++) {
+        const ucmpi_cck_verdict_t *v = &c->vs[i];
+        if (v->kind == UCMPI_CCK_V_OK)
+            continue;
+        if (best == NULL || v->kind < best->kind ||
+            (v->kind == best->kind &&
+             (v->a < best->a || (v->a == best->a && v->b < best->b))))
+            best = v;
+    }
+    if (best == NULL)
+        return MPI_SUCCESS;
+    ucmpi_cck_why(best, why, sizeof(why));
+    if (c->blocking) {
+        memcpy(last_why, why, sizeof(why));
+        last_news = 1;
+    } else {
+        ucmpi_sched_set_why(c->s, why);
+    }
+    return ucmpi_cck_class(best);
+}
+
+/* Round 1 sends every peer its record, round 2 its verdict. */
+static int add_exchange(ucmpi_sched_t *s, check_t *c, void *out, void *in,
+                        size_t each, int one_out)
+{
+    int rc = MPI_SUCCESS;
+
+    for (int p = 0; p < c->n && rc == MPI_SUCCESS; p++) {
+        if (p == c->me)
+            continue;
+        rc = ucmpi_sched_recv_exact(s, (char *)in + (size_t)p * each,
+                                    (MPI_Count)each, MPI_BYTE, p);
+        if (rc == MPI_SUCCESS)
+            rc = ucmpi_sched_send(s, (char *)out +
+                                         (one_out ? 0 : (size_t)p * each),
+                                  (MPI_Count)each, MPI_BYTE, p);
+    }
+    return rc != MPI_SUCCESS ? rc : ucmpi_sched_fence(s);
+}
+
+static int build(ucmpi_sched_t *s, ucmpi_comm_t *comm,
+                 const ucmpi_coll_check_args_t *a, const char *fn,
+                 int blocking)
+{
+    size_t n = (size_t)comm->size;
+    check_t *c = ucmpi_sched_alloc(s, sizeof(*c));
+    int rc;
+
+    if (c == NULL)
+        return MPI_ERR_NO_MEM;
+    *c = (check_t){.s = s, .n = comm->size, .me = comm->rank,
+                   .blocking = blocking,
+                   .out = ucmpi_sched_alloc(s, n * sizeof(*c->out)),
+                   .in = ucmpi_sched_alloc(s, n * sizeof(*c->in)),
+                   .vs = ucmpi_sched_alloc(s, n * sizeof(*c->vs))};
+    if (c->out == NULL || c->in == NULL || c->vs == NULL)
+        return MPI_ERR_NO_MEM;
+    memset(c->in, 0, n * sizeof(ucmpi_cck_rec_t));
+    memset(c->vs, 0, n * sizeof(ucmpi_cck_verdict_t));
+    ucmpi_cck_fill(comm, a, fn, c->out);
+    rc = add_exchange(s, c, c->out, c->in, sizeof(ucmpi_cck_rec_t), 0);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_sched_call(s, judge_step, c);
+    if (rc == MPI_SUCCESS)
+        rc = add_exchange(s, c, &c->vs[c->me], c->vs,
+                          sizeof(ucmpi_cck_verdict_t), 1);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_sched_call(s, conclude_step, c);
+    return rc;
+}
+
+/* The check's schedule, signed as a collective of its own ("Coll_check",
+ * sched_sig.c) so that ranks in different collectives meet in it. */
+static ucmpi_sched_t *create(ucmpi_comm_t *comm)
+{
+    const char *fn = comm->coll.fn;
+    ucmpi_sched_t *s;
+
+    comm->coll.fn = "MPI_Coll_check";
+    s = ucmpi_sched_create(comm);
+    comm->coll.fn = fn;
+    return s;
+}
+
+static int run_blocking(ucmpi_comm_t *comm, const ucmpi_coll_check_args_t *a,
+                        const char *fn)
+{
+    ucmpi_sched_t *s = create(comm);
+    const char *why;
+    int rc;
+
+    if (s == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    rc = build(s, comm, a, fn, 1);
+    if (rc != MPI_SUCCESS) {
+        ucmpi_sched_free(s);
+        return ucmpi_err_comm(comm, rc, fn, "collective argument check: "
+                              "cannot build its schedule");
+    }
+    last_news = 0;
+    rc = ucmpi_sched_run_blocking(s);
+    if (rc == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    why = last_news ? last_why : ucmpi_sched_abort_why();
+    last_news = 0;
+    return ucmpi_err_comm(comm, rc, fn, "%s",
+                          why != NULL ? why : ucmpi_sched_plain_why(rc));
+}
+
+/* Nonblocking and persistent calls: the gate their schedule waits for. */
+static int arm_gate(ucmpi_comm_t *comm, const ucmpi_coll_check_args_t *a,
+                    const char *fn)
+{
+    ucmpi_sched_t *s = create(comm);
+    int rc;
+
+    if (s == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    rc = build(s, comm, a, fn, 0);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_sched_gate_arm(s);
+    if (rc != MPI_SUCCESS) {
+        ucmpi_sched_free(s);
+        return ucmpi_err_comm(comm, rc, fn, "collective argument check: "
+                              "cannot build its schedule");
+    }
+    comm->coll.check_gate = s;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_coll_check_begin(MPI_Comm comm, int mode,
+                           const ucmpi_coll_check_args_t *a, const char *fn)
+{
+    int rc;
+
+    if (ucmpi_coll_check_state < 0)
+        ucmpi_coll_check_state = ucmpi_config_long("COLL_CHECK") != 0;
+    if (!ucmpi_coll_check_state)
+        return MPI_SUCCESS;
+    rc = ucmpi_coll_check_comm(comm, fn);
+    if (rc != MPI_SUCCESS || comm->is_inter || comm->size < 2)
+        return rc;
+    if (mode == UCMPI_COLL_BLOCKING)
+        return run_blocking(comm, a, fn);
+    return arm_gate(comm, a, fn);
+}
+
+void ucmpi_coll_check_end(MPI_Comm comm)
+{
+    ucmpi_sched_t *g;
+
+    if (ucmpi_coll_check_state <= 0 || comm == MPI_COMM_NULL ||
+        (g = comm->coll.check_gate) == NULL)
+        return;
+    comm->coll.check_gate = NULL;
+    ucmpi_sched_gate_release(g);
+}
