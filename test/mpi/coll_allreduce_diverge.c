@@ -13,7 +13,12 @@
  * doubling / halving (small): the count-0 rank runs that too;
  * XTEST_SMALL=1 keeps only those pairs (the p2p schedules: counts that
  * change the algorithm itself hung until algsel10's signatures and stall
- * probe; coll_alg_mismatch covers them in every form).
+ * probe; coll_alg_mismatch covers them in every form).  perf16: 20000
+ * against 40000 ints per block cross the 2-rank shm limit of
+ * reduce_scatter (256 KiB: 160000 B in shm chunks, 320000 B a voter bound
+ * for p2p) both ways.  Not with UCMPI_COLL_SHM=0 (p2p only, no vote):
+ * there reduce_scatter_block of these counts hangs at 5 ranks (main at
+ * edd0cad too: a p2p schedule mismatch the stall probe does not end).
  */
 #include "coll_common.h"
 
@@ -23,12 +28,15 @@
 static int rank, size, forms = 1, small_only, p2p_only;
 
 /* Counts (ints per rank's block): rank `odd` passes a, the others b;
- * small: the nonzero side runs recursive doubling at every size here. */
+ * small: the nonzero side runs recursive doubling at every size here
+ * (1), or not (0), or a pair across the 2-rank shm limit (2: not on p2p
+ * only, see above). */
 static const struct {
     int a, b, small;
 } pairs[] = {
     {0, 10, 1},  {10, 0, 1},  {0, 1, 1},    {0, 3000, 0}, {3000, 0, 0},
     {1, 40, 1},  {40, 1, 1},  {16, 17, 1},  {10, 5000, 0}, {5000, 10, 0},
+    {20000, 40000, 2}, {40000, 20000, 2},
 };
 #define NPAIRS ((int)(sizeof(pairs) / sizeof(pairs[0])))
 
@@ -101,7 +109,7 @@ static void check_usable(int *s, int *r, int *counts, const char *after)
 
 int main(int argc, char **argv)
 {
-    enum { MAXC = 5000 };
+    enum { MAXC = 40000 };
     const char *e = getenv("XTEST_FORMS");
 
     MPI_Init(&argc, &argv);
@@ -121,7 +129,8 @@ int main(int argc, char **argv)
     for (int c = 0; c < NCOLL; c++)
         for (int f = 0; f < forms; f++)
             for (int p = 0; p < NPAIRS && size > 1; p++) {
-                if ((f > 0 || small_only) && !pairs[p].small)
+                if (((f > 0 || small_only) && pairs[p].small != 1) ||
+                    (p2p_only && pairs[p].small == 2))
                     continue;
                 int odd = p % 2 == 0 ? 0 : size - 1;
                 int cnt = rank == odd ? pairs[p].a : pairs[p].b;

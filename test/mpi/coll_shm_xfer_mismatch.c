@@ -15,7 +15,9 @@
  * pair is past the shm limit: a voter bound for p2p against a chunked
  * rank, as is a rank with count 0 (err11: at np 4, alltoall of 5000 ints
  * against 0 on the last rank, the chunked readers went on, and the next
- * allreduce returned 0, then hung).
+ * allreduce returned 0, then hung).  perf16: at 2 ranks alltoall goes
+ * shm up to 256 KiB by default, so 17000 against 60000 ints (136000 B
+ * chunked, 480000 B a p2p voter) cross that limit both ways.
  */
 #include "coll_common.h"
 
@@ -32,7 +34,7 @@ static const struct {
              /* chunked (perf11): one buffer against chunks, chunks of
               * two sizes (the same number of chunks, or not) */
              {4, 20000}, {20000, 4}, {20000, 30000}, {30000, 20000},
-             {17000, 60000},
+             {17000, 60000}, {60000, 17000},
              /* count 0 (a vote bound for p2p) against chunks (err11) */
              {0, 20000}, {20000, 0}};
 #define NPAIRS ((int)(sizeof(pairs) / sizeof(pairs[0])))

@@ -243,6 +243,11 @@ static int reduce_scatter_run(ucmpi_comm_t *comm, const void *sbuf,
              MPI_SUCCESS) ||
         mine == 0)
         return rc;
-    return reduce_into(sh, k, (size_t)(total * dt->size), comm, NULL,
+    /* my operand from sbuf: the segment copy is for the others */
+    return reduce_into(sh, k, (size_t)(total * dt->size), comm,
+                       sbuf == MPI_IN_PLACE
+                           ? NULL
+                           : (const char *)sbuf + dt->true_lb +
+                                 (size_t)(displ * dt->size),
                        (size_t)(displ * dt->size), rbuf, mine, dt, op, fn);
 }

@@ -11,9 +11,8 @@
  * its block, and the copies and reductions of successive chunks overlap
  * (a writer runs up to NBUF-1 chunks ahead).  Without MPI_IN_PLACE my
  * own block's operand is read straight from sbuf.  2 ranks: automatic
- * only up to 32 KiB since session 12 (the p2p ring_segmented's single
- * CMA copy won above; the limits and their measurements are in
- * shm_select.c).
+ * only up to 256 KiB (perf16; the p2p ring_segmented's single CMA copy
+ * won above; the limits and their measurements are in shm_select.c).
  */
 #include "coll/shm/shm.h"
 
@@ -435,11 +434,24 @@ int ucmpi_coll_shm_reduce_split(ucmpi_comm_t *comm, const void *sbuf,
  * compare.sh --base (3 rounds, load 15, 17:24): 8 ranks 16 KiB 48 vs 34
  * us (against the CPU figures), 32 KiB 55 vs 65, 64 KiB 64 vs 107; 4
  * ranks 64 KiB 26 vs 31.  So 5-8 ranks split from 32 KiB (16 KiB: mixed
- * wall times), 3-4 ranks from 64 KiB. */
+ * wall times), 3-4 ranks from 64 KiB.
+ * 2 ranks: whole up to 32 KiB since perf16, once the whole-vector path
+ * read my operand from sbuf instead of my segment copy (shm_coll.c:
+ * reduce_scatter_run; the split's two flag rounds cost ~0.45 us each in
+ * the VM's slow period).  2 Dec 00:16-00:19 UTC, load 4-8 from another
+ * session's builds, interleaved time-budget rounds, medians, us:
+ *   UCMPI_COLL_SHM_SPLIT_BYTES=N | nothing (main's library) | Open MPI
+ *     mpiexec -n 2 bench/coll_bench -b allreduce -m 2K -M 64K -t 0.3
+ * 7 rounds, main (split from 4 KiB) / main with whole to 16 KiB / this
+ * with whole to 16 KiB / Open MPI: 2 KiB 0.90 / 0.89 / 0.76 / 1.38, 4
+ * KiB 1.48 / 1.14 / 0.79 / 2.56, 8 KiB 1.72 / 1.57 / 1.05 / 1.89; this,
+ * split from 16 / 32 / 64 KiB: 16 KiB 2.32 / 1.70 / 1.66 (Open MPI 3.94),
+ * 32 KiB 3.67 / 3.77 / 3.11 (6.90); 64 KiB split / whole 5.69 / 5.28
+ * (Open MPI 11.4): a tie there. */
 #define BEYOND_SLOT SIZE_MAX
 static const size_t split_rows[2][3] = {
     /*            2 ranks      3-4 ranks    5-8 ranks */
-    /* allreduce */ {4096,     65536,       32768},
+    /* allreduce */ {65536,    65536,       32768},
     /* reduce */    {BEYOND_SLOT, BEYOND_SLOT, BEYOND_SLOT},
 };
 

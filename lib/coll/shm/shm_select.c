@@ -219,10 +219,23 @@ static const char *const knobs[UCMPI_SHM_NKINDS] = {
  * UCMPI_ALLTOALL_ALGORITHM=shm UCMPI_REDUCE_SCATTER_ALGORITHM=shm |
  * nothing): alltoall 64 KiB 2.8 / 7.9 / 7.3 / 12.0, 128 KiB 6.0 / 9.4 /
  * 8.6 / 9.2, 256 KiB 12.3 / 12.6 / 12.7 / 13.2; reduce_scatter 64 KiB
- * 3.0 / 8.2 / 6.6 / 12.8, 128 KiB 5.8 / 10.8, 256 KiB 11.8 / 16.0.  Not
- * beyond one buffer yet: the chunked paths of these two against a rank
- * that voted p2p (a count mismatch) are not checked the way bcast's now
- * are (coll_bcast_mismatch). */
+ * 3.0 / 8.2 / 6.6 / 12.8, 128 KiB 5.8 / 10.8, 256 KiB 11.8 / 16.0.
+ * 2-rank alltoall and reduce_scatter up to 256 KiB (perf16; their chunked
+ * paths end the call at the first number against a p2p voter: every rank
+ * checks every size record there, coll_shm_xfer_mismatch and
+ * coll_allreduce_diverge cross this limit).  Interleaved time-budget
+ * rounds of each library's coll_bench, medians, us, shm (forced) / p2p
+ * (auto) / Open MPI / MPICH, 2 Dec 00:20-00:24 UTC, load 5-8 from another
+ * session's builds:
+ *   UCMPI_ALLTOALL_ALGORITHM=shm UCMPI_REDUCE_SCATTER_ALGORITHM=shm |
+ *   nothing  mpiexec -n 2 bench/coll_bench -b alltoall,reduce_scatter
+ *   -m 128K -M 2M -t 0.3   (9 rounds; 7 rounds from 64 KiB before)
+ * alltoall 128 KiB 6.2 / 9.5 / 10.8 / 33.4 (7 rounds: 6.1 / 9.2 / 8.7),
+ * 256 KiB 12.3 / 14.2 / 13.9 / 13.5 (11.7 / 14.1 / 13.1), 512 KiB 26.9 /
+ * 24.5 / 27.9 / 26.1 (24.4 / 24.1 / 21.6), 1 MiB 52.3 / 55.6 (54.6 /
+ * 51.5); reduce_scatter 128 KiB 6.6 / 9.4 / 14.5 (5.6 / 9.5), 256 KiB
+ * 13.0 / 13.6 / 30.7 (11.5 / 14.8), 512 KiB 24.9 / 21.0 / 69.0 / 40.2
+ * (21.5 / 22.8), 1 MiB 50.1 / 37.9 (45.4 / 54.2): p2p from 512 KiB. */
 #define ALL SIZE_MAX
 static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     /*                            2 ranks  3-4 ranks  5-8 ranks */
@@ -231,8 +244,8 @@ static const size_t auto_max[UCMPI_SHM_NKINDS][3] = {
     [UCMPI_SHM_REDUCE] =         {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLREDUCE] =      {ALL,     ALL,       ALL},
     [UCMPI_SHM_ALLGATHER] =      {32 << 10, ALL,      ALL},
-    [UCMPI_SHM_ALLTOALL] =       {64 << 10, 16 << 20,  4 << 20},
-    [UCMPI_SHM_REDUCE_SCATTER] = {64 << 10, ALL,      ALL},
+    [UCMPI_SHM_ALLTOALL] =       {256 << 10, 16 << 20, 4 << 20},
+    [UCMPI_SHM_REDUCE_SCATTER] = {256 << 10, ALL,     ALL},
 };
 #undef ALL
 
