@@ -32,19 +32,25 @@ static uint64_t fnv(uint64_t h, uint64_t v)
     return h;
 }
 
+static int32_t predefined_index(MPI_Datatype b)
+{
+    for (int32_t i = 0; b != NULL && ucmpi_dt_predefined[i] != NULL; i++)
+        if (ucmpi_dt_predefined[i] == b)
+            return i;
+    return -1;
+}
+
 /* The same id in every process (not the handle's address): numbers by
  * class and size, so MPI_INT and MPI_INT32_T agree as the kernels do;
- * others by name. */
+ * others by their place in the predefined table (not by name: a program
+ * may rename a predefined type with MPI_Type_set_name). */
 static uint64_t basic_id(MPI_Datatype b)
 {
     const ucmpi_dt_impl_t *im = ucmpi_dt_impl(b);
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
 
     if (im->typeclass != 0)
         return ((uint64_t)im->typeclass << 32) | (uint64_t)b->size;
-    for (const char *p = im->name; *p; p++)
-        h = fnv(h, (unsigned char)*p);
-    return h | 1;
+    return (UINT64_C(1) << 48) | (uint32_t)predefined_index(b);
 }
 
 static void sig_flush(sig_acc_t *g)
@@ -73,14 +79,6 @@ static void sig_run(void *arg, MPI_Datatype basic, MPI_Count n)
         g->cur = id;
     }
     g->run += n;
-}
-
-static int32_t predefined_index(MPI_Datatype b)
-{
-    for (int32_t i = 0; b != NULL && ucmpi_dt_predefined[i] != NULL; i++)
-        if (ucmpi_dt_predefined[i] == b)
-            return i;
-    return -1;
 }
 
 /* ---- records ---- */

@@ -375,6 +375,21 @@ static void no_deadlock(void)
         FAIL("ibcast after send/recv: %d", v);
 }
 
+/* A predefined type one rank renamed (MPI_Type_set_name) is still that
+ * type to the check: types are not compared by name. */
+static void renamed_type(void)
+{
+    _Bool b[3] = {rank == 0, 1, rank == 0};
+
+    if (rank == 0)
+        MPI_Type_set_name(MPI_C_BOOL, "renamed bool");
+    check_ok(MPI_Bcast(b, 3, MPI_C_BOOL, 0, comm), "bcast of a renamed type");
+    if (!b[0] || !b[1] || !b[2])
+        FAIL("bcast of a renamed type: %d %d %d", b[0], b[1], b[2]);
+    if (rank == 0)
+        MPI_Type_set_name(MPI_C_BOOL, "MPI_C_BOOL");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -403,6 +418,7 @@ int main(int argc, char **argv)
             bad_root_block(form);
         }
     }
+    renamed_type();
     good_calls();
     MPI_Comm_free(&comm);
     int rc = coll_verdict(errors);
