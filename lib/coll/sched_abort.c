@@ -159,7 +159,7 @@ static int abort_why(const abort_msg_t *m, int src,
                  "rank's schedule needed its data", src);
     else
         snprintf(why, n, "the ranks' calls differ (collective, counts, "
-                 "types or root: rank %d %s; this rank chose %s)", src,
+                 "types or root): rank %d %s; this rank chose %s", src,
                  m->reason == UCMPI_COLL_ABORT_WAIT
                      ? "waits for this rank under another signature"
                      : "found two signatures",

@@ -16,9 +16,9 @@
  * probe; coll_alg_mismatch covers them in every form).  perf16: 20000
  * against 40000 ints per block cross the 2-rank shm limit of
  * reduce_scatter (256 KiB: 160000 B in shm chunks, 320000 B a voter bound
- * for p2p) both ways.  Not with UCMPI_COLL_SHM=0 (p2p only, no vote):
- * there reduce_scatter_block of these counts hangs at 5 ranks (main at
- * edd0cad too: a p2p schedule mismatch the stall probe does not end).
+ * for p2p) both ways.  With UCMPI_COLL_SHM=0 at 4-5 ranks they send rank
+ * 0 down recursive halving and the others down ring_segmented: that hung
+ * until reduce_scatter's schedules were signed with their algorithm.
  */
 #include "coll_common.h"
 
@@ -29,8 +29,8 @@ static int rank, size, forms = 1, small_only, p2p_only;
 
 /* Counts (ints per rank's block): rank `odd` passes a, the others b;
  * small: the nonzero side runs recursive doubling at every size here
- * (1), or not (0), or a pair across the 2-rank shm limit (2: not on p2p
- * only, see above). */
+ * (1), or not (0), or a pair across the 2-rank shm limit (2, see
+ * above). */
 static const struct {
     int a, b, small;
 } pairs[] = {
@@ -129,8 +129,7 @@ int main(int argc, char **argv)
     for (int c = 0; c < NCOLL; c++)
         for (int f = 0; f < forms; f++)
             for (int p = 0; p < NPAIRS && size > 1; p++) {
-                if (((f > 0 || small_only) && pairs[p].small != 1) ||
-                    (p2p_only && pairs[p].small == 2))
+                if ((f > 0 || small_only) && pairs[p].small != 1)
                     continue;
                 int odd = p % 2 == 0 ? 0 : size - 1;
                 int cnt = rank == odd ? pairs[p].a : pairs[p].b;

@@ -181,11 +181,20 @@ static int rs_run(const void *sbuf, void *rbuf, const int *icounts,
          * exact receives fail instead of waiting for this rank) */
         ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
         const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+        int alg = rs_select(op, (size_t)(total * dt->size), n);
+
+        /* signed with the algorithm (ring_segmented adds its segment
+         * count): ranks whose counts differ enough to choose different
+         * ones never match each other's messages, and the stall probe
+         * fails them (a recursive-halving rank 0 against ring_segmented
+         * elsewhere hung at 4 and 5 ranks when the schedules were signed
+         * by the collective only) */
+        ucmpi_sched_sign(s, rs_algs, sizeof(rs_algs[0]), NALGS, alg, 0);
         if (n == 1) {
             rc = in == rbuf ? MPI_SUCCESS
                  : ucmpi_sched_copy(s, in, total, dt, rbuf, total, dt);
         } else {
-            switch (rs_select(op, (size_t)(total * dt->size), n)) {
+            switch (alg) {
             case UCMPI_RS_RING:
                 rc = ucmpi_rs_ring(s, in, rbuf, counts, dt, op, &g);
                 break;

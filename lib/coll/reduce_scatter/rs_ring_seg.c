@@ -123,6 +123,7 @@ int ucmpi_rs_ring_seg(ucmpi_sched_t *s, const void *in, void *rbuf,
     for (int i = 0; i < n; i++)
         maxc = counts[i] > maxc ? counts[i] : maxc;
     p.segc = ucmpi_coll_ring_segs(maxc, dt->extent, segb, &p.nseg);
+    ucmpi_sched_shape(s, (unsigned)p.nseg);   /* the message count */
     for (int i = 0; i < 2; i++) {
         if (inplace(&p))
             p.tmp[i] = ucmpi_coll_tmpbuf(s, p.segc, dt);
