@@ -70,7 +70,7 @@ typedef struct {
     /* end of job */
     int failed;               /* a failure was reported: exit_code is final */
     int exit_code;
-    int abnormal;             /* skip PMIx server finalize (see DESIGN.md) */
+    int abnormal;             /* skip PMIx server finalize (docs/architecture.md) */
     double t_start, t_failed; /* for --verbose timings */
 } mx_job_t;
 

@@ -1,7 +1,8 @@
 /*
  * mpiexec (also installed as mpirun): runs one MPI job on this node.
- * Order (DESIGN.md): signals blocked, private tmpdir, PMIx server, job
- * registration, per-rank setup and fork/exec, then the wait loop.
+ * Order (docs/architecture.md, PMIx facts): signals blocked, private
+ * tmpdir, PMIx server, job registration, per-rank setup and fork/exec,
+ * then the wait loop.
  */
 #define _GNU_SOURCE
 #include "mpiexec.h"
