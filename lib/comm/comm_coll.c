@@ -1,7 +1,8 @@
 /*
  * Small blocking collectives for communicator management (context-id
- * agreement, split, intercommunicator set-up), built directly on the
- * internal point-to-point so they do not depend on lib/coll/.
+ * agreement, split, intercommunicator set-up) and for windows (creation
+ * exchange, fence, free), built directly on the internal point-to-point
+ * so that neither depends on lib/coll/.
  *
  * A channel (ucmpi_cc_t) is a set of participants 0..size-1 reached as
  * comm ranks map[i] on one sub-context and tag: the whole comm, or just a
@@ -37,6 +38,14 @@ static int wait_free(ucmpi_request_t *req, MPI_Status *st)
         *st = req->status;
     ucmpi_request_free(req);
     return rc;
+}
+
+/* Waits for and frees req; rc if it is an error, else the wait's code. */
+static int wait_keep_first(ucmpi_request_t *req, int rc)
+{
+    int st = ucmpi_request_wait(req);
+    ucmpi_request_free(req);
+    return rc != MPI_SUCCESS ? rc : st;
 }
 
 static int send_bytes(const ucmpi_cc_t *cc, const void *buf, size_t n,
@@ -187,6 +196,65 @@ int ucmpi_cc_allgather_band(const ucmpi_cc_t *cc, const void *in, void *out,
     if (rc == MPI_SUCCESS && bytes > 0)
         memcpy(out, buf + mb, n * bytes);
     free(buf);
+    return rc;
+}
+
+/* Dissemination barrier: ceil(log2 n) rounds of one send and one recv.
+ * After a failed round (dead partner) it keeps sending the later rounds
+ * without receiving: live ranks waiting on us must not hang. */
+int ucmpi_cc_barrier(const ucmpi_cc_t *cc)
+{
+    int n = cc->size, me = cc->rank, rc = MPI_SUCCESS;
+    char s = 0, r;
+
+    for (int d = 1; d < n; d <<= 1) {
+        ucmpi_request_t *rq = NULL, *sq = NULL;
+        int rc1 = MPI_SUCCESS;
+        if (rc == MPI_SUCCESS)
+            rc1 = ucmpi_irecv(&r, 1, MPI_BYTE, peer(cc, (me - d + n) % n),
+                              cc->tag, cc->comm, cc->sub, &rq);
+        int rc2 = ucmpi_isend(&s, 1, MPI_BYTE, peer(cc, (me + d) % n),
+                              cc->tag, cc->comm, cc->sub, UCMPI_SEND_STANDARD,
+                              &sq);
+        if (rq != NULL)
+            rc1 = wait_keep_first(rq, rc1);
+        if (sq != NULL)
+            rc2 = wait_keep_first(sq, rc2);
+        if (rc == MPI_SUCCESS)
+            rc = rc1 != MPI_SUCCESS ? rc1 : rc2;
+    }
+    return rc;
+}
+
+/* Everyone sends its block to everyone, all posted at once: a failed peer
+ * costs only its own block, the others still arrive (fine at
+ * window-creation rates). */
+int ucmpi_cc_allgather_direct(const ucmpi_cc_t *cc, const void *mine,
+                              void *all, size_t len)
+{
+    int n = cc->size, me = cc->rank, rc = MPI_SUCCESS;
+    ucmpi_request_t **reqs = malloc(2 * n * sizeof(*reqs));
+
+    if (reqs == NULL)
+        return MPI_ERR_NO_MEM;
+    memcpy((char *)all + len * me, mine, len);
+    for (int i = 0; i < n; i++) {
+        reqs[2 * i] = reqs[2 * i + 1] = NULL;
+        if (i == me)
+            continue;
+        int r1 = ucmpi_irecv((char *)all + len * i, (MPI_Count)len, MPI_BYTE,
+                             peer(cc, i), cc->tag, cc->comm, cc->sub,
+                             &reqs[2 * i]);
+        int r2 = ucmpi_isend(mine, (MPI_Count)len, MPI_BYTE, peer(cc, i),
+                             cc->tag, cc->comm, cc->sub, UCMPI_SEND_STANDARD,
+                             &reqs[2 * i + 1]);
+        if (rc == MPI_SUCCESS)
+            rc = r1 != MPI_SUCCESS ? r1 : r2;
+    }
+    for (int i = 0; i < 2 * n; i++)
+        if (reqs[i] != NULL)
+            rc = wait_keep_first(reqs[i], rc);
+    free(reqs);
     return rc;
 }
 

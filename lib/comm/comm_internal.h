@@ -77,6 +77,12 @@ int ucmpi_cc_allreduce_band(const ucmpi_cc_t *cc, uint64_t *mask, int words);
 int ucmpi_cc_allgather_band(const ucmpi_cc_t *cc, const void *in, void *out,
                             size_t bytes, uint64_t *mask, int words);
 int ucmpi_cc_allreduce_sum(const ucmpi_cc_t *cc, int *v, int n);
+/* Barrier that keeps sending after a failed round (dead peers). */
+int ucmpi_cc_barrier(const ucmpi_cc_t *cc);
+/* Allgather of len bytes per participant with every pair exchanging
+ * directly: a failed peer loses only its own block. */
+int ucmpi_cc_allgather_direct(const ucmpi_cc_t *cc, const void *mine,
+                              void *all, size_t len);
 int ucmpi_cc_sendrecv(ucmpi_comm_t *comm, int sub, int tag, const void *sbuf,
                       size_t sbytes, void *rbuf, size_t rbytes, int to);
 

@@ -6,6 +6,7 @@
 #define UCMPI_RMA_H
 
 #include "core/ucmpi.h"
+#include "comm/comm_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -158,10 +159,22 @@ int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote);
 /* rc, or MPI_ERR_PROC_FAILED when it is an error and target died. */
 int ucmpi_rma_peer_err(ucmpi_win_t *win, int target, int rc);
 
-/* Collective helpers over win->comm (auxiliary context). */
-int ucmpi_rma_barrier(ucmpi_comm_t *comm);
-int ucmpi_rma_allgather(ucmpi_comm_t *comm, const void *mine, void *all,
-                        size_t len);
+/* Collective helpers over all of comm on its collective context: lib/comm's
+ * blocking helper collectives (each call takes the next collective tag). */
+static inline int ucmpi_rma_barrier(ucmpi_comm_t *comm)
+{
+    ucmpi_cc_t cc;
+    ucmpi_cc_init(&cc, comm);
+    return ucmpi_cc_barrier(&cc);
+}
+
+static inline int ucmpi_rma_allgather(ucmpi_comm_t *comm, const void *mine,
+                                      void *all, size_t len)
+{
+    ucmpi_cc_t cc;
+    ucmpi_cc_init(&cc, comm);
+    return ucmpi_cc_allgather_direct(&cc, mine, all, len);
+}
 
 /* --- datatypes (lib/rma/dt.c) --- */
 typedef struct {
