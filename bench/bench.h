@@ -122,10 +122,10 @@ static inline double bench_median(double *v, int n)
 typedef void (*bench_fn_t)(void *arg);
 
 /* Untimed calls before the samples, unless -w says: 10 in fixed-count
- * runs (-i); up to 100 in time-budget runs (see bench_plan).  ucmpi's shm rings are 64 calls deep and the first touch of
- * a page costs ~15-20 us per process on this VM (a PVM guest; malloc'd
- * or shm pages alike, 1 Dec, a 30-line program not in the tree), so with
- * 10 the samples at 16-32 KiB (2 ranks) or 512 B (8 ranks) fell partly
+ * runs (-i); up to 100 in time-budget runs (see bench_plan).  ucmpi's
+ * shm rings are 64 calls deep and the first touch of a page costs ~15-20
+ * us per process on a VM (malloc'd or shm pages alike), so with 10 the
+ * samples at 16-32 KiB (2 ranks) or 512 B (8 ranks) fell partly
  * in the rings' first lap: bcast 32 KiB took 1.6 us or 8-150 us per run
  * (Open MPI 5.4), alltoall 512 B at 8 ranks ~1000 us (Open MPI 80).
  * OSU's benchmarks skip 100-200 calls for small messages. */

@@ -171,9 +171,9 @@ static void child_exec(mx_job_t *job, int rank, int in_fd, int out_fd, int err_f
      * CPU to the rank it waits for, and sched_yield() does that only
      * within one scheduling group (EEVDF yields reorder a group's own
      * tasks); in groups of their own, a yielding rank kept the CPU for
-     * its whole slice (4 ranks on 2 cores at load 15: bcast 8 B 0.2-4 ms
-     * per call, 0.35-2 us with the ranks left in mpiexec's session, as
-     * Open MPI leaves them); unless the ranks were told to spin
+     * its whole slice, and small collectives got about a thousand times
+     * slower than with the ranks left in mpiexec's session, as Open MPI
+     * leaves them (docs/tuning.md); unless the ranks were told to spin
      * (UCMPI_WAIT_MODE=poll): spinners want fair slices, not handovers. */
     if (share_session || setsid() < 0)
         setpgid(0, 0);

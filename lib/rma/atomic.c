@@ -8,12 +8,11 @@
  * holds between all of them, for every op and type.
  *
  * Why one lock and not CPU atomics per element (the first version used
- * those for aligned 4/8-byte elements): MPI_Fetch_and_op + flush took
- * 0.177 us with the atomic and 0.189 us with the lock, but a 1 MiB
- * MPI_SUM accumulate took 5.5 ms (int) / 8.5 ms (double, a CAS loop per
- * element) against 13 / 27 us with the vectorised kernel under the lock
- * (2 ranks, one node, load ~28).  Mixing both per size would not be
- * atomic towards each other.
+ * those for aligned 4/8-byte elements): a single fetch-and-op costs about
+ * the same either way, but a large accumulate as a CAS loop per element is
+ * hundreds of times slower than the vectorised kernel under the lock
+ * (docs/tuning.md).  Mixing both per size would not be atomic towards
+ * each other.
  */
 #include "rma/rma.h"
 

@@ -339,12 +339,10 @@ int ucmpi_rma_cas_run(uint32_t *lock, size_t n, const void *val,
                       const void *cmp, void *dst, void *out);
 
 /* --- the direct path (direct.c) --- */
-/* Copies on the direct path go in pieces of this size.  glibc 2.36 on
- * x86 uses `rep movsb` only below the L2 size (1 MiB here) and a vector
- * loop above; measured on this machine (AMD EPYC, 1 MiB L2) into a
- * shared mapping, median of 201: 1 MiB 17.9 us whole vs 15.0 us in 128
- * KiB pieces, 2 MiB 38.4 vs 31.7, 4 MiB 96 vs 65; equal up to 512 KiB.
- * Open MPI's osc/sm copies in 128 KiB pieces too. */
+/* Copies on the direct path go in pieces of this size: glibc's memcpy
+ * uses `rep movsb` only below the L2 size and a slower vector loop above,
+ * so pieces win from 1 MiB up (docs/tuning.md).  Open MPI's osc/sm copies
+ * in 128 KiB pieces too. */
 #define UCMPI_RMA_COPY_CHUNK ((size_t)128 << 10)
 static inline void ucmpi_rma_copy(void *dst, const void *src, size_t n)
 {

@@ -133,9 +133,8 @@ static void map_created(ucmpi_win_t *win, ucmpi_rma_peer_t *p)
 /* Lock words are UCX-allocated (win.c), so node peers can map them and
  * lock with CPU atomics.  Through UCX they were software atomics: an
  * active-message round trip that the target had to be scheduled to
- * serve (lock + put + unlock on a Win_create window took 36-80 us under
- * load, 1.3 us now; MPICH contention_putget ran for minutes when the
- * machine was oversubscribed). */
+ * serve: tens of times slower, and minutes for MPICH's contention_putget
+ * on an oversubscribed machine (docs/tuning.md). */
 void ucmpi_rma_ctrl_setup(ucmpi_win_t *win)
 {
     /* only when every member is on this node: a NIC's atomics from

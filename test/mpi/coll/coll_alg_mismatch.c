@@ -1,5 +1,5 @@
 /*
- * Issue #5 (algsel10): erroneous collective calls whose ranks cannot all
+ * Erroneous collective calls whose ranks cannot all
  * know the others' schedule must end in an error on the ranks that need
  * the missing data, never in a hang:
  *  - allreduce, allgather and alltoall whose counts differ enough for the
@@ -198,8 +198,8 @@ int main(int argc, char **argv)
             diverge(ALLREDUCE, f, ar[i][0], ar[i][1]);
         /* allgather: 64 KiB in all switches to the ring; alltoall: Bruck
          * up to 256 B a block from 8 ranks.  (Blocking ones that both
-         * take the shm path are not checked: they return success on the
-         * session-start library too, a gap of the shm path.) */
+         * take the shm path are not checked: they return success: a gap of
+         * the shm path.) */
         if (f != 0 || !shm_on) {
             diverge(ALLGATHER, f, 4, 65536 / 4 / size * 2);
             diverge(ALLTOALL, f, 16, 128);

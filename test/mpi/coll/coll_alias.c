@@ -102,7 +102,7 @@ static void gathers(void)
               0, "allgatherv zero counts, same buffer");
 
     /* rooted: the root sees the overlap alone; the others call too
-     * (issue #5: the root's failed calls still take their collective
+     * (the root's failed calls still take their collective
      * numbers, and an erring root still serves the others: it takes
      * their blocks and sends its valid send buffer), so none waits */
     if (rank != root) {
@@ -139,7 +139,7 @@ static void gathers(void)
                                      MPI_INT, root, w, MPI_INFO_NULL, &req),
                    "scatterv_init root");
         /* the erring init still hands back the request that serves the
-         * others (issue #5): it is the caller's to free (valgrind saw its
+         * others: it is the caller's to free (valgrind saw its
          * schedule lost at exit) */
         if (req != MPI_REQUEST_NULL)
             MT_CHECK_RC(MPI_Request_free(&req));

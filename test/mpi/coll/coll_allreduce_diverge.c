@@ -1,5 +1,5 @@
 /*
- * Issue #5 (xfer9): allreduce, reduce_scatter_block and reduce_scatter
+ * Allreduce, reduce_scatter_block and reduce_scatter
  * whose ranks pass counts that differ enough to send them down different
  * paths: count 0 on one rank only (it used to return at once while the
  * others waited for it), or sizes on both sides of the shm path's limit
@@ -12,8 +12,8 @@
  * and persistent forms, for the pairs whose nonzero side runs recursive
  * doubling / halving (small): the count-0 rank runs that too;
  * XTEST_SMALL=1 keeps only those pairs (the p2p schedules: counts that
- * change the algorithm itself hung until algsel10's signatures and stall
- * probe; coll_alg_mismatch covers them in every form).  perf16: 20000
+ * change the algorithm itself hung before schedules were signed and the
+ * stall probe; coll_alg_mismatch covers them in every form).  20000
  * against 40000 ints per block cross the 2-rank shm limit of
  * reduce_scatter (256 KiB: 160000 B in shm chunks, 320000 B a voter bound
  * for p2p) both ways.  With UCMPI_COLL_SHM=0 at 4-5 ranks they send rank

@@ -1,5 +1,5 @@
 /*
- * Issue #5: an allreduce whose ranks pass different counts, run over the
+ * An allreduce whose ranks pass different counts, run over the
  * p2p schedules (UCMPI_COLL_SHM=0 or the nonblocking/persistent forms,
  * each algorithm forced in turn), must end in an error on every rank,
  * never hang and never return success with data a short message did not

@@ -1,5 +1,5 @@
 /*
- * Issue #5: a bcast whose non-root passes a count other than the root's
+ * A bcast whose non-root passes a count other than the root's
  * (under MPI_ERRORS_RETURN) must get an error there (MPICH
  * errors/coll/bcastlength), never success with stale data or a hang; a
  * root whose buffer fails a check must not have the others take zeros

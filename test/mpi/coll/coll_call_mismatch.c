@@ -1,5 +1,5 @@
 /*
- * Issue #5 (session 13): ranks of one intracommunicator that call
+ * Ranks of one intracommunicator that call
  * different collectives of the same bytes, or name different roots, must
  * end in an error where a rank needs data of the other call, never in
  * MPI_SUCCESS with the other call's data.  Rank 0 calls A, the others B:
@@ -11,10 +11,10 @@
  *    1 fail: the other ranks only send);
  *  - blocking shm only: Bcast from rank 1 against Bcast from rank 0
  *    (every rank), Reduce to rank 0 against Reduce to rank 1 (ranks 0
- *    and 1).  Over p2p these still hang (no rank sends: issue 5).
+ *    and 1).  Over p2p these still hang (no rank sends).
  * Each runs blocking, nonblocking and persistent (where the form
  * exists); afterwards a checked allreduce and bcast on the same comm.
- * Session 12's shm paths compared only byte counts: the first three
+ * The shm paths once compared only byte counts: the first three
  * returned MPI_SUCCESS on some ranks (rank 0 of the second took rank 1's
  * allgather block as its bcast data).
  */

@@ -1,5 +1,5 @@
 /*
- * Issue #5 (err11, err12): the count-0 rule.  A rank whose data for a
+ * The count-0 rule.  A rank whose data for a
  * collective is 0 bytes still takes part (an empty schedule), so that
  *  - a correct program where every rank passes count 0 completes at once
  *    with MPI_SUCCESS and leaves the buffers alone, in every form;
@@ -21,8 +21,7 @@
  * nonzero counts make the ranks choose different algorithms (alone with
  * XTEST_POLL_ONLY=1).  With the shm path on (default), a blocking
  * allgather/alltoall of 5000-int blocks is not run (the chunked shm path
- * goes on past the zero rank's size vote, on the session-start library
- * too: open).  Since session 13 a blocking bcast from a zero root and a
+ * goes on past the zero rank's size vote: open).  A blocking bcast from a zero root and a
  * blocking reduce at a zero non-root fail on the shm path too (they
  * returned MPI_SUCCESS there), and with UCMPI_COLL_SHM_MAX_BYTES=100 the
  * 5000-int bcast runs p2p on the nonzero ranks and shm on the zero one

@@ -1,5 +1,5 @@
 /*
- * Issue #5: an allreduce or reduce whose ranks pass different counts
+ * An allreduce or reduce whose ranks pass different counts
  * (under MPI_ERRORS_RETURN) must report an error, never return success
  * with garbage or hang: in allreduce every rank whose count differs from
  * another's (here: all ranks), in reduce at least the root (it sees

@@ -1,5 +1,5 @@
 /*
- * Issue #5: collectives out of step.  A rank whose collective fails its
+ * Collectives out of step.  A rank whose collective fails its
  * argument check still consumes that collective (the others learn of the
  * error instead of waiting); a program written for the other reading (the
  * failed call consumed nothing, as in MPICH's errors/coll/noalias*) ends up
@@ -37,7 +37,7 @@
  *          others root 0 (size >= 3): its parent in the root-1 tree
  *          (rank 1, a leaf of the root-0 tree) never sends to it, and the
  *          others go on to MPI_Allreduce, where rank 1 sends it nothing
- *          either (before session 15, a hang on the p2p path): the last
+ *          either (once a hang on the p2p path): the last
  *          rank fails with MPI_ERR_TRUNCATE (bcast schedules are signed
  *          with their root: its root-0 parent's message is foreign), the
  *          others have root 0's data, and a checked MPI_Allreduce after

@@ -1,6 +1,6 @@
 /*
- * Issue #5 (probe12): erroneous intercommunicator collectives, whose
- * schedules session 10 left unsigned, must end in an error on the ranks
+ * Erroneous intercommunicator collectives, whose
+ * schedules were once unsigned, must end in an error on the ranks
  * that cannot complete, never in a hang or in data of another collective:
  *  - group A calls MPI_Allreduce, group B MPI_Allgather of the same bytes
  *    (every rank needs the other group's data: every rank must fail);
@@ -17,7 +17,7 @@
  * collectives of the same bytes (the signature names the collective),
  * blocking, nonblocking and persistent, then a checked allreduce:
  *  - rank 0 MPI_Allreduce of 1 int, the others MPI_Allgather of 1 int
- *    (every rank fails; session 11 returned success with wrong data);
+ *    (every rank fails; it once returned success with wrong data);
  *  - rank 0 MPI_Bcast from rank size-1, the others MPI_Reduce to rank 0
  *    (rank 0 fails: it took a reduce message as its data);
  *  - on a periodic ring, rank 0 MPI_Neighbor_allgather, the others

@@ -8,7 +8,7 @@
  * the reason after the code (ucmpi-specific: MPI leaves those arguments to
  * the implementation).  XTEST_WAIT=wait|test|waitall picks the completion
  * call (waitall: MPI_ERR_IN_STATUS, the first collective's reason in its
- * message).  Before session 15 the reason was "communication failed".
+ * message), not a bare "communication failed".
  */
 #include "../mpitest.h"
 

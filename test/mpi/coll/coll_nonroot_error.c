@@ -1,5 +1,5 @@
 /*
- * Issue #5: a non-root rank whose own arguments fail a check (under
+ * A non-root rank whose own arguments fail a check (under
  * MPI_ERRORS_RETURN) must still take part, so that the root gets an
  * error instead of waiting for ever (or, on the shm path, reducing stale
  * data), and the communicator stays usable.  Rank (root + 1) % size

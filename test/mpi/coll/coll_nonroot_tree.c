@@ -1,5 +1,5 @@
 /*
- * Issue #5: a non-root whose own count or type fails a check (negative
+ * A non-root whose own count or type fails a check (negative
  * count, MPI_DATATYPE_NULL) in a rooted collective must still take part,
  * also where it sits inside a tree (binomial gather/scatter/reduce,
  * gatherv/scatterv trees) and its message sizes depend on sizes only the
@@ -13,7 +13,7 @@
  * reduce).  Where the algorithm the others run depends on the block size
  * (automatic gather/scatter from 5 ranks, automatic p2p reduce) the
  * failing rank cannot know it: coll.list runs those with the algorithm
- * forced.  Before the fix (session 9) the failing rank skipped the call:
+ * forced.  Before the fix the failing rank skipped the call:
  * its parent, and so the root, waited for ever.
  */
 #include "../mpitest.h"

@@ -26,7 +26,7 @@ static void sum_case(int count, int root, int inplace)
  * REDUCE_SEGMENT pieces, going by rendezvous): roots first, middle and
  * last (in place there), blocking and nonblocking.  A chain whose head is
  * the root (non-commutative: the last rank) hung once the pieces went by
- * rendezvous (audit10). */
+ * rendezvous. */
 static void affine_long(MPI_Op op)
 {
     const char *segenv = getenv("UCMPI_REDUCE_SEGMENT");

@@ -1,5 +1,5 @@
 /*
- * Issue #5: a rooted collective whose root alone finds an argument error
+ * A rooted collective whose root alone finds an argument error
  * (under MPI_ERRORS_RETURN) must leave the communicator usable.  The root
  * passes bad arguments to gather, gatherv, scatter, scatterv and reduce
  * (blocking and nonblocking), must get the right error class, while the

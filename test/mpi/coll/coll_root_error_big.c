@@ -1,5 +1,5 @@
 /*
- * Issue #5: a rooted collective whose root alone finds an argument error
+ * A rooted collective whose root alone finds an argument error
  * (MPI_ERRORS_RETURN) while the others' blocks are big (1 MiB: past UCX's
  * rendezvous threshold, so a send completes only once it is received).
  * Gather(v) and reduce: the root gets the error class, every other rank

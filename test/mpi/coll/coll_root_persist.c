@@ -1,5 +1,5 @@
 /*
- * Issue #5: persistent rooted collectives (and intercommunicator reduce,
+ * Persistent rooted collectives (and intercommunicator reduce,
  * and a gather root with MPI_IN_PLACE and a bad count) whose root alone
  * finds an argument error (MPI_ERRORS_RETURN), with blocks big enough
  * (1 MiB) for UCX's rendezvous: a send completes only once received.

@@ -1,5 +1,5 @@
 /*
- * Issue #5: a scatter root that cannot send (its sendtype is null) sends
+ * A scatter root that cannot send (its sendtype is null) sends
  * the others empty messages, which their exact receives turn into an
  * error.  It must send them along the algorithm the others run: when it
  * sent every rank one directly (linear) while the others ran the binomial

@@ -1,21 +1,21 @@
 /*
- * Issue #5 (rs10): blocking MPI_Allgather / MPI_Alltoall on the shm path
+ * Blocking MPI_Allgather / MPI_Alltoall on the shm path
  * whose ranks pass block counts that differ (rank 0 one count, the others
  * another; both sides on the one-buffer shm path) returned MPI_SUCCESS on
- * every rank and took the other ranks' blocks as data (base10: allgather 4
+ * every rank and took the other ranks' blocks as data (allgather 4
  * vs 16384 ints, alltoall 16 vs 128 ints at np 2).  Every rank must now
  * report an error class for mismatched counts, and correct calls on the
  * same comm afterwards must give the right blocks.
  *
- * perf11: blocks larger than one shm buffer (64 KiB; alltoall: n blocks)
+ * Blocks larger than one shm buffer (64 KiB; alltoall: n blocks)
  * go in chunks (shm_large.c), which recorded no sizes: one rank on the
  * one-buffer path against chunked ones, or two chunked sizes, returned
  * MPI_SUCCESS with wrong blocks or left the ranks out of step.  With
  * UCMPI_COLL_SHM_MAX_BYTES=100000 (a list line) the larger of a chunked
  * pair is past the shm limit: a voter bound for p2p against a chunked
- * rank, as is a rank with count 0 (err11: at np 4, alltoall of 5000 ints
+ * rank, as is a rank with count 0 (at np 4, alltoall of 5000 ints
  * against 0 on the last rank, the chunked readers went on, and the next
- * allreduce returned 0, then hung).  perf16: at 2 ranks alltoall goes
+ * allreduce returned 0, then hung).  At 2 ranks alltoall goes
  * shm up to 256 KiB by default, so 17000 against 60000 ints (136000 B
  * chunked, 480000 B a p2p voter) cross that limit both ways.
  */
@@ -31,11 +31,11 @@ static const struct {
     int a, b;
 } pairs[] = {{4, 16384}, {16384, 4}, {1, 2}, {16, 128}, {128, 16},
              {64, 65}, {3, 1000},
-             /* chunked (perf11): one buffer against chunks, chunks of
+             /* chunked: one buffer against chunks, chunks of
               * two sizes (the same number of chunks, or not) */
              {4, 20000}, {20000, 4}, {20000, 30000}, {30000, 20000},
              {17000, 60000}, {60000, 17000},
-             /* count 0 (a vote bound for p2p) against chunks (err11) */
+             /* count 0 (a vote bound for p2p) against chunks */
              {0, 20000}, {20000, 0}};
 #define NPAIRS ((int)(sizeof(pairs) / sizeof(pairs[0])))
 #define MOST 60000

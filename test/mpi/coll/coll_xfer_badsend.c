@@ -1,10 +1,10 @@
 /*
- * Issue #5 (xfer9): a rank whose SEND arguments fail a check in
+ * A rank whose SEND arguments fail a check in
  * allgather(v) or alltoall(v,w) (a negative send count, MPI_DATATYPE_NULL
  * as the send type, or, for the v/w forms, its own block's send and
  * receive sizes differing) gets that error, and the others, which went
  * ahead, get an error too: never a hang, never success with a stale
- * block.  On the session-9 start library allgatherv only took the
+ * block.  Before the fix allgatherv only took the
  * schedule's tag (the others hung) and alltoallv/w returned at once (the
  * others hung).  Run also with the shm set-up failing on the bad rank
  * (UCMPI_COLL_SHM_FAIL_RANK: the blocking calls fall back to p2p).

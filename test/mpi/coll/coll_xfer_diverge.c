@@ -1,9 +1,8 @@
 /*
- * Issue #5 (xfer9): blocking allgather and alltoall whose ranks pass
+ * Blocking allgather and alltoall whose ranks pass
  * block sizes on both sides of the shm path's limit (tiny tuned buffers,
  * UCMPI_COLL_SHM_SLOT_BYTES=64|192: one rank in the shared segment, the
- * others on the p2p schedules, both waiting for ever on the session-9
- * start library), or count 0 on one rank only; on the p2p schedules
+ * others on the p2p schedules, both waiting for ever before the fix), or count 0 on one rank only; on the p2p schedules
  * alone (UCMPI_COLL_SHM=0) block sizes that differ (an exact receive
  * each: a longer message stopped the schedule and left the others
  * waiting, a shorter one was taken as data).  Each rank's own send and
@@ -25,7 +24,7 @@ static const int pairs[][2] = {
 };
 /* p2p only: blocks above alltoall's Bruck limit (256 B) on both sides,
  * so that 8 ranks choose one algorithm (sizes that change the algorithm
- * itself are still open: see xfer9's report) */
+ * itself: coll_alg_mismatch) */
 static const int p2p_pairs[][2] = {
     {100, 300}, {300, 100}, {70, 71}, {71, 70}, {65, 200}, {200, 65},
 };
@@ -73,7 +72,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     /* the library's own knob: no shared segment; count 0 on some ranks
-     * only is then still open on the p2p schedules (see xfer9's report):
+     * only is not detected on the p2p schedules here:
      * p2p_pairs instead */
     p2p_only = getenv("UCMPI_COLL_SHM") != NULL &&
                atoi(getenv("UCMPI_COLL_SHM")) == 0;

@@ -87,7 +87,7 @@ int main(int argc, char **argv)
     expect(MPI_Alltoall(sb, 1, MPI_INT, rb, 2, MPI_INT, w), MPI_ERR_COUNT,
            "alltoall sends 1 receives 2");
     /* only the root sees its own block's mismatch; the other blocks still
-     * move (issue #5): ints into the root's double slots, and a double
+     * move: ints into the root's double slots, and a double
      * into each int receive (truncated there too) */
     expect(MPI_Gather(sb, 1, MPI_INT, rb, 1, MPI_DOUBLE, 0, w),
            rank == 0 ? MPI_ERR_COUNT : MPI_SUCCESS,

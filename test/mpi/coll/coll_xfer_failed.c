@@ -1,5 +1,5 @@
 /*
- * Issue #5: a rank whose own allgather(v)/alltoall arguments fail a check
+ * A rank whose own allgather(v)/alltoall arguments fail a check
  * (its own block's send and receive sizes differ, or its send buffer
  * overlaps its receive buffer) gets the error, and the others, which went
  * ahead, must neither hang nor keep a stale block from it: on the p2p
