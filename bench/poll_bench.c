@@ -18,7 +18,7 @@
  * at 8 B, and sparse at 64 KiB too (rendezvous).  Each runs ITERS
  * supersteps (a quarter at 64 KiB) or stops after SECONDS; the row is
  * the mean time of one superstep in us (lower is better).
- * Usage: poll_bench [ITERS [SECONDS]]     (default 2000 5)
+ * Usage: poll_bench [ITERS [SECONDS [PATTERN]]]   (default 2000 5, all)
  * bench-np: 2,4,8,16
  * bench-args: 2000 2
  */
@@ -220,6 +220,9 @@ static double run(op_t *o, void (*fn)(op_t *, int), int iters, double limit)
     }
     t = MPI_Wtime() - t;
     MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    /* no rank starts the next pattern (the same tags) while another
+     * still polls for this one's last messages */
+    MPI_Barrier(MPI_COMM_WORLD);
     return t / it;
 }
 
@@ -267,6 +270,8 @@ int main(int argc, char **argv)
     o.rbuf = calloc(slots, 65536);
     t0 = MPI_Wtime();
     for (size_t p = 0; p < sizeof(pat) / sizeof(pat[0]); p++) {
+        if (argc > 3 && strcmp(argv[3], pat[p].name) != 0)
+            continue;
         o.bytes = pat[p].bytes;
         for (int i = 0; i < o.nnb; i++)
             MPI_Recv_init(o.rbuf + i * o.bytes, o.bytes, MPI_BYTE, o.nb[i], 1,
@@ -275,6 +280,11 @@ int main(int argc, char **argv)
         double us = run(&o, pat[p].fn, n, limit) * 1e6;
         for (int i = 0; i < o.nnb; i++)
             MPI_Request_free(&o.rinit[i]);
+        int bad = o.bad;
+        MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (o.rank == 0 && bad != 0)
+            printf("poll_bench: wrong results after %s %d B\n", pat[p].name,
+                   o.bytes);
         if (o.rank == 0)
             printf("BENCH poll_%s %d %d %.3f %.3f us\n", pat[p].name, o.np,
                    o.bytes, us, us);
