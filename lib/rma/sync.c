@@ -3,7 +3,7 @@
  * the flush family.  PSCW notices travel on the window communicator's
  * auxiliary context: "posted" from target to origin, "done" back.
  */
-#include "progress.h"
+#include "p2p/progress.h"
 #include "rma/rma.h"
 
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * MPI_Improbe, MPI_Ibarrier + MPI_Test, MPI_Win_test, MPI_Win_sync on a
  * shared window, MPI_Parrived) driven from the program's own loop, as a
  * graph code does.  Run with more ranks than cores, these calls give the
- * core away when they find nothing (lib/progress_poll.h): this checks
+ * core away when they find nothing (lib/p2p/progress_poll.h): this checks
  * that every message still arrives, once, intact and with its status.
  */
 #include "mpitest.h"

@@ -1,9 +1,9 @@
 /*
  * Unit tests of the backoff of test-style calls on an oversubscribed
- * node (lib/progress_poll.h): when a run of empty polls gives the core
+ * node (lib/p2p/progress_poll.h): when a run of empty polls gives the core
  * away, and that any event starts the count again.
  */
-#include "progress_poll.h"
+#include "p2p/progress_poll.h"
 
 #include <check.h>
 
