@@ -1,0 +1,508 @@
+#!/usr/bin/env python3
+"""Generates ucmpi's Fortran bindings (mpif.h and the mpi module) from the
+C prototypes and constants of include/mpi.h.  Run at build time; the output
+is never committed.
+
+  gen_fortran.py MPI_H OUTDIR --sizeof-aint N
+
+writes into OUTDIR:
+  mpif.h        constants, sentinel common blocks, typed functions
+  mpi.f90       module mpi: the same constants and explicit interfaces
+  mpif_shims.c  the C side: pmpi_x_ for each bound MPI_X (mpi_x_ weak
+                alias), converting handles, strings, logicals, sentinels
+  mpif_handles.c  predefined handles in the fixed order whose indices
+                mpif.h uses (registered by fort_util.c at load time)
+  bound.txt     the list of bound and skipped functions (for ucmpi_info
+                and the report)
+Fortran conventions are gfortran's: lower case name + '_', hidden
+CHARACTER lengths as size_t after all arguments, .TRUE. == 1.
+"""
+import os
+import re
+import sys
+
+HANDLES = ['Comm', 'Datatype', 'Group', 'Op', 'Request', 'Errhandler',
+           'Info', 'Win', 'Message', 'Session', 'File']
+SCALARS = {'int': 'INTEGER', 'const int': 'INTEGER',
+           'MPI_Aint': 'INTEGER(KIND=MPI_ADDRESS_KIND)',
+           'MPI_Count': 'INTEGER(KIND=MPI_COUNT_KIND)',
+           'MPI_Offset': 'INTEGER(KIND=MPI_OFFSET_KIND)',
+           'double': 'DOUBLE PRECISION'}
+CTYPE_OF_F = {'int': 'MPI_Fint', 'const int': 'MPI_Fint',
+              'MPI_Aint': 'MPI_Aint', 'MPI_Count': 'MPI_Count',
+              'MPI_Offset': 'MPI_Offset', 'double': 'double'}
+# int arguments that Fortran declares LOGICAL
+LOGICAL_NAMES = {'flag', 'reorder', 'high', 'commute', 'weighted'}
+LOGICAL_ARRAYS = {'periods', 'remain_dims'}
+# choice buffers whose address may be MPI_BOTTOM or MPI_IN_PLACE
+WEIGHT_NAMES = {'weights', 'sourceweights', 'destweights'}
+# Fortran has no binding for these (C-only by the standard), or they need
+# a hand-written shim in fort_util.c.
+HAND_WRITTEN = {'MPI_Init', 'MPI_Init_thread', 'MPI_Pcontrol',
+                'MPI_Comm_get_attr', 'MPI_Comm_set_attr', 'MPI_Attr_get',
+                'MPI_Attr_put', 'MPI_Type_get_attr', 'MPI_Type_set_attr',
+                'MPI_Win_get_attr', 'MPI_Win_set_attr', 'MPI_Buffer_detach',
+                'MPI_Comm_detach_buffer', 'MPI_Session_detach_buffer',
+                'MPI_Info_get_string', 'MPI_Wtime', 'MPI_Wtick',
+                'MPI_Aint_add', 'MPI_Aint_diff', 'MPI_Info_create_env'}
+C_ONLY = re.compile(r'^MPI_(T_|\w+_(c2f|f2c|c2f08|f082c|f2f08|f082f)$)')
+
+
+def strip_comments(src):
+    src = re.sub(r'/\*.*?\*/', ' ', src, flags=re.S)
+    return re.sub(r'//[^\n]*', ' ', src)
+
+
+class Param:
+    def __init__(self, text):
+        text = ' '.join(text.split())
+        m = re.match(r'^(.*?)(\w+)\s*((?:\[\w*\])*)$', text)
+        if text in ('void', '...') or m is None:
+            self.ctype, self.name, self.array = text, '', False
+            return
+        self.name = m.group(2)
+        self.array = bool(m.group(3))
+        self.ctype = ' '.join(m.group(1).replace('*', ' * ').split())
+        self.ctype = self.ctype.replace('* *', '**')
+        self.const = self.ctype.startswith('const ')
+        self.base = self.ctype[6:] if self.const else self.ctype
+
+
+def parse_protos(src):
+    protos = []
+    for m in re.finditer(r'^(int|double|MPI_Aint)\s+(MPI_\w+)\s*\(([^;]*?)\)\s*;',
+                         src, flags=re.M):
+        args = [Param(a) for a in m.group(3).split(',')]
+        if len(args) == 1 and args[0].ctype == 'void':
+            args = []
+        protos.append((m.group(1), m.group(2), args))
+    return protos
+
+
+def int_value(expr):
+    expr = expr.strip()
+    if not re.fullmatch(r'[-+0-9()\s<>|x]+', expr):
+        return None
+    try:
+        v = eval(expr, {'__builtins__': {}})
+    except Exception:
+        return None
+    return v if isinstance(v, int) else None
+
+
+def parse_constants(src):
+    """(ints, handles): ints name -> value; handles name -> (kind, object)
+    where object is None for the null handle."""
+    ints, handles, alias = {}, {}, {}
+    kind_of_obj = {}
+    for m in re.finditer(r'extern struct ucmpi_(\w+)_s\s+([^;]*);', src):
+        for obj in m.group(2).replace('\n', ' ').split(','):
+            kind_of_obj['&' + obj.strip()] = m.group(1)
+    for m in re.finditer(r'^#define\s+(MPI_\w+|MPIO_\w+)\s+(.*)$', src, flags=re.M):
+        name, val = m.group(1), m.group(2).strip()
+        v = int_value(val)
+        if v is not None:
+            ints[name] = v
+            continue
+        m2 = re.fullmatch(r'\(\(MPI_(\w+)\)0\)', val)
+        if m2 and m2.group(1) in HANDLES:
+            handles[name] = (m2.group(1), None)
+            continue
+        m2 = re.fullmatch(r'UCMPI_DT\((\w+)\)', val)
+        if m2:
+            handles[name] = ('Datatype', 'ucmpi_dt_' + m2.group(1))
+            continue
+        m2 = re.fullmatch(r'\((&\w+)\)', val)
+        if m2 and m2.group(1) in kind_of_obj:
+            k = kind_of_obj[m2.group(1)]
+            kind = {'comm': 'Comm', 'group': 'Group', 'errhandler': 'Errhandler',
+                    'info': 'Info', 'op': 'Op', 'request': 'Request'}[k]
+            if 'MESSAGE' in name:
+                kind = 'Message'
+            handles[name] = (kind, m2.group(1)[1:])
+            continue
+        if re.fullmatch(r'MPI\w+', val):
+            alias[name] = val
+    for m in re.finditer(r'enum\s*\{([^}]*)\}', src):
+        nxt = 0
+        for item in m.group(1).split(','):
+            item = item.strip()
+            if not item:
+                continue
+            if '=' in item:
+                n, e = item.split('=', 1)
+                nxt = int_value(e)
+                item = n.strip()
+            if item.startswith('MPI_'):
+                ints[item] = nxt
+            nxt += 1
+    for name, target in alias.items():
+        if target in ints:
+            ints[name] = ints[target]
+        elif target in handles:
+            handles[name] = handles[target]
+    return ints, handles
+
+
+def handle_indices(handles):
+    """Fortran index of each predefined handle: 0 for the null handles,
+    then 1, 2, ... per kind in mpi.h's order (aliases share one)."""
+    order, index = {}, {}
+    for name, (kind, obj) in handles.items():
+        if obj is None:
+            index[name] = 0
+            continue
+        objs = order.setdefault(kind, [])
+        if obj not in objs:
+            objs.append(obj)
+        index[name] = objs.index(obj) + 1
+    return order, index
+
+
+# ---------------------------------------------------------------- C side
+class Shim:
+    """One C shim: declarations, code before and after the C call."""
+
+    def __init__(self, ret, name, params):
+        self.ret, self.name, self.params = ret, name, params
+        self.fargs, self.cargs, self.pre, self.post, self.lens = [], [], [], [], []
+        self.fdecl = []          # Fortran interface declarations
+        self.cleanup = []
+        self.skip = None
+
+    def handle_kind(self, base):
+        """The handle kind of a C type, as its c2f/f2c functions spell it."""
+        m = re.fullmatch(r'MPI_(\w+)', base)
+        if not m or m.group(1) not in HANDLES:
+            return None
+        return 'Type' if m.group(1) == 'Datatype' else m.group(1)
+
+    def length_of(self, p):
+        names = [q.name for q in self.params]
+        table = {'array_of_datatypes': 'max_datatypes'}
+        if p.name in table and table[p.name] in names:
+            return '*' + table[p.name]
+        for n in ('count', 'incount'):
+            if n in names:
+                return '*' + n
+        return None
+
+    def add(self, p):
+        n, ct = p.name, p.ctype
+        base = p.base if hasattr(p, 'base') else ct
+        hk = self.handle_kind(base.rstrip(' *'))
+        is_ptr = ct.endswith('*')
+        if ct in SCALARS and not p.array:
+            ftype = 'LOGICAL' if n in LOGICAL_NAMES else SCALARS[ct]
+            self.fargs.append('const %s *%s' % (CTYPE_OF_F[ct], n))
+            self.cargs.append('(*%s != 0)' % n if n in LOGICAL_NAMES else '*' + n)
+            self.fdecl.append('%s, INTENT(IN) :: %s' % (ftype, n))
+        elif hk and not is_ptr and not p.array:
+            self.fargs.append('const MPI_Fint *' + n)
+            self.cargs.append('PMPI_%s_f2c(*%s)' % (hk, n))
+            self.fdecl.append('INTEGER, INTENT(IN) :: ' + n)
+        elif hk and is_ptr and not p.array:
+            self.fargs.append('MPI_Fint *' + n)
+            self.pre.append('%s c_%s = PMPI_%s_f2c(*%s);' % (base.rstrip(' *'), n, hk, n))
+            self.cargs.append('&c_' + n)
+            self.post.append('*%s = PMPI_%s_c2f(c_%s);' % (n, hk, n))
+            self.fdecl.append('INTEGER, INTENT(INOUT) :: ' + n)
+        elif hk and p.array:
+            ln = self.length_of(p)
+            if ln is None:
+                self.skip = 'array %s without a count' % n
+                return
+            self.fargs.append('%sMPI_Fint %s[]' % ('const ' if p.const else '', n))
+            self.pre.append('%s s_%s[16], *c_%s = %s > 16 ? malloc(sizeof(*c_%s) * (size_t)%s) : s_%s;'
+                            % (base, n, n, ln, n, ln, n))
+            self.pre.append('if (c_%s == NULL) { *ierror = MPI_ERR_NO_MEM; return; }' % n)
+            self.pre.append('for (int i = 0; i < %s; i++) c_%s[i] = PMPI_%s_f2c(%s[i]);'
+                            % (ln, n, hk, n))
+            self.cargs.append('c_' + n)
+            if not p.const:
+                self.post.append('for (int i = 0; i < %s; i++) %s[i] = PMPI_%s_c2f(c_%s[i]);'
+                                 % (ln, n, hk, n))
+            self.cleanup.append('if (c_%s != s_%s) free(c_%s);' % (n, n, n))
+            self.fdecl.append('INTEGER, INTENT(%s) :: %s(*)' % ('IN' if p.const else 'INOUT', n))
+        elif base in ('int *', 'int') and (p.array or is_ptr) and n in LOGICAL_ARRAYS:
+            self.fargs.append('%sMPI_Fint *%s' % ('const ' if p.const else '', n))
+            self.cargs.append(n)
+            self.fdecl.append('LOGICAL, INTENT(%s) :: %s(*)' % ('IN' if p.const else 'INOUT', n))
+        elif ct == 'int *' and n in LOGICAL_NAMES:
+            self.fargs.append('MPI_Fint *' + n)
+            self.pre.append('int c_%s = 0;' % n)
+            self.cargs.append('&c_' + n)
+            self.post.append('*%s = c_%s != 0;' % (n, n))
+            self.fdecl.append('LOGICAL, INTENT(OUT) :: ' + n)
+        elif ct == 'int *' and n == 'index':
+            self.fargs.append('MPI_Fint *' + n)
+            self.cargs.append(n)
+            self.post.append('if (*index >= 0) *index += 1;   /* Fortran counts from 1 */')
+            self.fdecl.append('INTEGER, INTENT(OUT) :: ' + n)
+        elif base == 'int' and p.array and n == 'array_of_indices':
+            self.fargs.append('MPI_Fint *' + n)
+            self.cargs.append(n)
+            self.post.append('if (*ierror == MPI_SUCCESS && *outcount != MPI_UNDEFINED)')
+            self.post.append('    for (int i = 0; i < *outcount; i++) %s[i] += 1;' % n)
+            self.fdecl.append('INTEGER, INTENT(OUT) :: %s(*)' % n)
+        elif base in ('int', 'int *') and (p.array or is_ptr) and n in WEIGHT_NAMES and p.const:
+            self.fargs.append('%sMPI_Fint *%s' % ('const ' if p.const else '', n))
+            self.cargs.append('ucmpi_f_weights(%s)' % n)
+            self.fdecl.append('INTEGER, INTENT(IN) :: %s(*)' % n)
+        elif p.ctype == 'int' and n == 'ranges' or base == 'int' and n == 'ranges':
+            self.fargs.append('%sMPI_Fint (*%s)[3]' % ('const ' if p.const else '', n))
+            self.cargs.append(n)
+            self.fdecl.append('INTEGER, INTENT(IN) :: %s(3, *)' % n)
+        elif base in ('int', 'MPI_Aint', 'MPI_Count', 'MPI_Offset') and p.array or \
+                base in ('int *', 'MPI_Aint *', 'MPI_Count *', 'MPI_Offset *'):
+            sc = base.rstrip(' *')
+            self.fargs.append('%s%s *%s' % ('const ' if p.const else '',
+                                            CTYPE_OF_F.get(sc, sc), n))
+            self.cargs.append(n)
+            intent = 'IN' if p.const else 'INOUT'
+            dim = '(*)' if p.array else ''
+            self.fdecl.append('%s, INTENT(%s) :: %s%s' % (SCALARS[sc], intent, n, dim))
+        elif base == 'MPI_Status *' or base == 'MPI_Status' and p.array:
+            self.fargs.append('%sMPI_Fint *%s' % ('const ' if p.const else '', n))
+            conv = 'ucmpi_f_statuses' if p.array else 'ucmpi_f_status'
+            self.cargs.append('(%sMPI_Status *)%s(%s)' % ('const ' if p.const else '', conv, n))
+            dim = '(MPI_STATUS_SIZE, *)' if p.array else '(MPI_STATUS_SIZE)'
+            self.fdecl.append('INTEGER, INTENT(%s) :: %s%s' % ('IN' if p.const else 'INOUT', n, dim))
+        elif base == 'void *':
+            self.fargs.append('%svoid *%s' % ('const ' if p.const else '', n))
+            self.cargs.append('ucmpi_f_buf(%s)' % n)
+            self.fdecl.append('!GCC$ ATTRIBUTES NO_ARG_CHECK :: ' + n)
+            self.fdecl.append('TYPE(*), DIMENSION(*) :: ' + n)
+        elif base in ('char *', 'char') and (is_ptr != p.array):
+            self.fargs.append('%schar *%s' % ('const ' if p.const else '', n))
+            self.lens.append('size_t %s_len' % n)
+            if p.const:
+                self.pre.append('char *c_%s = ucmpi_f_str_in(%s, %s_len);' % (n, n, n))
+                self.pre.append('if (c_%s == NULL) { *ierror = MPI_ERR_NO_MEM; return; }' % n)
+                self.fdecl.append('CHARACTER(LEN=*), INTENT(IN) :: ' + n)
+            else:
+                self.pre.append('char *c_%s = ucmpi_f_str_tmp(%s_len);' % (n, n))
+                self.pre.append('if (c_%s == NULL) { *ierror = MPI_ERR_NO_MEM; return; }' % n)
+                self.post.append('ucmpi_f_str_out(%s, %s_len, c_%s);' % (n, n, n))
+                self.fdecl.append('CHARACTER(LEN=*), INTENT(OUT) :: ' + n)
+            self.cargs.append('c_' + n)
+            self.cleanup.append('free(c_%s);' % n)
+        else:
+            self.skip = 'argument %s %s' % (ct, n)
+
+    def build(self):
+        for p in self.params:
+            self.add(p)
+            if self.skip:
+                return
+        self.fargs.append('MPI_Fint *ierror')
+
+    def c_text(self):
+        lname = self.name.lower()
+        args = ', '.join(self.fargs + self.lens)
+        out = ['#pragma weak %s_ = p%s_' % (lname, lname),
+               'void p%s_(%s);' % (lname, args),
+               'void p%s_(%s)' % (lname, args), '{']
+        out += ['    ' + s for s in self.pre]
+        out.append('    *ierror = P%s(%s);' % (self.name, ', '.join(self.cargs)))
+        out += ['    ' + s for s in self.post]
+        out += ['    ' + s for s in self.cleanup]
+        out += ['}', '']
+        return '\n'.join(out)
+
+    def f_interface(self):
+        names = [p.name for p in self.params] + ['ierror']
+        lines = ['SUBROUTINE %s(%s)' % (self.name, ', '.join(names)),
+                 'IMPORT']
+        lines += self.fdecl
+        lines += ['INTEGER, INTENT(OUT) :: ierror', 'END SUBROUTINE ' + self.name]
+        return lines
+
+
+# ------------------------------------------------------------ Fortran side
+def fixed_lines(decls):
+    """Lines valid as both fixed and free form (column 7..72)."""
+    out = []
+    for d in decls:
+        line = '      ' + d
+        if len(line) > 72:
+            raise SystemExit('gen_fortran: line too long for fixed form: ' + line)
+        out.append(line)
+    return out
+
+
+def constant_decls(ints, handles, hindex, sizeof_aint):
+    decls = []
+
+    def param(name, value, ftype='INTEGER'):
+        decls.append('%s %s' % (ftype, name))
+        decls.append('PARAMETER (%s=%s)' % (name, value))
+
+    for k, kind in (('MPI_ADDRESS_KIND', sizeof_aint), ('MPI_OFFSET_KIND', 8),
+                    ('MPI_COUNT_KIND', 8), ('MPI_INTEGER_KIND', 4)):
+        param(k, kind)
+    param('MPI_STATUS_SIZE', ints['MPI_F_STATUS_SIZE'])
+    param('MPI_SOURCE', ints['MPI_F_SOURCE'] + 1)
+    param('MPI_TAG', ints['MPI_F_TAG'] + 1)
+    param('MPI_ERROR', ints['MPI_F_ERROR'] + 1)
+    for name, v in ints.items():
+        if name.startswith('MPI_F_'):
+            continue
+        param(name, v)
+    for name in handles:
+        param(name, hindex[name])
+    decls.append('DOUBLE PRECISION MPI_WTIME, MPI_WTICK')
+    decls.append('DOUBLE PRECISION PMPI_WTIME, PMPI_WTICK')
+    decls.append('INTEGER(KIND=MPI_ADDRESS_KIND) MPI_AINT_ADD')
+    decls.append('INTEGER(KIND=MPI_ADDRESS_KIND) MPI_AINT_DIFF')
+    return decls
+
+
+SENTINELS = [  # (Fortran name, declaration, common block)
+    ('MPI_BOTTOM', 'INTEGER MPI_BOTTOM', 'MPI_FORTRAN_BOTTOM'),
+    ('MPI_IN_PLACE', 'INTEGER MPI_IN_PLACE', 'MPI_FORTRAN_IN_PLACE'),
+    ('MPI_STATUS_IGNORE', 'INTEGER MPI_STATUS_IGNORE(MPI_STATUS_SIZE)',
+     'MPI_FORTRAN_STATUS_IGNORE'),
+    ('MPI_STATUSES_IGNORE', 'INTEGER MPI_STATUSES_IGNORE(MPI_STATUS_SIZE,1)',
+     'MPI_FORTRAN_STATUSES_IGNORE'),
+    ('MPI_ERRCODES_IGNORE', 'INTEGER MPI_ERRCODES_IGNORE(1)',
+     'MPI_FORTRAN_ERRCODES_IGNORE'),
+    ('MPI_UNWEIGHTED', 'INTEGER MPI_UNWEIGHTED(1)', 'MPI_FORTRAN_UNWEIGHTED'),
+    ('MPI_WEIGHTS_EMPTY', 'INTEGER MPI_WEIGHTS_EMPTY(1)',
+     'MPI_FORTRAN_WEIGHTS_EMPTY'),
+    ('MPI_ARGV_NULL', 'CHARACTER*1 MPI_ARGV_NULL(1)', 'MPI_FORTRAN_ARGV_NULL'),
+]
+
+
+def sentinel_decls():
+    decls = []
+    for name, decl, common in SENTINELS:
+        decls.append(decl)
+        decls.append('COMMON /%s/ %s' % (common, name))
+        decls.append('SAVE /%s/' % common)
+    return decls
+
+
+def wrap_free(line, width=100):
+    """Free-form continuation lines for long statements (after commas)."""
+    out = []
+    indent = ' ' * (len(line) - len(line.lstrip()) + 4)
+    while len(line) > width:
+        cut = line.rfind(', ', 0, width - 2)
+        if cut < 0:
+            break
+        out.append(line[:cut + 1] + ' &')
+        line = indent + line[cut + 2:]
+    return out + [line]
+
+
+def write(path, text):
+    tmp = path + '.tmp'
+    with open(tmp, 'w') as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def main():
+    args = sys.argv[1:]
+    sizeof_aint = 8
+    if '--sizeof-aint' in args:
+        i = args.index('--sizeof-aint')
+        sizeof_aint = int(args[i + 1])
+        del args[i:i + 2]
+    mpi_h, outdir = args
+    src = strip_comments(open(mpi_h).read())
+    ints, handles = parse_constants(src)
+    order, hindex = handle_indices(handles)
+    protos = parse_protos(src)
+
+    shims, skipped = [], []
+    for ret, name, params in protos:
+        if C_ONLY.match(name) or name.endswith('_c') or name in HAND_WRITTEN:
+            if name in HAND_WRITTEN:
+                continue
+            skipped.append((name, 'C only or large-count form'))
+            continue
+        if ret != 'int':
+            skipped.append((name, 'returns ' + ret))
+            continue
+        s = Shim(ret, name, params)
+        s.build()
+        if s.skip:
+            skipped.append((name, s.skip))
+        else:
+            shims.append(s)
+
+    banner = '/* Generated by lib/fortran/gen_fortran.py from include/mpi.h: do not edit. */\n'
+    c = [banner, '#include "fortran/fort.h"', '#include <stdlib.h>', '']
+    c += [s.c_text() for s in shims]
+    write(os.path.join(outdir, 'mpif_shims.c'), '\n'.join(c))
+
+    h = [banner, '#include "fortran/fort.h"', '',
+         '/* Predefined handles in the order mpif.h numbers them. */']
+    for kind in HANDLES:
+        objs = order.get(kind, [])
+        if not objs:
+            continue
+        h.append('static void *const predef_%s[] = {' % kind.lower())
+        h += ['    &%s,' % o for o in objs]
+        h.append('};')
+    h.append('const ucmpi_f_predef_t ucmpi_f_predef[] = {')
+    for kind in HANDLES:
+        if order.get(kind):
+            h.append('    {"%s", (ucmpi_f_c2f_t)PMPI_%s_c2f, predef_%s, %d},'
+                     % (kind, 'Type' if kind == 'Datatype' else kind,
+                        kind.lower(), len(order[kind])))
+    h += ['    {NULL, NULL, NULL, 0}', '};', '']
+    write(os.path.join(outdir, 'mpif_handles.c'), '\n'.join(h))
+
+    consts = constant_decls(ints, handles, hindex, sizeof_aint)
+    seen = {}
+    for d in consts:
+        m = re.match(r'PARAMETER \((\w+)=', d)
+        if m:
+            key = m.group(1).upper()
+            if key in seen:
+                raise SystemExit('gen_fortran: %s and %s collide in Fortran'
+                                 % (seen[key], m.group(1)))
+            seen[key] = m.group(1)
+    fh = ['! Generated by lib/fortran/gen_fortran.py from include/mpi.h.',
+          '! ucmpi mpif.h: valid as fixed and free source form.']
+    fh += fixed_lines(consts + sentinel_decls())
+    fh += fixed_lines(['EXTERNAL MPI_WTIME, MPI_WTICK, PMPI_WTIME, PMPI_WTICK',
+                       'EXTERNAL MPI_AINT_ADD, MPI_AINT_DIFF'])
+    write(os.path.join(outdir, 'mpif.h'), '\n'.join(fh) + '\n')
+
+    m = ['! Generated by lib/fortran/gen_fortran.py from include/mpi.h.',
+         'MODULE mpi', 'IMPLICIT NONE', 'PUBLIC']
+    m += ['  ' + d for d in consts if not d.startswith('DOUBLE') and 'AINT_' not in d]
+    m += ['  ' + d for d in sentinel_decls()]
+    m += ['  LOGICAL, PARAMETER :: MPI_SUBARRAYS_SUPPORTED = .FALSE.',
+          '  LOGICAL, PARAMETER :: MPI_ASYNC_PROTECTS_NONBLOCKING = .FALSE.',
+          '  INTERFACE']
+    m += ['    DOUBLE PRECISION FUNCTION MPI_WTIME()', '    END FUNCTION',
+          '    DOUBLE PRECISION FUNCTION MPI_WTICK()', '    END FUNCTION',
+          '    DOUBLE PRECISION FUNCTION PMPI_WTIME()', '    END FUNCTION',
+          '    DOUBLE PRECISION FUNCTION PMPI_WTICK()', '    END FUNCTION',
+          '    FUNCTION MPI_AINT_ADD(base, disp)', '      IMPORT',
+          '      INTEGER(KIND=MPI_ADDRESS_KIND) :: MPI_AINT_ADD, base, disp',
+          '    END FUNCTION',
+          '    FUNCTION MPI_AINT_DIFF(addr1, addr2)', '      IMPORT',
+          '      INTEGER(KIND=MPI_ADDRESS_KIND) :: MPI_AINT_DIFF, addr1, addr2',
+          '    END FUNCTION']
+    for s in shims:
+        m += ['    ' + l for l in s.f_interface()]
+    m += ['  END INTERFACE', 'END MODULE mpi']
+    m = [w for line in m for w in wrap_free(line)]
+    write(os.path.join(outdir, 'mpi.f90'), '\n'.join(m) + '\n')
+
+    b = ['# mpif.h / mpi module: %d generated + %d hand-written'
+         % (len(shims), len(HAND_WRITTEN))]
+    b += ['bound %s' % s.name for s in shims]
+    b += ['hand %s' % n for n in sorted(HAND_WRITTEN)]
+    b += ['skipped %s: %s' % x for x in skipped]
+    write(os.path.join(outdir, 'bound.txt'), '\n'.join(b) + '\n')
+
+
+if __name__ == '__main__':
+    main()
