@@ -72,25 +72,40 @@ void ucmpi_f_str_out(char *dst, size_t len, const char *src)
 
 /* ---- hand-written shims ---- */
 #pragma weak mpi_init_ = pmpi_init_
+#pragma weak mpi_init_f08_ = pmpi_init_
+#pragma weak pmpi_init_f08_ = pmpi_init_
 void pmpi_init_(MPI_Fint *ierror);
 void pmpi_init_(MPI_Fint *ierror)
 {
+    MPI_Fint ierror_absent;
+    if (ierror == NULL)   /* mpi_f08: ierror is optional */
+        ierror = &ierror_absent;
     *ierror = PMPI_Init(NULL, NULL);
 }
 
 #pragma weak mpi_init_thread_ = pmpi_init_thread_
+#pragma weak mpi_init_thread_f08_ = pmpi_init_thread_
+#pragma weak pmpi_init_thread_f08_ = pmpi_init_thread_
 void pmpi_init_thread_(const MPI_Fint *required, MPI_Fint *provided,
                        MPI_Fint *ierror);
 void pmpi_init_thread_(const MPI_Fint *required, MPI_Fint *provided,
                        MPI_Fint *ierror)
 {
+    MPI_Fint ierror_absent;
+    if (ierror == NULL)   /* mpi_f08: ierror is optional */
+        ierror = &ierror_absent;
     *ierror = PMPI_Init_thread(NULL, NULL, *required, provided);
 }
 
 #pragma weak mpi_pcontrol_ = pmpi_pcontrol_
+#pragma weak mpi_pcontrol_f08_ = pmpi_pcontrol_
+#pragma weak pmpi_pcontrol_f08_ = pmpi_pcontrol_
 void pmpi_pcontrol_(const MPI_Fint *level, MPI_Fint *ierror);
 void pmpi_pcontrol_(const MPI_Fint *level, MPI_Fint *ierror)
 {
+    MPI_Fint ierror_absent;
+    if (ierror == NULL)   /* mpi_f08: ierror is optional */
+        ierror = &ierror_absent;
     *ierror = PMPI_Pcontrol(*level);
 }
 
@@ -124,35 +139,52 @@ MPI_Aint pmpi_aint_diff_(const MPI_Aint *a, const MPI_Aint *b)
 
 /* Detach: Fortran's buffer_addr is a choice argument that gets nothing. */
 #pragma weak mpi_buffer_detach_ = pmpi_buffer_detach_
+#pragma weak mpi_buffer_detach_f08_ = pmpi_buffer_detach_
+#pragma weak pmpi_buffer_detach_f08_ = pmpi_buffer_detach_
 void pmpi_buffer_detach_(void *buffer_addr, MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_buffer_detach_(void *buffer_addr, MPI_Fint *size, MPI_Fint *ierror)
 {
+    MPI_Fint ierror_absent;
+    if (ierror == NULL)   /* mpi_f08: ierror is optional */
+        ierror = &ierror_absent;
     void *addr;
     *ierror = PMPI_Buffer_detach(&addr, size);
 }
 
 #pragma weak mpi_comm_detach_buffer_ = pmpi_comm_detach_buffer_
+#pragma weak mpi_comm_detach_buffer_f08_ = pmpi_comm_detach_buffer_
+#pragma weak pmpi_comm_detach_buffer_f08_ = pmpi_comm_detach_buffer_
 void pmpi_comm_detach_buffer_(const MPI_Fint *comm, void *buffer_addr,
                               MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_comm_detach_buffer_(const MPI_Fint *comm, void *buffer_addr,
                               MPI_Fint *size, MPI_Fint *ierror)
 {
+    MPI_Fint ierror_absent;
+    if (ierror == NULL)   /* mpi_f08: ierror is optional */
+        ierror = &ierror_absent;
     void *addr;
     *ierror = PMPI_Comm_detach_buffer(PMPI_Comm_f2c(*comm), &addr, size);
 }
 
 #pragma weak mpi_session_detach_buffer_ = pmpi_session_detach_buffer_
+#pragma weak mpi_session_detach_buffer_f08_ = pmpi_session_detach_buffer_
+#pragma weak pmpi_session_detach_buffer_f08_ = pmpi_session_detach_buffer_
 void pmpi_session_detach_buffer_(const MPI_Fint *session, void *buffer_addr,
                                  MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_session_detach_buffer_(const MPI_Fint *session, void *buffer_addr,
                                  MPI_Fint *size, MPI_Fint *ierror)
 {
+    MPI_Fint ierror_absent;
+    if (ierror == NULL)   /* mpi_f08: ierror is optional */
+        ierror = &ierror_absent;
     void *addr;
     *ierror = PMPI_Session_detach_buffer(PMPI_Session_f2c(*session), &addr, size);
 }
 
 /* Fortran's buflen is the string's length, without C's NUL. */
 #pragma weak mpi_info_get_string_ = pmpi_info_get_string_
+#pragma weak mpi_info_get_string_f08_ = pmpi_info_get_string_
+#pragma weak pmpi_info_get_string_f08_ = pmpi_info_get_string_
 void pmpi_info_get_string_(const MPI_Fint *info, const char *key,
                            MPI_Fint *buflen, char *value, MPI_Fint *flag,
                            MPI_Fint *ierror, size_t key_len, size_t value_len);
@@ -160,6 +192,9 @@ void pmpi_info_get_string_(const MPI_Fint *info, const char *key,
                            MPI_Fint *buflen, char *value, MPI_Fint *flag,
                            MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
+    MPI_Fint ierror_absent;
+    if (ierror == NULL)   /* mpi_f08: ierror is optional */
+        ierror = &ierror_absent;
     char *c_key = ucmpi_f_str_in(key, key_len);
     int n = *buflen > 0 ? *buflen + 1 : 0, c_flag = 0;
     char *c_value = calloc((size_t)n + 1, 1);
@@ -181,9 +216,14 @@ void pmpi_info_get_string_(const MPI_Fint *info, const char *key,
 
 /* Fortran has no argc/argv to describe. */
 #pragma weak mpi_info_create_env_ = pmpi_info_create_env_
+#pragma weak mpi_info_create_env_f08_ = pmpi_info_create_env_
+#pragma weak pmpi_info_create_env_f08_ = pmpi_info_create_env_
 void pmpi_info_create_env_(MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_info_create_env_(MPI_Fint *info, MPI_Fint *ierror)
 {
+    MPI_Fint ierror_absent;
+    if (ierror == NULL)   /* mpi_f08: ierror is optional */
+        ierror = &ierror_absent;
     MPI_Info c_info = MPI_INFO_NULL;
     *ierror = PMPI_Info_create_env(0, NULL, &c_info);
     *info = PMPI_Info_c2f(c_info);

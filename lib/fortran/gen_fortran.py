@@ -200,13 +200,13 @@ class Shim:
         elif hk and not is_ptr and not p.array:
             self.fargs.append('const MPI_Fint *' + n)
             self.cargs.append('PMPI_%s_f2c(*%s)' % (hk, n))
-            self.fdecl.append('INTEGER, INTENT(IN) :: ' + n)
+            self.fdecl.append('INTEGER@%s@, INTENT(IN) :: %s' % (base, n))
         elif hk and is_ptr and not p.array:
             self.fargs.append('MPI_Fint *' + n)
             self.pre.append('%s c_%s = PMPI_%s_f2c(*%s);' % (base.rstrip(' *'), n, hk, n))
             self.cargs.append('&c_' + n)
             self.post.append('*%s = PMPI_%s_c2f(c_%s);' % (n, hk, n))
-            self.fdecl.append('INTEGER, INTENT(INOUT) :: ' + n)
+            self.fdecl.append('INTEGER@%s@, INTENT(INOUT) :: %s' % (base.rstrip(' *'), n))
         elif hk and p.array:
             ln = self.length_of(p)
             if ln is None:
@@ -223,7 +223,7 @@ class Shim:
                 self.post.append('for (int i = 0; i < %s; i++) %s[i] = PMPI_%s_c2f(c_%s[i]);'
                                  % (ln, n, hk, n))
             self.cleanup.append('if (c_%s != s_%s) free(c_%s);' % (n, n, n))
-            self.fdecl.append('INTEGER, INTENT(%s) :: %s(*)' % ('IN' if p.const else 'INOUT', n))
+            self.fdecl.append('INTEGER@%s@, INTENT(%s) :: %s(*)' % (base, 'IN' if p.const else 'INOUT', n))
         elif base in ('int *', 'int') and (p.array or is_ptr) and n in LOGICAL_ARRAYS:
             self.fargs.append('%sMPI_Fint *%s' % ('const ' if p.const else '', n))
             self.cargs.append(n)
@@ -267,12 +267,12 @@ class Shim:
             conv = 'ucmpi_f_statuses' if p.array else 'ucmpi_f_status'
             self.cargs.append('(%sMPI_Status *)%s(%s)' % ('const ' if p.const else '', conv, n))
             dim = '(MPI_STATUS_SIZE, *)' if p.array else '(MPI_STATUS_SIZE)'
-            self.fdecl.append('INTEGER, INTENT(%s) :: %s%s' % ('IN' if p.const else 'INOUT', n, dim))
+            self.fdecl.append('INTEGER@MPI_Status@, INTENT(%s) :: %s%s' % ('IN' if p.const else 'INOUT', n, dim))
         elif base == 'void *':
             self.fargs.append('%svoid *%s' % ('const ' if p.const else '', n))
             self.cargs.append('ucmpi_f_buf(%s)' % n)
             self.fdecl.append('!GCC$ ATTRIBUTES NO_ARG_CHECK :: ' + n)
-            self.fdecl.append('TYPE(*), DIMENSION(*) :: ' + n)
+            self.fdecl.append('TYPE(*), DIMENSION(*)%s :: %s' % (self.asynchronous(), n))
         elif base in ('char *', 'char') and (is_ptr != p.array):
             self.fargs.append('%schar *%s' % ('const ' if p.const else '', n))
             self.lens.append('size_t %s_len' % n)
@@ -301,8 +301,13 @@ class Shim:
         lname = self.name.lower()
         args = ', '.join(self.fargs + self.lens)
         out = ['#pragma weak %s_ = p%s_' % (lname, lname),
+               '#pragma weak %s_f08_ = p%s_' % (lname, lname),
+               '#pragma weak p%s_f08_ = p%s_' % (lname, lname),
                'void p%s_(%s);' % (lname, args),
-               'void p%s_(%s)' % (lname, args), '{']
+               'void p%s_(%s)' % (lname, args), '{',
+               '    MPI_Fint ierror_absent;',
+               '    if (ierror == NULL)   /* mpi_f08: ierror is optional */',
+               '        ierror = &ierror_absent;']
         out += ['    ' + s for s in self.pre]
         out.append('    *ierror = P%s(%s);' % (self.name, ', '.join(self.cargs)))
         out += ['    ' + s for s in self.post]
@@ -310,13 +315,45 @@ class Shim:
         out += ['}', '']
         return '\n'.join(out)
 
+    def asynchronous(self):
+        """Buffers of nonblocking and persistent calls (in mpi_f08)."""
+        n = self.name
+        if re.match(r'MPI_I[a-z]', n) and not n.startswith(('MPI_Info', 'MPI_Intercomm')) \
+                or n.endswith('_init') or n.startswith(('MPI_Put', 'MPI_Get_accumulate', 'MPI_R')) \
+                or n in ('MPI_Get', 'MPI_Accumulate', 'MPI_Fetch_and_op', 'MPI_Compare_and_swap',
+                         'MPI_Buffer_attach', 'MPI_Imrecv', 'MPI_Pready'):
+            return '@ASYNC@'
+        return ''
+
+    def f08_interface(self, prefix=''):
+        """The specific MPI_X_f08 in mpi_f08: handles and statuses as
+        derived types (the same bytes as the INTEGERs the shim reads),
+        ierror optional (the shims accept a NULL ierror)."""
+        names = [p.name for p in self.params] + ['ierror']
+        name = prefix + self.name + '_f08'
+        lines = ['SUBROUTINE %s(%s)' % (name, ', '.join(names)), 'IMPORT']
+        lines += [f08_decl(d) for d in self.fdecl]
+        lines += ['INTEGER, OPTIONAL, INTENT(OUT) :: ierror', 'END SUBROUTINE ' + name]
+        return lines
+
     def f_interface(self):
         names = [p.name for p in self.params] + ['ierror']
         lines = ['SUBROUTINE %s(%s)' % (self.name, ', '.join(names)),
                  'IMPORT']
-        lines += self.fdecl
+        lines += [mpi_decl(d) for d in self.fdecl]
         lines += ['INTEGER, INTENT(OUT) :: ierror', 'END SUBROUTINE ' + self.name]
         return lines
+
+
+def mpi_decl(d):
+    return re.sub(r'@[\w ]*@', '', d)
+
+
+def f08_decl(d):
+    d = d.replace('@ASYNC@', ', ASYNCHRONOUS')
+    d = re.sub(r'INTEGER@MPI_Status@(.*)\(MPI_STATUS_SIZE(, \*)?\)$',
+               lambda m: 'TYPE(MPI_Status)%s%s' % (m.group(1), '(*)' if m.group(2) else ''), d)
+    return re.sub(r'INTEGER@(MPI_\w+)@', r'TYPE(\1)', d)
 
 
 # ------------------------------------------------------------ Fortran side
@@ -401,6 +438,97 @@ def write(path, text):
     with open(tmp, 'w') as f:
         f.write(text)
     os.replace(tmp, path)
+
+
+# f08 interfaces of the hand-written shims (fort_util.c, fort_attr.c).
+HAND_F08 = {
+    'MPI_Init': [],
+    'MPI_Init_thread': ['INTEGER, INTENT(IN) :: required',
+                        'INTEGER, INTENT(OUT) :: provided'],
+    'MPI_Pcontrol': ['INTEGER, INTENT(IN) :: level'],
+    'MPI_Info_create_env': ['TYPE(MPI_Info), INTENT(OUT) :: info'],
+    'MPI_Info_get_string': ['TYPE(MPI_Info), INTENT(IN) :: info',
+                            'CHARACTER(LEN=*), INTENT(IN) :: key',
+                            'INTEGER, INTENT(INOUT) :: buflen',
+                            'CHARACTER(LEN=*), INTENT(OUT) :: value',
+                            'LOGICAL, INTENT(OUT) :: flag'],
+}
+for _obj, _type in (('comm', 'MPI_Comm'), ('type', 'MPI_Datatype'), ('win', 'MPI_Win')):
+    _o = 'datatype' if _obj == 'type' else _obj
+    HAND_F08['MPI_%s_get_attr' % _obj.capitalize()] = [
+        'TYPE(%s), INTENT(IN) :: %s' % (_type, _o), 'INTEGER, INTENT(IN) :: keyval',
+        'INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: attribute_val',
+        'LOGICAL, INTENT(OUT) :: flag']
+    HAND_F08['MPI_%s_set_attr' % _obj.capitalize()] = [
+        'TYPE(%s), INTENT(IN) :: %s' % (_type, _o), 'INTEGER, INTENT(IN) :: keyval',
+        'INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: attribute_val']
+
+
+def f08_module(shims, ints, handles, hindex, consts):
+    """module mpi_f08: handle types, MPI_Status, constants, and a generic
+    MPI_X (and PMPI_X) per function whose specific MPI_X_f08 is the C shim
+    itself.  Choice buffers are assumed-size: MPI_SUBARRAYS_SUPPORTED is
+    .FALSE. (the compiler copies non-contiguous sections in and out)."""
+    m = ['! Generated by lib/fortran/gen_fortran.py from include/mpi.h.',
+         'MODULE mpi_f08', 'USE, INTRINSIC :: ISO_C_BINDING, ONLY: C_CHAR, C_INT',
+         'IMPLICIT NONE', 'PRIVATE :: C_CHAR, C_INT',
+         'PRIVATE :: ' + ', '.join('ucmpi_eq_%s, ucmpi_ne_%s' % (k.lower(), k.lower())
+                                   for k in HANDLES)]
+    for k in HANDLES:
+        m += ['TYPE, BIND(C) :: MPI_%s' % k, '  INTEGER(C_INT) :: MPI_VAL', 'END TYPE']
+    m += ['TYPE, BIND(C) :: MPI_Status',
+          '  INTEGER(C_INT) :: MPI_SOURCE, MPI_TAG, MPI_ERROR',
+          '  INTEGER(C_INT) :: ucmpi_internal(%d)' % (ints['MPI_F_STATUS_SIZE'] - 3),
+          'END TYPE']
+    m += [d for d in consts if not d.startswith(('DOUBLE', 'INTEGER(KIND=MPI_ADDRESS_KIND) MPI_AINT'))
+          and not any(re.match(r'(INTEGER |PARAMETER \()%s\b' % h, d) for h in handles)]
+    for name, (kind, _) in handles.items():
+        m.append('TYPE(MPI_%s), PARAMETER :: %s = MPI_%s(%d)' % (kind, name, kind, hindex[name]))
+    m += ['LOGICAL, PARAMETER :: MPI_SUBARRAYS_SUPPORTED = .FALSE.',
+          'LOGICAL, PARAMETER :: MPI_ASYNC_PROTECTS_NONBLOCKING = .FALSE.']
+    for name, decl, common in SENTINELS:
+        ftype = {'MPI_STATUS_IGNORE': 'TYPE(MPI_Status)',
+                 'MPI_STATUSES_IGNORE': 'TYPE(MPI_Status)',
+                 'MPI_ARGV_NULL': 'CHARACTER(KIND=C_CHAR)'}.get(name, 'INTEGER(C_INT)')
+        dim = '(1)' if '(' in decl and name != 'MPI_STATUS_IGNORE' else ''
+        m.append('%s, BIND(C, name="%s_") :: %s%s' % (ftype, common.lower(), name, dim))
+    m += ['INTERFACE OPERATOR(==)', '  MODULE PROCEDURE ' +
+          ', '.join('ucmpi_eq_%s' % k.lower() for k in HANDLES), 'END INTERFACE',
+          'INTERFACE OPERATOR(/=)', '  MODULE PROCEDURE ' +
+          ', '.join('ucmpi_ne_%s' % k.lower() for k in HANDLES), 'END INTERFACE']
+    m += ['INTERFACE',
+          '  DOUBLE PRECISION FUNCTION MPI_Wtime()', '  END FUNCTION',
+          '  DOUBLE PRECISION FUNCTION MPI_Wtick()', '  END FUNCTION',
+          '  DOUBLE PRECISION FUNCTION PMPI_Wtime()', '  END FUNCTION',
+          '  DOUBLE PRECISION FUNCTION PMPI_Wtick()', '  END FUNCTION',
+          '  FUNCTION MPI_Aint_add(base, disp)', '    IMPORT',
+          '    INTEGER(KIND=MPI_ADDRESS_KIND) :: MPI_Aint_add, base, disp',
+          '  END FUNCTION',
+          '  FUNCTION MPI_Aint_diff(addr1, addr2)', '    IMPORT',
+          '    INTEGER(KIND=MPI_ADDRESS_KIND) :: MPI_Aint_diff, addr1, addr2',
+          '  END FUNCTION', 'END INTERFACE']
+    specifics = [(s.name, s.f08_interface) for s in shims]
+    for name, decls in HAND_F08.items():
+        def body(prefix='', name=name, decls=decls):
+            args = [d.split(':: ')[1] for d in decls] + ['ierror']
+            full = prefix + name + '_f08'
+            return (['SUBROUTINE %s(%s)' % (full, ', '.join(args)), 'IMPORT'] + decls +
+                    ['INTEGER, OPTIONAL, INTENT(OUT) :: ierror', 'END SUBROUTINE ' + full])
+        specifics.append((name, body))
+    for name, body in specifics:
+        for prefix in ('', 'P'):
+            m += ['INTERFACE %s%s' % (prefix, name)]
+            m += ['  ' + line for line in body(prefix)]
+            m += ['END INTERFACE']
+    m.append('CONTAINS')
+    for k in HANDLES:
+        for op, fn in (('==', 'eq'), ('/=', 'ne')):
+            f = 'ucmpi_%s_%s' % (fn, k.lower())
+            m += ['ELEMENTAL LOGICAL FUNCTION %s(a, b)' % f,
+                  '  TYPE(MPI_%s), INTENT(IN) :: a, b' % k,
+                  '  %s = a%%MPI_VAL %s b%%MPI_VAL' % (f, op), 'END FUNCTION']
+    m.append('END MODULE mpi_f08')
+    return [w for line in m for w in wrap_free(line)]
 
 
 def main():
@@ -495,6 +623,9 @@ def main():
     m += ['  END INTERFACE', 'END MODULE mpi']
     m = [w for line in m for w in wrap_free(line)]
     write(os.path.join(outdir, 'mpi.f90'), '\n'.join(m) + '\n')
+
+    write(os.path.join(outdir, 'mpi_f08.f90'),
+          '\n'.join(f08_module(shims, ints, handles, hindex, consts)) + '\n')
 
     b = ['# mpif.h / mpi module: %d generated + %d hand-written'
          % (len(shims), len(HAND_WRITTEN))]
