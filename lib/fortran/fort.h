@@ -66,4 +66,18 @@ typedef struct {
 } ucmpi_f_predef_t;
 extern const ucmpi_f_predef_t ucmpi_f_predef[];
 
+/* Fortran callbacks that C calls without user data: a pool of
+ * trampolines per kind (mpif_tramp.c, generated), each calling with its
+ * slot (fort_callback.c). */
+#define UCMPI_F_POOL 32
+enum { UCMPI_F_ERRH_COMM, UCMPI_F_ERRH_WIN, UCMPI_F_ERRH_FILE,
+       UCMPI_F_ERRH_SESSION, UCMPI_F_ERRH_KINDS };
+extern MPI_User_function *const ucmpi_f_op_tramp[UCMPI_F_POOL];
+extern MPI_Comm_errhandler_function *const ucmpi_f_comm_errh_tramp[UCMPI_F_POOL];
+extern MPI_Win_errhandler_function *const ucmpi_f_win_errh_tramp[UCMPI_F_POOL];
+extern MPI_File_errhandler_function *const ucmpi_f_file_errh_tramp[UCMPI_F_POOL];
+extern MPI_Session_errhandler_function *const ucmpi_f_session_errh_tramp[UCMPI_F_POOL];
+void ucmpi_f_op_call(int slot, void *in, void *inout, int *len, MPI_Datatype *dt);
+void ucmpi_f_errh_call(int kind, int slot, void *handle, int *code);
+
 #endif

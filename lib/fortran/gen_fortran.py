@@ -44,7 +44,11 @@ HAND_WRITTEN = {'MPI_Init', 'MPI_Init_thread', 'MPI_Pcontrol',
                 'MPI_Win_get_attr', 'MPI_Win_set_attr', 'MPI_Buffer_detach',
                 'MPI_Comm_detach_buffer', 'MPI_Session_detach_buffer',
                 'MPI_Info_get_string', 'MPI_Wtime', 'MPI_Wtick',
-                'MPI_Aint_add', 'MPI_Aint_diff', 'MPI_Info_create_env'}
+                'MPI_Aint_add', 'MPI_Aint_diff', 'MPI_Info_create_env',
+                'MPI_Op_create', 'MPI_Op_free', 'MPI_Comm_create_keyval',
+                'MPI_Type_create_keyval', 'MPI_Win_create_keyval', 'MPI_Keyval_create',
+                'MPI_Comm_create_errhandler', 'MPI_Win_create_errhandler',
+                'MPI_File_create_errhandler', 'MPI_Session_create_errhandler'}
 C_ONLY = re.compile(r'^MPI_(T_|\w+_(c2f|f2c|c2f08|f082c|f2f08|f082f)$)')
 
 
@@ -388,6 +392,8 @@ def constant_decls(ints, handles, hindex, sizeof_aint):
         param(name, v)
     for name in handles:
         param(name, hindex[name])
+    for fn in CALLBACK_FNS:
+        decls.append('EXTERNAL %s' % fn)
     decls.append('DOUBLE PRECISION MPI_WTIME, MPI_WTICK')
     decls.append('DOUBLE PRECISION PMPI_WTIME, PMPI_WTICK')
     decls.append('INTEGER(KIND=MPI_ADDRESS_KIND) MPI_AINT_ADD')
@@ -453,7 +459,18 @@ HAND_F08 = {
                             'CHARACTER(LEN=*), INTENT(OUT) :: value',
                             'LOGICAL, INTENT(OUT) :: flag'],
 }
+HAND_F08['MPI_Op_create'] = ['EXTERNAL :: user_fn', 'LOGICAL, INTENT(IN) :: commute',
+                             'TYPE(MPI_Op), INTENT(OUT) :: op']
+HAND_F08['MPI_Op_free'] = ['TYPE(MPI_Op), INTENT(INOUT) :: op']
+for _obj in ('Comm', 'Win', 'File', 'Session'):
+    HAND_F08['MPI_%s_create_errhandler' % _obj] = [
+        'EXTERNAL :: %s_errhandler_fn' % _obj.lower(),
+        'TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler']
 for _obj, _type in (('comm', 'MPI_Comm'), ('type', 'MPI_Datatype'), ('win', 'MPI_Win')):
+    HAND_F08['MPI_%s_create_keyval' % _obj.capitalize()] = [
+        'EXTERNAL :: %s_copy_attr_fn' % _obj, 'EXTERNAL :: %s_delete_attr_fn' % _obj,
+        'INTEGER, INTENT(OUT) :: %s_keyval' % _obj,
+        'INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: extra_state']
     _o = 'datatype' if _obj == 'type' else _obj
     HAND_F08['MPI_%s_get_attr' % _obj.capitalize()] = [
         'TYPE(%s), INTENT(IN) :: %s' % (_type, _o), 'INTEGER, INTENT(IN) :: keyval',
@@ -531,6 +548,41 @@ def f08_module(shims, ints, handles, hindex, consts):
     return [w for line in m for w in wrap_free(line)]
 
 
+# Fortran callbacks that C calls without user data (user ops, error
+# handlers) go through a fixed pool of trampolines, each knowing its slot.
+TRAMPOLINES = [  # (pool, C function type, C parameters, call)
+    ('op', 'MPI_User_function', 'void *in, void *inout, int *len, MPI_Datatype *dt',
+     'ucmpi_f_op_call(%d, in, inout, len, dt)'),
+    ('comm_errh', 'MPI_Comm_errhandler_function', 'MPI_Comm *h, int *code, ...',
+     'ucmpi_f_errh_call(UCMPI_F_ERRH_COMM, %d, h, code)'),
+    ('win_errh', 'MPI_Win_errhandler_function', 'MPI_Win *h, int *code, ...',
+     'ucmpi_f_errh_call(UCMPI_F_ERRH_WIN, %d, h, code)'),
+    ('file_errh', 'MPI_File_errhandler_function', 'MPI_File *h, int *code, ...',
+     'ucmpi_f_errh_call(UCMPI_F_ERRH_FILE, %d, h, code)'),
+    ('session_errh', 'MPI_Session_errhandler_function', 'MPI_Session *h, int *code, ...',
+     'ucmpi_f_errh_call(UCMPI_F_ERRH_SESSION, %d, h, code)'),
+]
+
+
+def trampolines():
+    t = ['#include "fortran/fort.h"', '']
+    for pool, ftype, sig, call in TRAMPOLINES:
+        for i in range(UCMPI_F_POOL):
+            t += ['static void %s_%d(%s)' % (pool, i, sig), '{', '    ' + call % i + ';', '}']
+        t.append('%s *const ucmpi_f_%s_tramp[UCMPI_F_POOL] = {' % (ftype, pool))
+        t += ['    %s_%d,' % (pool, i) for i in range(UCMPI_F_POOL)]
+        t += ['};', '']
+    return t
+
+
+UCMPI_F_POOL = 32
+# the predefined attribute callbacks, Fortran procedures in fort_keyval.c
+CALLBACK_FNS = ['MPI_COMM_NULL_COPY_FN', 'MPI_COMM_DUP_FN', 'MPI_COMM_NULL_DELETE_FN',
+                'MPI_TYPE_NULL_COPY_FN', 'MPI_TYPE_DUP_FN', 'MPI_TYPE_NULL_DELETE_FN',
+                'MPI_WIN_NULL_COPY_FN', 'MPI_WIN_DUP_FN', 'MPI_WIN_NULL_DELETE_FN',
+                'MPI_NULL_COPY_FN', 'MPI_DUP_FN', 'MPI_NULL_DELETE_FN']
+
+
 def main():
     args = sys.argv[1:]
     sizeof_aint = 8
@@ -583,6 +635,8 @@ def main():
                         kind.lower(), len(order[kind])))
     h += ['    {NULL, NULL, NULL, 0}', '};', '']
     write(os.path.join(outdir, 'mpif_handles.c'), '\n'.join(h))
+
+    write(os.path.join(outdir, 'mpif_tramp.c'), banner + '\n'.join(trampolines()) + '\n')
 
     consts = constant_decls(ints, handles, hindex, sizeof_aint)
     seen = {}
