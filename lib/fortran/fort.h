@@ -56,6 +56,11 @@ char *ucmpi_f_str_in(const char *s, size_t len);
 char *ucmpi_f_str_tmp(size_t len);
 void ucmpi_f_str_out(char *dst, size_t len, const char *src);
 
+/* How many datatypes an Alltoallw (peers) or Neighbor_alltoallw
+ * (out/in neighbors) on comm takes; 0 for an invalid comm. */
+enum { UCMPI_F_NT_PEERS, UCMPI_F_NT_OUT, UCMPI_F_NT_IN };
+int ucmpi_f_ntypes(MPI_Comm comm, int which);
+
 /* Predefined handles registered at load time in mpif.h's order. */
 typedef MPI_Fint (*ucmpi_f_c2f_t)(void *);
 typedef struct {

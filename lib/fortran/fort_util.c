@@ -228,3 +228,31 @@ void pmpi_info_create_env_(MPI_Fint *info, MPI_Fint *ierror)
     *ierror = PMPI_Info_create_env(0, NULL, &c_info);
     *info = PMPI_Info_c2f(c_info);
 }
+
+int ucmpi_f_ntypes(MPI_Comm comm, int which)
+{
+    int n = 0, inter = 0, topo = MPI_UNDEFINED, indeg = 0, outdeg = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return 0;
+    if (which == UCMPI_F_NT_PEERS) {
+        if (inter)
+            PMPI_Comm_remote_size(comm, &n);
+        else
+            PMPI_Comm_size(comm, &n);
+        return n;
+    }
+    PMPI_Topo_test(comm, &topo);
+    if (topo == MPI_CART) {
+        PMPI_Cartdim_get(comm, &n);
+        indeg = outdeg = 2 * n;
+    } else if (topo == MPI_GRAPH) {
+        int rank = 0;
+        PMPI_Comm_rank(comm, &rank);
+        PMPI_Graph_neighbors_count(comm, rank, &indeg);
+        outdeg = indeg;
+    } else if (topo == MPI_DIST_GRAPH) {
+        int weighted = 0;
+        PMPI_Dist_graph_neighbors_count(comm, &indeg, &outdeg, &weighted);
+    }
+    return which == UCMPI_F_NT_OUT ? outdeg : indeg;
+}

@@ -186,6 +186,12 @@ class Shim:
         table = {'array_of_datatypes': 'max_datatypes'}
         if p.name in table and table[p.name] in names:
             return '*' + table[p.name]
+        if p.name in ('sendtypes', 'recvtypes') and 'comm' in names:
+            # one type per peer (Alltoallw) or per neighbor (Neighbor_alltoallw)
+            which = 'UCMPI_F_NT_PEERS'
+            if 'eighbor' in self.name:
+                which = 'UCMPI_F_NT_OUT' if p.name == 'sendtypes' else 'UCMPI_F_NT_IN'
+            return 'ucmpi_f_ntypes(PMPI_Comm_f2c(*comm), %s)' % which
         for n in ('count', 'incount'):
             if n in names:
                 return '*' + n
@@ -217,6 +223,9 @@ class Shim:
                 self.skip = 'array %s without a count' % n
                 return
             self.fargs.append('%sMPI_Fint %s[]' % ('const ' if p.const else '', n))
+            if not ln.startswith('*'):
+                self.pre.append('const int n_%s = %s;' % (n, ln))
+                ln = 'n_' + n
             self.pre.append('%s s_%s[16], *c_%s = %s > 16 ? malloc(sizeof(*c_%s) * (size_t)%s) : s_%s;'
                             % (base, n, n, ln, n, ln, n))
             self.pre.append('if (c_%s == NULL) { *ierror = MPI_ERR_NO_MEM; return; }' % n)
