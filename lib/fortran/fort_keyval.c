@@ -1,5 +1,6 @@
 /*
- * Attribute keyvals with Fortran copy and delete functions.  C passes
+ * Attribute keyvals with Fortran copy and delete functions, and
+ * generalized requests with Fortran query/free/cancel functions.  C passes
  * extra_state back to the callbacks: it points to a record holding the
  * Fortran functions and the user's own extra_state.  Records live as long
  * as the library (attributes may outlive MPI_X_free_keyval).
@@ -215,4 +216,68 @@ void mpi_dup_fn_(MPI_Fint *old, MPI_Fint *keyval, MPI_Fint *extra,
     *out = *in;
     *flag = 1;
     *ierror = MPI_SUCCESS;
+}
+
+/* ---- generalized requests: the Fortran functions ride on extra_state,
+ * freed after free_fn, the last call C makes ---- */
+typedef void f_query_fn(MPI_Aint *extra, MPI_Fint *status, MPI_Fint *ierror);
+typedef void f_free_fn(MPI_Aint *extra, MPI_Fint *ierror);
+typedef void f_cancel_fn(MPI_Aint *extra, MPI_Fint *complete, MPI_Fint *ierror);
+
+typedef struct {
+    f_query_fn *query;
+    f_free_fn *free;
+    f_cancel_fn *cancel;
+    MPI_Aint extra;
+} greq_t;
+
+static int greq_query(void *extra, MPI_Status *status)
+{
+    greq_t *g = extra;
+    MPI_Fint ierr = MPI_SUCCESS;
+    g->query(&g->extra, (MPI_Fint *)status, &ierr);
+    return ierr;
+}
+
+static int greq_free(void *extra)
+{
+    greq_t *g = extra;
+    MPI_Fint ierr = MPI_SUCCESS;
+    g->free(&g->extra, &ierr);
+    free(g);
+    return ierr;
+}
+
+static int greq_cancel(void *extra, int complete)
+{
+    greq_t *g = extra;
+    MPI_Fint ierr = MPI_SUCCESS, fcomplete = complete != 0;
+    g->cancel(&g->extra, &fcomplete, &ierr);
+    return ierr;
+}
+
+#pragma weak mpi_grequest_start_ = pmpi_grequest_start_
+#pragma weak mpi_grequest_start_f08_ = pmpi_grequest_start_
+#pragma weak pmpi_grequest_start_f08_ = pmpi_grequest_start_
+void pmpi_grequest_start_(f_query_fn *query, f_free_fn *free_fn,
+                          f_cancel_fn *cancel, const MPI_Aint *extra,
+                          MPI_Fint *request, MPI_Fint *ierror);
+void pmpi_grequest_start_(f_query_fn *query, f_free_fn *free_fn,
+                          f_cancel_fn *cancel, const MPI_Aint *extra,
+                          MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Fint absent;
+    if (ierror == NULL)   /* mpi_f08: ierror is optional */
+        ierror = &absent;
+    greq_t *g = malloc(sizeof(*g));
+    if (g == NULL) {
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    *g = (greq_t){query, free_fn, cancel, *extra};
+    MPI_Request c_req = MPI_REQUEST_NULL;
+    *ierror = PMPI_Grequest_start(greq_query, greq_free, greq_cancel, g, &c_req);
+    if (*ierror != MPI_SUCCESS)
+        free(g);
+    *request = PMPI_Request_c2f(c_req);
 }

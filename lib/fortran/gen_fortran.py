@@ -48,7 +48,8 @@ HAND_WRITTEN = {'MPI_Init', 'MPI_Init_thread', 'MPI_Pcontrol',
                 'MPI_Op_create', 'MPI_Op_free', 'MPI_Comm_create_keyval',
                 'MPI_Type_create_keyval', 'MPI_Win_create_keyval', 'MPI_Keyval_create',
                 'MPI_Comm_create_errhandler', 'MPI_Win_create_errhandler',
-                'MPI_File_create_errhandler', 'MPI_Session_create_errhandler'}
+                'MPI_File_create_errhandler', 'MPI_Session_create_errhandler',
+                'MPI_Grequest_start'}
 C_ONLY = re.compile(r'^MPI_(T_|\w+_(c2f|f2c|c2f08|f082c|f2f08|f082f)$)')
 
 
@@ -470,6 +471,10 @@ HAND_F08 = {
 }
 HAND_F08['MPI_Op_create'] = ['EXTERNAL :: user_fn', 'LOGICAL, INTENT(IN) :: commute',
                              'TYPE(MPI_Op), INTENT(OUT) :: op']
+HAND_F08['MPI_Grequest_start'] = ['EXTERNAL :: query_fn', 'EXTERNAL :: free_fn',
+                                  'EXTERNAL :: cancel_fn',
+                                  'INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: extra_state',
+                                  'TYPE(MPI_Request), INTENT(OUT) :: request']
 HAND_F08['MPI_Op_free'] = ['TYPE(MPI_Op), INTENT(INOUT) :: op']
 for _obj in ('Comm', 'Win', 'File', 'Session'):
     HAND_F08['MPI_%s_create_errhandler' % _obj] = [
