@@ -139,8 +139,6 @@ MPI_Aint pmpi_aint_diff_(const MPI_Aint *a, const MPI_Aint *b)
 
 /* Detach: Fortran's buffer_addr is a choice argument that gets nothing. */
 #pragma weak mpi_buffer_detach_ = pmpi_buffer_detach_
-#pragma weak mpi_buffer_detach_f08_ = pmpi_buffer_detach_
-#pragma weak pmpi_buffer_detach_f08_ = pmpi_buffer_detach_
 void pmpi_buffer_detach_(void *buffer_addr, MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_buffer_detach_(void *buffer_addr, MPI_Fint *size, MPI_Fint *ierror)
 {
@@ -152,8 +150,6 @@ void pmpi_buffer_detach_(void *buffer_addr, MPI_Fint *size, MPI_Fint *ierror)
 }
 
 #pragma weak mpi_comm_detach_buffer_ = pmpi_comm_detach_buffer_
-#pragma weak mpi_comm_detach_buffer_f08_ = pmpi_comm_detach_buffer_
-#pragma weak pmpi_comm_detach_buffer_f08_ = pmpi_comm_detach_buffer_
 void pmpi_comm_detach_buffer_(const MPI_Fint *comm, void *buffer_addr,
                               MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_comm_detach_buffer_(const MPI_Fint *comm, void *buffer_addr,
@@ -167,8 +163,6 @@ void pmpi_comm_detach_buffer_(const MPI_Fint *comm, void *buffer_addr,
 }
 
 #pragma weak mpi_session_detach_buffer_ = pmpi_session_detach_buffer_
-#pragma weak mpi_session_detach_buffer_f08_ = pmpi_session_detach_buffer_
-#pragma weak pmpi_session_detach_buffer_f08_ = pmpi_session_detach_buffer_
 void pmpi_session_detach_buffer_(const MPI_Fint *session, void *buffer_addr,
                                  MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_session_detach_buffer_(const MPI_Fint *session, void *buffer_addr,
@@ -179,6 +173,41 @@ void pmpi_session_detach_buffer_(const MPI_Fint *session, void *buffer_addr,
         ierror = &ierror_absent;
     void *addr;
     *ierror = PMPI_Session_detach_buffer(PMPI_Session_f2c(*session), &addr, size);
+}
+
+/* mpi_f08's buffer_addr is a TYPE(C_PTR) that gets the address. */
+#pragma weak mpi_buffer_detach_f08_ = pmpi_buffer_detach_f08_
+void pmpi_buffer_detach_f08_(void **buffer_addr, MPI_Fint *size, MPI_Fint *ierror);
+void pmpi_buffer_detach_f08_(void **buffer_addr, MPI_Fint *size, MPI_Fint *ierror)
+{
+    MPI_Fint absent;
+    if (ierror == NULL)
+        ierror = &absent;
+    *ierror = PMPI_Buffer_detach(buffer_addr, size);
+}
+
+#pragma weak mpi_comm_detach_buffer_f08_ = pmpi_comm_detach_buffer_f08_
+void pmpi_comm_detach_buffer_f08_(const MPI_Fint *comm, void **buffer_addr,
+                                  MPI_Fint *size, MPI_Fint *ierror);
+void pmpi_comm_detach_buffer_f08_(const MPI_Fint *comm, void **buffer_addr,
+                                  MPI_Fint *size, MPI_Fint *ierror)
+{
+    MPI_Fint absent;
+    if (ierror == NULL)
+        ierror = &absent;
+    *ierror = PMPI_Comm_detach_buffer(PMPI_Comm_f2c(*comm), buffer_addr, size);
+}
+
+#pragma weak mpi_session_detach_buffer_f08_ = pmpi_session_detach_buffer_f08_
+void pmpi_session_detach_buffer_f08_(const MPI_Fint *session, void **buffer_addr,
+                                     MPI_Fint *size, MPI_Fint *ierror);
+void pmpi_session_detach_buffer_f08_(const MPI_Fint *session, void **buffer_addr,
+                                     MPI_Fint *size, MPI_Fint *ierror)
+{
+    MPI_Fint absent;
+    if (ierror == NULL)
+        ierror = &absent;
+    *ierror = PMPI_Session_detach_buffer(PMPI_Session_f2c(*session), buffer_addr, size);
 }
 
 /* Fortran's buflen is the string's length, without C's NUL. */

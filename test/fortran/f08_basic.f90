@@ -4,7 +4,10 @@
 ! MPI_IN_PLACE and MPI_STATUS(ES)_IGNORE, strings and logicals.
 program f08_basic
   use mpi_f08
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_loc, c_associated
   implicit none
+  real(kind=8), target :: bsbuf(100)
+  type(c_ptr) :: addr
   integer :: rank, nproc, nxt, prv, errs, i, cnt, ierr
   type(MPI_Comm) :: dup, split
   type(MPI_Status) :: st, sts(2)
@@ -74,6 +77,14 @@ program f08_basic
   call MPI_Error_class(ierr, cnt)
   call check(cnt == MPI_ERR_COUNT, 'MPI_ERR_COUNT through mpi_f08')
   call MPI_Comm_free(dup)
+
+  ! Bsend through an attached buffer; detach hands back its address
+  call MPI_Buffer_attach(bsbuf, size(bsbuf) * 8)
+  call MPI_Bsend(rank, 1, MPI_INTEGER, nxt, 6, MPI_COMM_WORLD)
+  call MPI_Recv(cnt, 1, MPI_INTEGER, prv, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+  call check(cnt == prv, 'Bsend')
+  call MPI_Buffer_detach(addr, nlen)
+  call check(c_associated(addr, c_loc(bsbuf)) .and. nlen == size(bsbuf) * 8, 'Buffer_detach')
 
   call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (errs /= 0) then
