@@ -503,6 +503,30 @@ for _obj, _type in (('comm', 'MPI_Comm'), ('type', 'MPI_Datatype'), ('win', 'MPI
         'INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: attribute_val']
 
 
+SIZEOF_KINDS = [('INTEGER', k) for k in (1, 2, 4, 8, 16)] + \
+    [('REAL', k) for k in (4, 8, 10, 16)] + [('COMPLEX', k) for k in (4, 8, 10, 16)] + \
+    [('LOGICAL', k) for k in (1, 2, 4, 8)] + [('CHARACTER', 1)]
+
+
+def sizeof_generic(f08):
+    """MPI_SIZEOF (mpi and mpi_f08 only): bytes of one element of any
+    intrinsic type and kind, scalar or array (assumed rank)."""
+    names = ['ucmpi_sizeof_%s%d' % (t.lower(), k) for t, k in SIZEOF_KINDS]
+    head = ['PRIVATE :: ' + ', '.join(names),
+            'INTERFACE MPI_Sizeof', '  MODULE PROCEDURE ' + ', '.join(names), 'END INTERFACE']
+    body = []
+    for (t, k), n in zip(SIZEOF_KINDS, names):
+        decl = 'CHARACTER(LEN=*)' if t == 'CHARACTER' else '%s(KIND=%d)' % (t, k)
+        body += ['SUBROUTINE %s(x, size, ierror)' % n,
+                 '  %s, INTENT(IN) :: x(..)' % decl,
+                 '  INTEGER, INTENT(OUT) :: size',
+                 '  INTEGER%s, INTENT(OUT) :: ierror' % (', OPTIONAL' if f08 else ''),
+                 '  size = %s' % ('KIND(x)' if t == 'CHARACTER' else 'STORAGE_SIZE(x) / 8'),
+                 '  %sierror = MPI_SUCCESS' % ('IF (PRESENT(ierror)) ' if f08 else ''),
+                 'END SUBROUTINE']
+    return head, body
+
+
 def f08_module(shims, ints, handles, hindex, consts):
     """module mpi_f08: handle types, MPI_Status, constants, and a generic
     MPI_X (and PMPI_X) per function whose specific MPI_X_f08 is the C shim
@@ -559,7 +583,10 @@ def f08_module(shims, ints, handles, hindex, consts):
             m += ['INTERFACE %s%s' % (prefix, name)]
             m += ['  ' + line for line in body(prefix)]
             m += ['END INTERFACE']
+    head, body = sizeof_generic(True)
+    m += head
     m.append('CONTAINS')
+    m += body
     for k in HANDLES:
         for op, fn in (('==', 'eq'), ('/=', 'ne')):
             f = 'ucmpi_%s_%s' % (fn, k.lower())
@@ -696,7 +723,10 @@ def main():
           '    END FUNCTION']
     for s in shims:
         m += ['    ' + l for l in s.f_interface()]
-    m += ['  END INTERFACE', 'END MODULE mpi']
+    m += ['  END INTERFACE']
+    head, body = sizeof_generic(False)
+    m += ['  ' + l for l in head] + ['CONTAINS'] + ['  ' + l for l in body]
+    m += ['END MODULE mpi']
     m = [w for line in m for w in wrap_free(line)]
     write(os.path.join(outdir, 'mpi.f90'), '\n'.join(m) + '\n')
 

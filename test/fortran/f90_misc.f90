@@ -105,6 +105,14 @@ program f90_misc
   call check(sz == 16, 'DOUBLE COMPLEX is 16 bytes')
   call MPI_Type_size(MPI_LOGICAL, sz, ierr)
   call check(sz == 4, 'LOGICAL is 4 bytes')
+  call MPI_Sizeof(aval, sz, ierr)
+  call check(sz == 8, 'MPI_Sizeof of an address integer')
+  call MPI_Sizeof(periods, sz, ierr)
+  call check(sz == 4, 'MPI_Sizeof of a LOGICAL array')
+  call MPI_Sizeof(name, sz, ierr)
+  call check(sz == 1, 'MPI_Sizeof of a CHARACTER')
+  call MPI_Sizeof((1d0, 0d0), sz, ierr)
+  call check(sz == 16, 'MPI_Sizeof of a double complex')
 
   ! errors come back to Fortran with their class
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
