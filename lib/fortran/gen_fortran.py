@@ -263,7 +263,7 @@ class Shim:
             self.fargs.append('%sMPI_Fint *%s' % ('const ' if p.const else '', n))
             self.cargs.append('ucmpi_f_weights(%s)' % n)
             self.fdecl.append('INTEGER, INTENT(IN) :: %s(*)' % n)
-        elif p.ctype == 'int' and n == 'ranges' or base == 'int' and n == 'ranges':
+        elif base == 'int' and n == 'ranges':
             self.fargs.append('%sMPI_Fint (*%s)[3]' % ('const ' if p.const else '', n))
             self.cargs.append(n)
             self.fdecl.append('INTEGER, INTENT(IN) :: %s(3, *)' % n)
@@ -314,14 +314,17 @@ class Shim:
     def c_text(self):
         lname = self.name.lower()
         args = ', '.join(self.fargs + self.lens)
-        out = ['#pragma weak %s_ = p%s_' % (lname, lname),
-               '#pragma weak %s_f08_ = p%s_' % (lname, lname),
-               '#pragma weak p%s_f08_ = p%s_' % (lname, lname),
-               'void p%s_(%s);' % (lname, args),
-               'void p%s_(%s)' % (lname, args), '{',
-               '    MPI_Fint ierror_absent;',
-               '    if (ierror == NULL)   /* mpi_f08: ierror is optional */',
-               '        ierror = &ierror_absent;']
+        if lname.endswith('_c'):      # large-count: mpi_f08's MPI_X_f08c only
+            aliases = ['%s_f08c_' % lname[:-2], 'p%s_f08c_' % lname[:-2]]
+        else:
+            aliases = [lname + '_', lname + '_f08_', 'p%s_f08_' % lname]
+        out = ['#pragma weak %s = p%s_' % (a, lname) for a in aliases]
+        out += [
+                'void p%s_(%s);' % (lname, args),
+                'void p%s_(%s)' % (lname, args), '{',
+                '    MPI_Fint ierror_absent;',
+                '    if (ierror == NULL)   /* mpi_f08: ierror is optional */',
+                '        ierror = &ierror_absent;']
         out += ['    ' + s for s in self.pre]
         out.append('    *ierror = P%s(%s);' % (self.name, ', '.join(self.cargs)))
         out += ['    ' + s for s in self.post]
@@ -333,7 +336,8 @@ class Shim:
         """Buffers of nonblocking and persistent calls (in mpi_f08)."""
         n = self.name
         if re.match(r'MPI_I[a-z]', n) and not n.startswith(('MPI_Info', 'MPI_Intercomm')) \
-                or n.endswith('_init') or n.startswith(('MPI_Put', 'MPI_Get_accumulate', 'MPI_R')) \
+                or n.endswith('_init') or n.startswith(('MPI_Put', 'MPI_Get_accumulate', 'MPI_Rput',
+                                                        'MPI_Rget', 'MPI_Raccumulate')) \
                 or n in ('MPI_Get', 'MPI_Accumulate', 'MPI_Fetch_and_op', 'MPI_Compare_and_swap',
                          'MPI_Buffer_attach', 'MPI_Imrecv', 'MPI_Pready'):
             return '@ASYNC@'
@@ -344,7 +348,10 @@ class Shim:
         derived types (the same bytes as the INTEGERs the shim reads),
         ierror optional (the shims accept a NULL ierror)."""
         names = [p.name for p in self.params] + ['ierror']
-        name = prefix + self.name + '_f08'
+        if self.name.endswith('_c'):
+            name = prefix + self.name[:-2] + '_f08c'
+        else:
+            name = prefix + self.name + '_f08'
         lines = ['SUBROUTINE %s(%s)' % (name, ', '.join(names)), 'IMPORT']
         lines += [f08_decl(d) for d in self.fdecl]
         lines += ['INTEGER, OPTIONAL, INTENT(OUT) :: ierror', 'END SUBROUTINE ' + name]
@@ -527,7 +534,19 @@ def sizeof_generic(f08):
     return head, body
 
 
-def f08_module(shims, ints, handles, hindex, consts):
+def signature(shim):
+    """What generic resolution sees of a specific: types and kinds."""
+    sig = []
+    for d in shim.fdecl:
+        if d.startswith('!') or 'TYPE(*)' in d:
+            continue
+        d = f08_decl(d).split('::')[0]
+        d = re.sub(r'MPI_(COUNT|OFFSET)_KIND', 'MPI_ADDRESS_KIND', d)
+        sig.append(re.sub(r',\s*(INTENT\(\w+\)|ASYNCHRONOUS)', '', d).strip())
+    return sig
+
+
+def f08_module(shims, large, ints, handles, hindex, consts):
     """module mpi_f08: handle types, MPI_Status, constants, and a generic
     MPI_X (and PMPI_X) per function whose specific MPI_X_f08 is the C shim
     itself.  Choice buffers are assumed-size: MPI_SUBARRAYS_SUPPORTED is
@@ -570,7 +589,12 @@ def f08_module(shims, ints, handles, hindex, consts):
           '  FUNCTION MPI_Aint_diff(addr1, addr2)', '    IMPORT',
           '    INTEGER(KIND=MPI_ADDRESS_KIND) :: MPI_Aint_diff, addr1, addr2',
           '  END FUNCTION', 'END INTERFACE']
-    specifics = [(s.name, s.f08_interface) for s in shims]
+    def with_large(s):
+        l = large.get(s.name)
+        if l is None or signature(l) == signature(s):
+            return s.f08_interface       # MPI_Aint and MPI_Count are one kind
+        return lambda prefix='': s.f08_interface(prefix) + l.f08_interface(prefix)
+    specifics = [(s.name, with_large(s)) for s in shims]
     for name, decls in HAND_F08.items():
         def body(prefix='', name=name, decls=decls):
             args = [d.split(':: ')[1] for d in decls] + ['ierror']
@@ -645,8 +669,16 @@ def main():
     order, hindex = handle_indices(handles)
     protos = parse_protos(src)
 
-    shims, skipped = [], []
+    shims, skipped, large = [], [], {}
     for ret, name, params in protos:
+        if name.endswith('_c') and not C_ONLY.match(name) and name[:-2] not in HAND_WRITTEN:
+            s = Shim(ret, name, params)
+            s.build()
+            if s.skip:
+                skipped.append((name, s.skip))
+            else:
+                large[name[:-2]] = s
+            continue
         if C_ONLY.match(name) or name.endswith('_c') or name in HAND_WRITTEN:
             if name in HAND_WRITTEN:
                 continue
@@ -665,6 +697,7 @@ def main():
     banner = '/* Generated by lib/fortran/gen_fortran.py from include/mpi.h: do not edit. */\n'
     c = [banner, '#include "fortran/fort.h"', '#include <stdlib.h>', '']
     c += [s.c_text() for s in shims]
+    c += [s.c_text() for s in large.values()]
     write(os.path.join(outdir, 'mpif_shims.c'), '\n'.join(c))
 
     h = [banner, '#include "fortran/fort.h"', '',
@@ -731,7 +764,7 @@ def main():
     write(os.path.join(outdir, 'mpi.f90'), '\n'.join(m) + '\n')
 
     write(os.path.join(outdir, 'mpi_f08.f90'),
-          '\n'.join(f08_module(shims, ints, handles, hindex, consts)) + '\n')
+          '\n'.join(f08_module(shims, large, ints, handles, hindex, consts)) + '\n')
 
     b = ['# mpif.h / mpi module: %d generated + %d hand-written'
          % (len(shims), len(HAND_WRITTEN))]

@@ -13,7 +13,8 @@ program f08_basic
   type(MPI_Status) :: st, sts(2)
   type(MPI_Request) :: reqs(2)
   type(MPI_Datatype) :: vec
-  real(kind=8) :: a(10), b(5)
+  real(kind=8) :: a(10), b(5), c10(10)
+  integer(kind=MPI_COUNT_KIND) :: ccount
   integer :: m(3, 4), col(4)
   complex(kind=8) :: z
   logical :: flag
@@ -67,6 +68,12 @@ program f08_basic
   call check(cnt == prv, 'scalar send')
   call MPI_Test(reqs(1), flag, st)
   call check(flag, 'Test of a null request')
+
+  ! large-count forms, chosen by the kind of the count
+  call MPI_Sendrecv(a, 10_MPI_COUNT_KIND, MPI_DOUBLE_PRECISION, nxt, 8, c10, 10_MPI_COUNT_KIND, &
+                    MPI_DOUBLE_PRECISION, prv, 8, MPI_COMM_WORLD, st)
+  call MPI_Get_count(st, MPI_DOUBLE_PRECISION, ccount)
+  call check(ccount == 10_MPI_COUNT_KIND .and. c10(10) == 100d0 * prv + 10, 'MPI_Sendrecv_c')
 
   ! strings and errors without ierror
   call MPI_Comm_set_name(dup, 'dup of world  ')
