@@ -13,7 +13,7 @@ CONFIGURE_FLAGS=${CONFIGURE_FLAGS:-}
 
 packages=(build-essential autoconf automake libtool pkg-config
           libucx-dev ucx-utils libpmix-dev libhwloc-dev check
-          valgrind clang iproute2 procps)
+          valgrind clang iproute2 procps gfortran python3)
 
 install_packages() {
     local missing=()

@@ -2,8 +2,8 @@
 # README command 2 (and CI): set up if needed, then run the whole suite:
 # unit tests (Check), multi-rank tests through mpiexec, launcher, fault,
 # TCP and Slurm suites.  Ends with one line "N passed, N failed".
-#   TEST_SUITES  space-separated subset of: unit mpi launcher fault tcp netns slurm
-#   TEST_FILTER  regex of test/mpi programs to run
+#   TEST_SUITES  space-separated subset of: unit mpi fortran launcher fault tcp netns slurm
+#   TEST_FILTER  regex of test/mpi (and test/fortran) programs to run
 #   TEST_VALGRIND=1  run every test/mpi rank under valgrind (leaks included)
 #   CONFIGURE_FLAGS=--enable-asan BUILDDIR=build-asan  an ASan build
 set -uo pipefail
@@ -12,7 +12,7 @@ export PREFIX=${PREFIX:-$repo/install}
 export BUILDDIR=${BUILDDIR:-$repo/build}
 # ASan builds: libpmix's own never-freed start-up allocations are not ours
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$repo/test/launcher/lsan.supp:print_suppressions=0}
-suites=${TEST_SUITES:-unit mpi launcher fault tcp netns slurm}
+suites=${TEST_SUITES:-unit mpi fortran launcher fault tcp netns slurm}
 "$repo/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
 
 total_pass=0 total_fail=0
@@ -76,10 +76,25 @@ mpi_suite() {
         TEST_LOGDIR="$BUILDDIR/test-logs" "$repo/test/mpi/runtests"
 }
 
+# test/fortran's programs, listed in test/fortran/fortran.list, run by the
+# same runner; nothing to run when configured with --disable-fortran.
+fortran_suite() {
+    cd "$BUILDDIR" || return 1
+    if [ ! -e lib/libucmpi_fortran.la ]; then
+        echo "fortran: bindings not built (--disable-fortran)"
+        echo "fortran: 0 passed, 0 failed"
+        return 0
+    fi
+    MPIEXEC="$BUILDDIR/runtime/mpiexec" TEST_BUILDDIR="$BUILDDIR/test/fortran" \
+        TEST_LISTS="$repo/test/fortran/fortran.list" \
+        TEST_LOGDIR="$BUILDDIR/test-logs" "$repo/test/mpi/runtests"
+}
+
 for s in $suites; do
     case "$s" in
         unit) run_suite unit unit_suite ;;
         mpi) build_tests; run_suite mpi mpi_suite ;;
+        fortran) build_tests; run_suite fortran fortran_suite ;;
         launcher|fault|tcp|netns|slurm)
             runner="$repo/test/$s/run.sh"
             if [ -f "$runner" ]; then

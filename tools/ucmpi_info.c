@@ -30,6 +30,7 @@ int main(int argc, char **argv)
     printf("UCX: built with %s, running %s\n", UCMPI_BUILD_UCX_VERSION,
            ucmpi_ucx_version());
     printf("Build: CC=%s CFLAGS=%s\n", UCMPI_BUILD_CC, UCMPI_BUILD_CFLAGS);
+    printf("Bindings: %s\n", UCMPI_BUILD_BINDINGS);
     printf("Tag layout: %d-bit MPI tags (MPI_TAG_UB %d), up to %d ranks per "
            "communicator\n", 24, UCMPI_TAG_MAX, 1 << 21);
     printf("\nUCX transports available here:\n");

@@ -14,6 +14,10 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
     {"WAIT_MODE", UCMPI_CFG_STR, "auto",
      "How waiting ranks behave: poll, yield, block, or auto (yield when "
      "more ranks than cores share the node)"},
+    {"POLL_YIELD_AFTER", UCMPI_CFG_LONG, "1",
+     "When more ranks than cores share the node: test-style calls "
+     "(MPI_Test*, MPI_Iprobe, ...) give the core away from this many "
+     "empty calls in a row on (0: never)"},
     {"EAGER_SYNC_INTERVAL", UCMPI_CFG_LONG, "256",
      "Flow control: every Nth small standard send to one peer is "
      "synchronous, so unexpected messages cannot pile up without bound"},

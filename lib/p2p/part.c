@@ -20,6 +20,7 @@
  */
 #include "core/ucmpi.h"
 #include "p2p/p2p.h"
+#include "p2p/progress.h"
 #include "p2p/tag.h"
 #include "comm/comm_internal.h"
 #include "ucp_glue/ucx.h"
@@ -578,7 +579,9 @@ int PMPI_Parrived(MPI_Request request, int partition, int *flag)
         *flag = 1;
         return MPI_SUCCESS;
     }
-    ucmpi_progress();              /* runs the hook if the header is late */
+    int n = ucmpi_progress();      /* runs the hook if the header is late */
     *flag = ucmpi_request_is_complete(request);
+    if (!*flag)
+        ucmpi_progress_poll_miss(n);
     return MPI_SUCCESS;
 }

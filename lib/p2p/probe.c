@@ -5,6 +5,7 @@
 #include "core/ucmpi.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_cancel.h"
+#include "p2p/progress.h"
 #include "p2p/tag.h"
 #include "ucp_glue/ucx.h"
 
@@ -65,24 +66,30 @@ static int look_once(uint64_t rtag, uint64_t mask, int remove, matched_t *m)
     return found;
 }
 
-/* One look (two if the first missed and progress found events). */
-static int look(int source, int tag, MPI_Comm comm, int remove, matched_t *m)
+/* One look (two if the first missed and progress found events); a
+ * miss of the nonblocking probes, which programs spin on, lets the
+ * progress engine give the core away (lib/p2p/progress_poll.h). */
+static int look(int source, int tag, MPI_Comm comm, int remove, matched_t *m,
+                bool poll)
 {
     uint64_t rtag, mask;
 
     ucmpi_tag_recv(comm->ctx, UCMPI_CTX_P2P, source, tag, &rtag, &mask);
     if (look_once(rtag, mask, remove, m))
         return 1;
-    if (ucmpi_progress() == 0)
-        return 0;
-    return look_once(rtag, mask, remove, m);
+    int n = ucmpi_progress();
+    if (n != 0 && look_once(rtag, mask, remove, m))
+        return 1;
+    if (poll)
+        ucmpi_progress_poll_miss(n);
+    return 0;
 }
 
 static void wait_look(int source, int tag, MPI_Comm comm, int remove,
                       matched_t *m)
 {
     unsigned spins = 0;
-    while (!look(source, tag, comm, remove, m))
+    while (!look(source, tag, comm, remove, m, false))
         ucmpi_progress_idle(++spins);
     ucmpi_rt_wait_done();
 }
@@ -100,7 +107,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
         return MPI_SUCCESS;
     }
     matched_t m;
-    *flag = look(source, tag, comm, 0, &m);
+    *flag = look(source, tag, comm, 0, &m, true);
     if (*flag)
         fill_status(status, m.sender_tag, m.len);
     return MPI_SUCCESS;
@@ -160,7 +167,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
         return MPI_SUCCESS;
     }
     matched_t m;
-    *flag = look(source, tag, comm, 1, &m);
+    *flag = look(source, tag, comm, 1, &m, true);
     if (!*flag)
         return MPI_SUCCESS;
     return make_message(comm, &m, message, status, "MPI_Improbe");

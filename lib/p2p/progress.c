@@ -13,6 +13,7 @@
 #include "ucmpi_rt.h"
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
+#include "p2p/progress_poll.h"
 #include "ucp_glue/ucx.h"
 
 #include <poll.h>
@@ -46,6 +47,11 @@ enum { WAIT_POLL, WAIT_YIELD, WAIT_BLOCK };
 static int wait_mode = WAIT_POLL;
 int ucmpi_progress_polling = 1;   /* wait_mode == WAIT_POLL */
 static int oversubscribed;        /* more ranks on this node than cores */
+/* Test-style calls that found nothing give the core away (progress.h) */
+int ucmpi_progress_poll_gate;
+/* per thread: each polling thread counts its own empty calls */
+static _Thread_local unsigned poll_misses;
+static unsigned poll_yield_after;
 
 void ucmpi_progress_register(ucmpi_progress_fn_t fn)
 {
@@ -161,6 +167,14 @@ void ucmpi_progress_handoff(int events, unsigned *spins)
     }
 }
 
+/* After a test-style call found nothing, on an oversubscribed node: the
+ * backoff of lib/p2p/progress_poll.h (ucmpi_progress_poll_miss). */
+void ucmpi_progress_poll_idle(int events)
+{
+    if (ucmpi_poll_backoff_step(&poll_misses, poll_yield_after, events))
+        sched_yield();
+}
+
 /* Publishes the CPUs this process may run on (before the start-up fence),
  * so that every rank can count the cores its node's ranks share. */
 int ucmpi_progress_publish(void)
@@ -216,6 +230,9 @@ void ucmpi_progress_init(void)
     else
         wait_mode = oversubscribed ? WAIT_YIELD : WAIT_POLL;
     ucmpi_progress_polling = wait_mode == WAIT_POLL;
+    long after = ucmpi_config_long("POLL_YIELD_AFTER");
+    poll_yield_after = after > 0 ? (unsigned)after : 0;
+    ucmpi_progress_poll_gate = oversubscribed && poll_yield_after != 0;
     /* sleeps of tens of microseconds, not plus the default 50 us slack */
     if (wait_mode == WAIT_BLOCK)
         prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);

@@ -18,6 +18,20 @@ extern int ucmpi_p2p_acks_pending __attribute__((visibility("hidden")));
 /* 1 in wait mode poll: idle turns only publish "waiting" once. */
 extern int ucmpi_progress_polling __attribute__((visibility("hidden")));
 
+/* 1 when test-style calls that found nothing give the core away: the
+ * node is oversubscribed (lib/p2p/progress.c, progress_poll.h). */
+extern int ucmpi_progress_poll_gate __attribute__((visibility("hidden")));
+void ucmpi_progress_poll_idle(int events);
+
+/* After a call a program may spin on (MPI_Test*, MPI_Iprobe,
+ * MPI_Parrived, MPI_Win_test, ...) found nothing; `events`: what its
+ * progress call saw.  Not oversubscribed: one predicted branch. */
+static inline void ucmpi_progress_poll_miss(int events)
+{
+    if (__builtin_expect(ucmpi_progress_poll_gate, 0))
+        ucmpi_progress_poll_idle(events);
+}
+
 static inline bool ucmpi_progress_ucx_only(void)
 {
     return ucmpi_global.thread_level != MPI_THREAD_MULTIPLE &&

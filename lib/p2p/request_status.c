@@ -3,6 +3,7 @@
  * like the Test forms, but the requests stay allocated and active.
  */
 #include "core/ucmpi.h"
+#include "p2p/progress.h"
 
 static int check(int count, MPI_Request reqs[], const char *fn)
 {
@@ -16,7 +17,6 @@ static int check(int count, MPI_Request reqs[], const char *fn)
         if (reqs[i] != MPI_REQUEST_NULL && reqs[i]->magic != UCMPI_MAGIC_REQUEST)
             return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_REQUEST, fn,
                                "request %d is not a valid request", i);
-    ucmpi_progress();
     return MPI_SUCCESS;
 }
 
@@ -46,7 +46,7 @@ int PMPI_Request_get_status_any(int count, MPI_Request reqs[], int *index,
     int rc = check(count, reqs, "MPI_Request_get_status_any");
     if (rc != MPI_SUCCESS)
         return rc;
-    int any_active = 0;
+    int any_active = 0, n = ucmpi_progress();
     *flag = 0;
     *index = MPI_UNDEFINED;
     for (int i = 0; i < count; i++) {
@@ -63,6 +63,8 @@ int PMPI_Request_get_status_any(int count, MPI_Request reqs[], int *index,
     if (!any_active) {
         *flag = 1;
         peek(MPI_REQUEST_NULL, status);
+    } else {
+        ucmpi_progress_poll_miss(n);
     }
     return MPI_SUCCESS;
 }
@@ -74,9 +76,12 @@ int PMPI_Request_get_status_all(int count, MPI_Request reqs[], int *flag,
     int rc = check(count, reqs, "MPI_Request_get_status_all");
     if (rc != MPI_SUCCESS)
         return rc;
+    int n = ucmpi_progress();
     *flag = 1;
     for (int i = 0; i < count; i++)
         *flag &= done(reqs[i]);
+    if (!*flag)
+        ucmpi_progress_poll_miss(n);
     if (*flag && statuses != MPI_STATUSES_IGNORE)
         for (int i = 0; i < count; i++)
             peek(reqs[i], &statuses[i]);
@@ -91,7 +96,7 @@ int PMPI_Request_get_status_some(int incount, MPI_Request reqs[],
     int rc = check(incount, reqs, "MPI_Request_get_status_some");
     if (rc != MPI_SUCCESS)
         return rc;
-    int n = 0, any_active = 0;
+    int n = 0, any_active = 0, events = ucmpi_progress();
     for (int i = 0; i < incount; i++) {
         if (ucmpi_request_inactive(reqs[i]))
             continue;
@@ -103,5 +108,7 @@ int PMPI_Request_get_status_some(int incount, MPI_Request reqs[],
         indices[n++] = i;
     }
     *outcount = any_active ? n : MPI_UNDEFINED;
+    if (any_active && n == 0)
+        ucmpi_progress_poll_miss(events);
     return MPI_SUCCESS;
 }

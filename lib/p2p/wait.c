@@ -259,11 +259,12 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
             *status = ucmpi_empty_status;
         return MPI_SUCCESS;
     }
-    if (!ucmpi_request_is_complete(r))
-        ucmpi_progress_fast();
+    int n = ucmpi_request_is_complete(r) ? 1 : ucmpi_progress_fast();
     *flag = ucmpi_request_is_complete(r);
-    if (!*flag)
+    if (!*flag) {
+        ucmpi_progress_poll_miss(n);
         return MPI_SUCCESS;
+    }
     return finish_report(request, status, "MPI_Test");
 }
 
@@ -365,10 +366,12 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
     int rc = check_array(count, reqs, "MPI_Testall");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!all_complete(count, reqs))
-        ucmpi_progress_fast();
+    int n = all_complete(count, reqs) ? 1 : ucmpi_progress_fast();
     *flag = all_complete(count, reqs);
-    return *flag ? finish_all(count, reqs, sts, "MPI_Testall") : MPI_SUCCESS;
+    if (*flag)
+        return finish_all(count, reqs, sts, "MPI_Testall");
+    ucmpi_progress_poll_miss(n);
+    return MPI_SUCCESS;
 }
 
 /* Index of a complete active request, MPI_UNDEFINED if none is active,
@@ -426,8 +429,9 @@ int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
         return rc;
     int i = find_any(count, reqs);
     if (i == -1) {
-        ucmpi_progress_fast();
-        i = find_any(count, reqs);
+        int n = ucmpi_progress_fast();
+        if ((i = find_any(count, reqs)) == -1)
+            ucmpi_progress_poll_miss(n);
     }
     *flag = i != -1;
     *index = i == -1 ? MPI_UNDEFINED : i;
@@ -493,8 +497,9 @@ int PMPI_Testsome(int count, MPI_Request reqs[], int *outcount, int idx[],
         return rc;
     int i = find_any(count, reqs);
     if (i == -1) {
-        ucmpi_progress_fast();
-        i = find_any(count, reqs);
+        int n = ucmpi_progress_fast();
+        if ((i = find_any(count, reqs)) == -1)
+            ucmpi_progress_poll_miss(n);
     }
     if (i == MPI_UNDEFINED) {
         *outcount = MPI_UNDEFINED;
@@ -542,9 +547,10 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *st)
             *st = ucmpi_empty_status;
         return MPI_SUCCESS;
     }
-    if (!ucmpi_request_is_complete(request))
-        ucmpi_progress_fast();
+    int n = ucmpi_request_is_complete(request) ? 1 : ucmpi_progress_fast();
     *flag = ucmpi_request_is_complete(request);
+    if (!*flag)
+        ucmpi_progress_poll_miss(n);
     if (*flag && st != MPI_STATUS_IGNORE) {
         if (request->ops != NULL && request->ops->on_complete != NULL)
             request->ops->on_complete(request);
