@@ -17,6 +17,7 @@ typedef struct {
     uint8_t coll;             /* the sender's collective (0: unknown) */
     uint8_t pad;
     int32_t who;              /* _FINALIZE: the rank in MPI_Finalize */
+    uint64_t stamp;           /* the sender's comm (comm_internal.h) */
 } abort_msg_t;
 
 static uint64_t ctx_bits(const ucmpi_comm_t *c)
@@ -98,8 +99,10 @@ static int take_abort(const ucmpi_comm_t *c, uint32_t seq, unsigned sig,
             ucmpi_ucx_msg_discard(msg);
             continue;
         }
+        /* (a stall message an earlier comm with this context id left
+         * unread is not news either: its stamp differs) */
         if (ucmpi_ucx_msg_take(msg, m, sizeof(*m)) == 0 && m->seq == seq &&
-            is_news(m, sig, coll)) {
+            m->stamp == c->ctx_stamp && is_news(m, sig, coll)) {
             *src = ucmpi_tag_src(t);
             return 1;
         }
@@ -202,7 +205,7 @@ void ucmpi_coll_abort_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
                            unsigned coll, int reason, int who)
 {
     abort_msg_t m = {seq, (uint8_t)sig, (uint8_t)reason, (uint8_t)coll, 0,
-                     who};
+                     who, c->ctx_stamp};
     uint64_t tag = abort_tag(c, seq);
 
     for (int r = 0; r < c->remote_size; r++)
@@ -222,7 +225,7 @@ void ucmpi_coll_wait_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
                           unsigned coll, int peer)
 {
     abort_msg_t m = {seq, (uint8_t)sig, UCMPI_COLL_ABORT_WAIT, (uint8_t)coll,
-                     0, -1};
+                     0, -1, c->ctx_stamp};
     uint64_t tag = abort_tag(c, seq);
 
     (void)ucmpi_ucx_send_copy(ucmpi_comm_peer_world(c, peer), tag, &m,

@@ -79,7 +79,8 @@ void ucmpi_coll_abort_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
  * other, e.g. a make-up gather against a 3-rank allreduce) fails and
  * tells the others; one in the same schedule drops it.  Once per stalled
  * run and peer; a peer that never stalls there keeps it until
- * MPI_Finalize drops what is unexpected. */
+ * MPI_Finalize drops what is unexpected (a later comm that takes c's
+ * context id ignores it: the message carries c's ctx_stamp). */
 void ucmpi_coll_wait_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
                           unsigned coll, int peer);
 /* Discards every message of seq still unexpected on c's collective

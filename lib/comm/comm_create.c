@@ -36,6 +36,11 @@ ucmpi_comm_t *ucmpi_comm_build(ucmpi_group_t *group, ucmpi_group_t *remote,
     c->size = group->size;
     c->remote_size = remote->size;
     c->ctx = ctx;
+    /* an earlier comm with this ctx may have left unread stall messages
+     * (sched_abort.h): its numbers differ from this one's */
+    c->ctx_stamp = ucmpi_ctx_stamp(ctx);
+    c->coll_seq = (uint32_t)((c->ctx_stamp * UINT64_C(0x9e3779b97f4a7c15))
+                             >> 32);
     c->session_id = parent ? parent->session_id : 0;
     c->errhandler = parent ? parent->errhandler : &ucmpi_errors_are_fatal;
     ucmpi_errhandler_retain(c->errhandler);

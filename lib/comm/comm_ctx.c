@@ -24,6 +24,13 @@
  * holding the lock for a round that waited for them, deadlocked
  * (MPICH threads/comm idup_deadlock, comm_idup).  Offers in flight at
  * once never share an id.  This is MPICH's scheme, simplified.
+ *
+ * Each round also ANDs the complement of every participant's epoch (the
+ * largest stamp it has seen): the winning round's stamp, OR of the
+ * epochs + 1, is the same on every participant and larger than the stamp
+ * of any earlier comm that had the id here.  Stall messages an earlier
+ * comm left unread (sched_abort.h) are told apart by it: taken for the new
+ * comm's, they failed correct programs (MPICH threads/comm/idup_nb).
  */
 #include "core/ucmpi.h"
 #include "comm/comm_internal.h"
@@ -33,6 +40,8 @@
 
 static uint64_t ctx_free[UCMPI_CTX_WORDS];
 static int ctx_ready;
+static uint64_t ctx_epoch;                 /* largest stamp seen */
+static uint64_t ctx_stamps[UCMPI_CTX_IDS]; /* of the comm holding each id */
 
 static void ctx_init(void)
 {
@@ -73,6 +82,25 @@ void ucmpi_ctx_release(uint32_t id)
     ucmpi_lock();
     ctx_free[id / 64] |= (uint64_t)1 << (id % 64);
     ucmpi_unlock();
+}
+
+/* Under the big lock: ids just reserved by an agreement of stamp st. */
+static void stamp_ids(uint64_t st, int n, const uint32_t *ids)
+{
+    if (st > ctx_epoch)
+        ctx_epoch = st;
+    for (int i = 0; i < n; i++)
+        ctx_stamps[ids[i]] = st;
+}
+
+uint64_t ucmpi_ctx_stamp(uint32_t id)
+{
+    uint64_t st = 0;
+    ucmpi_lock();
+    if (id < UCMPI_CTX_IDS)
+        st = ctx_stamps[id];
+    ucmpi_unlock();
+    return st;
 }
 
 void ucmpi_ctx_finalize(void)
@@ -156,6 +184,7 @@ static int take_lock(agree_op_t *op)
 }
 
 #define ROUND_WORDS UCMPI_CTX_ROUND_WORDS
+#define STAMP_WORD (UCMPI_CTX_WORDS + 1)
 
 /* The highest few free ids stay out of every offer: lone agreements
  * (agree_alone) take them while a round is in flight. */
@@ -181,6 +210,7 @@ static void fill_round(agree_op_t *op, uint64_t *buf)
 {
     ucmpi_lock();
     memset(buf, 0, ROUND_WORDS * sizeof(uint64_t));
+    buf[STAMP_WORD] = ~ctx_epoch;
     if (op->rounds == 0 && eager_owner == NULL) {
         uint64_t m[UCMPI_CTX_WORDS];
         ucmpi_ctx_mask(m);
@@ -210,6 +240,8 @@ static int end_round(agree_op_t *op, const uint64_t *buf, int n,
         common += __builtin_popcountll(buf[w]);
     if (common >= n || buf[UCMPI_CTX_WORDS] != 0)
         rc = ucmpi_ctx_pick(buf, n, ids);
+    if (rc == MPI_SUCCESS)
+        stamp_ids(~buf[STAMP_WORD] + 1, n, ids);
     drop_offers(op);
     op->rounds++;
     ucmpi_unlock();
@@ -257,6 +289,8 @@ static int agree_alone(int n, uint32_t *ids)
     ucmpi_ctx_mask(m);
     skip_offered(m, NULL);
     int rc = ucmpi_ctx_pick(m, n, ids);
+    if (rc == MPI_SUCCESS)
+        stamp_ids(ctx_epoch + 1, n, ids);
     ucmpi_unlock();
     return rc;
 }

@@ -102,11 +102,15 @@ int ucmpi_ctx_agree_gather(const ucmpi_cc_t *cc, int n, uint32_t *ids,
                            const void *in, void *out, size_t bytes);
 /* Same over both groups of an intercomm; exchanges nx (<= 4) extra ints
  * between the groups (x: this group's, the same on all members). */
-/* Caller-driven rounds: fill a buffer of UCMPI_CTX_ROUND_WORDS (free mask
- * and an all-real flag word), AND it over all participants, then end:
- * MPI_SUCCESS (ids reserved), MPI_ERR_PENDING (run another round) or an
- * error. */
-#define UCMPI_CTX_ROUND_WORDS (UCMPI_CTX_WORDS + 1)
+/* Caller-driven rounds: fill a buffer of UCMPI_CTX_ROUND_WORDS (free mask,
+ * an all-real flag word and the stamp word), AND it over all participants,
+ * then end: MPI_SUCCESS (ids reserved), MPI_ERR_PENDING (run another
+ * round) or an error. */
+#define UCMPI_CTX_ROUND_WORDS (UCMPI_CTX_WORDS + 2)
+/* The stamp of the communicator that took id (the same on all its
+ * members, never the same twice for one id on a process): tells its
+ * messages from those of an earlier communicator with that id. */
+uint64_t ucmpi_ctx_stamp(uint32_t id);
 typedef struct agree_op ucmpi_ctx_op_t;
 ucmpi_ctx_op_t *ucmpi_ctx_op_begin(uint64_t key);
 void ucmpi_ctx_op_fill(ucmpi_ctx_op_t *op, uint64_t *buf);

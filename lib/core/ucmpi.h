@@ -231,6 +231,7 @@ struct ucmpi_comm_s {
     ucmpi_group_t *group;     /* local group */
     ucmpi_group_t *remote_group; /* intercomm: remote group; else == group */
     uint32_t ctx;             /* context id (unique among live comms) */
+    uint64_t ctx_stamp;       /* which comm with this ctx (ucmpi_ctx_stamp) */
     ucmpi_errhandler_t *errhandler;
     char name[MPI_MAX_OBJECT_NAME];
     void *attrs;              /* owned by lib/core/attr.c */
