@@ -18,12 +18,14 @@
 #                    highest rate) instead of the median; this VM flips
 #                    between ~0.1 and ~0.5 us "slow periods" every few
 #                    seconds, and the best of N rounds leaves them out
+#   --stat both      the tables of medians, then those of best rounds
 #   --build DIR      ucmpi build tree (default: the current directory if it
 #                    holds lib/libucmpi.la)
 #   --mpis LIST      ucmpi,openmpi,mpich (default all)
 #   --benches LIST   p2p_bench,coll_bench,perftest,oversub and any other
 #                    bench/NAME.c (default: all); oversub also runs
-#                    oversub_p2p (p2p patterns at 4 and 8 ranks)
+#                    oversub_p2p (p2p patterns at 4 and 8 ranks) and
+#                    poll_bench (programs that poll, 2 to 16 ranks)
 #   --select LIST    sub-benchmarks passed as -b (e.g. latency,allreduce)
 #   --coll-np LIST   rank counts of coll_bench (default 2,4,8)
 #   --max-size B     cap on message sizes (e.g. 1M; default: each bench's)
@@ -80,7 +82,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 case "$rounds" in ''|*[!0-9]*|0) echo "compare.sh: --rounds takes a positive count" >&2; exit 2 ;; esac
-case "$stat" in median|best) ;; *) echo "compare.sh: --stat takes median or best" >&2; exit 2 ;; esac
+case "$stat" in median|best|both) ;; *) echo "compare.sh: --stat takes median, best or both" >&2; exit 2 ;; esac
 if [ -n "$base" ]; then
     [ -x "$base/bin/mpicc" ] || { echo "compare.sh: no $base/bin/mpicc (--base)" >&2; exit 2; }
     has "$mpis" base || mpis="$mpis,base"
@@ -98,8 +100,17 @@ start_time=$(date +%s)
 # time_left SECONDS: is there that much of the overall budget left?
 time_left() { [ $(( $(date +%s) - start_time + $1 )) -le "$max_time" ]; }
 
-# print_tables RESULTS: one table per (benchmark, rank count)
+# print_tables RESULTS: one table per (benchmark, rank count), of the
+# --stat (both: medians, then best rounds)
 print_tables() {
+    if [ "$stat" = both ]; then
+        echo "== medians over the rounds"
+        stat=median print_tables "$1"
+        echo
+        echo "== best rounds"
+        stat=best print_tables "$1"
+        return
+    fi
 echo "Ratios are ucmpi/peer of the value: for us and s lower is better, for MB/s and Mmsg/s higher is better."
 awk -v stat="$stat" '
 { key = $2 SUBSEP $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key; unit[key] = $7 }
@@ -194,7 +205,8 @@ bench_srcs=()
 for f in "$here"/*.c; do
     name=$(basename "$f" .c)
     if [ -z "$benches" ] || has "$benches" "$name" ||
-        { [ "${name%_p2p}" = oversub ] && has "$benches" oversub; }; then
+        { { [ "${name%_p2p}" = oversub ] || [ "$name" = poll_bench ]; } &&
+          has "$benches" oversub; }; then
         bench_srcs+=("$f")
     fi
 done
@@ -418,8 +430,9 @@ echo
 if [ "$rounds" = 1 ]; then
     echo "ucmpi vs Open MPI vs MPICH: medians of one run ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
 else
-    echo "ucmpi vs Open MPI vs MPICH: ${stat}s over $rounds interleaved rounds of each run's median;" \
-         "ratios of those ${stat}s ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
+    stats=${stat}s; [ "$stat" = both ] && stats="medians and bests"
+    echo "ucmpi vs Open MPI vs MPICH: $stats over $rounds interleaved rounds of each run's median;" \
+         "ratios of those $stats ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
 fi
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 [ -n "$base" ] && echo "base: ucmpi from $base"

@@ -3,7 +3,7 @@
  * tunable (name, current value, default, description).
  */
 #include "config.h"
-#include "config_table.h"
+#include "core/config_table.h"
 #include "ucp_glue/ucx.h"
 
 #include <stdio.h>

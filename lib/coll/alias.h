@@ -13,7 +13,7 @@
 #define UCMPI_COLL_ALIAS_H
 
 #include <stdint.h>
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 
 /* One side (send or receive) of a collective: n blocks at buf.  Without
  * arrays, one block of `count` elements of dt (callers pass n x count for

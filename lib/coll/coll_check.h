@@ -23,7 +23,7 @@
 #ifndef UCMPI_COLL_CHECK_H
 #define UCMPI_COLL_CHECK_H
 
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 
 /* Which ranks have a flow of data (coll_check_flow_t.who). */
 enum { UCMPI_CCK_ANY, UCMPI_CCK_ROOT, UCMPI_CCK_NONROOT };

@@ -4,7 +4,7 @@
  * runs a kernel over basic types, derived types made of one basic type,
  * or a user function.
  */
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 #include "coll/op.h"
 
 #include <stdlib.h>

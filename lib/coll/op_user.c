@@ -2,7 +2,7 @@
  * User-visible op calls: MPI_Op_create(_c), MPI_Op_free,
  * MPI_Op_commutative and MPI_Reduce_local(_c).
  */
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 #include "coll/alias.h"
 
 #include <stdlib.h>

@@ -11,8 +11,8 @@
 #include "coll/sched_impl.h"
 #include "coll/sched_abort.h"
 #include "coll/sched_sig.h"
-#include "p2p.h"
-#include "tag.h"
+#include "p2p/p2p.h"
+#include "p2p/tag.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,7 +360,7 @@ static int advance(ucmpi_sched_t *s)
 
 /* The hook leaves once no schedule runs: while any hook is registered the
  * single-operation waits of point-to-point take the engine's full
- * progress path (lib/progress.h).  Hooks run under the big lock, which
+ * progress path (lib/p2p/progress.h).  Hooks run under the big lock, which
  * launch() holds to register again. */
 static int sched_progress(void)
 {

@@ -16,7 +16,7 @@
 #ifndef UCMPI_COLL_SCHED_H
 #define UCMPI_COLL_SCHED_H
 
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 
 typedef struct ucmpi_sched ucmpi_sched_t;
 
@@ -127,7 +127,7 @@ int ucmpi_sched_req_why(ucmpi_request_t *req, char *buf, size_t n);
 /* What a collective that failed in err without an abort says (no peer
  * told why): blocking calls and ucmpi_sched_req_why alike. */
 const char *ucmpi_sched_plain_why(int err);
-/* Fails in-flight receives from dead peers (see lib/failure.c). */
+/* Fails in-flight receives from dead peers (see lib/core/failure.c). */
 void ucmpi_sched_check_peers(ucmpi_request_t *req);
 
 /* Reuse (the cache lives in coll_comm.c).  A built schedule depends only on its call's

@@ -2,8 +2,8 @@
 #include "coll/sched_abort.h"
 #include "coll/coll_util.h"
 #include "coll/sched_sig.h"
-#include "p2p_cancel.h"
-#include "tag.h"
+#include "p2p/p2p_cancel.h"
+#include "p2p/tag.h"
 #include "ucp_glue/ucx.h"
 
 #include <stdio.h>
@@ -34,7 +34,7 @@ static uint64_t abort_tag(const ucmpi_comm_t *c, uint32_t seq)
 /* What signature sig says, seen from a schedule with names nm. */
 /* Whether sig is one of collective coll's at some shape the decoder
  * tries (a root, a segment count): coll's own shapes are tried first,
- * as shape 1 of coll signs like shape 0 of coll + 2 (lib/tag.h). */
+ * as shape 1 of coll signs like shape 0 of coll + 2 (lib/p2p/tag.h). */
 static int coll_signs(unsigned coll, unsigned sig)
 {
     for (unsigned sh = 0; coll != 0 && sh < 64; sh++)

@@ -5,7 +5,7 @@
  * end in an error on every rank instead of a hang, at no cost to correct
  * calls:
  *  - a schedule's messages carry its signature (algorithm and shape) in
- *    the tag (lib/tag.h), so messages of different algorithms never match;
+ *    the tag (lib/p2p/tag.h), so messages of different algorithms never match;
  *  - a schedule that has waited STALL_SEC without progress probes the
  *    collective context for a message of its sequence number with another
  *    signature, or an abort message of that sequence;
@@ -23,7 +23,7 @@
 #ifndef UCMPI_COLL_SCHED_ABORT_H
 #define UCMPI_COLL_SCHED_ABORT_H
 
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 
 /* Seconds without progress before a schedule probes (checked every
  * 1024th idle turn of a waiting loop, so never on the fast path). */
@@ -31,7 +31,7 @@
 
 /* Why a rank aborted a collective: it found another signature (or, for
  * its peers, it was told so), its own arguments failed, or a rank its
- * schedule waited for is in MPI_Finalize (lib/failure.c). */
+ * schedule waited for is in MPI_Finalize (lib/core/failure.c). */
 enum {
     UCMPI_COLL_ABORT_MISMATCH = 1,
     UCMPI_COLL_ABORT_ARGS = 2,

@@ -5,7 +5,7 @@
  */
 #include "coll/sched_impl.h"
 #include "coll/sched_sig.h"
-#include "tag.h"
+#include "p2p/tag.h"
 
 #include <stdlib.h>
 #include <string.h>

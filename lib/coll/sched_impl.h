@@ -43,7 +43,7 @@ typedef union scratch {
 
 struct ucmpi_sched {
     ucmpi_comm_t *comm;       /* the collective's communicator */
-    int tag;                  /* sequence and signature (lib/tag.h) */
+    int tag;                  /* sequence and signature (lib/p2p/tag.h) */
     uint32_t seq;             /* the whole sequence number */
     unsigned sig;             /* ucmpi_sched_sign; 0: unsigned */
     unsigned shape;           /* its shape (ucmpi_sched_shape keeps alg) */

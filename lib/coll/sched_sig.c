@@ -1,5 +1,5 @@
 /*
- * Which collective a schedule belongs to, for its signature (lib/tag.h:
+ * Which collective a schedule belongs to, for its signature (lib/p2p/tag.h:
  * ucmpi_coll_sig): ranks that call different collectives at one
  * sequence number (an erroneous program: rank 0 in MPI_Bcast, rank 1 in
  * MPI_Reduce) then never match each other's messages, and the stall
@@ -9,7 +9,7 @@
  * collective share it.
  */
 #include "coll/sched_sig.h"
-#include "tag.h"
+#include "p2p/tag.h"
 
 #include <string.h>
 #include <strings.h>
@@ -27,7 +27,7 @@ static const char *const colls[] = {
 #define NCOLLS ((unsigned)(sizeof(colls) / sizeof(colls[0])))
 
 _Static_assert(sizeof(colls) / sizeof(colls[0]) < UCMPI_COLL_SIG_COLLS,
-               "collective ids must fit the signature (lib/tag.h)");
+               "collective ids must fit the signature (lib/p2p/tag.h)");
 
 static int ends_with(const char *p, size_t *len, const char *suffix)
 {

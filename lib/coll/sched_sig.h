@@ -1,5 +1,5 @@
 /*
- * The collective part of a schedule's signature (lib/tag.h) and its
+ * The collective part of a schedule's signature (lib/p2p/tag.h) and its
  * decoding for the messages of a mismatch (lib/coll/sched_sig.c).
  */
 #ifndef UCMPI_COLL_SCHED_SIG_H
@@ -20,7 +20,7 @@ const char *ucmpi_coll_sig_coll_name(unsigned id);
 const char *ucmpi_coll_sig_alg_name(const ucmpi_coll_names_t *nm,
                                     unsigned sig);
 /* The collective whose algorithms sign with sig at the smallest shape
- * (below 64), or 0: a guess where signatures collide (lib/tag.h). */
+ * (below 64), or 0: a guess where signatures collide (lib/p2p/tag.h). */
 unsigned ucmpi_coll_sig_coll_of(unsigned sig);
 
 #endif

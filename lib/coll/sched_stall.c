@@ -10,7 +10,7 @@
 #include "coll/sched_impl.h"
 #include "coll/sched_abort.h"
 #include "coll/sched_sig.h"
-#include "tag.h"
+#include "p2p/tag.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -161,7 +161,7 @@ void ucmpi_sched_abort_peers(ucmpi_comm_t *comm, uint32_t seq)
 }
 
 /* The step of s's round in flight whose transfer is unfinished and whose
- * peer is in MPI_Finalize (lib/failure.c: asks it, once), or -1; at the
+ * peer is in MPI_Finalize (lib/core/failure.c: asks it, once), or -1; at the
  * run's first stall, tells those peers that it waits for them (a peer in
  * another collective then fails: sched_abort.h).  Under the big lock. */
 static int finalized_peer(ucmpi_sched_t *s)

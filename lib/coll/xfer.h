@@ -7,7 +7,7 @@
 #ifndef UCMPI_COLL_XFER_H
 #define UCMPI_COLL_XFER_H
 
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 #include "coll/sched.h"
 #include "coll/coll_util.h"
 #include "coll/alias.h"

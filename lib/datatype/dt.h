@@ -11,7 +11,7 @@
 #ifndef UCMPI_DT_H
 #define UCMPI_DT_H
 
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 
 enum { UCMPI_DTN_VEC = 1, UCMPI_DTN_LOOP = 2 };
 

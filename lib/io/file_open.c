@@ -5,7 +5,7 @@
  * get an error.
  */
 #include "io.h"
-#include "comm_internal.h"
+#include "comm/comm_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

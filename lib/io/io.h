@@ -6,14 +6,14 @@
 #ifndef UCMPI_IO_H
 #define UCMPI_IO_H
 
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 
 #include <pthread.h>
 
 #define UCMPI_MAGIC_FILE 0x46494c45
 
 struct ucmpi_file_s {
-    ucmpi_win_head_t head;    /* magic, refcount, errhandler (lib/error.c) */
+    ucmpi_win_head_t head;    /* magic, refcount, errhandler (lib/core/error.c) */
     int fd;
     int amode;
     int atomic;

@@ -1,8 +1,8 @@
 /* MPI_T initialisation, string rules, enumerations and categories.  The
- * control variables are the tunables table (lib/config.c), in three
+ * control variables are the tunables table (lib/core/config.c), in three
  * categories by area; there are no performance variables or events yet. */
 #include "mpit/mpit.h"
-#include "config_table.h"
+#include "core/config_table.h"
 
 #include <pthread.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* MPI_T control variables: the tunables table (lib/config.c), named
+/* MPI_T control variables: the tunables table (lib/core/config.c), named
  * UCMPI_<NAME> like their environment variables.  Numbers are MPI_INT,
  * strings MPI_CHAR of UCMPI_CFG_VALUE_MAX characters.  Tunables marked
  * UCMPI_CFG_RUNTIME are read at every use and can be written at any time
@@ -6,7 +6,7 @@
  * they choose collective algorithms); the rest are read once when the
  * library starts and are MPI_T_SCOPE_READONLY. */
 #include "mpit/mpit.h"
-#include "config_table.h"
+#include "core/config_table.h"
 #include "coll/coll_util.h"
 
 #include <limits.h>

@@ -5,7 +5,7 @@
 #ifndef UCMPI_RMA_H
 #define UCMPI_RMA_H
 
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -119,7 +119,7 @@ struct ucmpi_win_s {
     /* info */
     int no_locks, same_size, same_disp_unit, acc_ordering_none;
     char name[MPI_MAX_OBJECT_NAME];
-    void *attrs;              /* owned by lib/attr.c */
+    void *attrs;              /* owned by lib/core/attr.c */
 };
 typedef struct ucmpi_win_s ucmpi_win_t;
 

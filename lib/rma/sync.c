@@ -3,6 +3,7 @@
  * the flush family.  PSCW notices travel on the window communicator's
  * auxiliary context: "posted" from target to origin, "done" back.
  */
+#include "p2p/progress.h"
 #include "rma/rma.h"
 
 #include <stdlib.h>
@@ -238,11 +239,13 @@ int PMPI_Win_test(MPI_Win win, int *flag)
     if (win->exposure != UCMPI_EPOCH_PSCW)
         return ucmpi_err_win(win, MPI_ERR_RMA_SYNC, fn,
                              "no MPI_Win_post epoch is open");
-    ucmpi_progress();
+    int n = ucmpi_progress();
     *flag = 1;
     for (int i = 0; i < win->npost_reqs; i++)
         if (!ucmpi_request_is_complete(win->post_reqs[i]))
             *flag = 0;
+    if (!*flag)
+        ucmpi_progress_poll_miss(n);
     if (*flag) {
         rc = end_exposure(win);
         if (rc != MPI_SUCCESS)
@@ -308,6 +311,8 @@ int PMPI_Win_sync(MPI_Win win)
         return rc;
     /* unified model: public and private copies are the same memory */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    ucmpi_progress();
+    /* programs spin on it, reading a shared-memory window the others
+     * write: nothing to do lets another rank have the core */
+    ucmpi_progress_poll_miss(ucmpi_progress());
     return MPI_SUCCESS;
 }

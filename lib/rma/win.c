@@ -21,7 +21,7 @@ int PMPI_Comm_dup(MPI_Comm, MPI_Comm *);
 int PMPI_Comm_free(MPI_Comm *);
 const char *ucmpi_info_lookup(MPI_Info info, const char *key);
 
-/* lib/error.c and lib/errhandler.c see windows as ucmpi_win_head_t */
+/* lib/core/error.c and lib/core/errhandler.c see windows as ucmpi_win_head_t */
 _Static_assert(offsetof(struct ucmpi_win_s, magic) ==
                    offsetof(ucmpi_win_head_t, magic) &&
                offsetof(struct ucmpi_win_s, refcount) ==

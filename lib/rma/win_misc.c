@@ -1,6 +1,6 @@
 /*
  * Window accessors: group, name, info and the predefined
- * attributes (answered for lib/attr.c through two hooks); lib/errhandler.c
+ * attributes (answered for lib/core/attr.c through two hooks); lib/core/errhandler.c
  * handles window error handlers through ucmpi_win_head_t.
  */
 #include "rma/rma.h"
@@ -103,7 +103,7 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
     return MPI_SUCCESS;
 }
 
-/* ---- attributes: hooks called by lib/attr.c ---- */
+/* ---- attributes: hooks called by lib/core/attr.c ---- */
 void **ucmpi_win_attrs(MPI_Win win);
 void **ucmpi_win_attrs(MPI_Win win)
 {

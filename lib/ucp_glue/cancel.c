@@ -1,12 +1,12 @@
 /*
- * UCX side of send cancellation (protocol in lib/p2p_cancel.h): the two
+ * UCX side of send cancellation (protocol in lib/p2p/p2p_cancel.h): the two
  * active messages, sent on the same endpoint as the tagged data so that a
  * cancel request is processed after the message it names arrived, and the
  * drop of a cancelled message.
  */
 #include "glue.h"
 #include "ucx.h"
-#include "p2p_cancel.h"
+#include "p2p/p2p_cancel.h"
 
 #include <stdio.h>
 #include <stdlib.h>

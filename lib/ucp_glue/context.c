@@ -4,9 +4,9 @@
  */
 #include "glue.h"
 #include "ucx.h"
-#include "p2p.h"
+#include "p2p/p2p.h"
 #include "ucmpi_rt.h"
-#include "p2p_cancel.h"
+#include "p2p/p2p_cancel.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,15 +1,15 @@
 /*
  * Blocking point-to-point of contiguous data straight on UCX, without a
  * ucmpi request: MPI_Send's and MPI_Recv's usual paths, whose few hundred
- * instructions a ping-pong's latency waits for (lib/p2p_api.c jumps here
+ * instructions a ping-pong's latency waits for (lib/p2p/p2p_api.c jumps here
  * after its argument checks).
  */
 #include "glue.h"
 #include "ucx.h"
-#include "tag.h"
-#include "p2p.h"
-#include "p2p_inline.h"
-#include "progress.h"
+#include "p2p/tag.h"
+#include "p2p/p2p.h"
+#include "p2p/p2p_inline.h"
+#include "p2p/progress.h"
 
 /* Waits for a UCX request posted without callback; once world_peer >= 0
  * is seen dead a receive (info != NULL) from it is cancelled, a send to it
@@ -26,7 +26,7 @@ wait_ucx_nofree(void *ucx_req, ucp_tag_recv_info_t *info, int world_peer,
 
     /* a turn of this loop is what a message waits for on average: a
      * cheap status check, and UCX progress without the engine's call
-     * when nothing else needs driving (see lib/progress.h) */
+     * when nothing else needs driving (see lib/p2p/progress.h) */
     ucmpi_wait_loop_init(&l);
     while ((st = ucp_request_check_status(ucx_req)) == UCS_INPROGRESS) {
         int n = l.fast ? (int)ucp_worker_progress(worker) : ucmpi_progress();

@@ -5,7 +5,7 @@
  */
 #include "glue.h"
 #include "ucx.h"
-#include "p2p.h"
+#include "p2p/p2p.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +27,7 @@ int ucmpi_ucx_peer_failed(int r)
 /* Peer error handling in UCX 1.13 excludes every shared-memory transport
  * ("no peer failure handler"), which made on-node traffic go over TCP
  * loopback (30x the latency).  So peers on this node use no UCX error
- * handling (their death is seen from their pid, lib/failure.c), and only
+ * handling (their death is seen from their pid, lib/core/failure.c), and only
  * peers on other nodes use peer mode. */
 static ucp_err_handling_mode_t error_mode(int r)
 {

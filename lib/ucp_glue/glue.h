@@ -1,13 +1,13 @@
 /*
  * UCX glue shared inside lib/ucp_glue/ (the only place that sees UCP types).
- * The rest of lib/ uses the UCX-free services declared in lib/ucmpi.h and
+ * The rest of lib/ uses the UCX-free services declared in lib/core/ucmpi.h and
  * lib/ucp_glue/ucx.h.
  */
 #ifndef UCMPI_GLUE_H
 #define UCMPI_GLUE_H
 
 #include <ucp/api/ucp.h>
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 
 typedef struct {
     ucp_context_h context;

@@ -28,7 +28,7 @@
  */
 #define _GNU_SOURCE
 #include "glue.h"
-#include "p2p.h"
+#include "p2p/p2p.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
 #ifndef UCMPI_GLUE_RMA_H
 #define UCMPI_GLUE_RMA_H
 
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 
 typedef struct ucmpi_rma_mem ucmpi_rma_mem_t;     /* registered local region */
 typedef struct ucmpi_rma_rkey ucmpi_rma_rkey_t;   /* unpacked remote key */

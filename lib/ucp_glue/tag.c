@@ -6,10 +6,10 @@
  */
 #include "glue.h"
 #include "ucx.h"
-#include "tag.h"
-#include "p2p.h"
-#include "p2p_cancel.h"
-#include "progress.h"
+#include "p2p/tag.h"
+#include "p2p/p2p.h"
+#include "p2p/p2p_cancel.h"
+#include "p2p/progress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -264,7 +264,7 @@ int ucmpi_ucx_tag_send(ucmpi_request_t *req, int world_dest, uint64_t tag)
         ucmpi_ucx_hugepage_send(world_dest, buf, count);
     req->p2p.pending = 1;
     if (ucmpi_tag_is_sync(tag) && ucmpi_p2p_sync_by_ucx(world_dest)) {
-        /* on-node: UCX acknowledges the match itself (see lib/tag.h) */
+        /* on-node: UCX acknowledges the match itself (see lib/p2p/tag.h) */
         finish_post(req, ucp_tag_send_sync_nbx(ep, buf, count,
                                                tag & ~UCMPI_TAG_SYNC, &p), 1);
         return MPI_SUCCESS;

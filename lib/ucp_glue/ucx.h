@@ -4,7 +4,7 @@
 #ifndef UCMPI_UCX_H
 #define UCMPI_UCX_H
 
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 
 /* Context + worker (thread mode from the MPI thread level), address
  * published through the runtime modex (the caller fences). */

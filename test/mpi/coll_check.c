@@ -248,7 +248,7 @@ static void bad_root_block(int form)
     free(r);
 }
 
-/* Two collectives whose 8-bit tag signatures collide (lib/tag.h):
+/* Two collectives whose 8-bit tag signatures collide (lib/p2p/tag.h):
  * MPI_Bcast from rank 1 (binomial, shape 1) and MPI_Gatherv to rank 0
  * (linear, shape 0), on a comm of ranks 0 and 1.  Over p2p (the
  * nonblocking forms) the default mode matches rank 1's gatherv block as

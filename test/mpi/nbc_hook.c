@@ -1,8 +1,8 @@
 /* Nonblocking and persistent collectives run as schedules driven by a
  * progress hook (lib/coll/sched.c), MPI_Comm_idup's context-id agreement
- * by another (lib/comm_ctx.c).  Once none runs, the hook must be
+ * by another (lib/comm/comm_ctx.c).  Once none runs, the hook must be
  * gone again: while one is registered every single-operation wait of
- * point-to-point leaves its fast path (lib/progress.h).  Checks the
+ * point-to-point leaves its fast path (lib/p2p/progress.h).  Checks the
  * engine's hook count through its internal symbol (weak: elsewhere only
  * the results are checked) after each kind, the collectives' results, and
  * messages sent afterwards. */

@@ -1,8 +1,8 @@
 /* Partitioned receives started before their sender's init leave a
- * progress hook registered until the header arrives (lib/part.c).  Once
+ * progress hook registered until the header arrives (lib/p2p/part.c).  Once
  * nothing partitioned is pending the hook must be gone again: while one
  * is registered every single-operation wait leaves its fast path
- * (lib/progress.h).  Checks the engine's hook count through its internal
+ * (lib/p2p/progress.h).  Checks the engine's hook count through its internal
  * symbol (weak: the test still runs its correctness part elsewhere), and
  * that many later blocking and nonblocking messages stay correct. */
 #include "hooktest.h"

@@ -1,7 +1,7 @@
 /* See coll_mock.h. */
 #include "coll_mock.h"
 #include "coll/coll.h"
-#include "p2p.h"
+#include "p2p/p2p.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,7 +128,7 @@ void ucmpi_progress_register(ucmpi_progress_fn_t fn)
 {
     hooks[nhooks++] = fn;
 }
-/* As lib/progress.c: the schedule engine's hook leaves when idle and
+/* As lib/p2p/progress.c: the schedule engine's hook leaves when idle and
  * registers again at the next launch. */
 void ucmpi_progress_unregister(ucmpi_progress_fn_t fn)
 {
@@ -157,7 +157,7 @@ void ucmpi_progress_yield(void)
 {
 }
 
-/* lib/progress.h: one process, nothing to share cores with (the shm
+/* lib/p2p/progress.h: one process, nothing to share cores with (the shm
  * path's waits then never sleep on a futex) */
 int ucmpi_progress_polling = 1;
 

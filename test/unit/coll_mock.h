@@ -9,7 +9,7 @@
 #ifndef COLL_MOCK_H
 #define COLL_MOCK_H
 
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 
 #define MOCK_MAX_RANKS 16
 

@@ -2,7 +2,7 @@
  * doubling folds, block partitions. */
 #include "coll/coll_util.h"
 #include "coll/sched_sig.h"
-#include "tag.h"
+#include "p2p/tag.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -121,7 +121,7 @@ START_TEST(test_ring_segments)
 }
 END_TEST
 
-/* Signatures (lib/tag.h): never 0, EMPTY or ABORT; every (collective,
+/* Signatures (lib/p2p/tag.h): never 0, EMPTY or ABORT; every (collective,
  * algorithm) at shape 0 differs; algorithms of one collective differ at
  * shapes below 16; shapes of one (collective, algorithm) below 251
  * differ.  The forms of a call share its collective. */

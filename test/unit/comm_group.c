@@ -3,8 +3,8 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "comm_internal.h"
-#include "topo.h"
+#include "comm/comm_internal.h"
+#include "comm/topo.h"
 
 ucmpi_global_t ucmpi_global = {.world_rank = 3, .world_size = 1000000};
 

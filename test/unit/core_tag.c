@@ -2,8 +2,8 @@
  * the request pool, and argument checks on a communicator object. */
 #include <check.h>
 #include <stdlib.h>
-#include "ucmpi.h"
-#include "tag.h"
+#include "core/ucmpi.h"
+#include "p2p/tag.h"
 
 /* A receive (tag, mask) matches a sent tag as UCX does it. */
 static int matches(uint64_t sent, uint64_t rtag, uint64_t mask)

@@ -5,7 +5,7 @@
  * (including a non-commutative one, which must see in as its left operand).
  * ucmpi_op_apply3 (out = a op b) must match copy + ucmpi_op_apply.
  */
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 
 #include <check.h>
 #include <complex.h>

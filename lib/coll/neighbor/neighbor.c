@@ -1,10 +1,10 @@
 /*
  * MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w) in blocking,
  * nonblocking and persistent forms, on cartesian, graph and dist-graph
- * communicators (peers from ucmpi_topo_neighbors(), lib/topo.h).
+ * communicators (peers from ucmpi_topo_neighbors(), lib/comm/topo.h).
  */
 #include "coll/neighbor/neighbor.h"
-#include "topo.h"
+#include "comm/topo.h"
 
 static const ucmpi_xfer_alg_t neighbor_alg = {
     0, "exchange", "all neighbours in one round", ucmpi_neighbor_exchange};

@@ -22,7 +22,7 @@
 #ifndef UCMPI_COLL_SHM_H
 #define UCMPI_COLL_SHM_H
 
-#include "ucmpi.h"
+#include "core/ucmpi.h"
 
 #include <stdint.h>
 #include <string.h>

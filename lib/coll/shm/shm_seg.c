@@ -19,7 +19,7 @@
 #include "coll/shm/shm_seg.h"
 #include "coll/coll.h"
 #include "coll/coll_util.h"
-#include "progress.h"
+#include "p2p/progress.h"
 #include "coll/bcast/bcast.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/sched_sig.h"

@@ -6,7 +6,7 @@
 #include "coll/shm/shm_seg.h"
 #include "coll/coll.h"
 #include "coll/sched_abort.h"
-#include "progress.h"
+#include "p2p/progress.h"
 
 #include <linux/futex.h>
 #include <stdint.h>
@@ -110,7 +110,7 @@ static void sleep_on(ucmpi_coll_shm_t *sh, int r, uint64_t seen)
 }
 
 /* Rank r, which this rank waits for, will never post: it is in
- * MPI_Finalize (lib/failure.c asks it once; its answer comes after its
+ * MPI_Finalize (lib/core/failure.c asks it once; its answer comes after its
  * last post) or has sent a message of a p2p collective this rank has not
  * started (it skipped or left this one).  MPI_ERR_OTHER and the reason in
  * why, else MPI_SUCCESS. */

@@ -1,0 +1,56 @@
+/*
+ * MPI_Comm_disconnect (MPI-4.1 11.10.4) for the communicators ucmpi has
+ * (no dynamic processes): it waits until the communication still pending
+ * on the communicator internally has completed (requests the user freed
+ * while active, buffered sends), then frees it as MPI_Comm_free does.
+ * The standard makes it collective, with all communication matched
+ * beforehand, so each process waits for its own operations only: what a
+ * peer still needs from it (a rendezvous receive, a synchronous ack) it
+ * gets while this process progresses here.  Also MPI_Comm_get_parent.
+ */
+#include "core/ucmpi.h"
+#include "p2p/bsend.h"
+#include "comm/comm_internal.h"
+
+static int pending_on(ucmpi_comm_t *c)
+{
+    return ucmpi_orphans_pending_on(c, -1, 0) +
+           ucmpi_orphans_pending_on(c, UCMPI_REQ_RECV, 0) +
+           ucmpi_bsend_pending_on(c);
+}
+
+#pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
+int PMPI_Comm_disconnect(MPI_Comm *comm)
+{
+    int rc = ucmpi_comm_check_freeable(comm, "MPI_Comm_disconnect",
+                                       "disconnected");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_comm_t *c = *comm;
+    unsigned spins = 0;
+    while (pending_on(c) > 0) {
+        if (ucmpi_progress() == 0)
+            ucmpi_progress_idle(++spins);
+        else
+            spins = 0;
+    }
+    ucmpi_rt_wait_done();
+    return PMPI_Comm_free(comm);
+}
+
+/* No process of a ucmpi job is spawned (MPI_Comm_spawn is not provided),
+ * so the parent is MPI_COMM_NULL, as the standard says for such
+ * processes. */
+#pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
+int PMPI_Comm_get_parent(MPI_Comm *parent)
+{
+    const char *fn = "MPI_Comm_get_parent";
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (parent == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+                           "parent is NULL");
+    *parent = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,43 @@
+/*
+ * Process topologies attached to communicators (comm->topo), and the
+ * neighbour lists the neighbourhood collectives use.
+ */
+#ifndef UCMPI_TOPO_H
+#define UCMPI_TOPO_H
+
+#include "core/ucmpi.h"
+
+typedef struct {
+    int kind;                 /* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */
+    /* cartesian */
+    int ndims;
+    int *dims, *periods;
+    /* graph */
+    int nnodes, nedges;
+    int *index, *edges;
+    /* distributed graph (weights NULL when unweighted) */
+    int weighted;
+    int *sweights, *dweights;
+    /* neighbour lists of this process, in the standard's order */
+    int indegree, outdegree;
+    int *sources, *dests;
+} ucmpi_topo_t;
+
+/* Neighbours of this process in comm's topology (arrays owned by the
+ * communicator).  MPI_ERR_TOPOLOGY when comm has none. */
+int ucmpi_topo_neighbors(ucmpi_comm_t *c, int *indegree, const int **sources,
+                         int *outdegree, const int **dests);
+
+/* Pure helpers (topo_util.c, unit-tested). */
+/* Fills the zero entries of dims so the product is nnodes and the values
+ * are as close as possible, non-increasing; MPI_ERR_DIMS if impossible. */
+int ucmpi_dims_balance(int nnodes, int ndims, int *dims);
+void ucmpi_cart_coords(const int *dims, int ndims, int rank, int *coords);
+/* Rank of coords (wrapped in periodic dims); -1 when out of range. */
+int ucmpi_cart_rank(const int *dims, const int *periods, int ndims,
+                    const int *coords);
+/* Source and destination of a shift by disp in dimension dir. */
+void ucmpi_cart_shift(const int *dims, const int *periods, int ndims,
+                      int rank, int dir, int disp, int *src, int *dst);
+
+#endif

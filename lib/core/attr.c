@@ -1,0 +1,703 @@
+/*
+ * Attribute caching on communicators, datatypes and windows: keyvals with
+ * copy/delete callbacks, per-object attribute lists, and the predefined
+ * attributes of MPI_COMM_WORLD.
+ *
+ * An object's `attrs` field points to a singly linked list, newest first:
+ * freeing an object runs delete callbacks newest to oldest, the order
+ * MPI asks for MPI_COMM_SELF at finalize.
+ */
+#include "core/ucmpi.h"
+#include "comm/comm_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*generic_fn_t)(void);
+
+typedef struct ucmpi_keyval {
+    int id;
+    int kind;                 /* UCMPI_ATTR_* */
+    int refcount;             /* user handle + attributes using it */
+    int freed;                /* user freed the keyval */
+    generic_fn_t copy_fn;     /* typed per kind; NULL = no copy */
+    generic_fn_t delete_fn;   /* typed per kind; NULL = nothing */
+    void *extra_state;
+} keyval_t;
+
+typedef struct attr {
+    struct attr *next;
+    keyval_t *kv;
+    void *val;
+} attr_t;
+
+/* User keyvals get ids from UCMPI_KEYVAL_BASE on; ids are not reused, so a
+ * stale keyval is always detected. */
+#define UCMPI_KEYVAL_BASE 64
+static keyval_t **keyvals;
+static int nkeyvals, keyvals_cap;
+
+static const char *kind_name[] = {"communicator", "datatype", "window"};
+
+/* ------------------------------------------------------------------ */
+/* Predefined callbacks (the MPI_*_FN macros of mpi.h)                */
+/* ------------------------------------------------------------------ */
+int ucmpi_comm_null_copy_fn(MPI_Comm c, int k, void *x, void *in, void *out,
+                            int *flag)
+{
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_comm_dup_fn(MPI_Comm c, int k, void *x, void *in, void *out,
+                      int *flag)
+{
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_comm_null_delete_fn(MPI_Comm c, int k, void *v, void *x)
+{
+    return MPI_SUCCESS;
+}
+
+int ucmpi_type_null_copy_fn(MPI_Datatype t, int k, void *x, void *in,
+                            void *out, int *flag)
+{
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_type_dup_fn(MPI_Datatype t, int k, void *x, void *in, void *out,
+                      int *flag)
+{
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_type_null_delete_fn(MPI_Datatype t, int k, void *v, void *x)
+{
+    return MPI_SUCCESS;
+}
+
+int ucmpi_win_null_copy_fn(MPI_Win w, int k, void *x, void *in, void *out,
+                           int *flag)
+{
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_win_dup_fn(MPI_Win w, int k, void *x, void *in, void *out,
+                     int *flag)
+{
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_win_null_delete_fn(MPI_Win w, int k, void *v, void *x)
+{
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* Keyvals                                                            */
+/* ------------------------------------------------------------------ */
+static keyval_t *keyval_lookup(int id)
+{
+    if (id < UCMPI_KEYVAL_BASE || id >= UCMPI_KEYVAL_BASE + nkeyvals)
+        return NULL;
+    return keyvals[id - UCMPI_KEYVAL_BASE];
+}
+
+static void keyval_release(keyval_t *kv)
+{
+    if (--kv->refcount > 0)
+        return;
+    keyvals[kv->id - UCMPI_KEYVAL_BASE] = NULL;
+    free(kv);
+}
+
+static int keyval_create(int kind, generic_fn_t copy, generic_fn_t del,
+                         void *extra, int *id)
+{
+    keyval_t *kv = calloc(1, sizeof(*kv));
+    if (kv == NULL)
+        return MPI_ERR_NO_MEM;
+    ucmpi_lock();
+    if (nkeyvals == keyvals_cap) {
+        int cap = keyvals_cap ? 2 * keyvals_cap : 64;
+        keyval_t **t = realloc(keyvals, cap * sizeof(*t));
+        if (t == NULL) {
+            ucmpi_unlock();
+            free(kv);
+            return MPI_ERR_NO_MEM;
+        }
+        keyvals = t;
+        keyvals_cap = cap;
+    }
+    kv->id = UCMPI_KEYVAL_BASE + nkeyvals;
+    keyvals[nkeyvals++] = kv;
+    ucmpi_unlock();
+    kv->kind = kind;
+    kv->refcount = 1;
+    kv->copy_fn = copy;
+    kv->delete_fn = del;
+    kv->extra_state = extra;
+    *id = kv->id;
+    return MPI_SUCCESS;
+}
+
+/* The predefined attribute keyvals MPI_TAG_UB .. MPI_WIN_MODEL. */
+static int keyval_is_predefined(int id)
+{
+    return id >= MPI_TAG_UB && id <= MPI_WIN_MODEL;
+}
+
+static int predefined_kind(int id)
+{
+    return id >= MPI_WIN_BASE ? UCMPI_ATTR_WIN : UCMPI_ATTR_COMM;
+}
+
+/* ------------------------------------------------------------------ */
+/* Callbacks                                                          */
+/* ------------------------------------------------------------------ */
+static int call_copy(int kind, keyval_t *kv, void *old, void *in, void *out,
+                     int *flag)
+{
+    *flag = 0;
+    if (kv->copy_fn == NULL)
+        return MPI_SUCCESS;
+    switch (kind) {
+    case UCMPI_ATTR_COMM:
+        return ((MPI_Comm_copy_attr_function *)kv->copy_fn)(
+            old, kv->id, kv->extra_state, in, out, flag);
+    case UCMPI_ATTR_TYPE:
+        return ((MPI_Type_copy_attr_function *)kv->copy_fn)(
+            old, kv->id, kv->extra_state, in, out, flag);
+    default:
+        return ((MPI_Win_copy_attr_function *)kv->copy_fn)(
+            old, kv->id, kv->extra_state, in, out, flag);
+    }
+}
+
+static int call_delete(int kind, keyval_t *kv, void *obj, void *val)
+{
+    if (kv->delete_fn == NULL)
+        return MPI_SUCCESS;
+    switch (kind) {
+    case UCMPI_ATTR_COMM:
+        return ((MPI_Comm_delete_attr_function *)kv->delete_fn)(
+            obj, kv->id, val, kv->extra_state);
+    case UCMPI_ATTR_TYPE:
+        return ((MPI_Type_delete_attr_function *)kv->delete_fn)(
+            obj, kv->id, val, kv->extra_state);
+    default:
+        return ((MPI_Win_delete_attr_function *)kv->delete_fn)(
+            obj, kv->id, val, kv->extra_state);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Lists (the interface of lib/core/ucmpi.h)                               */
+/* ------------------------------------------------------------------ */
+static attr_t **list_find(void **attrs, keyval_t *kv)
+{
+    attr_t **pp = (attr_t **)attrs;
+    while (*pp != NULL && (*pp)->kv != kv)
+        pp = &(*pp)->next;
+    return pp;
+}
+
+int ucmpi_attr_delete_all(int kind, void *handle, void **attrs)
+{
+    /* Unlink before calling, so the callback sees a consistent list; a
+     * failing callback leaves that attribute and the rest in place. */
+    while (*attrs != NULL) {
+        attr_t *a = *attrs;
+        *attrs = a->next;
+        int rc = call_delete(kind, a->kv, handle, a->val);
+        if (rc != MPI_SUCCESS) {
+            a->next = *attrs;
+            *attrs = a;
+            return rc;
+        }
+        keyval_release(a->kv);
+        free(a);
+    }
+    return MPI_SUCCESS;
+}
+
+int ucmpi_attr_copy_all(int kind, void *old_handle, void *new_handle,
+                        void **old_attrs, void **new_attrs)
+{
+    attr_t **tail = (attr_t **)new_attrs;
+    int rc = MPI_SUCCESS;
+
+    *new_attrs = NULL;
+    for (attr_t *a = *old_attrs; a != NULL; a = a->next) {
+        void *out = NULL;
+        int flag = 0;
+        rc = call_copy(kind, a->kv, old_handle, a->val, &out, &flag);
+        if (rc != MPI_SUCCESS)
+            break;
+        if (!flag)
+            continue;
+        attr_t *n = malloc(sizeof(*n));
+        if (n == NULL) {
+            rc = MPI_ERR_NO_MEM;
+            break;
+        }
+        n->next = NULL;
+        n->kv = a->kv;
+        n->val = out;
+        a->kv->refcount++;
+        *tail = n;
+        tail = &n->next;
+    }
+    if (rc != MPI_SUCCESS)
+        ucmpi_attr_delete_all(kind, new_handle, new_attrs);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Generic set/get/delete on an attribute list                        */
+/* ------------------------------------------------------------------ */
+typedef struct {
+    int kind;
+    void *handle;             /* MPI_Comm / MPI_Datatype / MPI_Win */
+    void **attrs;             /* the object's list head */
+    int obj_kind;             /* UCMPI_OBJ_* for error reporting */
+    void *err_obj;
+} attr_obj_t;
+
+static int attr_error(const attr_obj_t *o, int code, const char *fn,
+                      const char *why, int keyval)
+{
+    return ucmpi_error(o->obj_kind, o->err_obj, code, fn, why, keyval);
+}
+
+static int check_keyval(const attr_obj_t *o, int id, const char *fn,
+                        int allow_predefined, keyval_t **out)
+{
+    *out = NULL;
+    if (keyval_is_predefined(id)) {
+        if (allow_predefined && predefined_kind(id) == o->kind)
+            return MPI_SUCCESS;
+        return attr_error(o, MPI_ERR_KEYVAL, fn,
+                          "keyval %d is predefined (read-only or of "
+                          "another object kind)", id);
+    }
+    /* A freed keyval still works on the attributes that use it (and is
+     * gone, hence invalid, once the last of them is deleted). */
+    keyval_t *kv = keyval_lookup(id);
+    if (kv == NULL)
+        return attr_error(o, MPI_ERR_KEYVAL, fn,
+                          "invalid or freed keyval %d", id);
+    if (kv->kind != o->kind)
+        return ucmpi_error(o->obj_kind, o->err_obj, MPI_ERR_KEYVAL, fn,
+                           "keyval %d was created for a %s", id,
+                           kind_name[kv->kind]);
+    *out = kv;
+    return MPI_SUCCESS;
+}
+
+static int attr_set(const attr_obj_t *o, int id, void *val, const char *fn)
+{
+    keyval_t *kv;
+    int rc = check_keyval(o, id, fn, 0, &kv);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    attr_t **pp = list_find(o->attrs, kv);
+    if (*pp != NULL) {
+        /* Replacing: the old value's delete callback runs first. */
+        rc = call_delete(o->kind, kv, o->handle, (*pp)->val);
+        if (rc != MPI_SUCCESS)
+            return attr_error(o, rc, fn,
+                              "delete callback of keyval %d failed", id);
+        pp = list_find(o->attrs, kv);   /* callback may edit the list */
+        if (*pp != NULL) {
+            (*pp)->val = val;
+            return MPI_SUCCESS;
+        }
+    }
+    attr_t *a = malloc(sizeof(*a));
+    if (a == NULL)
+        return attr_error(o, MPI_ERR_NO_MEM, fn, "keyval %d: out of memory",
+                          id);
+    a->kv = kv;
+    a->val = val;
+    a->next = *o->attrs;
+    *o->attrs = a;
+    kv->refcount++;
+    return MPI_SUCCESS;
+}
+
+static int attr_delete(const attr_obj_t *o, int id, const char *fn)
+{
+    keyval_t *kv;
+    int rc = check_keyval(o, id, fn, 0, &kv);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    attr_t **pp = list_find(o->attrs, kv);
+    if (*pp == NULL)
+        return attr_error(o, MPI_ERR_KEYVAL, fn,
+                          "no attribute is set for keyval %d", id);
+    attr_t *a = *pp;
+    *pp = a->next;
+    rc = call_delete(o->kind, kv, o->handle, a->val);
+    if (rc != MPI_SUCCESS) {
+        a->next = *o->attrs;
+        *o->attrs = a;
+        return attr_error(o, rc, fn, "delete callback of keyval %d failed",
+                          id);
+    }
+    keyval_release(kv);
+    free(a);
+    return MPI_SUCCESS;
+}
+
+/* Values of the predefined attributes; the caller gets their address. */
+static int pre_tag_ub = UCMPI_TAG_MAX, pre_host = MPI_PROC_NULL,
+           pre_io = MPI_ANY_SOURCE, pre_wtime_global = 0, pre_universe,
+           pre_appnum, pre_lastusedcode;
+
+__attribute__((weak)) int ucmpi_win_predefined_attr(MPI_Win win, int keyval,
+                                                    void *val, int *flag);
+extern int ucmpi_last_used_code __attribute__((weak));   /* lib/core/error.c */
+
+static void get_predefined(const attr_obj_t *o, int id, void *val, int *flag)
+{
+    void **out = val;
+    *flag = 0;
+    if (o->kind == UCMPI_ATTR_WIN) {
+        if (ucmpi_win_predefined_attr != NULL)
+            ucmpi_win_predefined_attr(o->handle, id, val, flag);
+        return;
+    }
+    if (o->handle != MPI_COMM_WORLD)
+        return;
+    *flag = 1;
+    switch (id) {
+    case MPI_TAG_UB: *out = &pre_tag_ub; break;
+    case MPI_HOST: *out = &pre_host; break;
+    case MPI_IO: *out = &pre_io; break;
+    case MPI_WTIME_IS_GLOBAL: *out = &pre_wtime_global; break;
+    case MPI_UNIVERSE_SIZE:
+        pre_universe = ucmpi_global.universe_size > 0
+                           ? ucmpi_global.universe_size
+                           : ucmpi_global.world_size;
+        *out = &pre_universe;
+        break;
+    case MPI_APPNUM:
+        pre_appnum = ucmpi_global.appnum;
+        *flag = pre_appnum >= 0;
+        *out = &pre_appnum;
+        break;
+    case MPI_LASTUSEDCODE:
+        pre_lastusedcode = &ucmpi_last_used_code != NULL
+                               ? ucmpi_last_used_code : MPI_ERR_LASTCODE;
+        *out = &pre_lastusedcode;
+        break;
+    default:
+        *flag = 0;
+    }
+}
+
+static int attr_get(const attr_obj_t *o, int id, void *val, int *flag,
+                    const char *fn)
+{
+    keyval_t *kv;
+    if (val == NULL || flag == NULL)
+        return ucmpi_error(o->obj_kind, o->err_obj, MPI_ERR_ARG, fn,
+                           "attribute_val or flag is NULL");
+    int rc = check_keyval(o, id, fn, 1, &kv);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (kv == NULL) {
+        get_predefined(o, id, val, flag);
+        return MPI_SUCCESS;
+    }
+    attr_t *a = *list_find(o->attrs, kv);
+    *flag = a != NULL;
+    if (a != NULL)
+        *(void **)val = a->val;
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* Object lookup per kind                                             */
+/* ------------------------------------------------------------------ */
+static int comm_obj(MPI_Comm comm, const char *fn, attr_obj_t *o)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_check_comm(comm, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *o = (attr_obj_t){UCMPI_ATTR_COMM, comm, &comm->attrs, UCMPI_OBJ_COMM,
+                      comm};
+    return MPI_SUCCESS;
+}
+
+static int type_obj(MPI_Datatype dt, const char *fn, attr_obj_t *o)
+{
+    const char *why;
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_dt_check(dt, 0, &why);
+    if (rc != MPI_SUCCESS)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, rc, fn, "datatype: %s",
+                           why);
+    *o = (attr_obj_t){UCMPI_ATTR_TYPE, dt, &dt->attrs, UCMPI_OBJ_NONE, NULL};
+    return MPI_SUCCESS;
+}
+
+/* The RMA area owns struct ucmpi_win_s: it tells where a window's
+ * attribute list lives (NULL for an invalid window). */
+__attribute__((weak)) void **ucmpi_win_attrs(MPI_Win win);
+
+static int win_obj(MPI_Win win, const char *fn, attr_obj_t *o)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    void **attrs = (ucmpi_win_attrs != NULL && win != MPI_WIN_NULL)
+                       ? ucmpi_win_attrs(win) : NULL;
+    if (attrs == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_WIN, fn,
+                           "invalid window");
+    *o = (attr_obj_t){UCMPI_ATTR_WIN, win, attrs, UCMPI_OBJ_WIN, win};
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* Keyval entry points                                                */
+/* ------------------------------------------------------------------ */
+static int create_keyval(int kind, generic_fn_t copy, generic_fn_t del,
+                         int *keyval, void *extra, const char *fn)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (keyval == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+                           "keyval output argument is NULL");
+    rc = keyval_create(kind, copy, del, extra, keyval);
+    if (rc != MPI_SUCCESS)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, rc, fn, "out of memory");
+    return MPI_SUCCESS;
+}
+
+static int free_keyval(int kind, int *keyval, const char *fn)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (keyval == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+                           "keyval argument is NULL");
+    keyval_t *kv = keyval_lookup(*keyval);
+    if (kv == NULL || kv->kind != kind)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_KEYVAL, fn,
+                           "invalid, freed or predefined %s keyval %d",
+                           kind_name[kind], *keyval);
+    /* The user's reference goes once; freeing again while attributes
+     * still hold the keyval is tolerated (as MPICH does). */
+    if (!kv->freed) {
+        kv->freed = 1;
+        keyval_release(kv);   /* stays alive while attributes use it */
+    }
+    *keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
+                            MPI_Comm_delete_attr_function *delete_fn,
+                            int *keyval, void *extra_state)
+{
+    return create_keyval(UCMPI_ATTR_COMM, (generic_fn_t)copy_fn,
+                         (generic_fn_t)delete_fn, keyval, extra_state,
+                         "MPI_Comm_create_keyval");
+}
+
+#pragma weak MPI_Keyval_create = PMPI_Keyval_create
+int PMPI_Keyval_create(MPI_Copy_function *copy_fn,
+                       MPI_Delete_function *delete_fn, int *keyval,
+                       void *extra_state)
+{
+    return create_keyval(UCMPI_ATTR_COMM, (generic_fn_t)copy_fn,
+                         (generic_fn_t)delete_fn, keyval, extra_state,
+                         "MPI_Keyval_create");
+}
+
+#pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
+                            MPI_Type_delete_attr_function *delete_fn,
+                            int *keyval, void *extra_state)
+{
+    return create_keyval(UCMPI_ATTR_TYPE, (generic_fn_t)copy_fn,
+                         (generic_fn_t)delete_fn, keyval, extra_state,
+                         "MPI_Type_create_keyval");
+}
+
+#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
+                           MPI_Win_delete_attr_function *delete_fn,
+                           int *keyval, void *extra_state)
+{
+    return create_keyval(UCMPI_ATTR_WIN, (generic_fn_t)copy_fn,
+                         (generic_fn_t)delete_fn, keyval, extra_state,
+                         "MPI_Win_create_keyval");
+}
+
+#pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
+int PMPI_Comm_free_keyval(int *keyval)
+{
+    return free_keyval(UCMPI_ATTR_COMM, keyval, "MPI_Comm_free_keyval");
+}
+
+#pragma weak MPI_Keyval_free = PMPI_Keyval_free
+int PMPI_Keyval_free(int *keyval)
+{
+    return free_keyval(UCMPI_ATTR_COMM, keyval, "MPI_Keyval_free");
+}
+
+#pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
+int PMPI_Type_free_keyval(int *keyval)
+{
+    return free_keyval(UCMPI_ATTR_TYPE, keyval, "MPI_Type_free_keyval");
+}
+
+#pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
+int PMPI_Win_free_keyval(int *keyval)
+{
+    return free_keyval(UCMPI_ATTR_WIN, keyval, "MPI_Win_free_keyval");
+}
+
+/* ------------------------------------------------------------------ */
+/* Attribute entry points                                             */
+/* ------------------------------------------------------------------ */
+#pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
+int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
+{
+    attr_obj_t o;
+    int rc = comm_obj(comm, "MPI_Comm_set_attr", &o);
+    return rc ? rc : attr_set(&o, keyval, val, "MPI_Comm_set_attr");
+}
+
+#pragma weak MPI_Attr_put = PMPI_Attr_put
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *val)
+{
+    attr_obj_t o;
+    int rc = comm_obj(comm, "MPI_Attr_put", &o);
+    return rc ? rc : attr_set(&o, keyval, val, "MPI_Attr_put");
+}
+
+#pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *val, int *flag)
+{
+    attr_obj_t o;
+    int rc = comm_obj(comm, "MPI_Comm_get_attr", &o);
+    return rc ? rc : attr_get(&o, keyval, val, flag, "MPI_Comm_get_attr");
+}
+
+#pragma weak MPI_Attr_get = PMPI_Attr_get
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *val, int *flag)
+{
+    attr_obj_t o;
+    int rc = comm_obj(comm, "MPI_Attr_get", &o);
+    return rc ? rc : attr_get(&o, keyval, val, flag, "MPI_Attr_get");
+}
+
+#pragma weak MPI_Comm_delete_attr = PMPI_Comm_delete_attr
+int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
+{
+    attr_obj_t o;
+    int rc = comm_obj(comm, "MPI_Comm_delete_attr", &o);
+    return rc ? rc : attr_delete(&o, keyval, "MPI_Comm_delete_attr");
+}
+
+#pragma weak MPI_Attr_delete = PMPI_Attr_delete
+int PMPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+    attr_obj_t o;
+    int rc = comm_obj(comm, "MPI_Attr_delete", &o);
+    return rc ? rc : attr_delete(&o, keyval, "MPI_Attr_delete");
+}
+
+#pragma weak MPI_Type_set_attr = PMPI_Type_set_attr
+int PMPI_Type_set_attr(MPI_Datatype dt, int keyval, void *val)
+{
+    attr_obj_t o;
+    int rc = type_obj(dt, "MPI_Type_set_attr", &o);
+    return rc ? rc : attr_set(&o, keyval, val, "MPI_Type_set_attr");
+}
+
+#pragma weak MPI_Type_get_attr = PMPI_Type_get_attr
+int PMPI_Type_get_attr(MPI_Datatype dt, int keyval, void *val, int *flag)
+{
+    attr_obj_t o;
+    int rc = type_obj(dt, "MPI_Type_get_attr", &o);
+    return rc ? rc : attr_get(&o, keyval, val, flag, "MPI_Type_get_attr");
+}
+
+#pragma weak MPI_Type_delete_attr = PMPI_Type_delete_attr
+int PMPI_Type_delete_attr(MPI_Datatype dt, int keyval)
+{
+    attr_obj_t o;
+    int rc = type_obj(dt, "MPI_Type_delete_attr", &o);
+    return rc ? rc : attr_delete(&o, keyval, "MPI_Type_delete_attr");
+}
+
+#pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
+int PMPI_Win_set_attr(MPI_Win win, int keyval, void *val)
+{
+    attr_obj_t o;
+    int rc = win_obj(win, "MPI_Win_set_attr", &o);
+    return rc ? rc : attr_set(&o, keyval, val, "MPI_Win_set_attr");
+}
+
+#pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
+int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
+{
+    attr_obj_t o;
+    int rc = win_obj(win, "MPI_Win_get_attr", &o);
+    return rc ? rc : attr_get(&o, keyval, val, flag, "MPI_Win_get_attr");
+}
+
+#pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr
+int PMPI_Win_delete_attr(MPI_Win win, int keyval)
+{
+    attr_obj_t o;
+    int rc = win_obj(win, "MPI_Win_delete_attr", &o);
+    return rc ? rc : attr_delete(&o, keyval, "MPI_Win_delete_attr");
+}
+
+/* Called by MPI_Finalize before anything is torn down: MPI_COMM_SELF's
+ * attributes go first (newest first), then MPI_COMM_WORLD's. */
+int ucmpi_comm_finalize_hook(void)
+{
+    int rc = ucmpi_attr_delete_all(UCMPI_ATTR_COMM, MPI_COMM_SELF,
+                                   &MPI_COMM_SELF->attrs);
+    int rc2 = ucmpi_attr_delete_all(UCMPI_ATTR_COMM, MPI_COMM_WORLD,
+                                    &MPI_COMM_WORLD->attrs);
+    ucmpi_split_type_finalize();
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+/* Releases the keyval table at exit (objects may keep attributes until
+ * the very end of MPI_Finalize). */
+__attribute__((destructor)) void ucmpi_attr_finalize(void)
+{
+    for (int i = 0; i < nkeyvals; i++)
+        free(keyvals[i]);
+    free(keyvals);
+    keyvals = NULL;
+    nkeyvals = keyvals_cap = 0;
+}

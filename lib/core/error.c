@@ -1,0 +1,481 @@
+/*
+ * Error classes, codes and strings, the predefined error handlers, and the
+ * single reporting path every entry point uses (ucmpi_error).
+ */
+#include "core/ucmpi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PREDEF_EH(name, how)                                             \
+    UCMPI_PREDEFINED(struct ucmpi_errhandler_s, name, UCMPI_PAD_ERRHANDLER) \
+        = {.obj = {UCMPI_MAGIC_ERRHANDLER, 1, how, UCMPI_OBJ_NONE, NULL}}
+PREDEF_EH(ucmpi_errors_are_fatal, UCMPI_EH_FATAL);
+PREDEF_EH(ucmpi_errors_return, UCMPI_EH_RETURN);
+PREDEF_EH(ucmpi_errors_abort, UCMPI_EH_ABORT);
+
+static const char *const class_names[MPI_ERR_LASTCODE + 1][2] = {
+    [MPI_SUCCESS] = {"MPI_SUCCESS", "no error"},
+    [MPI_ERR_BUFFER] = {"MPI_ERR_BUFFER", "invalid buffer pointer"},
+    [MPI_ERR_COUNT] = {"MPI_ERR_COUNT", "invalid count argument"},
+    [MPI_ERR_TYPE] = {"MPI_ERR_TYPE", "invalid datatype"},
+    [MPI_ERR_TAG] = {"MPI_ERR_TAG", "invalid tag"},
+    [MPI_ERR_COMM] = {"MPI_ERR_COMM", "invalid communicator"},
+    [MPI_ERR_RANK] = {"MPI_ERR_RANK", "invalid rank"},
+    [MPI_ERR_REQUEST] = {"MPI_ERR_REQUEST", "invalid request"},
+    [MPI_ERR_ROOT] = {"MPI_ERR_ROOT", "invalid root"},
+    [MPI_ERR_GROUP] = {"MPI_ERR_GROUP", "invalid group"},
+    [MPI_ERR_OP] = {"MPI_ERR_OP", "invalid operation"},
+    [MPI_ERR_TOPOLOGY] = {"MPI_ERR_TOPOLOGY", "invalid topology"},
+    [MPI_ERR_DIMS] = {"MPI_ERR_DIMS", "invalid dimension argument"},
+    [MPI_ERR_ARG] = {"MPI_ERR_ARG", "invalid argument"},
+    [MPI_ERR_UNKNOWN] = {"MPI_ERR_UNKNOWN", "unknown error"},
+    [MPI_ERR_TRUNCATE] = {"MPI_ERR_TRUNCATE", "message truncated"},
+    [MPI_ERR_OTHER] = {"MPI_ERR_OTHER", "other error"},
+    [MPI_ERR_INTERN] = {"MPI_ERR_INTERN", "internal error"},
+    [MPI_ERR_PENDING] = {"MPI_ERR_PENDING", "pending request"},
+    [MPI_ERR_IN_STATUS] = {"MPI_ERR_IN_STATUS", "error code is in status"},
+    [MPI_ERR_ACCESS] = {"MPI_ERR_ACCESS", "permission denied"},
+    [MPI_ERR_AMODE] = {"MPI_ERR_AMODE", "invalid access mode"},
+    [MPI_ERR_ASSERT] = {"MPI_ERR_ASSERT", "invalid assertion"},
+    [MPI_ERR_BAD_FILE] = {"MPI_ERR_BAD_FILE", "invalid file name"},
+    [MPI_ERR_BASE] = {"MPI_ERR_BASE", "invalid base address"},
+    [MPI_ERR_CONVERSION] = {"MPI_ERR_CONVERSION", "data conversion error"},
+    [MPI_ERR_DISP] = {"MPI_ERR_DISP", "invalid displacement"},
+    [MPI_ERR_DUP_DATAREP] = {"MPI_ERR_DUP_DATAREP", "data representation already defined"},
+    [MPI_ERR_FILE_EXISTS] = {"MPI_ERR_FILE_EXISTS", "file exists"},
+    [MPI_ERR_FILE_IN_USE] = {"MPI_ERR_FILE_IN_USE", "file in use"},
+    [MPI_ERR_FILE] = {"MPI_ERR_FILE", "invalid file"},
+    [MPI_ERR_INFO_KEY] = {"MPI_ERR_INFO_KEY", "invalid info key"},
+    [MPI_ERR_INFO_NOKEY] = {"MPI_ERR_INFO_NOKEY", "info key not defined"},
+    [MPI_ERR_INFO_VALUE] = {"MPI_ERR_INFO_VALUE", "invalid info value"},
+    [MPI_ERR_INFO] = {"MPI_ERR_INFO", "invalid info object"},
+    [MPI_ERR_IO] = {"MPI_ERR_IO", "I/O error"},
+    [MPI_ERR_KEYVAL] = {"MPI_ERR_KEYVAL", "invalid keyval"},
+    [MPI_ERR_LOCKTYPE] = {"MPI_ERR_LOCKTYPE", "invalid lock type"},
+    [MPI_ERR_NAME] = {"MPI_ERR_NAME", "invalid service name"},
+    [MPI_ERR_NO_MEM] = {"MPI_ERR_NO_MEM", "out of memory"},
+    [MPI_ERR_NOT_SAME] = {"MPI_ERR_NOT_SAME", "arguments not the same on all processes"},
+    [MPI_ERR_NO_SPACE] = {"MPI_ERR_NO_SPACE", "no space left"},
+    [MPI_ERR_NO_SUCH_FILE] = {"MPI_ERR_NO_SUCH_FILE", "no such file"},
+    [MPI_ERR_PORT] = {"MPI_ERR_PORT", "invalid port"},
+    [MPI_ERR_QUOTA] = {"MPI_ERR_QUOTA", "quota exceeded"},
+    [MPI_ERR_READ_ONLY] = {"MPI_ERR_READ_ONLY", "read-only file"},
+    [MPI_ERR_RMA_CONFLICT] = {"MPI_ERR_RMA_CONFLICT", "conflicting RMA accesses"},
+    [MPI_ERR_RMA_SYNC] = {"MPI_ERR_RMA_SYNC", "wrong RMA synchronisation"},
+    [MPI_ERR_SERVICE] = {"MPI_ERR_SERVICE", "invalid service"},
+    [MPI_ERR_SIZE] = {"MPI_ERR_SIZE", "invalid size"},
+    [MPI_ERR_SPAWN] = {"MPI_ERR_SPAWN", "spawn failed"},
+    [MPI_ERR_UNSUPPORTED_DATAREP] = {"MPI_ERR_UNSUPPORTED_DATAREP", "unsupported data representation"},
+    [MPI_ERR_UNSUPPORTED_OPERATION] = {"MPI_ERR_UNSUPPORTED_OPERATION", "unsupported operation"},
+    [MPI_ERR_WIN] = {"MPI_ERR_WIN", "invalid window"},
+    [MPI_ERR_RMA_RANGE] = {"MPI_ERR_RMA_RANGE", "RMA access outside the target window"},
+    [MPI_ERR_RMA_ATTACH] = {"MPI_ERR_RMA_ATTACH", "memory cannot be attached"},
+    [MPI_ERR_RMA_SHARED] = {"MPI_ERR_RMA_SHARED", "memory cannot be shared"},
+    [MPI_ERR_RMA_FLAVOR] = {"MPI_ERR_RMA_FLAVOR", "wrong window flavor"},
+    [MPI_ERR_SESSION] = {"MPI_ERR_SESSION", "invalid session"},
+    [MPI_ERR_PROC_ABORTED] = {"MPI_ERR_PROC_ABORTED", "peer process aborted"},
+    [MPI_ERR_VALUE_TOO_LARGE] = {"MPI_ERR_VALUE_TOO_LARGE", "value too large"},
+    [MPI_ERR_ERRHANDLER] = {"MPI_ERR_ERRHANDLER", "invalid error handler"},
+    [MPI_ERR_PROC_FAILED] = {"MPI_ERR_PROC_FAILED", "peer process failed"},
+    [MPI_ERR_REVOKED] = {"MPI_ERR_REVOKED", "communicator revoked"},
+    [MPI_T_ERR_MEMORY] = {"MPI_T_ERR_MEMORY", "out of memory"},
+    [MPI_T_ERR_NOT_INITIALIZED] = {"MPI_T_ERR_NOT_INITIALIZED",
+                                   "MPI_T not initialized"},
+    [MPI_T_ERR_CANNOT_INIT] = {"MPI_T_ERR_CANNOT_INIT",
+                               "MPI_T cannot be initialized now"},
+    [MPI_T_ERR_INVALID_INDEX] = {"MPI_T_ERR_INVALID_INDEX",
+                                 "index out of range"},
+    [MPI_T_ERR_INVALID_ITEM] = {"MPI_T_ERR_INVALID_ITEM",
+                                "item index out of range"},
+    [MPI_T_ERR_INVALID_HANDLE] = {"MPI_T_ERR_INVALID_HANDLE",
+                                  "invalid MPI_T handle"},
+    [MPI_T_ERR_OUT_OF_HANDLES] = {"MPI_T_ERR_OUT_OF_HANDLES",
+                                  "no more MPI_T handles"},
+    [MPI_T_ERR_OUT_OF_SESSIONS] = {"MPI_T_ERR_OUT_OF_SESSIONS",
+                                   "no more performance variable sessions"},
+    [MPI_T_ERR_INVALID_SESSION] = {"MPI_T_ERR_INVALID_SESSION",
+                                   "invalid performance variable session"},
+    [MPI_T_ERR_CVAR_SET_NOT_NOW] = {"MPI_T_ERR_CVAR_SET_NOT_NOW",
+                                    "control variable cannot be set now"},
+    [MPI_T_ERR_CVAR_SET_NEVER] = {"MPI_T_ERR_CVAR_SET_NEVER",
+                                  "control variable cannot be set"},
+    [MPI_T_ERR_PVAR_NO_STARTSTOP] = {"MPI_T_ERR_PVAR_NO_STARTSTOP",
+                                     "performance variable cannot be "
+                                     "started or stopped"},
+    [MPI_T_ERR_PVAR_NO_WRITE] = {"MPI_T_ERR_PVAR_NO_WRITE",
+                                 "performance variable cannot be written "
+                                 "or reset"},
+    [MPI_T_ERR_PVAR_NO_ATOMIC] = {"MPI_T_ERR_PVAR_NO_ATOMIC",
+                                  "performance variable cannot be read "
+                                  "and reset atomically"},
+    [MPI_T_ERR_INVALID_NAME] = {"MPI_T_ERR_INVALID_NAME",
+                                "no variable or category of that name"},
+    [MPI_T_ERR_INVALID] = {"MPI_T_ERR_INVALID", "invalid MPI_T use"},
+    [MPI_T_ERR_NOT_SUPPORTED] = {"MPI_T_ERR_NOT_SUPPORTED",
+                                 "not supported by this implementation"},
+};
+
+/* User-defined classes and codes (MPI_Add_error_class/code/string). */
+typedef struct {
+    int errclass;
+    char *string;
+    int used;       /* removed slots (MPI_Remove_error_*) are reused */
+} user_code_t;
+static user_code_t *user_codes;   /* index: code - MPI_ERR_LASTCODE - 1 */
+static int num_user_codes;
+int ucmpi_last_used_code = MPI_ERR_LASTCODE;
+
+static user_code_t *user_code(int code)
+{
+    int i = code - MPI_ERR_LASTCODE - 1;
+    return i >= 0 && i < num_user_codes && user_codes[i].used
+               ? &user_codes[i] : NULL;
+}
+
+int ucmpi_error_class_of(int code)
+{
+    if (code >= 0 && code <= MPI_ERR_LASTCODE)
+        return code;
+    user_code_t *u = user_code(code);
+    return u ? u->errclass : MPI_ERR_UNKNOWN;
+}
+
+const char *ucmpi_error_class_name(int errclass)
+{
+    if (errclass >= 0 && errclass <= MPI_ERR_LASTCODE)
+        return class_names[errclass][0];
+    return "MPI_ERR_USER";
+}
+
+static const char *error_text(int code)
+{
+    user_code_t *u = user_code(code);
+    if (u != NULL)
+        return u->string ? u->string : "";
+    if (code >= 0 && code <= MPI_ERR_LASTCODE)
+        return class_names[code][1];
+    return NULL;
+}
+
+/* Error codes are the classes (as in Open MPI: programs compare a
+ * returned code with a class), so a code cannot name the failure that
+ * returned it.  Instead each thread keeps the call and reason of the last
+ * error it returned through MPI_ERRORS_RETURN or passed to a user handler,
+ * and MPI_Error_string of that class adds them: a program that prints the
+ * string of the code it just got sees why, not only the class text. */
+static _Thread_local struct {
+    int code;
+    char text[MPI_MAX_ERROR_STRING];
+} last_error;
+
+static void remember_error(int code, const char *fn, const char *reason)
+{
+    /* a long reason is cut (the return value is used: it may be) */
+    last_error.code = snprintf(last_error.text, sizeof(last_error.text),
+                               "%s: %s", fn ? fn : "MPI", reason) < 0
+                          ? MPI_SUCCESS : code;
+}
+
+static ucmpi_errhandler_t *handler_of(int kind, void *obj)
+{
+    if (kind == UCMPI_OBJ_COMM && ucmpi_comm_valid(obj))
+        return ((ucmpi_comm_t *)obj)->errhandler;
+    if (kind == UCMPI_OBJ_WIN && obj != NULL &&
+        ((ucmpi_win_head_t *)obj)->magic == UCMPI_MAGIC_WIN)
+        return ((ucmpi_win_head_t *)obj)->errhandler;
+    if (kind == UCMPI_OBJ_SESSION && obj != NULL &&
+        ((ucmpi_win_head_t *)obj)->magic == UCMPI_MAGIC_SESSION)
+        return ((ucmpi_win_head_t *)obj)->errhandler;
+    if (kind == UCMPI_OBJ_FILE)   /* MPI_FILE_NULL has a handler too */
+        return ucmpi_file_errhandler_of(obj);
+    if (kind == UCMPI_OBJ_ERRHANDLER && obj != NULL &&
+        ((ucmpi_errhandler_t *)obj)->magic == UCMPI_MAGIC_ERRHANDLER)
+        return obj;
+    if (ucmpi_global.active)
+        return ucmpi_comm_world.errhandler;
+    return &ucmpi_errors_are_fatal;
+}
+
+int ucmpi_error(int kind, void *obj, int code, const char *fn,
+                const char *fmt, ...)
+{
+    ucmpi_errhandler_t *eh = handler_of(kind, obj);
+    char reason[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof(reason), fmt, ap);
+    va_end(ap);
+    if (eh == NULL)
+        eh = &ucmpi_errors_are_fatal;
+    if (eh->action == UCMPI_EH_RETURN || eh->action == UCMPI_EH_USER)
+        remember_error(code, fn, reason);
+    switch (eh->action) {
+    case UCMPI_EH_RETURN:
+        return code;
+    case UCMPI_EH_USER: {
+        void *handle = obj;
+        if (!(kind == UCMPI_OBJ_COMM && ucmpi_comm_valid(obj)) &&
+            kind != UCMPI_OBJ_WIN && kind != UCMPI_OBJ_SESSION &&
+            kind != UCMPI_OBJ_FILE)
+            handle = &ucmpi_comm_world;
+        eh->fn(&handle, &code, fn, reason);
+        return code;
+    }
+    default:
+        fprintf(stderr, "ucmpi: rank %d: %s: %s: %s\n", ucmpi_global.world_rank,
+                fn, ucmpi_error_class_name(ucmpi_error_class_of(code)), reason);
+        fflush(stderr);
+        ucmpi_abort(code == 0 ? 1 : (code & 0xff ? code & 0xff : 1), NULL);
+    }
+}
+
+int ucmpi_check_initialized(const char *fn)
+{
+    ucmpi_rt_enter(fn);
+    if (ucmpi_global.active)   /* MPI_Init'ed or a session is open */
+        return MPI_SUCCESS;
+    fprintf(stderr, "ucmpi: %s called %s\n", fn,
+            ucmpi_global.finalized ? "after MPI_Finalize"
+                                   : "before MPI_Init or MPI_Session_init");
+    fflush(stderr);
+    exit(1);   /* the runtime is not (or no longer) there: end this process */
+}
+
+void ucmpi_errhandler_retain(ucmpi_errhandler_t *eh)
+{
+    __atomic_add_fetch(&eh->refcount, 1, __ATOMIC_RELAXED);
+}
+
+void ucmpi_errhandler_release(ucmpi_errhandler_t *eh)
+{
+    if (eh == NULL || eh->action != UCMPI_EH_USER)
+        return;
+    if (__atomic_sub_fetch(&eh->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
+        eh->magic = UCMPI_MAGIC_FREED;
+        free(eh);
+    }
+}
+
+#pragma weak MPI_Error_string = PMPI_Error_string
+int PMPI_Error_string(int code, char *string, int *resultlen)
+{
+    const char *t = error_text(code);
+
+    if (string == NULL || resultlen == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
+                           "MPI_Error_string", "string or resultlen is NULL");
+    if (t == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
+                           "MPI_Error_string", "invalid error code %d", code);
+    if (code > MPI_SUCCESS && code <= MPI_ERR_LASTCODE) {
+        /* the detail may be cut to MPI_MAX_ERROR_STRING (the return value
+         * is used: GCC then accepts the truncation) */
+        if (code != last_error.code ||
+            snprintf(string, MPI_MAX_ERROR_STRING,
+                     "%s: %s (last on this thread: %s)", class_names[code][0],
+                     t, last_error.text) < 0)
+            snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s",
+                     class_names[code][0], t);
+    } else
+        snprintf(string, MPI_MAX_ERROR_STRING, "%s", t);
+    *resultlen = (int)strlen(string);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Error_class = PMPI_Error_class
+int PMPI_Error_class(int code, int *errclass)
+{
+    if (errclass == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
+                           "MPI_Error_class", "errorclass is NULL");
+    if (error_text(code) == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
+                           "MPI_Error_class", "invalid error code %d", code);
+    *errclass = ucmpi_error_class_of(code);
+    return MPI_SUCCESS;
+}
+
+static int add_code(int errclass)
+{
+    int i = 0;
+    while (i < num_user_codes && user_codes[i].used)
+        i++;
+    if (i == num_user_codes) {
+        user_code_t *n = realloc(user_codes,
+                                 sizeof(*n) * (size_t)(num_user_codes + 1));
+        if (n == NULL)
+            return -1;
+        user_codes = n;
+        num_user_codes++;
+    }
+    int code = MPI_ERR_LASTCODE + 1 + i;
+    user_codes[i] = (user_code_t){errclass < 0 ? code : errclass, NULL, 1};
+    if (code > ucmpi_last_used_code)
+        ucmpi_last_used_code = code;
+    return code;
+}
+
+/* MPI_LASTUSEDCODE follows removals down to the largest code in use. */
+static void remove_code(user_code_t *u)
+{
+    u->used = 0;
+    while (num_user_codes > 0 && !user_codes[num_user_codes - 1].used)
+        num_user_codes--;
+    ucmpi_last_used_code = MPI_ERR_LASTCODE + num_user_codes;
+}
+
+static int codes_of_class(int errclass)
+{
+    int n = 0;
+    for (int i = 0; i < num_user_codes; i++)
+        n += user_codes[i].used && user_codes[i].errclass == errclass &&
+             MPI_ERR_LASTCODE + 1 + i != errclass;
+    return n;
+}
+
+static int remove_err(const char *fn, const char *fmt, int v)
+{
+    return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn, fmt, v);
+}
+
+#pragma weak MPI_Remove_error_class = PMPI_Remove_error_class
+int PMPI_Remove_error_class(int errorclass)
+{
+    const char *fn = "MPI_Remove_error_class";
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_lock();
+    user_code_t *u = user_code(errorclass);
+    if (u == NULL || u->errclass != errorclass)
+        rc = remove_err(fn, "%d is not a user-defined error class", errorclass);
+    else if (codes_of_class(errorclass) > 0)
+        rc = remove_err(fn, "error class %d still has error codes", errorclass);
+    else if (u->string != NULL)
+        rc = remove_err(fn, "error class %d still has an error string",
+                        errorclass);
+    else
+        remove_code(u);
+    ucmpi_unlock();
+    return rc;
+}
+
+#pragma weak MPI_Remove_error_code = PMPI_Remove_error_code
+int PMPI_Remove_error_code(int errorcode)
+{
+    const char *fn = "MPI_Remove_error_code";
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_lock();
+    user_code_t *u = user_code(errorcode);
+    if (u == NULL || u->errclass == errorcode)
+        rc = remove_err(fn, "%d is not a user-defined error code", errorcode);
+    else if (u->string != NULL)
+        rc = remove_err(fn, "error code %d still has an error string",
+                        errorcode);
+    else
+        remove_code(u);
+    ucmpi_unlock();
+    return rc;
+}
+
+#pragma weak MPI_Remove_error_string = PMPI_Remove_error_string
+int PMPI_Remove_error_string(int errorcode)
+{
+    const char *fn = "MPI_Remove_error_string";
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_lock();
+    user_code_t *u = user_code(errorcode);
+    if (u == NULL || u->string == NULL)
+        rc = remove_err(fn, "error code %d has no user-defined string",
+                        errorcode);
+    else {
+        free(u->string);
+        u->string = NULL;
+    }
+    ucmpi_unlock();
+    return rc;
+}
+
+#pragma weak MPI_Add_error_class = PMPI_Add_error_class
+int PMPI_Add_error_class(int *errorclass)
+{
+    int rc = ucmpi_check_initialized("MPI_Add_error_class");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (errorclass == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
+                           "MPI_Add_error_class", "errorclass is NULL");
+    ucmpi_lock();
+    int code = add_code(-1);
+    ucmpi_unlock();
+    if (code < 0)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_NO_MEM,
+                           "MPI_Add_error_class", "out of memory");
+    *errorclass = code;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Add_error_code = PMPI_Add_error_code
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+    int rc = ucmpi_check_initialized("MPI_Add_error_code");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    user_code_t *u = user_code(errorclass);
+    int valid = (errorclass > MPI_SUCCESS && errorclass <= MPI_ERR_LASTCODE) ||
+                (u != NULL && u->errclass == errorclass);
+    if (errorcode == NULL || !valid)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
+                           "MPI_Add_error_code",
+                           "errorclass %d is not a user-defined class",
+                           errorclass);
+    ucmpi_lock();
+    int code = add_code(errorclass);
+    ucmpi_unlock();
+    if (code < 0)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_NO_MEM,
+                           "MPI_Add_error_code", "out of memory");
+    *errorcode = code;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Add_error_string = PMPI_Add_error_string
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+    int rc = ucmpi_check_initialized("MPI_Add_error_string");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    user_code_t *u = user_code(errorcode);
+    if (u == NULL || string == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
+                           "MPI_Add_error_string",
+                           "errorcode %d is not user-defined (or string is NULL)",
+                           errorcode);
+    if (strlen(string) >= MPI_MAX_ERROR_STRING)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
+                           "MPI_Add_error_string", "string longer than "
+                           "MPI_MAX_ERROR_STRING");
+    char *copy = strdup(string);
+    if (copy == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_NO_MEM,
+                           "MPI_Add_error_string", "out of memory");
+    free(u->string);
+    u->string = copy;
+    return MPI_SUCCESS;
+}
+
+void ucmpi_error_finalize(void)
+{
+    for (int i = 0; i < num_user_codes; i++)
+        free(user_codes[i].string);
+    free(user_codes);
+    user_codes = NULL;
+    num_user_codes = 0;
+}

@@ -1,0 +1,259 @@
+/*
+ * Failed peers: a rank blocked on a receive from a process that died gets
+ * MPI_ERR_PROC_FAILED instead of hanging.  UCX reports unreachable peers
+ * on endpoints it has; on this node a dead process is also seen directly
+ * (its pid, published in the modex, no longer exists), which is quicker
+ * than transport keepalives.
+ *
+ * Peers in MPI_Finalize: a collective that waits for one would wait for
+ * ever (the ranks' collectives are out of step).  A rank whose collective
+ * has stalled asks each peer it waits for, once per pair of processes,
+ * whether it is in MPI_Finalize (a zero-byte question); a process answers
+ * the questions it has and gets once it is done with its own collectives
+ * in MPI_Finalize (its freed requests complete), until the end of its
+ * barrier (a progress hook), and the stalled collective fails.
+ * Correct programs exchange nothing unless a collective stalled for
+ * UCMPI_COLL_STALL_SEC.  The finalize barrier runs on the same context
+ * (no communicator has it), not on MPI_COMM_WORLD's collective sequence,
+ * which an erroneous program may have left out of step.
+ */
+#include "core/ucmpi.h"
+#include "ucmpi_rt.h"
+#include "comm/comm_internal.h"
+#include "p2p/tag.h"
+#include "ucp_glue/ucx.h"
+#include "coll/sched.h"
+#include "p2p/p2p_cancel.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PID_KEY "ucmpi.pid"
+
+static pid_t *peer_pid;        /* world rank -> pid (0: unknown) */
+static uint8_t *fin_state;     /* world rank -> FIN_ASKED | FIN_DONE */
+
+int ucmpi_failure_init(void)
+{
+    int32_t pid = (int32_t)getpid();
+    /* allocated here, not on first use: waits of several threads look up
+     * peers concurrently (MPI_THREAD_MULTIPLE) and would race on it */
+    peer_pid = calloc((size_t)ucmpi_global.world_size, sizeof(pid_t));
+    fin_state = calloc((size_t)ucmpi_global.world_size, 1);
+    if (peer_pid == NULL || fin_state == NULL)
+        return -1;
+    return ucmpi_rt_put(PID_KEY, &pid, sizeof(pid));
+}
+
+void ucmpi_failure_finalize(void)
+{
+    free(peer_pid);
+    free(fin_state);
+    peer_pid = NULL;
+    fin_state = NULL;
+}
+
+static pid_t pid_of(int r)
+{
+    if (peer_pid == NULL)      /* after finalize */
+        return 0;
+    if (peer_pid[r] == 0) {
+        void *v = NULL;
+        size_t len = 0;
+        if (ucmpi_rt_get(r, PID_KEY, &v, &len) == 0 && len == sizeof(int32_t))
+            peer_pid[r] = (pid_t)*(int32_t *)v;
+        free(v);
+    }
+    return peer_pid[r];
+}
+
+/* World rank r is known to be gone. */
+int ucmpi_peer_failed(int r)
+{
+    if (ucmpi_ucx_peer_failed(r))
+        return 1;
+    if (ucmpi_global.node_of == NULL ||
+        ucmpi_global.node_of[r] != ucmpi_global.node_of[ucmpi_global.world_rank])
+        return 0;
+    pid_t pid = pid_of(r);
+    return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Called from waiting loops now and then: a receive from or a send to a
+ * dead peer fails with MPI_ERR_PROC_FAILED (the UCX receive is cancelled,
+ * a send UCX still holds is abandoned: ucmpi_ucx_send_abandon). */
+void ucmpi_request_check_peer(ucmpi_request_t *r)
+{
+    if (r->kind == UCMPI_REQ_COLL) {
+        ucmpi_sched_check_peers(r);
+        return;
+    }
+    if (r->kind == UCMPI_REQ_SEND) {
+        ucmpi_p2p_cancel_check_peer(r);
+        /* a send UCX still holds for a dead peer (rendezvous) */
+        if (r->p2p.world_peer >= 0 && !ucmpi_request_is_complete(r) &&
+            ucmpi_peer_failed(r->p2p.world_peer)) {
+            ucmpi_ucx_peer_gone(r->p2p.world_peer);
+            ucmpi_lock();
+            ucmpi_ucx_send_abandon(r);
+            ucmpi_unlock();
+        }
+        return;
+    }
+    if (r->kind != UCMPI_REQ_RECV || r->p2p.world_peer < 0 ||
+        ucmpi_request_is_complete(r) || !ucmpi_peer_failed(r->p2p.world_peer))
+        return;
+    ucmpi_lock();
+    if (!ucmpi_request_is_complete(r)) {
+        r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
+        ucmpi_ucx_cancel(r);
+    }
+    ucmpi_unlock();
+}
+
+/* ---- peers in MPI_Finalize ---- */
+
+/* The context of the question, the answer and the barrier: beyond every
+ * communicator's (UCMPI_CTX_IDS), within the tag's field. */
+#define FIN_CTX UCMPI_TAG_MAX_CTX
+_Static_assert(UCMPI_CTX_IDS <= FIN_CTX, "FIN_CTX is a communicator's");
+enum { FIN_QUERY = 1, FIN_ANSWER = 2, FIN_BARRIER = 3 };
+enum { FIN_ASKED = 1, FIN_DONE = 2 };
+#define FIN_EPOCH_MASK 0x1ffff   /* MPI tag: kind[23:22] epoch[21:5] round[4:0] */
+
+static unsigned fin_epoch;     /* instances taken down (sessions) */
+
+static uint64_t fin_tag(int src, int kind, int round)
+{
+    return ucmpi_tag_make(FIN_CTX, UCMPI_CTX_COLL, src,
+                          kind << 22 | (int)(fin_epoch & FIN_EPOCH_MASK) << 5 |
+                              round);
+}
+
+/* Takes a message of kind (and round) from world rank src (any when < 0)
+ * out of matching: 1 and its sender in *from, else 0. */
+static int fin_take(int kind, int round, int src, int *from)
+{
+    uint64_t mask = UCMPI_TAG_MASK_CTX | UCMPI_TAG_MASK_TAG, t;
+    size_t len;
+    void *msg;
+
+    if (kind != FIN_BARRIER)          /* questions of any epoch */
+        mask = UCMPI_TAG_MASK_CTX | (UINT64_C(3) << 22);
+    if (src >= 0)
+        mask |= UCMPI_TAG_MASK_SRC;
+    if (!ucmpi_ucx_tag_probe(fin_tag(src < 0 ? 0 : src, kind, round), mask,
+                             1, &t, &len, &msg))
+        return 0;
+    ucmpi_ucx_msg_discard(msg);
+    *from = ucmpi_tag_src(t);
+    return 1;
+}
+
+int ucmpi_peer_finalized(int r)
+{
+    int me = ucmpi_global.world_rank, from;
+
+    if (fin_state == NULL || r < 0 || r >= ucmpi_global.world_size ||
+        r == me)
+        return 0;
+    if (!(fin_state[r] & FIN_ASKED)) {
+        fin_state[r] |= FIN_ASKED;
+        (void)ucmpi_ucx_send_ack(r, fin_tag(me, FIN_QUERY, 0));
+    }
+    while (fin_take(FIN_ANSWER, 0, -1, &from))
+        if (from < ucmpi_global.world_size)
+            fin_state[from] |= FIN_DONE;
+    return (fin_state[r] & FIN_DONE) != 0;
+}
+
+/* In MPI_Finalize: answers the questions (a progress hook, under the big
+ * lock; every 16th turn). */
+static int fin_answer(void)
+{
+    static unsigned turn;
+    int from, n = 0;
+
+    if (++turn % 16 != 0)
+        return 0;
+    while (fin_take(FIN_QUERY, 0, -1, &from))
+        if (from < ucmpi_global.world_size && from != ucmpi_global.world_rank &&
+            ucmpi_ucx_send_ack(from, fin_tag(ucmpi_global.world_rank,
+                                             FIN_ANSWER, 0)) == MPI_SUCCESS)
+            n++;
+    return n;
+}
+
+void ucmpi_fin_end(void)
+{
+    ucmpi_progress_unregister(fin_answer);
+    fin_epoch++;
+}
+
+void ucmpi_fin_drop(void)
+{
+    uint64_t t;
+    size_t len;
+    void *msg;
+
+    ucmpi_lock();
+    while (ucmpi_ucx_tag_probe(ucmpi_tag_make(FIN_CTX, UCMPI_CTX_COLL, 0, 0),
+                               UCMPI_TAG_MASK_CTX, 1, &t, &len, &msg))
+        ucmpi_ucx_msg_discard(msg);
+    ucmpi_unlock();
+}
+
+static int any_peer_failed(void)
+{
+    for (int r = 0; r < ucmpi_global.world_size; r++)
+        if (r != ucmpi_global.world_rank && ucmpi_peer_failed(r))
+            return 1;
+    return 0;
+}
+
+/* Waits for the barrier message of round from world rank src: 0, or -1
+ * when a peer died (nothing more to wait for). */
+static int fin_wait(int round, int src)
+{
+    unsigned spins = 0;
+    int from, got;
+
+    for (;;) {
+        ucmpi_lock();
+        got = fin_take(FIN_BARRIER, round, src, &from);
+        ucmpi_unlock();
+        if (got)
+            break;
+        if (ucmpi_progress() != 0)
+            continue;
+        ucmpi_progress_idle(++spins);
+        if (spins % 256 == 0 && any_peer_failed())
+            break;
+    }
+    ucmpi_rt_wait_done();
+    return got ? 0 : -1;
+}
+
+int ucmpi_fin_barrier(void)
+{
+    int n = ucmpi_global.world_size, me = ucmpi_global.world_rank;
+
+    /* from here on this process takes part in no collective any more
+     * (its freed requests are complete): a collective still waiting for
+     * it is out of step */
+    ucmpi_progress_register(fin_answer);
+
+    /* dissemination: after round k a rank has heard (indirectly) from the
+     * 2^(k+1) ranks before it */
+    for (int k = 0, d = 1; d < n; k++, d *= 2) {
+        ucmpi_lock();
+        int rc = ucmpi_ucx_send_ack((me + d) % n, fin_tag(me, FIN_BARRIER, k));
+        ucmpi_unlock();
+        if (rc != MPI_SUCCESS || fin_wait(k, (me - d + n) % n) != 0)
+            return -1;
+    }
+    return 0;
+}

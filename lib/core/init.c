@@ -1,0 +1,298 @@
+/*
+ * MPI_Init / MPI_Finalize and the process-level queries.
+ * Start: runtime (PMIx or singleton), UCX context + worker, address modex,
+ * predefined communicators.  End: requests the user freed completed
+ * (lib/core/finalize_orphans.c), endpoints closed while progressing, a
+ * runtime fence that keeps progressing, then the worker is destroyed.
+ */
+#include "core/ucmpi.h"
+#include "ucmpi_rt.h"
+#include "ucp_glue/ucx.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+ucmpi_global_t ucmpi_global;
+static ucmpi_rt_info_t rt;
+static pthread_t main_thread;
+static pthread_mutex_t big_lock;
+
+int ucmpi_comm_init_predefined(void);
+void ucmpi_comm_finalize_predefined(void);
+void ucmpi_progress_init(void);
+int ucmpi_progress_publish(void);
+void ucmpi_request_pool_finalize(void);
+void ucmpi_request_release_live(void);
+void ucmpi_error_finalize(void);
+int ucmpi_p2p_finalize(void);
+int ucmpi_failure_init(void);
+void ucmpi_failure_finalize(void);
+/* provided by lib/comm_*.c and lib/coll when present */
+int ucmpi_comm_finalize_hook(void) __attribute__((weak));
+
+void ucmpi_lock(void)
+{
+    if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE)
+        pthread_mutex_lock(&big_lock);
+}
+
+void ucmpi_unlock(void)
+{
+    if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE)
+        pthread_mutex_unlock(&big_lock);
+}
+
+void ucmpi_abort(int code, const char *msg)
+{
+    ucmpi_rt_abort(code, msg);
+}
+
+static void init_lock(void)
+{
+    pthread_mutexattr_t a;
+
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&big_lock, &a);
+    pthread_mutexattr_destroy(&a);
+}
+
+static void copy_runtime_info(void)
+{
+    ucmpi_global.world_rank = rt.rank;
+    ucmpi_global.world_size = rt.size;
+    ucmpi_global.local_rank = rt.local_rank;
+    ucmpi_global.local_size = rt.local_size;
+    ucmpi_global.local_peers = rt.local_peers;
+    ucmpi_global.node_of = rt.node_of;
+    ucmpi_global.num_nodes = rt.num_nodes;
+    ucmpi_global.singleton = rt.singleton;
+    ucmpi_global.appnum = rt.appnum;
+    ucmpi_global.universe_size = rt.universe_size;
+}
+
+/* Brings the library instance up: runtime, UCX, modex, predefined
+ * communicators.  Shared by the world model (MPI_Init) and sessions. */
+int ucmpi_instance_up(int required)
+{
+    if (required < MPI_THREAD_SINGLE)
+        required = MPI_THREAD_SINGLE;
+    ucmpi_global.thread_level =
+        required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
+    main_thread = pthread_self();
+    init_lock();
+    if (ucmpi_rt_init(&rt) != 0)
+        exit(1);
+    copy_runtime_info();
+    if (ucmpi_ucx_init(ucmpi_global.thread_level) != 0 ||
+        ucmpi_failure_init() != 0 || ucmpi_progress_publish() != 0 ||
+        ucmpi_rt_commit() != 0 || ucmpi_rt_fence(1, NULL) != 0)
+        ucmpi_rt_abort(1, "ucmpi: start-up failed");
+    if (ucmpi_comm_init_predefined() != 0)
+        ucmpi_rt_abort(1, "ucmpi: out of memory at start-up");
+    ucmpi_progress_init();
+    ucmpi_global.active = 1;
+    return MPI_SUCCESS;
+}
+
+static int do_init(int required, int *provided, const char *fn)
+{
+    ucmpi_rt_enter(fn);
+    if (ucmpi_global.initialized || ucmpi_global.finalized) {
+        fprintf(stderr, "ucmpi: %s: MPI is already %s\n", fn,
+                ucmpi_global.finalized ? "finalized" : "initialized");
+        exit(1);
+    }
+    if (!ucmpi_global.active)     /* else a session brought it up */
+        ucmpi_instance_up(required);
+    ucmpi_global.initialized = 1;
+    if (provided != NULL)
+        *provided = ucmpi_global.thread_level;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Init = PMPI_Init
+int PMPI_Init(int *argc, char ***argv)
+{
+    return do_init(MPI_THREAD_SINGLE, NULL, "MPI_Init");
+}
+
+#pragma weak MPI_Init_thread = PMPI_Init_thread
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    return do_init(required, provided, "MPI_Init_thread");
+}
+
+/* The finalize fence's progress: gives the fence up once a rank of the job
+ * is known dead (possible under mpiexec --disable-auto-cleanup), which
+ * would otherwise keep the survivors in it for good. */
+static int progress_unless_peer_died(void)
+{
+    static unsigned turn;
+
+    ucmpi_progress();
+    if (++turn % 256 != 0)
+        return 0;
+    for (int r = 0; r < ucmpi_global.world_size; r++)
+        if (r != ucmpi_global.world_rank && ucmpi_peer_failed(r))
+            return 1;
+    return 0;
+}
+
+/* Takes the instance down (collective over the job, as MPI_Finalize). */
+static int hook_done;
+
+/* MPI_COMM_SELF's and MPI_COMM_WORLD's attributes go first, once. */
+static void run_finalize_hook(void)
+{
+    if (ucmpi_comm_finalize_hook && !hook_done)
+        ucmpi_comm_finalize_hook();
+    hook_done = 1;
+}
+
+void ucmpi_instance_down(void)
+{
+    run_finalize_hook();
+    ucmpi_finalize_orphans();     /* before endpoints close */
+    ucmpi_fin_end();              /* (its barrier answered stalled peers) */
+    ucmpi_request_release_live(); /* persistent ones never freed */
+    ucmpi_rma_finalize_windows(); /* after its barrier: nobody uses them */
+    ucmpi_p2p_finalize();
+    ucmpi_ucx_close_eps();
+    if (ucmpi_rt_fence(0, progress_unless_peer_died) == 1)
+        ucmpi_finalize_drop_unexpected();
+    ucmpi_fin_drop();
+    ucmpi_global.active = 0;
+    ucmpi_comm_finalize_predefined();
+    ucmpi_ucx_finalize();
+    ucmpi_rt_finalize();
+    ucmpi_request_pool_finalize();
+    ucmpi_failure_finalize();
+    ucmpi_error_finalize();
+    free(rt.local_peers);
+    free(rt.node_of);
+    rt.local_peers = rt.node_of = NULL;
+}
+
+#pragma weak MPI_Finalize = PMPI_Finalize
+int PMPI_Finalize(void)
+{
+    if (!ucmpi_global.initialized || ucmpi_global.finalized) {
+        fprintf(stderr, "ucmpi: MPI_Finalize called %s\n",
+                ucmpi_global.finalized ? "twice" : "before MPI_Init");
+        exit(1);
+    }
+    /* delete callbacks on MPI_COMM_SELF still see MPI_Finalized false */
+    if (ucmpi_sessions_open() == 0)
+        run_finalize_hook();
+    ucmpi_global.finalized = 1;
+    if (ucmpi_sessions_open() == 0)   /* else the last session ends it */
+        ucmpi_instance_down();
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Initialized = PMPI_Initialized
+int PMPI_Initialized(int *flag)
+{
+    *flag = ucmpi_global.initialized;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Finalized = PMPI_Finalized
+int PMPI_Finalized(int *flag)
+{
+    *flag = ucmpi_global.finalized;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Query_thread = PMPI_Query_thread
+int PMPI_Query_thread(int *provided)
+{
+    int rc = ucmpi_check_initialized("MPI_Query_thread");
+    if (rc == MPI_SUCCESS)
+        *provided = ucmpi_global.thread_level;
+    return rc;
+}
+
+#pragma weak MPI_Is_thread_main = PMPI_Is_thread_main
+int PMPI_Is_thread_main(int *flag)
+{
+    int rc = ucmpi_check_initialized("MPI_Is_thread_main");
+    if (rc == MPI_SUCCESS)
+        *flag = pthread_equal(pthread_self(), main_thread) != 0;
+    return rc;
+}
+
+#pragma weak MPI_Abort = PMPI_Abort
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    char msg[128];
+
+    snprintf(msg, sizeof(msg), "MPI_Abort called by rank %d with code %d",
+             ucmpi_global.world_rank, errorcode);
+    if (!ucmpi_global.initialized || ucmpi_global.finalized) {
+        fprintf(stderr, "ucmpi: %s\n", msg);
+        exit(errorcode);
+    }
+    ucmpi_rt_abort(errorcode, msg);
+}
+
+#pragma weak MPI_Wtime = PMPI_Wtime
+double PMPI_Wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#pragma weak MPI_Wtick = PMPI_Wtick
+double PMPI_Wtick(void)
+{
+    struct timespec ts;
+    clock_getres(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#pragma weak MPI_Get_processor_name = PMPI_Get_processor_name
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+    if (name == NULL || resultlen == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
+                           "MPI_Get_processor_name", "name or resultlen is NULL");
+    if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
+        strcpy(name, "localhost");
+    name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_version = PMPI_Get_version
+int PMPI_Get_version(int *version, int *subversion)
+{
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_library_version = PMPI_Get_library_version
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+    snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+             "ucmpi %s (MPI %d.%d) on UCX %s", UCMPI_VERSION, MPI_VERSION,
+             MPI_SUBVERSION, ucmpi_ucx_version());
+    *resultlen = (int)strlen(version);
+    return MPI_SUCCESS;
+}
+
+/* Profiling control: ucmpi itself collects no profile, so every level is
+ * accepted and has no effect (what the standard asks of an implementation
+ * without profiling support). */
+#pragma weak MPI_Pcontrol = PMPI_Pcontrol
+int PMPI_Pcontrol(const int level, ...)
+{
+    return MPI_SUCCESS;
+}

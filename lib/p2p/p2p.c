@@ -1,0 +1,262 @@
+/*
+ * Internal point-to-point: messages on a communicator sub-context, used by
+ * the MPI entry points (lib/p2p/p2p_api.c) and by collectives, communicator
+ * management and RMA.  Synchronous sends carry a flag in the tag; the
+ * receiver acknowledges from the progress engine (never inside a UCX
+ * callback) once the message matched.
+ */
+#include "core/ucmpi.h"
+#include "p2p/p2p.h"
+#include "p2p/p2p_inline.h"
+#include "p2p/tag.h"
+#include "p2p/p2p_cancel.h"
+#include "ucp_glue/ucx.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    int world_dest;
+    uint64_t tag;
+} ack_t;
+
+static ack_t *acks;
+int ucmpi_p2p_acks_pending;   /* read inline by the progress engine */
+static int cap_acks;
+
+/* Called when a synchronous send's message matched a receive on c:
+ * record the acknowledgement to send. */
+static void queue_ack(ucmpi_comm_t *c, uint64_t sender_tag)
+{
+    int src = ucmpi_tag_src(sender_tag);
+
+    if (ucmpi_p2p_acks_pending == cap_acks) {
+        int n = cap_acks ? cap_acks * 2 : 16;
+        ack_t *a = realloc(acks, sizeof(*a) * (size_t)n);
+        if (a == NULL)
+            ucmpi_abort(1, "ucmpi: out of memory queueing a send acknowledgement");
+        acks = a;
+        cap_acks = n;
+    }
+    ack_t *a = &acks[ucmpi_p2p_acks_pending++];
+    a->world_dest = ucmpi_comm_peer_world(c, src);
+    a->tag = ucmpi_tag_make(ucmpi_tag_ctx(sender_tag), UCMPI_CTX_ACK, c->rank,
+                            ucmpi_tag_tag(sender_tag));
+}
+
+/* A blocking direct receive matched a synchronous send (lib/p2p/p2p_inline.h). */
+void ucmpi_p2p_queue_sync_ack(ucmpi_comm_t *c, uint64_t sender_tag)
+{
+    ucmpi_lock();                 /* the queue is the progress engine's */
+    queue_ack(c, sender_tag);
+    ucmpi_unlock();
+}
+
+/* From a receive completion (a UCX callback: no progress here). */
+void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag)
+{
+    queue_ack(req->comm, sender_tag);
+}
+
+int ucmpi_p2p_send_queued_acks(void)
+{
+    int n = ucmpi_p2p_acks_pending;
+
+    if (n == 0)
+        return 0;
+    ucmpi_p2p_acks_pending = 0;
+    for (int i = 0; i < n; i++)
+        ucmpi_ucx_send_ack(acks[i].world_dest, acks[i].tag);
+    return n;
+}
+
+int ucmpi_p2p_finalize(void)
+{
+    while (ucmpi_p2p_acks_pending > 0)
+        ucmpi_progress();
+    ucmpi_p2p_cancel_finalize();
+    free(acks);
+    acks = NULL;
+    cap_acks = 0;
+    return MPI_SUCCESS;
+}
+
+void ucmpi_p2p_set_proc_null(ucmpi_request_t *r)
+{
+    r->status.MPI_SOURCE = MPI_PROC_NULL;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    r->status.ucmpi_count = 0;
+    ucmpi_request_set_complete(r);
+}
+
+/* Starts a send described in r. */
+int ucmpi_p2p_start_send(ucmpi_request_t *r, ucmpi_comm_t *comm, int mode)
+{
+    uint64_t tag;
+    int rc;
+
+    if (r->p2p.peer == MPI_PROC_NULL) {
+        ucmpi_p2p_set_proc_null(r);
+        return MPI_SUCCESS;
+    }
+    tag = ucmpi_tag_make(comm->ctx, r->p2p.ctx_sub, comm->rank, r->p2p.tag);
+    if (mode == UCMPI_SEND_SYNC)
+        tag |= UCMPI_TAG_SYNC;
+    r->p2p.world_peer = ucmpi_comm_peer_world(comm, r->p2p.peer);
+    if (r->p2p.ctx_sub == UCMPI_CTX_P2P)
+        ucmpi_p2p_number_send(r);   /* for MPI_Cancel (p2p_cancel.h) */
+    rc = ucmpi_ucx_tag_send(r, r->p2p.world_peer, tag);
+    if (rc != MPI_SUCCESS) {
+        r->status.MPI_ERROR = rc;
+        ucmpi_request_set_complete(r);
+    }
+    return rc;
+}
+
+int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
+{
+    return ucmpi_p2p_start_recv_inline(r, comm, false);
+}
+
+/* Internal standard/ready send of contiguous data (collectives, protocols;
+ * single-threaded levels): UCX
+ * usually completes it at once, and then no request is set up at all (the
+ * shared completed request is returned).  The head of the request pool is
+ * only named as the callback's argument, and taken and initialised when
+ * UCX keeps the operation (its callback runs in a later progress call).
+ * Returns -1 when the generic path must be used. */
+static int isend_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
+                        int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,
+                        ucmpi_request_t **req)
+{
+    ucmpi_request_t *r = ucmpi_request_pool;
+    size_t bytes = (size_t)(count * dt->size);
+    int world = ucmpi_comm_peer_world(comm, dest);
+    uint64_t t = ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag);
+    void *ucx_req = NULL;
+
+    if (__builtin_expect(r == NULL, 0)) {   /* grow the pool */
+        if ((r = ucmpi_request_get_raw()) == NULL)
+            return -1;
+        ucmpi_request_put_raw(r);
+    }
+    int rc = ucmpi_ucx_isend_contig(r, world, t, ucmpi_p2p_contig_addr(buf, dt, bytes),
+                                    bytes, &ucx_req);
+    if (__builtin_expect(rc == 0, 1)) {
+        *req = &ucmpi_request_send_done;
+        return MPI_SUCCESS;
+    }
+    ucmpi_request_pool = r->next_free;      /* r is still the head */
+    ucmpi_request_init(r, UCMPI_REQ_SEND, comm);
+    ucmpi_p2p_describe(r, buf, count, dt, dest, tag, ctx_sub);
+    if (!dt->predefined)
+        ucmpi_dt_retain(dt);
+    r->p2p.mode = UCMPI_SEND_STANDARD;
+    r->p2p.world_peer = world;
+    *req = r;
+    if (rc < 0) {                 /* failed at once: report at completion */
+        r->status.MPI_ERROR = -rc;
+        ucmpi_request_set_complete(r);
+        return -rc;
+    }
+    r->p2p.ucx_req = ucx_req;
+    r->p2p.pending = 1;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                int tag, ucmpi_comm_t *comm, int ctx_sub, int mode,
+                ucmpi_request_t **req)
+{
+    if ((mode == UCMPI_SEND_STANDARD || mode == UCMPI_SEND_READY) &&
+        ucmpi_p2p_direct(dt, dest)) {
+        int rc = -1;
+        if (ctx_sub == UCMPI_CTX_P2P)
+            rc = ucmpi_p2p_isend_user(buf, count, dt, dest, tag, comm, req);
+        else if (ucmpi_global.thread_level != MPI_THREAD_MULTIPLE)
+            rc = isend_direct(buf, count, dt, dest, tag, comm, ctx_sub, req);
+        if (rc >= 0)
+            return rc;
+    }
+
+    ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_SEND, comm);
+
+    *req = r;
+    if (r == NULL)
+        return MPI_ERR_NO_MEM;
+    ucmpi_p2p_describe(r, buf, count, dt, dest, tag, ctx_sub);
+    if (dt != MPI_DATATYPE_NULL && !dt->predefined)
+        ucmpi_dt_retain(dt);
+    r->p2p.mode = mode;
+    return ucmpi_p2p_start_send(r, comm, mode);
+}
+
+int ucmpi_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                int tag, ucmpi_comm_t *comm, int ctx_sub,
+                ucmpi_request_t **req)
+{
+    return ucmpi_p2p_irecv_inline(buf, count, dt, src, tag, comm, ctx_sub,
+                                  req);
+}
+
+/* Blocking forms use a request on the stack: nothing to allocate. */
+static void stack_request(ucmpi_request_t *r, int kind, ucmpi_comm_t *comm)
+{
+    ucmpi_request_zero(r);
+    r->magic = UCMPI_MAGIC_REQUEST;
+    r->kind = (uint8_t)kind;
+    r->comm = comm;
+    r->p2p.world_peer = -1;
+}
+
+int ucmpi_send_mode(const void *buf, MPI_Count count, MPI_Datatype dt,
+                    int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,
+                    int mode)
+{
+    ucmpi_request_t r;
+
+    if (mode != UCMPI_SEND_SYNC && ucmpi_p2p_direct(dt, dest))
+        return ucmpi_p2p_send_direct(buf, count, dt, dest, tag, comm, ctx_sub,
+                                     NULL);
+    stack_request(&r, UCMPI_REQ_SEND, comm);
+    ucmpi_p2p_describe(&r, buf, count, dt, dest, tag, ctx_sub);
+    ucmpi_p2p_start_send(&r, comm, mode);
+    return ucmpi_request_wait(&r);
+}
+
+int ucmpi_send(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+               int tag, ucmpi_comm_t *comm, int ctx_sub)
+{
+    return ucmpi_send_mode(buf, count, dt, dest, tag, comm, ctx_sub,
+                           UCMPI_SEND_STANDARD);
+}
+
+int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+               int tag, ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)
+{
+    ucmpi_request_t r;
+    int rc;
+
+    /* messages a send cancellation stashed are received by the generic
+     * path (they come before UCX's) */
+    if (ucmpi_p2p_direct(dt, src)) {
+        int how = ucmpi_p2p_recv_enter(0);   /* never locked: it blocks */
+        if (how != UCMPI_RECV_NONE && ucmpi_p2p_stash_n == 0) {
+            rc = ucmpi_p2p_recv_direct(buf, count, dt, src, tag, comm,
+                                       ctx_sub, st);
+            ucmpi_p2p_recv_exit(how);
+            return rc;
+        }
+        ucmpi_p2p_recv_exit(how);
+    }
+    stack_request(&r, UCMPI_REQ_RECV, comm);
+    r.status.MPI_SOURCE = MPI_ANY_SOURCE;
+    r.status.MPI_TAG = MPI_ANY_TAG;
+    ucmpi_p2p_describe(&r, buf, count, dt, src, tag, ctx_sub);
+    ucmpi_p2p_start_recv(&r, comm);
+    rc = ucmpi_request_wait(&r);
+    if (st != MPI_STATUS_IGNORE) {
+        *st = r.status;
+        st->MPI_ERROR = rc;
+    }
+    return rc;
+}

@@ -1,0 +1,167 @@
+/* Point-to-point internals shared by lib/p2p*.c, probe, persistent and
+ * buffered sends. */
+#ifndef UCMPI_P2P_H
+#define UCMPI_P2P_H
+
+#include "core/ucmpi.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Bytes in front of every pool request (never of a stack or schedule
+ * request) where UCX may keep its request of a receive (UCX 1.13 needs
+ * 272; lib/ucp_glue/tag.c checks). */
+#define UCMPI_REQ_UCX_ROOM 320
+
+/* Request pool entries without initialisation (fast send path), the
+ * initialisation ucmpi_request_alloc does, and the shared request every
+ * send completed at once returns (complete, empty status, never freed). */
+ucmpi_request_t *ucmpi_request_get_raw(void);
+/* (hidden: the paths of every message reach it without the GOT) */
+extern ucmpi_request_t *ucmpi_request_pool __attribute__((visibility("hidden"))); /* the free list */
+/* Zeroes a request in 64-byte pieces, which gcc turns into vector stores
+ * (a plain memset of the whole struct became `rep stos`: 15% of a
+ * message-rate loop). */
+static inline void ucmpi_request_zero(ucmpi_request_t *r)
+{
+    char *p = (char *)r;
+    size_t off = 0;
+
+    for (; off + 64 <= sizeof(*r); off += 64)
+        memset(p + off, 0, 64);
+    memset(p + off, 0, sizeof(*r) - off);
+}
+void ucmpi_request_put_raw(ucmpi_request_t *r);
+extern ucmpi_request_t ucmpi_request_send_done;
+
+/* Makes a pool entry a fresh request of `kind` holding a reference on comm
+ * (inline: it is on every message's path). */
+static inline void ucmpi_request_init(ucmpi_request_t *r, int kind,
+                                      ucmpi_comm_t *comm)
+{
+    ucmpi_request_zero(r);
+    r->magic = UCMPI_MAGIC_REQUEST;
+    r->kind = (uint8_t)kind;
+    r->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    r->p2p.world_peer = -1;
+    if (comm != NULL) {
+        r->comm = comm;
+        if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE)
+            __atomic_add_fetch(&comm->refcount, 1, __ATOMIC_RELAXED);
+        else
+            comm->refcount++;
+    }
+}
+
+/* ucmpi_request_alloc without the call: single-threaded levels pop the
+ * pool's head here (MPI_THREAD_MULTIPLE takes the pool's lock there). */
+static inline ucmpi_request_t *ucmpi_request_alloc_fast(int kind,
+                                                        ucmpi_comm_t *comm)
+{
+    ucmpi_request_t *r = ucmpi_request_pool;
+
+    if (__builtin_expect(r == NULL ||
+                         ucmpi_global.thread_level == MPI_THREAD_MULTIPLE, 0))
+        return ucmpi_request_alloc(kind, comm);
+    ucmpi_request_pool = r->next_free;
+    ucmpi_request_init(r, kind, comm);
+    return r;
+}
+
+/* ucmpi_request_free of the usual request (no ops, a predefined type, a
+ * communicator that keeps other references) without the call.  The shared
+ * completed send has no communicator: ucmpi_request_free keeps it. */
+static inline void ucmpi_request_free_fast(ucmpi_request_t *r)
+{
+    ucmpi_comm_t *c = r->comm;
+
+    if (__builtin_expect(r->ops != NULL || c == NULL || c->refcount < 2 ||
+                         (r->p2p.dt != NULL && !r->p2p.dt->predefined) ||
+                         ucmpi_global.thread_level == MPI_THREAD_MULTIPLE, 0)) {
+        ucmpi_request_free(r);
+        return;
+    }
+    c->refcount--;
+    r->magic = UCMPI_MAGIC_FREED;
+    r->next_free = ucmpi_request_pool;
+    ucmpi_request_pool = r;
+}
+
+/* p2p.mode of a receive of a message matched by MPI_(I)mprobe: the
+ * synchronous sender was acknowledged then, not again at the receive. */
+#define UCMPI_RECV_ACKED (-1)
+
+/* World rank w runs on this node.  Such peers talk without UCX error
+ * handling (lib/ucp_glue/endpoint.c), so synchronous sends to them can use
+ * UCX's synchronous send, which other endpoints refuse, and carry no sync
+ * flag in the tag (lib/p2p/tag.h).  Both ends decide the same way from the
+ * same node map. */
+static inline bool ucmpi_p2p_peer_local(int w)
+{
+    const int *node = ucmpi_global.node_of;
+    return node != NULL && node[w] == node[ucmpi_global.world_rank];
+}
+
+/* Synchronous sends to world rank w use UCX's synchronous send (no flag
+ * in the tag) and small receives from it match exactly: on-node peers,
+ * unless UCMPI_SYNC_FLAG_ALWAYS=1 (read once by lib/ucp_glue/context.c)
+ * keeps the tag-flag protocol everywhere (see lib/p2p/tag.h). */
+extern bool ucmpi_p2p_sync_flag_always;
+static inline bool ucmpi_p2p_sync_by_ucx(int w)
+{
+    return ucmpi_p2p_peer_local(w) && !ucmpi_p2p_sync_flag_always;
+}
+
+int ucmpi_send_mode(const void *buf, MPI_Count count, MPI_Datatype dt,
+                    int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,
+                    int mode);
+int ucmpi_p2p_start_send(ucmpi_request_t *r, ucmpi_comm_t *comm, int mode);
+int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm);
+void ucmpi_p2p_set_proc_null(ucmpi_request_t *r);
+void ucmpi_p2p_queue_ack(ucmpi_request_t *req, uint64_t sender_tag);
+/* The same for a blocking receive without a request (takes the lock). */
+void ucmpi_p2p_queue_sync_ack(ucmpi_comm_t *c, uint64_t sender_tag);
+/* Synchronous-send acknowledgements queued by receive completions; the
+ * progress engine sends them (never from inside a UCX callback). */
+extern int ucmpi_p2p_acks_pending;
+int ucmpi_p2p_send_queued_acks(void);
+/* The usual arguments of a send (recv: also wildcards) in one predicted
+ * branch: initialised, a valid communicator and committed datatype,
+ * count >= 0, a buffer when there is data, a real rank and tag.  Anything
+ * else goes to the full checks, which name the bad argument. */
+static inline bool ucmpi_p2p_args_ok(const void *buf, MPI_Count count,
+                                     MPI_Datatype dt, int peer, int tag,
+                                     MPI_Comm comm, bool recv)
+{
+    return ucmpi_global.initialized && !ucmpi_global.finalized &&
+           comm != MPI_COMM_NULL && comm->magic == UCMPI_MAGIC_COMM &&
+           dt != MPI_DATATYPE_NULL && dt->magic == UCMPI_MAGIC_DATATYPE &&
+           dt->committed && count >= 0 && (buf != NULL || count == 0) &&
+           ((unsigned)peer < (unsigned)comm->remote_size ||
+            (recv && peer == MPI_ANY_SOURCE)) &&
+           ((unsigned)tag <= UCMPI_TAG_MAX || (recv && tag == MPI_ANY_TAG));
+}
+
+int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
+                         int dest, int tag, MPI_Comm comm, const char *fn);
+/* A point-to-point buffer (count, dt): MPI-4.1 leaves the datatype of an
+ * empty transfer free, so count 0 with MPI_DATATYPE_NULL passes (as in
+ * MPICH; collectives and RMA still check the type).  ucmpi_p2p_dt then
+ * gives the paths below the checks MPI_BYTE in its place. */
+int ucmpi_p2p_check_buf(MPI_Comm comm, const void *buf, MPI_Count count,
+                        MPI_Datatype dt, const char *fn);
+static inline MPI_Datatype ucmpi_p2p_dt(MPI_Datatype dt)
+{
+    return dt == MPI_DATATYPE_NULL ? MPI_BYTE : dt;
+}
+int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
+                         int src, int tag, MPI_Comm comm, const char *fn);
+int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn);
+/* Buffered send of (buf, count, dt): copies into the attached buffer and
+ * starts the transfer; MPI_ERR_BUFFER when it does not fit.  `user`, the
+ * user's request (Ibsend, Bsend_init) or NULL, can then cancel it. */
+int ucmpi_bsend_start(const void *buf, MPI_Count count, MPI_Datatype dt,
+                      int dest, int tag, ucmpi_comm_t *comm,
+                      ucmpi_request_t *user, const char *fn);
+
+#endif

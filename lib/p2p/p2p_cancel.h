@@ -1,0 +1,131 @@
+/*
+ * Cancelling sends (MPI_Cancel on a send request).  UCX 1.13 cannot recall
+ * a send (ucp_request_cancel only removes posted receives), so the sender
+ * asks the receiver: an active message on the same endpoint as the data,
+ * hence processed after the message arrived.  The receiver moves every
+ * unexpected message of that sender and communicator out of UCX into a
+ * stash (keeping their order); if the message is there it is dropped
+ * unreceived and the reply says "cancelled", else it was matched already.
+ * Later receives and probes look at the stash before UCX.
+ *
+ * Which stashed message is the one to cancel: a message is identified as
+ * the newest of its envelope, which is only certain when no later
+ * point-to-point send went to that peer (per-peer send numbers); otherwise
+ * the cancel fails and the message is delivered normally.
+ *
+ * MPI_THREAD_MULTIPLE: the stash is changed under the big lock (UCX
+ * callbacks run inside ucmpi_progress, which holds it).  Two windows are
+ * closed without putting a lock on the fast paths until a cancel happens:
+ * - a receive between its look at the stash and its UCX post could miss a
+ *   message moved into the stash meanwhile.  Receives count themselves in
+ *   ucmpi_p2p_recv_posting; the first stashing sets ucmpi_p2p_stash_guard,
+ *   after which receives post under the lock, and a stashing that finds a
+ *   counted receive in flight declines (the cancel fails, allowed).
+ * - a send numbered by one thread while another cancels: the canceller
+ *   raises ucmpi_p2p_cancelling before it checks "newest"; a send that
+ *   sees it waits on the lock until the cancel's message is out, so it
+ *   goes behind it; one that does not see it was seen by the check.
+ * (Both are Dekker-style: each side writes its flag, then reads the
+ * other's, with sequentially consistent atomics.)
+ */
+#ifndef UCMPI_P2P_CANCEL_H
+#define UCMPI_P2P_CANCEL_H
+
+#include "core/ucmpi.h"
+
+/* req->p2p.cancel */
+enum { UCMPI_CANCEL_NONE, UCMPI_CANCEL_PENDING, UCMPI_CANCEL_DONE };
+
+/* Body of both active messages (request and reply). */
+typedef struct {
+    uint64_t req_id;          /* the sender's request */
+    uint64_t tag;             /* UCP tag of the message, sync bit included */
+    uint64_t len;             /* its packed length */
+    int32_t sender;           /* world rank of the sender */
+    int32_t cancelled;        /* reply: the receiver dropped the message */
+} ucmpi_cancel_msg_t;
+
+/* Point-to-point sends to each world rank so far (index = world rank). */
+extern uint32_t *ucmpi_p2p_peer_seq __attribute__((visibility("hidden")));
+/* Messages in the stash: receives and probes look there first. */
+extern int ucmpi_p2p_stash_n __attribute__((visibility("hidden")));
+
+/* MPI_THREAD_MULTIPLE guards (see above). */
+extern int ucmpi_p2p_stash_guard, ucmpi_p2p_recv_posting;
+extern int ucmpi_p2p_cancelling;
+
+/* ucmpi_p2p_next_seq under MPI_THREAD_MULTIPLE (lib/p2p/p2p_cancel.c). */
+uint32_t ucmpi_p2p_next_seq_mt(int world);
+
+/* Numbers a user send to world rank `world` (the newest is cancellable). */
+static inline uint32_t ucmpi_p2p_next_seq(int world)
+{
+    if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE)
+        return ucmpi_p2p_next_seq_mt(world);
+    return ++ucmpi_p2p_peer_seq[world];
+}
+
+static inline void ucmpi_p2p_number_send(ucmpi_request_t *r)
+{
+    r->p2p.seq = ucmpi_p2p_next_seq(r->p2p.world_peer);
+}
+
+/* How a receive posts: UCMPI_RECV_FREE (single thread or counted, no
+ * lock), UCMPI_RECV_LOCKED (under the big lock), or UCMPI_RECV_NONE when
+ * it must post under the lock but may not (a blocking direct receive:
+ * the caller takes its request-based path).  Look at the stash and post
+ * between enter and exit. */
+enum { UCMPI_RECV_NONE = -1, UCMPI_RECV_FREE, UCMPI_RECV_COUNTED,
+       UCMPI_RECV_LOCKED };
+
+static inline int ucmpi_p2p_recv_enter(int may_lock)
+{
+    if (ucmpi_global.thread_level != MPI_THREAD_MULTIPLE)
+        return UCMPI_RECV_FREE;
+    __atomic_add_fetch(&ucmpi_p2p_recv_posting, 1, __ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&ucmpi_p2p_stash_guard, __ATOMIC_SEQ_CST))
+        return UCMPI_RECV_COUNTED;
+    __atomic_sub_fetch(&ucmpi_p2p_recv_posting, 1, __ATOMIC_SEQ_CST);
+    if (!may_lock)
+        return UCMPI_RECV_NONE;
+    ucmpi_lock();
+    return UCMPI_RECV_LOCKED;
+}
+
+static inline void ucmpi_p2p_recv_exit(int how)
+{
+    if (how == UCMPI_RECV_COUNTED)
+        __atomic_sub_fetch(&ucmpi_p2p_recv_posting, 1, __ATOMIC_SEQ_CST);
+    else if (how == UCMPI_RECV_LOCKED)
+        ucmpi_unlock();
+}
+
+/* lib/p2p/p2p_cancel.c */
+int ucmpi_p2p_cancel_init(void);
+void ucmpi_p2p_cancel_finalize(void);
+/* Asks the receiver to drop r's message; r completes once it answered. */
+void ucmpi_p2p_cancel_send(ucmpi_request_t *r);
+/* A receive of (tag, mask) takes the oldest matching stashed message:
+ * 1 when it did (the receive is started on it). */
+int ucmpi_p2p_stash_recv(ucmpi_request_t *r, uint64_t tag, uint64_t mask);
+/* Probe of the stash, like ucmpi_ucx_tag_probe. */
+int ucmpi_p2p_stash_probe(uint64_t tag, uint64_t mask, int remove,
+                          uint64_t *sender_tag, size_t *len, void **msg);
+/* From UCX active-message callbacks (record only, no progress). */
+void ucmpi_p2p_cancel_arrived(const ucmpi_cancel_msg_t *m);
+void ucmpi_p2p_cancel_replied(const ucmpi_cancel_msg_t *m);
+/* Waiting loops: a cancel whose receiver died ends (not cancelled). */
+void ucmpi_p2p_cancel_check_peer(ucmpi_request_t *r);
+
+/* lib/ucp_glue/cancel.c and tag.c */
+int ucmpi_ucx_cancel_init(void);
+int ucmpi_ucx_cancel_msg(int world_dest, int reply,
+                         const ucmpi_cancel_msg_t *m);
+/* Receives a probed message into nothing (it was cancelled). */
+void ucmpi_ucx_msg_discard(void *msg);
+/* Synchronous send cancelled: its acknowledgement will never come. */
+void ucmpi_ucx_cancel_ack(ucmpi_request_t *req);
+/* One operation of the request finished successfully (tag.c). */
+void ucmpi_ucx_op_done(ucmpi_request_t *req);
+
+#endif

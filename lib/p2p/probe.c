@@ -1,0 +1,306 @@
+/*
+ * Probe and matched probe.  ucp_tag_probe_nb does not progress the worker,
+ * so a miss is followed by one progress call and a second look.
+ */
+#include "core/ucmpi.h"
+#include "p2p/p2p.h"
+#include "p2p/p2p_cancel.h"
+#include "p2p/progress.h"
+#include "p2p/tag.h"
+#include "ucp_glue/ucx.h"
+
+UCMPI_PREDEFINED(struct ucmpi_request_s, ucmpi_message_no_proc,
+                 UCMPI_PAD_REQUEST) = {
+    .obj = {.magic = UCMPI_MAGIC_REQUEST, .kind = UCMPI_REQ_MPROBE,
+            .complete = 1}};
+
+typedef struct {
+    void *msg;                /* UCX message handle */
+    uint64_t sender_tag;
+    size_t len;
+} matched_t;
+
+static void fill_status(MPI_Status *st, uint64_t sender_tag, size_t len)
+{
+    if (st == MPI_STATUS_IGNORE)
+        return;
+    st->MPI_SOURCE = ucmpi_tag_src(sender_tag);
+    st->MPI_TAG = ucmpi_tag_tag(sender_tag);
+    st->ucmpi_count = (MPI_Count)len;
+    st->ucmpi_cancelled = 0;
+}
+
+static void proc_null_status(MPI_Status *st)
+{
+    if (st == MPI_STATUS_IGNORE)
+        return;
+    st->MPI_SOURCE = MPI_PROC_NULL;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->ucmpi_count = 0;
+    st->ucmpi_cancelled = 0;
+}
+
+static int check(int source, int tag, MPI_Comm comm, const char *fn)
+{
+    int rc = ucmpi_check_comm(comm, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_rank(comm, source, 1, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_tag(comm, tag, 1, fn);
+    return rc;
+}
+
+/* The stash, then UCX: messages a send cancellation took out of UCX are
+ * older.  One lock over both, so a stashing in another thread cannot
+ * pass us between them. */
+static int look_once(uint64_t rtag, uint64_t mask, int remove, matched_t *m)
+{
+    ucmpi_lock();
+    int found = ucmpi_p2p_stash_n != 0 &&
+                ucmpi_p2p_stash_probe(rtag, mask, remove, &m->sender_tag,
+                                      &m->len, &m->msg);
+    if (!found)
+        found = ucmpi_ucx_tag_probe(rtag, mask, remove, &m->sender_tag,
+                                    &m->len, remove ? &m->msg : NULL);
+    ucmpi_unlock();
+    return found;
+}
+
+/* One look (two if the first missed and progress found events); a
+ * miss of the nonblocking probes, which programs spin on, lets the
+ * progress engine give the core away (lib/p2p/progress_poll.h). */
+static int look(int source, int tag, MPI_Comm comm, int remove, matched_t *m,
+                bool poll)
+{
+    uint64_t rtag, mask;
+
+    ucmpi_tag_recv(comm->ctx, UCMPI_CTX_P2P, source, tag, &rtag, &mask);
+    if (look_once(rtag, mask, remove, m))
+        return 1;
+    int n = ucmpi_progress();
+    if (n != 0 && look_once(rtag, mask, remove, m))
+        return 1;
+    if (poll)
+        ucmpi_progress_poll_miss(n);
+    return 0;
+}
+
+static void wait_look(int source, int tag, MPI_Comm comm, int remove,
+                      matched_t *m)
+{
+    unsigned spins = 0;
+    while (!look(source, tag, comm, remove, m, false))
+        ucmpi_progress_idle(++spins);
+    ucmpi_rt_wait_done();
+}
+
+#pragma weak MPI_Iprobe = PMPI_Iprobe
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
+                MPI_Status *status)
+{
+    int rc = check(source, tag, comm, "MPI_Iprobe");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        proc_null_status(status);
+        return MPI_SUCCESS;
+    }
+    matched_t m;
+    *flag = look(source, tag, comm, 0, &m, true);
+    if (*flag)
+        fill_status(status, m.sender_tag, m.len);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Probe = PMPI_Probe
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    int rc = check(source, tag, comm, "MPI_Probe");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        proc_null_status(status);
+        return MPI_SUCCESS;
+    }
+    matched_t m;
+    wait_look(source, tag, comm, 0, &m);
+    fill_status(status, m.sender_tag, m.len);
+    return MPI_SUCCESS;
+}
+
+/* A matched message becomes a request holding the UCX handle; a
+ * synchronous sender is acknowledged now, since matching happened. */
+static int make_message(MPI_Comm comm, matched_t *m, MPI_Message *message,
+                        MPI_Status *status, const char *fn)
+{
+    ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_MPROBE, comm);
+    if (r == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
+    r->p2p.ucx_req = m->msg;
+    r->status.ucmpi_count = (MPI_Count)m->len;
+    r->p2p.bounce_len = m->len;
+    r->status.MPI_SOURCE = ucmpi_tag_src(m->sender_tag);
+    r->status.MPI_TAG = ucmpi_tag_tag(m->sender_tag);
+    if (ucmpi_tag_is_sync(m->sender_tag)) {
+        r->p2p.mode = UCMPI_RECV_ACKED;   /* not again at the Mrecv */
+        ucmpi_lock();
+        ucmpi_p2p_queue_ack(r, m->sender_tag);
+        ucmpi_unlock();
+    }
+    *message = r;
+    fill_status(status, m->sender_tag, m->len);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Improbe = PMPI_Improbe
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
+                 MPI_Message *message, MPI_Status *status)
+{
+    int rc = check(source, tag, comm, "MPI_Improbe");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        *message = MPI_MESSAGE_NO_PROC;
+        proc_null_status(status);
+        return MPI_SUCCESS;
+    }
+    matched_t m;
+    *flag = look(source, tag, comm, 1, &m, true);
+    if (!*flag)
+        return MPI_SUCCESS;
+    return make_message(comm, &m, message, status, "MPI_Improbe");
+}
+
+#pragma weak MPI_Mprobe = PMPI_Mprobe
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+                MPI_Status *status)
+{
+    int rc = check(source, tag, comm, "MPI_Mprobe");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        *message = MPI_MESSAGE_NO_PROC;
+        proc_null_status(status);
+        return MPI_SUCCESS;
+    }
+    matched_t m;
+    wait_look(source, tag, comm, 1, &m);
+    return make_message(comm, &m, message, status, "MPI_Mprobe");
+}
+
+/* Turns a matched message into a running receive into (buf, count, dt). */
+static int start_matched(void *buf, MPI_Count count, MPI_Datatype dt,
+                         MPI_Message *message, ucmpi_request_t **out,
+                         const char *fn)
+{
+    ucmpi_request_t *r = message ? *message : NULL;
+    int rc = ucmpi_check_initialized(fn);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (r == NULL || r->magic != UCMPI_MAGIC_REQUEST ||
+        r->kind != UCMPI_REQ_MPROBE)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_REQUEST, fn,
+                           "message is not a matched message (%p)", (void *)r);
+    ucmpi_comm_t *comm = r == MPI_MESSAGE_NO_PROC ? &ucmpi_comm_world : r->comm;
+    rc = ucmpi_p2p_check_buf(comm, buf, count, dt, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    dt = ucmpi_p2p_dt(dt);
+    *message = MPI_MESSAGE_NULL;
+    if (r == MPI_MESSAGE_NO_PROC) {
+        r = ucmpi_request_alloc(UCMPI_REQ_RECV, NULL);
+        if (r == NULL)
+            return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
+        ucmpi_p2p_set_proc_null(r);
+        *out = r;
+        return MPI_SUCCESS;
+    }
+    void *msg = r->p2p.ucx_req;
+    uint64_t sender_tag = ucmpi_tag_make(comm->ctx, UCMPI_CTX_P2P,
+                                         r->status.MPI_SOURCE, r->status.MPI_TAG);
+    size_t len = r->p2p.bounce_len;
+    r->kind = UCMPI_REQ_RECV;
+    r->p2p.ucx_req = NULL;
+    r->p2p.bounce_len = 0;
+    r->p2p.buf = buf;
+    r->p2p.count = count;
+    r->p2p.dt = dt;
+    ucmpi_dt_retain(dt);
+    r->p2p.peer = r->status.MPI_SOURCE;
+    ucmpi_lock();
+    rc = ucmpi_ucx_msg_recv(r, msg, sender_tag, len);
+    ucmpi_unlock();
+    if (rc != MPI_SUCCESS) {
+        r->status.MPI_ERROR = rc;
+        ucmpi_request_set_complete(r);
+    }
+    *out = r;
+    return MPI_SUCCESS;
+}
+
+static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
+                         MPI_Message *message, MPI_Request *request,
+                         const char *fn)
+{
+    ucmpi_request_t *r;
+    if (request == NULL)
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+                           "request is NULL");
+    int rc = start_matched(buf, count, dt, message, &r, fn);
+    if (rc == MPI_SUCCESS)
+        *request = r;
+    return rc;
+}
+
+static int mrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
+                        MPI_Message *message, MPI_Status *status,
+                        const char *fn)
+{
+    ucmpi_request_t *r;
+    int rc = start_matched(buf, count, dt, message, &r, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ucmpi_request_wait(r);
+    if (status != MPI_STATUS_IGNORE) {
+        int keep = status->MPI_ERROR;   /* not set by single completions */
+        *status = r->status;
+        status->MPI_ERROR = keep;
+    }
+    ucmpi_comm_t *comm = r->comm ? r->comm : &ucmpi_comm_world;
+    ucmpi_comm_retain(comm);
+    ucmpi_request_free(r);
+    rc = ucmpi_p2p_report(comm, rc, fn);
+    ucmpi_comm_release(comm);
+    return rc;
+}
+
+#pragma weak MPI_Imrecv = PMPI_Imrecv
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
+                MPI_Request *request)
+{
+    return imrecv_common(buf, count, dt, message, request, "MPI_Imrecv");
+}
+
+#pragma weak MPI_Imrecv_c = PMPI_Imrecv_c
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                  MPI_Message *message, MPI_Request *request)
+{
+    return imrecv_common(buf, count, dt, message, request, "MPI_Imrecv_c");
+}
+
+#pragma weak MPI_Mrecv = PMPI_Mrecv
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
+               MPI_Status *status)
+{
+    return mrecv_common(buf, count, dt, message, status, "MPI_Mrecv");
+}
+
+#pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                 MPI_Message *message, MPI_Status *status)
+{
+    return mrecv_common(buf, count, dt, message, status, "MPI_Mrecv_c");
+}
