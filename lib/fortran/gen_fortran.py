@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
-"""Generates ucmpi's Fortran bindings (mpif.h and the mpi module) from the
-C prototypes and constants of include/mpi.h.  Run at build time; the output
-is never committed.
+"""Generates ucmpi's Fortran bindings (mpif.h, the mpi and mpi_f08 modules)
+from the C prototypes and constants of include/mpi.h.  Run at build time;
+the output is never committed.
 
   gen_fortran.py MPI_H OUTDIR --sizeof-aint N
 
 writes into OUTDIR:
   mpif.h        constants, sentinel common blocks, typed functions
   mpi.f90       module mpi: the same constants and explicit interfaces
-  mpif_shims.c  the C side: pmpi_x_ for each bound MPI_X (mpi_x_ weak
-                alias), converting handles, strings, logicals, sentinels
+  mpi_f08.f90   module mpi_f08: handle types, TYPE(MPI_Status), generics
+                whose specifics MPI_X_f08 (MPI_X_f08c) are the shims
+  mpif_shims.c  the C side: pmpi_x_ for each bound MPI_X (mpi_x_,
+                mpi_x_f08_ weak aliases), converting handles, strings,
+                logicals, sentinels; an absent (NULL) ierror is allowed
+  mpif_tramp.c  trampoline pools for Fortran user ops and error handlers
   mpif_handles.c  predefined handles in the fixed order whose indices
                 mpif.h uses (registered by fort_util.c at load time)
-  bound.txt     the list of bound and skipped functions (for ucmpi_info
-                and the report)
+  bound.txt     the bound, hand-written (fort_*.c) and skipped functions
 Fortran conventions are gfortran's: lower case name + '_', hidden
 CHARACTER lengths as size_t after all arguments, .TRUE. == 1.
 """
@@ -34,10 +37,10 @@ CTYPE_OF_F = {'int': 'MPI_Fint', 'const int': 'MPI_Fint',
 # int arguments that Fortran declares LOGICAL
 LOGICAL_NAMES = {'flag', 'reorder', 'high', 'commute', 'weighted'}
 LOGICAL_ARRAYS = {'periods', 'remain_dims'}
-# choice buffers whose address may be MPI_BOTTOM or MPI_IN_PLACE
+# int arrays whose address may be MPI_UNWEIGHTED or MPI_WEIGHTS_EMPTY
 WEIGHT_NAMES = {'weights', 'sourceweights', 'destweights'}
-# Fortran has no binding for these (C-only by the standard), or they need
-# a hand-written shim in fort_util.c.
+# Functions whose Fortran form a C prototype does not describe (no argv,
+# a result, attribute values, callbacks): shims in lib/fortran/fort_*.c.
 HAND_WRITTEN = {'MPI_Init', 'MPI_Init_thread', 'MPI_Pcontrol',
                 'MPI_Comm_get_attr', 'MPI_Comm_set_attr', 'MPI_Attr_get',
                 'MPI_Attr_put', 'MPI_Type_get_attr', 'MPI_Type_set_attr',

@@ -15,7 +15,16 @@ program f90_misc
   character(len=MPI_MAX_INFO_VAL) :: val
   character(len=8) :: short
   character(len=MPI_MAX_LIBRARY_VERSION_STRING) :: version
-  integer :: ibuf(4)
+  integer :: ibuf(4), i
+  integer, parameter :: types(16) = (/ MPI_INTEGER, MPI_REAL, MPI_DOUBLE_PRECISION, &
+      MPI_COMPLEX, MPI_DOUBLE_COMPLEX, MPI_LOGICAL, MPI_CHARACTER, MPI_2INTEGER, &
+      MPI_2REAL, MPI_2DOUBLE_PRECISION, MPI_INTEGER8, MPI_REAL8, MPI_COMPLEX16, &
+      MPI_BYTE, MPI_PACKED, MPI_INT /)
+  character(len=24), parameter :: tnames(16) = (/ character(len=24) :: 'MPI_INTEGER', &
+      'MPI_REAL', 'MPI_DOUBLE_PRECISION', 'MPI_COMPLEX', 'MPI_DOUBLE_COMPLEX', &
+      'MPI_LOGICAL', 'MPI_CHARACTER', 'MPI_2INTEGER', 'MPI_2REAL', &
+      'MPI_2DOUBLE_PRECISION', 'MPI_INTEGER8', 'MPI_REAL8', 'MPI_COMPLEX16', &
+      'MPI_BYTE', 'MPI_PACKED', 'MPI_INT' /)
 
   errs = 0
   call MPI_Init(ierr)
@@ -47,6 +56,17 @@ program f90_misc
   call check(.not. flag, 'Info_get_string of a missing key')
   call MPI_Info_free(info, ierr)
   call check(info == MPI_INFO_NULL, 'Info_free sets MPI_INFO_NULL')
+
+  ! predefined handles: mpif.h's numbers name the right C objects
+  call MPI_Comm_get_name(MPI_COMM_WORLD, name, n, ierr)
+  call check(name == 'MPI_COMM_WORLD', 'MPI_COMM_WORLD is the world')
+  do i = 1, size(types)
+    call MPI_Type_get_name(types(i), name, n, ierr)
+    if (name /= tnames(i)) then
+      print *, rank, ': handle of ', trim(tnames(i)), ' names ', trim(name)
+      errs = errs + 1
+    end if
+  end do
 
   ! LOGICAL results
   call MPI_Initialized(flag, ierr)
