@@ -2,15 +2,14 @@
  * cache of built schedules. */
 #include "coll/coll.h"
 #include "coll/sched.h"
+#include "core/hooks.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct sched_cache sched_cache_t;
 
-
-/* Weak: unit tests link this file without lib/coll/shm/. */
-__attribute__((weak)) void ucmpi_coll_shm_free(void *shm);
+void ucmpi_coll_shm_free(void *shm);
 
 /* In the communicator itself (ucmpi.h): it cannot be missing on a rank. */
 static ucmpi_coll_state_t *coll_state(ucmpi_comm_t *c)
@@ -107,11 +106,30 @@ void ucmpi_coll_comm_destroy(ucmpi_comm_t *c)
 {
     ucmpi_coll_state_t *st = coll_state(c);
 
-    if (st->shm != NULL && ucmpi_coll_shm_free != NULL)
+    if (st->shm != NULL)
         ucmpi_coll_shm_free(st->shm);
     layout_free(st->layout);
     ucmpi_sched_cache_destroy(st->cache);
     *st = (ucmpi_coll_state_t){0};
+}
+
+static void comm_destroy_hook(void *comm)
+{
+    ucmpi_coll_comm_destroy(comm);
+}
+
+/* A waiting loop's check of a collective request for dead peers. */
+static void peer_check_hook(void *req)
+{
+    if (((ucmpi_request_t *)req)->kind == UCMPI_REQ_COLL)
+        ucmpi_sched_check_peers(req);
+}
+
+__attribute__((constructor)) static void coll_comm_hooks(void)
+{
+    ucmpi_hook_add(UCMPI_HOOK_COMM_DESTROY, UCMPI_HOOK_ORDER_COLL,
+                   comm_destroy_hook);
+    ucmpi_hook_add(UCMPI_HOOK_PEER_CHECK, 0, peer_check_hook);
 }
 
 /* ------------------------------------------------------------------ */

@@ -4,6 +4,7 @@
  * communicators live in lib/comm_*.c.
  */
 #include "core/ucmpi.h"
+#include "core/hooks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,22 +41,18 @@ int ucmpi_comm_init_predefined(void)
     return 0;
 }
 
-/* Default teardown; lib/comm_*.c provides the full one (attributes,
- * topology, collective state). */
-__attribute__((weak)) void ucmpi_comm_destroy(ucmpi_comm_t *c)
+/* MPI_Finalize after the last fence: nothing uses them any more. */
+static void finalize_predefined(void *unused)
 {
-    ucmpi_group_release(c->group);
-    ucmpi_group_release(c->remote_group);
-    ucmpi_errhandler_release(c->errhandler);
-    c->magic = UCMPI_MAGIC_FREED;
-    if (!c->predefined)
-        free(c);
-}
-
-void ucmpi_comm_finalize_predefined(void)
-{
+    (void)unused;
     ucmpi_comm_destroy(&ucmpi_comm_self);
     ucmpi_comm_destroy(&ucmpi_comm_world);
+}
+
+__attribute__((constructor)) static void comm_hooks(void)
+{
+    ucmpi_hook_add(UCMPI_HOOK_FINALIZE_DETACH, UCMPI_HOOK_ORDER_COMM,
+                   finalize_predefined);
 }
 
 /* Every request retains its communicator.  A locked instruction there

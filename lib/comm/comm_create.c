@@ -10,7 +10,6 @@
 #include <string.h>
 
 /* Collective state of lib/coll/, released if that area provides it. */
-__attribute__((weak)) void ucmpi_coll_comm_destroy(ucmpi_comm_t *c);
 
 ucmpi_comm_t *ucmpi_comm_build(ucmpi_group_t *group, ucmpi_group_t *remote,
                                uint32_t ctx, ucmpi_comm_t *parent)
@@ -50,8 +49,7 @@ ucmpi_comm_t *ucmpi_comm_build(ucmpi_group_t *group, ucmpi_group_t *remote,
 void ucmpi_comm_destroy(ucmpi_comm_t *c)
 {
     ucmpi_attr_delete_all(UCMPI_ATTR_COMM, c, &c->attrs);
-    if (ucmpi_coll_comm_destroy != NULL)
-        ucmpi_coll_comm_destroy(c);
+    ucmpi_hooks_run(UCMPI_HOOK_COMM_DESTROY, c);   /* e.g. collective state */
     ucmpi_topo_destroy(c->topo);
     c->topo = NULL;
     ucmpi_info_destroy(c->info);

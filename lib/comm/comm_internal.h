@@ -6,6 +6,7 @@
 #define UCMPI_COMM_INTERNAL_H
 
 #include "core/ucmpi.h"
+#include "core/hooks.h"
 
 /* ---- attributes (attr.c) ---- */
 void ucmpi_attr_finalize(void);
@@ -20,7 +21,6 @@ MPI_Info ucmpi_info_filter(MPI_Info src, bool (*keep)(const char *key));
 void ucmpi_info_finalize(void);
 /* Value of key in info (NULL if absent or info is null/invalid). */
 const char *ucmpi_info_lookup(MPI_Info info, const char *key);
-void ucmpi_split_type_finalize(void);
 
 /* ---- groups (group.c): pure set logic, NULL when out of memory ---- */
 /* Takes ownership of a malloc'd table; a progression becomes a range and

@@ -30,8 +30,9 @@ static int load_topology(void)
     return topo_state == 1;
 }
 
-void ucmpi_split_type_finalize(void)
+static void split_type_finalize(void *unused)
 {
+    (void)unused;
     if (topo_state == 1)
         hwloc_topology_destroy(topo);
     topo_state = 0;
@@ -212,4 +213,10 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
                            "out of memory");
     *hw_info = info;
     return MPI_SUCCESS;
+}
+
+__attribute__((constructor)) static void split_type_hooks(void)
+{
+    ucmpi_hook_add(UCMPI_HOOK_FINALIZE_FIRST, UCMPI_HOOK_ORDER_COMM,
+                   split_type_finalize);
 }

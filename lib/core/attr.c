@@ -9,6 +9,7 @@
  */
 #include "core/ucmpi.h"
 #include "comm/comm_internal.h"
+#include "core/hooks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -364,17 +365,24 @@ static int pre_tag_ub = UCMPI_TAG_MAX, pre_host = MPI_PROC_NULL,
            pre_io = MPI_ANY_SOURCE, pre_wtime_global = 0, pre_universe,
            pre_appnum, pre_lastusedcode;
 
-__attribute__((weak)) int ucmpi_win_predefined_attr(MPI_Win win, int keyval,
-                                                    void *val, int *flag);
-extern int ucmpi_last_used_code __attribute__((weak));   /* lib/core/error.c */
+extern int ucmpi_last_used_code;   /* lib/core/error.c */
+
+/* Windows belong to lib/rma, which tells where a window's attribute list
+ * lives and answers its predefined attributes (ucmpi_attr_win_ops). */
+static const ucmpi_attr_win_ops_t *win_ops;
+
+void ucmpi_attr_win_ops(const ucmpi_attr_win_ops_t *ops)
+{
+    win_ops = ops;
+}
 
 static void get_predefined(const attr_obj_t *o, int id, void *val, int *flag)
 {
     void **out = val;
     *flag = 0;
     if (o->kind == UCMPI_ATTR_WIN) {
-        if (ucmpi_win_predefined_attr != NULL)
-            ucmpi_win_predefined_attr(o->handle, id, val, flag);
+        if (win_ops != NULL)
+            win_ops->predefined(o->handle, id, val, flag);
         return;
     }
     if (o->handle != MPI_COMM_WORLD)
@@ -397,8 +405,7 @@ static void get_predefined(const attr_obj_t *o, int id, void *val, int *flag)
         *out = &pre_appnum;
         break;
     case MPI_LASTUSEDCODE:
-        pre_lastusedcode = &ucmpi_last_used_code != NULL
-                               ? ucmpi_last_used_code : MPI_ERR_LASTCODE;
+        pre_lastusedcode = ucmpi_last_used_code;
         *out = &pre_lastusedcode;
         break;
     default:
@@ -457,17 +464,13 @@ static int type_obj(MPI_Datatype dt, const char *fn, attr_obj_t *o)
     return MPI_SUCCESS;
 }
 
-/* The RMA area owns struct ucmpi_win_s: it tells where a window's
- * attribute list lives (NULL for an invalid window). */
-__attribute__((weak)) void **ucmpi_win_attrs(MPI_Win win);
-
 static int win_obj(MPI_Win win, const char *fn, attr_obj_t *o)
 {
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    void **attrs = (ucmpi_win_attrs != NULL && win != MPI_WIN_NULL)
-                       ? ucmpi_win_attrs(win) : NULL;
+    void **attrs = (win_ops != NULL && win != MPI_WIN_NULL)
+                       ? win_ops->attrs(win) : NULL;
     if (attrs == NULL)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_WIN, fn,
                            "invalid window");
@@ -679,16 +682,21 @@ int PMPI_Win_delete_attr(MPI_Win win, int keyval)
     return rc ? rc : attr_delete(&o, keyval, "MPI_Win_delete_attr");
 }
 
-/* Called by MPI_Finalize before anything is torn down: MPI_COMM_SELF's
- * attributes go first (newest first), then MPI_COMM_WORLD's. */
-int ucmpi_comm_finalize_hook(void)
+/* MPI_Finalize before anything is torn down: MPI_COMM_SELF's attributes
+ * go first (newest first), then MPI_COMM_WORLD's. */
+static void finalize_comm_attrs(void *unused)
 {
-    int rc = ucmpi_attr_delete_all(UCMPI_ATTR_COMM, MPI_COMM_SELF,
-                                   &MPI_COMM_SELF->attrs);
-    int rc2 = ucmpi_attr_delete_all(UCMPI_ATTR_COMM, MPI_COMM_WORLD,
-                                    &MPI_COMM_WORLD->attrs);
-    ucmpi_split_type_finalize();
-    return rc != MPI_SUCCESS ? rc : rc2;
+    (void)unused;
+    ucmpi_attr_delete_all(UCMPI_ATTR_COMM, MPI_COMM_SELF,
+                          &MPI_COMM_SELF->attrs);
+    ucmpi_attr_delete_all(UCMPI_ATTR_COMM, MPI_COMM_WORLD,
+                          &MPI_COMM_WORLD->attrs);
+}
+
+__attribute__((constructor)) static void attr_hooks(void)
+{
+    ucmpi_hook_add(UCMPI_HOOK_FINALIZE_FIRST, UCMPI_HOOK_ORDER_ATTR,
+                   finalize_comm_attrs);
 }
 
 /* Releases the keyval table at exit (objects may keep attributes until

@@ -22,8 +22,7 @@
 #include "comm/comm_internal.h"
 #include "p2p/tag.h"
 #include "ucp_glue/ucx.h"
-#include "coll/sched.h"
-#include "p2p/p2p_cancel.h"
+#include "core/hooks.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -82,36 +81,11 @@ int ucmpi_peer_failed(int r)
     return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH;
 }
 
-/* Called from waiting loops now and then: a receive from or a send to a
- * dead peer fails with MPI_ERR_PROC_FAILED (the UCX receive is cancelled,
- * a send UCX still holds is abandoned: ucmpi_ucx_send_abandon). */
+/* Called from waiting loops now and then: the layer that owns the
+ * request's kind fails it when it waits for a dead peer (p2p, coll). */
 void ucmpi_request_check_peer(ucmpi_request_t *r)
 {
-    if (r->kind == UCMPI_REQ_COLL) {
-        ucmpi_sched_check_peers(r);
-        return;
-    }
-    if (r->kind == UCMPI_REQ_SEND) {
-        ucmpi_p2p_cancel_check_peer(r);
-        /* a send UCX still holds for a dead peer (rendezvous) */
-        if (r->p2p.world_peer >= 0 && !ucmpi_request_is_complete(r) &&
-            ucmpi_peer_failed(r->p2p.world_peer)) {
-            ucmpi_ucx_peer_gone(r->p2p.world_peer);
-            ucmpi_lock();
-            ucmpi_ucx_send_abandon(r);
-            ucmpi_unlock();
-        }
-        return;
-    }
-    if (r->kind != UCMPI_REQ_RECV || r->p2p.world_peer < 0 ||
-        ucmpi_request_is_complete(r) || !ucmpi_peer_failed(r->p2p.world_peer))
-        return;
-    ucmpi_lock();
-    if (!ucmpi_request_is_complete(r)) {
-        r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
-        ucmpi_ucx_cancel(r);
-    }
-    ucmpi_unlock();
+    ucmpi_hooks_run(UCMPI_HOOK_PEER_CHECK, r);
 }
 
 /* ---- peers in MPI_Finalize ---- */

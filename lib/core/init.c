@@ -6,6 +6,7 @@
  * runtime fence that keeps progressing, then the worker is destroyed.
  */
 #include "core/ucmpi.h"
+#include "core/hooks.h"
 #include "ucmpi_rt.h"
 #include "ucp_glue/ucx.h"
 
@@ -22,17 +23,11 @@ static pthread_t main_thread;
 static pthread_mutex_t big_lock;
 
 int ucmpi_comm_init_predefined(void);
-void ucmpi_comm_finalize_predefined(void);
 void ucmpi_progress_init(void);
 int ucmpi_progress_publish(void);
-void ucmpi_request_pool_finalize(void);
-void ucmpi_request_release_live(void);
 void ucmpi_error_finalize(void);
-int ucmpi_p2p_finalize(void);
 int ucmpi_failure_init(void);
 void ucmpi_failure_finalize(void);
-/* provided by lib/comm_*.c and lib/coll when present */
-int ucmpi_comm_finalize_hook(void) __attribute__((weak));
 
 void ucmpi_lock(void)
 {
@@ -75,6 +70,49 @@ static void copy_runtime_info(void)
     ucmpi_global.universe_size = rt.universe_size;
 }
 
+#define UCX_ADDR_KEY "ucmpi.ucx.addr"
+
+static int publish_ucx_address(const void *addr, size_t len)
+{
+    return ucmpi_rt_put(UCX_ADDR_KEY, addr, len);
+}
+
+/* A local lookup after the start-up fence. */
+static int lookup_ucx_address(int r, void **addr, size_t *len)
+{
+    return ucmpi_rt_get(r, UCX_ADDR_KEY, addr, len);
+}
+
+static int start_ucx(void)
+{
+    static const int modes[] = {
+        [MPI_THREAD_SINGLE] = UCMPI_UCX_THREAD_SINGLE,
+        [MPI_THREAD_FUNNELED] = UCMPI_UCX_THREAD_SINGLE,
+        [MPI_THREAD_SERIALIZED] = UCMPI_UCX_THREAD_SERIALIZED,
+        [MPI_THREAD_MULTIPLE] = UCMPI_UCX_THREAD_MULTI,
+    };
+    ucmpi_ucx_params_t p = {
+        .thread_mode = modes[ucmpi_global.thread_level],
+        .world_size = ucmpi_global.world_size,
+        .world_rank = ucmpi_global.world_rank,
+        .node_of = ucmpi_global.node_of,
+        .wakeup = strcmp(ucmpi_config_str("WAIT_MODE"), "block") == 0,
+        .hugepage_min = ucmpi_config_long("P2P_HUGEPAGE_MIN"),
+        .hugepage_reuse = ucmpi_config_long("P2P_HUGEPAGE_REUSE"),
+        .publish = publish_ucx_address,
+        .lookup = lookup_ucx_address,
+        .peer_failed = ucmpi_peer_failed,
+        .lock = ucmpi_lock,
+        .unlock = ucmpi_unlock,
+    };
+    int rc = 0;
+
+    if (ucmpi_ucx_init(&p) != 0)
+        return -1;
+    ucmpi_hooks_run(UCMPI_HOOK_INIT, &rc);   /* e.g. p2p's active messages */
+    return rc;
+}
+
 /* Brings the library instance up: runtime, UCX, modex, predefined
  * communicators.  Shared by the world model (MPI_Init) and sessions. */
 int ucmpi_instance_up(int required)
@@ -88,7 +126,7 @@ int ucmpi_instance_up(int required)
     if (ucmpi_rt_init(&rt) != 0)
         exit(1);
     copy_runtime_info();
-    if (ucmpi_ucx_init(ucmpi_global.thread_level) != 0 ||
+    if (start_ucx() != 0 ||
         ucmpi_failure_init() != 0 || ucmpi_progress_publish() != 0 ||
         ucmpi_rt_commit() != 0 || ucmpi_rt_fence(1, NULL) != 0)
         ucmpi_rt_abort(1, "ucmpi: start-up failed");
@@ -149,8 +187,8 @@ static int hook_done;
 /* MPI_COMM_SELF's and MPI_COMM_WORLD's attributes go first, once. */
 static void run_finalize_hook(void)
 {
-    if (ucmpi_comm_finalize_hook && !hook_done)
-        ucmpi_comm_finalize_hook();
+    if (!hook_done)
+        ucmpi_hooks_run(UCMPI_HOOK_FINALIZE_FIRST, NULL);
     hook_done = 1;
 }
 
@@ -159,18 +197,18 @@ void ucmpi_instance_down(void)
     run_finalize_hook();
     ucmpi_finalize_orphans();     /* before endpoints close */
     ucmpi_fin_end();              /* (its barrier answered stalled peers) */
-    ucmpi_request_release_live(); /* persistent ones never freed */
-    ucmpi_rma_finalize_windows(); /* after its barrier: nobody uses them */
-    ucmpi_p2p_finalize();
+    /* requests, windows and protocol state after the barrier: nobody
+     * uses them any more */
+    ucmpi_hooks_run(UCMPI_HOOK_FINALIZE_QUIESCE, NULL);
     ucmpi_ucx_close_eps();
     if (ucmpi_rt_fence(0, progress_unless_peer_died) == 1)
         ucmpi_finalize_drop_unexpected();
     ucmpi_fin_drop();
     ucmpi_global.active = 0;
-    ucmpi_comm_finalize_predefined();
+    ucmpi_hooks_run(UCMPI_HOOK_FINALIZE_DETACH, NULL);
     ucmpi_ucx_finalize();
     ucmpi_rt_finalize();
-    ucmpi_request_pool_finalize();
+    ucmpi_hooks_run(UCMPI_HOOK_FINALIZE_LAST, NULL);
     ucmpi_failure_finalize();
     ucmpi_error_finalize();
     free(rt.local_peers);

@@ -157,9 +157,6 @@ int ucmpi_error(int obj_kind, void *obj, int code, const char *fn,
 int ucmpi_error_class_of(int code);
 const char *ucmpi_error_class_name(int errclass);
 
-/* MPI_Finalize: completes and frees the windows the program left
- * (lib/rma/win.c). */
-void ucmpi_rma_finalize_windows(void);
 
 /* First members of every struct ucmpi_win_s (lib/rma/), so that error
  * reporting finds a window's handler without knowing windows. */
@@ -509,6 +506,14 @@ int ucmpi_attr_copy_all(int kind, void *old_handle, void *new_handle,
                         void **old_attrs, void **new_attrs);
 /* Run delete callbacks and release the list (object free / finalize). */
 int ucmpi_attr_delete_all(int kind, void *handle, void **attrs);
+/* What lib/rma tells lib/core/attr.c about windows: where a window's
+ * attribute list lives (NULL for an invalid window), and its predefined
+ * attributes (*(void **)val set to the value's address). */
+typedef struct {
+    void **(*attrs)(MPI_Win win);
+    int (*predefined)(MPI_Win win, int keyval, void *val, int *flag);
+} ucmpi_attr_win_ops_t;
+void ucmpi_attr_win_ops(const ucmpi_attr_win_ops_t *ops);
 
 /* ------------------------------------------------------------------ */
 /* Tunables (lib/core/config.c): one table, UCMPI_<NAME> environment vars  */

@@ -11,6 +11,7 @@
 #include "p2p/tag.h"
 #include "p2p/p2p_cancel.h"
 #include "ucp_glue/ucx.h"
+#include "core/hooks.h"
 
 #include <stdlib.h>
 
@@ -69,15 +70,15 @@ int ucmpi_p2p_send_queued_acks(void)
     return n;
 }
 
-int ucmpi_p2p_finalize(void)
+static void p2p_finalize(void *unused)
 {
+    (void)unused;
     while (ucmpi_p2p_acks_pending > 0)
         ucmpi_progress();
     ucmpi_p2p_cancel_finalize();
     free(acks);
     acks = NULL;
     cap_acks = 0;
-    return MPI_SUCCESS;
 }
 
 void ucmpi_p2p_set_proc_null(ucmpi_request_t *r)
@@ -259,4 +260,52 @@ int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
         st->MPI_ERROR = rc;
     }
     return rc;
+}
+
+/* Waiting loops call this now and then (ucmpi_request_check_peer): a
+ * receive from or a send to a dead peer fails with MPI_ERR_PROC_FAILED
+ * (the UCX receive is cancelled, a send UCX still holds is abandoned:
+ * ucmpi_ucx_send_abandon). */
+static void p2p_check_peer(void *arg)
+{
+    ucmpi_request_t *r = arg;
+
+    if (r->kind == UCMPI_REQ_SEND) {
+        ucmpi_p2p_cancel_check_peer(r);
+        /* a send UCX still holds for a dead peer (rendezvous) */
+        if (r->p2p.world_peer >= 0 && !ucmpi_request_is_complete(r) &&
+            ucmpi_peer_failed(r->p2p.world_peer)) {
+            ucmpi_ucx_peer_gone(r->p2p.world_peer);
+            ucmpi_lock();
+            ucmpi_ucx_send_abandon(r);
+            ucmpi_unlock();
+        }
+        return;
+    }
+    if (r->kind != UCMPI_REQ_RECV || r->p2p.world_peer < 0 ||
+        ucmpi_request_is_complete(r) || !ucmpi_peer_failed(r->p2p.world_peer))
+        return;
+    ucmpi_lock();
+    if (!ucmpi_request_is_complete(r)) {
+        r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
+        ucmpi_ucx_cancel(r);
+    }
+    ucmpi_unlock();
+}
+
+bool ucmpi_p2p_sync_flag_always;
+
+static void p2p_init(void *rc)
+{
+    ucmpi_p2p_sync_flag_always = ucmpi_config_long("SYNC_FLAG_ALWAYS") != 0;
+    if (ucmpi_p2p_cancel_init() != 0)
+        *(int *)rc = -1;
+}
+
+__attribute__((constructor)) static void p2p_hooks(void)
+{
+    ucmpi_hook_add(UCMPI_HOOK_INIT, 0, p2p_init);
+    ucmpi_hook_add(UCMPI_HOOK_FINALIZE_QUIESCE, UCMPI_HOOK_ORDER_P2P,
+                   p2p_finalize);
+    ucmpi_hook_add(UCMPI_HOOK_PEER_CHECK, 0, p2p_check_peer);
 }

@@ -104,7 +104,7 @@ static inline bool ucmpi_p2p_peer_local(int w)
 
 /* Synchronous sends to world rank w use UCX's synchronous send (no flag
  * in the tag) and small receives from it match exactly: on-node peers,
- * unless UCMPI_SYNC_FLAG_ALWAYS=1 (read once by lib/ucp_glue/context.c)
+ * unless UCMPI_SYNC_FLAG_ALWAYS=1 (read once at start-up, lib/p2p/p2p.c)
  * keeps the tag-flag protocol everywhere (see lib/p2p/tag.h). */
 extern bool ucmpi_p2p_sync_flag_always;
 static inline bool ucmpi_p2p_sync_by_ucx(int w)
@@ -163,5 +163,9 @@ int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn);
 int ucmpi_bsend_start(const void *buf, MPI_Count count, MPI_Datatype dt,
                       int dest, int tag, ucmpi_comm_t *comm,
                       ucmpi_request_t *user, const char *fn);
+
+/* MPI_SUCCESS for MPI_REQUEST_NULL or a live request, else reports
+ * MPI_ERR_REQUEST as call fn (lib/p2p/wait.c). */
+int ucmpi_request_check(ucmpi_request_t *r, const char *fn);
 
 #endif

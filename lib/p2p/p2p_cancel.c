@@ -11,6 +11,7 @@
 #include "ucp_glue/ucx.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 uint32_t *ucmpi_p2p_peer_seq;
 int ucmpi_p2p_stash_n;
@@ -48,11 +49,19 @@ uint32_t ucmpi_p2p_next_seq_mt(int world)
     return seq;
 }
 
+static void cancel_arrived(void *arg, const void *data, size_t n);
+static void cancel_replied(void *arg, const void *data, size_t n);
+
 int ucmpi_p2p_cancel_init(void)
 {
     ucmpi_p2p_peer_seq = calloc((size_t)ucmpi_global.world_size,
                                 sizeof(*ucmpi_p2p_peer_seq));
-    return ucmpi_p2p_peer_seq == NULL ? -1 : 0;
+    if (ucmpi_p2p_peer_seq == NULL ||
+        ucmpi_ucx_am_handler(UCMPI_AM_P2P_CANCEL, cancel_arrived, NULL) != 0 ||
+        ucmpi_ucx_am_handler(UCMPI_AM_P2P_CANCEL_REPLY, cancel_replied,
+                             NULL) != 0)
+        return -1;
+    return 0;
 }
 
 /* ---- the stash (receiver) ---- */
@@ -174,7 +183,8 @@ static int run_work(void)
         if (w->kind == WORK_DROP)
             ucmpi_ucx_msg_discard(w->msg);
         else if (w->kind == WORK_REPLY)
-            ucmpi_ucx_cancel_msg(w->m.sender, 1, &w->m);
+            ucmpi_ucx_am_send(w->m.sender, UCMPI_AM_P2P_CANCEL_REPLY, &w->m,
+                              sizeof(w->m));
         else
             resolve(&w->m);
         free(w);
@@ -189,8 +199,14 @@ static int run_work(void)
 }
 
 /* ---- receiver: a cancel request arrived (inside a UCX callback) ---- */
-void ucmpi_p2p_cancel_arrived(const ucmpi_cancel_msg_t *m)
+static void cancel_arrived(void *arg, const void *data, size_t n)
 {
+    ucmpi_cancel_msg_t mm;
+    const ucmpi_cancel_msg_t *m = &mm;
+
+    if (n != sizeof(mm))
+        return;                   /* not ours */
+    memcpy(&mm, data, sizeof(mm));
     const uint64_t from = UCMPI_TAG_MASK_CTX | UCMPI_TAG_MASK_SRC;
     ucmpi_cancel_msg_t reply = *m;
     uint64_t tag;
@@ -225,9 +241,14 @@ void ucmpi_p2p_cancel_arrived(const ucmpi_cancel_msg_t *m)
     add_work(WORK_REPLY, NULL, &reply);
 }
 
-void ucmpi_p2p_cancel_replied(const ucmpi_cancel_msg_t *m)
+static void cancel_replied(void *arg, const void *data, size_t n)
 {
-    add_work(WORK_RESOLVE, NULL, m);
+    ucmpi_cancel_msg_t m;
+
+    if (n != sizeof(m))
+        return;
+    memcpy(&m, data, sizeof(m));
+    add_work(WORK_RESOLVE, NULL, &m);
 }
 
 /* ---- sender ---- */
@@ -269,7 +290,8 @@ void ucmpi_p2p_cancel_send(ucmpi_request_t *r)
         r->p2p.pending++;
     }
     r->p2p.cancel = UCMPI_CANCEL_PENDING;
-    if (ucmpi_ucx_cancel_msg(wp, 0, &m) != MPI_SUCCESS) {
+    if (ucmpi_ucx_am_send(wp, UCMPI_AM_P2P_CANCEL, &m, sizeof(m)) !=
+        MPI_SUCCESS) {
         r->p2p.cancel = UCMPI_CANCEL_DONE;
         ucmpi_ucx_op_done(r);
     }

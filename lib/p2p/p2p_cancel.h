@@ -111,21 +111,8 @@ int ucmpi_p2p_stash_recv(ucmpi_request_t *r, uint64_t tag, uint64_t mask);
 /* Probe of the stash, like ucmpi_ucx_tag_probe. */
 int ucmpi_p2p_stash_probe(uint64_t tag, uint64_t mask, int remove,
                           uint64_t *sender_tag, size_t *len, void **msg);
-/* From UCX active-message callbacks (record only, no progress). */
-void ucmpi_p2p_cancel_arrived(const ucmpi_cancel_msg_t *m);
-void ucmpi_p2p_cancel_replied(const ucmpi_cancel_msg_t *m);
 /* Waiting loops: a cancel whose receiver died ends (not cancelled). */
 void ucmpi_p2p_cancel_check_peer(ucmpi_request_t *r);
 
-/* lib/ucp_glue/cancel.c and tag.c */
-int ucmpi_ucx_cancel_init(void);
-int ucmpi_ucx_cancel_msg(int world_dest, int reply,
-                         const ucmpi_cancel_msg_t *m);
-/* Receives a probed message into nothing (it was cancelled). */
-void ucmpi_ucx_msg_discard(void *msg);
-/* Synchronous send cancelled: its acknowledgement will never come. */
-void ucmpi_ucx_cancel_ack(ucmpi_request_t *req);
-/* One operation of the request finished successfully (tag.c). */
-void ucmpi_ucx_op_done(ucmpi_request_t *req);
 
 #endif

@@ -8,6 +8,7 @@
 #include "core/ucmpi.h"
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
+#include "core/hooks.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -157,8 +158,9 @@ int ucmpi_request_wait(ucmpi_request_t *req)
  * own: a collective's schedule, comm and datatype references (MPICH
  * comm/inactive_reqs).  The standard lets them outlive the program's
  * use; an active incomplete one is the program's error and is left. */
-void ucmpi_request_release_live(void)
+static void release_live(void *unused)
 {
+    (void)unused;
     for (slab_t *s = slabs; s != NULL; s = s->next)
         for (int i = 0; i < SLAB_REQUESTS; i++) {
             ucmpi_request_t *r =
@@ -170,12 +172,20 @@ void ucmpi_request_release_live(void)
         }
 }
 
-void ucmpi_request_pool_finalize(void)
+static void pool_finalize(void *unused)
 {
+    (void)unused;
     while (slabs != NULL) {
         slab_t *n = slabs->next;
         free(slabs);
         slabs = n;
     }
     ucmpi_request_pool = NULL;
+}
+
+__attribute__((constructor)) static void request_hooks(void)
+{
+    ucmpi_hook_add(UCMPI_HOOK_FINALIZE_QUIESCE, UCMPI_HOOK_ORDER_REQUESTS,
+                   release_live);
+    ucmpi_hook_add(UCMPI_HOOK_FINALIZE_LAST, 0, pool_finalize);
 }

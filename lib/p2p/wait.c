@@ -1,6 +1,6 @@
 /*
- * Completion: MPI_Wait/Test and their any/all/some forms, request free,
- * status queries and cancellation.  Every kind of request (p2p, schedule,
+ * Completion: MPI_Wait/Test and their any/all/some forms, request free
+ * and status queries (MPI_Cancel: cancel.c).  Every kind of request (p2p, schedule,
  * RMA, generalized) completes through here.
  */
 #include "core/ucmpi.h"
@@ -66,7 +66,7 @@ int ucmpi_orphans_pending_on(ucmpi_comm_t *c, int kind, int cancel)
     return n;
 }
 
-static int check_request(ucmpi_request_t *r, const char *fn)
+int ucmpi_request_check(ucmpi_request_t *r, const char *fn)
 {
     if (r == MPI_REQUEST_NULL || r->magic == UCMPI_MAGIC_REQUEST)
         return MPI_SUCCESS;
@@ -196,7 +196,7 @@ static int wait_checks(MPI_Request *request)
         rc = ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, "MPI_Wait",
                          "request is NULL");
     if (rc == MPI_SUCCESS)
-        rc = check_request(*request, "MPI_Wait");
+        rc = ucmpi_request_check(*request, "MPI_Wait");
     return rc;
 }
 
@@ -249,7 +249,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         rc = ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, "MPI_Test",
                          "request or flag is NULL");
     if (rc == MPI_SUCCESS)
-        rc = check_request(*request, "MPI_Test");
+        rc = ucmpi_request_check(*request, "MPI_Test");
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_request_t *r = *request;
@@ -280,7 +280,7 @@ static int check_array(int count, MPI_Request reqs[], const char *fn)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
                            "array_of_requests is NULL");
     for (int i = 0; i < count; i++) {
-        rc = check_request(reqs[i], fn);
+        rc = ucmpi_request_check(reqs[i], fn);
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -516,7 +516,7 @@ int PMPI_Request_free(MPI_Request *request)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_REQUEST,
                            "MPI_Request_free", "request is MPI_REQUEST_NULL");
     if (rc == MPI_SUCCESS)
-        rc = check_request(*request, "MPI_Request_free");
+        rc = ucmpi_request_check(*request, "MPI_Request_free");
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_request_t *r = *request;
@@ -538,7 +538,7 @@ int PMPI_Request_free(MPI_Request *request)
 #pragma weak MPI_Request_get_status = PMPI_Request_get_status
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *st)
 {
-    int rc = check_request(request, "MPI_Request_get_status");
+    int rc = ucmpi_request_check(request, "MPI_Request_get_status");
     if (rc != MPI_SUCCESS)
         return rc;
     if (ucmpi_request_inactive(request)) {
@@ -556,51 +556,5 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *st)
             request->ops->on_complete(request);
         *st = request->status;
     }
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Cancel = PMPI_Cancel
-int PMPI_Cancel(MPI_Request *request)
-{
-    int rc = ucmpi_check_initialized("MPI_Cancel");
-    if (rc == MPI_SUCCESS && (request == NULL || *request == MPI_REQUEST_NULL))
-        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_REQUEST, "MPI_Cancel",
-                           "request is MPI_REQUEST_NULL");
-    if (rc == MPI_SUCCESS)
-        rc = check_request(*request, "MPI_Cancel");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_request_t *r = *request;
-    if (ucmpi_request_inactive(r))
-        return MPI_SUCCESS;
-    if (r->ops != NULL)     /* generalized ones learn whether complete */
-        return r->ops->cancel != NULL ? r->ops->cancel(r) : MPI_SUCCESS;
-    /* a send locally complete may still be unmatched: ask the receiver
-     * (lib/p2p/p2p_cancel.c); where it cannot be recalled it completes
-     * normally and MPI_Test_cancelled reports false */
-    if (r->kind == UCMPI_REQ_SEND)
-        ucmpi_p2p_cancel_send(r);
-    else if (r->kind == UCMPI_REQ_RECV && !ucmpi_request_is_complete(r))
-        ucmpi_ucx_cancel(r);
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Test_cancelled = PMPI_Test_cancelled
-int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
-{
-    if (status == NULL || flag == NULL)
-        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
-                           "MPI_Test_cancelled", "status or flag is NULL");
-    *flag = status->ucmpi_cancelled;
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
-int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
-{
-    if (status == NULL)
-        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
-                           "MPI_Status_set_cancelled", "status is NULL");
-    status->ucmpi_cancelled = flag != 0;
     return MPI_SUCCESS;
 }

@@ -55,9 +55,6 @@ int ucmpi_rma_segs(MPI_Datatype dt, MPI_Count count, ucmpi_rma_seg_t **segs,
 }
 
 /* ---- basic type of a derived type, through the envelope calls ---- */
-#pragma weak PMPI_Type_get_envelope
-#pragma weak PMPI_Type_get_contents
-#pragma weak PMPI_Type_free
 int PMPI_Type_get_envelope(MPI_Datatype, int *, int *, int *, int *);
 int PMPI_Type_get_contents(MPI_Datatype, int, int, int, int[], MPI_Aint[],
                            MPI_Datatype[]);
@@ -69,8 +66,7 @@ MPI_Datatype ucmpi_rma_basic_type(MPI_Datatype dt)
 
     if (dt->predefined)
         return dt;
-    if (PMPI_Type_get_envelope == NULL || PMPI_Type_get_contents == NULL ||
-        PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+    if (PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
         nd < 1)
         return MPI_DATATYPE_NULL;
     int *ints = malloc(sizeof(int) * (ni + 1));
@@ -85,7 +81,7 @@ MPI_Datatype ucmpi_rma_basic_type(MPI_Datatype dt)
             if (ucmpi_rma_basic_type(types[i]) != basic)
                 basic = MPI_DATATYPE_NULL;
         for (int i = 0; i < nd; i++)
-            if (!types[i]->predefined && PMPI_Type_free != NULL)
+            if (!types[i]->predefined)
                 PMPI_Type_free(&types[i]);
     }
     free(ints);

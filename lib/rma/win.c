@@ -5,6 +5,7 @@
  * incoming messages find their window.
  */
 #include "rma/rma.h"
+#include "core/hooks.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -12,11 +13,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#pragma weak ucmpi_attr_delete_all
-
-#pragma weak PMPI_Comm_dup
-#pragma weak PMPI_Comm_free
-#pragma weak ucmpi_info_lookup
 int PMPI_Comm_dup(MPI_Comm, MPI_Comm *);
 int PMPI_Comm_free(MPI_Comm *);
 const char *ucmpi_info_lookup(MPI_Info info, const char *key);
@@ -201,8 +197,8 @@ int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote)
 /* ---- info ---- */
 static bool info_true(MPI_Info info, const char *key)
 {
-    const char *v = (info != MPI_INFO_NULL && ucmpi_info_lookup != NULL)
-                        ? ucmpi_info_lookup(info, key) : NULL;
+    const char *v = info != MPI_INFO_NULL ? ucmpi_info_lookup(info, key)
+                                          : NULL;
     return v != NULL && strcmp(v, "true") == 0;
 }
 
@@ -213,9 +209,7 @@ void ucmpi_rma_apply_info(ucmpi_win_t *win, MPI_Info info)
     win->no_locks = info_true(info, "no_locks");
     win->same_size = info_true(info, "same_size");
     win->same_disp_unit = info_true(info, "same_disp_unit");
-    const char *v = ucmpi_info_lookup != NULL
-                        ? ucmpi_info_lookup(info, "accumulate_ordering")
-                        : NULL;
+    const char *v = ucmpi_info_lookup(info, "accumulate_ordering");
     if (v != NULL)
         win->acc_ordering_none = strcmp(v, "none") == 0;
 }
@@ -291,21 +285,27 @@ out:
  * peer uses them any more, so each one's operations are completed and it
  * is torn down locally (its registered memory left in place made
  * ucp_cleanup abort). */
-void ucmpi_rma_finalize_windows(void)
+static void finalize_windows(void *unused)
 {
+    (void)unused;
     for (uint32_t i = 0; i < table_len; i++) {
         ucmpi_win_t *win = table[i];
 
         if (win == NULL)
             continue;
         (void)ucmpi_rma_complete(win, -1, 1);
-        if (ucmpi_attr_delete_all != NULL)
-            ucmpi_attr_delete_all(UCMPI_ATTR_WIN, win, &win->attrs);
+        ucmpi_attr_delete_all(UCMPI_ATTR_WIN, win, &win->attrs);
         ucmpi_rma_win_destroy(win);
     }
     free(table);
     table = NULL;
     table_len = 0;
+}
+
+__attribute__((constructor)) static void win_hooks(void)
+{
+    ucmpi_hook_add(UCMPI_HOOK_FINALIZE_QUIESCE, UCMPI_HOOK_ORDER_RMA,
+                   finalize_windows);
 }
 
 void ucmpi_rma_win_destroy(ucmpi_win_t *win)
@@ -377,17 +377,12 @@ int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
     win->deferred_err = MPI_SUCCESS;
     /* same on every member: names this window's protocol messages */
     win->tag = (ucmpi_comm_next_coll_tag(comm) << 2) & UCMPI_TAG_MAX;
-    if (PMPI_Comm_dup != NULL) {
-        rc = PMPI_Comm_dup(comm, &win->comm);
-        if (rc != MPI_SUCCESS) {
-            win->comm = NULL;
-            goto fail;
-        }
-        win->comm_dup = 1;
-    } else {
-        ucmpi_comm_retain(comm);
-        win->comm = comm;
+    rc = PMPI_Comm_dup(comm, &win->comm);
+    if (rc != MPI_SUCCESS) {
+        win->comm = NULL;
+        goto fail;
     }
+    win->comm_dup = 1;
     win->rank = win->comm->rank;
     win->size = win->comm->size;
     rc = MPI_ERR_NO_MEM;

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#pragma weak ucmpi_attr_delete_all
-
 
 static int win_create(void *base, MPI_Aint size, MPI_Aint disp_unit,
                       MPI_Info info, MPI_Comm comm, MPI_Win *win,
@@ -133,8 +131,7 @@ int PMPI_Win_free(MPI_Win *winp)
     rc = ucmpi_rma_complete(win, -1, 1);
     /* nobody may touch my memory after this */
     int rc2 = ucmpi_rma_barrier(win->comm);
-    if (ucmpi_attr_delete_all != NULL)
-        ucmpi_attr_delete_all(UCMPI_ATTR_WIN, win, &win->attrs);
+    ucmpi_attr_delete_all(UCMPI_ATTR_WIN, win, &win->attrs);
     ucmpi_rma_win_destroy(win);
     *winp = MPI_WIN_NULL;
     if (rc == MPI_SUCCESS)

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#pragma weak PMPI_Info_create
-#pragma weak PMPI_Info_set
 int PMPI_Info_create(MPI_Info *);
 int PMPI_Info_set(MPI_Info, const char *, const char *);
 
@@ -86,8 +84,6 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
         return rc;
     if (info_used == NULL)
         return ucmpi_err_win(win, MPI_ERR_ARG, fn, "info_used is NULL");
-    if (PMPI_Info_create == NULL || PMPI_Info_set == NULL)
-        return ucmpi_err_win(win, MPI_ERR_INTERN, fn, "info unavailable");
     rc = PMPI_Info_create(info_used);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -103,16 +99,14 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
     return MPI_SUCCESS;
 }
 
-/* ---- attributes: hooks called by lib/core/attr.c ---- */
-void **ucmpi_win_attrs(MPI_Win win);
-void **ucmpi_win_attrs(MPI_Win win)
+/* ---- attributes: answered for lib/core/attr.c (registered below) ---- */
+static void **win_attrs(MPI_Win win)
 {
     return ucmpi_win_valid(win) ? &win->attrs : NULL;
 }
 
 /* Sets *(void **)val to the address of the attribute's value. */
-int ucmpi_win_predefined_attr(MPI_Win win, int keyval, void *val, int *flag);
-int ucmpi_win_predefined_attr(MPI_Win win, int keyval, void *val, int *flag)
+static int win_predefined_attr(MPI_Win win, int keyval, void *val, int *flag)
 {
     void **out = val;
     *flag = 1;
@@ -136,4 +130,12 @@ int ucmpi_win_predefined_attr(MPI_Win win, int keyval, void *val, int *flag)
         *flag = 0;
     }
     return MPI_SUCCESS;
+}
+
+static const ucmpi_attr_win_ops_t win_attr_ops = {win_attrs,
+                                                  win_predefined_attr};
+
+__attribute__((constructor)) static void win_attr_register(void)
+{
+    ucmpi_attr_win_ops(&win_attr_ops);
 }

@@ -4,9 +4,6 @@
  */
 #include "glue.h"
 #include "ucx.h"
-#include "p2p/p2p.h"
-#include "ucmpi_rt.h"
-#include "p2p/p2p_cancel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +12,7 @@
 #include <sys/shm.h>
 
 ucmpi_ucx_t ucmpi_ucx;
-
-#define UCMPI_ADDR_KEY "ucmpi.ucx.addr"
+ucmpi_ucx_params_t ucmpi_ucx_params;
 
 static int check_runtime_version(void)
 {
@@ -30,19 +26,17 @@ static int check_runtime_version(void)
     return -1;
 }
 
-static ucs_thread_mode_t thread_mode(int level)
+static ucs_thread_mode_t thread_mode(int mode)
 {
-    switch (level) {
-    case MPI_THREAD_MULTIPLE:
+    switch (mode) {
+    case UCMPI_UCX_THREAD_MULTI:
         return UCS_THREAD_MODE_MULTI;
-    case MPI_THREAD_SERIALIZED:
+    case UCMPI_UCX_THREAD_SERIALIZED:
         return UCS_THREAD_MODE_SERIALIZED;
     default:
         return UCS_THREAD_MODE_SINGLE;
     }
 }
-
-bool ucmpi_p2p_sync_flag_always;
 
 /* UCX gives each endpoint an atomic lane per shared-memory domain: with
  * sysv and posix both there, a posix lane serves atomics only, and the
@@ -65,13 +59,12 @@ static void drop_posix_shm(ucp_config_t *config)
     ucp_config_modify(config, "TLS", tls != NULL ? "^tcp,posix" : "^posix");
 }
 
-static int create_context(int thread_level)
+static int create_context(int mode)
 {
     ucp_params_t params = {0};
     ucp_config_t *config;
     ucs_status_t st;
 
-    ucmpi_p2p_sync_flag_always = ucmpi_config_long("SYNC_FLAG_ALWAYS") != 0;
     ucmpi_ucx_hugepage_init();
     st = ucp_config_read(NULL, NULL, &config);
     if (st != UCS_OK)
@@ -83,10 +76,10 @@ static int create_context(int thread_level)
                       UCP_FEATURE_AMO64 | UCP_FEATURE_AM;
     /* wakeup (an event fd to block on) rules out transports without
      * events, shared memory among them: only for UCMPI_WAIT_MODE=block */
-    if (strcmp(ucmpi_config_str("WAIT_MODE"), "block") == 0)
+    if (ucmpi_ucx_params.wakeup)
         params.features |= UCP_FEATURE_WAKEUP;
-    params.mt_workers_shared = thread_level == MPI_THREAD_MULTIPLE;
-    params.estimated_num_eps = (size_t)ucmpi_global.world_size;
+    params.mt_workers_shared = mode == UCMPI_UCX_THREAD_MULTI;
+    params.estimated_num_eps = (size_t)ucmpi_ucx_params.world_size;
     st = ucp_init(&params, config, &ucmpi_ucx.context);
     ucp_config_release(config);
     if (st == UCS_OK) {
@@ -105,20 +98,20 @@ err:
     return -1;
 }
 
-static int create_worker(int thread_level)
+static int create_worker(int mode)
 {
     ucp_worker_params_t wp = {0};
     ucs_status_t st;
 
     wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
-    wp.thread_mode = thread_mode(thread_level);
+    wp.thread_mode = thread_mode(mode);
     st = ucp_worker_create(ucmpi_ucx.context, &wp, &ucmpi_ucx.worker);
     if (st != UCS_OK) {
         fprintf(stderr, "ucmpi: UCX worker creation failed: %s\n",
                 ucs_status_string(st));
         return -1;
     }
-    ucmpi_ucx.multi_thread = thread_level == MPI_THREAD_MULTIPLE;
+    ucmpi_ucx.multi_thread = mode == UCMPI_UCX_THREAD_MULTI;
     return 0;
 }
 
@@ -134,21 +127,23 @@ static int publish_address(void)
                 ucs_status_string(st));
         return -1;
     }
-    rc = ucmpi_rt_put(UCMPI_ADDR_KEY, addr, len);
+    rc = ucmpi_ucx_params.publish(addr, len);
     ucp_worker_release_address(ucmpi_ucx.worker, addr);
     return rc;
 }
 
-int ucmpi_ucx_init(int thread_level)
+int ucmpi_ucx_init(const ucmpi_ucx_params_t *params)
 {
-    if (check_runtime_version() != 0 || create_context(thread_level) != 0)
+    ucmpi_ucx_params = *params;
+    if (check_runtime_version() != 0 ||
+        create_context(params->thread_mode) != 0)
         return -1;
-    if (create_worker(thread_level) != 0)
+    if (create_worker(params->thread_mode) != 0)
         goto err_context;
-    ucmpi_ucx.eps = calloc((size_t)ucmpi_global.world_size, sizeof(ucp_ep_h));
+    ucmpi_ucx.eps = calloc((size_t)params->world_size, sizeof(ucp_ep_h));
     if (ucmpi_ucx.eps == NULL)
         goto err_worker;
-    if (publish_address() != 0 || ucmpi_ucx_cancel_init() != 0)
+    if (publish_address() != 0)
         goto err_eps;
     return 0;
 err_eps:
@@ -158,13 +153,6 @@ err_worker:
 err_context:
     ucp_cleanup(ucmpi_ucx.context);
     return -1;
-}
-
-/* Fetches world rank r's worker address from the modex (a local lookup
- * after the start-up fence). */
-int ucmpi_ucx_peer_address(int r, void **addr, size_t *len)
-{
-    return ucmpi_rt_get(r, UCMPI_ADDR_KEY, addr, len);
 }
 
 int ucmpi_ucx_progress(void)

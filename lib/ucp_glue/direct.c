@@ -6,7 +6,7 @@
  */
 #include "glue.h"
 #include "ucx.h"
-#include "p2p/tag.h"
+#include "tag.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_inline.h"
 #include "p2p/progress.h"

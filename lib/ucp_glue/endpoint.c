@@ -5,7 +5,6 @@
  */
 #include "glue.h"
 #include "ucx.h"
-#include "p2p/p2p.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +30,7 @@ int ucmpi_ucx_peer_failed(int r)
  * peers on other nodes use peer mode. */
 static ucp_err_handling_mode_t error_mode(int r)
 {
-    if (ucmpi_p2p_peer_local(r))
+    if (ucmpi_ucx_peer_local(r))
         return UCP_ERR_HANDLING_MODE_NONE;
     return UCP_ERR_HANDLING_MODE_PEER;
 }
@@ -47,11 +46,12 @@ static ucp_ep_h ep_create(int r)
     if (ucmpi_ucx.eps[r] != NULL)
         return ucmpi_ucx.eps[r];
     if (ucmpi_ucx.peer_failed == NULL)
-        ucmpi_ucx.peer_failed = calloc((size_t)ucmpi_global.world_size,
+        ucmpi_ucx.peer_failed = calloc((size_t)ucmpi_ucx_params.world_size,
                                        sizeof(int));
     /* a dead peer's shared memory is gone: connecting would only make UCX
      * print errors; the caller reports MPI_ERR_PROC_FAILED */
-    if (ucmpi_peer_failed(r) || ucmpi_ucx_peer_address(r, &addr, &len) != 0)
+    if (ucmpi_ucx_peer_down(r) ||
+        ucmpi_ucx_params.lookup(r, &addr, &len) != 0)
         return NULL;
     ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
                     UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
@@ -63,10 +63,10 @@ static ucp_ep_h ep_create(int r)
     st = ucp_ep_create(ucmpi_ucx.worker, &ep, &h);
     free(addr);
     if (st != UCS_OK) {
-        if (ucmpi_peer_failed(r))
+        if (ucmpi_ucx_peer_down(r))
             return NULL;
         fprintf(stderr, "ucmpi: rank %d: cannot connect to rank %d: %s\n",
-                ucmpi_global.world_rank, r, ucs_status_string(st));
+                ucmpi_ucx_params.world_rank, r, ucs_status_string(st));
         return NULL;
     }
     __atomic_store_n(&ucmpi_ucx.eps[r], h, __ATOMIC_RELEASE);
@@ -79,9 +79,9 @@ static ucp_ep_h ep_create(int r)
  * leak in p2p_cancel_threads). */
 ucp_ep_h ucmpi_ucx_ep_create(int r)
 {
-    ucmpi_lock();
+    ucmpi_ucx_params.lock();
     ucp_ep_h h = ep_create(r);
-    ucmpi_unlock();
+    ucmpi_ucx_params.unlock();
     return h;
 }
 
@@ -99,12 +99,13 @@ void ucmpi_ucx_peer_gone(int r)
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
                              .flags = UCP_EP_CLOSE_FLAG_FORCE};
 
-    ucmpi_lock();
+    ucmpi_ucx_params.lock();
     if (ucmpi_ucx.peer_failed != NULL && !ucmpi_ucx.peer_failed[r]) {
         ucmpi_ucx.peer_failed[r] = 1;
         ucp_ep_h ep = ucmpi_ucx.eps[r];
         if (gone_closes == NULL)
-            gone_closes = calloc((size_t)ucmpi_global.world_size, sizeof(void *));
+            gone_closes = calloc((size_t)ucmpi_ucx_params.world_size,
+                                 sizeof(void *));
         if (ep != NULL && gone_closes != NULL) {
             __atomic_store_n(&ucmpi_ucx.eps[r], NULL, __ATOMIC_RELEASE);
             void *q = ucp_ep_close_nbx(ep, &p);
@@ -112,7 +113,7 @@ void ucmpi_ucx_peer_gone(int r)
                 gone_closes[r] = q;
         }
     }
-    ucmpi_unlock();
+    ucmpi_ucx_params.unlock();
 }
 
 static void wait_and_free(void **reqs, int n)
@@ -132,7 +133,7 @@ static void wait_and_free(void **reqs, int n)
  * of progress rounds covers the rest by forcing the close. */
 void ucmpi_ucx_close_eps(void)
 {
-    int n = ucmpi_global.world_size;
+    int n = ucmpi_ucx_params.world_size;
     void **reqs = calloc((size_t)n, sizeof(void *));
     ucp_request_param_t p = {0};
 
@@ -140,7 +141,7 @@ void ucmpi_ucx_close_eps(void)
     for (int r = 0; r < n && reqs; r++) {
         if (ucmpi_ucx.eps[r] == NULL)
             continue;
-        p.flags = ucmpi_peer_failed(r) ? UCP_EP_CLOSE_FLAG_FORCE : 0;
+        p.flags = ucmpi_ucx_peer_down(r) ? UCP_EP_CLOSE_FLAG_FORCE : 0;
         void *q = ucp_ep_close_nbx(ucmpi_ucx.eps[r], &p);
         if (UCS_PTR_IS_PTR(q))
             reqs[r] = q;

@@ -8,6 +8,7 @@
 
 #include <ucp/api/ucp.h>
 #include "core/ucmpi.h"
+#include "ucx.h"
 
 typedef struct {
     ucp_context_h context;
@@ -22,6 +23,22 @@ typedef struct {
 } ucmpi_ucx_t;
 
 extern ucmpi_ucx_t ucmpi_ucx __attribute__((visibility("hidden"))); /* no GOT */
+/* What ucmpi_ucx_init was told. */
+extern ucmpi_ucx_params_t ucmpi_ucx_params __attribute__((visibility("hidden")));
+
+/* World rank r runs on this node. */
+static inline int ucmpi_ucx_peer_local(int r)
+{
+    const int *node = ucmpi_ucx_params.node_of;
+    return node != NULL && node[r] == node[ucmpi_ucx_params.world_rank];
+}
+
+/* World rank r is known dead: UCX said so, or the layer above did. */
+static inline int ucmpi_ucx_peer_down(int r)
+{
+    return (ucmpi_ucx.peer_failed != NULL && ucmpi_ucx.peer_failed[r]) ||
+           ucmpi_ucx_params.peer_failed(r);
+}
 
 /* Endpoint to world rank `r`, created on first use; NULL if the peer is
  * unreachable (an error has then been reported). */
@@ -50,13 +67,5 @@ void ucmpi_ucx_hugepage_init(void);
 void ucmpi_ucx_hugepage_send(int world_dest, const void *buf, size_t len);
 void ucmpi_ucx_hugepage_recv(int world_src, const void *buf, size_t len);
 
-/* Active-message ids, one per protocol, registered by their owners. */
-enum {
-    UCMPI_AM_RMA_ACC = 1,     /* lib/ucp_glue/rma*.c: target-side accumulate */
-    UCMPI_AM_RMA_CTRL = 2,    /* RMA synchronisation messages */
-    UCMPI_AM_RMA_REPLY = 3,
-    UCMPI_AM_P2P_CANCEL = 4,  /* lib/ucp_glue/cancel.c: send cancellation */
-    UCMPI_AM_P2P_CANCEL_REPLY = 5
-};
 
 #endif

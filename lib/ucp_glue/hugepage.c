@@ -28,7 +28,6 @@
  */
 #define _GNU_SOURCE
 #include "glue.h"
-#include "p2p/p2p.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -71,8 +70,8 @@ static int thp_possible(void)
 
 void ucmpi_ucx_hugepage_init(void)
 {
-    long min = ucmpi_config_long("P2P_HUGEPAGE_MIN");
-    long r = ucmpi_config_long("P2P_HUGEPAGE_REUSE");
+    long min = ucmpi_ucx_params.hugepage_min;
+    long r = ucmpi_ucx_params.hugepage_reuse;
 
     ucmpi_ucx_hugepage_min = SIZE_MAX;
     if (min <= 0 || !thp_possible())
@@ -115,12 +114,12 @@ static void buffer_used(const void *buf, size_t len)
 
 void ucmpi_ucx_hugepage_send(int world_dest, const void *buf, size_t len)
 {
-    if (ucmpi_p2p_peer_local(world_dest))   /* CMA is for peers on this node */
+    if (ucmpi_ucx_peer_local(world_dest))   /* CMA is for peers on this node */
         buffer_used(buf, len);
 }
 
 void ucmpi_ucx_hugepage_recv(int world_src, const void *buf, size_t len)
 {
-    if (world_src < 0 || ucmpi_p2p_peer_local(world_src))
+    if (world_src < 0 || ucmpi_ucx_peer_local(world_src))
         buffer_used(buf, len);
 }

@@ -22,9 +22,9 @@ static ucp_ep_h ep_locked(int r);
 ucp_ep_h ucmpi_rma_ep(int r);
 ucp_ep_h ucmpi_rma_ep(int r)
 {
-    ucmpi_lock();
+    ucmpi_ucx_params.lock();
     ucp_ep_h h = ep_locked(r);
-    ucmpi_unlock();
+    ucmpi_ucx_params.unlock();
     return h;
 }
 
@@ -35,13 +35,13 @@ static ucp_ep_h ep_locked(int r)
     ucp_ep_h h;
 
     if (rma_eps == NULL) {
-        rma_eps = calloc((size_t)ucmpi_global.world_size, sizeof(*rma_eps));
+        rma_eps = calloc((size_t)ucmpi_ucx_params.world_size, sizeof(*rma_eps));
         if (rma_eps == NULL)
             return NULL;
     }
     if (rma_eps[r] != NULL)
         return rma_eps[r];
-    if (ucmpi_ucx_peer_address(r, &addr, &len) != 0)
+    if (ucmpi_ucx_params.lookup(r, &addr, &len) != 0)
         return NULL;
     ucp_ep_params_t ep = {
         .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
@@ -53,7 +53,7 @@ static ucp_ep_h ep_locked(int r)
     free(addr);
     if (st != UCS_OK) {
         fprintf(stderr, "ucmpi: rank %d: no RMA endpoint to rank %d: %s\n",
-                ucmpi_global.world_rank, r, ucs_status_string(st));
+                ucmpi_ucx_params.world_rank, r, ucs_status_string(st));
         return NULL;
     }
     rma_eps[r] = h;
@@ -70,7 +70,7 @@ void ucmpi_rma_eps_release(void)
     if (--users > 0 || rma_eps == NULL)
         return;
     ucp_request_param_t p = {0};
-    for (int r = 0; r < ucmpi_global.world_size; r++) {
+    for (int r = 0; r < ucmpi_ucx_params.world_size; r++) {
         if (rma_eps[r] == NULL)
             continue;
         void *q = ucp_ep_close_nbx(rma_eps[r], &p);

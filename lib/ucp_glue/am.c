@@ -1,34 +1,34 @@
 /*
- * UCX side of send cancellation (protocol in lib/p2p/p2p_cancel.h): the two
- * active messages, sent on the same endpoint as the tagged data so that a
- * cancel request is processed after the message it names arrived, and the
- * drop of a cancelled message.
+ * Active messages for the layers above (send cancellation: lib/p2p/
+ * p2p_cancel.c): a handler per id, eager sends of a copy on the endpoint
+ * of the tagged data (so that a cancel request is processed after the
+ * message it names arrived), and the drop of a probed message.
  */
 #include "glue.h"
 #include "ucx.h"
-#include "p2p/p2p_cancel.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct {
+    ucmpi_ucx_am_fn_t fn;
+    void *arg;
+} am_handler_t;
+
+static am_handler_t handlers[UCMPI_AM_IDS];
 
 static ucs_status_t am_cb(void *arg, const void *header, size_t hlen,
                           void *data, size_t len,
                           const ucp_am_recv_param_t *param)
 {
-    ucmpi_cancel_msg_t m;
+    const am_handler_t *h = arg;
 
-    if (len != sizeof(m) || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))
-        return UCS_OK;   /* not ours: senders force eager */
-    memcpy(&m, data, sizeof(m));
-    if (arg != NULL)
-        ucmpi_p2p_cancel_replied(&m);
-    else
-        ucmpi_p2p_cancel_arrived(&m);
+    if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))  /* senders force eager */
+        h->fn(h->arg, data, len);
     return UCS_OK;
 }
 
-static int set_handler(unsigned id, void *arg)
+int ucmpi_ucx_am_handler(unsigned id, ucmpi_ucx_am_fn_t fn, void *arg)
 {
     ucp_am_handler_param_t p = {
         .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
@@ -37,19 +37,15 @@ static int set_handler(unsigned id, void *arg)
                       UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
         .id = id,
         .cb = am_cb,
-        .arg = arg,
+        .arg = &handlers[id],
         .flags = UCP_AM_FLAG_WHOLE_MSG,
     };
+
+    if (id >= UCMPI_AM_IDS)
+        return -1;
+    handlers[id] = (am_handler_t){fn, arg};
     return ucp_worker_set_am_recv_handler(ucmpi_ucx.worker, &p) == UCS_OK
                ? 0 : -1;
-}
-
-int ucmpi_ucx_cancel_init(void)
-{
-    if (set_handler(UCMPI_AM_P2P_CANCEL, NULL) != 0 ||
-        set_handler(UCMPI_AM_P2P_CANCEL_REPLY, (void *)1) != 0)
-        return -1;
-    return ucmpi_p2p_cancel_init();
 }
 
 static void sent_cb(void *req, ucs_status_t st, void *user)
@@ -58,17 +54,17 @@ static void sent_cb(void *req, ucs_status_t st, void *user)
     ucp_request_free(req);
 }
 
-int ucmpi_ucx_cancel_msg(int world_dest, int reply,
-                         const ucmpi_cancel_msg_t *m)
+int ucmpi_ucx_am_send(int world_dest, unsigned id, const void *data,
+                      size_t len)
 {
     ucp_ep_h ep = ucmpi_ucx_ep(world_dest);
-    ucmpi_cancel_msg_t *copy = malloc(sizeof(*copy));
+    void *copy = malloc(len ? len : 1);
 
     if (ep == NULL || copy == NULL) {
         free(copy);
         return MPI_ERR_OTHER;
     }
-    *copy = *m;
+    memcpy(copy, data, len);
     ucp_request_param_t p = {
         .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
                         UCP_OP_ATTR_FIELD_USER_DATA |
@@ -77,8 +73,7 @@ int ucmpi_ucx_cancel_msg(int world_dest, int reply,
         .user_data = copy,
         .flags = UCP_AM_SEND_FLAG_EAGER,
     };
-    void *ret = ucp_am_send_nbx(ep, reply ? UCMPI_AM_P2P_CANCEL_REPLY : UCMPI_AM_P2P_CANCEL, NULL,
-                                0, copy, sizeof(*copy), &p);
+    void *ret = ucp_am_send_nbx(ep, id, NULL, 0, copy, len, &p);
     if (UCS_PTR_IS_PTR(ret))
         return MPI_SUCCESS;          /* sent_cb frees the copy */
     free(copy);
