@@ -15,7 +15,7 @@
 #include <mpi.h>
 #include <pthread.h>
 #include <unistd.h>
-#include "mpitest.h"
+#include "../mpitest.h"
 
 #define NTHREADS 3
 #define NIDUP 3
