@@ -1,7 +1,7 @@
 /* Large-count (MPI-4 "_c") neighbor collectives: Neighbor_allgather(v)_c
  * and Neighbor_alltoall(v,w)_c, blocking, nonblocking and persistent.  The
  * same shapes as neighbor/neighbor.c, with MPI_Count counts and MPI_Aint
- * displacements read through ucmpi_xfer_args_t's *_c fields. */
+ * displacements read through ucmpi_coll_args_t's *_c fields. */
 #include "coll/neighbor/neighbor.h"
 
 static const ucmpi_xfer_alg_t nbr_c_alg = {
@@ -12,10 +12,10 @@ static int nbr_allgather_c(const void *sbuf, MPI_Count scount,
                            MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
                            const MPI_Count *rcounts, const MPI_Aint *displs,
                            MPI_Datatype rdt, MPI_Comm comm,
-                           ucmpi_xfer_mode_t mode, MPI_Request *req,
+                           int mode, MPI_Request *req,
                            const char *fn)
 {
-    ucmpi_xfer_args_t a;
+    ucmpi_coll_args_t a;
     int rc = ucmpi_nbr_prepare(comm, sbuf, rbuf, mode, req, &a, fn);
 
     if (rc == MPI_SUCCESS)
@@ -66,10 +66,10 @@ static int nbr_alltoall_c(const void *sbuf, MPI_Count scount,
                           void *rbuf, MPI_Count rcount,
                           const MPI_Count *rcounts, const MPI_Aint *rdispls,
                           MPI_Datatype rdt, const MPI_Datatype *rdts,
-                          MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                          MPI_Comm comm, int mode,
                           MPI_Request *req, const char *fn)
 {
-    ucmpi_xfer_args_t a;
+    ucmpi_coll_args_t a;
     int rc = ucmpi_nbr_prepare(comm, sbuf, rbuf, mode, req, &a, fn);
 
     if (rc == MPI_SUCCESS)
@@ -104,9 +104,9 @@ static int nbr_alltoall_c(const void *sbuf, MPI_Count scount,
     return ucmpi_xfer_run(&nbr_c_alg, &a, mode, req, fn);
 }
 
-#define B UCMPI_XFER_BLOCKING
-#define NB UCMPI_XFER_NONBLOCKING
-#define P UCMPI_XFER_PERSISTENT
+#define B UCMPI_COLL_BLOCKING
+#define NB UCMPI_COLL_NONBLOCKING
+#define P UCMPI_COLL_PERSISTENT
 
 #pragma weak MPI_Neighbor_allgather_c = PMPI_Neighbor_allgather_c
 int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,

@@ -12,8 +12,8 @@ static const ucmpi_xfer_alg_t neighbor_alg = {
 /* What every neighbor collective checks first; fills the topology part of
  * *a (also used by the _c forms in large_count_neighbor.c). */
 int ucmpi_nbr_prepare(MPI_Comm comm, const void *sbuf, const void *rbuf,
-                      ucmpi_xfer_mode_t mode, MPI_Request *req,
-                      ucmpi_xfer_args_t *a, const char *fn)
+                      int mode, MPI_Request *req,
+                      ucmpi_coll_args_t *a, const char *fn)
 {
     int rc = ucmpi_xfer_check_comm(comm, fn);
 
@@ -25,7 +25,7 @@ int ucmpi_nbr_prepare(MPI_Comm comm, const void *sbuf, const void *rbuf,
     if (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE)
         return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not "
                               "allowed in neighbor collectives");
-    *a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+    *a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
                              .size = comm->size, .sbuf = sbuf,
                              .sdt = MPI_BYTE, .rbuf = (void *)rbuf,
                              .rdt = MPI_BYTE};
@@ -62,10 +62,10 @@ static int nbr_check_w(ucmpi_comm_t *c, int n, const int *counts,
 static int nbr_allgather(const void *sbuf, int scount, MPI_Datatype sdt,
                          void *rbuf, int rcount, const int *rcounts,
                          const int *displs, MPI_Datatype rdt, MPI_Comm comm,
-                         ucmpi_xfer_mode_t mode, MPI_Request *req,
+                         int mode, MPI_Request *req,
                          const char *fn)
 {
-    ucmpi_xfer_args_t a;
+    ucmpi_coll_args_t a;
     int rc = ucmpi_nbr_prepare(comm, sbuf, rbuf, mode, req, &a, fn);
 
     if (rc == MPI_SUCCESS)
@@ -103,10 +103,10 @@ static int nbr_alltoallw(const void *sbuf, int scount, const int *scounts,
                          void *rbuf, int rcount, const int *rcounts,
                          const int *rdispls, const MPI_Aint *radispls,
                          MPI_Datatype rdt, const MPI_Datatype *rdts,
-                         MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                         MPI_Comm comm, int mode,
                          MPI_Request *req, const char *fn)
 {
-    ucmpi_xfer_args_t a;
+    ucmpi_coll_args_t a;
     int rc = ucmpi_nbr_prepare(comm, sbuf, rbuf, mode, req, &a, fn);
 
     if (rc == MPI_SUCCESS && sdts)
@@ -160,7 +160,7 @@ static int nbr_alltoall(const void *sbuf, int scount, const int *scounts,
                         const MPI_Datatype *sdts, void *rbuf, int rcount,
                         const int *rcounts, const int *rdispls,
                         MPI_Datatype rdt, const MPI_Datatype *rdts,
-                        MPI_Comm comm, ucmpi_xfer_mode_t mode,
+                        MPI_Comm comm, int mode,
                         MPI_Request *req, const char *fn)
 {
     return nbr_alltoallw(sbuf, scount, scounts, sdispls, NULL, sdt, sdts,
@@ -168,9 +168,9 @@ static int nbr_alltoall(const void *sbuf, int scount, const int *scounts,
                          comm, mode, req, fn);
 }
 
-#define B UCMPI_XFER_BLOCKING
-#define NB UCMPI_XFER_NONBLOCKING
-#define P UCMPI_XFER_PERSISTENT
+#define B UCMPI_COLL_BLOCKING
+#define NB UCMPI_COLL_NONBLOCKING
+#define P UCMPI_COLL_PERSISTENT
 
 #pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount,

@@ -1,0 +1,4 @@
+/* The per-thread call context (call.h). */
+#include "core/call.h"
+
+_Thread_local ucmpi_call_t ucmpi_call_ctx;
