@@ -15,7 +15,9 @@ typedef struct {
     const char *name;         /* "MPI_Allreduce": a static string */
 } ucmpi_call_t;
 
-extern _Thread_local ucmpi_call_t ucmpi_call_ctx;
+/* initial-exec: one %fs-relative access, no __tls_get_addr call */
+extern _Thread_local ucmpi_call_t ucmpi_call_ctx
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /* Entry point `name` begins; returns the name of the call it is nested in
  * (an MPI function that calls another through PMPI_), for
