@@ -1,9 +1,11 @@
 /*
- * ucmpi_info: version, UCX version and transports, build options and every
- * tunable (name, current value, default, description).
+ * ucmpi_info: version, UCX version and transports, build options, every
+ * tunable (name, current value, default, description) and the collectives'
+ * selection thresholds.
  */
 #include "config.h"
 #include "core/config_table.h"
+#include "coll/coll_tune.h"
 #include "ucp_glue/ucx.h"
 
 #include <stdio.h>
@@ -22,6 +24,14 @@ static void print_tunables(void)
     }
 }
 
+static void print_thresholds(void)
+{
+    printf("\nCollective selection thresholds (lib/coll/coll_tune.c; how "
+           "each was measured: docs/tuning.md):\n");
+    for (const ucmpi_coll_thr_t *t = ucmpi_coll_thr; t->name; t++)
+        printf("  %-32s = %-10zu %s\n", t->name, t->value, t->desc);
+}
+
 int main(int argc, char **argv)
 {
     int all = argc > 1 && strcmp(argv[1], "--all") == 0;
@@ -37,5 +47,6 @@ int main(int argc, char **argv)
     fflush(stdout);
     ucmpi_ucx_print_transports(all);
     print_tunables();
+    print_thresholds();
     return 0;
 }

@@ -10,6 +10,7 @@
  */
 #include "coll/coll_check_impl.h"
 #include "coll/coll_util.h"
+#include "coll/coll_drv.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -173,30 +174,37 @@ static int arm_gate(ucmpi_comm_t *comm, const ucmpi_coll_check_args_t *a,
     return MPI_SUCCESS;
 }
 
-int ucmpi_coll_check_begin(MPI_Comm comm, int mode,
-                           const ucmpi_coll_check_args_t *a, const char *fn)
+static int check_begin(ucmpi_comm_t *comm, int mode,
+                       const ucmpi_coll_check_args_t *a)
 {
-    int rc;
+    const char *fn = ucmpi_call_name();
 
     if (ucmpi_coll_check_state < 0)
         ucmpi_coll_check_state = ucmpi_config_long("COLL_CHECK") != 0;
-    if (!ucmpi_coll_check_state)
+    if (!ucmpi_coll_check_state || comm->is_inter || comm->size < 2)
         return MPI_SUCCESS;
-    rc = ucmpi_coll_check_comm(comm, fn);
-    if (rc != MPI_SUCCESS || comm->is_inter || comm->size < 2)
-        return rc;
     if (mode == UCMPI_COLL_BLOCKING)
         return run_blocking(comm, a, fn);
     return arm_gate(comm, a, fn);
 }
 
-void ucmpi_coll_check_end(MPI_Comm comm)
+/* After the call: a gate no schedule took (the call failed on this rank
+ * before starting one) still runs, for the other ranks. */
+static void check_end(ucmpi_comm_t *comm)
 {
     ucmpi_sched_t *g;
 
-    if (ucmpi_coll_check_state <= 0 || comm == MPI_COMM_NULL ||
-        (g = comm->coll.check_gate) == NULL)
+    if (ucmpi_coll_check_state <= 0 || (g = comm->coll.check_gate) == NULL)
         return;
     comm->coll.check_gate = NULL;
     ucmpi_sched_gate_release(g);
+}
+
+static const ucmpi_coll_check_hook_t check_hook = {
+    &ucmpi_coll_check_state, check_begin, check_end};
+
+/* The module registers itself when the library is loaded. */
+__attribute__((constructor)) static void check_register(void)
+{
+    ucmpi_coll_check_register(&check_hook);
 }

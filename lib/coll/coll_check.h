@@ -17,8 +17,8 @@
  * passed, re-run at each MPI_Start), so the call stays nonblocking.
  * Intercommunicator and neighbor collectives are not checked.
  *
- * With the knob at 0 an entry point pays one predictable branch on
- * ucmpi_coll_check_state.
+ * The module plugs into the collective driver through its check hook
+ * (coll_drv.h); with the knob at 0 a call pays one predictable branch.
  */
 #ifndef UCMPI_COLL_CHECK_H
 #define UCMPI_COLL_CHECK_H
@@ -56,26 +56,5 @@ typedef struct {
 
 /* -1 until the knob is read (the first collective), then 0 or 1. */
 extern int ucmpi_coll_check_state;
-
-/* Entry of a collective when ucmpi_coll_check_wanted(): validates comm
- * (as ucmpi_coll_check_comm), then a blocking call runs the check and
- * returns its failure through comm's handler; a nonblocking or persistent
- * one sets up the gate that the call's first started schedule takes.
- * MPI_SUCCESS: go on with the call, then call ucmpi_coll_check_end. */
-int ucmpi_coll_check_begin(MPI_Comm comm, int mode,
-                           const ucmpi_coll_check_args_t *a, const char *fn);
-/* After the call: a gate no schedule took (the call failed on this rank
- * before starting one) still runs, for the other ranks. */
-void ucmpi_coll_check_end(MPI_Comm comm);
-/* The unit tests link the entry points without the check. */
-#pragma weak ucmpi_coll_check_begin
-#pragma weak ucmpi_coll_check_end
-
-/* Whether a collective entry point takes the checked path. */
-static inline int ucmpi_coll_check_wanted(void)
-{
-    return __builtin_expect(ucmpi_coll_check_state != 0, 0) &&
-           ucmpi_coll_check_begin != NULL;
-}
 
 #endif

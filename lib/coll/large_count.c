@@ -1,6 +1,6 @@
 /* Large-count (MPI-4 "_c") forms of the data-movement collectives: their
  * count arrays are MPI_Count and their displacements MPI_Aint, so the
- * block lists read those instead of int arrays (see ucmpi_xfer_args_t's
+ * block lists read those instead of int arrays (see ucmpi_coll_args_t's
  * *_c fields; the checks are in large_count_check.c). */
 #include "coll/xfer.h"
 

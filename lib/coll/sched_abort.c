@@ -348,3 +348,22 @@ void ucmpi_coll_abort_cancel(ucmpi_request_t *r)
     if (!ucmpi_request_is_complete(r))
         ucmpi_ucx_cancel(r);
 }
+
+static const ucmpi_sched_abort_ops_t abort_ops = {
+    .stall_probe = ucmpi_coll_stall_probe,
+    .abort_send = ucmpi_coll_abort_send,
+    .wait_send = ucmpi_coll_wait_send,
+    .abort_drain = ucmpi_coll_abort_drain,
+    .note_record = ucmpi_coll_note_record,
+    .note_announce = ucmpi_coll_note_announce,
+    .peer_left = ucmpi_coll_peer_left,
+    .peer_behind = ucmpi_coll_peer_behind,
+    .abort_cancel = ucmpi_coll_abort_cancel,
+    .peer_finalized = ucmpi_peer_finalized,
+};
+
+/* The engine calls the protocol through this one hook. */
+__attribute__((constructor)) static void abort_register(void)
+{
+    ucmpi_sched_abort_register(&abort_ops);
+}

@@ -119,4 +119,25 @@ int ucmpi_coll_peer_behind(ucmpi_comm_t *c, uint32_t seq, int peer);
 /* Cancels a receive of an aborted run. */
 void ucmpi_coll_abort_cancel(ucmpi_request_t *r);
 
+/* The protocol's entry points as the engine (sched_stall.c) calls them;
+ * sched_abort.c registers them when the library is loaded. */
+typedef struct {
+    int (*stall_probe)(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
+                       const ucmpi_coll_names_t *names, char *why, size_t n,
+                       int *notify);
+    void (*abort_send)(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
+                       unsigned coll, int reason, int who);
+    void (*wait_send)(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
+                      unsigned coll, int peer);
+    void (*abort_drain)(ucmpi_comm_t *c, uint32_t seq);
+    void (*note_record)(ucmpi_comm_t *c, uint32_t seq, unsigned coll);
+    void (*note_announce)(ucmpi_comm_t *c, uint32_t seq);
+    int (*peer_left)(ucmpi_comm_t *c, uint32_t seq, int peer,
+                     const char **name);
+    int (*peer_behind)(ucmpi_comm_t *c, uint32_t seq, int peer);
+    void (*abort_cancel)(ucmpi_request_t *r);
+    int (*peer_finalized)(int r);
+} ucmpi_sched_abort_ops_t;
+void ucmpi_sched_abort_register(const ucmpi_sched_abort_ops_t *ops);
+
 #endif

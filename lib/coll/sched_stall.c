@@ -18,17 +18,14 @@
 #include <string.h>
 #include <time.h>
 
-/* The abort protocol (sched_abort.c) is not linked into the unit tests. */
-#pragma weak ucmpi_coll_stall_probe
-#pragma weak ucmpi_coll_abort_send
-#pragma weak ucmpi_coll_abort_drain
-#pragma weak ucmpi_coll_abort_cancel
-#pragma weak ucmpi_peer_finalized
-#pragma weak ucmpi_coll_note_record
-#pragma weak ucmpi_coll_note_announce
-#pragma weak ucmpi_coll_wait_send
-#pragma weak ucmpi_coll_peer_left
-#pragma weak ucmpi_coll_peer_behind
+/* The abort protocol (sched_abort.c) registers itself; the unit tests
+ * link the engine without it, and a stalled schedule then just waits. */
+static const ucmpi_sched_abort_ops_t *ab;
+
+void ucmpi_sched_abort_register(const ucmpi_sched_abort_ops_t *ops)
+{
+    ab = ops;
+}
 
 static void check_peers(ucmpi_sched_t *s)
 {
@@ -72,7 +69,7 @@ const char *ucmpi_sched_abort_why(void)
 static void abort_tell(ucmpi_sched_t *s, int reason, int who)
 {
     if (reason != 0)
-        ucmpi_coll_abort_send(s->comm, s->seq, s->sig, s->names.coll,
+        ab->abort_send(s->comm, s->seq, s->sig, s->names.coll,
                               reason, who);
     drain_later(s->comm, s->seq);
     if (s->alt_comm != NULL)
@@ -102,10 +99,10 @@ static void sched_abort(ucmpi_sched_t *s, int err, int reason, int who,
         s->err = err;
     for (int i = s->pbeg; i < s->pend; i++)
         if (s->steps[i].inflight && s->steps[i].kind == STEP_RECV)
-            ucmpi_coll_abort_cancel(&s->rq[i]);
-    ucmpi_coll_abort_drain(s->comm, s->seq);
+            ab->abort_cancel(&s->rq[i]);
+    ab->abort_drain(s->comm, s->seq);
     if (s->alt_comm != NULL)
-        ucmpi_coll_abort_drain(s->alt_comm, s->alt_seq);
+        ab->abort_drain(s->alt_comm, s->alt_seq);
     abort_tell(s, reason, who);
     if (s->persistent)
         s->doomed = s->err;
@@ -129,7 +126,7 @@ void ucmpi_sched_abort_rerun(ucmpi_sched_t *s)
 
 int ucmpi_sched_drain_step(ucmpi_sched_t *s)
 {
-    ucmpi_coll_abort_drain(s->comm, s->seq);
+    ab->abort_drain(s->comm, s->seq);
     /* (never into a later collective whose 16-bit number wrapped to seq) */
     if (now_sec() >= s->drain_until ||
         s->comm->coll_seq - s->seq >= (UCMPI_COLL_SEQ_MASK + 1) / 2)
@@ -151,10 +148,10 @@ static void drain_later(ucmpi_comm_t *comm, uint32_t seq)
 
 void ucmpi_sched_abort_peers(ucmpi_comm_t *comm, uint32_t seq)
 {
-    if (ucmpi_coll_abort_send == NULL)
+    if (ab == NULL)
         return;
     ucmpi_lock();
-    ucmpi_coll_abort_send(comm, seq, 0, ucmpi_coll_sig_comm_id(comm),
+    ab->abort_send(comm, seq, 0, ucmpi_coll_sig_comm_id(comm),
                           UCMPI_COLL_ABORT_ARGS, 0);
     drain_later(comm, seq);
     ucmpi_unlock();
@@ -166,19 +163,19 @@ void ucmpi_sched_abort_peers(ucmpi_comm_t *comm, uint32_t seq)
  * another collective then fails: sched_abort.h).  Under the big lock. */
 static int finalized_peer(ucmpi_sched_t *s)
 {
-    int found = -1, tell = !s->wait_told && ucmpi_coll_wait_send != NULL;
+    int found = -1, tell = !s->wait_told && ab != NULL;
 
     s->wait_told = 1;
-    for (int i = s->pbeg; ucmpi_peer_finalized != NULL && i < s->pend; i++) {
+    for (int i = s->pbeg; ab != NULL && i < s->pend; i++) {
         const step_t *st = &s->steps[i];
         ucmpi_comm_t *c = st->alt ? s->alt_comm : s->comm;
         if (!st->inflight || !ucmpi_sched_step_is_xfer(st) ||
             ucmpi_request_is_complete(&s->rq[i]))
             continue;
         if (tell)
-            ucmpi_coll_wait_send(c, st->alt ? s->alt_seq : s->seq, s->sig,
+            ab->wait_send(c, st->alt ? s->alt_seq : s->seq, s->sig,
                                  s->names.coll, st->peer);
-        if (found < 0 && ucmpi_peer_finalized(ucmpi_comm_peer_world(
+        if (found < 0 && ab->peer_finalized(ucmpi_comm_peer_world(
                              c, st->peer)))
             found = i;
     }
@@ -217,12 +214,12 @@ static void fail_on_finalized(ucmpi_sched_t *s)
  * name in *later; or -1.  Under the big lock. */
 static int left_peer(ucmpi_sched_t *s, const char **later)
 {
-    for (int i = s->pbeg; ucmpi_coll_peer_left != NULL && i < s->pend; i++) {
+    for (int i = s->pbeg; ab != NULL && i < s->pend; i++) {
         const step_t *st = &s->steps[i];
         if (!st->inflight || !ucmpi_sched_step_is_xfer(st) ||
             ucmpi_request_is_complete(&s->rq[i]))
             continue;
-        if (ucmpi_coll_peer_left(st->alt ? s->alt_comm : s->comm,
+        if (ab->peer_left(st->alt ? s->alt_comm : s->comm,
                                  st->alt ? s->alt_seq : s->seq, st->peer,
                                  later))
             return i;
@@ -269,21 +266,20 @@ static void answer_behind(ucmpi_sched_t *s)
     ucmpi_comm_t *c = s->comm;
     unsigned n = ++s->stall_checks;
 
-    if ((n & (n - 1)) != 0 || ucmpi_coll_peer_behind == NULL ||
-        ucmpi_coll_wait_send == NULL)
+    if ((n & (n - 1)) != 0 || ab == NULL)
         return;
     for (int r = 0; r < c->remote_size; r++)
         if ((c->is_inter || r != c->rank) &&
-            ucmpi_coll_peer_behind(c, s->seq, r))
-            ucmpi_coll_wait_send(c, s->seq, s->sig, s->names.coll, r);
+            ab->peer_behind(c, s->seq, r))
+            ab->wait_send(c, s->seq, s->sig, s->names.coll, r);
 }
 
 void ucmpi_sched_note_local(ucmpi_comm_t *comm, uint32_t seq)
 {
-    if (ucmpi_coll_note_record == NULL)
+    if (ab == NULL)
         return;
     ucmpi_lock();
-    ucmpi_coll_note_record(comm, seq, ucmpi_coll_sig_comm_id(comm));
+    ab->note_record(comm, seq, ucmpi_coll_sig_comm_id(comm));
     ucmpi_unlock();
 }
 
@@ -299,7 +295,7 @@ static void stall_check(ucmpi_sched_t *s, int blocking)
     int notify, err;
     char why[sizeof(abort_why)];
 
-    if (ucmpi_coll_stall_probe == NULL || !s->running || s->aborted ||
+    if (ab == NULL || !s->running || s->aborted ||
         (s->gate != NULL && s->next_round == 0))  /* waits for its gate */
         return;
     if (fp != s->stall_fp || s->stall_t0 == 0) {
@@ -313,13 +309,12 @@ static void stall_check(ucmpi_sched_t *s, int blocking)
         return;
     s->stall_t0 = t;
     ucmpi_lock();
-    if (ucmpi_coll_note_announce != NULL)
-        ucmpi_coll_note_announce(s->comm, s->seq);
-    err = ucmpi_coll_stall_probe(s->comm, s->seq, s->sig, &s->names, why,
-                                 sizeof(why), &notify);
+    ab->note_announce(s->comm, s->seq);
+    err = ab->stall_probe(s->comm, s->seq, s->sig, &s->names, why,
+                          sizeof(why), &notify);
     if (err == MPI_SUCCESS && s->alt_comm != NULL)
-        err = ucmpi_coll_stall_probe(s->alt_comm, s->alt_seq, s->sig,
-                                     &s->names, why, sizeof(why), &notify);
+        err = ab->stall_probe(s->alt_comm, s->alt_seq, s->sig, &s->names,
+                              why, sizeof(why), &notify);
     if (err != MPI_SUCCESS)
         sched_abort(s, err, notify ? UCMPI_COLL_ABORT_MISMATCH : 0, 0, why);
     else

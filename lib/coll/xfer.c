@@ -78,7 +78,7 @@ static ucmpi_xblk_t *xblk_w(ucmpi_sched_t *s, int n, const void *buf,
     return b;
 }
 
-int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_xfer_args_t *a)
+int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_coll_args_t *a)
 {
     if (a->scounts_c && a->sbuf != MPI_IN_PLACE) {
         a->sblk = ucmpi_xblk_c(s, a->nsblk, a->sbuf, a->scounts_c,
@@ -112,7 +112,7 @@ int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_xfer_args_t *a)
 }
 
 void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_xfer_alg_t *alg,
-                     const ucmpi_xfer_args_t *a)
+                     const ucmpi_coll_args_t *a)
 {
     /* the root is the shape: ranks that name different roots never take
      * each other's messages (on an intercomm both groups name the root's
@@ -123,8 +123,8 @@ void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_xfer_alg_t *alg,
     ucmpi_sched_sign(s, alg, sizeof(*alg), 1, alg->id, (unsigned)root);
 }
 
-int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
-                   ucmpi_xfer_mode_t mode, MPI_Request *request,
+int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+                   int mode, MPI_Request *request,
                    const char *fn)
 {
     /* uniform forms depend on their arguments only (the v/w arrays and
@@ -155,15 +155,15 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
                               reuse ? &key : NULL);
 }
 
-int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
-                          ucmpi_xfer_mode_t mode, MPI_Request *request,
+int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+                          int mode, MPI_Request *request,
                           const char *fn, int err)
 {
     ucmpi_sched_t *s;
 
     if (request != NULL)
         *request = MPI_REQUEST_NULL;
-    if (mode == UCMPI_XFER_PERSISTENT) {
+    if (mode == UCMPI_COLL_PERSISTENT) {
         /* each start of the request it hands back serves the others */
         if ((s = ucmpi_sched_create(a->comm)) == NULL)
             return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
@@ -175,6 +175,6 @@ int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
     }
     /* the same schedule and tag as the nonblocking form; its own failures
      * (truncation) are reported on comm too */
-    (void)ucmpi_xfer_run(alg, a, UCMPI_XFER_BLOCKING, NULL, fn);
+    (void)ucmpi_xfer_run(alg, a, UCMPI_COLL_BLOCKING, NULL, fn);
     return err;
 }

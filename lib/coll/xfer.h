@@ -11,59 +11,11 @@
 #include "coll/sched.h"
 #include "coll/coll_util.h"
 #include "coll/alias.h"
-
-/* How an entry point runs its schedule (coll_util.h's modes). */
-typedef enum {
-    UCMPI_XFER_BLOCKING = UCMPI_COLL_BLOCKING,         /* MPI_X */
-    UCMPI_XFER_NONBLOCKING = UCMPI_COLL_NONBLOCKING,   /* MPI_IX */
-    UCMPI_XFER_PERSISTENT = UCMPI_COLL_PERSISTENT      /* MPI_X_init */
-} ucmpi_xfer_mode_t;
-
-/* One peer's piece of a message: count elements of dt at buf. */
-typedef struct {
-    char *buf;
-    MPI_Count count;
-    MPI_Datatype dt;
-} ucmpi_xblk_t;
-
-static inline size_t ucmpi_xblk_bytes(const ucmpi_xblk_t *b)
-{
-    return (size_t)b->count * (size_t)b->dt->size;
-}
-
-/* Arguments of a data-movement collective, as the algorithms see them.
- * Uniform forms fill sbuf/scount/sdt and rbuf/rcount/rdt; v/w forms fill
- * the block lists (one entry per peer, of the remote group on intercomms). */
-typedef struct {
-    ucmpi_comm_t *comm;
-    int rank, size;           /* local rank, local group size */
-    int root;                 /* rooted collectives */
-    const void *sbuf;         /* MPI_IN_PLACE allowed where the MPI call does */
-    MPI_Count scount;
-    MPI_Datatype sdt;
-    void *rbuf;
-    MPI_Count rcount;
-    MPI_Datatype rdt;
-    /* v/w forms: the user's arrays (w: byte displacements and types);
-     * ucmpi_xfer_run() turns them into the block lists below. */
-    const int *scounts, *sdispls, *rcounts, *rdispls;
-    const MPI_Datatype *sdts, *rdts;
-    const MPI_Aint *sadispls, *radispls; /* neighbor_alltoallw's bytes */
-    int nsblk, nrblk;         /* entries of the arrays */
-    /* large-count (_c) v/w forms instead of the int arrays (large_count.c) */
-    const MPI_Count *scounts_c, *rcounts_c;
-    const MPI_Aint *sdispls_c, *rdispls_c;
-    ucmpi_xblk_t *sblk;       /* per-peer send pieces (NULL: uniform) */
-    ucmpi_xblk_t *rblk;       /* per-peer receive pieces (NULL: uniform) */
-    /* neighbor collectives: the topology's peers */
-    int indeg, outdeg;
-    const int *srcs, *dsts;
-    int cart;                 /* cartesian: see neighbor_exchange.c */
-} ucmpi_xfer_args_t;
+#include "coll/coll_drv.h"
 
 /* An algorithm: adds its steps to s. */
 typedef int (*ucmpi_xfer_build_fn_t)(ucmpi_sched_t *s,
-                                     const ucmpi_xfer_args_t *a);
+                                     const ucmpi_coll_args_t *a);
 
 typedef struct {
     int id;
@@ -86,13 +38,13 @@ const ucmpi_xfer_alg_t *ucmpi_xfer_by_id(const ucmpi_xfer_alg_t *table,
  * for the others' schedule, is signed so (only alg's own name is known
  * to the mismatch messages). */
 void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_xfer_alg_t *alg,
-                     const ucmpi_xfer_args_t *a);
+                     const ucmpi_coll_args_t *a);
 
 /* Tail of every entry point: creates the schedule, builds it with alg,
  * then runs it per mode (request is the user's MPI_Request * for
  * nonblocking and persistent calls).  Reports failures on comm. */
-int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
-                   ucmpi_xfer_mode_t mode, MPI_Request *request,
+int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+                   int mode, MPI_Request *request,
                    const char *fn);
 
 /* The root's own block failed its check (err, already reported): the
@@ -103,8 +55,8 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
  * once the call failed).  A persistent init hands back a request that
  * runs it on each start and completes in err (ucmpi_coll_persist_failed);
  * otherwise *request becomes MPI_REQUEST_NULL.  Returns err. */
-int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
-                          ucmpi_xfer_mode_t mode, MPI_Request *request,
+int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+                          int mode, MPI_Request *request,
                           const char *fn, int err);
 /* collerr8: a rank whose own arguments failed a check (err, already
  * reported) in a collective where everyone sends to and receives from
@@ -116,8 +68,8 @@ int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
  * forms finish it before returning (the caller may reuse its buffers once
  * the call failed); a persistent init hands back a request that does it
  * on each start and completes in err.  Returns err. */
-int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
-                            ucmpi_xfer_mode_t mode, MPI_Request *request,
+int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+                            int mode, MPI_Request *request,
                             int err);
 /* (count, dt) passes ucmpi_xfer_check_buf (no report): 1, else 0. */
 int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt);
@@ -161,7 +113,7 @@ int ucmpi_xfer_failed_shm(ucmpi_comm_t *comm, int kind, size_t nbytes,
 
 /* Turns the v/w arrays of *a into a->sblk/a->rblk (scratch of s); done
  * by ucmpi_xfer_run() before the builder runs. */
-int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_xfer_args_t *a);
+int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_coll_args_t *a);
 
 /* Block list helpers: uniform blocks of count x dt every `stride` elements
  * (of dt's extent) at buf; v blocks from MPI counts/displacements. */

@@ -114,14 +114,14 @@ int ucmpi_xfer_blocks_ok(int n, const int *counts, const int *displs,
     return dts != NULL || ucmpi_dt_check(dt, 1, &why) == MPI_SUCCESS;
 }
 
-int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
-                            ucmpi_xfer_mode_t mode, MPI_Request *request,
+int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+                            int mode, MPI_Request *request,
                             int err)
 {
     ucmpi_sched_t *s;
     int rc;
 
-    if (mode != UCMPI_XFER_BLOCKING && request != NULL)
+    if (mode != UCMPI_COLL_BLOCKING && request != NULL)
         *request = MPI_REQUEST_NULL;
     if ((s = ucmpi_sched_create(a->comm)) == NULL)
         return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
@@ -130,7 +130,7 @@ int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_xfer_args_t *a,
     if (rc == MPI_SUCCESS)
         rc = alg->build(s, a);
     ucmpi_sched_poison(s);
-    if (mode == UCMPI_XFER_PERSISTENT)
+    if (mode == UCMPI_COLL_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, request, err);
     if (rc != MPI_SUCCESS) {
         ucmpi_sched_free(s);      /* its tag is taken: still in step */

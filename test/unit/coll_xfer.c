@@ -22,7 +22,7 @@ static int xv(int src, int dst, int i) { return src * 100003 + dst * 307 + i; }
 
 /* Builds a's schedule on every rank, runs them together and checks the
  * engine saw no error, no deadlock and no stray message. */
-static void run_all(ucmpi_xfer_build_fn_t fn, ucmpi_xfer_args_t *a, int n)
+static void run_all(ucmpi_xfer_build_fn_t fn, ucmpi_coll_args_t *a, int n)
 {
     ucmpi_request_t *reqs[MAXN];
 
@@ -58,7 +58,7 @@ static int *ibuf(size_t n, int fill)
 static void check_gather(ucmpi_xfer_build_fn_t fn, int n, int root,
                          int count, int inplace)
 {
-    ucmpi_xfer_args_t a[MAXN];
+    ucmpi_coll_args_t a[MAXN];
     int *sb[MAXN], *rb = ibuf((size_t)n * count, -1);
 
     mock_setup(n, NULL);
@@ -66,7 +66,7 @@ static void check_gather(ucmpi_xfer_build_fn_t fn, int n, int root,
         sb[r] = ibuf(count, 0);
         for (int i = 0; i < count; i++)
             sb[r][i] = xv(r, root, i);
-        a[r] = (ucmpi_xfer_args_t){.root = root, .sbuf = sb[r],
+        a[r] = (ucmpi_coll_args_t){.root = root, .sbuf = sb[r],
                                    .scount = count, .sdt = MPI_INT,
                                    .rbuf = NULL, .rcount = 0,
                                    .rdt = MPI_BYTE};
@@ -94,7 +94,7 @@ static void check_gather(ucmpi_xfer_build_fn_t fn, int n, int root,
 static void check_scatter(ucmpi_xfer_build_fn_t fn, int n, int root,
                           int count, int inplace)
 {
-    ucmpi_xfer_args_t a[MAXN];
+    ucmpi_coll_args_t a[MAXN];
     int *rb[MAXN], *sb = ibuf((size_t)n * count, 0);
 
     mock_setup(n, NULL);
@@ -103,7 +103,7 @@ static void check_scatter(ucmpi_xfer_build_fn_t fn, int n, int root,
             sb[(size_t)r * count + i] = xv(root, r, i);
     for (int r = 0; r < n; r++) {
         rb[r] = ibuf(count, -1);
-        a[r] = (ucmpi_xfer_args_t){.root = root, .sbuf = NULL, .scount = 0,
+        a[r] = (ucmpi_coll_args_t){.root = root, .sbuf = NULL, .scount = 0,
                                    .sdt = MPI_BYTE, .rbuf = rb[r],
                                    .rcount = count, .rdt = MPI_INT};
     }
@@ -158,7 +158,7 @@ START_TEST(test_gatherv_scatterv)
     for (int alg = 0; alg < 2; alg++)
     for (int n = 1; n <= MAXN; n++)
         for (int root = 0; root < n; root++) {
-            ucmpi_xfer_args_t a[MAXN];
+            ucmpi_coll_args_t a[MAXN];
             int counts[MAXN], displs[MAXN], total = 0;
             int *sb[MAXN], *rb;
 
@@ -173,7 +173,7 @@ START_TEST(test_gatherv_scatterv)
                 sb[r] = ibuf(counts[r], 0);
                 for (int i = 0; i < counts[r]; i++)
                     sb[r][i] = xv(r, root, i);
-                a[r] = (ucmpi_xfer_args_t){.root = root, .sbuf = sb[r],
+                a[r] = (ucmpi_coll_args_t){.root = root, .sbuf = sb[r],
                                            .scount = counts[r],
                                            .sdt = MPI_INT, .rdt = MPI_BYTE};
             }
@@ -190,7 +190,7 @@ START_TEST(test_gatherv_scatterv)
             mock_setup(n, NULL);
             for (int r = 0; r < n; r++) {
                 memset(sb[r], 0xff, sizeof(int) * counts[r]);
-                a[r] = (ucmpi_xfer_args_t){.root = root, .rbuf = sb[r],
+                a[r] = (ucmpi_coll_args_t){.root = root, .rbuf = sb[r],
                                            .rcount = counts[r],
                                            .rdt = MPI_INT, .sdt = MPI_BYTE};
             }
@@ -216,7 +216,7 @@ END_TEST
 static void check_allgather(ucmpi_xfer_build_fn_t fn, int n, int count,
                             const int *counts, int inplace)
 {
-    ucmpi_xfer_args_t a[MAXN];
+    ucmpi_coll_args_t a[MAXN];
     int displs[MAXN], c[MAXN], total = 0;
     int *sb[MAXN], *rb[MAXN];
 
@@ -232,7 +232,7 @@ static void check_allgather(ucmpi_xfer_build_fn_t fn, int n, int count,
         rb[r] = ibuf(total, -1);
         for (int i = 0; i < c[r]; i++)
             sb[r][i] = xv(r, 0, i);
-        a[r] = (ucmpi_xfer_args_t){.sbuf = sb[r], .scount = c[r],
+        a[r] = (ucmpi_coll_args_t){.sbuf = sb[r], .scount = c[r],
                                    .sdt = MPI_INT, .rbuf = rb[r],
                                    .rcount = count, .rdt = MPI_INT};
         if (counts) {
@@ -303,7 +303,7 @@ static int a2a_count(int src, int dst, int pattern, int sym)
 static void check_alltoall(ucmpi_xfer_build_fn_t fn, int n, int pattern,
                            int inplace)
 {
-    ucmpi_xfer_args_t a[MAXN];
+    ucmpi_coll_args_t a[MAXN];
     int sc[MAXN][MAXN], sd[MAXN][MAXN], rc[MAXN][MAXN], rd[MAXN][MAXN];
     int *sb[MAXN], *rb[MAXN], uniform = pattern < 0;
 
@@ -324,7 +324,7 @@ static void check_alltoall(ucmpi_xfer_build_fn_t fn, int n, int pattern,
             for (int i = 0; i < sc[r][p]; i++)
                 (inplace ? rb[r] + rd[r][p] : sb[r] + sd[r][p])[i] =
                     xv(r, p, i);
-        a[r] = (ucmpi_xfer_args_t){.sbuf = inplace ? MPI_IN_PLACE : sb[r],
+        a[r] = (ucmpi_coll_args_t){.sbuf = inplace ? MPI_IN_PLACE : sb[r],
                                    .scount = uniform ? -pattern - 1 : 0,
                                    .sdt = MPI_INT, .rbuf = rb[r],
                                    .rcount = uniform ? -pattern - 1 : 0,
@@ -404,7 +404,7 @@ END_TEST
 START_TEST(test_neighbor_ring)
 {
     for (int n = 1; n <= 5; n++) {
-        ucmpi_xfer_args_t a[MAXN];
+        ucmpi_coll_args_t a[MAXN];
         int nb[MAXN][2], sb[MAXN][2], rb[MAXN][2];
 
         mock_setup(n, NULL);
@@ -414,7 +414,7 @@ START_TEST(test_neighbor_ring)
             sb[r][0] = xv(r, 0, 0);   /* to the left */
             sb[r][1] = xv(r, 1, 0);   /* to the right */
             rb[r][0] = rb[r][1] = -1;
-            a[r] = (ucmpi_xfer_args_t){.sbuf = sb[r], .scount = 1,
+            a[r] = (ucmpi_coll_args_t){.sbuf = sb[r], .scount = 1,
                                        .sdt = MPI_INT, .rbuf = rb[r],
                                        .rcount = 1, .rdt = MPI_INT,
                                        .indeg = 2, .outdeg = 2,
@@ -435,7 +435,7 @@ START_TEST(test_rounds)
 {
     for (int n = 2; n <= MAXN; n++) {
         int lg = 0, v = 3;
-        ucmpi_xfer_args_t a = {.rank = 0, .size = n, .sbuf = &v, .scount = 1,
+        ucmpi_coll_args_t a = {.rank = 0, .size = n, .sbuf = &v, .scount = 1,
                                .sdt = MPI_INT, .rcount = 1, .rdt = MPI_INT};
         int *rb = ibuf((size_t)n, 0);
         ucmpi_sched_t *s;

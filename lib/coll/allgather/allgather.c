@@ -2,7 +2,8 @@
  * MPI_Allgather and MPI_Allgatherv in their blocking, nonblocking and
  * persistent forms, on intra- and intercommunicators.
  */
-#include "coll/coll_check.h"
+#include "coll/coll_drv.h"
+#include "coll/coll_tune.h"
 #include "coll/allgather/allgather.h"
 #include "coll/shm/shm.h"
 
@@ -35,20 +36,10 @@ const ucmpi_xfer_alg_t ucmpi_allgatherv_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-/* Thresholds on the total gathered bytes (equal on every rank): below,
- * the log-round algorithms win on latency; above, the ring's direct
- * user-buffer transfers win (no packing, each byte crosses once).
- * Measured (UCMPI_ALLGATHER_ALGORITHM=x mpiexec -n 4 bench/coll_bench -b
- * allgather -t 0.2, load average ~32): 64 B-32 KiB bruck 0.2-0.4 ms vs
- * ring 5-25 ms; above 64 KiB the noise swamps the difference, so the
- * 64 KiB switch point is MPICH's default, not yet a measurement. */
-static const struct {
-    size_t log_max_total;
-} ag_thresh = {64 * 1024};
 
 static const ucmpi_xfer_alg_t *ag_select(const ucmpi_xfer_alg_t *table,
                                          const char *knob, size_t total,
-                                         const ucmpi_xfer_args_t *a)
+                                         const ucmpi_coll_args_t *a)
 {
     const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(table, knob);
     int n = a->size;
@@ -57,7 +48,7 @@ static const ucmpi_xfer_alg_t *ag_select(const ucmpi_xfer_alg_t *table,
         return ucmpi_xfer_by_id(table, AG_LINEAR);
     if (f && f->build)
         return f;
-    if (total >= ag_thresh.log_max_total || n <= 2)
+    if (total >= ucmpi_thr(UCMPI_THR_ALLGATHER_LOG_MAX_TOTAL) || n <= 2)
         return ucmpi_xfer_by_id(table, AG_RING);
     if ((n & (n - 1)) == 0 && table == ucmpi_allgather_algs)
         return ucmpi_xfer_by_id(table, AG_RD);
@@ -87,12 +78,12 @@ static int ag_check_send(ucmpi_comm_t *c, const void *sbuf, MPI_Count scount,
  * instead of waiting for ever or keeping a stale block.  With no usable
  * receive side: the schedule's tag only. */
 static int ag_failed(ucmpi_comm_t *comm, int rc, const ucmpi_xfer_alg_t *table,
-                     const char *knob, ucmpi_xfer_args_t *a, size_t total,
-                     ucmpi_xfer_mode_t mode, MPI_Request *req)
+                     const char *knob, ucmpi_coll_args_t *a, size_t total,
+                     int mode, MPI_Request *req)
 {
     const char *fn = "MPI_Allgather (skipped)";
     int shm = table == ucmpi_allgather_algs &&
-                mode == UCMPI_XFER_BLOCKING;
+                mode == UCMPI_COLL_BLOCKING;
 
     if (a->rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(a->rcount, a->rdt)) {
         /* (xfer9) no size to offer: the shm readers and voters fail */
@@ -120,18 +111,21 @@ static int ag_failed(ucmpi_comm_t *comm, int rc, const ucmpi_xfer_alg_t *table,
                                    req, rc);
 }
 
-static int allgather_run(const void *sbuf, MPI_Count scount,
-                         MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                         MPI_Datatype rdt,
-                         MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                         MPI_Request *req, const char *fn)
+static int allgather_start(ucmpi_coll_args_t *in)
 {
-    ucmpi_xfer_args_t a;
-    int rc = ucmpi_xfer_check_comm(comm, fn);
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = in->comm;
+    const void *sbuf = in->sbuf;
+    MPI_Count scount = in->scount;
+    MPI_Datatype sdt = in->sdt;
+    void *rbuf = in->rbuf;
+    MPI_Count rcount = in->rcount;
+    MPI_Datatype rdt = in->rdt;
+    int mode = in->mode;
+    MPI_Request *req = in->req;
+    ucmpi_coll_args_t a;
+    int rc = MPI_SUCCESS;
 
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ag_check_send(comm, sbuf, scount, sdt, rbuf, fn);
@@ -141,7 +135,7 @@ static int allgather_run(const void *sbuf, MPI_Count scount,
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
         rc = ucmpi_coll_check_alias1(comm, sbuf, scount, sdt, rbuf,
                                      rcount * comm->remote_size, rdt, fn);
-    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+    a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,
                             .rcount = rcount, .rdt = rdt};
@@ -157,7 +151,7 @@ static int allgather_run(const void *sbuf, MPI_Count scount,
         a.scount = 0;
         a.sdt = MPI_BYTE;
     }
-    if (mode == UCMPI_XFER_BLOCKING) {
+    if (mode == UCMPI_COLL_BLOCKING) {
         size_t nbytes = (size_t)(rcount * rdt->size);
         if (rcount > 0 &&
             ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLGATHER, nbytes)) {
@@ -182,49 +176,28 @@ static int allgather_run(const void *sbuf, MPI_Count scount,
                           &a, mode, req, fn);
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int allgather_checked(const void *sbuf, MPI_Count scount,
-                             MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                             MPI_Datatype rdt, MPI_Comm comm,
-                             ucmpi_xfer_mode_t mode, MPI_Request *req,
-                             const char *fn)
+static void allgather_record(const ucmpi_coll_args_t *u,
+                             ucmpi_coll_check_args_t *r)
 {
-    ucmpi_coll_check_args_t a = {
-        .send = {.count = sbuf == MPI_IN_PLACE ? rcount : scount,
-                 .dt = sbuf == MPI_IN_PLACE ? rdt : sdt},
-        .recv = {.count = rcount, .dt = rdt}};
-    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
-
-    if (rc == MPI_SUCCESS) {
-        rc = allgather_run(sbuf, scount, sdt, rbuf, rcount, rdt, comm, mode,
-                           req, fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
+    *r = (ucmpi_coll_check_args_t){
+        .send = {.count = u->sbuf == MPI_IN_PLACE ? u->rcount : u->scount,
+                 .dt = u->sbuf == MPI_IN_PLACE ? u->rdt : u->sdt},
+        .recv = {.count = u->rcount, .dt = u->rdt}};
 }
 
-static int allgather_common(const void *sbuf, MPI_Count scount,
-                            MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                            MPI_Datatype rdt, MPI_Comm comm,
-                            ucmpi_xfer_mode_t mode, MPI_Request *req,
-                            const char *fn)
-{
-    if (ucmpi_coll_check_wanted())
-        return allgather_checked(sbuf, scount, sdt, rbuf, rcount, rdt, comm,
-                                 mode, req, fn);
-    return allgather_run(sbuf, scount, sdt, rbuf, rcount, rdt, comm, mode,
-                         req, fn);
-}
+static const ucmpi_coll_desc_t allgather_desc = {
+    .record = allgather_record, .start = allgather_start};
 
 #pragma weak MPI_Allgather = PMPI_Allgather
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    MPI_Comm comm)
 {
-    return allgather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, comm, UCMPI_XFER_BLOCKING, NULL,
-                            "MPI_Allgather");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&allgather_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Allgather");
 }
 
 #pragma weak MPI_Iallgather = PMPI_Iallgather
@@ -233,9 +206,11 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount,
                     MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request *request)
 {
-    return allgather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, comm, UCMPI_XFER_NONBLOCKING, request,
-                            "MPI_Iallgather");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&allgather_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Iallgather");
 }
 
 #pragma weak MPI_Allgather_init = PMPI_Allgather_init
@@ -244,29 +219,35 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount,
                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                         MPI_Request *request)
 {
-    (void)info;
-    return allgather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, comm, UCMPI_XFER_PERSISTENT, request,
-                            "MPI_Allgather_init");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&allgather_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Allgather_init");
 }
 
 /* ---- allgatherv ---- */
 
 /* rcounts_c/displs_c: the _c forms' arrays (then rcounts/displs NULL) */
-static int allgatherv_run(const void *sbuf, MPI_Count scount,
-                          MPI_Datatype sdt, void *rbuf, const int *rcounts,
-                          const int *displs, const MPI_Count *rcounts_c,
-                          const MPI_Aint *displs_c, MPI_Datatype rdt,
-                          MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                          MPI_Request *req, const char *fn)
+static int allgatherv_start(ucmpi_coll_args_t *in)
 {
-    ucmpi_xfer_args_t a;
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = in->comm;
+    const void *sbuf = in->sbuf;
+    MPI_Count scount = in->scount;
+    MPI_Datatype sdt = in->sdt;
+    void *rbuf = in->rbuf;
+    const int *rcounts = in->rcounts;
+    const int *displs = in->rdispls;
+    const MPI_Count *rcounts_c = in->rcounts_c;
+    const MPI_Aint *displs_c = in->rdispls_c;
+    MPI_Datatype rdt = in->rdt;
+    int mode = in->mode;
+    MPI_Request *req = in->req;
+    ucmpi_coll_args_t a;
     size_t total = 0;
-    int rc = ucmpi_xfer_check_comm(comm, fn), recv_ok;
+    int rc = MPI_SUCCESS, recv_ok;
 
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ag_check_send(comm, sbuf, scount, sdt, rbuf, fn);
@@ -296,7 +277,7 @@ static int allgatherv_run(const void *sbuf, MPI_Count scount,
     }
     if (rc != MPI_SUCCESS && !recv_ok)
         return ucmpi_coll_skip_abort(comm, rc, (int)mode, req);   /* no receive side */
-    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+    a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,
                             .rcount = 0, .rdt = rdt, .rcounts = rcounts,
@@ -322,59 +303,33 @@ static int allgatherv_run(const void *sbuf, MPI_Count scount,
                           &a, mode, req, fn);
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int allgatherv_checked(const void *sbuf, MPI_Count scount,
-                              MPI_Datatype sdt, void *rbuf,
-                              const int *rcounts, const int *displs,
-                              const MPI_Count *rcounts_c,
-                              const MPI_Aint *displs_c, MPI_Datatype rdt,
-                              MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                              MPI_Request *req, const char *fn)
+static void allgatherv_record(const ucmpi_coll_args_t *u,
+                              ucmpi_coll_check_args_t *r)
 {
-    ucmpi_coll_check_args_t a = {
-        .send = {.count = scount, .dt = sdt},
-        .recv = {.vec = 1, .counts = rcounts, .ccounts = rcounts_c,
-                 .dt = rdt}};
-    int rc;
-
-    if (sbuf == MPI_IN_PLACE) {   /* each sends its own block */
-        a.send = a.recv;
-        a.send.self_index = 1;
+    *r = (ucmpi_coll_check_args_t){
+        .send = {.count = u->scount, .dt = u->sdt},
+        .recv = {.vec = 1, .counts = u->rcounts, .ccounts = u->rcounts_c,
+                 .dt = u->rdt}};
+    if (u->sbuf == MPI_IN_PLACE) {   /* each sends its own block */
+        r->send = r->recv;
+        r->send.self_index = 1;
     }
-    rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
-
-    if (rc == MPI_SUCCESS) {
-        rc = allgatherv_run(sbuf, scount, sdt, rbuf, rcounts, displs,
-                            rcounts_c, displs_c, rdt, comm, mode, req, fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
 }
 
-static int allgatherv_common(const void *sbuf, MPI_Count scount,
-                             MPI_Datatype sdt, void *rbuf, const int *rcounts,
-                             const int *displs, const MPI_Count *rcounts_c,
-                             const MPI_Aint *displs_c, MPI_Datatype rdt,
-                             MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                             MPI_Request *req, const char *fn)
-{
-    if (ucmpi_coll_check_wanted())
-        return allgatherv_checked(sbuf, scount, sdt, rbuf, rcounts, displs,
-                                  rcounts_c, displs_c, rdt, comm, mode, req,
-                                  fn);
-    return allgatherv_run(sbuf, scount, sdt, rbuf, rcounts, displs, rcounts_c,
-                          displs_c, rdt, comm, mode, req, fn);
-}
+static const ucmpi_coll_desc_t allgatherv_desc = {
+    .record = allgatherv_record, .start = allgatherv_start};
 
 #pragma weak MPI_Allgatherv = PMPI_Allgatherv
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     void *recvbuf, const int recvcounts[], const int displs[],
                     MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf,
-                             recvcounts, displs, NULL, NULL, recvtype, comm,
-                             UCMPI_XFER_BLOCKING, NULL, "MPI_Allgatherv");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcounts = recvcounts, .rdispls = displs,
+                           .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&allgatherv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Allgatherv");
 }
 
 #pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
@@ -384,10 +339,12 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount,
                      MPI_Datatype recvtype, MPI_Comm comm,
                      MPI_Request *request)
 {
-    return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf,
-                             recvcounts, displs, NULL, NULL, recvtype, comm,
-                             UCMPI_XFER_NONBLOCKING, request,
-                             "MPI_Iallgatherv");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcounts = recvcounts, .rdispls = displs,
+                           .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&allgatherv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Iallgatherv");
 }
 
 #pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
@@ -397,11 +354,12 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount,
                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                          MPI_Request *request)
 {
-    (void)info;
-    return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf,
-                             recvcounts, displs, NULL, NULL, recvtype, comm,
-                             UCMPI_XFER_PERSISTENT, request,
-                             "MPI_Allgatherv_init");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcounts = recvcounts, .rdispls = displs,
+                           .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&allgatherv_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Allgatherv_init");
 }
 
 /* ---- large-count (MPI-4) forms ---- */
@@ -412,9 +370,11 @@ int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount,
                      MPI_Count recvcount, MPI_Datatype recvtype,
                      MPI_Comm comm)
 {
-    return allgather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, comm, UCMPI_XFER_BLOCKING, NULL,
-                            "MPI_Allgather_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&allgather_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Allgather_c");
 }
 
 #pragma weak MPI_Iallgather_c = PMPI_Iallgather_c
@@ -423,9 +383,11 @@ int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount,
                       MPI_Count recvcount, MPI_Datatype recvtype,
                       MPI_Comm comm, MPI_Request *request)
 {
-    return allgather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, comm, UCMPI_XFER_NONBLOCKING, request,
-                            "MPI_Iallgather_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&allgather_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Iallgather_c");
 }
 
 #pragma weak MPI_Allgather_init_c = PMPI_Allgather_init_c
@@ -434,10 +396,11 @@ int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount,
                           MPI_Count recvcount, MPI_Datatype recvtype,
                           MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)info;
-    return allgather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, comm, UCMPI_XFER_PERSISTENT, request,
-                            "MPI_Allgather_init_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&allgather_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Allgather_init_c");
 }
 
 #pragma weak MPI_Allgatherv_c = PMPI_Allgatherv_c
@@ -446,9 +409,12 @@ int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
                       const MPI_Count recvcounts[], const MPI_Aint displs[],
                       MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf, NULL,
-                             NULL, recvcounts, displs, recvtype, comm,
-                             UCMPI_XFER_BLOCKING, NULL, "MPI_Allgatherv_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcounts_c = recvcounts, .rdispls_c = displs,
+                           .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&allgatherv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Allgatherv_c");
 }
 
 #pragma weak MPI_Iallgatherv_c = PMPI_Iallgatherv_c
@@ -458,10 +424,12 @@ int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
                        MPI_Datatype recvtype, MPI_Comm comm,
                        MPI_Request *request)
 {
-    return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf, NULL,
-                             NULL, recvcounts, displs, recvtype, comm,
-                             UCMPI_XFER_NONBLOCKING, request,
-                             "MPI_Iallgatherv_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcounts_c = recvcounts, .rdispls_c = displs,
+                           .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&allgatherv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Iallgatherv_c");
 }
 
 #pragma weak MPI_Allgatherv_init_c = PMPI_Allgatherv_init_c
@@ -471,9 +439,10 @@ int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
                            const MPI_Aint displs[], MPI_Datatype recvtype,
                            MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)info;
-    return allgatherv_common(sendbuf, sendcount, sendtype, recvbuf, NULL,
-                             NULL, recvcounts, displs, recvtype, comm,
-                             UCMPI_XFER_PERSISTENT, request,
-                             "MPI_Allgatherv_init_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcounts_c = recvcounts, .rdispls_c = displs,
+                           .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&allgatherv_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Allgatherv_init_c");
 }

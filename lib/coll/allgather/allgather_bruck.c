@@ -4,7 +4,7 @@
  * rounds for any n; one unpack at the end.  Best for small blocks. */
 #include "coll/allgather/allgather.h"
 
-int ucmpi_allgather_bruck(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+int ucmpi_allgather_bruck(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     int n = a->size, r = a->rank, rc;
     const ucmpi_xblk_t *b = a->rblk ? a->rblk

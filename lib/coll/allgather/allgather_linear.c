@@ -3,7 +3,7 @@
  * group gets the other group's blocks) and a baseline. */
 #include "coll/allgather/allgather.h"
 
-int ucmpi_allgather_linear(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+int ucmpi_allgather_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     ucmpi_comm_t *c = a->comm;
     int n = c->remote_size, inter = c->is_inter, rc = MPI_SUCCESS;

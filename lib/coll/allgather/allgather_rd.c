@@ -6,7 +6,7 @@
 #include "coll/allgather/allgather.h"
 
 /* Blocks [lo, hi) of the receive buffer as one run of rcount x rdt. */
-static int run_op(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a, int send,
+static int run_op(ucmpi_sched_t *s, const ucmpi_coll_args_t *a, int send,
                   int lo, int hi, int peer)
 {
     char *p = ucmpi_xfer_at(a->rbuf, lo, a->rcount, a->rdt);
@@ -20,7 +20,7 @@ static int run_op(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a, int send,
 
 /* The blocks a group [base, base+m) of ranks < p holds: its own range and
  * the folded range of its partners above p. */
-static int group_op(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a, int send,
+static int group_op(ucmpi_sched_t *s, const ucmpi_coll_args_t *a, int send,
                     int base, int m, int p, int extra, int peer)
 {
     int rc = run_op(s, a, send, base, base + m, peer);
@@ -32,7 +32,7 @@ static int group_op(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a, int send,
 }
 
 int ucmpi_allgather_recursive_doubling(ucmpi_sched_t *s,
-                                       const ucmpi_xfer_args_t *a)
+                                       const ucmpi_coll_args_t *a)
 {
     int n = a->size, r = a->rank, p = 1, extra, rc;
     ucmpi_xblk_t mine = {ucmpi_xfer_at(a->rbuf, r, a->rcount, a->rdt),

@@ -8,7 +8,7 @@
  * UCMPI_ALLGATHER_ALGORITHM=ring mpiexec -n 2 bench/coll_bench -b allgather). */
 #include "coll/allgather/allgather.h"
 
-int ucmpi_allgather_ring(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+int ucmpi_allgather_ring(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     int n = a->size, r = a->rank, right = (r + 1) % n, left = (r + n - 1) % n;
     const ucmpi_xblk_t *b = a->rblk ? a->rblk

@@ -1,6 +1,7 @@
 /* MPI_Allreduce, MPI_Iallreduce, MPI_Allreduce_init: algorithm table,
  * selection and entry points. */
-#include "coll/coll_check.h"
+#include "coll/coll_drv.h"
+#include "coll/coll_tune.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/alias.h"
 #include "coll/coll.h"
@@ -23,24 +24,6 @@ static const ucmpi_coll_alg_t allreduce_algs[] = {
 };
 #define NALGS ((int)(sizeof(allreduce_algs) / sizeof(allreduce_algs[0])))
 
-/* Whole-vector recursive doubling is latency-optimal; the block
- * algorithms move 2(n-1)/n of the vector instead of log2(n) vectors and
- * win once bandwidth dominates.  Several nodes: hierarchical.
- * rd_max_bytes measured (session 2, 2026-11-29 23:05 UTC, 1-min load
- * 31-39 from other builds/tests: min of 3 runs per algorithm), for each
- * A in recursive_doubling rabenseifner ring_segmented reduce_bcast:
- *   UCMPI_ALLREDUCE_ALGORITHM=A mpiexec -n N bench/coll_bench
- *     -b allreduce -m 8 -M 262144 -t 0.05
- * 2 ranks: recursive doubling best up to 8 KiB (8192: 0.81 us vs 0.94
- * Rabenseifner, 0.96 ring_segmented), worse from 16 KiB (4.3 vs 1.5 /
- * 5.1; an earlier run 8.0 vs 3.5 / 2.9: the whole vector leaves UCX's
- * eager range); 4 ranks: the same crossover (8 KiB 19.5 vs 28.8 us, 16
- * KiB 50.9 vs 31).  8 ranks (4x oversubscribed) were too noisy at that
- * load to move anything; ring_min_bytes is still the MPICH default. */
-static const struct {
-    size_t rd_max_bytes;     /* up to here: recursive doubling */
-    size_t ring_min_bytes;   /* from here: ring (else Rabenseifner) */
-} allreduce_thresholds = {8192, 1024 * 1024};
 
 /* Algorithms that may reorder operands need a commutative op. */
 static int op_ok(int alg, ucmpi_comm_t *comm, MPI_Op op)
@@ -70,14 +53,14 @@ int ucmpi_allreduce_select(ucmpi_comm_t *comm, size_t nbytes, MPI_Count count,
     if (l != NULL && l->nnodes > 1 && l->nnodes < comm->size &&
         op_ok(UCMPI_ALLREDUCE_HIERARCHICAL, comm, op))
         return UCMPI_ALLREDUCE_HIERARCHICAL;
-    if (!op->commute || nbytes <= allreduce_thresholds.rd_max_bytes ||
+    if (!op->commute || nbytes <= ucmpi_thr(UCMPI_THR_ALLREDUCE_RD_MAX_BYTES) ||
         count < comm->size)
         return UCMPI_ALLREDUCE_RECURSIVE_DOUBLING;
     /* ring_segmented measured against the others (2 ranks, 32 KiB-64 MiB:
      * 0.6-0.95x Rabenseifner's time; 4 ranks, >= 1 MiB: 0.75x ring's):
      *   UCMPI_ALLREDUCE_ALGORITHM=A mpiexec -n N bench/coll_bench
      *     -b allreduce -m 8192 -M 67108864 */
-    if (comm->size == 2 || nbytes >= allreduce_thresholds.ring_min_bytes)
+    if (comm->size == 2 || nbytes >= ucmpi_thr(UCMPI_THR_ALLREDUCE_RING_MIN_BYTES))
         return UCMPI_ALLREDUCE_RING_SEGMENTED;
     return UCMPI_ALLREDUCE_RABENSEIFNER;
 }
@@ -153,18 +136,20 @@ static int allreduce_zero(ucmpi_sched_t *s, ucmpi_comm_t *comm,
     return ucmpi_allreduce_recdbl(s, mine, rbuf, 0, dt, op, &g);
 }
 
-static int allreduce_run(const void *sbuf, void *rbuf, MPI_Count count,
-                         MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                         int mode, MPI_Request *req, const char *fn)
+static int allreduce_start(ucmpi_coll_args_t *a)
 {
-    ucmpi_comm_t *local = NULL;
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = a->comm, *local = NULL;
+    const void *sbuf = a->sbuf;
+    void *rbuf = a->rbuf;
+    MPI_Count count = a->rcount;
+    MPI_Datatype dt = a->rdt;
+    MPI_Op op = a->op;
+    int mode = a->mode;
+    MPI_Request *req = a->req;
     ucmpi_sched_t *s;
-    int rc = ucmpi_coll_check_comm(comm, fn);
+    int rc = ucmpi_check_count(comm, count, fn);
 
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_check_req(comm, mode, req, fn);
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_check_count(comm, count, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_dt(comm, dt, fn);
     if (rc == MPI_SUCCESS)
@@ -222,41 +207,26 @@ static int allreduce_run(const void *sbuf, void *rbuf, MPI_Count count,
     return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int allreduce_checked(const void *sbuf, void *rbuf, MPI_Count count,
-                             MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                             int mode, MPI_Request *req, const char *fn)
+static void allreduce_record(const ucmpi_coll_args_t *a,
+                             ucmpi_coll_check_args_t *r)
 {
-    ucmpi_coll_check_args_t a = {
-        .has_op = 1, .op = op, .op_dt = dt,
-        .send = {.count = count, .dt = dt},
-        .recv = {.count = count, .dt = dt}};
-    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
-
-    if (rc == MPI_SUCCESS) {
-        rc = allreduce_run(sbuf, rbuf, count, dt, op, comm, mode, req, fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
+    *r = (ucmpi_coll_check_args_t){
+        .has_op = 1, .op = a->op, .op_dt = a->rdt,
+        .send = {.count = a->rcount, .dt = a->rdt},
+        .recv = {.count = a->rcount, .dt = a->rdt}};
 }
 
-static int allreduce_common(const void *sbuf, void *rbuf, MPI_Count count,
-                            MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                            int mode, MPI_Request *req, const char *fn)
-{
-    if (ucmpi_coll_check_wanted())
-        return allreduce_checked(sbuf, rbuf, count, dt, op, comm, mode, req,
-                                 fn);
-    return allreduce_run(sbuf, rbuf, count, dt, op, comm, mode, req, fn);
-}
+static const ucmpi_coll_desc_t allreduce_desc = {
+    .record = allreduce_record, .start = allreduce_start};
 
 #pragma weak MPI_Allreduce = PMPI_Allreduce
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
-                            UCMPI_COLL_BLOCKING, NULL, "MPI_Allreduce");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&allreduce_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Allreduce");
 }
 
 #pragma weak MPI_Iallreduce = PMPI_Iallreduce
@@ -264,8 +234,10 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                     MPI_Request *request)
 {
-    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
-                            UCMPI_COLL_NONBLOCKING, request, "MPI_Iallreduce");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&allreduce_desc, &a, UCMPI_COLL_NONBLOCKING,
+                           request, "MPI_Iallreduce");
 }
 
 #pragma weak MPI_Allreduce_init = PMPI_Allreduce_init
@@ -273,9 +245,10 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count,
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                         MPI_Info info, MPI_Request *request)
 {
-    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
-                            UCMPI_COLL_PERSISTENT, request,
-                            "MPI_Allreduce_init");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&allreduce_desc, &a, UCMPI_COLL_PERSISTENT,
+                           request, "MPI_Allreduce_init");
 }
 
 /* Large-count (MPI-4) forms. */
@@ -283,8 +256,10 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count,
 int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
-                            UCMPI_COLL_BLOCKING, NULL, "MPI_Allreduce_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&allreduce_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Allreduce_c");
 }
 
 #pragma weak MPI_Iallreduce_c = PMPI_Iallreduce_c
@@ -292,9 +267,10 @@ int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                       MPI_Request *request)
 {
-    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
-                            UCMPI_COLL_NONBLOCKING, request,
-                            "MPI_Iallreduce_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&allreduce_desc, &a, UCMPI_COLL_NONBLOCKING,
+                           request, "MPI_Iallreduce_c");
 }
 
 #pragma weak MPI_Allreduce_init_c = PMPI_Allreduce_init_c
@@ -302,7 +278,8 @@ int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                           MPI_Info info, MPI_Request *request)
 {
-    return allreduce_common(sendbuf, recvbuf, count, datatype, op, comm,
-                            UCMPI_COLL_PERSISTENT, request,
-                            "MPI_Allreduce_init_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&allreduce_desc, &a, UCMPI_COLL_PERSISTENT,
+                           request, "MPI_Allreduce_init_c");
 }

@@ -2,7 +2,8 @@
  * MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw in their blocking,
  * nonblocking and persistent forms, on intra- and intercommunicators.
  */
-#include "coll/coll_check.h"
+#include "coll/coll_drv.h"
+#include "coll/coll_tune.h"
 #include "coll/alltoall/alltoall.h"
 #include "coll/shm/shm.h"
 
@@ -31,19 +32,8 @@ const ucmpi_xfer_alg_t ucmpi_alltoallv_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-/* Thresholds on the block size (bytes per peer, equal on all ranks):
- * Bruck's log rounds beat n-1 messages for tiny blocks on 8+ ranks;
- * big blocks go pairwise so that one peer pair streams at a time.
- * Starting points from MPICH's defaults (256 B Bruck, 32 KiB-ish
- * pairwise, here 256 KiB since the scattered window already bounds the
- * requests in flight); see gather.c for why not yet measured here. */
-static const struct {
-    int bruck_min_ranks;
-    size_t bruck_max_block;
-    size_t pairwise_min_block;
-} a2a_thresh = {8, 256, 256 * 1024};
 
-static const ucmpi_xfer_alg_t *a2a_select(const ucmpi_xfer_args_t *a)
+static const ucmpi_xfer_alg_t *a2a_select(const ucmpi_coll_args_t *a)
 {
     const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_alltoall_algs,
                                                   "ALLTOALL_ALGORITHM");
@@ -53,10 +43,10 @@ static const ucmpi_xfer_alg_t *a2a_select(const ucmpi_xfer_args_t *a)
         return &ucmpi_alltoall_algs[A2A_SCATTERED];
     if (f && f->build)
         return f;
-    if (a->size >= a2a_thresh.bruck_min_ranks &&
-        bs <= a2a_thresh.bruck_max_block)
+    if (a->size >= ucmpi_thr_n(UCMPI_THR_ALLTOALL_BRUCK_MIN_RANKS) &&
+        bs <= ucmpi_thr(UCMPI_THR_ALLTOALL_BRUCK_MAX_BLOCK))
         return &ucmpi_alltoall_algs[A2A_BRUCK];
-    if (bs >= a2a_thresh.pairwise_min_block)
+    if (bs >= ucmpi_thr(UCMPI_THR_ALLTOALL_PAIRWISE_MIN_BLOCK))
         return &ucmpi_alltoall_algs[A2A_PAIRWISE];
     return &ucmpi_alltoall_algs[A2A_SCATTERED];
 }
@@ -64,7 +54,7 @@ static const ucmpi_xfer_alg_t *a2a_select(const ucmpi_xfer_args_t *a)
 /* alltoallv/w: scattered unless forced (UCMPI_ALLTOALLV_ALGORITHM); the
  * counts differ per rank, so nothing else can be chosen consistently
  * without communication. */
-static const ucmpi_xfer_alg_t *a2av_select(const ucmpi_xfer_args_t *a)
+static const ucmpi_xfer_alg_t *a2av_select(const ucmpi_coll_args_t *a)
 {
     const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_alltoallv_algs,
                                                   "ALLTOALLV_ALGORITHM");
@@ -91,13 +81,13 @@ static int a2a_check_inplace(ucmpi_comm_t *c, const void *sbuf,
  * chunks: collL7); else run their schedule poisoned (collerr8: their
  * receives from this rank fail instead of waiting for ever, and their
  * sends to it return); with no usable receive side, its schedule's tag. */
-static int a2a_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
+static int a2a_skip(ucmpi_comm_t *comm, int rc, int mode,
                     void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
                     MPI_Request *req, const char *fn)
 {
-    ucmpi_xfer_args_t a;
+    ucmpi_coll_args_t a;
     size_t nbytes;
-    int shm = mode == UCMPI_XFER_BLOCKING;
+    int shm = mode == UCMPI_COLL_BLOCKING;
 
     if (rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(rcount, rdt)) {
         /* (xfer9) no size to offer: the shm readers and voters fail */
@@ -116,25 +106,28 @@ static int a2a_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
     if (nbytes == 0 && !comm->is_inter)
         return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
     /* its sends are empty: the receive buffer stands in for the send side */
-    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+    a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = rbuf,
                             .scount = rcount, .sdt = rdt, .rbuf = rbuf,
                             .rcount = rcount, .rdt = rdt};
     return ucmpi_xfer_run_poisoned(a2a_select(&a), &a, mode, req, rc);
 }
 
-static int alltoall_run(const void *sbuf, MPI_Count scount,
-                        MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                        MPI_Datatype rdt,
-                        MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                        MPI_Request *req, const char *fn)
+static int alltoall_start(ucmpi_coll_args_t *in)
 {
-    ucmpi_xfer_args_t a;
-    int rc = ucmpi_xfer_check_comm(comm, fn);
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = in->comm;
+    const void *sbuf = in->sbuf;
+    MPI_Count scount = in->scount;
+    MPI_Datatype sdt = in->sdt;
+    void *rbuf = in->rbuf;
+    MPI_Count rcount = in->rcount;
+    MPI_Datatype rdt = in->rdt;
+    int mode = in->mode;
+    MPI_Request *req = in->req;
+    ucmpi_coll_args_t a;
+    int rc = MPI_SUCCESS;
 
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = a2a_check_inplace(comm, sbuf, rbuf, fn);
@@ -149,7 +142,7 @@ static int alltoall_run(const void *sbuf, MPI_Count scount,
                                      rdt, fn);
     if (rc != MPI_SUCCESS)    /* the others went ahead (collerr8) */
         return a2a_skip(comm, rc, mode, rbuf, rcount, rdt, req, fn);
-    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+    a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,
                             .rcount = rcount, .rdt = rdt};
@@ -167,7 +160,7 @@ static int alltoall_run(const void *sbuf, MPI_Count scount,
             return a2a_skip(comm, rc, mode, rbuf, rcount, rdt, req, fn);
     }
     /* a rank's buffer holds its n blocks */
-    if (mode == UCMPI_XFER_BLOCKING) {
+    if (mode == UCMPI_COLL_BLOCKING) {
         size_t nbytes = (size_t)(rcount * rdt->size) * (size_t)comm->size;
         if (rcount > 0 &&
             ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLTOALL, nbytes)) {
@@ -188,48 +181,27 @@ static int alltoall_run(const void *sbuf, MPI_Count scount,
     return ucmpi_xfer_run(a2a_select(&a), &a, mode, req, fn);
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int alltoall_checked(const void *sbuf, MPI_Count scount,
-                            MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                            MPI_Datatype rdt, MPI_Comm comm,
-                            ucmpi_xfer_mode_t mode, MPI_Request *req,
-                            const char *fn)
+static void alltoall_record(const ucmpi_coll_args_t *u,
+                            ucmpi_coll_check_args_t *r)
 {
-    ucmpi_coll_check_args_t a = {
-        .send = {.count = sbuf == MPI_IN_PLACE ? rcount : scount,
-                 .dt = sbuf == MPI_IN_PLACE ? rdt : sdt},
-        .recv = {.count = rcount, .dt = rdt}};
-    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
-
-    if (rc == MPI_SUCCESS) {
-        rc = alltoall_run(sbuf, scount, sdt, rbuf, rcount, rdt, comm, mode,
-                          req, fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
+    *r = (ucmpi_coll_check_args_t){
+        .send = {.count = u->sbuf == MPI_IN_PLACE ? u->rcount : u->scount,
+                 .dt = u->sbuf == MPI_IN_PLACE ? u->rdt : u->sdt},
+        .recv = {.count = u->rcount, .dt = u->rdt}};
 }
 
-static int alltoall_common(const void *sbuf, MPI_Count scount,
-                           MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                           MPI_Datatype rdt, MPI_Comm comm,
-                           ucmpi_xfer_mode_t mode, MPI_Request *req,
-                           const char *fn)
-{
-    if (ucmpi_coll_check_wanted())
-        return alltoall_checked(sbuf, scount, sdt, rbuf, rcount, rdt, comm,
-                                mode, req, fn);
-    return alltoall_run(sbuf, scount, sdt, rbuf, rcount, rdt, comm, mode, req,
-                        fn);
-}
+static const ucmpi_coll_desc_t alltoall_desc = {
+    .record = alltoall_record, .start = alltoall_start};
 
 #pragma weak MPI_Alltoall = PMPI_Alltoall
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   MPI_Comm comm)
 {
-    return alltoall_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                           recvtype, comm, UCMPI_XFER_BLOCKING, NULL,
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&alltoall_desc, &a, UCMPI_COLL_BLOCKING, NULL,
                            "MPI_Alltoall");
 }
 
@@ -238,8 +210,10 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    MPI_Comm comm, MPI_Request *request)
 {
-    return alltoall_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                           recvtype, comm, UCMPI_XFER_NONBLOCKING, request,
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&alltoall_desc, &a, UCMPI_COLL_NONBLOCKING, request,
                            "MPI_Ialltoall");
 }
 
@@ -249,9 +223,10 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount,
                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
-    (void)info;
-    return alltoall_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                           recvtype, comm, UCMPI_XFER_PERSISTENT, request,
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&alltoall_desc, &a, UCMPI_COLL_PERSISTENT, request,
                            "MPI_Alltoall_init");
 }
 
@@ -283,14 +258,14 @@ static int a2a_check_side(ucmpi_comm_t *comm, int n, const int *counts,
  * poisoned as a2a_skip does (xfer9; returning at once left them waiting
  * for ever), its receive blocks standing in for the send side; with no
  * usable receive side, its schedule's tag. */
-static int a2av_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
+static int a2av_skip(ucmpi_comm_t *comm, int rc, int mode,
                      void *rbuf, const int *rcounts, const int *rdispls,
                      MPI_Datatype rdt, const MPI_Datatype *rdts,
                      const MPI_Count *rcounts_c, const MPI_Aint *rdispls_c,
                      MPI_Request *req)
 {
     int n = comm->remote_size;
-    ucmpi_xfer_args_t a = {.comm = comm, .rank = comm->rank,
+    ucmpi_coll_args_t a = {.comm = comm, .rank = comm->rank,
                            .size = comm->size, .sbuf = rbuf, .sdt = rdt,
                            .rbuf = rbuf, .rdt = rdt, .nsblk = n, .nrblk = n,
                            .scounts = rcounts, .sdispls = rdispls,
@@ -308,23 +283,33 @@ static int a2av_skip(ucmpi_comm_t *comm, int rc, ucmpi_xfer_mode_t mode,
     return ucmpi_xfer_run_poisoned(a2av_select(&a), &a, mode, req, rc);
 }
 
-static int alltoallvw_run(const void *sbuf, const int *scounts,
-                          const int *sdispls, MPI_Datatype sdt,
-                          const MPI_Datatype *sdts, void *rbuf,
-                          const int *rcounts, const int *rdispls,
-                          MPI_Datatype rdt, const MPI_Datatype *rdts,
-                          const a2a_c_t *c, MPI_Comm comm,
-                          ucmpi_xfer_mode_t mode, MPI_Request *req,
-                          const char *fn)
+static int alltoallvw_start(ucmpi_coll_args_t *in)
 {
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = in->comm;
+    const void *sbuf = in->sbuf;
+    const int *scounts = in->scounts;
+    const int *sdispls = in->sdispls;
+    MPI_Datatype sdt = in->sdt;
+    const MPI_Datatype *sdts = in->sdts;
+    void *rbuf = in->rbuf;
+    const int *rcounts = in->rcounts;
+    const int *rdispls = in->rdispls;
+    MPI_Datatype rdt = in->rdt;
+    const MPI_Datatype *rdts = in->rdts;
+    int mode = in->mode;
+    MPI_Request *req = in->req;
+    a2a_c_t cforms = {in->scounts_c, in->rcounts_c, in->sdispls_c,
+                      in->rdispls_c};
+    const a2a_c_t *c = in->scounts_c || in->rcounts_c ? &cforms : NULL;
     static const a2a_c_t none;
-    ucmpi_xfer_args_t a;
-    int rc = ucmpi_xfer_check_comm(comm, fn), n;
+    ucmpi_coll_args_t a;
+    int rc = MPI_SUCCESS, n;
 
     if (rc != MPI_SUCCESS)
         return rc;
     n = comm->remote_size;
-    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
+
     if (rc != MPI_SUCCESS)
         return rc;
     rc = a2a_check_inplace(comm, sbuf, rbuf, fn);
@@ -351,7 +336,7 @@ static int alltoallvw_run(const void *sbuf, const int *scounts,
     if (rc != MPI_SUCCESS)
         return a2av_skip(comm, rc, mode, rbuf, rcounts, rdispls, rdt, rdts,
                          c->rcounts, c->rdispls, req);
-    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+    a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = sbuf, .sdt = sdt,
                             .rbuf = rbuf, .rdt = rdt, .nsblk = n, .nrblk = n,
                             .rcounts = rcounts, .rdispls = rdispls,
@@ -382,52 +367,20 @@ static int alltoallvw_run(const void *sbuf, const int *scounts,
     return ucmpi_xfer_run(a2av_select(&a), &a, mode, req, fn);
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int alltoallvw_checked(const void *sbuf, const int *scounts,
-                              const int *sdispls, MPI_Datatype sdt,
-                              const MPI_Datatype *sdts, void *rbuf,
-                              const int *rcounts, const int *rdispls,
-                              MPI_Datatype rdt, const MPI_Datatype *rdts,
-                              const a2a_c_t *c, MPI_Comm comm,
-                              ucmpi_xfer_mode_t mode, MPI_Request *req,
-                              const char *fn)
+static void alltoallvw_record(const ucmpi_coll_args_t *u,
+                              ucmpi_coll_check_args_t *r)
 {
-    ucmpi_coll_check_args_t a = {
-        .send = {.vec = 1, .counts = scounts, .ccounts = c ? c->scounts : NULL,
-                 .dt = sdt, .dts = sdts},
-        .recv = {.vec = 1, .counts = rcounts, .ccounts = c ? c->rcounts : NULL,
-                 .dt = rdt, .dts = rdts}};
-    int rc;
-
-    if (sbuf == MPI_IN_PLACE)     /* it sends what it receives */
-        a.send = a.recv;
-    rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
-
-    if (rc == MPI_SUCCESS) {
-        rc = alltoallvw_run(sbuf, scounts, sdispls, sdt, sdts, rbuf, rcounts,
-                            rdispls, rdt, rdts, c, comm, mode, req, fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
+    *r = (ucmpi_coll_check_args_t){
+        .send = {.vec = 1, .counts = u->scounts, .ccounts = u->scounts_c,
+                 .dt = u->sdt, .dts = u->sdts},
+        .recv = {.vec = 1, .counts = u->rcounts, .ccounts = u->rcounts_c,
+                 .dt = u->rdt, .dts = u->rdts}};
+    if (u->sbuf == MPI_IN_PLACE)     /* it sends what it receives */
+        r->send = r->recv;
 }
 
-static int alltoallvw_common(const void *sbuf, const int *scounts,
-                             const int *sdispls, MPI_Datatype sdt,
-                             const MPI_Datatype *sdts, void *rbuf,
-                             const int *rcounts, const int *rdispls,
-                             MPI_Datatype rdt, const MPI_Datatype *rdts,
-                             const a2a_c_t *c, MPI_Comm comm,
-                             ucmpi_xfer_mode_t mode, MPI_Request *req,
-                             const char *fn)
-{
-    if (ucmpi_coll_check_wanted())
-        return alltoallvw_checked(sbuf, scounts, sdispls, sdt, sdts, rbuf,
-                                  rcounts, rdispls, rdt, rdts, c, comm, mode,
-                                  req, fn);
-    return alltoallvw_run(sbuf, scounts, sdispls, sdt, sdts, rbuf, rcounts,
-                          rdispls, rdt, rdts, c, comm, mode, req, fn);
-}
+static const ucmpi_coll_desc_t alltoallvw_desc = {
+    .record = alltoallvw_record, .start = alltoallvw_start};
 
 #pragma weak MPI_Alltoallv = PMPI_Alltoallv
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
@@ -435,10 +388,12 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
                    const int recvcounts[], const int rdispls[],
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return alltoallvw_common(sendbuf, sendcounts, sdispls, sendtype, NULL,
-                             recvbuf, recvcounts, rdispls, recvtype, NULL,
-                             NULL, comm, UCMPI_XFER_BLOCKING, NULL,
-                             "MPI_Alltoallv");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
+                           .sdispls = sdispls, .sdt = sendtype,
+                           .rbuf = recvbuf, .rcounts = recvcounts,
+                           .rdispls = rdispls, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Alltoallv");
 }
 
 #pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
@@ -448,10 +403,12 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
                     const int rdispls[], MPI_Datatype recvtype,
                     MPI_Comm comm, MPI_Request *request)
 {
-    return alltoallvw_common(sendbuf, sendcounts, sdispls, sendtype, NULL,
-                             recvbuf, recvcounts, rdispls, recvtype, NULL,
-                             NULL, comm, UCMPI_XFER_NONBLOCKING, request,
-                             "MPI_Ialltoallv");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
+                           .sdispls = sdispls, .sdt = sendtype,
+                           .rbuf = recvbuf, .rcounts = recvcounts,
+                           .rdispls = rdispls, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Ialltoallv");
 }
 
 #pragma weak MPI_Alltoallv_init = PMPI_Alltoallv_init
@@ -461,11 +418,12 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
                         const int rdispls[], MPI_Datatype recvtype,
                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)info;
-    return alltoallvw_common(sendbuf, sendcounts, sdispls, sendtype, NULL,
-                             recvbuf, recvcounts, rdispls, recvtype, NULL,
-                             NULL, comm, UCMPI_XFER_PERSISTENT, request,
-                             "MPI_Alltoallv_init");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
+                           .sdispls = sdispls, .sdt = sendtype,
+                           .rbuf = recvbuf, .rcounts = recvcounts,
+                           .rdispls = rdispls, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Alltoallv_init");
 }
 
 #pragma weak MPI_Alltoallw = PMPI_Alltoallw
@@ -474,10 +432,13 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
                    void *recvbuf, const int recvcounts[], const int rdispls[],
                    const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    return alltoallvw_common(sendbuf, sendcounts, sdispls, MPI_BYTE,
-                             sendtypes, recvbuf, recvcounts, rdispls,
-                             MPI_BYTE, recvtypes, NULL, comm, UCMPI_XFER_BLOCKING,
-                             NULL, "MPI_Alltoallw");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
+                           .sdispls = sdispls, .sdt = MPI_BYTE,
+                           .sdts = sendtypes, .rbuf = recvbuf,
+                           .rcounts = recvcounts, .rdispls = rdispls,
+                           .rdt = MPI_BYTE, .rdts = recvtypes, .comm = comm};
+    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Alltoallw");
 }
 
 #pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
@@ -487,11 +448,13 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
                     const int rdispls[], const MPI_Datatype recvtypes[],
                     MPI_Comm comm, MPI_Request *request)
 {
-    return alltoallvw_common(sendbuf, sendcounts, sdispls, MPI_BYTE,
-                             sendtypes, recvbuf, recvcounts, rdispls,
-                             MPI_BYTE, recvtypes, NULL, comm,
-                             UCMPI_XFER_NONBLOCKING, request,
-                             "MPI_Ialltoallw");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
+                           .sdispls = sdispls, .sdt = MPI_BYTE,
+                           .sdts = sendtypes, .rbuf = recvbuf,
+                           .rcounts = recvcounts, .rdispls = rdispls,
+                           .rdt = MPI_BYTE, .rdts = recvtypes, .comm = comm};
+    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Ialltoallw");
 }
 
 #pragma weak MPI_Alltoallw_init = PMPI_Alltoallw_init
@@ -501,12 +464,13 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
                         const int rdispls[], const MPI_Datatype recvtypes[],
                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)info;
-    return alltoallvw_common(sendbuf, sendcounts, sdispls, MPI_BYTE,
-                             sendtypes, recvbuf, recvcounts, rdispls,
-                             MPI_BYTE, recvtypes, NULL, comm,
-                             UCMPI_XFER_PERSISTENT, request,
-                             "MPI_Alltoallw_init");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
+                           .sdispls = sdispls, .sdt = MPI_BYTE,
+                           .sdts = sendtypes, .rbuf = recvbuf,
+                           .rcounts = recvcounts, .rdispls = rdispls,
+                           .rdt = MPI_BYTE, .rdts = recvtypes, .comm = comm};
+    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Alltoallw_init");
 }
 
 /* ---- large-count (MPI-4) forms ---- */
@@ -516,8 +480,10 @@ int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount,
                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                     MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return alltoall_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                           recvtype, comm, UCMPI_XFER_BLOCKING, NULL,
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&alltoall_desc, &a, UCMPI_COLL_BLOCKING, NULL,
                            "MPI_Alltoall_c");
 }
 
@@ -527,8 +493,10 @@ int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount,
                      MPI_Count recvcount, MPI_Datatype recvtype,
                      MPI_Comm comm, MPI_Request *request)
 {
-    return alltoall_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                           recvtype, comm, UCMPI_XFER_NONBLOCKING, request,
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&alltoall_desc, &a, UCMPI_COLL_NONBLOCKING, request,
                            "MPI_Ialltoall_c");
 }
 
@@ -538,9 +506,10 @@ int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
                          MPI_Count recvcount, MPI_Datatype recvtype,
                          MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)info;
-    return alltoall_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                           recvtype, comm, UCMPI_XFER_PERSISTENT, request,
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
+    return ucmpi_coll_call(&alltoall_desc, &a, UCMPI_COLL_PERSISTENT, request,
                            "MPI_Alltoall_init_c");
 }
 
@@ -551,10 +520,12 @@ int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
                      const MPI_Aint rdispls[], MPI_Datatype recvtype,
                      MPI_Comm comm)
 {
-    a2a_c_t c = {sendcounts, recvcounts, sdispls, rdispls};
-    return alltoallvw_common(sendbuf, NULL, NULL, sendtype, NULL, recvbuf,
-                             NULL, NULL, recvtype, NULL, &c, comm,
-                             UCMPI_XFER_BLOCKING, NULL, "MPI_Alltoallv_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .sdt = sendtype, .rbuf = recvbuf,
+                           .rdt = recvtype, .scounts_c = sendcounts,
+                           .sdispls_c = sdispls, .rcounts_c = recvcounts,
+                           .rdispls_c = rdispls, .comm = comm};
+    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Alltoallv_c");
 }
 
 #pragma weak MPI_Ialltoallv_c = PMPI_Ialltoallv_c
@@ -564,11 +535,12 @@ int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
                       const MPI_Aint rdispls[], MPI_Datatype recvtype,
                       MPI_Comm comm, MPI_Request *request)
 {
-    a2a_c_t c = {sendcounts, recvcounts, sdispls, rdispls};
-    return alltoallvw_common(sendbuf, NULL, NULL, sendtype, NULL, recvbuf,
-                             NULL, NULL, recvtype, NULL, &c, comm,
-                             UCMPI_XFER_NONBLOCKING, request,
-                             "MPI_Ialltoallv_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .sdt = sendtype, .rbuf = recvbuf,
+                           .rdt = recvtype, .scounts_c = sendcounts,
+                           .sdispls_c = sdispls, .rcounts_c = recvcounts,
+                           .rdispls_c = rdispls, .comm = comm};
+    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Ialltoallv_c");
 }
 
 #pragma weak MPI_Alltoallv_init_c = PMPI_Alltoallv_init_c
@@ -578,12 +550,12 @@ int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                           const MPI_Aint rdispls[], MPI_Datatype recvtype,
                           MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    a2a_c_t c = {sendcounts, recvcounts, sdispls, rdispls};
-    (void)info;
-    return alltoallvw_common(sendbuf, NULL, NULL, sendtype, NULL, recvbuf,
-                             NULL, NULL, recvtype, NULL, &c, comm,
-                             UCMPI_XFER_PERSISTENT, request,
-                             "MPI_Alltoallv_init_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .sdt = sendtype, .rbuf = recvbuf,
+                           .rdt = recvtype, .scounts_c = sendcounts,
+                           .sdispls_c = sdispls, .rcounts_c = recvcounts,
+                           .rdispls_c = rdispls, .comm = comm};
+    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Alltoallv_init_c");
 }
 
 #pragma weak MPI_Alltoallw_c = PMPI_Alltoallw_c
@@ -593,11 +565,13 @@ int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                      const MPI_Aint rdispls[],
                      const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    a2a_c_t c = {sendcounts, recvcounts, sdispls, rdispls};
-    return alltoallvw_common(sendbuf, NULL, NULL, MPI_BYTE, sendtypes,
-                             recvbuf, NULL, NULL, MPI_BYTE, recvtypes, &c,
-                             comm, UCMPI_XFER_BLOCKING, NULL,
-                             "MPI_Alltoallw_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .sdt = MPI_BYTE, .sdts = sendtypes,
+                           .rbuf = recvbuf, .rdt = MPI_BYTE, .rdts = recvtypes,
+                           .scounts_c = sendcounts, .sdispls_c = sdispls,
+                           .rcounts_c = recvcounts, .rdispls_c = rdispls,
+                           .comm = comm};
+    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Alltoallw_c");
 }
 
 #pragma weak MPI_Ialltoallw_c = PMPI_Ialltoallw_c
@@ -608,11 +582,13 @@ int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                       const MPI_Datatype recvtypes[], MPI_Comm comm,
                       MPI_Request *request)
 {
-    a2a_c_t c = {sendcounts, recvcounts, sdispls, rdispls};
-    return alltoallvw_common(sendbuf, NULL, NULL, MPI_BYTE, sendtypes,
-                             recvbuf, NULL, NULL, MPI_BYTE, recvtypes, &c,
-                             comm, UCMPI_XFER_NONBLOCKING, request,
-                             "MPI_Ialltoallw_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .sdt = MPI_BYTE, .sdts = sendtypes,
+                           .rbuf = recvbuf, .rdt = MPI_BYTE, .rdts = recvtypes,
+                           .scounts_c = sendcounts, .sdispls_c = sdispls,
+                           .rcounts_c = recvcounts, .rdispls_c = rdispls,
+                           .comm = comm};
+    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Ialltoallw_c");
 }
 
 #pragma weak MPI_Alltoallw_init_c = PMPI_Alltoallw_init_c
@@ -624,10 +600,11 @@ int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                           const MPI_Datatype recvtypes[], MPI_Comm comm,
                           MPI_Info info, MPI_Request *request)
 {
-    a2a_c_t c = {sendcounts, recvcounts, sdispls, rdispls};
-    (void)info;
-    return alltoallvw_common(sendbuf, NULL, NULL, MPI_BYTE, sendtypes,
-                             recvbuf, NULL, NULL, MPI_BYTE, recvtypes, &c,
-                             comm, UCMPI_XFER_PERSISTENT, request,
-                             "MPI_Alltoallw_init_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .sdt = MPI_BYTE, .sdts = sendtypes,
+                           .rbuf = recvbuf, .rdt = MPI_BYTE, .rdts = recvtypes,
+                           .scounts_c = sendcounts, .sdispls_c = sdispls,
+                           .rcounts_c = recvcounts, .rdispls_c = rdispls,
+                           .comm = comm};
+    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Alltoallw_init_c");
 }

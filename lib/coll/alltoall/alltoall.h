@@ -9,12 +9,12 @@
 /* Round k pairs rank r with r+k (send) and r-k (recv); a fence every
  * `window` rounds bounds the requests in flight.  Zero-byte pairs are
  * skipped on both sides.  Intercommunicators: one round, no window. */
-int ucmpi_alltoall_scattered(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a);
+int ucmpi_alltoall_scattered(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 /* The same with a window of one: one partner pair per round. */
-int ucmpi_alltoall_pairwise(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a);
+int ucmpi_alltoall_pairwise(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 /* Bruck: ceil(log2 n) rounds of packed blocks whose index has bit k set.
  * Intracommunicator, uniform counts; for small blocks. */
-int ucmpi_alltoall_bruck(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a);
+int ucmpi_alltoall_bruck(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 
 /* Peers exchanged per round by "scattered" (tunable ALLTOALL_WINDOW). */
 int ucmpi_alltoall_window(void);

@@ -5,7 +5,7 @@
  * n/2 blocks each: latency-optimal for small blocks. */
 #include "coll/alltoall/alltoall.h"
 
-int ucmpi_alltoall_bruck(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+int ucmpi_alltoall_bruck(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     int n = a->size, r = a->rank, rc;
     size_t bs = (size_t)(a->rcount * a->rdt->size);

@@ -40,7 +40,7 @@ static ucmpi_xblk_t *inplace_sblk(ucmpi_sched_t *s, const ucmpi_xblk_t *r,
 }
 
 /* Copies the own block into the receive buffer (intracomm, not in place). */
-static int own_copy(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
+static int own_copy(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                     const ucmpi_xblk_t *sb, const ucmpi_xblk_t *rb)
 {
     int r = a->rank;
@@ -52,7 +52,7 @@ static int own_copy(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
                             rb[r].count, rb[r].dt);
 }
 
-static int exchange(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a, int window)
+static int exchange(ucmpi_sched_t *s, const ucmpi_coll_args_t *a, int window)
 {
     ucmpi_comm_t *c = a->comm;
     int n = c->remote_size, r = a->rank, inter = c->is_inter, rc = 0;
@@ -99,12 +99,12 @@ static int exchange(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a, int window)
     return rc;
 }
 
-int ucmpi_alltoall_scattered(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+int ucmpi_alltoall_scattered(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     return exchange(s, a, ucmpi_alltoall_window());
 }
 
-int ucmpi_alltoall_pairwise(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+int ucmpi_alltoall_pairwise(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     return exchange(s, a, 1);
 }

@@ -1,6 +1,6 @@
 /* MPI_Barrier, MPI_Ibarrier, MPI_Barrier_init: algorithm table, selection
  * and entry points. */
-#include "coll/coll_check.h"
+#include "coll/coll_drv.h"
 #include "coll/barrier/barrier.h"
 
 static const ucmpi_coll_alg_t barrier_algs[] = {
@@ -41,16 +41,14 @@ int ucmpi_barrier_build(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int alg)
     return ucmpi_barrier_dissemination(s, g);
 }
 
-static int barrier_run(MPI_Comm comm, int mode, MPI_Request *req,
-                       const char *fn)
+static int barrier_start(ucmpi_coll_args_t *a)
 {
-    int rc = ucmpi_coll_check_comm(comm, fn);
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = a->comm;
+    int mode = a->mode, rc;
+    MPI_Request *req = a->req;
     ucmpi_sched_t *s;
 
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_check_req(comm, mode, req, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
     if (mode == UCMPI_COLL_BLOCKING &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_BARRIER, 0) &&
         (rc = ucmpi_coll_shm_barrier(comm, fn)) != UCMPI_SHM_FALLBACK)
@@ -127,45 +125,36 @@ int ucmpi_coll_run_empty_rooted(ucmpi_comm_t *comm, int root, int mode,
     return run_empty(comm, root, mode, req, fn, err);
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int barrier_checked(MPI_Comm comm, int mode, MPI_Request *req,
-                           const char *fn)
+static void barrier_record(const ucmpi_coll_args_t *a,
+                           ucmpi_coll_check_args_t *r)
 {
-    ucmpi_coll_check_args_t a = {0};
-    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
-
-    if (rc == MPI_SUCCESS) {
-        rc = barrier_run(comm, mode, req, fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
+    (void)a;
+    *r = (ucmpi_coll_check_args_t){0};
 }
 
-static int barrier_common(MPI_Comm comm, int mode, MPI_Request *req,
-                          const char *fn)
-{
-    if (ucmpi_coll_check_wanted())
-        return barrier_checked(comm, mode, req, fn);
-    return barrier_run(comm, mode, req, fn);
-}
+static const ucmpi_coll_desc_t barrier_desc = {
+    .record = barrier_record, .start = barrier_start};
 
 #pragma weak MPI_Barrier = PMPI_Barrier
 int PMPI_Barrier(MPI_Comm comm)
 {
-    return barrier_common(comm, UCMPI_COLL_BLOCKING, NULL, "MPI_Barrier");
+    ucmpi_coll_args_t a = {.comm = comm};
+    return ucmpi_coll_call(&barrier_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Barrier");
 }
 
 #pragma weak MPI_Ibarrier = PMPI_Ibarrier
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
-    return barrier_common(comm, UCMPI_COLL_NONBLOCKING, request,
-                          "MPI_Ibarrier");
+    ucmpi_coll_args_t a = {.comm = comm};
+    return ucmpi_coll_call(&barrier_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Ibarrier");
 }
 
 #pragma weak MPI_Barrier_init = PMPI_Barrier_init
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return barrier_common(comm, UCMPI_COLL_PERSISTENT, request,
-                          "MPI_Barrier_init");
+    ucmpi_coll_args_t a = {.comm = comm};
+    return ucmpi_coll_call(&barrier_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Barrier_init");
 }

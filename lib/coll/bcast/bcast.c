@@ -1,6 +1,7 @@
 /* MPI_Bcast, MPI_Ibcast, MPI_Bcast_init: algorithm table, selection and
  * entry points. */
-#include "coll/coll_check.h"
+#include "coll/coll_drv.h"
+#include "coll/coll_tune.h"
 #include "coll/bcast/bcast.h"
 #include "coll/xfer.h"
 
@@ -21,22 +22,6 @@ static const ucmpi_coll_alg_t bcast_algs[] = {
 /* Bytes per segment of the pipelined chain. */
 #define CHAIN_SEGMENT (128 * 1024)
 
-/* Small messages are latency-bound (binomial); from 64 KiB on >= 4 ranks
- * the scatter + allgather moves ~2x the data per link instead of
- * log2(n)x; from 2 MiB the chain's pipelining should win.
- * Checked (session 2, 2026-11-29 23:05 UTC, 1-min load 31-39 from other
- * builds/tests; min of 3 runs), for A in binomial scatter_allgather:
- *   UCMPI_BCAST_ALGORITHM=A mpiexec -n N bench/coll_bench -b bcast
- *     -m 8 -M 262144 -t 0.05
- * binomial wins every size up to 8 KiB at 2, 4 and 8 ranks (2 ranks 8 B:
- * 0.26 us vs 1.23); above that the runs were too noisy at that load to
- * place small_bytes (medians jumped 10-1000x between runs), so it stays
- * the MPICH default, as do sa_min_ranks and chain_bytes. */
-static const struct {
-    size_t small_bytes;      /* below: binomial */
-    int sa_min_ranks;        /* scatter_allgather needs this many ranks */
-    size_t chain_bytes;      /* from here: chain */
-} bcast_thresholds = {65536, 4, 2 * 1024 * 1024};
 
 int ucmpi_bcast_select(ucmpi_comm_t *comm, int size, size_t nbytes)
 {
@@ -44,11 +29,11 @@ int ucmpi_bcast_select(ucmpi_comm_t *comm, int size, size_t nbytes)
 
     if (id >= 0 && id != UCMPI_BCAST_SHM)  /* shm: see bcast_common */
         return id;
-    if (size <= 2 || nbytes < bcast_thresholds.small_bytes)
+    if (size <= 2 || nbytes < ucmpi_thr(UCMPI_THR_BCAST_SMALL_BYTES))
         return UCMPI_BCAST_BINOMIAL;
-    if (nbytes >= bcast_thresholds.chain_bytes)
+    if (nbytes >= ucmpi_thr(UCMPI_THR_BCAST_CHAIN_MIN_BYTES))
         return UCMPI_BCAST_CHAIN;
-    if (size >= bcast_thresholds.sa_min_ranks)
+    if (size >= ucmpi_thr_n(UCMPI_THR_BCAST_SA_MIN_RANKS))
         return UCMPI_BCAST_SCATTER_ALLGATHER;
     return UCMPI_BCAST_BINOMIAL;
 }
@@ -181,16 +166,19 @@ static int bcast_shm(ucmpi_comm_t *comm, void *buf, MPI_Count count,
     return rc == MPI_SUCCESS ? UCMPI_SHM_FALLBACK : rc;
 }
 
-static int bcast_run(void *buf, MPI_Count count, MPI_Datatype dt, int root,
-                     MPI_Comm comm, int mode, MPI_Request *req,
-                     const char *fn)
+static int bcast_start(ucmpi_coll_args_t *a)
 {
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = a->comm;
+    void *buf = a->rbuf;
+    MPI_Count count = a->rcount;
+    MPI_Datatype dt = a->rdt;
+    int root = a->root, mode = a->mode;
+    MPI_Request *req = a->req;
     ucmpi_comm_t *local = NULL;
     ucmpi_sched_t *s;
-    int rc = ucmpi_coll_check_comm(comm, fn);
+    int rc = MPI_SUCCESS;
 
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_check_req(comm, mode, req, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_count(comm, count, fn);
     if (rc == MPI_SUCCESS)
@@ -232,57 +220,47 @@ static int bcast_run(void *buf, MPI_Count count, MPI_Datatype dt, int root,
     return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int bcast_checked(void *buf, MPI_Count count, MPI_Datatype dt,
-                         int root, MPI_Comm comm, int mode, MPI_Request *req,
-                         const char *fn)
+static void bcast_record(const ucmpi_coll_args_t *a,
+                         ucmpi_coll_check_args_t *r)
 {
-    ucmpi_coll_check_args_t a = {
-        .rooted = 1, .root = root,
-        .send = {.who = UCMPI_CCK_ROOT, .count = count, .dt = dt},
-        .recv = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = count,
-                 .dt = dt}};
-    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
-
-    if (rc == MPI_SUCCESS) {
-        rc = bcast_run(buf, count, dt, root, comm, mode, req, fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
+    *r = (ucmpi_coll_check_args_t){
+        .rooted = 1, .root = a->root,
+        .send = {.who = UCMPI_CCK_ROOT, .count = a->rcount, .dt = a->rdt},
+        .recv = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = a->rcount,
+                 .dt = a->rdt}};
 }
 
-static int bcast_common(void *buf, MPI_Count count, MPI_Datatype dt, int root,
-                        MPI_Comm comm, int mode, MPI_Request *req,
-                        const char *fn)
-{
-    if (ucmpi_coll_check_wanted())
-        return bcast_checked(buf, count, dt, root, comm, mode, req, fn);
-    return bcast_run(buf, count, dt, root, comm, mode, req, fn);
-}
+static const ucmpi_coll_desc_t bcast_desc = {
+    .record = bcast_record, .start = bcast_start};
 
 #pragma weak MPI_Bcast = PMPI_Bcast
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
                MPI_Comm comm)
 {
-    return bcast_common(buffer, count, datatype, root, comm,
-                        UCMPI_COLL_BLOCKING, NULL, "MPI_Bcast");
+    ucmpi_coll_args_t a = {.comm = comm, .rbuf = buffer, .rcount = count,
+                           .rdt = datatype, .root = root};
+    return ucmpi_coll_call(&bcast_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Bcast");
 }
 
 #pragma weak MPI_Ibcast = PMPI_Ibcast
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
                 MPI_Comm comm, MPI_Request *request)
 {
-    return bcast_common(buffer, count, datatype, root, comm,
-                        UCMPI_COLL_NONBLOCKING, request, "MPI_Ibcast");
+    ucmpi_coll_args_t a = {.comm = comm, .rbuf = buffer, .rcount = count,
+                           .rdt = datatype, .root = root};
+    return ucmpi_coll_call(&bcast_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Ibcast");
 }
 
 #pragma weak MPI_Bcast_init = PMPI_Bcast_init
 int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return bcast_common(buffer, count, datatype, root, comm,
-                        UCMPI_COLL_PERSISTENT, request, "MPI_Bcast_init");
+    ucmpi_coll_args_t a = {.comm = comm, .rbuf = buffer, .rcount = count,
+                           .rdt = datatype, .root = root};
+    return ucmpi_coll_call(&bcast_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Bcast_init");
 }
 
 /* Large-count (MPI-4) forms. */
@@ -290,16 +268,20 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
 int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
                  int root, MPI_Comm comm)
 {
-    return bcast_common(buffer, count, datatype, root, comm,
-                        UCMPI_COLL_BLOCKING, NULL, "MPI_Bcast_c");
+    ucmpi_coll_args_t a = {.comm = comm, .rbuf = buffer, .rcount = count,
+                           .rdt = datatype, .root = root};
+    return ucmpi_coll_call(&bcast_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Bcast_c");
 }
 
 #pragma weak MPI_Ibcast_c = PMPI_Ibcast_c
 int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
                   int root, MPI_Comm comm, MPI_Request *request)
 {
-    return bcast_common(buffer, count, datatype, root, comm,
-                        UCMPI_COLL_NONBLOCKING, request, "MPI_Ibcast_c");
+    ucmpi_coll_args_t a = {.comm = comm, .rbuf = buffer, .rcount = count,
+                           .rdt = datatype, .root = root};
+    return ucmpi_coll_call(&bcast_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Ibcast_c");
 }
 
 #pragma weak MPI_Bcast_init_c = PMPI_Bcast_init_c
@@ -307,6 +289,8 @@ int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
                       int root, MPI_Comm comm, MPI_Info info,
                       MPI_Request *request)
 {
-    return bcast_common(buffer, count, datatype, root, comm,
-                        UCMPI_COLL_PERSISTENT, request, "MPI_Bcast_init_c");
+    ucmpi_coll_args_t a = {.comm = comm, .rbuf = buffer, .rcount = count,
+                           .rdt = datatype, .root = root};
+    return ucmpi_coll_call(&bcast_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Bcast_init_c");
 }

@@ -3,7 +3,8 @@
  * forms, on intra- and intercommunicators: argument checks, algorithm
  * selection, then the shared schedule tail (coll/xfer.c).
  */
-#include "coll/coll_check.h"
+#include "coll/coll_drv.h"
+#include "coll/coll_tune.h"
 #include "coll/gather/gather.h"
 #include "coll/gather/vtree.h"
 
@@ -19,19 +20,8 @@ const ucmpi_xfer_alg_t ucmpi_gather_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-/* Thresholds: the usual MPICH/UCC starting points (tree for small totals
- * on 5+ ranks).  Measuring on the 2-core dev box did not give a usable
- * basis: `UCMPI_<COLL>_ALGORITHM=x mpiexec -n 4|8 bench/coll_bench` at
- * load average ~32 gave millisecond latencies dominated by scheduling,
- * except that the log-round algorithms beat n-1-round ones by 10-100x
- * for small messages (allgather 64 B-32 KiB at 4 ranks: bruck 0.2-0.4 ms,
- * ring 5-25 ms).  Refine with bench/compare.sh on a quiet machine. */
-static const struct {
-    int min_ranks;            /* binomial from this many ranks */
-    size_t max_total;         /* ... while n * block bytes stays below */
-} gather_thresh = {5, 64 * 1024};
 
-static const ucmpi_xfer_alg_t *gather_select(const ucmpi_xfer_args_t *a)
+static const ucmpi_xfer_alg_t *gather_select(const ucmpi_coll_args_t *a)
 {
     const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_gather_algs,
                                                   "GATHER_ALGORITHM");
@@ -44,8 +34,8 @@ static const ucmpi_xfer_alg_t *gather_select(const ucmpi_xfer_args_t *a)
     if (f)
         return f;
     /* block bytes agree on all ranks (type signatures match) */
-    return a->size >= gather_thresh.min_ranks &&
-                   bs * (size_t)a->size < gather_thresh.max_total
+    return a->size >= ucmpi_thr_n(UCMPI_THR_GATHER_TREE_MIN_RANKS) &&
+                   bs * (size_t)a->size < ucmpi_thr(UCMPI_THR_GATHER_TREE_MAX_TOTAL)
                ? &ucmpi_gather_algs[GATHER_BINOMIAL]
                : &ucmpi_gather_algs[GATHER_LINEAR];
 }
@@ -77,13 +67,13 @@ static int gather_check_send(ucmpi_comm_t *c, const void *sbuf,
     return MPI_SUCCESS;
 }
 
-static const ucmpi_xfer_alg_t *gatherv_select(const ucmpi_xfer_args_t *a);
+static const ucmpi_xfer_alg_t *gatherv_select(const ucmpi_coll_args_t *a);
 
 /* The root's own block mismatches (error err): the others' blocks still
  * come, under the algorithm select picks, and then the root reports. */
 static int run_without_own(const ucmpi_xfer_alg_t *(*select)(
-                               const ucmpi_xfer_args_t *),
-                           ucmpi_xfer_args_t *a, ucmpi_xfer_mode_t mode,
+                               const ucmpi_coll_args_t *),
+                           ucmpi_coll_args_t *a, int mode,
                            MPI_Request *req, const char *fn, int err)
 {
     a->sbuf = MPI_IN_PLACE;
@@ -108,7 +98,7 @@ static long long block_bytes(MPI_Count count, MPI_Datatype dt)
  * give the block size (bs < 0: an MPI_IN_PLACE root with a bad count or
  * type): the forced one, or linear below the tree's size threshold, where
  * bs does not matter; NULL when it cannot be known. */
-static const ucmpi_xfer_alg_t *gather_select_unknown(ucmpi_xfer_args_t *a,
+static const ucmpi_xfer_alg_t *gather_select_unknown(ucmpi_coll_args_t *a,
                                                      long long bs)
 {
     const ucmpi_xfer_alg_t *f;
@@ -118,14 +108,14 @@ static const ucmpi_xfer_alg_t *gather_select_unknown(ucmpi_xfer_args_t *a,
     f = ucmpi_xfer_forced(ucmpi_gather_algs, "GATHER_ALGORITHM");
     if (f != NULL)
         return f;
-    return a->size < gather_thresh.min_ranks
+    return a->size < ucmpi_thr_n(UCMPI_THR_GATHER_TREE_MIN_RANKS)
                ? &ucmpi_gather_algs[GATHER_LINEAR] : NULL;
 }
 
 /* Zero-byte receives of what the others send this root under alg: UCX
  * truncates (and, for a rendezvous, acknowledges) whatever comes, so the
  * senders return.  One round: a truncation ends a schedule after it. */
-static int drain_build(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
+static int drain_build(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                        const ucmpi_xfer_alg_t *alg, long long bs)
 {
     ucmpi_comm_t *c = a->comm;
@@ -167,7 +157,7 @@ static int drain_build(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
 static ucmpi_sched_t *gather_nonroot_build(ucmpi_comm_t *c, int root, int v,
                                            long long bs, int *rc)
 {
-    ucmpi_xfer_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
+    ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
                            .root = root, .sdt = MPI_BYTE, .rdt = MPI_BYTE,
                            .scount = bs > 0 ? bs : 1};
     const ucmpi_xfer_alg_t *alg;
@@ -195,10 +185,10 @@ static ucmpi_sched_t *gather_nonroot_build(ucmpi_comm_t *c, int root, int v,
  * hands back (bs: the uniform block bytes, -1 unknown or v form); any
  * rank keeps its collective numbers in step. */
 static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
-                         long long bs, ucmpi_xfer_mode_t mode,
+                         long long bs, int mode,
                          MPI_Request *req, const char *fn)
 {
-    ucmpi_xfer_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
+    ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
                            .root = root, .sbuf = MPI_IN_PLACE,
                            .sdt = MPI_BYTE, .rdt = MPI_BYTE,
                            .rcount = bs > 0 ? bs : 0};
@@ -210,7 +200,7 @@ static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
     if (bs == 0 && !v && !c->is_inter && c->size > 1 && root >= 0 &&
         root < c->size)
         return ucmpi_coll_run_empty_rooted(c, root, (int)mode, req, fn, err);
-    if (mode != UCMPI_XFER_BLOCKING && req != NULL)
+    if (mode != UCMPI_COLL_BLOCKING && req != NULL)
         *req = MPI_REQUEST_NULL;
     /* (a root rank is a valid root) */
     if (!ucmpi_xfer_is_root(c, root)) {
@@ -219,7 +209,7 @@ static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
             return ucmpi_coll_skip_abort(c, err, (int)mode, req);   /* algorithm unknown */
         if (s == NULL)
             return ucmpi_coll_skip(c, err, -1, 0, 0);
-        if (mode == UCMPI_XFER_PERSISTENT)
+        if (mode == UCMPI_COLL_PERSISTENT)
             return ucmpi_coll_persist_failed(s, rc, req, err);
         ucmpi_coll_release(s, rc);
         return err;
@@ -231,7 +221,7 @@ static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
         return ucmpi_coll_skip(c, err, -1, 0, 0);
     ucmpi_xfer_sign(s, alg, &a);
     rc = drain_build(s, &a, alg, bs);
-    if (mode == UCMPI_XFER_PERSISTENT)
+    if (mode == UCMPI_COLL_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, req, err);
     ucmpi_coll_release(s, rc);
     return err;
@@ -241,26 +231,30 @@ static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
  * receive block, elsewhere the send block; a): the rank runs the empty
  * schedule, a star around the root, instead of an algorithm chosen for
  * blocks of 0 bytes (the others may choose another for theirs). */
-static int gather_empty(const ucmpi_comm_t *c, const ucmpi_xfer_args_t *a)
+static int gather_empty(const ucmpi_comm_t *c, const ucmpi_coll_args_t *a)
 {
     return !c->is_inter && c->size > 1 &&
            (a->root == c->rank ? a->rcount * a->rdt->size
                                : a->scount * a->sdt->size) == 0;
 }
 
-static int gather_run(const void *sbuf, MPI_Count scount,
-                      MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                      MPI_Datatype rdt, int root,
-                      MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                      MPI_Request *req, const char *fn)
+static int gather_start(ucmpi_coll_args_t *in)
 {
-    ucmpi_xfer_args_t a = {0};
-    int rc = ucmpi_xfer_check_comm(comm, fn);
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = in->comm;
+    const void *sbuf = in->sbuf;
+    MPI_Count scount = in->scount;
+    MPI_Datatype sdt = in->sdt;
+    void *rbuf = in->rbuf;
+    MPI_Count rcount = in->rcount;
+    MPI_Datatype rdt = in->rdt;
+    int root = in->root;
+    int mode = in->mode;
+    MPI_Request *req = in->req;
+    ucmpi_coll_args_t a = {0};
+    int rc = MPI_SUCCESS;
     long long bs;
 
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
     if (rc == MPI_SUCCESS)
         rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
@@ -279,7 +273,7 @@ static int gather_run(const void *sbuf, MPI_Count scount,
             bs = block_bytes(scount, sdt);
         return gather_failed(comm, rc, root, 0, bs, mode, req, fn);
     }
-    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+    a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .root = root, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,
                             .rcount = rcount, .rdt = rdt};
@@ -307,49 +301,30 @@ static int gather_run(const void *sbuf, MPI_Count scount,
     return ucmpi_xfer_run(gather_select(&a), &a, mode, req, fn);
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int gather_checked(const void *sbuf, MPI_Count scount,
-                          MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                          MPI_Datatype rdt, int root, MPI_Comm comm,
-                          ucmpi_xfer_mode_t mode, MPI_Request *req,
-                          const char *fn)
+static void gather_record(const ucmpi_coll_args_t *u,
+                          ucmpi_coll_check_args_t *r)
 {
-    ucmpi_coll_check_args_t a = {
-        .rooted = 1, .root = root,
-        .send = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = scount,
-                 .dt = sdt},
-        .recv = {.who = UCMPI_CCK_ROOT, .count = rcount, .dt = rdt}};
-    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
-
-    if (rc == MPI_SUCCESS) {
-        rc = gather_run(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm,
-                        mode, req, fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
+    *r = (ucmpi_coll_check_args_t){
+        .rooted = 1, .root = u->root,
+        .send = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = u->scount,
+                 .dt = u->sdt},
+        .recv = {.who = UCMPI_CCK_ROOT, .count = u->rcount, .dt = u->rdt}};
 }
 
-static int gather_common(const void *sbuf, MPI_Count scount, MPI_Datatype sdt,
-                         void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
-                         int root, MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                         MPI_Request *req, const char *fn)
-{
-    if (ucmpi_coll_check_wanted())
-        return gather_checked(sbuf, scount, sdt, rbuf, rcount, rdt, root,
-                              comm, mode, req, fn);
-    return gather_run(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm, mode,
-                      req, fn);
-}
+static const ucmpi_coll_desc_t gather_desc = {
+    .record = gather_record, .start = gather_start};
 
 #pragma weak MPI_Gather = PMPI_Gather
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                 MPI_Comm comm)
 {
-    return gather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, root, comm, UCMPI_XFER_BLOCKING, NULL,
-                         "MPI_Gather");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Gather");
 }
 
 #pragma weak MPI_Igather = PMPI_Igather
@@ -357,9 +332,12 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                  int root, MPI_Comm comm, MPI_Request *request)
 {
-    return gather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, root, comm, UCMPI_XFER_NONBLOCKING,
-                         request, "MPI_Igather");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Igather");
 }
 
 #pragma weak MPI_Gather_init = PMPI_Gather_init
@@ -368,10 +346,12 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount,
                      MPI_Datatype recvtype, int root, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
-    (void)info;
-    return gather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, root, comm, UCMPI_XFER_PERSISTENT,
-                         request, "MPI_Gather_init");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Gather_init");
 }
 
 /* ---- gatherv ---- */
@@ -386,17 +366,8 @@ static const ucmpi_xfer_alg_t gatherv_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-/* Only the root knows the counts, so every rank must decide from the
- * communicator alone.  The tree pays two passes over log2(n) levels and
- * copies at inner nodes; it wins once the root's n-1 messages dominate,
- * i.e. on large communicators (not measurable on this 2-core machine,
- * where 16 ranks are 8x oversubscribed; UCC and Open MPI switch around
- * the same size). */
-static const struct {
-    int tree_min_ranks;
-} gatherv_thresh = {16};
 
-static const ucmpi_xfer_alg_t *gatherv_select(const ucmpi_xfer_args_t *a)
+static const ucmpi_xfer_alg_t *gatherv_select(const ucmpi_coll_args_t *a)
 {
     const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(gatherv_algs,
                                                   "GATHERV_ALGORITHM");
@@ -405,26 +376,31 @@ static const ucmpi_xfer_alg_t *gatherv_select(const ucmpi_xfer_args_t *a)
         return &gatherv_algs[GATHERV_LINEAR];
     if (f)
         return f;
-    return a->size >= gatherv_thresh.tree_min_ranks
+    return a->size >= ucmpi_thr_n(UCMPI_THR_GATHERV_TREE_MIN_RANKS)
                ? &gatherv_algs[GATHERV_BINOMIAL]
                : &gatherv_algs[GATHERV_LINEAR];
 }
 
 /* rcounts_c/displs_c: the _c forms' arrays (then rcounts/displs NULL) */
-static int gatherv_run(const void *sbuf, MPI_Count scount,
-                       MPI_Datatype sdt, void *rbuf, const int *rcounts,
-                       const int *displs, const MPI_Count *rcounts_c,
-                       const MPI_Aint *displs_c, MPI_Datatype rdt,
-                       int root, MPI_Comm comm,
-                       ucmpi_xfer_mode_t mode, MPI_Request *req,
-                       const char *fn)
+static int gatherv_start(ucmpi_coll_args_t *in)
 {
-    ucmpi_xfer_args_t a;
-    int rc = ucmpi_xfer_check_comm(comm, fn);
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = in->comm;
+    const void *sbuf = in->sbuf;
+    MPI_Count scount = in->scount;
+    MPI_Datatype sdt = in->sdt;
+    void *rbuf = in->rbuf;
+    const int *rcounts = in->rcounts;
+    const int *displs = in->rdispls;
+    const MPI_Count *rcounts_c = in->rcounts_c;
+    const MPI_Aint *displs_c = in->rdispls_c;
+    MPI_Datatype rdt = in->rdt;
+    int root = in->root;
+    int mode = in->mode;
+    MPI_Request *req = in->req;
+    ucmpi_coll_args_t a;
+    int rc = MPI_SUCCESS;
 
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
     if (rc == MPI_SUCCESS)
         rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
@@ -445,7 +421,7 @@ static int gatherv_run(const void *sbuf, MPI_Count scount,
     }
     if (rc != MPI_SUCCESS)
         return gather_failed(comm, rc, root, 1, -1, mode, req, fn);
-    a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+    a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .root = root, .sbuf = sbuf,
                             .scount = scount, .sdt = sdt, .rbuf = rbuf,
                             .rcount = 0, .rdt = MPI_BYTE};
@@ -473,54 +449,31 @@ static int gatherv_run(const void *sbuf, MPI_Count scount,
     return ucmpi_xfer_run(gatherv_select(&a), &a, mode, req, fn);
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int gatherv_checked(const void *sbuf, MPI_Count scount,
-                           MPI_Datatype sdt, void *rbuf, const int *rcounts,
-                           const int *displs, const MPI_Count *rcounts_c,
-                           const MPI_Aint *displs_c, MPI_Datatype rdt,
-                           int root, MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                           MPI_Request *req, const char *fn)
+static void gatherv_record(const ucmpi_coll_args_t *u,
+                           ucmpi_coll_check_args_t *r)
 {
-    ucmpi_coll_check_args_t a = {
-        .rooted = 1, .root = root,
-        .send = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = scount,
-                 .dt = sdt},
-        .recv = {.who = UCMPI_CCK_ROOT, .vec = 1, .counts = rcounts,
-                 .ccounts = rcounts_c, .dt = rdt}};
-    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
-
-    if (rc == MPI_SUCCESS) {
-        rc = gatherv_run(sbuf, scount, sdt, rbuf, rcounts, displs, rcounts_c,
-                         displs_c, rdt, root, comm, mode, req, fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
+    *r = (ucmpi_coll_check_args_t){
+        .rooted = 1, .root = u->root,
+        .send = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = u->scount,
+                 .dt = u->sdt},
+        .recv = {.who = UCMPI_CCK_ROOT, .vec = 1, .counts = u->rcounts,
+                 .ccounts = u->rcounts_c, .dt = u->rdt}};
 }
 
-static int gatherv_common(const void *sbuf, MPI_Count scount,
-                          MPI_Datatype sdt, void *rbuf, const int *rcounts,
-                          const int *displs, const MPI_Count *rcounts_c,
-                          const MPI_Aint *displs_c, MPI_Datatype rdt,
-                          int root, MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                          MPI_Request *req, const char *fn)
-{
-    if (ucmpi_coll_check_wanted())
-        return gatherv_checked(sbuf, scount, sdt, rbuf, rcounts, displs,
-                               rcounts_c, displs_c, rdt, root, comm, mode,
-                               req, fn);
-    return gatherv_run(sbuf, scount, sdt, rbuf, rcounts, displs, rcounts_c,
-                       displs_c, rdt, root, comm, mode, req, fn);
-}
+static const ucmpi_coll_desc_t gatherv_desc = {
+    .record = gatherv_record, .start = gatherv_start};
 
 #pragma weak MPI_Gatherv = PMPI_Gatherv
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, const int recvcounts[], const int displs[],
                  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                          displs, NULL, NULL, recvtype, root, comm,
-                          UCMPI_XFER_BLOCKING, NULL, "MPI_Gatherv");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcounts = recvcounts, .rdispls = displs,
+                           .rdt = recvtype, .root = root, .comm = comm};
+    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Gatherv");
 }
 
 #pragma weak MPI_Igatherv = PMPI_Igatherv
@@ -529,9 +482,12 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request *request)
 {
-    return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                          displs, NULL, NULL, recvtype, root, comm,
-                          UCMPI_XFER_NONBLOCKING, request, "MPI_Igatherv");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcounts = recvcounts, .rdispls = displs,
+                           .rdt = recvtype, .root = root, .comm = comm};
+    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Igatherv");
 }
 
 #pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
@@ -541,10 +497,12 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm,
                       MPI_Info info, MPI_Request *request)
 {
-    (void)info;
-    return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                          displs, NULL, NULL, recvtype, root, comm,
-                          UCMPI_XFER_PERSISTENT, request, "MPI_Gatherv_init");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcounts = recvcounts, .rdispls = displs,
+                           .rdt = recvtype, .root = root, .comm = comm};
+    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Gatherv_init");
 }
 
 /* ---- large-count (MPI-4) forms ---- */
@@ -554,9 +512,12 @@ int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount,
                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                   MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return gather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, root, comm, UCMPI_XFER_BLOCKING, NULL,
-                         "MPI_Gather_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Gather_c");
 }
 
 #pragma weak MPI_Igather_c = PMPI_Igather_c
@@ -565,9 +526,12 @@ int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount,
                    MPI_Datatype recvtype, int root, MPI_Comm comm,
                    MPI_Request *request)
 {
-    return gather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, root, comm, UCMPI_XFER_NONBLOCKING,
-                         request, "MPI_Igather_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Igather_c");
 }
 
 #pragma weak MPI_Gather_init_c = PMPI_Gather_init_c
@@ -576,10 +540,12 @@ int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount,
                        MPI_Count recvcount, MPI_Datatype recvtype, int root,
                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)info;
-    return gather_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, root, comm, UCMPI_XFER_PERSISTENT,
-                         request, "MPI_Gather_init_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Gather_init_c");
 }
 
 #pragma weak MPI_Gatherv_c = PMPI_Gatherv_c
@@ -588,9 +554,12 @@ int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
                    const MPI_Count recvcounts[], const MPI_Aint displs[],
                    MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, NULL, NULL,
-                          recvcounts, displs, recvtype, root, comm,
-                          UCMPI_XFER_BLOCKING, NULL, "MPI_Gatherv_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcounts_c = recvcounts, .rdispls_c = displs,
+                           .rdt = recvtype, .root = root, .comm = comm};
+    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Gatherv_c");
 }
 
 #pragma weak MPI_Igatherv_c = PMPI_Igatherv_c
@@ -600,9 +569,12 @@ int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
                     MPI_Datatype recvtype, int root, MPI_Comm comm,
                     MPI_Request *request)
 {
-    return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, NULL, NULL,
-                          recvcounts, displs, recvtype, root, comm,
-                          UCMPI_XFER_NONBLOCKING, request, "MPI_Igatherv_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcounts_c = recvcounts, .rdispls_c = displs,
+                           .rdt = recvtype, .root = root, .comm = comm};
+    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Igatherv_c");
 }
 
 #pragma weak MPI_Gatherv_init_c = PMPI_Gatherv_init_c
@@ -612,9 +584,10 @@ int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
                         MPI_Datatype recvtype, int root, MPI_Comm comm,
                         MPI_Info info, MPI_Request *request)
 {
-    (void)info;
-    return gatherv_common(sendbuf, sendcount, sendtype, recvbuf, NULL, NULL,
-                          recvcounts, displs, recvtype, root, comm,
-                          UCMPI_XFER_PERSISTENT, request,
-                          "MPI_Gatherv_init_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcounts_c = recvcounts, .rdispls_c = displs,
+                           .rdt = recvtype, .root = root, .comm = comm};
+    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Gatherv_init_c");
 }

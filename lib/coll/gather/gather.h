@@ -6,10 +6,10 @@
 
 /* Root receives from every rank at once; works for gatherv (a->rblk) and
  * intercommunicators. */
-int ucmpi_gather_linear(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a);
+int ucmpi_gather_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 /* Binomial tree over ranks relative to root; subtrees forward packed
  * blocks.  Intracommunicator, uniform counts. */
-int ucmpi_gather_binomial(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a);
+int ucmpi_gather_binomial(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 
 extern const ucmpi_xfer_alg_t ucmpi_gather_algs[];
 

@@ -3,7 +3,7 @@
  * intercommunicator form. */
 #include "coll/gather/gather.h"
 
-int ucmpi_gather_linear(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+int ucmpi_gather_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     ucmpi_comm_t *c = a->comm;
     const ucmpi_xblk_t *blk;

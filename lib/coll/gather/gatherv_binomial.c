@@ -10,7 +10,7 @@
 
 static int lowbit(int v) { return v & -v; }
 
-static int root_side(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
+static int root_side(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                      ucmpi_vtree_t *t)
 {
     const ucmpi_xblk_t *b = a->rblk;
@@ -54,7 +54,7 @@ static int root_side(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
     return rc;
 }
 
-static int inner(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
+static int inner(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                  ucmpi_vtree_t *t)
 {
     int parent = ucmpi_vtree_rank(t, t->pos - lowbit(t->pos));
@@ -93,7 +93,7 @@ static int inner(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a,
     return rc;
 }
 
-int ucmpi_gatherv_binomial(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+int ucmpi_gatherv_binomial(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     ucmpi_vtree_t *t;
 

@@ -45,7 +45,7 @@ int ucmpi_vtree_layout(void *t);
 /* Sum of bytes[a..b). */
 MPI_Count ucmpi_vtree_sum(const ucmpi_vtree_t *t, int a, int b);
 
-int ucmpi_gatherv_binomial(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a);
-int ucmpi_scatterv_binomial(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a);
+int ucmpi_gatherv_binomial(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
+int ucmpi_scatterv_binomial(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 
 #endif

@@ -7,13 +7,7 @@
 /* One round: a receive from every source (a->rblk, a->indeg entries) and
  * a send to every destination (a->sblk, or a->sbuf/scount/sdt to all for
  * the allgather forms).  MPI_PROC_NULL neighbours are skipped. */
-int ucmpi_neighbor_exchange(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a);
-
-/* Checks shared by every neighbor collective (communicator, request, no
- * MPI_IN_PLACE, a topology); fills *a's topology part. */
-int ucmpi_nbr_prepare(MPI_Comm comm, const void *sbuf, const void *rbuf,
-                      ucmpi_xfer_mode_t mode, MPI_Request *req,
-                      ucmpi_xfer_args_t *a, const char *fn);
+int ucmpi_neighbor_exchange(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 
 /* Order in which receives must be posted so that same-peer messages pair
  * up as the standard says (pure, for unit tests): order[i] is the slot

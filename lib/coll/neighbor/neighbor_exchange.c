@@ -20,7 +20,7 @@ void ucmpi_neighbor_recv_order(int indeg, const int *srcs, int cart,
         }
 }
 
-int ucmpi_neighbor_exchange(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+int ucmpi_neighbor_exchange(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     int *order = ucmpi_sched_alloc(s, sizeof(int) *
                                           (size_t)(a->indeg ? a->indeg : 1));

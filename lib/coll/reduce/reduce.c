@@ -1,6 +1,7 @@
 /* MPI_Reduce, MPI_Ireduce, MPI_Reduce_init: algorithm table, selection and
  * entry points. */
-#include "coll/coll_check.h"
+#include "coll/coll_drv.h"
+#include "coll/coll_tune.h"
 #include "coll/reduce/reduce.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/alias.h"
@@ -27,20 +28,6 @@ static const ucmpi_coll_alg_t reduce_algs[] = {
  * usual MPICH-style defaults.  Refine with, for each algorithm A:
  *   UCMPI_REDUCE_ALGORITHM=A mpiexec -n N <loop of MPI_Reduce>
  * (bench/coll_bench has no reduce yet). */
-/* chain_min_bytes (collL6, 2026-11-30 09:25 UTC, load 46-50, p2p only,
- * 2-3 interleaved runs, median (min) chain/binomial):
- *   UCMPI_COLL_SHM=0 UCMPI_REDUCE_ALGORITHM=binomial|chain mpiexec -n N
- *     bench/coll_bench -b reduce -m 16384 -M 16777216 -t 0.1
- * 2 ranks: 0.8-1.0 (0.8-0.95) from 128 KiB to 8 MiB, 1.6 at 16 MiB: kept
- * binomial; 4 ranks: 0.9-1.3 to 256 KiB, 0.14-0.22 (0.1-0.24) from 512
- * KiB to 4 MiB; 8 ranks: 0.14-0.55 (0.14-0.5) from 128 KiB, one 1.9
- * (0.5) at 512 KiB.  On one node the shm path takes reduce first. */
-static const struct {
-    int linear_max_ranks;
-    size_t linear_max_bytes;
-    int chain_min_ranks;
-    size_t chain_min_bytes;
-} reduce_thresholds = {3, 16384, 3, 524288};
 
 int ucmpi_reduce_select(ucmpi_comm_t *comm, int size, size_t nbytes,
                         MPI_Op op)
@@ -49,11 +36,11 @@ int ucmpi_reduce_select(ucmpi_comm_t *comm, int size, size_t nbytes,
 
     if (id >= 0 && id != UCMPI_REDUCE_SHM)  /* shm: see reduce_common */
         return id;
-    if (size <= reduce_thresholds.linear_max_ranks &&
-        nbytes <= reduce_thresholds.linear_max_bytes)
+    if (size <= ucmpi_thr_n(UCMPI_THR_REDUCE_LINEAR_MAX_RANKS) &&
+        nbytes <= ucmpi_thr(UCMPI_THR_REDUCE_LINEAR_MAX_BYTES))
         return UCMPI_REDUCE_LINEAR;
-    if (size >= reduce_thresholds.chain_min_ranks &&
-        nbytes >= reduce_thresholds.chain_min_bytes)
+    if (size >= ucmpi_thr_n(UCMPI_THR_REDUCE_CHAIN_MIN_RANKS) &&
+        nbytes >= ucmpi_thr(UCMPI_THR_REDUCE_CHAIN_MIN_BYTES))
         return UCMPI_REDUCE_CHAIN;
     return UCMPI_REDUCE_BINOMIAL;
 }
@@ -340,18 +327,22 @@ static int reduce_blind_failed(ucmpi_comm_t *comm, int err, MPI_Count count,
     return err;
 }
 
-static int reduce_run(const void *sbuf, void *rbuf, MPI_Count count,
-                      MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
-                      int mode, MPI_Request *req, const char *fn)
+static int reduce_start(ucmpi_coll_args_t *a)
 {
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = a->comm;
+    const void *sbuf = a->sbuf;
+    void *rbuf = a->rbuf;
+    MPI_Count count = a->rcount;
+    MPI_Datatype dt = a->rdt;
+    MPI_Op op = a->op;
+    int root = a->root, mode = a->mode;
+    MPI_Request *req = a->req;
     ucmpi_comm_t *local = NULL;
     ucmpi_sched_t *s;
-    int rc = ucmpi_coll_check_comm(comm, fn);
+    int rc = MPI_SUCCESS;
     int am_root, dt_ok;
 
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_coll_check_req(comm, mode, req, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_count(comm, count, fn);
     if (rc == MPI_SUCCESS)
@@ -411,42 +402,29 @@ static int reduce_run(const void *sbuf, void *rbuf, MPI_Count count,
     return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int reduce_checked(const void *sbuf, void *rbuf, MPI_Count count,
-                          MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
-                          int mode, MPI_Request *req, const char *fn)
+static void reduce_record(const ucmpi_coll_args_t *a,
+                          ucmpi_coll_check_args_t *r)
 {
-    ucmpi_coll_check_args_t a = {
-        .rooted = 1, .root = root, .has_op = 1, .op = op, .op_dt = dt,
-        .send = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = count,
-                 .dt = dt},
-        .recv = {.who = UCMPI_CCK_ROOT, .count = count, .dt = dt}};
-    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
-
-    if (rc == MPI_SUCCESS) {
-        rc = reduce_run(sbuf, rbuf, count, dt, op, root, comm, mode, req, fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
+    *r = (ucmpi_coll_check_args_t){
+        .rooted = 1, .root = a->root, .has_op = 1, .op = a->op,
+        .op_dt = a->rdt,
+        .send = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = a->rcount,
+                 .dt = a->rdt},
+        .recv = {.who = UCMPI_CCK_ROOT, .count = a->rcount, .dt = a->rdt}};
 }
 
-static int reduce_common(const void *sbuf, void *rbuf, MPI_Count count,
-                         MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
-                         int mode, MPI_Request *req, const char *fn)
-{
-    if (ucmpi_coll_check_wanted())
-        return reduce_checked(sbuf, rbuf, count, dt, op, root, comm, mode,
-                              req, fn);
-    return reduce_run(sbuf, rbuf, count, dt, op, root, comm, mode, req, fn);
-}
+static const ucmpi_coll_desc_t reduce_desc = {
+    .record = reduce_record, .start = reduce_start};
 
 #pragma weak MPI_Reduce = PMPI_Reduce
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
-                         UCMPI_COLL_BLOCKING, NULL, "MPI_Reduce");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op,
+                           .root = root};
+    return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Reduce");
 }
 
 #pragma weak MPI_Ireduce = PMPI_Ireduce
@@ -454,17 +432,23 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
-                         UCMPI_COLL_NONBLOCKING, request, "MPI_Ireduce");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op,
+                           .root = root};
+    return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Ireduce");
 }
 
 #pragma weak MPI_Reduce_init = PMPI_Reduce_init
 int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
-                     MPI_Datatype datatype, MPI_Op op, int root,
-                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *request)
 {
-    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
-                         UCMPI_COLL_PERSISTENT, request, "MPI_Reduce_init");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op,
+                           .root = root};
+    return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Reduce_init");
 }
 
 /* Large-count (MPI-4) forms. */
@@ -472,8 +456,11 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
 int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
-                         UCMPI_COLL_BLOCKING, NULL, "MPI_Reduce_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op,
+                           .root = root};
+    return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Reduce_c");
 }
 
 #pragma weak MPI_Ireduce_c = PMPI_Ireduce_c
@@ -481,8 +468,11 @@ int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                    MPI_Request *request)
 {
-    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
-                         UCMPI_COLL_NONBLOCKING, request, "MPI_Ireduce_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op,
+                           .root = root};
+    return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Ireduce_c");
 }
 
 #pragma weak MPI_Reduce_init_c = PMPI_Reduce_init_c
@@ -490,6 +480,9 @@ int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                        MPI_Datatype datatype, MPI_Op op, int root,
                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    return reduce_common(sendbuf, recvbuf, count, datatype, op, root, comm,
-                         UCMPI_COLL_PERSISTENT, request, "MPI_Reduce_init_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op,
+                           .root = root};
+    return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Reduce_init_c");
 }

@@ -1,6 +1,7 @@
 /* MPI_Reduce_scatter(_block), their I and _init forms: algorithm table,
  * selection and entry points. */
-#include "coll/coll_check.h"
+#include "coll/coll_drv.h"
+#include "coll/coll_tune.h"
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/alias.h"
@@ -22,17 +23,6 @@ static const ucmpi_coll_alg_t rs_algs[] = {
 };
 #define NALGS ((int)(sizeof(rs_algs) / sizeof(rs_algs[0])))
 
-/* Recursive halving for short and medium vectors (log2(n) latency); the
- * ring once the vector is long enough that bandwidth dominates;
- * non-commutative ops always use pairwise (the only one in rank order).
- * NOT YET MEASURED: during this session the 2-core machine ran at load
- * 30-140 (bench/coll_bench latencies of tens of ms), so these are the
- * usual MPICH-style defaults.  Refine with, for each algorithm A:
- *   UCMPI_REDUCE_SCATTER_ALGORITHM=A mpiexec -n N \
- *       bench/coll_bench -b reduce_scatter */
-static const struct {
-    size_t ring_min_bytes;
-} rs_thresholds = {512 * 1024};
 
 MPI_Count ucmpi_rs_displs(const MPI_Count *counts, int n, MPI_Count *displs)
 {
@@ -58,7 +48,7 @@ static int rs_select(MPI_Op op, size_t total_bytes, int n)
         return UCMPI_RS_PAIRWISE;
     if (id >= 0 && id != UCMPI_RS_SHM)    /* shm: see rs_common */
         return id;
-    if (total_bytes >= rs_thresholds.ring_min_bytes ||
+    if (total_bytes >= ucmpi_thr(UCMPI_THR_RS_RING_MIN_BYTES) ||
         (n == 2 && total_bytes >= 32768))
         return UCMPI_RS_RING_SEGMENTED;
     return UCMPI_RS_RECURSIVE_HALVING;
@@ -98,18 +88,24 @@ static int rs_shm(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
 }
 
 /* counts: local group sizes (n entries); for _block a uniform count. */
-static int rs_run(const void *sbuf, void *rbuf, const int *icounts,
-                  const MPI_Count *ccounts, MPI_Count bcount, MPI_Datatype dt, MPI_Op op,
-                  MPI_Comm comm, int mode, MPI_Request *req,
-                  const char *fn)
+static int rs_start(ucmpi_coll_args_t *a)
 {
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = a->comm;
+    const void *sbuf = a->sbuf;
+    void *rbuf = a->rbuf;
+    const int *icounts = a->rcounts;
+    const MPI_Count *ccounts = a->rcounts_c;
+    MPI_Count bcount = a->rcount;
+    MPI_Datatype dt = a->rdt;
+    MPI_Op op = a->op;
+    int mode = a->mode;
+    MPI_Request *req = a->req;
     ucmpi_comm_t *local = NULL;
     ucmpi_sched_t *s;
     MPI_Count *counts, total = 0;
     int rc = ucmpi_coll_check_comm(comm, fn), n;
 
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_check_req(comm, mode, req, fn);
     if (rc == MPI_SUCCESS && icounts == NULL && ccounts == NULL)
         rc = ucmpi_check_count(comm, bcount, fn);
     if (rc == MPI_SUCCESS)
@@ -214,60 +210,40 @@ static int rs_run(const void *sbuf, void *rbuf, const int *icounts,
                               ccounts ? NULL : &key);
 }
 
-static int check_counts(MPI_Comm comm, const void *counts, const char *fn)
+static int rs_check(const ucmpi_coll_args_t *a)
 {
-    int rc = ucmpi_coll_check_comm(comm, fn);
-
-    if (rc == MPI_SUCCESS && counts == NULL)
-        rc = ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "recvcounts is NULL");
-    return rc;
+    if (a->rcounts == NULL && a->rcounts_c == NULL)
+        return ucmpi_err_comm(a->comm, MPI_ERR_ARG, ucmpi_call_name(),
+                              "recvcounts is NULL");
+    return MPI_SUCCESS;
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int rs_checked(const void *sbuf, void *rbuf, const int *icounts,
-                      const MPI_Count *ccounts, MPI_Count bcount,
-                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode,
-                      MPI_Request *req, const char *fn)
+static void rs_record(const ucmpi_coll_args_t *a, ucmpi_coll_check_args_t *r)
 {
-    ucmpi_coll_check_args_t a = {
-        .has_op = 1, .op = op, .op_dt = dt,
-        .send = {.vec = icounts || ccounts, .counts = icounts,
-                 .ccounts = ccounts, .count = bcount, .dt = dt},
-        .recv = {.vec = icounts || ccounts, .self_index = 1,
-                 .counts = icounts, .ccounts = ccounts, .count = bcount,
-                 .dt = dt}};
-    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
+    int vec = a->rcounts != NULL || a->rcounts_c != NULL;
 
-    if (rc == MPI_SUCCESS) {
-        rc = rs_run(sbuf, rbuf, icounts, ccounts, bcount, dt, op, comm, mode,
-                    req, fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
+    *r = (ucmpi_coll_check_args_t){
+        .has_op = 1, .op = a->op, .op_dt = a->rdt,
+        .send = {.vec = vec, .counts = a->rcounts, .ccounts = a->rcounts_c,
+                 .count = a->rcount, .dt = a->rdt},
+        .recv = {.vec = vec, .self_index = 1, .counts = a->rcounts,
+                 .ccounts = a->rcounts_c, .count = a->rcount, .dt = a->rdt}};
 }
 
-static int rs_common(const void *sbuf, void *rbuf, const int *icounts,
-                     const MPI_Count *ccounts, MPI_Count bcount,
-                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode,
-                     MPI_Request *req, const char *fn)
-{
-    if (ucmpi_coll_check_wanted())
-        return rs_checked(sbuf, rbuf, icounts, ccounts, bcount, dt, op, comm,
-                          mode, req, fn);
-    return rs_run(sbuf, rbuf, icounts, ccounts, bcount, dt, op, comm, mode,
-                  req, fn);
-}
+static const ucmpi_coll_desc_t rs_desc = {
+    .check = rs_check, .record = rs_record, .start = rs_start};
+static const ucmpi_coll_desc_t rsb_desc = {
+    .record = rs_record, .start = rs_start};
 
 #pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
                         const int recvcounts[], MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm)
 {
-    int rc = check_counts(comm, recvcounts, "MPI_Reduce_scatter");
-    return rc ? rc : rs_common(sendbuf, recvbuf, recvcounts, NULL, 0, datatype, op,
-                               comm, UCMPI_COLL_BLOCKING, NULL,
-                               "MPI_Reduce_scatter");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcounts = recvcounts, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&rs_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Reduce_scatter");
 }
 
 #pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
@@ -275,10 +251,10 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
                          const int recvcounts[], MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    int rc = check_counts(comm, recvcounts, "MPI_Ireduce_scatter");
-    return rc ? rc : rs_common(sendbuf, recvbuf, recvcounts, NULL, 0, datatype, op,
-                               comm, UCMPI_COLL_NONBLOCKING, request,
-                               "MPI_Ireduce_scatter");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcounts = recvcounts, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&rs_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Ireduce_scatter");
 }
 
 #pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
@@ -287,30 +263,32 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf,
                              MPI_Op op, MPI_Comm comm, MPI_Info info,
                              MPI_Request *request)
 {
-    int rc = check_counts(comm, recvcounts, "MPI_Reduce_scatter_init");
-    return rc ? rc : rs_common(sendbuf, recvbuf, recvcounts, NULL, 0, datatype, op,
-                               comm, UCMPI_COLL_PERSISTENT, request,
-                               "MPI_Reduce_scatter_init");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcounts = recvcounts, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&rs_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Reduce_scatter_init");
 }
 
 #pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
-                              int recvcount, MPI_Datatype datatype,
-                              MPI_Op op, MPI_Comm comm)
+                              int recvcount, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm)
 {
-    return rs_common(sendbuf, recvbuf, NULL, NULL, recvcount, datatype, op, comm,
-                     UCMPI_COLL_BLOCKING, NULL, "MPI_Reduce_scatter_block");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&rsb_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Reduce_scatter_block");
 }
 
 #pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
 int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
-                               int recvcount, MPI_Datatype datatype,
-                               MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request)
+                               int recvcount, MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm, MPI_Request *request)
 {
-    return rs_common(sendbuf, recvbuf, NULL, NULL, recvcount, datatype, op, comm,
-                     UCMPI_COLL_NONBLOCKING, request,
-                     "MPI_Ireduce_scatter_block");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&rsb_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Ireduce_scatter_block");
 }
 
 #pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
@@ -319,9 +297,10 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf,
                                    MPI_Op op, MPI_Comm comm, MPI_Info info,
                                    MPI_Request *request)
 {
-    return rs_common(sendbuf, recvbuf, NULL, NULL, recvcount, datatype, op, comm,
-                     UCMPI_COLL_PERSISTENT, request,
-                     "MPI_Reduce_scatter_block_init");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&rsb_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Reduce_scatter_block_init");
 }
 
 /* Large-count (MPI-4) forms. */
@@ -330,21 +309,10 @@ int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf,
                           const MPI_Count recvcounts[], MPI_Datatype datatype,
                           MPI_Op op, MPI_Comm comm)
 {
-    int rc = check_counts(comm, recvcounts, "MPI_Reduce_scatter_c");
-    return rc ? rc
-              : rs_common(sendbuf, recvbuf, NULL, recvcounts, 0, datatype, op,
-                          comm, UCMPI_COLL_BLOCKING, NULL,
-                          "MPI_Reduce_scatter_c");
-}
-
-#pragma weak MPI_Reduce_scatter_block_c = PMPI_Reduce_scatter_block_c
-int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
-                                MPI_Count recvcount, MPI_Datatype datatype,
-                                MPI_Op op, MPI_Comm comm)
-{
-    return rs_common(sendbuf, recvbuf, NULL, NULL, recvcount, datatype, op,
-                     comm, UCMPI_COLL_BLOCKING, NULL,
-                     "MPI_Reduce_scatter_block_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcounts_c = recvcounts, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&rs_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Reduce_scatter_c");
 }
 
 #pragma weak MPI_Ireduce_scatter_c = PMPI_Ireduce_scatter_c
@@ -352,22 +320,10 @@ int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf,
                            const MPI_Count recvcounts[], MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    int rc = check_counts(comm, recvcounts, "MPI_Ireduce_scatter_c");
-    return rc ? rc
-              : rs_common(sendbuf, recvbuf, NULL, recvcounts, 0, datatype, op,
-                          comm, UCMPI_COLL_NONBLOCKING, request,
-                          "MPI_Ireduce_scatter_c");
-}
-
-#pragma weak MPI_Ireduce_scatter_block_c = PMPI_Ireduce_scatter_block_c
-int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
-                                 MPI_Count recvcount, MPI_Datatype datatype,
-                                 MPI_Op op, MPI_Comm comm,
-                                 MPI_Request *request)
-{
-    return rs_common(sendbuf, recvbuf, NULL, NULL, recvcount, datatype, op,
-                     comm, UCMPI_COLL_NONBLOCKING, request,
-                     "MPI_Ireduce_scatter_block_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcounts_c = recvcounts, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&rs_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Ireduce_scatter_c");
 }
 
 #pragma weak MPI_Reduce_scatter_init_c = PMPI_Reduce_scatter_init_c
@@ -376,11 +332,33 @@ int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Info info, MPI_Request *request)
 {
-    int rc = check_counts(comm, recvcounts, "MPI_Reduce_scatter_init_c");
-    return rc ? rc
-              : rs_common(sendbuf, recvbuf, NULL, recvcounts, 0, datatype, op,
-                          comm, UCMPI_COLL_PERSISTENT, request,
-                          "MPI_Reduce_scatter_init_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcounts_c = recvcounts, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&rs_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Reduce_scatter_init_c");
+}
+
+#pragma weak MPI_Reduce_scatter_block_c = PMPI_Reduce_scatter_block_c
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype datatype,
+                                MPI_Op op, MPI_Comm comm)
+{
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&rsb_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Reduce_scatter_block_c");
+}
+
+#pragma weak MPI_Ireduce_scatter_block_c = PMPI_Ireduce_scatter_block_c
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request)
+{
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&rsb_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Ireduce_scatter_block_c");
 }
 
 #pragma weak MPI_Reduce_scatter_block_init_c = PMPI_Reduce_scatter_block_init_c
@@ -390,7 +368,8 @@ int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
                                      MPI_Comm comm, MPI_Info info,
                                      MPI_Request *request)
 {
-    return rs_common(sendbuf, recvbuf, NULL, NULL, recvcount, datatype, op,
-                     comm, UCMPI_COLL_PERSISTENT, request,
-                     "MPI_Reduce_scatter_block_init_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&rsb_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Reduce_scatter_block_init_c");
 }

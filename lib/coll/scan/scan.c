@@ -1,6 +1,6 @@
 /* MPI_Scan, MPI_Exscan and their I and _init forms: algorithm table and
  * entry points (intracommunicators only, as the standard defines them). */
-#include "coll/coll_check.h"
+#include "coll/coll_drv.h"
 #include "coll/scan/scan.h"
 #include "coll/alias.h"
 
@@ -10,18 +10,23 @@ static const ucmpi_coll_alg_t scan_algs[] = {
 };
 #define NALGS ((int)(sizeof(scan_algs) / sizeof(scan_algs[0])))
 
-static int scan_run(const void *sbuf, void *rbuf, MPI_Count count,
-                    MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode,
-                    MPI_Request *req, int exclusive, const char *fn)
+static int scan_start(ucmpi_coll_args_t *a, int exclusive)
 {
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = a->comm;
+    const void *sbuf = a->sbuf;
+    void *rbuf = a->rbuf;
+    MPI_Count count = a->rcount;
+    MPI_Datatype dt = a->rdt;
+    MPI_Op op = a->op;
+    int mode = a->mode;
+    MPI_Request *req = a->req;
     ucmpi_sched_t *s;
-    int rc = ucmpi_coll_check_comm(comm, fn);
+    int rc = MPI_SUCCESS;
 
-    if (rc == MPI_SUCCESS && comm->is_inter)
+    if (comm->is_inter)
         rc = ucmpi_err_comm(comm, MPI_ERR_COMM, fn,
                             "scans are not defined on intercommunicators");
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_check_req(comm, mode, req, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_count(comm, count, fn);
     if (rc == MPI_SUCCESS)
@@ -61,42 +66,39 @@ static int scan_run(const void *sbuf, void *rbuf, MPI_Count count,
     return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int scan_checked(const void *sbuf, void *rbuf, MPI_Count count,
-                        MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode,
-                        MPI_Request *req, int exclusive, const char *fn)
-{
-    ucmpi_coll_check_args_t a = {
-        .has_op = 1, .op = op, .op_dt = dt,
-        .send = {.count = count, .dt = dt},
-        .recv = {.count = count, .dt = dt}};
-    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
 
-    if (rc == MPI_SUCCESS) {
-        rc = scan_run(sbuf, rbuf, count, dt, op, comm, mode, req, exclusive,
-                      fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
+static int inclusive_start(ucmpi_coll_args_t *a)
+{
+    return scan_start(a, 0);
 }
 
-static int scan_common(const void *sbuf, void *rbuf, MPI_Count count,
-                       MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode,
-                       MPI_Request *req, int exclusive, const char *fn)
+static int exclusive_start(ucmpi_coll_args_t *a)
 {
-    if (ucmpi_coll_check_wanted())
-        return scan_checked(sbuf, rbuf, count, dt, op, comm, mode, req,
-                            exclusive, fn);
-    return scan_run(sbuf, rbuf, count, dt, op, comm, mode, req, exclusive, fn);
+    return scan_start(a, 1);
 }
+
+static void scan_record(const ucmpi_coll_args_t *a,
+                        ucmpi_coll_check_args_t *r)
+{
+    *r = (ucmpi_coll_check_args_t){
+        .has_op = 1, .op = a->op, .op_dt = a->rdt,
+        .send = {.count = a->rcount, .dt = a->rdt},
+        .recv = {.count = a->rcount, .dt = a->rdt}};
+}
+
+static const ucmpi_coll_desc_t scan_desc = {
+    .record = scan_record, .start = inclusive_start};
+static const ucmpi_coll_desc_t exscan_desc = {
+    .record = scan_record, .start = exclusive_start};
 
 #pragma weak MPI_Scan = PMPI_Scan
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,
               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
-                       UCMPI_COLL_BLOCKING, NULL, 0, "MPI_Scan");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&scan_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Scan");
 }
 
 #pragma weak MPI_Iscan = PMPI_Iscan
@@ -104,8 +106,10 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count,
                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                MPI_Request *request)
 {
-    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
-                       UCMPI_COLL_NONBLOCKING, request, 0, "MPI_Iscan");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&scan_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Iscan");
 }
 
 #pragma weak MPI_Scan_init = PMPI_Scan_init
@@ -113,16 +117,20 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count,
                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Info info, MPI_Request *request)
 {
-    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
-                       UCMPI_COLL_PERSISTENT, request, 0, "MPI_Scan_init");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&scan_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Scan_init");
 }
 
 #pragma weak MPI_Exscan = PMPI_Exscan
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
-                       UCMPI_COLL_BLOCKING, NULL, 1, "MPI_Exscan");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&exscan_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Exscan");
 }
 
 #pragma weak MPI_Iexscan = PMPI_Iexscan
@@ -130,8 +138,10 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                  MPI_Request *request)
 {
-    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
-                       UCMPI_COLL_NONBLOCKING, request, 1, "MPI_Iexscan");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&exscan_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Iexscan");
 }
 
 #pragma weak MPI_Exscan_init = PMPI_Exscan_init
@@ -139,8 +149,10 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
-    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
-                       UCMPI_COLL_PERSISTENT, request, 1, "MPI_Exscan_init");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&exscan_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Exscan_init");
 }
 
 /* Large-count (MPI-4) forms. */
@@ -148,8 +160,10 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count,
 int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
-                       UCMPI_COLL_BLOCKING, NULL, 0, "MPI_Scan_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&scan_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Scan_c");
 }
 
 #pragma weak MPI_Iscan_c = PMPI_Iscan_c
@@ -157,8 +171,10 @@ int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                  MPI_Request *request)
 {
-    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
-                       UCMPI_COLL_NONBLOCKING, request, 0, "MPI_Iscan_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&scan_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Iscan_c");
 }
 
 #pragma weak MPI_Scan_init_c = PMPI_Scan_init_c
@@ -166,17 +182,20 @@ int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
-    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
-                       UCMPI_COLL_PERSISTENT, request, 0, "MPI_Scan_init_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&scan_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Scan_init_c");
 }
 
-/* Large-count (MPI-4) forms. */
 #pragma weak MPI_Exscan_c = PMPI_Exscan_c
 int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
-                       UCMPI_COLL_BLOCKING, NULL, 1, "MPI_Exscan_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&exscan_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Exscan_c");
 }
 
 #pragma weak MPI_Iexscan_c = PMPI_Iexscan_c
@@ -184,8 +203,10 @@ int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Request *request)
 {
-    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
-                       UCMPI_COLL_NONBLOCKING, request, 1, "MPI_Iexscan_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&exscan_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Iexscan_c");
 }
 
 #pragma weak MPI_Exscan_init_c = PMPI_Exscan_init_c
@@ -193,6 +214,8 @@ int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                        MPI_Info info, MPI_Request *request)
 {
-    return scan_common(sendbuf, recvbuf, count, datatype, op, comm,
-                       UCMPI_COLL_PERSISTENT, request, 1, "MPI_Exscan_init_c");
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
+                           .rcount = count, .rdt = datatype, .op = op};
+    return ucmpi_coll_call(&exscan_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Exscan_init_c");
 }

@@ -2,7 +2,8 @@
  * MPI_Scatter and MPI_Scatterv in their blocking, nonblocking and
  * persistent forms, on intra- and intercommunicators.
  */
-#include "coll/coll_check.h"
+#include "coll/coll_drv.h"
+#include "coll/coll_tune.h"
 #include "coll/scatter/scatter.h"
 #include "coll/gather/vtree.h"
 
@@ -17,14 +18,8 @@ const ucmpi_xfer_alg_t ucmpi_scatter_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-/* Thresholds: same starting points as gather (see gather.c for why they
- * are not yet measured). */
-static const struct {
-    int min_ranks;
-    size_t max_total;
-} scatter_thresh = {5, 64 * 1024};
 
-static const ucmpi_xfer_alg_t *scatter_select(const ucmpi_xfer_args_t *a)
+static const ucmpi_xfer_alg_t *scatter_select(const ucmpi_coll_args_t *a)
 {
     const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_scatter_algs,
                                                   "SCATTER_ALGORITHM");
@@ -36,8 +31,8 @@ static const ucmpi_xfer_alg_t *scatter_select(const ucmpi_xfer_args_t *a)
         return &ucmpi_scatter_algs[SCATTER_LINEAR];
     if (f)
         return f;
-    return a->size >= scatter_thresh.min_ranks &&
-                   bs * (size_t)a->size < scatter_thresh.max_total
+    return a->size >= ucmpi_thr_n(UCMPI_THR_SCATTER_TREE_MIN_RANKS) &&
+                   bs * (size_t)a->size < ucmpi_thr(UCMPI_THR_SCATTER_TREE_MAX_TOTAL)
                ? &ucmpi_scatter_algs[SCATTER_BINOMIAL]
                : &ucmpi_scatter_algs[SCATTER_LINEAR];
 }
@@ -66,11 +61,11 @@ static int scatter_check_recv(ucmpi_comm_t *c, const void *sbuf, void *rbuf,
     return MPI_SUCCESS;
 }
 
-static void scatter_args(ucmpi_xfer_args_t *a, MPI_Comm comm, int root,
+static void scatter_args(ucmpi_coll_args_t *a, MPI_Comm comm, int root,
                          const void *sbuf, void *rbuf, MPI_Count rcount,
                          MPI_Datatype rdt)
 {
-    *a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+    *a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
                              .size = comm->size, .root = root, .sbuf = sbuf,
                              .scount = 0, .sdt = MPI_BYTE, .rbuf = rbuf,
                              .rcount = rcount, .rdt = rdt};
@@ -81,13 +76,13 @@ static void scatter_args(ucmpi_xfer_args_t *a, MPI_Comm comm, int root,
     }
 }
 
-static const ucmpi_xfer_alg_t *scatterv_select(const ucmpi_xfer_args_t *a);
+static const ucmpi_xfer_alg_t *scatterv_select(const ucmpi_coll_args_t *a);
 
 /* The root's own block mismatches (error err): the others' blocks still
  * go, under the algorithm select picks, and then the root reports. */
 static int run_without_own(const ucmpi_xfer_alg_t *(*select)(
-                               const ucmpi_xfer_args_t *),
-                           ucmpi_xfer_args_t *a, ucmpi_xfer_mode_t mode,
+                               const ucmpi_coll_args_t *),
+                           ucmpi_coll_args_t *a, int mode,
                            MPI_Request *req, const char *fn, int err)
 {
     a->rbuf = MPI_IN_PLACE;
@@ -135,9 +130,9 @@ static bool sendv_ok(int n, const void *sbuf, const int *counts,
  * data. */
 static int scatter_nonroot_failed(ucmpi_comm_t *c, int err, int root,
                                   const ucmpi_xfer_alg_t *alg,
-                                  ucmpi_xfer_mode_t mode, MPI_Request *req)
+                                  int mode, MPI_Request *req)
 {
-    ucmpi_xfer_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
+    ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
                            .root = root, .sdt = MPI_BYTE, .rdt = MPI_BYTE,
                            .rcount = 1};
     ucmpi_sched_t *s;
@@ -152,7 +147,7 @@ static int scatter_nonroot_failed(ucmpi_comm_t *c, int err, int root,
     a.rbuf = ucmpi_sched_alloc(s, 1);
     rc = a.rbuf == NULL ? MPI_ERR_NO_MEM : alg->build(s, &a);
     ucmpi_sched_poison(s);
-    if (mode == UCMPI_XFER_PERSISTENT)
+    if (mode == UCMPI_COLL_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, req, err);
     ucmpi_coll_release(s, rc);
     return err;
@@ -164,15 +159,15 @@ static int scatter_nonroot_failed(ucmpi_comm_t *c, int err, int root,
  * which their exact receives turn into an error (alg: the algorithm the
  * others run).  The persistent form hands back a request that does so on
  * each start.  Other ranks keep their collective numbers in step. */
-static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_xfer_args_t *a,
+static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_coll_args_t *a,
                           bool can_send, const ucmpi_xfer_alg_t *alg,
-                          ucmpi_xfer_mode_t mode, MPI_Request *req,
+                          int mode, MPI_Request *req,
                           const char *fn)
 {
     ucmpi_sched_t *s;
     int rc;
 
-    if (mode != UCMPI_XFER_BLOCKING && req != NULL)
+    if (mode != UCMPI_COLL_BLOCKING && req != NULL)
         *req = MPI_REQUEST_NULL;
     if (!ucmpi_xfer_is_root(c, a->root))
         return scatter_nonroot_failed(c, err, a->root, alg, mode, req);
@@ -195,7 +190,7 @@ static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_xfer_args_t *a,
         a->scounts_c = NULL;
         if (rc == MPI_SUCCESS)
             rc = alg->build(s, a);
-        if (mode == UCMPI_XFER_PERSISTENT)
+        if (mode == UCMPI_COLL_PERSISTENT)
             return ucmpi_coll_persist_failed(s, rc, req, err);
         (void)ucmpi_coll_run(c, s, rc, UCMPI_COLL_BLOCKING, NULL, fn);
         return err;
@@ -209,7 +204,7 @@ static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_xfer_args_t *a,
     a->sblk = ucmpi_xblk_uniform(s, c->remote_size, NULL, 0, MPI_BYTE);
     rc = a->sblk == NULL ? MPI_ERR_NO_MEM : alg->build(s, a);
     ucmpi_sched_poison(s);
-    if (mode == UCMPI_XFER_PERSISTENT)
+    if (mode == UCMPI_COLL_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, req, err);
     ucmpi_coll_release(s, rc);
     return err;
@@ -221,7 +216,7 @@ static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_xfer_args_t *a,
  * below the tree's size threshold (at and above it, with the others in
  * the tree, linear's empty messages to the ranks that are not the root's
  * children stay unmatched). */
-static const ucmpi_xfer_alg_t *scatter_select_nodata(ucmpi_xfer_args_t *a,
+static const ucmpi_xfer_alg_t *scatter_select_nodata(ucmpi_coll_args_t *a,
                                                      long long bs)
 {
     const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_scatter_algs,
@@ -245,7 +240,7 @@ static const ucmpi_xfer_alg_t *scatter_select_nodata(ucmpi_xfer_args_t *a,
 static const ucmpi_xfer_alg_t *scatter_select_others(ucmpi_comm_t *c,
                                                      int root, long long bs)
 {
-    ucmpi_xfer_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
+    ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
                            .root = root, .rdt = MPI_BYTE, .sdt = MPI_BYTE,
                            .rcount = bs};
     const ucmpi_xfer_alg_t *f;
@@ -255,7 +250,7 @@ static const ucmpi_xfer_alg_t *scatter_select_others(ucmpi_comm_t *c,
     f = ucmpi_xfer_forced(ucmpi_scatter_algs, "SCATTER_ALGORITHM");
     if (f != NULL)
         return f;
-    return c->size < scatter_thresh.min_ranks
+    return c->size < ucmpi_thr_n(UCMPI_THR_SCATTER_TREE_MIN_RANKS)
                ? &ucmpi_scatter_algs[SCATTER_LINEAR] : NULL;
 }
 
@@ -263,25 +258,29 @@ static const ucmpi_xfer_alg_t *scatter_select_others(ucmpi_comm_t *c,
  * send block, elsewhere the receive block; a): the rank runs the empty
  * schedule (a zero rank hears from its parent in any algorithm, and a
  * zero root's first message reaches its first child). */
-static int scatter_empty(const ucmpi_comm_t *c, const ucmpi_xfer_args_t *a)
+static int scatter_empty(const ucmpi_comm_t *c, const ucmpi_coll_args_t *a)
 {
     return !c->is_inter && c->size > 1 &&
            (a->root == c->rank ? a->scount * a->sdt->size
                                : a->rcount * a->rdt->size) == 0;
 }
 
-static int scatter_run(const void *sbuf, MPI_Count scount,
-                       MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                       MPI_Datatype rdt, int root,
-                       MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                       MPI_Request *req, const char *fn)
+static int scatter_start(ucmpi_coll_args_t *in)
 {
-    ucmpi_xfer_args_t a;
-    int rc = ucmpi_xfer_check_comm(comm, fn);
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = in->comm;
+    const void *sbuf = in->sbuf;
+    MPI_Count scount = in->scount;
+    MPI_Datatype sdt = in->sdt;
+    void *rbuf = in->rbuf;
+    MPI_Count rcount = in->rcount;
+    MPI_Datatype rdt = in->rdt;
+    int root = in->root;
+    int mode = in->mode;
+    MPI_Request *req = in->req;
+    ucmpi_coll_args_t a;
+    int rc = MPI_SUCCESS;
 
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
     if (rc == MPI_SUCCESS)
         rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
@@ -305,7 +304,7 @@ static int scatter_run(const void *sbuf, MPI_Count scount,
         bool ok = send_ok(sbuf, scount, sdt);
         long long bs = -1;
 
-        a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+        a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
                                 .size = comm->size, .root = root,
                                 .sbuf = sbuf, .scount = ok ? scount : 0,
                                 .sdt = ok ? sdt : MPI_BYTE,
@@ -341,50 +340,30 @@ static int scatter_run(const void *sbuf, MPI_Count scount,
     return ucmpi_xfer_run(scatter_select(&a), &a, mode, req, fn);
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int scatter_checked(const void *sbuf, MPI_Count scount,
-                           MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                           MPI_Datatype rdt, int root, MPI_Comm comm,
-                           ucmpi_xfer_mode_t mode, MPI_Request *req,
-                           const char *fn)
+static void scatter_record(const ucmpi_coll_args_t *u,
+                           ucmpi_coll_check_args_t *r)
 {
-    ucmpi_coll_check_args_t a = {
-        .rooted = 1, .root = root,
-        .send = {.who = UCMPI_CCK_ROOT, .count = scount, .dt = sdt},
-        .recv = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = rcount,
-                 .dt = rdt}};
-    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
-
-    if (rc == MPI_SUCCESS) {
-        rc = scatter_run(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm,
-                         mode, req, fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
+    *r = (ucmpi_coll_check_args_t){
+        .rooted = 1, .root = u->root,
+        .send = {.who = UCMPI_CCK_ROOT, .count = u->scount, .dt = u->sdt},
+        .recv = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = u->rcount,
+                 .dt = u->rdt}};
 }
 
-static int scatter_common(const void *sbuf, MPI_Count scount,
-                          MPI_Datatype sdt, void *rbuf, MPI_Count rcount,
-                          MPI_Datatype rdt, int root, MPI_Comm comm,
-                          ucmpi_xfer_mode_t mode, MPI_Request *req,
-                          const char *fn)
-{
-    if (ucmpi_coll_check_wanted())
-        return scatter_checked(sbuf, scount, sdt, rbuf, rcount, rdt, root,
-                               comm, mode, req, fn);
-    return scatter_run(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm, mode,
-                       req, fn);
-}
+static const ucmpi_coll_desc_t scatter_desc = {
+    .record = scatter_record, .start = scatter_start};
 
 #pragma weak MPI_Scatter = PMPI_Scatter
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                  int root, MPI_Comm comm)
 {
-    return scatter_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, root, comm, UCMPI_XFER_BLOCKING, NULL,
-                          "MPI_Scatter");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Scatter");
 }
 
 #pragma weak MPI_Iscatter = PMPI_Iscatter
@@ -392,9 +371,12 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm, MPI_Request *request)
 {
-    return scatter_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, root, comm, UCMPI_XFER_NONBLOCKING,
-                          request, "MPI_Iscatter");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Iscatter");
 }
 
 #pragma weak MPI_Scatter_init = PMPI_Scatter_init
@@ -403,10 +385,12 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm,
                       MPI_Info info, MPI_Request *request)
 {
-    (void)info;
-    return scatter_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, root, comm, UCMPI_XFER_PERSISTENT,
-                          request, "MPI_Scatter_init");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Scatter_init");
 }
 
 /* ---- scatterv ---- */
@@ -422,13 +406,8 @@ static const ucmpi_xfer_alg_t scatterv_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-/* As for gatherv (gather.c): only the root knows the counts, so the
- * communicator size alone decides. */
-static const struct {
-    int tree_min_ranks;
-} scatterv_thresh = {16};
 
-static const ucmpi_xfer_alg_t *scatterv_select(const ucmpi_xfer_args_t *a)
+static const ucmpi_xfer_alg_t *scatterv_select(const ucmpi_coll_args_t *a)
 {
     const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(scatterv_algs,
                                                   "SCATTERV_ALGORITHM");
@@ -437,26 +416,31 @@ static const ucmpi_xfer_alg_t *scatterv_select(const ucmpi_xfer_args_t *a)
         return &scatterv_algs[SCATTERV_LINEAR];
     if (f)
         return f;
-    return a->size >= scatterv_thresh.tree_min_ranks
+    return a->size >= ucmpi_thr_n(UCMPI_THR_SCATTERV_TREE_MIN_RANKS)
                ? &scatterv_algs[SCATTERV_BINOMIAL]
                : &scatterv_algs[SCATTERV_LINEAR];
 }
 
 /* scounts_c/displs_c: the _c forms' arrays (then scounts/displs NULL) */
-static int scatterv_run(const void *sbuf, const int *scounts,
-                        const int *displs, const MPI_Count *scounts_c,
-                        const MPI_Aint *displs_c, MPI_Datatype sdt,
-                        void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
-                        int root,
-                        MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                        MPI_Request *req, const char *fn)
+static int scatterv_start(ucmpi_coll_args_t *in)
 {
-    ucmpi_xfer_args_t a;
-    int rc = ucmpi_xfer_check_comm(comm, fn);
+    const char *fn = ucmpi_call_name();
+    ucmpi_comm_t *comm = in->comm;
+    const void *sbuf = in->sbuf;
+    const int *scounts = in->scounts;
+    const int *displs = in->sdispls;
+    const MPI_Count *scounts_c = in->scounts_c;
+    const MPI_Aint *displs_c = in->sdispls_c;
+    MPI_Datatype sdt = in->sdt;
+    void *rbuf = in->rbuf;
+    MPI_Count rcount = in->rcount;
+    MPI_Datatype rdt = in->rdt;
+    int root = in->root;
+    int mode = in->mode;
+    MPI_Request *req = in->req;
+    ucmpi_coll_args_t a;
+    int rc = MPI_SUCCESS;
 
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_coll_check_req(comm, (int)mode, req, fn);
     if (rc == MPI_SUCCESS)
         rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
     if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
@@ -482,7 +466,7 @@ static int scatterv_run(const void *sbuf, const int *scounts,
         bool some = !ok && sbuf != MPI_IN_PLACE && dt_ok(sdt) &&
                     (scounts_c ? displs_c != NULL : scounts && displs);
 
-        a = (ucmpi_xfer_args_t){.comm = comm, .rank = comm->rank,
+        a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
                                 .size = comm->size, .root = root,
                                 .sbuf = sbuf, .sdt = ok || some ? sdt
                                                                : MPI_BYTE,
@@ -516,45 +500,19 @@ static int scatterv_run(const void *sbuf, const int *scounts,
     return ucmpi_xfer_run(scatterv_select(&a), &a, mode, req, fn);
 }
 
-/* UCMPI_COLL_CHECK=1 (coll_check.h): the ranks agree on the call
- * first. */
-static int scatterv_checked(const void *sbuf, const int *scounts,
-                            const int *displs, const MPI_Count *scounts_c,
-                            const MPI_Aint *displs_c, MPI_Datatype sdt,
-                            void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
-                            int root, MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                            MPI_Request *req, const char *fn)
+static void scatterv_record(const ucmpi_coll_args_t *u,
+                            ucmpi_coll_check_args_t *r)
 {
-    ucmpi_coll_check_args_t a = {
-        .rooted = 1, .root = root,
-        .send = {.who = UCMPI_CCK_ROOT, .vec = 1, .counts = scounts,
-                 .ccounts = scounts_c, .dt = sdt},
-        .recv = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = rcount,
-                 .dt = rdt}};
-    int rc = ucmpi_coll_check_begin(comm, (int)mode, &a, fn);
-
-    if (rc == MPI_SUCCESS) {
-        rc = scatterv_run(sbuf, scounts, displs, scounts_c, displs_c, sdt,
-                          rbuf, rcount, rdt, root, comm, mode, req, fn);
-        ucmpi_coll_check_end(comm);
-    }
-    return rc;
+    *r = (ucmpi_coll_check_args_t){
+        .rooted = 1, .root = u->root,
+        .send = {.who = UCMPI_CCK_ROOT, .vec = 1, .counts = u->scounts,
+                 .ccounts = u->scounts_c, .dt = u->sdt},
+        .recv = {.who = UCMPI_CCK_NONROOT, .to_root = 1, .count = u->rcount,
+                 .dt = u->rdt}};
 }
 
-static int scatterv_common(const void *sbuf, const int *scounts,
-                           const int *displs, const MPI_Count *scounts_c,
-                           const MPI_Aint *displs_c, MPI_Datatype sdt,
-                           void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
-                           int root, MPI_Comm comm, ucmpi_xfer_mode_t mode,
-                           MPI_Request *req, const char *fn)
-{
-    if (ucmpi_coll_check_wanted())
-        return scatterv_checked(sbuf, scounts, displs, scounts_c, displs_c,
-                                sdt, rbuf, rcount, rdt, root, comm, mode, req,
-                                fn);
-    return scatterv_run(sbuf, scounts, displs, scounts_c, displs_c, sdt, rbuf,
-                        rcount, rdt, root, comm, mode, req, fn);
-}
+static const ucmpi_coll_desc_t scatterv_desc = {
+    .record = scatterv_record, .start = scatterv_start};
 
 #pragma weak MPI_Scatterv = PMPI_Scatterv
 int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
@@ -562,10 +520,12 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
                   int recvcount, MPI_Datatype recvtype, int root,
                   MPI_Comm comm)
 {
-    return scatterv_common(sendbuf, sendcounts, displs, NULL, NULL,
-                           sendtype, recvbuf,
-                           recvcount, recvtype, root, comm,
-                           UCMPI_XFER_BLOCKING, NULL, "MPI_Scatterv");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
+                           .sdispls = displs, .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Scatterv");
 }
 
 #pragma weak MPI_Iscatterv = PMPI_Iscatterv
@@ -574,10 +534,12 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
                    int recvcount, MPI_Datatype recvtype, int root,
                    MPI_Comm comm, MPI_Request *request)
 {
-    return scatterv_common(sendbuf, sendcounts, displs, NULL, NULL,
-                           sendtype, recvbuf,
-                           recvcount, recvtype, root, comm,
-                           UCMPI_XFER_NONBLOCKING, request, "MPI_Iscatterv");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
+                           .sdispls = displs, .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Iscatterv");
 }
 
 #pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
@@ -587,11 +549,11 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
                        int root, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
-    (void)info;
-    return scatterv_common(sendbuf, sendcounts, displs, NULL, NULL,
-                           sendtype, recvbuf,
-                           recvcount, recvtype, root, comm,
-                           UCMPI_XFER_PERSISTENT, request,
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
+                           .sdispls = displs, .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_PERSISTENT, request,
                            "MPI_Scatterv_init");
 }
 
@@ -602,9 +564,12 @@ int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount,
                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                    MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return scatter_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, root, comm, UCMPI_XFER_BLOCKING, NULL,
-                          "MPI_Scatter_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Scatter_c");
 }
 
 #pragma weak MPI_Iscatter_c = PMPI_Iscatter_c
@@ -613,9 +578,12 @@ int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount,
                     MPI_Datatype recvtype, int root, MPI_Comm comm,
                     MPI_Request *request)
 {
-    return scatter_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, root, comm, UCMPI_XFER_NONBLOCKING,
-                          request, "MPI_Iscatter_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Iscatter_c");
 }
 
 #pragma weak MPI_Scatter_init_c = PMPI_Scatter_init_c
@@ -624,10 +592,12 @@ int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount,
                         MPI_Count recvcount, MPI_Datatype recvtype, int root,
                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)info;
-    return scatter_common(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, root, comm, UCMPI_XFER_PERSISTENT,
-                          request, "MPI_Scatter_init_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
+                           .sdt = sendtype, .rbuf = recvbuf,
+                           .rcount = recvcount, .rdt = recvtype, .root = root,
+                           .comm = comm};
+    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_PERSISTENT, request,
+                           "MPI_Scatter_init_c");
 }
 
 #pragma weak MPI_Scatterv_c = PMPI_Scatterv_c
@@ -636,9 +606,12 @@ int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
                     void *recvbuf, MPI_Count recvcount,
                     MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return scatterv_common(sendbuf, NULL, NULL, sendcounts, displs, sendtype,
-                           recvbuf, recvcount, recvtype, root, comm,
-                           UCMPI_XFER_BLOCKING, NULL, "MPI_Scatterv_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts_c = sendcounts,
+                           .sdispls_c = displs, .sdt = sendtype,
+                           .rbuf = recvbuf, .rcount = recvcount,
+                           .rdt = recvtype, .root = root, .comm = comm};
+    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
+                           "MPI_Scatterv_c");
 }
 
 #pragma weak MPI_Iscatterv_c = PMPI_Iscatterv_c
@@ -648,9 +621,12 @@ int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
                      MPI_Datatype recvtype, int root, MPI_Comm comm,
                      MPI_Request *request)
 {
-    return scatterv_common(sendbuf, NULL, NULL, sendcounts, displs, sendtype,
-                           recvbuf, recvcount, recvtype, root, comm,
-                           UCMPI_XFER_NONBLOCKING, request, "MPI_Iscatterv_c");
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts_c = sendcounts,
+                           .sdispls_c = displs, .sdt = sendtype,
+                           .rbuf = recvbuf, .rcount = recvcount,
+                           .rdt = recvtype, .root = root, .comm = comm};
+    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
+                           "MPI_Iscatterv_c");
 }
 
 #pragma weak MPI_Scatterv_init_c = PMPI_Scatterv_init_c
@@ -660,9 +636,10 @@ int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                          MPI_Datatype recvtype, int root, MPI_Comm comm,
                          MPI_Info info, MPI_Request *request)
 {
-    (void)info;
-    return scatterv_common(sendbuf, NULL, NULL, sendcounts, displs, sendtype,
-                           recvbuf, recvcount, recvtype, root, comm,
-                           UCMPI_XFER_PERSISTENT, request,
+    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts_c = sendcounts,
+                           .sdispls_c = displs, .sdt = sendtype,
+                           .rbuf = recvbuf, .rcount = recvcount,
+                           .rdt = recvtype, .root = root, .comm = comm};
+    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_PERSISTENT, request,
                            "MPI_Scatterv_init_c");
 }

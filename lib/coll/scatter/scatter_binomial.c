@@ -6,7 +6,7 @@
 
 static int lowbit(int v) { return v & -v; }
 
-int ucmpi_scatter_binomial(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+int ucmpi_scatter_binomial(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     int n = a->size, root = a->root, vr = (a->rank - root + n) % n;
     int is_root = vr == 0, sub, top, rc;

@@ -1,7 +1,7 @@
 /* Linear scatter(v): the root sends every rank its block in one round. */
 #include "coll/scatter/scatter.h"
 
-int ucmpi_scatter_linear(ucmpi_sched_t *s, const ucmpi_xfer_args_t *a)
+int ucmpi_scatter_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     ucmpi_comm_t *c = a->comm;
     const ucmpi_xblk_t *blk;

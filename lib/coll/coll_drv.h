@@ -1,0 +1,91 @@
+/*
+ * The collective driver.  Every MPI collective entry point (blocking,
+ * nonblocking, persistent; int and _c forms) fills one ucmpi_coll_args_t
+ * and calls ucmpi_coll_call() with its collective's descriptor and the
+ * mode.  The driver names the call (core/call.h), validates the
+ * communicator and request, runs the optional argument check
+ * (UCMPI_COLL_CHECK, registered through ucmpi_coll_check_register) and
+ * hands the arguments to the collective's `start`: its own argument
+ * checks, the shared-memory path, selection from its algorithm table,
+ * then the schedule (built, or reused from the cache) run per mode.
+ */
+#ifndef UCMPI_COLL_DRV_H
+#define UCMPI_COLL_DRV_H
+
+#include "core/call.h"
+#include "core/ucmpi.h"
+#include "coll/coll_check.h"
+#include "coll/coll_util.h"
+
+/* One peer's piece of a message: count elements of dt at buf. */
+typedef struct {
+    char *buf;
+    MPI_Count count;
+    MPI_Datatype dt;
+} ucmpi_xblk_t;
+
+static inline size_t ucmpi_xblk_bytes(const ucmpi_xblk_t *b)
+{
+    return (size_t)b->count * (size_t)b->dt->size;
+}
+
+/* A collective call's arguments, as the user gave them and as the
+ * algorithms see them.  Uniform forms fill sbuf/scount/sdt and
+ * rbuf/rcount/rdt (one-buffer collectives: rbuf, rcount, rdt); v/w forms
+ * the arrays (int forms) or their _c counterparts (large-count forms),
+ * which the data-movement tail turns into the per-peer block lists. */
+typedef struct {
+    ucmpi_comm_t *comm;
+    int mode;                 /* UCMPI_COLL_BLOCKING/NONBLOCKING/PERSISTENT */
+    MPI_Request *req;         /* the user's request (not blocking) */
+    int rank, size;           /* local rank, local group size */
+    int root;                 /* rooted collectives */
+    MPI_Op op;                /* reductions */
+    const void *sbuf;         /* MPI_IN_PLACE allowed where the MPI call does */
+    MPI_Count scount;
+    MPI_Datatype sdt;
+    void *rbuf;
+    MPI_Count rcount;
+    MPI_Datatype rdt;
+    const int *scounts, *sdispls, *rcounts, *rdispls;
+    const MPI_Datatype *sdts, *rdts;
+    const MPI_Aint *sadispls, *radispls; /* neighbor_alltoallw's bytes */
+    int nsblk, nrblk;         /* entries of the arrays */
+    const MPI_Count *scounts_c, *rcounts_c;
+    const MPI_Aint *sdispls_c, *rdispls_c;
+    ucmpi_xblk_t *sblk;       /* per-peer send pieces (NULL: uniform) */
+    ucmpi_xblk_t *rblk;       /* per-peer receive pieces (NULL: uniform) */
+    /* neighbor collectives: the topology's peers */
+    int indeg, outdeg;
+    const int *srcs, *dsts;
+    int cart;                 /* cartesian: see neighbor_exchange.c */
+} ucmpi_coll_args_t;
+
+/* A collective, described once. */
+typedef struct {
+    /* Checks that must pass before the arguments mean anything to the
+     * other ranks (NULL: none); the rest are start's. */
+    int (*check)(const ucmpi_coll_args_t *a);
+    /* What UCMPI_COLL_CHECK compares across ranks (NULL: not checked). */
+    void (*record)(const ucmpi_coll_args_t *a, ucmpi_coll_check_args_t *r);
+    /* The collective's own checks, shm path, selection, build and run;
+     * comm is valid and the request pointer checked. */
+    int (*start)(ucmpi_coll_args_t *a);
+} ucmpi_coll_desc_t;
+
+/* Runs the call `name` (a static string) of collective d with *a in
+ * mode; req is the user's request for the nonblocking and persistent
+ * modes.  Errors go through the communicator's handler. */
+int ucmpi_coll_call(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a,
+                    int mode, MPI_Request *req, const char *name);
+
+/* The optional argument-check module (coll_check.c) plugs in here. */
+typedef struct {
+    const int *state;         /* 0: off, else call begin (< 0: unknown) */
+    int (*begin)(ucmpi_comm_t *comm, int mode,
+                 const ucmpi_coll_check_args_t *a);
+    void (*end)(ucmpi_comm_t *comm);
+} ucmpi_coll_check_hook_t;
+void ucmpi_coll_check_register(const ucmpi_coll_check_hook_t *h);
+
+#endif
