@@ -275,10 +275,9 @@ void ucmpi_coll_block(MPI_Count count, int n, int i, MPI_Count *off,
 /* Why a bound on the segment count: every segment is one round of the
  * ring (receive, reduce, send, then wait), and a round cannot finish
  * before the left neighbour has run.  With more ranks than free cores
- * each round costs a scheduler turn (~1-5 ms at load 15-20), so 64-byte
- * segments of a 240 KB block (8000 rounds) took 20-250 s per run of
- * coll_reduce_scatter's strided case at 3 ranks, and timed out in
- * session 10.  64 segments keep all but 1/64 of the pipelining gain
+ * each round costs a scheduler turn (milliseconds on a loaded machine),
+ * so thousands of tiny segments made a test run for minutes and time out
+ * (docs/tuning.md).  64 segments keep all but 1/64 of the pipelining gain
  * (the fill of the last hop); the default 512 KiB segments reach the
  * bound only from 32 MiB blocks. */
 MPI_Count ucmpi_coll_ring_segs(MPI_Count maxc, MPI_Aint extent,

@@ -89,7 +89,7 @@ int ucmpi_coll_skip_abort(ucmpi_comm_t *comm, int rc, int mode,
  * are dropped. */
 void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc);
 
-/* The count-0 rule (issue 5): a rank whose data for a collective is 0
+/* The count-0 rule: a rank whose data for a collective is 0
  * bytes still takes part, in an empty schedule (a dissemination barrier
  * of empty messages signed UCMPI_COLL_SIG_EMPTY, lib/coll/barrier/barrier.c).
  * When every rank's data is empty (a correct program) that is the whole

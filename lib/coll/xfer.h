@@ -58,7 +58,7 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
 int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
                           int mode, MPI_Request *request,
                           const char *fn, int err);
-/* collerr8: a rank whose own arguments failed a check (err, already
+/* A rank whose own arguments failed a check (err, already
  * reported) in a collective where everyone sends to and receives from
  * everyone (allgather, alltoall) still runs the others' algorithm alg,
  * built from *a (its receive side must be valid), poisoned: it takes what
@@ -73,7 +73,7 @@ int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
                             int err);
 /* (count, dt) passes ucmpi_xfer_check_buf (no report): 1, else 0. */
 int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt);
-/* xfer9: the blocks of a v/w side (int arrays, or the _c forms' ccounts
+/* The blocks of a v/w side (int arrays, or the _c forms' ccounts
  * and cdispls; one type dt, or one per block in dts) pass the checks of
  * ucmpi_xfer_check_counts/_types/_counts_c (no report): 1, else 0.  A
  * rank whose send side failed still serves the others when its receive
@@ -82,7 +82,7 @@ int ucmpi_xfer_blocks_ok(int n, const int *counts, const int *displs,
                          const MPI_Count *ccounts, const MPI_Aint *cdispls,
                          MPI_Datatype dt, const MPI_Datatype *dts);
 
-/* xfer9: a blocking allgather/alltoall (shm kind `kind`, nbytes per rank
+/* A blocking allgather/alltoall (shm kind `kind`, nbytes per rank
  * as the shm path counts them) on a comm with a shm segment that does
  * not take the shm path (more bytes than its automatic limit, e.g. with
  * tiny tuned buffers) while another rank's may (sizes differing between

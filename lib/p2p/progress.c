@@ -212,10 +212,9 @@ static long node_cores(void)
 }
 
 /* Chooses the wait mode from UCMPI_WAIT_MODE: auto yields when this node
- * runs more ranks than its ranks have cores.  (block measured better for
- * p2p when oversubscribed, 8 ranks on 2 cores, load 25-40, but made RMA
- * over TCP 5x slower: a rank polling a remote lock word sleeps each turn,
- * examples/param_server -n 3 took 34 s instead of 7; so it stays opt-in.) */
+ * runs more ranks than its ranks have cores.  (block helps oversubscribed
+ * p2p but makes RMA over TCP ~5x slower, since a rank polling a remote
+ * lock word sleeps each turn (docs/tuning.md); so it stays opt-in.) */
 void ucmpi_progress_init(void)
 {
     const char *m = ucmpi_config_str("WAIT_MODE");

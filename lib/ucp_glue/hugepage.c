@@ -5,8 +5,8 @@
  * CMA: the receiver's process_vm_readv() pins the sender's pages and
  * copies from them.  Pinning costs ~230 ns per 4 KiB page on this VM, so
  * from base pages the copy runs at ~12 GB/s against ~45 GB/s from
- * transparent huge pages (4 MiB, cache-resident, CPU time: /tmp/bw7/cma3.c
- * in bw7's report).  Open MPI and MPICH move it the same way, so all three
+ * transparent huge pages (docs/tuning.md).  Open MPI and MPICH move it
+ * the same way, so all three
  * ran at the base-page rate on malloc'd buffers (THP is "madvise" on
  * Debian).  A buffer the user sends again and again from is worth
  * collapsing into huge pages (MADV_COLLAPSE, Linux >= 6.1): the contents

@@ -72,7 +72,7 @@ static int ag_check_send(ucmpi_comm_t *c, const void *sbuf, MPI_Count scount,
 }
 
 /* This rank's arguments failed a check (rc, reported) after the others
- * went ahead (collerr8).  Blocking on shm: take the call's shm numbers,
+ * went ahead.  Blocking on shm: take the call's shm numbers,
  * marked invalid; else run their schedule poisoned: they get empty
  * messages from this rank.  Either way they report MPI_ERR_TRUNCATE
  * instead of waiting for ever or keeping a stale block.  With no usable
@@ -86,7 +86,7 @@ static int ag_failed(ucmpi_comm_t *comm, int rc, const ucmpi_xfer_alg_t *table,
                 mode == UCMPI_COLL_BLOCKING;
 
     if (a->rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(a->rcount, a->rdt)) {
-        /* (xfer9) no size to offer: the shm readers and voters fail */
+        /* no size to offer: the shm readers and voters fail */
         if (shm && ucmpi_xfer_shm_vote(comm, UCMPI_SHM_ALLGATHER, 0,
                                        UCMPI_XFER_VOTE_LOST, fn) !=
                        UCMPI_SHM_FALLBACK)
@@ -162,7 +162,7 @@ static int allgather_start(ucmpi_coll_args_t *in)
         } else if ((rc = ucmpi_xfer_shm_vote(comm, UCMPI_SHM_ALLGATHER,
                                              nbytes, 0, fn)) !=
                    UCMPI_SHM_FALLBACK) {
-            /* (xfer9) count 0 or past the shm limit: see the others' */
+            /* count 0 or past the shm limit: see the others' */
             if (rc != MPI_SUCCESS || rcount == 0)
                 return rc;
         }
@@ -260,7 +260,7 @@ static int allgatherv_start(ucmpi_coll_args_t *in)
                                                  "receive", fn);
         recv_ok = rc == MPI_SUCCESS;
     } else {
-        /* a failed send side (xfer9): the others still wait for this
+        /* a failed send side: the others still wait for this
          * rank's block, so it serves them if it can receive theirs */
         recv_ok = rbuf != MPI_IN_PLACE &&
                   ucmpi_xfer_blocks_ok(comm->remote_size, rcounts, displs,
@@ -291,7 +291,7 @@ static int allgatherv_start(ucmpi_coll_args_t *in)
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcounts_c ? rcounts_c[comm->rank]
                                               : rcounts[comm->rank],
                                     rdt, "own block", fn);
-    if (rc != MPI_SUCCESS)    /* the others went ahead (collerr8) */
+    if (rc != MPI_SUCCESS)    /* the others went ahead */
         return ag_failed(comm, rc, ucmpi_allgatherv_algs,
                          "ALLGATHERV_ALGORITHM", &a, total, mode, req);
     if (sbuf == MPI_IN_PLACE) {

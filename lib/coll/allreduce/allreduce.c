@@ -115,7 +115,7 @@ int ucmpi_reduction_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
     return ucmpi_coll_shm_check_sizes(sh, k, nbytes, fn);
 }
 
-/* Count 0 on the p2p schedules (xfer9, algsel10): a count-0 rank runs
+/* Count 0 on the p2p schedules: a count-0 rank runs
  * recursive doubling with empty messages, signed as such, whatever the
  * others chose: where they chose it too (small vectors) their exact
  * receives report its empty messages (and theirs fail its own); where

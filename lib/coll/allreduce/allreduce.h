@@ -44,7 +44,7 @@ int ucmpi_allreduce_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                           ucmpi_comm_t *local, const void *sbuf, void *rbuf,
                           MPI_Count count, MPI_Datatype dt, MPI_Op op);
 
-/* xfer9: a blocking reduction (kind UCMPI_SHM_ALLREDUCE or
+/* A blocking reduction (kind UCMPI_SHM_ALLREDUCE or
  * _REDUCE_SCATTER, nbytes per rank) on a comm with a shm segment that
  * does not take the shm path (count 0, or more than the automatic shm
  * limit, e.g. with tiny tuned buffers) while another rank's call may

@@ -78,7 +78,7 @@ static int a2a_check_inplace(ucmpi_comm_t *c, const void *sbuf,
 
 /* This rank's arguments failed a check (rc, reported): the others still
  * run the collective.  On the shm path take its shm numbers (all its
- * chunks: collL7); else run their schedule poisoned (collerr8: their
+ * chunks); else run their schedule poisoned (their
  * receives from this rank fail instead of waiting for ever, and their
  * sends to it return); with no usable receive side, its schedule's tag. */
 static int a2a_skip(ucmpi_comm_t *comm, int rc, int mode,
@@ -90,7 +90,7 @@ static int a2a_skip(ucmpi_comm_t *comm, int rc, int mode,
     int shm = mode == UCMPI_COLL_BLOCKING;
 
     if (rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(rcount, rdt)) {
-        /* (xfer9) no size to offer: the shm readers and voters fail */
+        /* no size to offer: the shm readers and voters fail */
         if (shm && ucmpi_xfer_shm_vote(comm, UCMPI_SHM_ALLTOALL, 0,
                                        UCMPI_XFER_VOTE_LOST, fn) !=
                        UCMPI_SHM_FALLBACK)
@@ -140,7 +140,7 @@ static int alltoall_start(ucmpi_coll_args_t *in)
         rc = ucmpi_coll_check_alias1(comm, sbuf, scount * comm->remote_size,
                                      sdt, rbuf, rcount * comm->remote_size,
                                      rdt, fn);
-    if (rc != MPI_SUCCESS)    /* the others went ahead (collerr8) */
+    if (rc != MPI_SUCCESS)    /* the others went ahead */
         return a2a_skip(comm, rc, mode, rbuf, rcount, rdt, req, fn);
     a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = sbuf,
@@ -153,8 +153,8 @@ static int alltoall_start(ucmpi_coll_args_t *in)
     if (!comm->is_inter && sbuf != MPI_IN_PLACE) {
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
                                     "own block", fn);
-        /* the others went ahead: keep the shm numbers in step (core7;
-         * MPICH errors/coll/alltoalllength's next reduce saw another
+        /* the others went ahead: keep the shm numbers in step
+         * (MPICH errors/coll/alltoalllength's next reduce saw another
          * collective's size records) */
         if (rc != MPI_SUCCESS)
             return a2a_skip(comm, rc, mode, rbuf, rcount, rdt, req, fn);
@@ -171,7 +171,7 @@ static int alltoall_start(ucmpi_coll_args_t *in)
         } else if ((rc = ucmpi_xfer_shm_vote(comm, UCMPI_SHM_ALLTOALL,
                                              nbytes, 0, fn)) !=
                    UCMPI_SHM_FALLBACK) {
-            /* (xfer9) count 0 or past the shm limit: see the others' */
+            /* count 0 or past the shm limit: see the others' */
             if (rc != MPI_SUCCESS || rcount == 0)
                 return rc;
         }
@@ -255,7 +255,7 @@ static int a2a_check_side(ucmpi_comm_t *comm, int n, const int *counts,
 
 /* An alltoallv/w rank whose arguments failed a check (rc, reported): the
  * others went ahead and wait for its blocks, so it runs their schedule
- * poisoned as a2a_skip does (xfer9; returning at once left them waiting
+ * poisoned as a2a_skip does (returning at once would leave them waiting
  * for ever), its receive blocks standing in for the send side; with no
  * usable receive side, its schedule's tag. */
 static int a2av_skip(ucmpi_comm_t *comm, int rc, int mode,

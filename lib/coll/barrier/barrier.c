@@ -20,12 +20,8 @@ static const ucmpi_coll_alg_t barrier_algs[] = {
  * usual MPICH-style defaults.  Refine with, for each algorithm A:
  *   UCMPI_BARRIER_ALGORITHM=A mpiexec -n N <loop of MPI_Barrier>
  * (bench/coll_bench has no barrier yet).
- * On one node the blocking barrier takes the shm path (barrier_common).
- * Session 6 (2026-11-30 09:44-09:48 UTC, load 26-30 from other sessions,
- * a loop of 40000/N^2 MPI_Barrier (5000 at 3 ranks), medians of 3-6
- * interleaved runs, shm vs UCMPI_COLL_SHM=0, i.e. dissemination, us):
- *   n = 3: 16 vs 40; 4: 26 vs 58; 5: 16 vs 63; 6: 63 vs 76; 7: 83 vs
- *   781; 8: 39 vs 145 (Open MPI in the same runs: 17-590).  shm stays. */
+ * On one node the blocking barrier takes the shm path (barrier_common):
+ * it beat dissemination at 3-8 ranks (docs/tuning.md). */
 int ucmpi_barrier_select(ucmpi_comm_t *comm)
 {
     int id = ucmpi_coll_alg_forced("BARRIER_ALGORITHM", barrier_algs, NALGS);

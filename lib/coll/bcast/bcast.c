@@ -147,7 +147,7 @@ static int bcast_failed(ucmpi_comm_t *comm, ucmpi_comm_t *local, int err,
 
 /* The blocking shm path (UCMPI_SHM_FALLBACK: go on to p2p).  Past the
  * shm limit (2 ranks: 512 KiB, shm_select.c) on a comm with a segment the
- * rank votes with its bytes, as allgather does (xfer9): the ranks go on
+ * rank votes with its bytes, as allgather does: the ranks go on
  * to p2p together, or all fail, where one rank's count alone would have
  * put it in the segment and the others on p2p (a hang). */
 static int bcast_shm(ucmpi_comm_t *comm, void *buf, MPI_Count count,

@@ -145,7 +145,7 @@ static int drain_build(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
     return rc;
 }
 
-/* A non-root whose arguments failed (core7): it runs the others'
+/* A non-root whose arguments failed: it runs the others'
  * algorithm with its block empty (bs scratch bytes, poisoned: every send
  * is empty), so its parent's exact receive passes the loss up to the
  * root, which reports it instead of waiting for ever.  Inside a tree it

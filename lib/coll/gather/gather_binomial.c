@@ -32,7 +32,7 @@ int ucmpi_gather_binomial(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
                               MPI_BYTE);
     for (int m = 1; m < sub && rc == MPI_SUCCESS; m <<= 1) {
         int cnt = sub - m < m ? sub - m : m;
-        /* exact: an erring rank's empty message is an error (core7) */
+        /* exact: an erring rank's empty message is an error */
         rc = ucmpi_sched_recv_exact(s, tmp + (size_t)m * bs,
                                     (MPI_Count)cnt * bs, MPI_BYTE,
                                     (vr + m + root) % n);

@@ -28,7 +28,7 @@ int ucmpi_gather_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
                                       blk[i].buf, blk[i].count, blk[i].dt);
             continue;
         }
-        /* exact: an erring sender's empty block is an error (core7) */
+        /* exact: an erring sender's empty block is an error */
         rc = ucmpi_sched_recv_exact(s, blk[i].buf, blk[i].count, blk[i].dt,
                                     i);
     }

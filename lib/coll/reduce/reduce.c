@@ -152,7 +152,7 @@ static int reduce_shm_skip(ucmpi_comm_t *comm, int mode, MPI_Count count,
 
     /* count or type unknown: on one node the others take the shm path
      * whatever their size (contiguous types: a guess), which the record
-     * "lost" ends at its first number (core7) */
+     * "lost" ends at its first number */
     if (mode == UCMPI_COLL_BLOCKING && (!dt_ok || count < 0) &&
         !comm->is_inter &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, 1))
@@ -247,8 +247,8 @@ static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
     return err;
 }
 
-/* A non-root whose buffers failed a check (count, type and op are fine;
- * core7): on the shm path it takes the number with a "lost" record
+/* A non-root whose buffers failed a check (count, type and op are fine):
+ * on the shm path it takes the number with a "lost" record
  * (reduce_skip); else it runs the others' schedule with zeros in and
  * every send empty (poisoned), so that its parent's exact receive passes
  * the loss up to the root, which reports it instead of waiting. */

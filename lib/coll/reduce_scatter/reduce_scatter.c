@@ -147,7 +147,7 @@ static int rs_start(ucmpi_coll_args_t *a)
         } else if ((rc = ucmpi_reduction_shm_vote(
                         comm, UCMPI_SHM_REDUCE_SCATTER, nbytes, fn)) !=
                    UCMPI_SHM_FALLBACK) {
-            /* (xfer9) count 0 or past the shm limit: see the others' */
+            /* count 0 or past the shm limit: see the others' */
             if (rc != MPI_SUCCESS || total == 0)
                 return rc;
         }
@@ -172,7 +172,7 @@ static int rs_start(ucmpi_coll_args_t *a)
     } else if (total > 0 ||
                rs_select(op, 0, n) == UCMPI_RS_RECURSIVE_HALVING ||
                rs_select(op, 0, n) == UCMPI_RS_PAIRWISE) {
-        /* total 0 (xfer9): the ranks of an erroneous call with more went
+        /* total 0: the ranks of an erroneous call with more went
          * ahead on the small-vector algorithm; run it too, empty (their
          * exact receives fail instead of waiting for this rank) */
         ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);

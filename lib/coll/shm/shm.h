@@ -15,8 +15,8 @@
  * fills up to NBUF-1 chunks ahead of its readers (shm_large.c).
  *
  * This is a design change against "collectives are schedules over p2p"
- * (DESIGN.md): one store + one load per peer instead of a UCX message
- * and a schedule; see lib/coll/shm/shm_seg.c for the measurements.
+ * (docs/architecture.md): one store + one load per peer instead of a
+ * UCX message and a schedule; measurements in docs/tuning.md.
  * Nonblocking and persistent forms keep the schedules.
  */
 #ifndef UCMPI_COLL_SHM_H
@@ -106,7 +106,7 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
                                   void *rbuf, MPI_Count rcount,
                                   MPI_Datatype rdt, const char *fn);
 
-/* collL7: a rank whose alltoall arguments failed takes the collective
+/* A rank whose alltoall arguments failed takes the collective
  * numbers the others' shm alltoall of nbytes per rank takes (one per
  * chunk), posting the last: they read garbage but do not wait for ever.
  * MPI_SUCCESS, UCMPI_SHM_FALLBACK or an error reported on comm. */
@@ -121,7 +121,7 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
                                         const MPI_Count *displs,
                                         MPI_Datatype dt, MPI_Op op,
                                         const char *fn);
-/* ---- collL6: large reductions split among the ranks (shm_reduce.c) ---- */
+/* ---- large reductions split among the ranks (shm_reduce.c) ---- */
 /* Allreduce / reduce (any size, chunks) with each rank reducing 1/n of
  * the vector; UCMPI_SHM_FALLBACK (before any collective number) when a
  * piece cannot hold whole elements.  Used where
@@ -155,7 +155,7 @@ static inline int ucmpi_coll_shm_group(int n)
 {
     return n <= 2 ? 1 : UCMPI_SHM_GROUP_MAX;
 }
-/* ---- end collL6 ---- */
+/* ---- end large reductions ---- */
 
 /* rbuf = x[0] op ... op x[n-1] in rank order; x[i] the packed operands
  * of a contiguous dt, none in rbuf but possibly x[n-1] (shm_reduce.c). */
@@ -213,7 +213,7 @@ int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
                               MPI_Datatype dt, uint64_t sig, int tagged,
                               const char *fn);
-/* ---- core7: mismatched counts.  A rank of a reduction records the bytes
+/* ---- mismatched counts.  A rank of a reduction records the bytes
  * of its call for its first collective number k (once the ring is
  * writable at k, before posting k; it posts nothing beyond k before the
  * check); a rank that waited for every rank's k then checks (one compare
@@ -221,7 +221,7 @@ int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
  * ends at number k on every rank (a rank that entered more numbers goes
  * back to k) and reports MPI_ERR_TRUNCATE; a rank whose arguments failed
  * records UCMPI_COLL_SHM_SIZE_LOST (the checkers: MPI_ERR_OTHER).
- * Session 13: a record also names the call (its collective and root,
+ * A record also names the call (its collective and root,
  * shm_seg.c: rec_of), so equal bytes of another collective or root fail
  * too; every rank of a call records at its first number (bcast non-roots,
  * a reduce's root and barrier too), so that a rank of another call never
@@ -243,11 +243,11 @@ int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
                                    uint64_t *theirs, const char *fn);
 /* Whether rank r's record for k is a p2p voter's (it took k alone). */
 int ucmpi_coll_shm_voted(ucmpi_coll_shm_t *sh, int r, uint64_t k);
-/* xfer9: rank r's record for k, unchecked (ucmpi_xfer_shm_vote). */
+/* Rank r's record for k, unchecked (ucmpi_xfer_shm_vote). */
 uint64_t ucmpi_coll_shm_size_of(ucmpi_coll_shm_t *sh, int r, uint64_t k);
-/* ---- end core7 ---- */
-/* ---- collerr8: a rank whose own allgather/alltoall arguments failed a
- * check takes the call's numbers [k0, k0 + m) with no valid data: it
+/* ---- end mismatched counts ---- */
+/* ---- invalid numbers: a rank whose own allgather/alltoall arguments
+ * failed a check takes the call's numbers [k0, k0 + m) with no valid data: it
  * marks them so (bytes 16-31 of its flag line) before posting, and the
  * readers, after their wait for all at k, check the marks of the g numbers
  * k.. they read (two words in each flag line the wait just read): they
@@ -262,32 +262,20 @@ int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
 /* The skip of such a rank: takes the numbers an allgather of nbytes per
  * block takes (UCMPI_SHM_FALLBACK: no segment), marked invalid, and
  * records nbytes at the first (the chunked readers check every rank's
- * bytes there, perf11). */
+ * bytes there). */
 int ucmpi_coll_shm_allgather_skip(ucmpi_comm_t *comm, size_t nbytes,
                                   const char *fn);
-/* ---- end collerr8 ---- */
+/* ---- end invalid numbers ---- */
 /* Frees comm's segment state (ucmpi_coll_comm_destroy). */
 void ucmpi_coll_shm_free(void *sh);
 
-/* perf14: copies into, out of and around the segment.  glibc's memcpy
- * moves 4 KiB and more with `rep movsb` (ERMS), which on this VM (AMD
- * EPYC under KVM) crawls when the destination is 1-63 bytes past the
- * source modulo 4 KiB (what two heap blocks of a few KiB often are, or
- * sbuf at offset 16 against a 64-byte aligned segment buffer): 4 KiB in
- * 10 us, 16 KiB in 28 us, against 0.05 / 0.18 at other distances and
- * 0.08 / 0.32 for a loop of 16-byte moves (one process, warm caches, a
- * 30-line program not in the tree).  So the loop at those distances
- * only (glibc applies the same rule, "short distance", on some Intel
- * parts).  1 Dec 06:55 UTC, load 18 (other sessions and a test run), 5
- * interleaved fixed-count rounds, medians, us, glibc with its rep_movsb
- * threshold raised to 1 MiB / as is / MPICH:
- *   GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=1048576 | nothing
- *     mpiexec -n 2 bench/coll_bench -b allgather,alltoall,bcast -m 4K
- *     -M 32K -i 2000
- * allgather 8 KiB 2.48 / 4.54 / 4.32, 16 KiB 3.18 / 9.07 / 7.24;
- * alltoall 8 KiB 2.32 / 6.56 / 4.19, 16 KiB 3.33 / 9.01 / 56.0; bcast 16
- * KiB 3.09 / 4.57 / 5.55 (buffers of -M 32K: heap blocks 16 bytes
- * apart modulo 4 KiB).  (The compiler barrier keeps GCC from turning the
+/* Copies into, out of and around the segment.  glibc's memcpy moves
+ * 4 KiB and more with `rep movsb` (ERMS), which on some CPUs (AMD EPYC
+ * under KVM here) crawls, over 100x slower, when the destination is 1-63
+ * bytes past the source modulo 4 KiB (two heap blocks of a few KiB often
+ * are).  So a loop of 16-byte moves at those distances only, as glibc
+ * does on some Intel parts ("short distance"); measurements in
+ * docs/tuning.md.  (The compiler barrier keeps GCC from turning the
  * loop back into a memcpy call.) */
 static inline void ucmpi_coll_shm_copy(void *dst, const void *src, size_t n)
 {

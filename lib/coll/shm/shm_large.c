@@ -4,25 +4,20 @@
  * runs up to NBUF-1 chunks ahead of its readers, so the writer's copy in
  * and the readers' copies out overlap: two memcpy of cache-sized pieces,
  * which beat one rendezvous transfer (UCX CMA, ~14 GB/s here) by 2-3x;
- * see auto_max in shm_select.c for the measurements (2 ranks go p2p
- * above 32 KiB: alltoall since session 12, bcast and allgather since
- * session 13; the VM's slow periods).
+ * see auto_max in shm_select.c for the limits (2 ranks go p2p above
+ * 32 KiB for alltoall, bcast and allgather).
  *
- * Single copy (session 7, collL7: 2-rank alltoall of 4-32 MiB, level
- * with Open MPI's one CMA copy):
- * - process_vm_readv, what UCX's cma transport and Open MPI use, moved
- *   5-12 GB/s from base pages against memcpy's 50-130 GB/s in cache and
- *   12-17 GB/s from DRAM (two processes, best of 5, 64 KiB-64 MiB, load
- *   9-11), but 42-53 GB/s from huge pages (128 KiB-2 MiB): since bw7's
- *   huge pages under large on-node p2p buffers, UCX rendezvous won
- *   single calls after a barrier but lost back-to-back calls at 3-8 MiB
- *   (auto_max in shm_seg.c), so shm stays;
- * - non-temporal stores into rbuf (no read-for-ownership) were slower:
- *   1 MiB 60 vs 42 us, 16 MiB 1442 vs 1298 (5 interleaved runs, load 15);
+ * Not single copy (a 2-rank alltoall of 4-32 MiB is level with Open MPI's
+ * one CMA copy), and the alternatives tried lost (figures in
+ * docs/tuning.md):
+ * - process_vm_readv, what UCX's cma transport and Open MPI use, is far
+ *   slower than memcpy from base pages; from huge pages (hugepage.c) UCX
+ *   rendezvous wins single calls but loses back-to-back calls at 3-8 MiB,
+ *   so shm stays;
+ * - non-temporal stores into rbuf (no read-for-ownership) were slower;
  *   2-rank buffers of 32 KiB to 1 MiB: a tie or worse than 64 KiB;
  * - copying each peer's pieces as soon as it posted (instead of after
- *   all posted) cost 8 oversubscribed ranks more switches and CPU (512
- *   KiB: 0.51 vs 0.33 s, 90k vs 35k involuntary switches).
+ *   all posted) cost oversubscribed ranks more switches and CPU.
  */
 #include "coll/shm/shm.h"
 
@@ -125,7 +120,7 @@ static size_t chunk_len(size_t blk, size_t off, size_t cs, int i)
 
 /* The first group of a chunked allgather/alltoall, once every rank
  * posted k: numbers that carried no valid data (a rank whose arguments
- * failed, or a voter bound for p2p: collerr8, xfer9) go into *bad, and
+ * failed, or a voter bound for p2p) go into *bad, and
  * every rank's size record must equal mine, `rec` (what the one-buffer
  * path records, shm_xfer.c).  A record that differs (other counts, a
  * one-buffer rank, a voter) ends the call at k on every rank with
@@ -196,8 +191,8 @@ int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
                 rc = ucmpi_coll_shm_bcast_drain(comm, root, theirs, fn);
                 break;
             }
-            /* a root bound for p2p voted and took k alone (perf15: more
-             * numbers here took its next calls' as chunks) */
+            /* a root bound for p2p voted and took k alone (taking more
+             * numbers here would take its next calls' as chunks) */
             if (ucmpi_coll_shm_voted(sh, root, k))
                 break;
         }
@@ -305,7 +300,7 @@ static size_t a2a_chunk(int n)
     return cs > 64 ? cs / 64 * 64 : cs;
 }
 
-/* Takes m numbers without data, marked invalid (collerr8: the readers
+/* Takes m numbers without data, marked invalid (the readers
  * report it), posting as it goes: every ucmpi_coll_shm_group(n) numbers
  * once they are writable, as the chunked paths do, so that it stays
  * within a reader's window and ranks that all skip keep each other going. */

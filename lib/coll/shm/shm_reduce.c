@@ -11,8 +11,8 @@
  * its block, and the copies and reductions of successive chunks overlap
  * (a writer runs up to NBUF-1 chunks ahead).  Without MPI_IN_PLACE my
  * own block's operand is read straight from sbuf.  2 ranks: automatic
- * only up to 256 KiB (perf16; the p2p ring_segmented's single CMA copy
- * won above; the limits and their measurements are in shm_select.c).
+ * only up to 256 KiB (the p2p ring_segmented's single CMA copy wins
+ * above; the limits are in shm_select.c, their evidence in docs/tuning.md).
  */
 #include "coll/shm/shm.h"
 
@@ -153,7 +153,7 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
         for (int i = 0; i < g; i++)
             pack_pieces(ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i), in,
                         counts, displs, lo + i * p, p, esize, n, me, inplace);
-        /* xfer9: every rank checks every rank's vector size at the first
+        /* every rank checks every rank's vector size at the first
          * number (a rank with other counts took other paths and numbers:
          * they all end here in MPI_ERR_TRUNCATE, see shm.h) */
         if (lo == 0)
@@ -404,50 +404,14 @@ int ucmpi_coll_shm_reduce_split(ucmpi_comm_t *comm, const void *sbuf,
  * whole vector in one collective number (shm_coll.c), one flag round
  * fewer.  Data beyond one buffer always splits.  Per 2, 3-4, 5-8 ranks;
  * the UCMPI_COLL_SHM_SPLIT_BYTES tunable (>= 0) overrides them.
- * Session 6, 2026-11-30 09:05 UTC, load 31 (other helpers' SCHED_IDLE
- * tests), 4 interleaved runs each, min and median (us):
- *   UCMPI_COLL_SHM_SPLIT_BYTES=0|1073741824 UCMPI_REDUCE_ALGORITHM=shm
- *     mpiexec -n N bench/coll_bench -b allreduce,reduce -m 1024 -M 131072
- * 2 ranks, allreduce split/whole: 2 KiB 0.26/0.20, 4 KiB 0.34/0.54,
- *   8 KiB 0.54/0.72, 16 KiB 0.67/6.0 (a slow period; 1.27-1.49 in
- *   quieter compare.sh runs), 32 KiB 1.31/2.3; reduce: whole wins up to
- *   one buffer (16 KiB 0.34-0.51 vs 0.70, 64 KiB 1.73 vs 2.3: the root
- *   reduces while the other runs ahead, the split's second round costs).
- * 4 ranks (oversubscribed): every extra round costs a context switch;
- *   split/whole allreduce 16 KiB 24-29 vs 15-17, reduce 8-32 KiB 16-20
- *   vs 1.3-4: whole as long as it fits a buffer.
- * But the whole-vector allreduce has each of n ranks reduce all n
- * vectors on 2 cores, which from 16-64 KiB costs more than the round
- * (session 9, coll9, 30 Nov 17:19-17:23 UTC, load 18-20 from other
- * sessions; 3 interleaved rounds each, median wall us and CPU us per
- * call summed over the ranks, from a 40-line loop of 2000-3000
- * back-to-back MPI_Allreduce calls timing getrusage, not in the tree;
- * and coll_bench medians):
- *   UCMPI_COLL_SHM_SPLIT_BYTES=0 | nothing  mpiexec -n N loop allreduce S
- *   (and mpiexec -n N bench/coll_bench -b allreduce -m 16K -M 128K -t 0.2)
- * 8 ranks, split/whole, CPU: 8 KiB 45/33, 16 KiB 46/93 and 40/51, 32 KiB
- *   47/61 and 67/82, 64 KiB 65/132; coll_bench 16 KiB 45/56, 32 KiB
- *   48/50, 64 KiB 65/159 (Open MPI 213-274 at that load; 50 us at 64 KiB
- *   in the lead's quiet round against whole's 95).
- * 4 ranks: CPU 16 KiB 11/8, 32 KiB 21/15, 64 KiB 19/24 (wall 69/102);
- *   coll_bench 16 KiB 11/4.7, 32 KiB 13/14, 64 KiB 18/28.
- * compare.sh --base (3 rounds, load 15, 17:24): 8 ranks 16 KiB 48 vs 34
- * us (against the CPU figures), 32 KiB 55 vs 65, 64 KiB 64 vs 107; 4
- * ranks 64 KiB 26 vs 31.  So 5-8 ranks split from 32 KiB (16 KiB: mixed
- * wall times), 3-4 ranks from 64 KiB.
- * 2 ranks: whole up to 32 KiB since perf16, once the whole-vector path
- * read my operand from sbuf instead of my segment copy (shm_coll.c:
- * reduce_scatter_run; the split's two flag rounds cost ~0.45 us each in
- * the VM's slow period).  2 Dec 00:16-00:19 UTC, load 4-8 from another
- * session's builds, interleaved time-budget rounds, medians, us:
- *   UCMPI_COLL_SHM_SPLIT_BYTES=N | nothing (main's library) | Open MPI
- *     mpiexec -n 2 bench/coll_bench -b allreduce -m 2K -M 64K -t 0.3
- * 7 rounds, main (split from 4 KiB) / main with whole to 16 KiB / this
- * with whole to 16 KiB / Open MPI: 2 KiB 0.90 / 0.89 / 0.76 / 1.38, 4
- * KiB 1.48 / 1.14 / 0.79 / 2.56, 8 KiB 1.72 / 1.57 / 1.05 / 1.89; this,
- * split from 16 / 32 / 64 KiB: 16 KiB 2.32 / 1.70 / 1.66 (Open MPI 3.94),
- * 32 KiB 3.67 / 3.77 / 3.11 (6.90); 64 KiB split / whole 5.69 / 5.28
- * (Open MPI 11.4): a tie there. */
+ * Whole saves a flag round while the vector fits a buffer, and a reduce's
+ * root reduces while the others run ahead (so reduce never splits within
+ * a buffer); but the whole-vector allreduce has each of n ranks reduce
+ * all n vectors, which costs more CPU than the round from 32 KiB at 5-8
+ * ranks and 64 KiB at 3-4.  At 2 ranks, with my
+ * operand read from sbuf (shm_coll.c: reduce_scatter_run), whole wins up
+ * to 32 KiB and ties at 64 KiB.  Measurements and commands in
+ * docs/tuning.md. */
 #define BEYOND_SLOT SIZE_MAX
 static const size_t split_rows[2][3] = {
     /*            2 ranks      3-4 ranks    5-8 ranks */
@@ -496,7 +460,7 @@ int ucmpi_coll_shm_skip(ucmpi_comm_t *comm, int numbers, const char *fn)
     uint64_t k = 0;
     int rc;
 
-    /* my record says "lost" (core7): the ranks that check (the root,
+    /* my record says "lost": the ranks that check (the root,
      * every rank of a split reduce) end the call at its first number,
      * whatever number of them it takes */
     if (numbers <= 0)

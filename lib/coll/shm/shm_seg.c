@@ -194,7 +194,7 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
         attach(sh, name);
     mine = sh->base != NULL;
     /* every rank takes part in the vote, also after its bcast failed (a
-     * dead peer: its sends were lost; core7): skipping it left the ranks
+     * dead peer: its sends were lost): skipping it left the ranks
      * whose bcast worked waiting there for ever (MPICH ft/bcast) */
     int vote = run_allsum(comm, &mine, &all);
     rc = rc != MPI_SUCCESS ? rc : vote;
@@ -270,7 +270,7 @@ void ucmpi_coll_shm_free(void *p)
 
 /* ---- entering a collective, its buffers ---- */
 
-/* Session 13 (issue 5): a size record names the call as well as its
+/* A size record names the call as well as its
  * bytes, (collective id << 8 | root % 256) << 48 over a byte count below
  * 2^40 (rec_of), so that collectives of equal bytes that read the same
  * buffers (Allreduce against Reduce_scatter_block or Reduce, Bcast
@@ -407,7 +407,7 @@ int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
     return MPI_SUCCESS;
 }
 
-/* ---- collerr8: numbers taken without valid data (see shm.h) ---- */
+/* ---- numbers taken without valid data (see shm.h) ---- */
 
 /* [0]: bit j % 64 set: number j carried no valid data, for the numbers j
  * of the window [hi - 64, hi); [1]: hi (zeroed: nothing marked) */
@@ -477,7 +477,7 @@ int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
     return check_marks(sh, k, g, fn);
 }
 
-/* ---- core7: every rank's byte count, so a mismatch is an error ---- */
+/* ---- every rank's byte count, so a mismatch is an error ---- */
 
 static inline uint64_t *size_rec(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 {
@@ -488,8 +488,8 @@ static inline uint64_t *size_rec(ucmpi_coll_shm_t *sh, int r, uint64_t k)
  * even and odd numbers again, as size_key(k, bytes).  A waiter has just
  * read that line for the flag, so the usual check costs one compare per
  * rank and no cache miss; reading the records (lines their writer
- * rewrites every call) cost the 2-rank shm reduce_scatter of 16-512 B
- * 1.10-1.27x its time without a check (session 9).  Two words: in a
+ * rewrites every call) made small 2-rank calls 10-27% slower
+ * (docs/tuning.md).  Two words: in a
  * collective where everyone waits for everyone, a rank that finished k
  * may record k+1 before a slower one checks k.  The records stay the
  * truth: when a rank ran further ahead, the check reads them. */
@@ -635,7 +635,7 @@ int ucmpi_coll_shm_voted(ucmpi_coll_shm_t *sh, int r, uint64_t k)
     return is_vote(*size_rec(sh, r, k), k);
 }
 
-/* perf15: a bcast non-root whose size vote failed (the bytes of the
+/* A bcast non-root whose size vote failed (the bytes of the
  * ranks differ) where the root took the shm path in this call with
  * chunks: the vote took the root's first number, so take the rest as a
  * shm non-root does (ucmpi_coll_shm_bcast_drain); until 2-rank bcast went
@@ -657,7 +657,7 @@ int ucmpi_coll_shm_vote_drain(ucmpi_comm_t *comm, int root, const char *fn)
     return ucmpi_coll_shm_bcast_drain(comm, root, rec_bytes(rec), fn);
 }
 
-/* xfer9: rank r's size record for k, read without a check (the vote of
+/* Rank r's size record for k, read without a check (the vote of
  * ucmpi_xfer_shm_vote compares records that encode k). */
 uint64_t ucmpi_coll_shm_size_of(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 {

@@ -18,37 +18,13 @@
 /* Flag checks before progress/idle calls, when not oversubscribed. */
 #define SPIN_PURE 64
 /* Oversubscribed: idle turns, each a yield (which hands the core to a
- * rank of the same session), before sleeping on the futex.  Session 5 (4
- * ranks, 2 cores, load 15-20, bcast/allreduce/alltoall 8 B-1 KiB, us):
- * sleeping at once 4-7/26-80/22-80; after 80-200 turns 0.5-1.2 (a few
- * 2-5)/7-120/8-55; never 0.5-20000/4-200/10-45.
- * Session 6, yields from the first idle turn (no spinning first: a
- * sched_yield costs ~1 us on this VM, a pause 44 ns, a switch ~2.5 us;
- * the old 64 pauses + 63 progress calls before the first yield cost 3-6
- * us per wait), 30 Nov 09:03 UTC, load 34, 3 interleaved runs each:
- *   SLEEP_AFTER 16|128|1024 (a temporary knob), mpiexec -n 8 of a loop of
- *   5000 MPI_Allreduce of 8 B, and -n 4 of 10000 MPI_Alltoall of 64 B
- * 8 ranks allreduce 47/51/285 us, 4 ranks alltoall 15/15/19 us: sleeping
- * after 16 or 128 yields a tie, never sleeping much worse at 8 ranks.
- * Session 10 (wait10), 30 Nov 20:20-20:33 UTC, load 25-38 from other
- * sessions' builds: each run is in one of two modes, ~1 yield per rank
- * per call, or a storm of yields that only pass the core among ranks
- * that wait too (up to 5 per rank per call, 3-5x the time).  Sleeping
- * after 16 yields takes the waiters off the run queue early in a storm.
- * /tmp loop of N calls, interleaved, median us per call (runs) 128|16|8:
- *   8 ranks allreduce 512 B  172 (6: 108-718) | 138 (6) | 134 (10: 98-375)
- *   8 ranks allreduce 4 KiB  307 (4: 152-792) | 202 (4) | 194 (4)
- *   8 ranks allreduce 32 KiB 2823 (4) | 889 (4) | 821 (4)
- *   4 ranks alltoall 64 B    131 (4: 34-248)  | 40 (4)  | 83 (4)
- *   4 ranks bcast 8 KiB      14.7 (4) | 8.2 (4) | 9.9 (4)
- * Yields per call at 8 ranks 32 KiB: 128 -> 15 (all ranks).  Open MPI in
- * the same rounds: 1212, 4616, 9733, 228, 204.  In the calm mode a rank
- * yields about once per call, so 16 rarely sleeps there.  Then main (128)
- * against 16, 20:40-20:44, load 35-43, 13 interleaved rounds, median
- * (worst): 8 ranks allreduce 512 B 234 (1112) / 184 (276), 4 KiB 351
- * (2032) / 226 (708), 32 KiB 827 (3097) / 733 (2105); 5 rounds: 4 ranks
- * alltoall 64 B 140 / 35, bcast 8 KiB 8.4 / 8.9 (Open MPI 2400, 4110,
- * 6656, 477, 127). */
+ * rank of the same session), before sleeping on the futex.  Sleeping at
+ * once made small collectives several times slower; never sleeping lets
+ * waiting ranks pass the core among themselves in storms of yields.
+ * Yields start at the first idle turn (a yield ~1 us, a switch ~2.5 us
+ * on this VM: spinning first only cost time); sleeping after 16 takes
+ * the waiters off the run queue early in a storm and rarely happens in
+ * the calm mode (~1 yield per call).  Measurements in docs/tuning.md. */
 #define SLEEP_AFTER 16
 #define SLEEP_NS 1000000      /* longest futex sleep */
 

@@ -36,18 +36,15 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
         return rc;
     /* my own block while the others still write: contiguous, straight
      * from sbuf, not from my buffer, whose lines the others are pulling
-     * to their cores now (coll8: 2 ranks, 16-64 KiB per rank, 8 rounds
-     * interleaved, load 18-20, 30 Nov 14:42 UTC, mpiexec -n 2
-     * bench/coll_bench -b allgather -m 32K -M 128K, median us: 32 KiB
-     * 0.99 vs 1.23, 64 KiB 1.73 vs 2.12, 128 KiB 3.91 vs 4.13) */
+     * to their cores now (5-20% faster at 2 ranks, docs/tuning.md) */
     if (sbuf != MPI_IN_PLACE && sdt->contig && rdt->contig)
         ucmpi_coll_shm_copy(block(rbuf, me, rcount, rdt) + rdt->true_lb,
                             (const char *)sbuf + sdt->true_lb, nbytes);
     else if (sbuf != MPI_IN_PLACE)
         ucmpi_coll_shm_unpack(block(rbuf, me, rcount, rdt), rcount, rdt,
                               ucmpi_coll_shm_data(sh, me, k, nbytes));
-    /* rs10: every rank's block bytes (the flag-line words the wait just
-     * read): counts that differ were taken as data (MPI_SUCCESS) */
+    /* every rank's block bytes (the flag-line words the wait just read):
+     * unchecked, counts that differ would be taken as data (MPI_SUCCESS) */
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
         (rc = ucmpi_coll_shm_check_valid(sh, k, 1, fn)) != MPI_SUCCESS ||
         (rc = ucmpi_coll_shm_check_sizes(sh, k, nbytes, fn)) != MPI_SUCCESS)
@@ -86,7 +83,7 @@ static void pack_blocks(char *mine, const void *sbuf, MPI_Count scount,
 /* A rank's buffer holds its n outgoing blocks back to back (the caller
  * checked that n blocks fit).  My own block skips the segment when it can
  * (in place it is there already; contiguous it goes straight across): at
- * 2 ranks that is a third of the bytes copied (coll8: 2-rank alltoall of
+ * 2 ranks that is a third of the bytes copied (2-rank alltoall of
  * 32 KiB was level with Open MPI's eager exchange). */
 int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
                             MPI_Count scount, MPI_Datatype sdt, void *rbuf,
