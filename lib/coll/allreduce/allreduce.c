@@ -223,8 +223,9 @@ static const ucmpi_coll_desc_t allreduce_desc = {
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf, count, datatype, op, 0);
     return ucmpi_coll_call(&allreduce_desc, &a, UCMPI_COLL_BLOCKING, NULL,
                            "MPI_Allreduce");
 }
@@ -234,8 +235,9 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                     MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf, count, datatype, op, 0);
     return ucmpi_coll_call(&allreduce_desc, &a, UCMPI_COLL_NONBLOCKING,
                            request, "MPI_Iallreduce");
 }
@@ -245,8 +247,9 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count,
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                         MPI_Info info, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf, count, datatype, op, 0);
     return ucmpi_coll_call(&allreduce_desc, &a, UCMPI_COLL_PERSISTENT,
                            request, "MPI_Allreduce_init");
 }
@@ -256,8 +259,9 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count,
 int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf, count, datatype, op, 0);
     return ucmpi_coll_call(&allreduce_desc, &a, UCMPI_COLL_BLOCKING, NULL,
                            "MPI_Allreduce_c");
 }
@@ -267,8 +271,9 @@ int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                       MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf, count, datatype, op, 0);
     return ucmpi_coll_call(&allreduce_desc, &a, UCMPI_COLL_NONBLOCKING,
                            request, "MPI_Iallreduce_c");
 }
@@ -278,8 +283,9 @@ int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                           MPI_Info info, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf, count, datatype, op, 0);
     return ucmpi_coll_call(&allreduce_desc, &a, UCMPI_COLL_PERSISTENT,
                            request, "MPI_Allreduce_init_c");
 }

@@ -134,7 +134,10 @@ static const ucmpi_coll_desc_t barrier_desc = {
 #pragma weak MPI_Barrier = PMPI_Barrier
 int PMPI_Barrier(MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, NULL,
+                          NULL, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, 0);
     return ucmpi_coll_call(&barrier_desc, &a, UCMPI_COLL_BLOCKING, NULL,
                            "MPI_Barrier");
 }
@@ -142,7 +145,10 @@ int PMPI_Barrier(MPI_Comm comm)
 #pragma weak MPI_Ibarrier = PMPI_Ibarrier
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, NULL,
+                          NULL, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, 0);
     return ucmpi_coll_call(&barrier_desc, &a, UCMPI_COLL_NONBLOCKING, request,
                            "MPI_Ibarrier");
 }
@@ -150,7 +156,10 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 #pragma weak MPI_Barrier_init = PMPI_Barrier_init
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, NULL,
+                          NULL, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, 0);
     return ucmpi_coll_call(&barrier_desc, &a, UCMPI_COLL_PERSISTENT, request,
                            "MPI_Barrier_init");
 }

@@ -237,8 +237,10 @@ static const ucmpi_coll_desc_t bcast_desc = {
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
                MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .rbuf = buffer, .rcount = count,
-                           .rdt = datatype, .root = root};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, NULL, buffer,
+                          count, datatype, MPI_OP_NULL, root);
     return ucmpi_coll_call(&bcast_desc, &a, UCMPI_COLL_BLOCKING, NULL,
                            "MPI_Bcast");
 }
@@ -247,8 +249,10 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
                 MPI_Comm comm, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .rbuf = buffer, .rcount = count,
-                           .rdt = datatype, .root = root};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, NULL, buffer,
+                          count, datatype, MPI_OP_NULL, root);
     return ucmpi_coll_call(&bcast_desc, &a, UCMPI_COLL_NONBLOCKING, request,
                            "MPI_Ibcast");
 }
@@ -257,8 +261,10 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
 int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .rbuf = buffer, .rcount = count,
-                           .rdt = datatype, .root = root};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, NULL, buffer,
+                          count, datatype, MPI_OP_NULL, root);
     return ucmpi_coll_call(&bcast_desc, &a, UCMPI_COLL_PERSISTENT, request,
                            "MPI_Bcast_init");
 }
@@ -268,8 +274,10 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
 int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
                  int root, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .rbuf = buffer, .rcount = count,
-                           .rdt = datatype, .root = root};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, NULL, buffer,
+                          count, datatype, MPI_OP_NULL, root);
     return ucmpi_coll_call(&bcast_desc, &a, UCMPI_COLL_BLOCKING, NULL,
                            "MPI_Bcast_c");
 }
@@ -278,8 +286,10 @@ int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
 int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
                   int root, MPI_Comm comm, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .rbuf = buffer, .rcount = count,
-                           .rdt = datatype, .root = root};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, NULL, buffer,
+                          count, datatype, MPI_OP_NULL, root);
     return ucmpi_coll_call(&bcast_desc, &a, UCMPI_COLL_NONBLOCKING, request,
                            "MPI_Ibcast_c");
 }
@@ -289,8 +299,10 @@ int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
                       int root, MPI_Comm comm, MPI_Info info,
                       MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .rbuf = buffer, .rcount = count,
-                           .rdt = datatype, .root = root};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, NULL, buffer,
+                          count, datatype, MPI_OP_NULL, root);
     return ucmpi_coll_call(&bcast_desc, &a, UCMPI_COLL_PERSISTENT, request,
                            "MPI_Bcast_init_c");
 }

@@ -420,9 +420,10 @@ static const ucmpi_coll_desc_t reduce_desc = {
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op,
-                           .root = root};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf,
+                          count, datatype, op, root);
     return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_BLOCKING, NULL,
                            "MPI_Reduce");
 }
@@ -432,9 +433,10 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op,
-                           .root = root};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf,
+                          count, datatype, op, root);
     return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_NONBLOCKING, request,
                            "MPI_Ireduce");
 }
@@ -444,9 +446,10 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op,
-                           .root = root};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf,
+                          count, datatype, op, root);
     return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_PERSISTENT, request,
                            "MPI_Reduce_init");
 }
@@ -456,9 +459,10 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
 int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op,
-                           .root = root};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf,
+                          count, datatype, op, root);
     return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_BLOCKING, NULL,
                            "MPI_Reduce_c");
 }
@@ -468,9 +472,10 @@ int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                    MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op,
-                           .root = root};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf,
+                          count, datatype, op, root);
     return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_NONBLOCKING, request,
                            "MPI_Ireduce_c");
 }
@@ -480,9 +485,10 @@ int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                        MPI_Datatype datatype, MPI_Op op, int root,
                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op,
-                           .root = root};
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf,
+                          count, datatype, op, root);
     return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_PERSISTENT, request,
                            "MPI_Reduce_init_c");
 }
