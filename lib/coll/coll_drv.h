@@ -65,9 +65,8 @@ typedef struct {
 /* The arguments of a one-buffer or reduction collective (bcast, reduce,
  * allreduce, barrier), whose check, record and start functions read only
  * these and the driver's fields (mode, req, rank, size); the rest of *a
- * stays unset.  Not zero-filled as an initializer would: 240 bytes are a
- * rep stos, whose start-up on this AMD EPYC VM cost a 2-rank shm bcast of
- * 8 B ~15% (0.053 against 0.047 us) and more in the VM's slow periods. */
+ * stays unset: zero-filling the whole struct (a rep stos) measurably slowed
+ * the smallest shm collectives (docs/tuning.md). */
 static inline void ucmpi_coll_args_basic(ucmpi_coll_args_t *a, MPI_Comm comm,
                                          const void *sbuf, void *rbuf,
                                          MPI_Count count, MPI_Datatype dt,
@@ -117,9 +116,8 @@ int ucmpi_coll_call_checked(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a,
  * mode; req is the user's request for the nonblocking and persistent
  * modes.  Errors go through the communicator's handler.  Inline, so
  * that each entry point calls its own (static const) descriptor's check
- * and start directly: out of line, the driver's frame, indirect calls
- * and reloads from *a added ~60 instructions to a 2-rank 8 B shm bcast
- * (~140 before the driver). */
+ * and start directly: out of line, its frame, indirect calls and reloads
+ * cost the smallest collectives measurably (docs/tuning.md). */
 static inline __attribute__((always_inline)) int
 ucmpi_coll_call(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a, int mode,
                 MPI_Request *req, const char *name)
