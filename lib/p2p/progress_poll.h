@@ -3,10 +3,9 @@
  * ...) on a node with more ranks than cores.  A program that spins on
  * them waits in its own loop, where the wait mode cannot reach: unless
  * such a call gives the core away when it finds nothing, the rank that
- * would end the wait runs only when the poller's time slice ends (a
- * graph code polling with MPI_Testany ran 17x slower than under Open MPI
- * with 4 ranks on 2 cores).  Pure, for test/unit/progress_poll.c; the
- * progress engine (lib/progress.c) owns the state.
+ * would end the wait runs only when the poller's time slice ends
+ * (bench/poll_bench shows it).  Pure, for test/unit/progress_poll.c; the
+ * progress engine (lib/p2p/progress.c) owns the state.
  */
 #ifndef UCMPI_PROGRESS_POLL_H
 #define UCMPI_PROGRESS_POLL_H
