@@ -13,6 +13,65 @@
 #include "coll/alias.h"
 #include "coll/coll_drv.h"
 
+/* Entry points.  UCMPI_XFER_FORMS(Stem, stem, sfx, desc, (params), fill)
+ * defines PMPI_<Stem><sfx>, PMPI_I<stem><sfx> and PMPI_<Stem>_init<sfx>
+ * (sfx: nothing or _c) with their MPI_ aliases; params is the blocking
+ * form's parameter list, fill the designated initializers of the
+ * ucmpi_coll_args_t each form hands to the driver with desc. */
+#define UCMPI_XFER_STR(x) #x
+#define UCMPI_XFER_LIST(...) __VA_ARGS__
+#define UCMPI_XFER_FORM(f, desc, mode, req, params, ...)                    \
+    _Pragma(UCMPI_XFER_STR(weak MPI_##f = PMPI_##f))                         \
+    int PMPI_##f params                                                      \
+    {                                                                        \
+        ucmpi_coll_args_t a = {__VA_ARGS__};                                 \
+        return ucmpi_coll_call(&desc, &a, mode, req, "MPI_" #f);             \
+    }
+#define UCMPI_XFER_FORMS(Stem, stem, sfx, desc, params, ...)                 \
+    UCMPI_XFER_FORM(Stem##sfx, desc, UCMPI_COLL_BLOCKING, NULL, params,      \
+                    __VA_ARGS__)                                             \
+    UCMPI_XFER_FORM(I##stem##sfx, desc, UCMPI_COLL_NONBLOCKING, request,     \
+                    (UCMPI_XFER_LIST params, MPI_Request *request),          \
+                    __VA_ARGS__)                                             \
+    UCMPI_XFER_FORM(Stem##_init##sfx, desc, UCMPI_COLL_PERSISTENT, request,  \
+                    (UCMPI_XFER_LIST params, MPI_Info info,                  \
+                     MPI_Request *request), __VA_ARGS__)
+
+/* The uniform forms' buffer parameters (count type ct) and their fill. */
+#define UCMPI_XFER_UNIFORM(ct)                                               \
+    const void *sendbuf, ct sendcount, MPI_Datatype sendtype, void *recvbuf, \
+        ct recvcount, MPI_Datatype recvtype
+#define UCMPI_XFER_UNIFORM_FILL                                              \
+    .sbuf = sendbuf, .scount = sendcount, .sdt = sendtype, .rbuf = recvbuf,  \
+    .rcount = recvcount, .rdt = recvtype, .comm = comm
+
+/* v and w forms: count type ct, displacement type at; the fills name the
+ * int forms' fields (sfx empty) or the _c forms' (sfx _c). */
+#define UCMPI_XFER_RECVV(ct, at)                                             \
+    const void *sendbuf, ct sendcount, MPI_Datatype sendtype, void *recvbuf, \
+        const ct recvcounts[], const at displs[], MPI_Datatype recvtype
+#define UCMPI_XFER_RECVV_FILL(sfx)                                           \
+    .sbuf = sendbuf, .scount = sendcount, .sdt = sendtype, .rbuf = recvbuf,  \
+    .rcounts##sfx = recvcounts, .rdispls##sfx = displs, .rdt = recvtype,     \
+    .comm = comm
+#define UCMPI_XFER_V(ct, at)                                                 \
+    const void *sendbuf, const ct sendcounts[], const at sdispls[],          \
+        MPI_Datatype sendtype, void *recvbuf, const ct recvcounts[],         \
+        const at rdispls[], MPI_Datatype recvtype
+#define UCMPI_XFER_V_FILL(sfx)                                               \
+    .sbuf = sendbuf, .scounts##sfx = sendcounts, .sdispls##sfx = sdispls,    \
+    .sdt = sendtype, .rbuf = recvbuf, .rcounts##sfx = recvcounts,            \
+    .rdispls##sfx = rdispls, .rdt = recvtype, .comm = comm
+#define UCMPI_XFER_W(ct, at)                                                 \
+    const void *sendbuf, const ct sendcounts[], const at sdispls[],          \
+        const MPI_Datatype sendtypes[], void *recvbuf, const ct recvcounts[], \
+        const at rdispls[], const MPI_Datatype recvtypes[]
+#define UCMPI_XFER_W_FILL(sfx)                                               \
+    .sbuf = sendbuf, .scounts##sfx = sendcounts, .sdispls##sfx = sdispls,    \
+    .sdt = MPI_BYTE, .sdts = sendtypes, .rbuf = recvbuf,                     \
+    .rcounts##sfx = recvcounts, .rdispls##sfx = rdispls, .rdt = MPI_BYTE,    \
+    .rdts = recvtypes, .comm = comm
+
 /* An algorithm: adds its steps to s. */
 typedef int (*ucmpi_xfer_build_fn_t)(ucmpi_sched_t *s,
                                      const ucmpi_coll_args_t *a);

@@ -188,43 +188,12 @@ static void allgather_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t allgather_desc = {
     .record = allgather_record, .start = allgather_start};
 
-#pragma weak MPI_Allgather = PMPI_Allgather
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&allgather_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Allgather");
-}
-
-#pragma weak MPI_Iallgather = PMPI_Iallgather
-int PMPI_Iallgather(const void *sendbuf, int sendcount,
-                    MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                    MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&allgather_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iallgather");
-}
-
-#pragma weak MPI_Allgather_init = PMPI_Allgather_init
-int PMPI_Allgather_init(const void *sendbuf, int sendcount,
-                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&allgather_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Allgather_init");
-}
+UCMPI_XFER_FORMS(Allgather, allgather, , allgather_desc,
+                 (UCMPI_XFER_UNIFORM(int), MPI_Comm comm),
+                 UCMPI_XFER_UNIFORM_FILL)
+UCMPI_XFER_FORMS(Allgather, allgather, _c, allgather_desc,
+                 (UCMPI_XFER_UNIFORM(MPI_Count), MPI_Comm comm),
+                 UCMPI_XFER_UNIFORM_FILL)
 
 /* ---- allgatherv ---- */
 
@@ -319,130 +288,9 @@ static void allgatherv_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t allgatherv_desc = {
     .record = allgatherv_record, .start = allgatherv_start};
 
-#pragma weak MPI_Allgatherv = PMPI_Allgatherv
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                    void *recvbuf, const int recvcounts[], const int displs[],
-                    MPI_Datatype recvtype, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdispls = displs,
-                           .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&allgatherv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Allgatherv");
-}
-
-#pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount,
-                     MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[],
-                     MPI_Datatype recvtype, MPI_Comm comm,
-                     MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdispls = displs,
-                           .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&allgatherv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iallgatherv");
-}
-
-#pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
-int PMPI_Allgatherv_init(const void *sendbuf, int sendcount,
-                         MPI_Datatype sendtype, void *recvbuf,
-                         const int recvcounts[], const int displs[],
-                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                         MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdispls = displs,
-                           .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&allgatherv_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Allgatherv_init");
-}
-
-/* ---- large-count (MPI-4) forms ---- */
-
-#pragma weak MPI_Allgather_c = PMPI_Allgather_c
-int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount,
-                     MPI_Datatype sendtype, void *recvbuf,
-                     MPI_Count recvcount, MPI_Datatype recvtype,
-                     MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&allgather_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Allgather_c");
-}
-
-#pragma weak MPI_Iallgather_c = PMPI_Iallgather_c
-int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount,
-                      MPI_Datatype sendtype, void *recvbuf,
-                      MPI_Count recvcount, MPI_Datatype recvtype,
-                      MPI_Comm comm, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&allgather_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iallgather_c");
-}
-
-#pragma weak MPI_Allgather_init_c = PMPI_Allgather_init_c
-int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount,
-                          MPI_Datatype sendtype, void *recvbuf,
-                          MPI_Count recvcount, MPI_Datatype recvtype,
-                          MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&allgather_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Allgather_init_c");
-}
-
-#pragma weak MPI_Allgatherv_c = PMPI_Allgatherv_c
-int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
-                      MPI_Datatype sendtype, void *recvbuf,
-                      const MPI_Count recvcounts[], const MPI_Aint displs[],
-                      MPI_Datatype recvtype, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts_c = recvcounts, .rdispls_c = displs,
-                           .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&allgatherv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Allgatherv_c");
-}
-
-#pragma weak MPI_Iallgatherv_c = PMPI_Iallgatherv_c
-int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
-                       MPI_Datatype sendtype, void *recvbuf,
-                       const MPI_Count recvcounts[], const MPI_Aint displs[],
-                       MPI_Datatype recvtype, MPI_Comm comm,
-                       MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts_c = recvcounts, .rdispls_c = displs,
-                           .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&allgatherv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iallgatherv_c");
-}
-
-#pragma weak MPI_Allgatherv_init_c = PMPI_Allgatherv_init_c
-int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
-                           MPI_Datatype sendtype, void *recvbuf,
-                           const MPI_Count recvcounts[],
-                           const MPI_Aint displs[], MPI_Datatype recvtype,
-                           MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts_c = recvcounts, .rdispls_c = displs,
-                           .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&allgatherv_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Allgatherv_init_c");
-}
+UCMPI_XFER_FORMS(Allgatherv, allgatherv, , allgatherv_desc,
+                 (UCMPI_XFER_RECVV(int, int), MPI_Comm comm),
+                 UCMPI_XFER_RECVV_FILL())
+UCMPI_XFER_FORMS(Allgatherv, allgatherv, _c, allgatherv_desc,
+                 (UCMPI_XFER_RECVV(MPI_Count, MPI_Aint), MPI_Comm comm),
+                 UCMPI_XFER_RECVV_FILL(_c))

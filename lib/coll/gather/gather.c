@@ -314,45 +314,12 @@ static void gather_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t gather_desc = {
     .record = gather_record, .start = gather_start};
 
-#pragma weak MPI_Gather = PMPI_Gather
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Gather");
-}
-
-#pragma weak MPI_Igather = PMPI_Igather
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Igather");
-}
-
-#pragma weak MPI_Gather_init = PMPI_Gather_init
-int PMPI_Gather_init(const void *sendbuf, int sendcount,
-                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                     MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Gather_init");
-}
+UCMPI_XFER_FORMS(Gather, gather, , gather_desc,
+                 (UCMPI_XFER_UNIFORM(int), int root, MPI_Comm comm),
+                 UCMPI_XFER_UNIFORM_FILL, .root = root)
+UCMPI_XFER_FORMS(Gather, gather, _c, gather_desc,
+                 (UCMPI_XFER_UNIFORM(MPI_Count), int root, MPI_Comm comm),
+                 UCMPI_XFER_UNIFORM_FILL, .root = root)
 
 /* ---- gatherv ---- */
 
@@ -463,131 +430,10 @@ static void gatherv_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t gatherv_desc = {
     .record = gatherv_record, .start = gatherv_start};
 
-#pragma weak MPI_Gatherv = PMPI_Gatherv
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, const int recvcounts[], const int displs[],
-                 MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdispls = displs,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Gatherv");
-}
-
-#pragma weak MPI_Igatherv = PMPI_Igatherv
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  void *recvbuf, const int recvcounts[], const int displs[],
-                  MPI_Datatype recvtype, int root, MPI_Comm comm,
-                  MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdispls = displs,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Igatherv");
-}
-
-#pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
-int PMPI_Gatherv_init(const void *sendbuf, int sendcount,
-                      MPI_Datatype sendtype, void *recvbuf,
-                      const int recvcounts[], const int displs[],
-                      MPI_Datatype recvtype, int root, MPI_Comm comm,
-                      MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdispls = displs,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Gatherv_init");
-}
-
-/* ---- large-count (MPI-4) forms ---- */
-
-#pragma weak MPI_Gather_c = PMPI_Gather_c
-int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount,
-                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                  MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Gather_c");
-}
-
-#pragma weak MPI_Igather_c = PMPI_Igather_c
-int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount,
-                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, int root, MPI_Comm comm,
-                   MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Igather_c");
-}
-
-#pragma weak MPI_Gather_init_c = PMPI_Gather_init_c
-int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount,
-                       MPI_Datatype sendtype, void *recvbuf,
-                       MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Gather_init_c");
-}
-
-#pragma weak MPI_Gatherv_c = PMPI_Gatherv_c
-int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
-                   MPI_Datatype sendtype, void *recvbuf,
-                   const MPI_Count recvcounts[], const MPI_Aint displs[],
-                   MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts_c = recvcounts, .rdispls_c = displs,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Gatherv_c");
-}
-
-#pragma weak MPI_Igatherv_c = PMPI_Igatherv_c
-int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
-                    MPI_Datatype sendtype, void *recvbuf,
-                    const MPI_Count recvcounts[], const MPI_Aint displs[],
-                    MPI_Datatype recvtype, int root, MPI_Comm comm,
-                    MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts_c = recvcounts, .rdispls_c = displs,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Igatherv_c");
-}
-
-#pragma weak MPI_Gatherv_init_c = PMPI_Gatherv_init_c
-int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
-                        MPI_Datatype sendtype, void *recvbuf,
-                        const MPI_Count recvcounts[], const MPI_Aint displs[],
-                        MPI_Datatype recvtype, int root, MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts_c = recvcounts, .rdispls_c = displs,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Gatherv_init_c");
-}
+UCMPI_XFER_FORMS(Gatherv, gatherv, , gatherv_desc,
+                 (UCMPI_XFER_RECVV(int, int), int root, MPI_Comm comm),
+                 UCMPI_XFER_RECVV_FILL(), .root = root)
+UCMPI_XFER_FORMS(Gatherv, gatherv, _c, gatherv_desc,
+                 (UCMPI_XFER_RECVV(MPI_Count, MPI_Aint), int root,
+                  MPI_Comm comm),
+                 UCMPI_XFER_RECVV_FILL(_c), .root = root)

@@ -353,45 +353,12 @@ static void scatter_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t scatter_desc = {
     .record = scatter_record, .start = scatter_start};
 
-#pragma weak MPI_Scatter = PMPI_Scatter
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Scatter");
-}
-
-#pragma weak MPI_Iscatter = PMPI_Iscatter
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iscatter");
-}
-
-#pragma weak MPI_Scatter_init = PMPI_Scatter_init
-int PMPI_Scatter_init(const void *sendbuf, int sendcount,
-                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                      MPI_Datatype recvtype, int root, MPI_Comm comm,
-                      MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Scatter_init");
-}
+UCMPI_XFER_FORMS(Scatter, scatter, , scatter_desc,
+                 (UCMPI_XFER_UNIFORM(int), int root, MPI_Comm comm),
+                 UCMPI_XFER_UNIFORM_FILL, .root = root)
+UCMPI_XFER_FORMS(Scatter, scatter, _c, scatter_desc,
+                 (UCMPI_XFER_UNIFORM(MPI_Count), int root, MPI_Comm comm),
+                 UCMPI_XFER_UNIFORM_FILL, .root = root)
 
 /* ---- scatterv ---- */
 
@@ -514,132 +481,17 @@ static void scatterv_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t scatterv_desc = {
     .record = scatterv_record, .start = scatterv_start};
 
-#pragma weak MPI_Scatterv = PMPI_Scatterv
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
-                  const int displs[], MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int root,
-                  MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
-                           .sdispls = displs, .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Scatterv");
-}
+/* scatterv's parameters (count type ct, displacement type at) */
+#define SCATTERV(ct, at)                                                     \
+    (const void *sendbuf, const ct sendcounts[], const at displs[],          \
+     MPI_Datatype sendtype, void *recvbuf, ct recvcount,                     \
+     MPI_Datatype recvtype, int root, MPI_Comm comm)
+#define SCATTERV_FILL(sfx)                                                   \
+    .sbuf = sendbuf, .scounts##sfx = sendcounts, .sdispls##sfx = displs,     \
+    .sdt = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rdt = recvtype,  \
+    .root = root, .comm = comm
 
-#pragma weak MPI_Iscatterv = PMPI_Iscatterv
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
-                   const int displs[], MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, int root,
-                   MPI_Comm comm, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
-                           .sdispls = displs, .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iscatterv");
-}
-
-#pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
-int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
-                       const int displs[], MPI_Datatype sendtype,
-                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                       int root, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
-                           .sdispls = displs, .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Scatterv_init");
-}
-
-/* ---- large-count (MPI-4) forms ---- */
-
-#pragma weak MPI_Scatter_c = PMPI_Scatter_c
-int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount,
-                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Scatter_c");
-}
-
-#pragma weak MPI_Iscatter_c = PMPI_Iscatter_c
-int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount,
-                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                    MPI_Datatype recvtype, int root, MPI_Comm comm,
-                    MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iscatter_c");
-}
-
-#pragma weak MPI_Scatter_init_c = PMPI_Scatter_init_c
-int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount,
-                        MPI_Datatype sendtype, void *recvbuf,
-                        MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Scatter_init_c");
-}
-
-#pragma weak MPI_Scatterv_c = PMPI_Scatterv_c
-int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
-                    const MPI_Aint displs[], MPI_Datatype sendtype,
-                    void *recvbuf, MPI_Count recvcount,
-                    MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts_c = sendcounts,
-                           .sdispls_c = displs, .sdt = sendtype,
-                           .rbuf = recvbuf, .rcount = recvcount,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Scatterv_c");
-}
-
-#pragma weak MPI_Iscatterv_c = PMPI_Iscatterv_c
-int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
-                     const MPI_Aint displs[], MPI_Datatype sendtype,
-                     void *recvbuf, MPI_Count recvcount,
-                     MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts_c = sendcounts,
-                           .sdispls_c = displs, .sdt = sendtype,
-                           .rbuf = recvbuf, .rcount = recvcount,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iscatterv_c");
-}
-
-#pragma weak MPI_Scatterv_init_c = PMPI_Scatterv_init_c
-int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                         const MPI_Aint displs[], MPI_Datatype sendtype,
-                         void *recvbuf, MPI_Count recvcount,
-                         MPI_Datatype recvtype, int root, MPI_Comm comm,
-                         MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts_c = sendcounts,
-                           .sdispls_c = displs, .sdt = sendtype,
-                           .rbuf = recvbuf, .rcount = recvcount,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Scatterv_init_c");
-}
+UCMPI_XFER_FORMS(Scatterv, scatterv, , scatterv_desc, SCATTERV(int, int),
+                 SCATTERV_FILL())
+UCMPI_XFER_FORMS(Scatterv, scatterv, _c, scatterv_desc,
+                 SCATTERV(MPI_Count, MPI_Aint), SCATTERV_FILL(_c))
