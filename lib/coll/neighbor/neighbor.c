@@ -12,97 +12,66 @@ static const ucmpi_xfer_alg_t neighbor_alg = {
     0, "exchange", "all neighbours in one round", ucmpi_neighbor_exchange};
 
 /* The topology part of *a (after the driver's checks). */
-static int nbr_topology(ucmpi_coll_args_t *a, const char *fn)
+static int nbr_topology(ucmpi_coll_args_t *a)
 {
     ucmpi_comm_t *comm = a->comm;
 
     if (a->sbuf == MPI_IN_PLACE || a->rbuf == MPI_IN_PLACE)
-        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not "
+        return ucmpi_xfer_err(comm, MPI_ERR_BUFFER, "MPI_IN_PLACE is not "
                               "allowed in neighbor collectives");
     if (comm->is_inter ||
         ucmpi_topo_neighbors(comm, &a->indeg, &a->srcs, &a->outdeg,
                              &a->dsts) != MPI_SUCCESS)
-        return ucmpi_err_comm(comm, MPI_ERR_TOPOLOGY, fn, "communicator has "
+        return ucmpi_xfer_err(comm, MPI_ERR_TOPOLOGY, "communicator has "
                               "no process topology");
     a->cart = ((const ucmpi_topo_t *)comm->topo)->kind == MPI_CART;
     return MPI_SUCCESS;
 }
 
-/* alltoallw checks: counts and types (displacements are MPI_Aint) */
-static int nbr_check_w(ucmpi_comm_t *c, int n, const int *counts,
-                       const MPI_Aint *displs, const MPI_Datatype *dts,
-                       const char *what, const char *fn)
+/* One side: its arrays (v, w or _c forms) or, uniform, one count (the
+ * _c forms without arrays too). */
+static int nbr_side(ucmpi_comm_t *c, int large, const ucmpi_coll_side_t *s,
+                    MPI_Count count, const char *what)
 {
-    static const int zero = 0;
-
-    if (n > 0 && displs == NULL)
-        return ucmpi_err_comm(c, MPI_ERR_ARG, fn, "%s displacements array "
+    if (large ? s->ccounts == NULL : s->counts == NULL && s->dts == NULL)
+        return ucmpi_xfer_check_buf(c, count, s->dt, what);
+    if (!large && s->dts && s->n > 0 && s->adispls == NULL)
+        return ucmpi_xfer_err(c, MPI_ERR_ARG, "%s displacements array "
                               "is NULL", what);
-    /* the int-displacement check only looks at counts and types */
-    for (int i = 0; i < n; i++) {
-        int rc = ucmpi_xfer_check_types(c, 1, counts ? &counts[i] : NULL,
-                                        &zero, dts ? &dts[i] : NULL, what,
-                                        fn);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return MPI_SUCCESS;
-}
-
-/* One side's arrays: _c forms (large), alltoallw (dts), v forms
- * (counts) or uniform. */
-static int nbr_side(ucmpi_comm_t *c, int large, int n, const void *buf,
-                    MPI_Count count, const int *counts, const int *displs,
-                    const MPI_Aint *adispls, const MPI_Count *ccounts,
-                    const MPI_Aint *cdispls, MPI_Datatype dt,
-                    const MPI_Datatype *dts, const char *what, const char *fn)
-{
-    if (large && ccounts != NULL)
-        return ucmpi_xfer_check_counts_c(c, n, ccounts, cdispls, dt, dts,
-                                         what, fn);
-    if (large || (counts == NULL && dts == NULL))
-        return ucmpi_xfer_check_buf(c, buf, count, dt, what, fn);
-    if (dts != NULL)
-        return nbr_check_w(c, n, counts, adispls, dts, what, fn);
-    return ucmpi_xfer_check_counts(c, n, counts, displs, dt, what, fn);
+    return ucmpi_xfer_check_blocks(c, s, what);
 }
 
 /* allgather(v) (ag: one send block to every destination) and
  * alltoall(v,w), int or _c (large) forms. */
 static int nbr_start(ucmpi_coll_args_t *a, int ag, int large)
 {
-    const char *fn = ucmpi_call_name();
     ucmpi_comm_t *comm = a->comm;
-    int rc = nbr_topology(a, fn);
+    int rc = nbr_topology(a);
 
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* uniform: outdeg / indeg blocks; w: MPI_Aint byte displacements */
+    ucmpi_coll_side_t s = {
+        .buf = a->sbuf, .n = ag ? 1 : a->outdeg, .dt = a->sdt,
+        .count = ag ? a->scount : a->scount * a->outdeg,
+        .counts = a->scounts, .displs = a->sdispls, .ccounts = a->scounts_c,
+        .adispls = large ? a->sdispls_c : a->sadispls, .dts = a->sdts};
+    ucmpi_coll_side_t r = {
+        .buf = a->rbuf, .n = a->indeg, .dt = a->rdt,
+        .count = a->rcount * a->indeg, .counts = a->rcounts,
+        .displs = a->rdispls, .ccounts = a->rcounts_c,
+        .adispls = large ? a->rdispls_c : a->radispls, .dts = a->rdts};
+
+    rc = nbr_side(comm, large, &s, a->scount, "send");
     if (rc == MPI_SUCCESS)
-        rc = nbr_side(comm, large, ag ? 1 : a->outdeg, a->sbuf, a->scount,
-                      a->scounts, a->sdispls, a->sadispls, a->scounts_c,
-                      a->sdispls_c, a->sdt, a->sdts, "send", fn);
+        rc = nbr_side(comm, large, &r, a->rcount, "receive");
     if (rc == MPI_SUCCESS)
-        rc = nbr_side(comm, large, a->indeg, a->rbuf, a->rcount, a->rcounts,
-                      a->rdispls, a->radispls, a->rcounts_c, a->rdispls_c,
-                      a->rdt, a->rdts, "receive", fn);
-    if (rc == MPI_SUCCESS) {
-        /* uniform: outdeg / indeg blocks; w: MPI_Aint byte displacements */
-        ucmpi_coll_side_t s = {
-            .buf = a->sbuf, .n = ag ? 1 : a->outdeg, .dt = a->sdt,
-            .count = ag ? a->scount : a->scount * a->outdeg,
-            .counts = a->scounts, .displs = a->sdispls,
-            .ccounts = a->scounts_c,
-            .adispls = large ? a->sdispls_c : a->sadispls, .dts = a->sdts};
-        ucmpi_coll_side_t r = {
-            .buf = a->rbuf, .n = a->indeg, .dt = a->rdt,
-            .count = a->rcount * a->indeg, .counts = a->rcounts,
-            .displs = a->rdispls, .ccounts = a->rcounts_c,
-            .adispls = large ? a->rdispls_c : a->radispls, .dts = a->rdts};
-        rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
-    }
+        rc = ucmpi_coll_check_alias(comm, &s, &r, ucmpi_call_name());
     if (rc != MPI_SUCCESS)
         return rc;
     a->nsblk = ag ? 0 : a->outdeg;
     a->nrblk = a->indeg;
-    return ucmpi_xfer_run(&neighbor_alg, a, a->mode, a->req, fn);
+    return ucmpi_xfer_run(&neighbor_alg, a, a->mode, a->req);
 }
 
 static int ag_start(ucmpi_coll_args_t *a)
