@@ -1,7 +1,9 @@
-/* Argument checks shared by the data-movement collectives' entry points
- * (see coll/xfer.h); errors name the current call (core/call.h). */
+/* Argument checks shared by the data-movement collectives' entry points,
+ * the rooted collectives' selection, and the paths of a rank whose
+ * arguments failed (see coll/xfer.h); errors name the current call
+ * (core/call.h). */
 #include "coll/xfer.h"
-#include "coll/shm/shm.h"
+#include "coll/coll_tune.h"
 
 int ucmpi_xfer_check_inplace(ucmpi_comm_t *c, const void *sbuf,
                              const void *rbuf)
@@ -128,4 +130,75 @@ int ucmpi_xfer_lost(ucmpi_comm_t *comm, int rc, int kind, int mode,
                          UCMPI_SHM_FALLBACK)
         return rc;
     return ucmpi_coll_skip_abort(comm, rc, mode, req);
+}
+
+const ucmpi_xfer_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
+                                                 const ucmpi_coll_args_t *a)
+{
+    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(k->algs, k->knob);
+    int send = ucmpi_xfer_is_root(a->comm, a->root) != k->gather;
+    size_t bs = send ? (size_t)(a->scount * a->sdt->size)
+                     : (size_t)(a->rcount * a->rdt->size);
+
+    if (a->comm->is_inter)
+        return &k->algs[0];
+    if (f)
+        return f;
+    /* block bytes agree on all ranks (type signatures match) */
+    return a->size >= ucmpi_thr_n(k->min_ranks) &&
+                   (k->max_total < 0 ||
+                    bs * (size_t)a->size < ucmpi_thr(k->max_total))
+               ? &k->algs[1] : &k->algs[0];
+}
+
+const ucmpi_xfer_alg_t *ucmpi_xfer_rooted_guess(const ucmpi_xfer_rooted_t *k,
+                                                const ucmpi_coll_args_t *a)
+{
+    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(k->algs, k->knob);
+
+    if (f != NULL)
+        return f;
+    return a->size < ucmpi_thr_n(k->min_ranks) ? &k->algs[0] : NULL;
+}
+
+int ucmpi_xfer_check_rooted(const ucmpi_coll_args_t *a, int gather)
+{
+    ucmpi_comm_t *c = a->comm;
+    int is_root = ucmpi_xfer_is_root(c, a->root);
+    const void *rootbuf = gather ? a->rbuf : a->sbuf;
+    const void *leafbuf = gather ? a->sbuf : a->rbuf;
+    const char *rootname = gather ? "recvbuf" : "sendbuf";
+    const char *leafname = gather ? "sendbuf" : "recvbuf";
+    int rc = ucmpi_coll_check_root(c, a->root, ucmpi_call_name());
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (rootbuf == MPI_IN_PLACE && is_root)
+        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE (only "
+                              "%s may be, at the root)", rootname, leafname);
+    if (leafbuf == MPI_IN_PLACE && (!is_root || c->is_inter))
+        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE on a %s",
+                              leafname, c->is_inter ? "intercommunicator"
+                                                    : "rank that is not root");
+    if ((c->is_inter && (a->root == MPI_PROC_NULL || is_root)) ||
+        leafbuf == MPI_IN_PLACE)
+        return MPI_SUCCESS;   /* intercomm root group: ignored */
+    return gather ? ucmpi_xfer_check_buf(c, a->scount, a->sdt, "send")
+                  : ucmpi_xfer_check_buf(c, a->rcount, a->rdt, "receive");
+}
+
+int ucmpi_xfer_run_without_own(const ucmpi_xfer_rooted_t *k,
+                               ucmpi_coll_args_t *a, int err)
+{
+    if (k->gather) {
+        a->sbuf = MPI_IN_PLACE;
+        a->sdt = MPI_BYTE;
+        a->scount = 0;
+    } else {
+        a->rbuf = MPI_IN_PLACE;
+        a->rdt = MPI_BYTE;
+        a->rcount = 0;
+    }
+    return ucmpi_xfer_run_anyway(ucmpi_xfer_rooted_select(k, a), a,
+                                 a->mode, a->req, err);
 }

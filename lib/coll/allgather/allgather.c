@@ -66,7 +66,8 @@ static int ag_check_send(const ucmpi_coll_args_t *a)
 }
 
 /* This rank's arguments failed a check (rc, reported) after the others
- * went ahead.  Blocking on shm: take the call's shm numbers,
+ * went ahead (total: allgatherv's bytes; 0: allgather's, known once its
+ * receive side is).  Blocking on shm: take the call's shm numbers,
  * marked invalid; else run their schedule poisoned: they get empty
  * messages from this rank.  Either way they report MPI_ERR_TRUNCATE
  * instead of waiting for ever or keeping a stale block.  With no usable
@@ -83,6 +84,8 @@ static int ag_failed(int rc, const ucmpi_xfer_alg_t *table, const char *knob,
         return ucmpi_xfer_lost(comm, rc, shm ? UCMPI_SHM_ALLGATHER : -1,
                                a->mode, a->req);
     size_t nbytes = (size_t)(a->rcount * a->rdt->size);
+    if (uniform)
+        total = nbytes * (size_t)comm->remote_size;
     if (shm && ucmpi_xfer_failed_shm(comm, UCMPI_SHM_ALLGATHER, nbytes,
                                      a->rcount,
                                      ucmpi_coll_shm_allgather_skip))
@@ -104,8 +107,6 @@ static int allgather_start(ucmpi_coll_args_t *a)
 {
     ucmpi_comm_t *comm = a->comm;
     const void *sbuf = a->sbuf;
-    size_t total = (size_t)(a->rcount * a->rdt->size) *
-                   (size_t)comm->remote_size;
     int rc = ag_check_send(a);
 
     if (rc == MPI_SUCCESS)
@@ -120,7 +121,7 @@ static int allgather_start(ucmpi_coll_args_t *a)
                                     a->rdt, "own block");
     if (rc != MPI_SUCCESS)    /* the others went ahead */
         return ag_failed(rc, ucmpi_allgather_algs, "ALLGATHER_ALGORITHM", a,
-                         total);
+                         0);
     if (a->mode == UCMPI_COLL_BLOCKING &&
         (rc = ucmpi_xfer_shm(a, UCMPI_SHM_ALLGATHER,
                              (size_t)(a->rcount * a->rdt->size),
@@ -134,7 +135,9 @@ static int allgather_start(ucmpi_coll_args_t *a)
         return ucmpi_coll_run_empty(comm, a->mode, a->req, ucmpi_call_name(),
                                     MPI_SUCCESS);
     return ucmpi_xfer_run(ag_select(ucmpi_allgather_algs,
-                                    "ALLGATHER_ALGORITHM", total, a),
+                                    "ALLGATHER_ALGORITHM",
+                                    (size_t)(a->rcount * a->rdt->size) *
+                                        (size_t)comm->remote_size, a),
                           a, a->mode, a->req);
 }
 
