@@ -49,62 +49,41 @@ ucmpi_xblk_t *ucmpi_xblk_uniform(ucmpi_sched_t *s, int n, const void *buf,
     return b;
 }
 
-ucmpi_xblk_t *ucmpi_xblk_v(ucmpi_sched_t *s, int n, const void *buf,
-                           const int *counts, const int *displs,
-                           MPI_Datatype dt)
+/* v and w blocks: int counts or the _c forms' ccounts; displacements
+ * (displs, or MPI_Aint adispls) in extents of dt, or in bytes with a type
+ * per block (dts: the w forms). */
+static ucmpi_xblk_t *xblk_side(ucmpi_sched_t *s, int n, const void *buf,
+                               const int *counts, const MPI_Count *ccounts,
+                               const int *displs, const MPI_Aint *adispls,
+                               MPI_Datatype dt, const MPI_Datatype *dts)
 {
     ucmpi_xblk_t *b = ucmpi_sched_alloc(s, sizeof(*b) * (size_t)(n ? n : 1));
 
     for (int i = 0; b && i < n; i++) {
-        b[i].buf = (char *)buf + (MPI_Aint)displs[i] * dt->extent;
-        b[i].count = counts[i];
-        b[i].dt = dt;
-    }
-    return b;
-}
+        MPI_Aint d = adispls ? adispls[i] : displs[i];
 
-/* alltoallw: byte displacements, a type per peer */
-static ucmpi_xblk_t *xblk_w(ucmpi_sched_t *s, int n, const void *buf,
-                            const int *counts, const int *displs,
-                            const MPI_Aint *adispls, const MPI_Datatype *dts)
-{
-    ucmpi_xblk_t *b = ucmpi_sched_alloc(s, sizeof(*b) * (size_t)(n ? n : 1));
-
-    for (int i = 0; b && i < n; i++) {
-        b[i].buf = (char *)buf + (adispls ? adispls[i] : displs[i]);
-        b[i].count = counts[i];
-        b[i].dt = dts[i];
+        b[i].buf = (char *)buf + (dts ? d : d * dt->extent);
+        b[i].count = ccounts ? ccounts[i] : counts[i];
+        b[i].dt = dts ? dts[i] : dt;
     }
     return b;
 }
 
 int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_coll_args_t *a)
 {
-    if (a->scounts_c && a->sbuf != MPI_IN_PLACE) {
-        a->sblk = ucmpi_xblk_c(s, a->nsblk, a->sbuf, a->scounts_c,
-                               a->sdispls_c, a->sdt, a->sdts);
+    if ((a->scounts || a->scounts_c) && a->sbuf != MPI_IN_PLACE) {
+        a->sblk = xblk_side(s, a->nsblk, a->sbuf, a->scounts, a->scounts_c,
+                            a->sdispls, a->scounts_c ? a->sdispls_c
+                                                     : a->sadispls,
+                            a->sdt, a->sdts);
         if (a->sblk == NULL)
             return MPI_ERR_NO_MEM;
     }
-    if (a->rcounts_c) {
-        a->rblk = ucmpi_xblk_c(s, a->nrblk, a->rbuf, a->rcounts_c,
-                               a->rdispls_c, a->rdt, a->rdts);
-        if (a->rblk == NULL)
-            return MPI_ERR_NO_MEM;
-    }
-    if (a->scounts && a->sbuf != MPI_IN_PLACE) {
-        a->sblk = a->sdts ? xblk_w(s, a->nsblk, a->sbuf, a->scounts,
-                                   a->sdispls, a->sadispls, a->sdts)
-                          : ucmpi_xblk_v(s, a->nsblk, a->sbuf, a->scounts,
-                                         a->sdispls, a->sdt);
-        if (a->sblk == NULL)
-            return MPI_ERR_NO_MEM;
-    }
-    if (a->rcounts) {
-        a->rblk = a->rdts ? xblk_w(s, a->nrblk, a->rbuf, a->rcounts,
-                                   a->rdispls, a->radispls, a->rdts)
-                          : ucmpi_xblk_v(s, a->nrblk, a->rbuf, a->rcounts,
-                                         a->rdispls, a->rdt);
+    if (a->rcounts || a->rcounts_c) {
+        a->rblk = xblk_side(s, a->nrblk, a->rbuf, a->rcounts, a->rcounts_c,
+                            a->rdispls, a->rcounts_c ? a->rdispls_c
+                                                     : a->radispls,
+                            a->rdt, a->rdts);
         if (a->rblk == NULL)
             return MPI_ERR_NO_MEM;
     }
@@ -123,10 +102,26 @@ void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_xfer_alg_t *alg,
     ucmpi_sched_sign(s, alg, sizeof(*alg), 1, alg->id, (unsigned)root);
 }
 
-int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
-                   int mode, MPI_Request *request,
-                   const char *fn)
+/* A new schedule for alg's steps over *a, signed; *rc the build's result.
+ * NULL: out of memory. */
+static ucmpi_sched_t *xfer_build(const ucmpi_xfer_alg_t *alg,
+                                 ucmpi_coll_args_t *a, int *rc)
 {
+    ucmpi_sched_t *s = ucmpi_sched_create(a->comm);
+
+    if (s == NULL)
+        return NULL;
+    ucmpi_xfer_sign(s, alg, a);
+    *rc = ucmpi_xfer_prepare(s, a);
+    if (*rc == MPI_SUCCESS)
+        *rc = alg->build(s, a);
+    return s;
+}
+
+int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+                   int mode, MPI_Request *request)
+{
+    const char *fn = ucmpi_call_name();
     /* uniform forms depend on their arguments only (the v/w arrays and
      * neighbor lists would have to be compared by value) */
     int reuse = a->scounts == NULL && a->rcounts == NULL &&
@@ -136,45 +131,55 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
                 !a->cart;
     ucmpi_sched_key_t key = {alg, 0, a->root, a->sbuf, a->rbuf, a->scount,
                              a->rcount, a->sdt, a->rdt, MPI_OP_NULL, NULL, 0};
-    ucmpi_sched_t *s = reuse ? ucmpi_coll_cached(a->comm, (int)mode, &key)
-                             : NULL;
+    ucmpi_sched_t *s = reuse ? ucmpi_coll_cached(a->comm, mode, &key) : NULL;
     int rc;
 
     if (s != NULL)
-        return ucmpi_coll_run(a->comm, s, MPI_SUCCESS, (int)mode, request,
-                              fn);
-    s = ucmpi_sched_create(a->comm);
-    if (s == NULL)
+        return ucmpi_coll_run(a->comm, s, MPI_SUCCESS, mode, request, fn);
+    if ((s = xfer_build(alg, a, &rc)) == NULL)
         return ucmpi_err_comm(a->comm, MPI_ERR_NO_MEM, fn,
                               "out of memory for the schedule");
-    ucmpi_xfer_sign(s, alg, a);
-    rc = ucmpi_xfer_prepare(s, a);
-    if (rc == MPI_SUCCESS)
-        rc = alg->build(s, a);
-    return ucmpi_coll_run_new(a->comm, s, rc, (int)mode, request, fn,
+    return ucmpi_coll_run_new(a->comm, s, rc, mode, request, fn,
                               reuse ? &key : NULL);
 }
 
 int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
-                          int mode, MPI_Request *request,
-                          const char *fn, int err)
+                          int mode, MPI_Request *request, int err)
 {
     ucmpi_sched_t *s;
+    int rc;
 
     if (request != NULL)
         *request = MPI_REQUEST_NULL;
     if (mode == UCMPI_COLL_PERSISTENT) {
         /* each start of the request it hands back serves the others */
-        if ((s = ucmpi_sched_create(a->comm)) == NULL)
+        if ((s = xfer_build(alg, a, &rc)) == NULL)
             return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
-        ucmpi_xfer_sign(s, alg, a);
-        int rc = ucmpi_xfer_prepare(s, a);
-        if (rc == MPI_SUCCESS)
-            rc = alg->build(s, a);
         return ucmpi_coll_persist_failed(s, rc, request, err);
     }
     /* the same schedule and tag as the nonblocking form; its own failures
      * (truncation) are reported on comm too */
-    (void)ucmpi_xfer_run(alg, a, UCMPI_COLL_BLOCKING, NULL, fn);
+    (void)ucmpi_xfer_run(alg, a, UCMPI_COLL_BLOCKING, NULL);
+    return err;
+}
+
+int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+                            int mode, MPI_Request *request, int err)
+{
+    ucmpi_sched_t *s;
+    int rc;
+
+    if (mode != UCMPI_COLL_BLOCKING && request != NULL)
+        *request = MPI_REQUEST_NULL;
+    if ((s = xfer_build(alg, a, &rc)) == NULL)
+        return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
+    ucmpi_sched_poison(s);
+    if (mode == UCMPI_COLL_PERSISTENT)
+        return ucmpi_coll_persist_failed(s, rc, request, err);
+    if (rc != MPI_SUCCESS) {
+        ucmpi_sched_free(s);      /* its tag is taken: still in step */
+        return err;
+    }
+    (void)ucmpi_sched_run_blocking(s);   /* its truncations are not news */
     return err;
 }

@@ -12,6 +12,66 @@
 #include "coll/coll_util.h"
 #include "coll/alias.h"
 #include "coll/coll_drv.h"
+#include "coll/shm/shm.h"
+
+/* Entry points.  UCMPI_XFER_FORMS(Stem, stem, sfx, desc, (params), fill)
+ * defines PMPI_<Stem><sfx>, PMPI_I<stem><sfx> and PMPI_<Stem>_init<sfx>
+ * (sfx: nothing or _c) with their MPI_ aliases; params is the blocking
+ * form's parameter list, fill the designated initializers of the
+ * ucmpi_coll_args_t each form hands to the driver with desc. */
+#define UCMPI_XFER_STR(x) #x
+#define UCMPI_XFER_LIST(...) __VA_ARGS__
+#define UCMPI_XFER_FORM(f, desc, mode, req, params, ...)                    \
+    _Pragma(UCMPI_XFER_STR(weak MPI_##f = PMPI_##f))                         \
+    int PMPI_##f params                                                      \
+    {                                                                        \
+        ucmpi_coll_args_t a = {__VA_ARGS__};                                 \
+        return ucmpi_coll_call(&desc, &a, mode, req, "MPI_" #f);             \
+    }
+#define UCMPI_XFER_FORMS(Stem, stem, sfx, desc, params, ...)                 \
+    UCMPI_XFER_FORM(Stem##sfx, desc, UCMPI_COLL_BLOCKING, NULL, params,      \
+                    __VA_ARGS__)                                             \
+    UCMPI_XFER_FORM(I##stem##sfx, desc, UCMPI_COLL_NONBLOCKING, request,     \
+                    (UCMPI_XFER_LIST params, MPI_Request *request),          \
+                    __VA_ARGS__)                                             \
+    UCMPI_XFER_FORM(Stem##_init##sfx, desc, UCMPI_COLL_PERSISTENT, request,  \
+                    (UCMPI_XFER_LIST params, MPI_Info info,                  \
+                     MPI_Request *request), __VA_ARGS__)
+
+/* The uniform forms' buffer parameters (count type ct) and their fill. */
+#define UCMPI_XFER_UNIFORM(ct)                                               \
+    const void *sendbuf, ct sendcount, MPI_Datatype sendtype, void *recvbuf, \
+        ct recvcount, MPI_Datatype recvtype
+#define UCMPI_XFER_UNIFORM_FILL                                              \
+    .sbuf = sendbuf, .scount = sendcount, .sdt = sendtype, .rbuf = recvbuf,  \
+    .rcount = recvcount, .rdt = recvtype, .comm = comm
+
+/* v and w forms: count type ct, displacement type at; the fills name the
+ * int forms' fields (sfx empty) or the _c forms' (sfx _c). */
+#define UCMPI_XFER_RECVV(ct, at)                                             \
+    const void *sendbuf, ct sendcount, MPI_Datatype sendtype, void *recvbuf, \
+        const ct recvcounts[], const at displs[], MPI_Datatype recvtype
+#define UCMPI_XFER_RECVV_FILL(sfx)                                           \
+    .sbuf = sendbuf, .scount = sendcount, .sdt = sendtype, .rbuf = recvbuf,  \
+    .rcounts##sfx = recvcounts, .rdispls##sfx = displs, .rdt = recvtype,     \
+    .comm = comm
+#define UCMPI_XFER_V(ct, at)                                                 \
+    const void *sendbuf, const ct sendcounts[], const at sdispls[],          \
+        MPI_Datatype sendtype, void *recvbuf, const ct recvcounts[],         \
+        const at rdispls[], MPI_Datatype recvtype
+#define UCMPI_XFER_V_FILL(sfx)                                               \
+    .sbuf = sendbuf, .scounts##sfx = sendcounts, .sdispls##sfx = sdispls,    \
+    .sdt = sendtype, .rbuf = recvbuf, .rcounts##sfx = recvcounts,            \
+    .rdispls##sfx = rdispls, .rdt = recvtype, .comm = comm
+#define UCMPI_XFER_W(ct, at)                                                 \
+    const void *sendbuf, const ct sendcounts[], const at sdispls[],          \
+        const MPI_Datatype sendtypes[], void *recvbuf, const ct recvcounts[], \
+        const at rdispls[], const MPI_Datatype recvtypes[]
+#define UCMPI_XFER_W_FILL(sfx)                                               \
+    .sbuf = sendbuf, .scounts##sfx = sendcounts, .sdispls##sfx = sdispls,    \
+    .sdt = MPI_BYTE, .sdts = sendtypes, .rbuf = recvbuf,                     \
+    .rcounts##sfx = recvcounts, .rdispls##sfx = rdispls, .rdt = MPI_BYTE,    \
+    .rdts = recvtypes, .comm = comm
 
 /* An algorithm: adds its steps to s. */
 typedef int (*ucmpi_xfer_build_fn_t)(ucmpi_sched_t *s,
@@ -33,6 +93,37 @@ const ucmpi_xfer_alg_t *ucmpi_xfer_forced(const ucmpi_xfer_alg_t *table,
 const ucmpi_xfer_alg_t *ucmpi_xfer_by_id(const ucmpi_xfer_alg_t *table,
                                          int id);
 
+/* A rooted collective (gather: data flows to the root; else scatter; and
+ * their v forms): its table, row 0 linear, row 1 the tree, chosen from
+ * min_ranks ranks on (ucmpi_thr_n id) while the n blocks stay under
+ * max_total bytes (ucmpi_thr id; -1: no limit). */
+typedef struct {
+    const ucmpi_xfer_alg_t *algs;
+    const char *knob;
+    int min_ranks, max_total;
+    int gather;
+} ucmpi_xfer_rooted_t;
+
+/* Its algorithm for *a (the block size: the root's side at the root, the
+ * own block elsewhere): linear on an intercommunicator, else the forced
+ * one, else by size. */
+const ucmpi_xfer_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
+                                                 const ucmpi_coll_args_t *a);
+/* The algorithm the others run, seen from a rank that does not know the
+ * block size (its own count or type is bad): the forced one, or linear
+ * below the tree's rank threshold; NULL when it cannot be known. */
+const ucmpi_xfer_alg_t *ucmpi_xfer_rooted_guess(const ucmpi_xfer_rooted_t *k,
+                                                const ucmpi_coll_args_t *a);
+/* gather (gather: 1) and scatter: the root, MPI_IN_PLACE (the root's
+ * buffer never; the other side's only at an intracomm root) and the
+ * non-root side's buffer where it is used. */
+int ucmpi_xfer_check_rooted(const ucmpi_coll_args_t *a, int gather);
+/* The root's own block mismatches (error err, reported): its own block
+ * (gather: send, scatter: receive) is dropped and the others' blocks
+ * still move under alg (ucmpi_xfer_run_anyway).  Returns err. */
+int ucmpi_xfer_run_without_own(const ucmpi_xfer_rooted_t *k,
+                               ucmpi_coll_args_t *a, int err);
+
 /* Signs s with alg and a's root (ucmpi_sched_sign): every schedule
  * built from an algorithm table row, including a failed rank's stand-ins
  * for the others' schedule, is signed so (only alg's own name is known
@@ -44,8 +135,7 @@ void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_xfer_alg_t *alg,
  * then runs it per mode (request is the user's MPI_Request * for
  * nonblocking and persistent calls).  Reports failures on comm. */
 int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
-                   int mode, MPI_Request *request,
-                   const char *fn);
+                   int mode, MPI_Request *request);
 
 /* The root's own block failed its check (err, already reported): the
  * other ranks went ahead and may wait for the root's data (scatter) or
@@ -56,8 +146,7 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
  * runs it on each start and completes in err (ucmpi_coll_persist_failed);
  * otherwise *request becomes MPI_REQUEST_NULL.  Returns err. */
 int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
-                          int mode, MPI_Request *request,
-                          const char *fn, int err);
+                          int mode, MPI_Request *request, int err);
 /* A rank whose own arguments failed a check (err, already
  * reported) in a collective where everyone sends to and receives from
  * everyone (allgather, alltoall) still runs the others' algorithm alg,
@@ -69,13 +158,12 @@ int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
  * the call failed); a persistent init hands back a request that does it
  * on each start and completes in err.  Returns err. */
 int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
-                            int mode, MPI_Request *request,
-                            int err);
+                            int mode, MPI_Request *request, int err);
 /* (count, dt) passes ucmpi_xfer_check_buf (no report): 1, else 0. */
 int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt);
 /* The blocks of a v/w side (int arrays, or the _c forms' ccounts
  * and cdispls; one type dt, or one per block in dts) pass the checks of
- * ucmpi_xfer_check_counts/_types/_counts_c (no report): 1, else 0.  A
+ * ucmpi_xfer_check_blocks (no report): 1, else 0.  A
  * rank whose send side failed still serves the others when its receive
  * side is usable. */
 int ucmpi_xfer_blocks_ok(int n, const int *counts, const int *displs,
@@ -108,30 +196,44 @@ int ucmpi_xfer_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
 typedef int (*ucmpi_xfer_shm_skip_fn)(ucmpi_comm_t *comm, size_t nbytes,
                                       const char *fn);
 int ucmpi_xfer_failed_shm(ucmpi_comm_t *comm, int kind, size_t nbytes,
-                          MPI_Count count, ucmpi_xfer_shm_skip_fn skip,
-                          const char *fn);
+                          MPI_Count count, ucmpi_xfer_shm_skip_fn skip);
+
+/* A rank of allgather/alltoall whose arguments failed (rc, reported)
+ * with no usable receive side (its size unknown): the voters of shm kind
+ * (-1: none, not blocking) fail, or the others' schedule gets an abort
+ * (ucmpi_coll_skip_abort).  Returns rc. */
+int ucmpi_xfer_lost(ucmpi_comm_t *comm, int rc, int kind, int mode,
+                    MPI_Request *req);
+
+/* The blocking shm path of allgather/alltoall (kind, shm: its collective;
+ * nbytes per rank as the shm path counts them): the shm collective's
+ * result, or the shm vote's when this rank's size leaves the path (count
+ * 0 or past its limit: the others may differ); UCMPI_SHM_FALLBACK: on to
+ * the p2p schedule.  Inline: the smallest collectives' path. */
+typedef int (*ucmpi_xfer_shm_fn)(ucmpi_comm_t *comm, const void *sbuf,
+                                 MPI_Count scount, MPI_Datatype sdt,
+                                 void *rbuf, MPI_Count rcount,
+                                 MPI_Datatype rdt, const char *fn);
+static inline int ucmpi_xfer_shm(const ucmpi_coll_args_t *a, int kind,
+                                 size_t nbytes, ucmpi_xfer_shm_fn shm)
+{
+    const char *fn = ucmpi_call_name();
+    int rc;
+
+    if (a->rcount > 0 && ucmpi_coll_shm_wanted(a->comm, kind, nbytes))
+        return shm(a->comm, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount,
+                   a->rdt, fn);
+    rc = ucmpi_xfer_shm_vote(a->comm, kind, nbytes, 0, fn);
+    return rc == MPI_SUCCESS && a->rcount != 0 ? UCMPI_SHM_FALLBACK : rc;
+}
 
 /* Turns the v/w arrays of *a into a->sblk/a->rblk (scratch of s); done
  * by ucmpi_xfer_run() before the builder runs. */
 int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_coll_args_t *a);
 
-/* Block list helpers: uniform blocks of count x dt every `stride` elements
- * (of dt's extent) at buf; v blocks from MPI counts/displacements. */
+/* Uniform blocks: n blocks of count x dt, one after the other at buf. */
 ucmpi_xblk_t *ucmpi_xblk_uniform(ucmpi_sched_t *s, int n, const void *buf,
                                  MPI_Count count, MPI_Datatype dt);
-ucmpi_xblk_t *ucmpi_xblk_v(ucmpi_sched_t *s, int n, const void *buf,
-                           const int *counts, const int *displs,
-                           MPI_Datatype dt);
-/* Large-count blocks (large_count.c): displacements in elements of dt,
- * or in bytes when dts (one type per block) is given. */
-ucmpi_xblk_t *ucmpi_xblk_c(ucmpi_sched_t *s, int n, const void *buf,
-                           const MPI_Count *counts, const MPI_Aint *displs,
-                           MPI_Datatype dt, const MPI_Datatype *dts);
-/* Checks of large-count arrays (and of dt, or of each of dts if given). */
-int ucmpi_xfer_check_counts_c(ucmpi_comm_t *c, int n, const MPI_Count *counts,
-                              const MPI_Aint *displs, MPI_Datatype dt,
-                              const MPI_Datatype *dts, const char *what,
-                              const char *fn);
 /* Address of element block i (count elements each) of buf. */
 static inline char *ucmpi_xfer_at(const void *buf, MPI_Count i,
                                   MPI_Count count, MPI_Datatype dt)
@@ -139,24 +241,28 @@ static inline char *ucmpi_xfer_at(const void *buf, MPI_Count i,
     return (char *)buf + i * count * dt->extent;
 }
 
+/* Reports code for the current call (core/call.h) on comm c. */
+#define ucmpi_xfer_err(c, code, ...) \
+    ucmpi_err_comm((c), (code), ucmpi_call_name(), __VA_ARGS__)
+
 /* Argument checks shared by the entry points; each returns MPI_SUCCESS or
  * the code from ucmpi_error().  `what` names the argument in messages. */
-int ucmpi_xfer_check_comm(MPI_Comm comm, const char *fn);
-int ucmpi_xfer_check_buf(ucmpi_comm_t *c, const void *buf, MPI_Count count,
-                         MPI_Datatype dt, const char *what, const char *fn);
-int ucmpi_xfer_check_counts(ucmpi_comm_t *c, int n, const int *counts,
-                            const int *displs, MPI_Datatype dt,
-                            const char *what, const char *fn);
-int ucmpi_xfer_check_types(ucmpi_comm_t *c, int n, const int *counts,
-                           const int *displs, const MPI_Datatype *dts,
-                           const char *what, const char *fn);
+/* allgather/alltoall: only sendbuf may be MPI_IN_PLACE, not on an
+ * intercommunicator */
+int ucmpi_xfer_check_inplace(ucmpi_comm_t *c, const void *sbuf,
+                             const void *rbuf);
+int ucmpi_xfer_check_buf(ucmpi_comm_t *c, MPI_Count count, MPI_Datatype dt,
+                         const char *what);
+/* A v or w side's arrays (n blocks; counts, or the _c forms' ccounts with
+ * adispls; displs or MPI_Aint adispls; dt, or one type per block in dts):
+ * present, counts >= 0, types valid. */
+int ucmpi_xfer_check_blocks(ucmpi_comm_t *c, const ucmpi_coll_side_t *s,
+                            const char *what);
 /* The block a rank sends itself must have the size it receives:
  * MPI_ERR_TRUNCATE when it sends more, MPI_ERR_COUNT when less. */
 int ucmpi_xfer_check_match(ucmpi_comm_t *c, MPI_Count scount,
                            MPI_Datatype sdt, MPI_Count rcount,
-                           MPI_Datatype rdt, const char *what,
-                           const char *fn);
-int ucmpi_xfer_check_root(ucmpi_comm_t *c, int root, const char *fn);
+                           MPI_Datatype rdt, const char *what);
 /* Is this rank the root side of a rooted collective (intercomm: MPI_ROOT,
  * intracomm: rank == root)?  Inert ranks (MPI_PROC_NULL) do nothing. */
 static inline bool ucmpi_xfer_is_root(const ucmpi_comm_t *c, int root)

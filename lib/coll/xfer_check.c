@@ -1,87 +1,80 @@
-/* Argument checks shared by the data-movement collectives' entry points
- * (see coll/xfer.h). */
+/* Argument checks shared by the data-movement collectives' entry points,
+ * the rooted collectives' selection, and the paths of a rank whose
+ * arguments failed (see coll/xfer.h); errors name the current call
+ * (core/call.h). */
 #include "coll/xfer.h"
-#include "coll/shm/shm.h"
+#include "coll/coll_tune.h"
 
-int ucmpi_xfer_check_comm(MPI_Comm comm, const char *fn)
+int ucmpi_xfer_check_inplace(ucmpi_comm_t *c, const void *sbuf,
+                             const void *rbuf)
 {
-    return ucmpi_coll_check_comm(comm, fn);
+    if (rbuf == MPI_IN_PLACE)
+        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE "
+                              "(only sendbuf may be)");
+    if (sbuf == MPI_IN_PLACE && c->is_inter)
+        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "MPI_IN_PLACE on an "
+                              "intercommunicator");
+    return MPI_SUCCESS;
 }
 
-int ucmpi_xfer_check_buf(ucmpi_comm_t *c, const void *buf, MPI_Count count,
-                         MPI_Datatype dt, const char *what, const char *fn)
+int ucmpi_xfer_check_buf(ucmpi_comm_t *c, MPI_Count count, MPI_Datatype dt,
+                         const char *what)
 {
     const char *why = "";
     int rc;
 
-    (void)buf;   /* NULL is MPI_BOTTOM: absolute addresses are legal */
     if (count < 0)
-        return ucmpi_err_comm(c, MPI_ERR_COUNT, fn, "%s count %lld < 0",
-                              what, (long long)count);
+        return ucmpi_xfer_err(c, MPI_ERR_COUNT, "%s count %lld < 0", what,
+                              (long long)count);
     rc = ucmpi_dt_check(dt, 1, &why);
     if (rc != MPI_SUCCESS)
-        return ucmpi_err_comm(c, rc, fn, "%s datatype: %s", what, why);
+        return ucmpi_xfer_err(c, rc, "%s datatype: %s", what, why);
     return MPI_SUCCESS;
 }
 
-int ucmpi_xfer_check_counts(ucmpi_comm_t *c, int n, const int *counts,
-                            const int *displs, MPI_Datatype dt,
-                            const char *what, const char *fn)
+int ucmpi_xfer_check_blocks(ucmpi_comm_t *c, const ucmpi_coll_side_t *s,
+                            const char *what)
 {
+    const void *displs = s->ccounts ? (const void *)s->adispls
+                         : s->displs ? (const void *)s->displs
+                                     : (const void *)s->adispls;
     const char *why = "";
-    int rc;
+    int n = s->n, rc;
 
-    if (n > 0 && (counts == NULL || displs == NULL))
-        return ucmpi_err_comm(c, MPI_ERR_ARG, fn, "%s counts or "
-                              "displacements array is NULL", what);
-    for (int i = 0; i < n; i++)
-        if (counts[i] < 0)
-            return ucmpi_err_comm(c, MPI_ERR_COUNT, fn, "%s count[%d] = %d "
-                                  "< 0", what, i, counts[i]);
-    rc = ucmpi_dt_check(dt, 1, &why);
-    if (rc != MPI_SUCCESS)
-        return ucmpi_err_comm(c, rc, fn, "%s datatype: %s", what, why);
-    return MPI_SUCCESS;
-}
-
-int ucmpi_xfer_check_types(ucmpi_comm_t *c, int n, const int *counts,
-                           const int *displs, const MPI_Datatype *dts,
-                           const char *what, const char *fn)
-{
-    const char *why = "";
-    int rc;
-
-    if (n > 0 && (counts == NULL || displs == NULL || dts == NULL))
-        return ucmpi_err_comm(c, MPI_ERR_ARG, fn, "%s counts, "
-                              "displacements or types array is NULL", what);
+    if (n > 0 && ((s->ccounts == NULL && s->counts == NULL) ||
+                  displs == NULL))
+        return ucmpi_xfer_err(c, MPI_ERR_ARG, "%s counts%s displacements "
+                              "array is NULL", what,
+                              s->dts && !s->ccounts ? ", types or" : " or");
+    if (n > 0 && s->ccounts && s->dt == MPI_DATATYPE_NULL && !s->dts)
+        return ucmpi_xfer_err(c, MPI_ERR_ARG, "%s types array is NULL",
+                              what);
     for (int i = 0; i < n; i++) {
-        if (counts[i] < 0)
-            return ucmpi_err_comm(c, MPI_ERR_COUNT, fn, "%s count[%d] = %d "
-                                  "< 0", what, i, counts[i]);
-        rc = ucmpi_dt_check(dts[i], 1, &why);
-        if (rc != MPI_SUCCESS)
-            return ucmpi_err_comm(c, rc, fn, "%s datatype[%d]: %s", what, i,
+        MPI_Count k = s->ccounts ? s->ccounts[i] : s->counts[i];
+
+        if (k < 0)
+            return ucmpi_xfer_err(c, MPI_ERR_COUNT, "%s count[%d] = %lld "
+                                  "< 0", what, i, (long long)k);
+        if (s->dts && (rc = ucmpi_dt_check(s->dts[i], 1, &why)) !=
+                          MPI_SUCCESS)
+            return ucmpi_xfer_err(c, rc, "%s datatype[%d]: %s", what, i,
                                   why);
     }
+    if (!s->dts && (rc = ucmpi_dt_check(s->dt, 1, &why)) != MPI_SUCCESS)
+        return ucmpi_xfer_err(c, rc, "%s datatype: %s", what, why);
     return MPI_SUCCESS;
-}
-
-int ucmpi_xfer_check_root(ucmpi_comm_t *c, int root, const char *fn)
-{
-    return ucmpi_coll_check_root(c, root, fn);
 }
 
 int ucmpi_xfer_check_match(ucmpi_comm_t *c, MPI_Count scount,
                            MPI_Datatype sdt, MPI_Count rcount,
-                           MPI_Datatype rdt, const char *what,
-                           const char *fn)
+                           MPI_Datatype rdt, const char *what)
 {
     long long sb = (long long)(scount * sdt->size);
     long long rb = (long long)(rcount * rdt->size);
 
     if (sb == rb)
         return MPI_SUCCESS;
-    return ucmpi_err_comm(c, sb > rb ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT, fn,
+    return ucmpi_xfer_err(c, sb > rb ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT,
                           "%s: this rank sends %lld bytes to itself but "
                           "receives %lld (type signatures must match)", what,
                           sb, rb);
@@ -114,36 +107,10 @@ int ucmpi_xfer_blocks_ok(int n, const int *counts, const int *displs,
     return dts != NULL || ucmpi_dt_check(dt, 1, &why) == MPI_SUCCESS;
 }
 
-int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
-                            int mode, MPI_Request *request,
-                            int err)
-{
-    ucmpi_sched_t *s;
-    int rc;
-
-    if (mode != UCMPI_COLL_BLOCKING && request != NULL)
-        *request = MPI_REQUEST_NULL;
-    if ((s = ucmpi_sched_create(a->comm)) == NULL)
-        return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
-    ucmpi_xfer_sign(s, alg, a);
-    rc = ucmpi_xfer_prepare(s, a);
-    if (rc == MPI_SUCCESS)
-        rc = alg->build(s, a);
-    ucmpi_sched_poison(s);
-    if (mode == UCMPI_COLL_PERSISTENT)
-        return ucmpi_coll_persist_failed(s, rc, request, err);
-    if (rc != MPI_SUCCESS) {
-        ucmpi_sched_free(s);      /* its tag is taken: still in step */
-        return err;
-    }
-    (void)ucmpi_sched_run_blocking(s);   /* its truncations are not news */
-    return err;
-}
-
 int ucmpi_xfer_failed_shm(ucmpi_comm_t *comm, int kind, size_t nbytes,
-                          MPI_Count count, ucmpi_xfer_shm_skip_fn skip,
-                          const char *fn)
+                          MPI_Count count, ucmpi_xfer_shm_skip_fn skip)
 {
+    const char *fn = ucmpi_call_name();
     int vote;
 
     if (count > 0 && ucmpi_coll_shm_wanted(comm, kind, nbytes))
@@ -153,4 +120,85 @@ int ucmpi_xfer_failed_shm(ucmpi_comm_t *comm, int kind, size_t nbytes,
         return 0;
     /* the others voted too: on to p2p if all alike */
     return vote != MPI_SUCCESS || count == 0;
+}
+
+int ucmpi_xfer_lost(ucmpi_comm_t *comm, int rc, int kind, int mode,
+                    MPI_Request *req)
+{
+    if (kind >= 0 && ucmpi_xfer_shm_vote(comm, kind, 0, UCMPI_XFER_VOTE_LOST,
+                                         ucmpi_call_name()) !=
+                         UCMPI_SHM_FALLBACK)
+        return rc;
+    return ucmpi_coll_skip_abort(comm, rc, mode, req);
+}
+
+const ucmpi_xfer_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
+                                                 const ucmpi_coll_args_t *a)
+{
+    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(k->algs, k->knob);
+    int send = ucmpi_xfer_is_root(a->comm, a->root) != k->gather;
+    size_t bs = send ? (size_t)(a->scount * a->sdt->size)
+                     : (size_t)(a->rcount * a->rdt->size);
+
+    if (a->comm->is_inter)
+        return &k->algs[0];
+    if (f)
+        return f;
+    /* block bytes agree on all ranks (type signatures match) */
+    return a->size >= ucmpi_thr_n(k->min_ranks) &&
+                   (k->max_total < 0 ||
+                    bs * (size_t)a->size < ucmpi_thr(k->max_total))
+               ? &k->algs[1] : &k->algs[0];
+}
+
+const ucmpi_xfer_alg_t *ucmpi_xfer_rooted_guess(const ucmpi_xfer_rooted_t *k,
+                                                const ucmpi_coll_args_t *a)
+{
+    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(k->algs, k->knob);
+
+    if (f != NULL)
+        return f;
+    return a->size < ucmpi_thr_n(k->min_ranks) ? &k->algs[0] : NULL;
+}
+
+int ucmpi_xfer_check_rooted(const ucmpi_coll_args_t *a, int gather)
+{
+    ucmpi_comm_t *c = a->comm;
+    int is_root = ucmpi_xfer_is_root(c, a->root);
+    const void *rootbuf = gather ? a->rbuf : a->sbuf;
+    const void *leafbuf = gather ? a->sbuf : a->rbuf;
+    const char *rootname = gather ? "recvbuf" : "sendbuf";
+    const char *leafname = gather ? "sendbuf" : "recvbuf";
+    int rc = ucmpi_coll_check_root(c, a->root, ucmpi_call_name());
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (rootbuf == MPI_IN_PLACE && is_root)
+        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE (only "
+                              "%s may be, at the root)", rootname, leafname);
+    if (leafbuf == MPI_IN_PLACE && (!is_root || c->is_inter))
+        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE on a %s",
+                              leafname, c->is_inter ? "intercommunicator"
+                                                    : "rank that is not root");
+    if ((c->is_inter && (a->root == MPI_PROC_NULL || is_root)) ||
+        leafbuf == MPI_IN_PLACE)
+        return MPI_SUCCESS;   /* intercomm root group: ignored */
+    return gather ? ucmpi_xfer_check_buf(c, a->scount, a->sdt, "send")
+                  : ucmpi_xfer_check_buf(c, a->rcount, a->rdt, "receive");
+}
+
+int ucmpi_xfer_run_without_own(const ucmpi_xfer_rooted_t *k,
+                               ucmpi_coll_args_t *a, int err)
+{
+    if (k->gather) {
+        a->sbuf = MPI_IN_PLACE;
+        a->sdt = MPI_BYTE;
+        a->scount = 0;
+    } else {
+        a->rbuf = MPI_IN_PLACE;
+        a->rdt = MPI_BYTE;
+        a->rcount = 0;
+    }
+    return ucmpi_xfer_run_anyway(ucmpi_xfer_rooted_select(k, a), a,
+                                 a->mode, a->req, err);
 }

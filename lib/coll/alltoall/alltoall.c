@@ -64,121 +64,72 @@ static const ucmpi_xfer_alg_t *a2av_select(const ucmpi_coll_args_t *a)
     return f;
 }
 
-static int a2a_check_inplace(ucmpi_comm_t *c, const void *sbuf,
-                             const void *rbuf, const char *fn)
-{
-    if (rbuf == MPI_IN_PLACE)
-        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "recvbuf is "
-                              "MPI_IN_PLACE (only sendbuf may be)");
-    if (sbuf == MPI_IN_PLACE && c->is_inter)
-        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE on an "
-                              "intercommunicator");
-    return MPI_SUCCESS;
-}
-
 /* This rank's arguments failed a check (rc, reported): the others still
  * run the collective.  On the shm path take its shm numbers (all its
  * chunks); else run their schedule poisoned (their
  * receives from this rank fail instead of waiting for ever, and their
  * sends to it return); with no usable receive side, its schedule's tag. */
-static int a2a_skip(ucmpi_comm_t *comm, int rc, int mode,
-                    void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
-                    MPI_Request *req, const char *fn)
+static int a2a_skip(int rc, ucmpi_coll_args_t *a)
 {
-    ucmpi_coll_args_t a;
+    ucmpi_comm_t *comm = a->comm;
+    int shm = a->mode == UCMPI_COLL_BLOCKING;
     size_t nbytes;
-    int shm = mode == UCMPI_COLL_BLOCKING;
 
-    if (rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(rcount, rdt)) {
-        /* no size to offer: the shm readers and voters fail */
-        if (shm && ucmpi_xfer_shm_vote(comm, UCMPI_SHM_ALLTOALL, 0,
-                                       UCMPI_XFER_VOTE_LOST, fn) !=
-                       UCMPI_SHM_FALLBACK)
-            return rc;
-        return ucmpi_coll_skip_abort(comm, rc, (int)mode, req);   /* no receive side */
-    }
-    nbytes = (size_t)(rcount * rdt->size) * (size_t)comm->size;
+    if (a->rbuf == MPI_IN_PLACE || !ucmpi_xfer_buf_ok(a->rcount, a->rdt))
+        return ucmpi_xfer_lost(comm, rc, shm ? UCMPI_SHM_ALLTOALL : -1,
+                               a->mode, a->req);
+    nbytes = (size_t)(a->rcount * a->rdt->size) * (size_t)comm->size;
     if (shm && ucmpi_xfer_failed_shm(comm, UCMPI_SHM_ALLTOALL, nbytes,
-                                     rcount, ucmpi_coll_shm_alltoall_skip,
-                                     fn))
+                                     a->rcount, ucmpi_coll_shm_alltoall_skip))
         return rc;
     /* count 0: the others with count 0 run the empty schedule */
     if (nbytes == 0 && !comm->is_inter)
-        return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
+        return ucmpi_coll_run_empty(comm, a->mode, a->req, ucmpi_call_name(),
+                                    rc);
     /* its sends are empty: the receive buffer stands in for the send side */
-    a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
-                            .size = comm->size, .sbuf = rbuf,
-                            .scount = rcount, .sdt = rdt, .rbuf = rbuf,
-                            .rcount = rcount, .rdt = rdt};
-    return ucmpi_xfer_run_poisoned(a2a_select(&a), &a, mode, req, rc);
+    a->sbuf = a->rbuf;
+    a->scount = a->rcount;
+    a->sdt = a->rdt;
+    return ucmpi_xfer_run_poisoned(a2a_select(a), a, a->mode, a->req, rc);
 }
 
-static int alltoall_start(ucmpi_coll_args_t *in)
+static int alltoall_start(ucmpi_coll_args_t *a)
 {
-    const char *fn = ucmpi_call_name();
-    ucmpi_comm_t *comm = in->comm;
-    const void *sbuf = in->sbuf;
-    MPI_Count scount = in->scount;
-    MPI_Datatype sdt = in->sdt;
-    void *rbuf = in->rbuf;
-    MPI_Count rcount = in->rcount;
-    MPI_Datatype rdt = in->rdt;
-    int mode = in->mode;
-    MPI_Request *req = in->req;
-    ucmpi_coll_args_t a;
-    int rc = MPI_SUCCESS;
+    ucmpi_comm_t *comm = a->comm;
+    int n = comm->remote_size, in_place = a->sbuf == MPI_IN_PLACE;
+    int rc = ucmpi_xfer_check_inplace(comm, a->sbuf, a->rbuf);
 
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = a2a_check_inplace(comm, sbuf, rbuf, fn);
-    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
-        rc = ucmpi_xfer_check_buf(comm, sbuf, scount, sdt, "send", fn);
-    }
+    if (rc == MPI_SUCCESS && !in_place)
+        rc = ucmpi_xfer_check_buf(comm, a->scount, a->sdt, "send");
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt, "receive", fn);
-    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
-        rc = ucmpi_coll_check_alias1(comm, sbuf, scount * comm->remote_size,
-                                     sdt, rbuf, rcount * comm->remote_size,
-                                     rdt, fn);
-    if (rc != MPI_SUCCESS)    /* the others went ahead */
-        return a2a_skip(comm, rc, mode, rbuf, rcount, rdt, req, fn);
-    a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
-                            .size = comm->size, .sbuf = sbuf,
-                            .scount = scount, .sdt = sdt, .rbuf = rbuf,
-                            .rcount = rcount, .rdt = rdt};
-    if (sbuf == MPI_IN_PLACE) {
-        a.scount = rcount;
-        a.sdt = rdt;
-    }
-    if (!comm->is_inter && sbuf != MPI_IN_PLACE) {
-        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
-                                    "own block", fn);
-        /* the others went ahead: keep the shm numbers in step
-         * (MPICH errors/coll/alltoalllength's next reduce saw another
-         * collective's size records) */
-        if (rc != MPI_SUCCESS)
-            return a2a_skip(comm, rc, mode, rbuf, rcount, rdt, req, fn);
-    }
+        rc = ucmpi_xfer_check_buf(comm, a->rcount, a->rdt, "receive");
+    if (rc == MPI_SUCCESS && !in_place)
+        rc = ucmpi_coll_check_alias1(comm, a->sbuf, a->scount * n, a->sdt,
+                                     a->rbuf, a->rcount * n, a->rdt,
+                                     ucmpi_call_name());
+    /* the others went ahead: keep the shm numbers in step (MPICH
+     * errors/coll/alltoalllength's next reduce saw another collective's
+     * size records) */
+    if (rc == MPI_SUCCESS && !comm->is_inter && !in_place)
+        rc = ucmpi_xfer_check_match(comm, a->scount, a->sdt, a->rcount,
+                                    a->rdt, "own block");
+    if (rc != MPI_SUCCESS)
+        return a2a_skip(rc, a);
     /* a rank's buffer holds its n blocks */
-    if (mode == UCMPI_COLL_BLOCKING) {
-        size_t nbytes = (size_t)(rcount * rdt->size) * (size_t)comm->size;
-        if (rcount > 0 &&
-            ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLTOALL, nbytes)) {
-            rc = ucmpi_coll_shm_alltoall(comm, sbuf, scount, sdt, rbuf,
-                                         rcount, rdt, fn);
-            if (rc != UCMPI_SHM_FALLBACK)
-                return rc;
-        } else if ((rc = ucmpi_xfer_shm_vote(comm, UCMPI_SHM_ALLTOALL,
-                                             nbytes, 0, fn)) !=
-                   UCMPI_SHM_FALLBACK) {
-            /* count 0 or past the shm limit: see the others' */
-            if (rc != MPI_SUCCESS || rcount == 0)
-                return rc;
-        }
+    if (a->mode == UCMPI_COLL_BLOCKING &&
+        (rc = ucmpi_xfer_shm(a, UCMPI_SHM_ALLTOALL,
+                             (size_t)(a->rcount * a->rdt->size) *
+                                 (size_t)comm->size,
+                             ucmpi_coll_shm_alltoall)) != UCMPI_SHM_FALLBACK)
+        return rc;
+    if (in_place) {
+        a->scount = a->rcount;
+        a->sdt = a->rdt;
     }
-    if (rcount * rdt->size == 0 && !comm->is_inter)   /* count-0 rule */
-        return ucmpi_coll_run_empty(comm, (int)mode, req, fn, MPI_SUCCESS);
-    return ucmpi_xfer_run(a2a_select(&a), &a, mode, req, fn);
+    if (a->rcount * a->rdt->size == 0 && !comm->is_inter)   /* count-0 rule */
+        return ucmpi_coll_run_empty(comm, a->mode, a->req, ucmpi_call_name(),
+                                    MPI_SUCCESS);
+    return ucmpi_xfer_run(a2a_select(a), a, a->mode, a->req);
 }
 
 static void alltoall_record(const ucmpi_coll_args_t *u,
@@ -193,178 +144,87 @@ static void alltoall_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t alltoall_desc = {
     .record = alltoall_record, .start = alltoall_start};
 
-#pragma weak MPI_Alltoall = PMPI_Alltoall
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&alltoall_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Alltoall");
-}
-
-#pragma weak MPI_Ialltoall = PMPI_Ialltoall
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   MPI_Comm comm, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&alltoall_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Ialltoall");
-}
-
-#pragma weak MPI_Alltoall_init = PMPI_Alltoall_init
-int PMPI_Alltoall_init(const void *sendbuf, int sendcount,
-                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&alltoall_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Alltoall_init");
-}
+UCMPI_XFER_FORMS(Alltoall, alltoall, , alltoall_desc,
+                 (UCMPI_XFER_UNIFORM(int), MPI_Comm comm),
+                 UCMPI_XFER_UNIFORM_FILL)
+UCMPI_XFER_FORMS(Alltoall, alltoall, _c, alltoall_desc,
+                 (UCMPI_XFER_UNIFORM(MPI_Count), MPI_Comm comm),
+                 UCMPI_XFER_UNIFORM_FILL)
 
 /* ---- alltoallv / alltoallw (sdts/rdts non-NULL: w, byte displs) ---- */
-
-/* The large-count (_c) forms' arrays: NULL for the int forms. */
-typedef struct {
-    const MPI_Count *scounts, *rcounts;
-    const MPI_Aint *sdispls, *rdispls;
-} a2a_c_t;
-
-static int a2a_check_side(ucmpi_comm_t *comm, int n, const int *counts,
-                          const int *displs, const MPI_Count *ccounts,
-                          const MPI_Aint *cdispls, MPI_Datatype dt,
-                          const MPI_Datatype *dts, const char *what,
-                          const char *fn)
-{
-    if (ccounts)
-        return ucmpi_xfer_check_counts_c(comm, n, ccounts, cdispls, dt, dts,
-                                         what, fn);
-    return dts ? ucmpi_xfer_check_types(comm, n, counts, displs, dts, what,
-                                        fn)
-               : ucmpi_xfer_check_counts(comm, n, counts, displs, dt, what,
-                                         fn);
-}
 
 /* An alltoallv/w rank whose arguments failed a check (rc, reported): the
  * others went ahead and wait for its blocks, so it runs their schedule
  * poisoned as a2a_skip does (returning at once would leave them waiting
  * for ever), its receive blocks standing in for the send side; with no
  * usable receive side, its schedule's tag. */
-static int a2av_skip(ucmpi_comm_t *comm, int rc, int mode,
-                     void *rbuf, const int *rcounts, const int *rdispls,
-                     MPI_Datatype rdt, const MPI_Datatype *rdts,
-                     const MPI_Count *rcounts_c, const MPI_Aint *rdispls_c,
-                     MPI_Request *req)
+static int a2av_skip(int rc, ucmpi_coll_args_t *a)
 {
-    int n = comm->remote_size;
-    ucmpi_coll_args_t a = {.comm = comm, .rank = comm->rank,
-                           .size = comm->size, .sbuf = rbuf, .sdt = rdt,
-                           .rbuf = rbuf, .rdt = rdt, .nsblk = n, .nrblk = n,
-                           .scounts = rcounts, .sdispls = rdispls,
-                           .sdts = rdts, .scounts_c = rcounts_c,
-                           .sdispls_c = rdispls_c, .rcounts = rcounts,
-                           .rdispls = rdispls, .rdts = rdts,
-                           .rcounts_c = rcounts_c, .rdispls_c = rdispls_c};
+    int n = a->comm->remote_size;
 
-    if (rbuf == MPI_IN_PLACE ||
-        !ucmpi_xfer_blocks_ok(n, rcounts, rdispls, rcounts_c, rdispls_c, rdt,
-                              rdts))
-        return ucmpi_coll_skip_abort(comm, rc, (int)mode, req);   /* no receive side */
-    if (a.rdt == MPI_DATATYPE_NULL)
-        a.sdt = a.rdt = MPI_BYTE;
-    return ucmpi_xfer_run_poisoned(a2av_select(&a), &a, mode, req, rc);
+    if (a->rbuf == MPI_IN_PLACE ||
+        !ucmpi_xfer_blocks_ok(n, a->rcounts, a->rdispls, a->rcounts_c,
+                              a->rdispls_c, a->rdt, a->rdts))
+        return ucmpi_coll_skip_abort(a->comm, rc, a->mode, a->req);
+    if (a->rdt == MPI_DATATYPE_NULL)
+        a->rdt = MPI_BYTE;
+    a->sbuf = a->rbuf;
+    a->sdt = a->rdt;
+    a->scounts = a->rcounts;
+    a->sdispls = a->rdispls;
+    a->sdts = a->rdts;
+    a->scounts_c = a->rcounts_c;
+    a->sdispls_c = a->rdispls_c;
+    a->nsblk = a->nrblk = n;
+    return ucmpi_xfer_run_poisoned(a2av_select(a), a, a->mode, a->req, rc);
 }
 
-static int alltoallvw_start(ucmpi_coll_args_t *in)
+/* alltoallv and alltoallw (sdts/rdts non-NULL: byte displacements) */
+static int alltoallvw_start(ucmpi_coll_args_t *a)
 {
-    const char *fn = ucmpi_call_name();
-    ucmpi_comm_t *comm = in->comm;
-    const void *sbuf = in->sbuf;
-    const int *scounts = in->scounts;
-    const int *sdispls = in->sdispls;
-    MPI_Datatype sdt = in->sdt;
-    const MPI_Datatype *sdts = in->sdts;
-    void *rbuf = in->rbuf;
-    const int *rcounts = in->rcounts;
-    const int *rdispls = in->rdispls;
-    MPI_Datatype rdt = in->rdt;
-    const MPI_Datatype *rdts = in->rdts;
-    int mode = in->mode;
-    MPI_Request *req = in->req;
-    a2a_c_t cforms = {in->scounts_c, in->rcounts_c, in->sdispls_c,
-                      in->rdispls_c};
-    const a2a_c_t *c = in->scounts_c || in->rcounts_c ? &cforms : NULL;
-    static const a2a_c_t none;
-    ucmpi_coll_args_t a;
-    int rc = MPI_SUCCESS, n;
+    ucmpi_comm_t *comm = a->comm;
+    int n = comm->remote_size, me = comm->rank;
+    int in_place = a->sbuf == MPI_IN_PLACE;
+    ucmpi_coll_side_t s = {.buf = a->sbuf, .n = n, .dt = a->sdt,
+                           .counts = a->scounts, .ccounts = a->scounts_c,
+                           .displs = a->sdispls, .adispls = a->sdispls_c,
+                           .dts = a->rdts ? a->sdts : NULL};
+    ucmpi_coll_side_t r = {.buf = a->rbuf, .n = n, .dt = a->rdt,
+                           .counts = a->rcounts, .ccounts = a->rcounts_c,
+                           .displs = a->rdispls, .adispls = a->rdispls_c,
+                           .dts = a->rdts};
+    int rc = ucmpi_xfer_check_inplace(comm, a->sbuf, a->rbuf);
 
-    if (rc != MPI_SUCCESS)
-        return rc;
-    n = comm->remote_size;
-
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = a2a_check_inplace(comm, sbuf, rbuf, fn);
-    if (c == NULL)
-        c = &none;
-    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
-        rc = a2a_check_side(comm, n, scounts, sdispls, c->scounts,
-                            c->sdispls, sdt, rdts ? sdts : NULL, "send", fn);
+    if (rc == MPI_SUCCESS && !in_place)
+        rc = ucmpi_xfer_check_blocks(comm, &s, "send");
     if (rc == MPI_SUCCESS)
-        rc = a2a_check_side(comm, n, rcounts, rdispls, c->rcounts,
-                            c->rdispls, rdt, rdts, "receive", fn);
-    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE) {
-        /* w forms: byte displacements (int, or MPI_Aint for _c) */
-        ucmpi_coll_side_t s = {.buf = sbuf, .n = n, .dt = sdt,
-                               .counts = scounts, .ccounts = c->scounts,
-                               .displs = sdispls, .adispls = c->sdispls,
-                               .dts = rdts ? sdts : NULL};
-        ucmpi_coll_side_t r = {.buf = rbuf, .n = n, .dt = rdt,
-                               .counts = rcounts, .ccounts = c->rcounts,
-                               .displs = rdispls, .adispls = c->rdispls,
-                               .dts = rdts};
-        rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
-    }
+        rc = ucmpi_xfer_check_blocks(comm, &r, "receive");
+    if (rc == MPI_SUCCESS && !in_place)
+        rc = ucmpi_coll_check_alias(comm, &s, &r, ucmpi_call_name());
     if (rc != MPI_SUCCESS)
-        return a2av_skip(comm, rc, mode, rbuf, rcounts, rdispls, rdt, rdts,
-                         c->rcounts, c->rdispls, req);
-    a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
-                            .size = comm->size, .sbuf = sbuf, .sdt = sdt,
-                            .rbuf = rbuf, .rdt = rdt, .nsblk = n, .nrblk = n,
-                            .rcounts = rcounts, .rdispls = rdispls,
-                            .rdts = rdts, .rcounts_c = c->rcounts,
-                            .rdispls_c = c->rdispls};
-    if (sbuf != MPI_IN_PLACE) {
-        a.scounts = scounts;
-        a.sdispls = sdispls;
-        a.sdts = sdts;
-        a.scounts_c = c->scounts;
-        a.sdispls_c = c->sdispls;
+        return a2av_skip(rc, a);
+    a->nsblk = a->nrblk = n;
+    if (in_place) {           /* the send arrays are ignored */
+        a->scounts = NULL;
+        a->sdispls = NULL;
+        a->sdts = NULL;
+        a->scounts_c = NULL;
+        a->sdispls_c = NULL;
     }
-    if (a.sdt == MPI_DATATYPE_NULL)
-        a.sdt = MPI_BYTE;
-    if (a.rdt == MPI_DATATYPE_NULL)
-        a.rdt = MPI_BYTE;
-    if (!comm->is_inter && sbuf != MPI_IN_PLACE) {
-        int me = comm->rank;
-        rc = ucmpi_xfer_check_match(comm,
-                                    c->scounts ? c->scounts[me] : scounts[me],
-                                    sdts ? sdts[me] : sdt,
-                                    c->rcounts ? c->rcounts[me] : rcounts[me],
-                                    rdts ? rdts[me] : rdt, "own block", fn);
+    if (a->sdt == MPI_DATATYPE_NULL)
+        a->sdt = MPI_BYTE;
+    if (a->rdt == MPI_DATATYPE_NULL)
+        a->rdt = MPI_BYTE;
+    if (!comm->is_inter && !in_place) {
+        rc = ucmpi_xfer_check_match(comm, s.ccounts ? s.ccounts[me]
+                                                    : s.counts[me],
+                                    a->sdts ? a->sdts[me] : s.dt,
+                                    r.ccounts ? r.ccounts[me] : r.counts[me],
+                                    r.dts ? r.dts[me] : r.dt, "own block");
         if (rc != MPI_SUCCESS)
-            return a2av_skip(comm, rc, mode, rbuf, rcounts, rdispls, a.rdt,
-                             rdts, c->rcounts, c->rdispls, req);
+            return a2av_skip(rc, a);
     }
-    return ucmpi_xfer_run(a2av_select(&a), &a, mode, req, fn);
+    return ucmpi_xfer_run(a2av_select(a), a, a->mode, a->req);
 }
 
 static void alltoallvw_record(const ucmpi_coll_args_t *u,
@@ -382,229 +242,13 @@ static void alltoallvw_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t alltoallvw_desc = {
     .record = alltoallvw_record, .start = alltoallvw_start};
 
-#pragma weak MPI_Alltoallv = PMPI_Alltoallv
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
-                   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                   const int recvcounts[], const int rdispls[],
-                   MPI_Datatype recvtype, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
-                           .sdispls = sdispls, .sdt = sendtype,
-                           .rbuf = recvbuf, .rcounts = recvcounts,
-                           .rdispls = rdispls, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Alltoallv");
-}
-
-#pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
-                    const int sdispls[], MPI_Datatype sendtype,
-                    void *recvbuf, const int recvcounts[],
-                    const int rdispls[], MPI_Datatype recvtype,
-                    MPI_Comm comm, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
-                           .sdispls = sdispls, .sdt = sendtype,
-                           .rbuf = recvbuf, .rcounts = recvcounts,
-                           .rdispls = rdispls, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Ialltoallv");
-}
-
-#pragma weak MPI_Alltoallv_init = PMPI_Alltoallv_init
-int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
-                        const int sdispls[], MPI_Datatype sendtype,
-                        void *recvbuf, const int recvcounts[],
-                        const int rdispls[], MPI_Datatype recvtype,
-                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
-                           .sdispls = sdispls, .sdt = sendtype,
-                           .rbuf = recvbuf, .rcounts = recvcounts,
-                           .rdispls = rdispls, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Alltoallv_init");
-}
-
-#pragma weak MPI_Alltoallw = PMPI_Alltoallw
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
-                   const int sdispls[], const MPI_Datatype sendtypes[],
-                   void *recvbuf, const int recvcounts[], const int rdispls[],
-                   const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
-                           .sdispls = sdispls, .sdt = MPI_BYTE,
-                           .sdts = sendtypes, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdispls = rdispls,
-                           .rdt = MPI_BYTE, .rdts = recvtypes, .comm = comm};
-    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Alltoallw");
-}
-
-#pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
-int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
-                    const int sdispls[], const MPI_Datatype sendtypes[],
-                    void *recvbuf, const int recvcounts[],
-                    const int rdispls[], const MPI_Datatype recvtypes[],
-                    MPI_Comm comm, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
-                           .sdispls = sdispls, .sdt = MPI_BYTE,
-                           .sdts = sendtypes, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdispls = rdispls,
-                           .rdt = MPI_BYTE, .rdts = recvtypes, .comm = comm};
-    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Ialltoallw");
-}
-
-#pragma weak MPI_Alltoallw_init = PMPI_Alltoallw_init
-int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
-                        const int sdispls[], const MPI_Datatype sendtypes[],
-                        void *recvbuf, const int recvcounts[],
-                        const int rdispls[], const MPI_Datatype recvtypes[],
-                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
-                           .sdispls = sdispls, .sdt = MPI_BYTE,
-                           .sdts = sendtypes, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdispls = rdispls,
-                           .rdt = MPI_BYTE, .rdts = recvtypes, .comm = comm};
-    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Alltoallw_init");
-}
-
-/* ---- large-count (MPI-4) forms ---- */
-
-#pragma weak MPI_Alltoall_c = PMPI_Alltoall_c
-int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount,
-                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                    MPI_Datatype recvtype, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&alltoall_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Alltoall_c");
-}
-
-#pragma weak MPI_Ialltoall_c = PMPI_Ialltoall_c
-int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount,
-                     MPI_Datatype sendtype, void *recvbuf,
-                     MPI_Count recvcount, MPI_Datatype recvtype,
-                     MPI_Comm comm, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&alltoall_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Ialltoall_c");
-}
-
-#pragma weak MPI_Alltoall_init_c = PMPI_Alltoall_init_c
-int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
-                         MPI_Datatype sendtype, void *recvbuf,
-                         MPI_Count recvcount, MPI_Datatype recvtype,
-                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .comm = comm};
-    return ucmpi_coll_call(&alltoall_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Alltoall_init_c");
-}
-
-#pragma weak MPI_Alltoallv_c = PMPI_Alltoallv_c
-int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
-                     const MPI_Aint sdispls[], MPI_Datatype sendtype,
-                     void *recvbuf, const MPI_Count recvcounts[],
-                     const MPI_Aint rdispls[], MPI_Datatype recvtype,
-                     MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .sdt = sendtype, .rbuf = recvbuf,
-                           .rdt = recvtype, .scounts_c = sendcounts,
-                           .sdispls_c = sdispls, .rcounts_c = recvcounts,
-                           .rdispls_c = rdispls, .comm = comm};
-    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Alltoallv_c");
-}
-
-#pragma weak MPI_Ialltoallv_c = PMPI_Ialltoallv_c
-int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
-                      const MPI_Aint sdispls[], MPI_Datatype sendtype,
-                      void *recvbuf, const MPI_Count recvcounts[],
-                      const MPI_Aint rdispls[], MPI_Datatype recvtype,
-                      MPI_Comm comm, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .sdt = sendtype, .rbuf = recvbuf,
-                           .rdt = recvtype, .scounts_c = sendcounts,
-                           .sdispls_c = sdispls, .rcounts_c = recvcounts,
-                           .rdispls_c = rdispls, .comm = comm};
-    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Ialltoallv_c");
-}
-
-#pragma weak MPI_Alltoallv_init_c = PMPI_Alltoallv_init_c
-int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[], MPI_Datatype sendtype,
-                          void *recvbuf, const MPI_Count recvcounts[],
-                          const MPI_Aint rdispls[], MPI_Datatype recvtype,
-                          MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .sdt = sendtype, .rbuf = recvbuf,
-                           .rdt = recvtype, .scounts_c = sendcounts,
-                           .sdispls_c = sdispls, .rcounts_c = recvcounts,
-                           .rdispls_c = rdispls, .comm = comm};
-    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Alltoallv_init_c");
-}
-
-#pragma weak MPI_Alltoallw_c = PMPI_Alltoallw_c
-int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
-                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                     void *recvbuf, const MPI_Count recvcounts[],
-                     const MPI_Aint rdispls[],
-                     const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .sdt = MPI_BYTE, .sdts = sendtypes,
-                           .rbuf = recvbuf, .rdt = MPI_BYTE, .rdts = recvtypes,
-                           .scounts_c = sendcounts, .sdispls_c = sdispls,
-                           .rcounts_c = recvcounts, .rdispls_c = rdispls,
-                           .comm = comm};
-    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Alltoallw_c");
-}
-
-#pragma weak MPI_Ialltoallw_c = PMPI_Ialltoallw_c
-int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
-                      const MPI_Aint sdispls[],
-                      const MPI_Datatype sendtypes[], void *recvbuf,
-                      const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                      const MPI_Datatype recvtypes[], MPI_Comm comm,
-                      MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .sdt = MPI_BYTE, .sdts = sendtypes,
-                           .rbuf = recvbuf, .rdt = MPI_BYTE, .rdts = recvtypes,
-                           .scounts_c = sendcounts, .sdispls_c = sdispls,
-                           .rcounts_c = recvcounts, .rdispls_c = rdispls,
-                           .comm = comm};
-    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Ialltoallw_c");
-}
-
-#pragma weak MPI_Alltoallw_init_c = PMPI_Alltoallw_init_c
-int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[],
-                          const MPI_Datatype sendtypes[], void *recvbuf,
-                          const MPI_Count recvcounts[],
-                          const MPI_Aint rdispls[],
-                          const MPI_Datatype recvtypes[], MPI_Comm comm,
-                          MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .sdt = MPI_BYTE, .sdts = sendtypes,
-                           .rbuf = recvbuf, .rdt = MPI_BYTE, .rdts = recvtypes,
-                           .scounts_c = sendcounts, .sdispls_c = sdispls,
-                           .rcounts_c = recvcounts, .rdispls_c = rdispls,
-                           .comm = comm};
-    return ucmpi_coll_call(&alltoallvw_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Alltoallw_init_c");
-}
+UCMPI_XFER_FORMS(Alltoallv, alltoallv, , alltoallvw_desc,
+                 (UCMPI_XFER_V(int, int), MPI_Comm comm), UCMPI_XFER_V_FILL())
+UCMPI_XFER_FORMS(Alltoallv, alltoallv, _c, alltoallvw_desc,
+                 (UCMPI_XFER_V(MPI_Count, MPI_Aint), MPI_Comm comm),
+                 UCMPI_XFER_V_FILL(_c))
+UCMPI_XFER_FORMS(Alltoallw, alltoallw, , alltoallvw_desc,
+                 (UCMPI_XFER_W(int, int), MPI_Comm comm), UCMPI_XFER_W_FILL())
+UCMPI_XFER_FORMS(Alltoallw, alltoallw, _c, alltoallvw_desc,
+                 (UCMPI_XFER_W(MPI_Count, MPI_Aint), MPI_Comm comm),
+                 UCMPI_XFER_W_FILL(_c))

@@ -20,103 +20,45 @@ const ucmpi_xfer_alg_t ucmpi_gather_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
+static const ucmpi_xfer_alg_t gatherv_algs[] = {
+    {GATHER_LINEAR, "linear", "root receives from every rank in one round",
+     ucmpi_gather_linear},
+    {GATHER_BINOMIAL, "binomial",
+     "binomial tree; subtree counts travel up first", ucmpi_gatherv_binomial},
+    {0, NULL, NULL, NULL}
+};
 
-static const ucmpi_xfer_alg_t *gather_select(const ucmpi_coll_args_t *a)
-{
-    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_gather_algs,
-                                                  "GATHER_ALGORITHM");
-    size_t bs = ucmpi_xfer_is_root(a->comm, a->root)
-                    ? (size_t)(a->rcount * a->rdt->size)
-                    : (size_t)(a->scount * a->sdt->size);
+static const ucmpi_xfer_rooted_t gather_kind = {
+    ucmpi_gather_algs, "GATHER_ALGORITHM", UCMPI_THR_GATHER_TREE_MIN_RANKS,
+    UCMPI_THR_GATHER_TREE_MAX_TOTAL, 1};
+static const ucmpi_xfer_rooted_t gatherv_kind = {
+    gatherv_algs, "GATHERV_ALGORITHM", UCMPI_THR_GATHERV_TREE_MIN_RANKS, -1,
+    1};
 
-    if (a->comm->is_inter)
-        return &ucmpi_gather_algs[GATHER_LINEAR];
-    if (f)
-        return f;
-    /* block bytes agree on all ranks (type signatures match) */
-    return a->size >= ucmpi_thr_n(UCMPI_THR_GATHER_TREE_MIN_RANKS) &&
-                   bs * (size_t)a->size < ucmpi_thr(UCMPI_THR_GATHER_TREE_MAX_TOTAL)
-               ? &ucmpi_gather_algs[GATHER_BINOMIAL]
-               : &ucmpi_gather_algs[GATHER_LINEAR];
-}
-
-/* Checks shared by gather and gatherv; the receive side is checked by the
- * caller (uniform or v). */
-static int gather_check_send(ucmpi_comm_t *c, const void *sbuf,
-                             MPI_Count scount, MPI_Datatype sdt, void *rbuf,
-                             int root, const char *fn)
-{
-    int is_root = ucmpi_xfer_is_root(c, root);
-    int rc = ucmpi_xfer_check_root(c, root, fn);
-
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (rbuf == MPI_IN_PLACE && is_root)
-        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "recvbuf is "
-                              "MPI_IN_PLACE (only sendbuf may be, at the root)");
-    if (sbuf == MPI_IN_PLACE && (!is_root || c->is_inter))
-        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "sendbuf is "
-                              "MPI_IN_PLACE on a %s", c->is_inter
-                              ? "intercommunicator" : "rank that is not root");
-    if (c->is_inter && root == MPI_PROC_NULL)
-        return MPI_SUCCESS;
-    if (c->is_inter && is_root)
-        return MPI_SUCCESS;   /* root group: send arguments ignored */
-    if (sbuf != MPI_IN_PLACE)
-        return ucmpi_xfer_check_buf(c, sbuf, scount, sdt, "send", fn);
-    return MPI_SUCCESS;
-}
-
-static const ucmpi_xfer_alg_t *gatherv_select(const ucmpi_coll_args_t *a);
-
-/* The root's own block mismatches (error err): the others' blocks still
- * come, under the algorithm select picks, and then the root reports. */
-static int run_without_own(const ucmpi_xfer_alg_t *(*select)(
-                               const ucmpi_coll_args_t *),
-                           ucmpi_coll_args_t *a, int mode,
-                           MPI_Request *req, const char *fn, int err)
-{
-    a->sbuf = MPI_IN_PLACE;
-    a->sdt = MPI_BYTE;
-    a->scount = 0;
-    return ucmpi_xfer_run_anyway(select(a), a, mode, req, fn, err);
-}
-
-/* ---- a root whose arguments failed a check ---- */
+/* ---- a rank whose arguments failed a check ---- */
 
 /* Block bytes of a valid (count, type); -1 when either is bad. */
 static long long block_bytes(MPI_Count count, MPI_Datatype dt)
 {
-    const char *why;
-
-    if (count < 0 || ucmpi_dt_check(dt, 1, &why) != MPI_SUCCESS)
-        return -1;
-    return (long long)(count * dt->size);
+    return ucmpi_xfer_buf_ok(count, dt) ? (long long)(count * dt->size) : -1;
 }
 
-/* The algorithm the others run when this root's own arguments do not
- * give the block size (bs < 0: an MPI_IN_PLACE root with a bad count or
- * type): the forced one, or linear below the tree's size threshold, where
- * bs does not matter; NULL when it cannot be known. */
-static const ucmpi_xfer_alg_t *gather_select_unknown(ucmpi_coll_args_t *a,
-                                                     long long bs)
+/* The algorithm the others run, when this rank's own arguments may not
+ * give the block size (bs < 0: unknown; v forms: k is gatherv's). */
+static const ucmpi_xfer_alg_t *others_alg(const ucmpi_xfer_rooted_t *k,
+                                          const ucmpi_coll_args_t *a,
+                                          long long bs)
 {
-    const ucmpi_xfer_alg_t *f;
-
-    if (bs >= 0 || a->comm->is_inter)
-        return gather_select(a);
-    f = ucmpi_xfer_forced(ucmpi_gather_algs, "GATHER_ALGORITHM");
-    if (f != NULL)
-        return f;
-    return a->size < ucmpi_thr_n(UCMPI_THR_GATHER_TREE_MIN_RANKS)
-               ? &ucmpi_gather_algs[GATHER_LINEAR] : NULL;
+    if (bs >= 0 || a->comm->is_inter || k == &gatherv_kind)
+        return ucmpi_xfer_rooted_select(k, a);
+    return ucmpi_xfer_rooted_guess(k, a);
 }
 
 /* Zero-byte receives of what the others send this root under alg: UCX
  * truncates (and, for a rendezvous, acknowledges) whatever comes, so the
  * senders return.  One round: a truncation ends a schedule after it. */
 static int drain_build(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
-                       const ucmpi_xfer_alg_t *alg, long long bs)
+                       const ucmpi_xfer_alg_t *alg)
 {
     ucmpi_comm_t *c = a->comm;
     int n = a->size, rc = MPI_SUCCESS;
@@ -154,8 +96,9 @@ static int drain_build(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
  * type is bad) is taken as 1: a send built non-empty goes empty, never as
  * a loss token a 1-byte receive could take for data.  NULL: the algorithm
  * is not known (automatic selection needs the block size). */
-static ucmpi_sched_t *gather_nonroot_build(ucmpi_comm_t *c, int root, int v,
-                                           long long bs, int *rc)
+static ucmpi_sched_t *nonroot_build(const ucmpi_xfer_rooted_t *k,
+                                    ucmpi_comm_t *c, int root, long long bs,
+                                    int *rc)
 {
     ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
                            .root = root, .sdt = MPI_BYTE, .rdt = MPI_BYTE,
@@ -166,7 +109,7 @@ static ucmpi_sched_t *gather_nonroot_build(ucmpi_comm_t *c, int root, int v,
 
     if (c->is_inter || root < 0 || root >= c->size)
         return NULL;
-    alg = v ? gatherv_select(&a) : gather_select_unknown(&a, bs);
+    alg = others_alg(k, &a, bs);
     if (alg == NULL || (s = ucmpi_sched_create(c)) == NULL)
         return NULL;
     ucmpi_xfer_sign(s, alg, &a);
@@ -184,43 +127,45 @@ static ucmpi_sched_t *gather_nonroot_build(ucmpi_comm_t *c, int root, int v,
  * blocks, in the background or, for a persistent form, in the request it
  * hands back (bs: the uniform block bytes, -1 unknown or v form); any
  * rank keeps its collective numbers in step. */
-static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
-                         long long bs, int mode,
-                         MPI_Request *req, const char *fn)
+static int gather_failed(const ucmpi_xfer_rooted_t *k, int err,
+                         const ucmpi_coll_args_t *in, long long bs)
 {
+    ucmpi_comm_t *c = in->comm;
+    int root = in->root, mode = in->mode;
+    MPI_Request *req = in->req;
     ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
                            .root = root, .sbuf = MPI_IN_PLACE,
                            .sdt = MPI_BYTE, .rdt = MPI_BYTE,
                            .rcount = bs > 0 ? bs : 0};
+    int intra_root = !c->is_inter && root >= 0 && root < c->size;
     const ucmpi_xfer_alg_t *alg;
     ucmpi_sched_t *s;
-    int rc;
+    int rc = MPI_SUCCESS;
 
     /* count 0: the others with count 0 run the empty schedule */
-    if (bs == 0 && !v && !c->is_inter && c->size > 1 && root >= 0 &&
-        root < c->size)
-        return ucmpi_coll_run_empty_rooted(c, root, (int)mode, req, fn, err);
+    if (bs == 0 && k == &gather_kind && c->size > 1 && intra_root)
+        return ucmpi_coll_run_empty_rooted(c, root, mode, req,
+                                           ucmpi_call_name(), err);
     if (mode != UCMPI_COLL_BLOCKING && req != NULL)
         *req = MPI_REQUEST_NULL;
     /* (a root rank is a valid root) */
     if (!ucmpi_xfer_is_root(c, root)) {
-        s = gather_nonroot_build(c, root, v, bs, &rc);
-        if (s == NULL && !c->is_inter && root >= 0 && root < c->size)
-            return ucmpi_coll_skip_abort(c, err, (int)mode, req);   /* algorithm unknown */
-        if (s == NULL)
-            return ucmpi_coll_skip(c, err, -1, 0, 0);
-        if (mode == UCMPI_COLL_PERSISTENT)
-            return ucmpi_coll_persist_failed(s, rc, req, err);
-        ucmpi_coll_release(s, rc);
-        return err;
+        s = nonroot_build(k, c, root, bs, &rc);
+        if (s == NULL && intra_root)   /* algorithm unknown */
+            return ucmpi_coll_skip_abort(c, err, mode, req);
+    } else {
+        alg = others_alg(k, &a, bs);
+        if (alg == NULL && !c->is_inter)   /* senders may be held */
+            return ucmpi_coll_skip_abort(c, err, mode, req);
+        if (alg != NULL && (s = ucmpi_sched_create(c)) != NULL) {
+            ucmpi_xfer_sign(s, alg, &a);
+            rc = drain_build(s, &a, alg);
+        } else {
+            s = NULL;
+        }
     }
-    alg = v ? gatherv_select(&a) : gather_select_unknown(&a, bs);
-    if (alg == NULL && !c->is_inter)
-        return ucmpi_coll_skip_abort(c, err, (int)mode, req);   /* senders may be held */
-    if (alg == NULL || (s = ucmpi_sched_create(c)) == NULL)
+    if (s == NULL)
         return ucmpi_coll_skip(c, err, -1, 0, 0);
-    ucmpi_xfer_sign(s, alg, &a);
-    rc = drain_build(s, &a, alg, bs);
     if (mode == UCMPI_COLL_PERSISTENT)
         return ucmpi_coll_persist_failed(s, rc, req, err);
     ucmpi_coll_release(s, rc);
@@ -231,74 +176,70 @@ static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
  * receive block, elsewhere the send block; a): the rank runs the empty
  * schedule, a star around the root, instead of an algorithm chosen for
  * blocks of 0 bytes (the others may choose another for theirs). */
-static int gather_empty(const ucmpi_comm_t *c, const ucmpi_coll_args_t *a)
+static int gather_empty(const ucmpi_coll_args_t *a)
 {
+    const ucmpi_comm_t *c = a->comm;
+
     return !c->is_inter && c->size > 1 &&
            (a->root == c->rank ? a->rcount * a->rdt->size
                                : a->scount * a->sdt->size) == 0;
 }
 
-static int gather_start(ucmpi_coll_args_t *in)
+/* The send side of a rank that sends nothing: in place, an intercomm
+ * root group, or a MPI_PROC_NULL rank. */
+static void no_send(ucmpi_coll_args_t *a)
 {
-    const char *fn = ucmpi_call_name();
-    ucmpi_comm_t *comm = in->comm;
-    const void *sbuf = in->sbuf;
-    MPI_Count scount = in->scount;
-    MPI_Datatype sdt = in->sdt;
-    void *rbuf = in->rbuf;
-    MPI_Count rcount = in->rcount;
-    MPI_Datatype rdt = in->rdt;
-    int root = in->root;
-    int mode = in->mode;
-    MPI_Request *req = in->req;
-    ucmpi_coll_args_t a = {0};
-    int rc = MPI_SUCCESS;
-    long long bs;
+    ucmpi_comm_t *c = a->comm;
 
-    if (rc == MPI_SUCCESS)
-        rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
-    if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
-        rc = ucmpi_xfer_check_buf(comm, rbuf, rcount, rdt, "receive", fn);
-        /* the root's block and the n blocks it receives */
-        if (rc == MPI_SUCCESS && !comm->is_inter && sbuf != MPI_IN_PLACE)
-            rc = ucmpi_coll_check_alias1(comm, sbuf, scount, sdt, rbuf,
-                                         rcount * comm->size, rdt, fn);
+    if (a->sbuf == MPI_IN_PLACE || (c->is_inter && a->root == MPI_ROOT) ||
+        a->root == MPI_PROC_NULL) {
+        a->sdt = MPI_BYTE;
+        a->scount = 0;
     }
+}
+
+static int gather_start(ucmpi_coll_args_t *a)
+{
+    ucmpi_comm_t *comm = a->comm;
+    int is_root = ucmpi_xfer_is_root(comm, a->root);
+    int own = !comm->is_inter && is_root && a->sbuf != MPI_IN_PLACE;
+    int rc = ucmpi_xfer_check_rooted(a, 1);
+
+    if (rc == MPI_SUCCESS && is_root)
+        rc = ucmpi_xfer_check_buf(comm, a->rcount, a->rdt, "receive");
+    /* the root's block and the n blocks it receives */
+    if (rc == MPI_SUCCESS && own)
+        rc = ucmpi_coll_check_alias1(comm, a->sbuf, a->scount, a->sdt,
+                                     a->rbuf, a->rcount * comm->size, a->rdt,
+                                     ucmpi_call_name());
     if (rc != MPI_SUCCESS) {
         /* the others' block size: the root's receive or its own block
          * (a non-root's receive arguments mean nothing) */
-        int is_root = ucmpi_xfer_is_root(comm, root);
-        bs = is_root ? block_bytes(rcount, rdt) : -1;
-        if (bs < 0 && (sbuf != MPI_IN_PLACE || !is_root) && !comm->is_inter)
-            bs = block_bytes(scount, sdt);
-        return gather_failed(comm, rc, root, 0, bs, mode, req, fn);
+        long long bs = is_root ? block_bytes(a->rcount, a->rdt) : -1;
+        if (bs < 0 && (a->sbuf != MPI_IN_PLACE || !is_root) &&
+            !comm->is_inter)
+            bs = block_bytes(a->scount, a->sdt);
+        return gather_failed(&gather_kind, rc, a, bs);
     }
-    a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
-                            .size = comm->size, .root = root, .sbuf = sbuf,
-                            .scount = scount, .sdt = sdt, .rbuf = rbuf,
-                            .rcount = rcount, .rdt = rdt};
-    if (!ucmpi_xfer_is_root(comm, root)) {
-        a.rdt = MPI_BYTE;     /* ignored at non-roots: keep sizes sane */
-        a.rcount = 0;
+    if (!is_root) {
+        a->rdt = MPI_BYTE;     /* ignored at non-roots: keep sizes sane */
+        a->rcount = 0;
     }
-    if (sbuf == MPI_IN_PLACE || (comm->is_inter && root == MPI_ROOT) ||
-        root == MPI_PROC_NULL) {
-        a.sdt = MPI_BYTE;
-        a.scount = 0;
-    }
-    if (!comm->is_inter && root == comm->rank && sbuf != MPI_IN_PLACE) {
-        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
-                                    "root's own block", fn);
-        if (rc != MPI_SUCCESS && gather_empty(comm, &a))
-            return ucmpi_coll_run_empty_rooted(comm, root, (int)mode, req,
-                                               fn, rc);
+    no_send(a);
+    if (own) {
+        rc = ucmpi_xfer_check_match(comm, a->scount, a->sdt, a->rcount,
+                                    a->rdt, "root's own block");
+        if (rc != MPI_SUCCESS && gather_empty(a))
+            return ucmpi_coll_run_empty_rooted(comm, a->root, a->mode, a->req,
+                                               ucmpi_call_name(), rc);
         if (rc != MPI_SUCCESS)
-            return run_without_own(gather_select, &a, mode, req, fn, rc);
+            return ucmpi_xfer_run_without_own(&gather_kind, a, rc);
     }
-    if (gather_empty(comm, &a))
-        return ucmpi_coll_run_empty_rooted(comm, root, (int)mode, req, fn,
-                                           MPI_SUCCESS);
-    return ucmpi_xfer_run(gather_select(&a), &a, mode, req, fn);
+    if (gather_empty(a))
+        return ucmpi_coll_run_empty_rooted(comm, a->root, a->mode, a->req,
+                                           ucmpi_call_name(), MPI_SUCCESS);
+    return ucmpi_xfer_run(ucmpi_xfer_rooted_select(&gather_kind, a), a,
+                          a->mode, a->req);
 }
 
 static void gather_record(const ucmpi_coll_args_t *u,
@@ -314,139 +255,56 @@ static void gather_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t gather_desc = {
     .record = gather_record, .start = gather_start};
 
-#pragma weak MPI_Gather = PMPI_Gather
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Gather");
-}
-
-#pragma weak MPI_Igather = PMPI_Igather
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Igather");
-}
-
-#pragma weak MPI_Gather_init = PMPI_Gather_init
-int PMPI_Gather_init(const void *sendbuf, int sendcount,
-                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                     MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Gather_init");
-}
+UCMPI_XFER_FORMS(Gather, gather, , gather_desc,
+                 (UCMPI_XFER_UNIFORM(int), int root, MPI_Comm comm),
+                 UCMPI_XFER_UNIFORM_FILL, .root = root)
+UCMPI_XFER_FORMS(Gather, gather, _c, gather_desc,
+                 (UCMPI_XFER_UNIFORM(MPI_Count), int root, MPI_Comm comm),
+                 UCMPI_XFER_UNIFORM_FILL, .root = root)
 
 /* ---- gatherv ---- */
 
-enum { GATHERV_LINEAR, GATHERV_BINOMIAL };
-
-static const ucmpi_xfer_alg_t gatherv_algs[] = {
-    {GATHERV_LINEAR, "linear", "root receives from every rank in one round",
-     ucmpi_gather_linear},
-    {GATHERV_BINOMIAL, "binomial",
-     "binomial tree; subtree counts travel up first", ucmpi_gatherv_binomial},
-    {0, NULL, NULL, NULL}
-};
-
-
-static const ucmpi_xfer_alg_t *gatherv_select(const ucmpi_coll_args_t *a)
+static int gatherv_start(ucmpi_coll_args_t *a)
 {
-    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(gatherv_algs,
-                                                  "GATHERV_ALGORITHM");
+    ucmpi_comm_t *comm = a->comm;
+    int is_root = ucmpi_xfer_is_root(comm, a->root);
+    int own = !comm->is_inter && is_root && a->sbuf != MPI_IN_PLACE;
+    ucmpi_coll_side_t s = {.buf = a->sbuf, .n = 1, .count = a->scount,
+                           .dt = a->sdt};
+    ucmpi_coll_side_t r = {.buf = a->rbuf, .n = comm->remote_size,
+                           .dt = a->rdt, .counts = a->rcounts,
+                           .ccounts = a->rcounts_c, .displs = a->rdispls,
+                           .adispls = a->rdispls_c};
+    int rc = ucmpi_xfer_check_rooted(a, 1);
 
-    if (a->comm->is_inter)
-        return &gatherv_algs[GATHERV_LINEAR];
-    if (f)
-        return f;
-    return a->size >= ucmpi_thr_n(UCMPI_THR_GATHERV_TREE_MIN_RANKS)
-               ? &gatherv_algs[GATHERV_BINOMIAL]
-               : &gatherv_algs[GATHERV_LINEAR];
-}
-
-/* rcounts_c/displs_c: the _c forms' arrays (then rcounts/displs NULL) */
-static int gatherv_start(ucmpi_coll_args_t *in)
-{
-    const char *fn = ucmpi_call_name();
-    ucmpi_comm_t *comm = in->comm;
-    const void *sbuf = in->sbuf;
-    MPI_Count scount = in->scount;
-    MPI_Datatype sdt = in->sdt;
-    void *rbuf = in->rbuf;
-    const int *rcounts = in->rcounts;
-    const int *displs = in->rdispls;
-    const MPI_Count *rcounts_c = in->rcounts_c;
-    const MPI_Aint *displs_c = in->rdispls_c;
-    MPI_Datatype rdt = in->rdt;
-    int root = in->root;
-    int mode = in->mode;
-    MPI_Request *req = in->req;
-    ucmpi_coll_args_t a;
-    int rc = MPI_SUCCESS;
-
-    if (rc == MPI_SUCCESS)
-        rc = gather_check_send(comm, sbuf, scount, sdt, rbuf, root, fn);
-    if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
-        rc = rcounts_c ? ucmpi_xfer_check_counts_c(comm, comm->remote_size,
-                                                   rcounts_c, displs_c, rdt,
-                                                   NULL, "receive", fn)
-                       : ucmpi_xfer_check_counts(comm, comm->remote_size,
-                                                 rcounts, displs, rdt,
-                                                 "receive", fn);
-    if (rc == MPI_SUCCESS && !comm->is_inter && comm->rank == root &&
-        sbuf != MPI_IN_PLACE) {
-        ucmpi_coll_side_t s = {.buf = sbuf, .n = 1, .count = scount,
-                               .dt = sdt};
-        ucmpi_coll_side_t r = {.buf = rbuf, .n = comm->size, .dt = rdt,
-                               .counts = rcounts, .ccounts = rcounts_c,
-                               .displs = displs, .adispls = displs_c};
-        rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
+    if (rc == MPI_SUCCESS && is_root)
+        rc = ucmpi_xfer_check_blocks(comm, &r, "receive");
+    if (rc == MPI_SUCCESS && own) {
+        r.n = comm->size;
+        rc = ucmpi_coll_check_alias(comm, &s, &r, ucmpi_call_name());
     }
     if (rc != MPI_SUCCESS)
-        return gather_failed(comm, rc, root, 1, -1, mode, req, fn);
-    a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
-                            .size = comm->size, .root = root, .sbuf = sbuf,
-                            .scount = scount, .sdt = sdt, .rbuf = rbuf,
-                            .rcount = 0, .rdt = MPI_BYTE};
-    if (ucmpi_xfer_is_root(comm, root)) {
-        a.rcounts = rcounts;
-        a.rdispls = displs;
-        a.rcounts_c = rcounts_c;
-        a.rdispls_c = displs_c;
-        a.rdt = rdt;
-        a.nrblk = comm->remote_size;
+        return gather_failed(&gatherv_kind, rc, a, -1);
+    if (is_root) {
+        a->nrblk = comm->remote_size;
+    } else {                  /* ignored at non-roots */
+        a->rcounts = NULL;
+        a->rdispls = NULL;
+        a->rcounts_c = NULL;
+        a->rdispls_c = NULL;
+        a->rdt = MPI_BYTE;
     }
-    if (sbuf == MPI_IN_PLACE || (comm->is_inter && root == MPI_ROOT) ||
-        root == MPI_PROC_NULL) {
-        a.sdt = MPI_BYTE;
-        a.scount = 0;
-    }
-    if (!comm->is_inter && root == comm->rank && sbuf != MPI_IN_PLACE) {
-        rc = ucmpi_xfer_check_match(comm, scount, sdt,
-                                    rcounts_c ? rcounts_c[root]
-                                              : rcounts[root],
-                                    rdt, "root's own block", fn);
+    no_send(a);
+    if (own) {
+        rc = ucmpi_xfer_check_match(comm, a->scount, a->sdt,
+                                    r.ccounts ? r.ccounts[a->root]
+                                              : r.counts[a->root],
+                                    a->rdt, "root's own block");
         if (rc != MPI_SUCCESS)
-            return run_without_own(gatherv_select, &a, mode, req, fn, rc);
+            return ucmpi_xfer_run_without_own(&gatherv_kind, a, rc);
     }
-    return ucmpi_xfer_run(gatherv_select(&a), &a, mode, req, fn);
+    return ucmpi_xfer_run(ucmpi_xfer_rooted_select(&gatherv_kind, a), a,
+                          a->mode, a->req);
 }
 
 static void gatherv_record(const ucmpi_coll_args_t *u,
@@ -463,131 +321,10 @@ static void gatherv_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t gatherv_desc = {
     .record = gatherv_record, .start = gatherv_start};
 
-#pragma weak MPI_Gatherv = PMPI_Gatherv
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, const int recvcounts[], const int displs[],
-                 MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdispls = displs,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Gatherv");
-}
-
-#pragma weak MPI_Igatherv = PMPI_Igatherv
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  void *recvbuf, const int recvcounts[], const int displs[],
-                  MPI_Datatype recvtype, int root, MPI_Comm comm,
-                  MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdispls = displs,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Igatherv");
-}
-
-#pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
-int PMPI_Gatherv_init(const void *sendbuf, int sendcount,
-                      MPI_Datatype sendtype, void *recvbuf,
-                      const int recvcounts[], const int displs[],
-                      MPI_Datatype recvtype, int root, MPI_Comm comm,
-                      MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdispls = displs,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Gatherv_init");
-}
-
-/* ---- large-count (MPI-4) forms ---- */
-
-#pragma weak MPI_Gather_c = PMPI_Gather_c
-int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount,
-                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                  MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Gather_c");
-}
-
-#pragma weak MPI_Igather_c = PMPI_Igather_c
-int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount,
-                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, int root, MPI_Comm comm,
-                   MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Igather_c");
-}
-
-#pragma weak MPI_Gather_init_c = PMPI_Gather_init_c
-int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount,
-                       MPI_Datatype sendtype, void *recvbuf,
-                       MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&gather_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Gather_init_c");
-}
-
-#pragma weak MPI_Gatherv_c = PMPI_Gatherv_c
-int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
-                   MPI_Datatype sendtype, void *recvbuf,
-                   const MPI_Count recvcounts[], const MPI_Aint displs[],
-                   MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts_c = recvcounts, .rdispls_c = displs,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Gatherv_c");
-}
-
-#pragma weak MPI_Igatherv_c = PMPI_Igatherv_c
-int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
-                    MPI_Datatype sendtype, void *recvbuf,
-                    const MPI_Count recvcounts[], const MPI_Aint displs[],
-                    MPI_Datatype recvtype, int root, MPI_Comm comm,
-                    MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts_c = recvcounts, .rdispls_c = displs,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Igatherv_c");
-}
-
-#pragma weak MPI_Gatherv_init_c = PMPI_Gatherv_init_c
-int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
-                        MPI_Datatype sendtype, void *recvbuf,
-                        const MPI_Count recvcounts[], const MPI_Aint displs[],
-                        MPI_Datatype recvtype, int root, MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcounts_c = recvcounts, .rdispls_c = displs,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&gatherv_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Gatherv_init_c");
-}
+UCMPI_XFER_FORMS(Gatherv, gatherv, , gatherv_desc,
+                 (UCMPI_XFER_RECVV(int, int), int root, MPI_Comm comm),
+                 UCMPI_XFER_RECVV_FILL(), .root = root)
+UCMPI_XFER_FORMS(Gatherv, gatherv, _c, gatherv_desc,
+                 (UCMPI_XFER_RECVV(MPI_Count, MPI_Aint), int root,
+                  MPI_Comm comm),
+                 UCMPI_XFER_RECVV_FILL(_c), .root = root)

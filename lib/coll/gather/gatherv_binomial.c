@@ -8,8 +8,6 @@
 #include "coll/gather/gather.h"
 #include "coll/gather/vtree.h"
 
-static int lowbit(int v) { return v & -v; }
-
 static int root_side(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                      ucmpi_vtree_t *t)
 {
@@ -17,9 +15,7 @@ static int root_side(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
     char *tmp, *p;
     int rc = MPI_SUCCESS;
 
-    for (int q = 0; q < t->n; q++)
-        t->bytes[q] = (MPI_Count)ucmpi_xblk_bytes(&b[ucmpi_vtree_rank(t, q)]);
-    p = tmp = ucmpi_sched_alloc(s, (size_t)ucmpi_vtree_sum(t, 1, t->n));
+    p = tmp = ucmpi_vtree_root_init(t, b);
     if (tmp == NULL)
         return MPI_ERR_NO_MEM;
     if (a->sbuf != MPI_IN_PLACE)
@@ -57,8 +53,8 @@ static int root_side(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
 static int inner(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                  ucmpi_vtree_t *t)
 {
-    int parent = ucmpi_vtree_rank(t, t->pos - lowbit(t->pos));
-    int tell = t->pos - lowbit(t->pos) != 0;   /* the root knows */
+    int parent = t->parent;
+    int tell = parent != t->root;   /* the root knows */
     int rc = MPI_SUCCESS;
 
     t->bytes[0] = a->scount * a->sdt->size;

@@ -15,6 +15,7 @@ ucmpi_vtree_t *ucmpi_vtree_new(ucmpi_sched_t *s, int n, int root, int rank)
     t->pos = (rank - root + n) % n;
     t->sub = t->pos == 0 ? n
              : lowbit(t->pos) < n - t->pos ? lowbit(t->pos) : n - t->pos;
+    t->parent = ucmpi_vtree_rank(t, t->pos - lowbit(t->pos));
     for (m = 1; m < t->sub; m <<= 1)
         t->nchild++;
     t->bytes = ucmpi_sched_alloc(s, sizeof(MPI_Count) * (size_t)t->sub);
@@ -29,6 +30,13 @@ ucmpi_vtree_t *ucmpi_vtree_new(ucmpi_sched_t *s, int n, int root, int rank)
         t->child[i] = (ucmpi_vtree_child_t){
             .pos = t->pos + m, .cnt = t->sub - m < m ? t->sub - m : m};
     return t;
+}
+
+char *ucmpi_vtree_root_init(ucmpi_vtree_t *t, const ucmpi_xblk_t *b)
+{
+    for (int q = 0; q < t->n; q++)
+        t->bytes[q] = (MPI_Count)ucmpi_xblk_bytes(&b[ucmpi_vtree_rank(t, q)]);
+    return ucmpi_sched_alloc(t->s, (size_t)ucmpi_vtree_sum(t, 1, t->n));
 }
 
 MPI_Count ucmpi_vtree_sum(const ucmpi_vtree_t *t, int a, int b)

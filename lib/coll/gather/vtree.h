@@ -25,6 +25,7 @@ typedef struct {
 typedef struct {
     ucmpi_sched_t *s;
     int n, root, pos, sub;    /* my position and subtree size */
+    int parent;               /* its rank (not at the root) */
     MPI_Count *bytes;         /* [sub]: block bytes by position - pos */
     int nchild;
     ucmpi_vtree_child_t *child;
@@ -40,6 +41,9 @@ static inline int ucmpi_vtree_rank(const ucmpi_vtree_t *t, int p)
 {
     return (p + t->root) % t->n;
 }
+/* At the root: bytes[] of every position from the block list b, and
+ * scratch for the rests (positions 1..n-1); NULL: no memory. */
+char *ucmpi_vtree_root_init(ucmpi_vtree_t *t, const ucmpi_xblk_t *b);
 /* Run-time step: lays out buf from t->bytes (a ucmpi_sched_call fn). */
 int ucmpi_vtree_layout(void *t);
 /* Sum of bytes[a..b). */

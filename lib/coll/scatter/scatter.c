@@ -18,86 +18,27 @@ const ucmpi_xfer_alg_t ucmpi_scatter_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
+static const ucmpi_xfer_alg_t scatterv_algs[] = {
+    {SCATTER_LINEAR, "linear", "root sends to every rank in one round",
+     ucmpi_scatter_linear},
+    {SCATTER_BINOMIAL, "binomial",
+     "binomial tree; subtree counts travel with the data",
+     ucmpi_scatterv_binomial},
+    {0, NULL, NULL, NULL}
+};
 
-static const ucmpi_xfer_alg_t *scatter_select(const ucmpi_coll_args_t *a)
-{
-    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_scatter_algs,
-                                                  "SCATTER_ALGORITHM");
-    size_t bs = ucmpi_xfer_is_root(a->comm, a->root)
-                    ? (size_t)(a->scount * a->sdt->size)
-                    : (size_t)(a->rcount * a->rdt->size);
+static const ucmpi_xfer_rooted_t scatter_kind = {
+    ucmpi_scatter_algs, "SCATTER_ALGORITHM",
+    UCMPI_THR_SCATTER_TREE_MIN_RANKS, UCMPI_THR_SCATTER_TREE_MAX_TOTAL, 0};
+static const ucmpi_xfer_rooted_t scatterv_kind = {
+    scatterv_algs, "SCATTERV_ALGORITHM", UCMPI_THR_SCATTERV_TREE_MIN_RANKS,
+    -1, 0};
 
-    if (a->comm->is_inter)
-        return &ucmpi_scatter_algs[SCATTER_LINEAR];
-    if (f)
-        return f;
-    return a->size >= ucmpi_thr_n(UCMPI_THR_SCATTER_TREE_MIN_RANKS) &&
-                   bs * (size_t)a->size < ucmpi_thr(UCMPI_THR_SCATTER_TREE_MAX_TOTAL)
-               ? &ucmpi_scatter_algs[SCATTER_BINOMIAL]
-               : &ucmpi_scatter_algs[SCATTER_LINEAR];
-}
-
-/* Checks of the receive side and of IN_PLACE, shared with scatterv. */
-static int scatter_check_recv(ucmpi_comm_t *c, const void *sbuf, void *rbuf,
-                              MPI_Count rcount, MPI_Datatype rdt, int root,
-                              const char *fn)
-{
-    int is_root = ucmpi_xfer_is_root(c, root);
-    int rc = ucmpi_xfer_check_root(c, root, fn);
-
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (sbuf == MPI_IN_PLACE && is_root)
-        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "sendbuf is "
-                              "MPI_IN_PLACE (only recvbuf may be, at the root)");
-    if (rbuf == MPI_IN_PLACE && (!is_root || c->is_inter))
-        return ucmpi_err_comm(c, MPI_ERR_BUFFER, fn, "recvbuf is "
-                              "MPI_IN_PLACE on a %s", c->is_inter
-                              ? "intercommunicator" : "rank that is not root");
-    if (c->is_inter && (root == MPI_PROC_NULL || is_root))
-        return MPI_SUCCESS;
-    if (rbuf != MPI_IN_PLACE)
-        return ucmpi_xfer_check_buf(c, rbuf, rcount, rdt, "receive", fn);
-    return MPI_SUCCESS;
-}
-
-static void scatter_args(ucmpi_coll_args_t *a, MPI_Comm comm, int root,
-                         const void *sbuf, void *rbuf, MPI_Count rcount,
-                         MPI_Datatype rdt)
-{
-    *a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
-                             .size = comm->size, .root = root, .sbuf = sbuf,
-                             .scount = 0, .sdt = MPI_BYTE, .rbuf = rbuf,
-                             .rcount = rcount, .rdt = rdt};
-    if (rbuf == MPI_IN_PLACE || (comm->is_inter && root == MPI_ROOT) ||
-        root == MPI_PROC_NULL) {
-        a->rdt = MPI_BYTE;
-        a->rcount = 0;
-    }
-}
-
-static const ucmpi_xfer_alg_t *scatterv_select(const ucmpi_coll_args_t *a);
-
-/* The root's own block mismatches (error err): the others' blocks still
- * go, under the algorithm select picks, and then the root reports. */
-static int run_without_own(const ucmpi_xfer_alg_t *(*select)(
-                               const ucmpi_coll_args_t *),
-                           ucmpi_coll_args_t *a, int mode,
-                           MPI_Request *req, const char *fn, int err)
-{
-    a->rbuf = MPI_IN_PLACE;
-    a->rdt = MPI_BYTE;
-    a->rcount = 0;
-    return ucmpi_xfer_run_anyway(select(a), a, mode, req, fn, err);
-}
-
-/* ---- a root whose arguments failed a check ---- */
+/* ---- a rank whose arguments failed a check ---- */
 
 static bool dt_ok(MPI_Datatype dt)
 {
-    const char *why;
-
-    return ucmpi_dt_check(dt, 1, &why) == MPI_SUCCESS;
+    return ucmpi_xfer_buf_ok(0, dt);
 }
 
 /* The root's send side: fine (its blocks can still go) or not. */
@@ -128,9 +69,9 @@ static bool sendv_ok(int n, const void *sbuf, const int *counts,
  * empty messages (an error) instead of waiting.  A send built non-empty
  * goes empty, never as a loss token a 1-byte receive could take for
  * data. */
-static int scatter_nonroot_failed(ucmpi_comm_t *c, int err, int root,
-                                  const ucmpi_xfer_alg_t *alg,
-                                  int mode, MPI_Request *req)
+static int nonroot_failed(ucmpi_comm_t *c, int err, int root,
+                          const ucmpi_xfer_alg_t *alg, int mode,
+                          MPI_Request *req)
 {
     ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
                            .root = root, .sdt = MPI_BYTE, .rdt = MPI_BYTE,
@@ -139,7 +80,7 @@ static int scatter_nonroot_failed(ucmpi_comm_t *c, int err, int root,
     int rc;
 
     if (alg == NULL && !c->is_inter && root >= 0 && root < c->size)
-        return ucmpi_coll_skip_abort(c, err, (int)mode, req);   /* algorithm unknown */
+        return ucmpi_coll_skip_abort(c, err, mode, req);   /* unknown */
     if (alg == NULL || c->is_inter || root < 0 || root >= c->size ||
         (s = ucmpi_sched_create(c)) == NULL)
         return ucmpi_coll_skip(c, err, -1, 0, 0);
@@ -159,23 +100,24 @@ static int scatter_nonroot_failed(ucmpi_comm_t *c, int err, int root,
  * which their exact receives turn into an error (alg: the algorithm the
  * others run).  The persistent form hands back a request that does so on
  * each start.  Other ranks keep their collective numbers in step. */
-static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_coll_args_t *a,
-                          bool can_send, const ucmpi_xfer_alg_t *alg,
-                          int mode, MPI_Request *req,
-                          const char *fn)
+static int scatter_failed(int err, ucmpi_coll_args_t *a, bool can_send,
+                          const ucmpi_xfer_alg_t *alg)
 {
+    ucmpi_comm_t *c = a->comm;
+    int mode = a->mode;
+    MPI_Request *req = a->req;
     ucmpi_sched_t *s;
     int rc;
 
     if (mode != UCMPI_COLL_BLOCKING && req != NULL)
         *req = MPI_REQUEST_NULL;
     if (!ucmpi_xfer_is_root(c, a->root))
-        return scatter_nonroot_failed(c, err, a->root, alg, mode, req);
+        return nonroot_failed(c, err, a->root, alg, mode, req);
     a->rbuf = MPI_IN_PLACE;
     a->rdt = MPI_BYTE;
     a->rcount = 0;
     if (can_send)
-        return ucmpi_xfer_run_anyway(alg, a, mode, req, fn, err);
+        return ucmpi_xfer_run_anyway(alg, a, mode, req, err);
     if ((s = ucmpi_sched_create(c)) == NULL)
         return ucmpi_coll_skip(c, err, -1, 0, 0);
     ucmpi_xfer_sign(s, alg, a);
@@ -192,15 +134,14 @@ static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_coll_args_t *a,
             rc = alg->build(s, a);
         if (mode == UCMPI_COLL_PERSISTENT)
             return ucmpi_coll_persist_failed(s, rc, req, err);
-        (void)ucmpi_coll_run(c, s, rc, UCMPI_COLL_BLOCKING, NULL, fn);
+        (void)ucmpi_coll_run(c, s, rc, UCMPI_COLL_BLOCKING, NULL,
+                             ucmpi_call_name());
         return err;
     }
     /* no data: the blocks' size (a->scount bytes) only shapes the tree;
      * nothing is read or sent but empty messages (ucmpi_sched_poison) */
     a->sbuf = NULL;
     a->sdt = MPI_BYTE;
-    a->scounts = NULL;
-    a->scounts_c = NULL;
     a->sblk = ucmpi_xblk_uniform(s, c->remote_size, NULL, 0, MPI_BYTE);
     rc = a->sblk == NULL ? MPI_ERR_NO_MEM : alg->build(s, a);
     ucmpi_sched_poison(s);
@@ -216,15 +157,15 @@ static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_coll_args_t *a,
  * below the tree's size threshold (at and above it, with the others in
  * the tree, linear's empty messages to the ranks that are not the root's
  * children stay unmatched). */
-static const ucmpi_xfer_alg_t *scatter_select_nodata(ucmpi_coll_args_t *a,
-                                                     long long bs)
+static const ucmpi_xfer_alg_t *select_nodata(ucmpi_coll_args_t *a,
+                                             long long bs)
 {
     const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_scatter_algs,
                                                   "SCATTER_ALGORITHM");
 
     if (bs >= 0) {
         a->scount = bs;       /* bytes (sdt is MPI_BYTE) */
-        return scatter_select(a);
+        return ucmpi_xfer_rooted_select(&scatter_kind, a);
     }
     if (f != NULL && !a->comm->is_inter) {
         a->scount = 1;        /* any non-empty block: the tree's shape */
@@ -233,111 +174,110 @@ static const ucmpi_xfer_alg_t *scatter_select_nodata(ucmpi_coll_args_t *a,
     return &ucmpi_scatter_algs[SCATTER_LINEAR];
 }
 
-/* The algorithm the others run, seen from a non-root whose own block
- * has bs bytes (-1: its count or type is bad): its selection when bs is
- * known, else the forced one, else linear below the tree's size
- * threshold; NULL when it cannot be known. */
-static const ucmpi_xfer_alg_t *scatter_select_others(ucmpi_comm_t *c,
-                                                     int root, long long bs)
-{
-    ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
-                           .root = root, .rdt = MPI_BYTE, .sdt = MPI_BYTE,
-                           .rcount = bs};
-    const ucmpi_xfer_alg_t *f;
-
-    if (bs >= 0)
-        return scatter_select(&a);
-    f = ucmpi_xfer_forced(ucmpi_scatter_algs, "SCATTER_ALGORITHM");
-    if (f != NULL)
-        return f;
-    return c->size < ucmpi_thr_n(UCMPI_THR_SCATTER_TREE_MIN_RANKS)
-               ? &ucmpi_scatter_algs[SCATTER_LINEAR] : NULL;
-}
-
 /* The count-0 rule (coll_util.h): the block is 0 bytes (at the root its
  * send block, elsewhere the receive block; a): the rank runs the empty
  * schedule (a zero rank hears from its parent in any algorithm, and a
  * zero root's first message reaches its first child). */
-static int scatter_empty(const ucmpi_comm_t *c, const ucmpi_coll_args_t *a)
+static int scatter_empty(const ucmpi_coll_args_t *a)
 {
+    const ucmpi_comm_t *c = a->comm;
+
     return !c->is_inter && c->size > 1 &&
            (a->root == c->rank ? a->scount * a->sdt->size
                                : a->rcount * a->rdt->size) == 0;
 }
 
+/* An intracomm non-root whose arguments failed (err): the others' block
+ * size is its own receive block's, when valid. */
+static int nonroot_error(const ucmpi_xfer_rooted_t *k, int err,
+                         const ucmpi_coll_args_t *in)
+{
+    ucmpi_comm_t *c = in->comm;
+    int root = in->root;
+    long long bs = k == &scatter_kind && in->rcount >= 0 && dt_ok(in->rdt)
+                       ? (long long)(in->rcount * in->rdt->size) : -1;
+    ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
+                           .root = root, .rdt = MPI_BYTE, .sdt = MPI_BYTE,
+                           .rcount = bs, .mode = in->mode, .req = in->req};
+    const ucmpi_xfer_alg_t *alg;
+
+    if (bs == 0 && c->size > 1 && root >= 0 && root < c->size)
+        return ucmpi_coll_run_empty(c, in->mode, in->req, ucmpi_call_name(),
+                                    err);
+    alg = bs >= 0 || k == &scatterv_kind ? ucmpi_xfer_rooted_select(k, &a)
+                                         : ucmpi_xfer_rooted_guess(k, &a);
+    return scatter_failed(err, &a, false, alg);
+}
+
+/* The receive side of a rank that receives nothing: in place, an
+ * intercomm root group, or a MPI_PROC_NULL rank. */
+static void no_recv(ucmpi_coll_args_t *a)
+{
+    if (a->rbuf == MPI_IN_PLACE || (a->comm->is_inter && a->root == MPI_ROOT) ||
+        a->root == MPI_PROC_NULL) {
+        a->rdt = MPI_BYTE;
+        a->rcount = 0;
+    }
+}
+
 static int scatter_start(ucmpi_coll_args_t *in)
 {
-    const char *fn = ucmpi_call_name();
     ucmpi_comm_t *comm = in->comm;
-    const void *sbuf = in->sbuf;
-    MPI_Count scount = in->scount;
-    MPI_Datatype sdt = in->sdt;
-    void *rbuf = in->rbuf;
-    MPI_Count rcount = in->rcount;
-    MPI_Datatype rdt = in->rdt;
-    int root = in->root;
-    int mode = in->mode;
-    MPI_Request *req = in->req;
-    ucmpi_coll_args_t a;
-    int rc = MPI_SUCCESS;
+    int is_root = ucmpi_xfer_is_root(comm, in->root);
+    int own = !comm->is_inter && is_root && in->rbuf != MPI_IN_PLACE;
+    int rc = ucmpi_xfer_check_rooted(in, 0);
 
-    if (rc == MPI_SUCCESS)
-        rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
-    if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root)) {
-        rc = ucmpi_xfer_check_buf(comm, sbuf, scount, sdt, "send", fn);
-        /* the n blocks the root sends and its own block */
-        if (rc == MPI_SUCCESS && !comm->is_inter && rbuf != MPI_IN_PLACE)
-            rc = ucmpi_coll_check_alias1(comm, sbuf, scount * comm->size, sdt,
-                                         rbuf, rcount, rdt, fn);
-    }
-    if (rc != MPI_SUCCESS && !comm->is_inter &&
-        !ucmpi_xfer_is_root(comm, root)) {
-        long long bs = rcount >= 0 && dt_ok(rdt)
-                           ? (long long)(rcount * rdt->size) : -1;
-        if (bs == 0 && comm->size > 1 && root >= 0 && root < comm->size)
-            return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
-        return scatter_nonroot_failed(comm, rc, root,
-                                      scatter_select_others(comm, root, bs),
-                                      mode, req);
-    }
+    if (rc == MPI_SUCCESS && is_root)
+        rc = ucmpi_xfer_check_buf(comm, in->scount, in->sdt, "send");
+    /* the n blocks the root sends and its own block */
+    if (rc == MPI_SUCCESS && own)
+        rc = ucmpi_coll_check_alias1(comm, in->sbuf, in->scount * comm->size,
+                                     in->sdt, in->rbuf, in->rcount, in->rdt,
+                                     ucmpi_call_name());
+    if (rc != MPI_SUCCESS && !comm->is_inter && !is_root)
+        return nonroot_error(&scatter_kind, rc, in);
     if (rc != MPI_SUCCESS) {
-        bool ok = send_ok(sbuf, scount, sdt);
+        bool ok = send_ok(in->sbuf, in->scount, in->sdt);
         long long bs = -1;
+        ucmpi_coll_args_t a = {.comm = comm, .rank = comm->rank,
+                               .size = comm->size, .root = in->root,
+                               .sbuf = in->sbuf, .scount = ok ? in->scount : 0,
+                               .sdt = ok ? in->sdt : MPI_BYTE,
+                               .rdt = MPI_BYTE, .mode = in->mode,
+                               .req = in->req};
 
-        a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
-                                .size = comm->size, .root = root,
-                                .sbuf = sbuf, .scount = ok ? scount : 0,
-                                .sdt = ok ? sdt : MPI_BYTE,
-                                .rdt = MPI_BYTE};
-        if (!ok && !comm->is_inter && rbuf != MPI_IN_PLACE && rcount >= 0 &&
-            dt_ok(rdt))
-            bs = (long long)(rcount * rdt->size);
+        if (!ok && !comm->is_inter && in->rbuf != MPI_IN_PLACE &&
+            in->rcount >= 0 && dt_ok(in->rdt))
+            bs = (long long)(in->rcount * in->rdt->size);
         /* a root with no data to send (its send side failed, or 0
          * bytes) has 0 bytes for the others: the count-0 rule */
-        if ((ok ? scatter_empty(comm, &a)
-                : !comm->is_inter && comm->size > 1) &&
-            ucmpi_xfer_is_root(comm, root))
-            return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
-        return scatter_failed(comm, rc, &a, ok, ok ? scatter_select(&a)
-                                  : scatter_select_nodata(&a, bs),
-                              mode, req, fn);
+        if ((ok ? scatter_empty(&a) : !comm->is_inter && comm->size > 1) &&
+            is_root)
+            return ucmpi_coll_run_empty(comm, in->mode, in->req,
+                                        ucmpi_call_name(), rc);
+        return scatter_failed(rc, &a, ok,
+                              ok ? ucmpi_xfer_rooted_select(&scatter_kind, &a)
+                                 : select_nodata(&a, bs));
     }
-    scatter_args(&a, comm, root, sbuf, rbuf, rcount, rdt);
-    if (ucmpi_xfer_is_root(comm, root)) {
-        a.scount = scount;
-        a.sdt = sdt;
+    if (!is_root) {
+        in->scount = 0;
+        in->sdt = MPI_BYTE;
     }
-    if (!comm->is_inter && root == comm->rank && rbuf != MPI_IN_PLACE) {
-        rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
-                                    "root's own block", fn);
-        if (rc != MPI_SUCCESS && scatter_empty(comm, &a))
-            return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
+    no_recv(in);
+    if (own) {
+        rc = ucmpi_xfer_check_match(comm, in->scount, in->sdt, in->rcount,
+                                    in->rdt, "root's own block");
+        if (rc != MPI_SUCCESS && scatter_empty(in))
+            return ucmpi_coll_run_empty(comm, in->mode, in->req,
+                                        ucmpi_call_name(), rc);
         if (rc != MPI_SUCCESS)
-            return run_without_own(scatter_select, &a, mode, req, fn, rc);
+            return ucmpi_xfer_run_without_own(&scatter_kind, in, rc);
     }
-    if (scatter_empty(comm, &a))
-        return ucmpi_coll_run_empty(comm, (int)mode, req, fn, MPI_SUCCESS);
-    return ucmpi_xfer_run(scatter_select(&a), &a, mode, req, fn);
+    if (scatter_empty(in))
+        return ucmpi_coll_run_empty(comm, in->mode, in->req,
+                                    ucmpi_call_name(), MPI_SUCCESS);
+    return ucmpi_xfer_run(ucmpi_xfer_rooted_select(&scatter_kind, in), in,
+                          in->mode, in->req);
 }
 
 static void scatter_record(const ucmpi_coll_args_t *u,
@@ -353,151 +293,77 @@ static void scatter_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t scatter_desc = {
     .record = scatter_record, .start = scatter_start};
 
-#pragma weak MPI_Scatter = PMPI_Scatter
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Scatter");
-}
-
-#pragma weak MPI_Iscatter = PMPI_Iscatter
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iscatter");
-}
-
-#pragma weak MPI_Scatter_init = PMPI_Scatter_init
-int PMPI_Scatter_init(const void *sendbuf, int sendcount,
-                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                      MPI_Datatype recvtype, int root, MPI_Comm comm,
-                      MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Scatter_init");
-}
+UCMPI_XFER_FORMS(Scatter, scatter, , scatter_desc,
+                 (UCMPI_XFER_UNIFORM(int), int root, MPI_Comm comm),
+                 UCMPI_XFER_UNIFORM_FILL, .root = root)
+UCMPI_XFER_FORMS(Scatter, scatter, _c, scatter_desc,
+                 (UCMPI_XFER_UNIFORM(MPI_Count), int root, MPI_Comm comm),
+                 UCMPI_XFER_UNIFORM_FILL, .root = root)
 
 /* ---- scatterv ---- */
 
-enum { SCATTERV_LINEAR, SCATTERV_BINOMIAL };
-
-static const ucmpi_xfer_alg_t scatterv_algs[] = {
-    {SCATTERV_LINEAR, "linear", "root sends to every rank in one round",
-     ucmpi_scatter_linear},
-    {SCATTERV_BINOMIAL, "binomial",
-     "binomial tree; subtree counts travel with the data",
-     ucmpi_scatterv_binomial},
-    {0, NULL, NULL, NULL}
-};
-
-
-static const ucmpi_xfer_alg_t *scatterv_select(const ucmpi_coll_args_t *a)
-{
-    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(scatterv_algs,
-                                                  "SCATTERV_ALGORITHM");
-
-    if (a->comm->is_inter)
-        return &scatterv_algs[SCATTERV_LINEAR];
-    if (f)
-        return f;
-    return a->size >= ucmpi_thr_n(UCMPI_THR_SCATTERV_TREE_MIN_RANKS)
-               ? &scatterv_algs[SCATTERV_BINOMIAL]
-               : &scatterv_algs[SCATTERV_LINEAR];
-}
-
-/* scounts_c/displs_c: the _c forms' arrays (then scounts/displs NULL) */
 static int scatterv_start(ucmpi_coll_args_t *in)
 {
-    const char *fn = ucmpi_call_name();
     ucmpi_comm_t *comm = in->comm;
-    const void *sbuf = in->sbuf;
-    const int *scounts = in->scounts;
-    const int *displs = in->sdispls;
-    const MPI_Count *scounts_c = in->scounts_c;
-    const MPI_Aint *displs_c = in->sdispls_c;
-    MPI_Datatype sdt = in->sdt;
-    void *rbuf = in->rbuf;
-    MPI_Count rcount = in->rcount;
-    MPI_Datatype rdt = in->rdt;
-    int root = in->root;
-    int mode = in->mode;
-    MPI_Request *req = in->req;
-    ucmpi_coll_args_t a;
-    int rc = MPI_SUCCESS;
+    int is_root = ucmpi_xfer_is_root(comm, in->root);
+    int own = !comm->is_inter && is_root && in->rbuf != MPI_IN_PLACE;
+    ucmpi_coll_side_t s = {.buf = in->sbuf, .n = comm->remote_size,
+                           .dt = in->sdt, .counts = in->scounts,
+                           .ccounts = in->scounts_c, .displs = in->sdispls,
+                           .adispls = in->sdispls_c};
+    ucmpi_coll_side_t r = {.buf = in->rbuf, .n = 1, .count = in->rcount,
+                           .dt = in->rdt};
+    int rc = ucmpi_xfer_check_rooted(in, 0);
 
-    if (rc == MPI_SUCCESS)
-        rc = scatter_check_recv(comm, sbuf, rbuf, rcount, rdt, root, fn);
-    if (rc == MPI_SUCCESS && ucmpi_xfer_is_root(comm, root))
-        rc = scounts_c ? ucmpi_xfer_check_counts_c(comm, comm->remote_size,
-                                                   scounts_c, displs_c, sdt,
-                                                   NULL, "send", fn)
-                       : ucmpi_xfer_check_counts(comm, comm->remote_size,
-                                                 scounts, displs, sdt, "send",
-                                                 fn);
-    if (rc == MPI_SUCCESS && !comm->is_inter && comm->rank == root &&
-        rbuf != MPI_IN_PLACE) {
-        ucmpi_coll_side_t s = {.buf = sbuf, .n = comm->size, .dt = sdt,
-                               .counts = scounts, .ccounts = scounts_c,
-                               .displs = displs, .adispls = displs_c};
-        ucmpi_coll_side_t r = {.buf = rbuf, .n = 1, .count = rcount,
-                               .dt = rdt};
-        rc = ucmpi_coll_check_alias(comm, &s, &r, fn);
-    }
+    if (rc == MPI_SUCCESS && is_root)
+        rc = ucmpi_xfer_check_blocks(comm, &s, "send");
+    if (rc == MPI_SUCCESS && own)
+        rc = ucmpi_coll_check_alias(comm, &s, &r, ucmpi_call_name());
+    if (rc != MPI_SUCCESS && !comm->is_inter && !is_root)
+        return nonroot_error(&scatterv_kind, rc, in);
     if (rc != MPI_SUCCESS) {
-        bool ok = sendv_ok(comm->remote_size, sbuf, scounts, displs,
-                           scounts_c, displs_c, sdt);
+        bool ok = sendv_ok(s.n, s.buf, s.counts, s.displs, s.ccounts,
+                           s.adispls, s.dt);
         /* only some counts are negative: the other blocks can go */
-        bool some = !ok && sbuf != MPI_IN_PLACE && dt_ok(sdt) &&
-                    (scounts_c ? displs_c != NULL : scounts && displs);
+        bool some = !ok && s.buf != MPI_IN_PLACE && dt_ok(s.dt) &&
+                    (s.ccounts ? s.adispls != NULL : s.counts && s.displs);
+        ucmpi_coll_args_t a = {.comm = comm, .rank = comm->rank,
+                               .size = comm->size, .root = in->root,
+                               .sbuf = in->sbuf,
+                               .sdt = ok || some ? in->sdt : MPI_BYTE,
+                               .rdt = MPI_BYTE, .mode = in->mode,
+                               .req = in->req};
 
-        a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
-                                .size = comm->size, .root = root,
-                                .sbuf = sbuf, .sdt = ok || some ? sdt
-                                                               : MPI_BYTE,
-                                .rdt = MPI_BYTE};
         if (ok || some) {
-            a.scounts = scounts;
-            a.sdispls = displs;
-            a.scounts_c = scounts_c;
-            a.sdispls_c = displs_c;
-            a.nsblk = comm->remote_size;
+            a.scounts = s.counts;
+            a.sdispls = s.displs;
+            a.scounts_c = s.ccounts;
+            a.sdispls_c = s.adispls;
+            a.nsblk = s.n;
         }
-        return scatter_failed(comm, rc, &a, ok, scatterv_select(&a), mode,
-                              req, fn);
+        return scatter_failed(rc, &a, ok,
+                              ucmpi_xfer_rooted_select(&scatterv_kind, &a));
     }
-    scatter_args(&a, comm, root, sbuf, rbuf, rcount, rdt);
-    if (ucmpi_xfer_is_root(comm, root)) {
-        a.scounts = scounts;
-        a.sdispls = displs;
-        a.scounts_c = scounts_c;
-        a.sdispls_c = displs_c;
-        a.sdt = sdt;
-        a.nsblk = comm->remote_size;
+    if (is_root) {
+        in->nsblk = comm->remote_size;
+    } else {                  /* ignored at non-roots */
+        in->scounts = NULL;
+        in->sdispls = NULL;
+        in->scounts_c = NULL;
+        in->sdispls_c = NULL;
+        in->sdt = MPI_BYTE;
     }
-    if (!comm->is_inter && root == comm->rank && rbuf != MPI_IN_PLACE) {
-        rc = ucmpi_xfer_check_match(comm, scounts_c ? scounts_c[root]
-                                    : scounts[root], sdt, rcount, rdt,
-                                    "root's own block", fn);
+    no_recv(in);
+    if (own) {
+        rc = ucmpi_xfer_check_match(comm, s.ccounts ? s.ccounts[in->root]
+                                                    : s.counts[in->root],
+                                    in->sdt, in->rcount, in->rdt,
+                                    "root's own block");
         if (rc != MPI_SUCCESS)
-            return run_without_own(scatterv_select, &a, mode, req, fn, rc);
+            return ucmpi_xfer_run_without_own(&scatterv_kind, in, rc);
     }
-    return ucmpi_xfer_run(scatterv_select(&a), &a, mode, req, fn);
+    return ucmpi_xfer_run(ucmpi_xfer_rooted_select(&scatterv_kind, in), in,
+                          in->mode, in->req);
 }
 
 static void scatterv_record(const ucmpi_coll_args_t *u,
@@ -514,132 +380,17 @@ static void scatterv_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t scatterv_desc = {
     .record = scatterv_record, .start = scatterv_start};
 
-#pragma weak MPI_Scatterv = PMPI_Scatterv
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
-                  const int displs[], MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int root,
-                  MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
-                           .sdispls = displs, .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Scatterv");
-}
+/* scatterv's parameters (count type ct, displacement type at) */
+#define SCATTERV(ct, at)                                                     \
+    (const void *sendbuf, const ct sendcounts[], const at displs[],          \
+     MPI_Datatype sendtype, void *recvbuf, ct recvcount,                     \
+     MPI_Datatype recvtype, int root, MPI_Comm comm)
+#define SCATTERV_FILL(sfx)                                                   \
+    .sbuf = sendbuf, .scounts##sfx = sendcounts, .sdispls##sfx = displs,     \
+    .sdt = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rdt = recvtype,  \
+    .root = root, .comm = comm
 
-#pragma weak MPI_Iscatterv = PMPI_Iscatterv
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
-                   const int displs[], MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, int root,
-                   MPI_Comm comm, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
-                           .sdispls = displs, .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iscatterv");
-}
-
-#pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
-int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
-                       const int displs[], MPI_Datatype sendtype,
-                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                       int root, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts = sendcounts,
-                           .sdispls = displs, .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Scatterv_init");
-}
-
-/* ---- large-count (MPI-4) forms ---- */
-
-#pragma weak MPI_Scatter_c = PMPI_Scatter_c
-int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount,
-                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Scatter_c");
-}
-
-#pragma weak MPI_Iscatter_c = PMPI_Iscatter_c
-int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount,
-                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                    MPI_Datatype recvtype, int root, MPI_Comm comm,
-                    MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iscatter_c");
-}
-
-#pragma weak MPI_Scatter_init_c = PMPI_Scatter_init_c
-int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount,
-                        MPI_Datatype sendtype, void *recvbuf,
-                        MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scount = sendcount,
-                           .sdt = sendtype, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = recvtype, .root = root,
-                           .comm = comm};
-    return ucmpi_coll_call(&scatter_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Scatter_init_c");
-}
-
-#pragma weak MPI_Scatterv_c = PMPI_Scatterv_c
-int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
-                    const MPI_Aint displs[], MPI_Datatype sendtype,
-                    void *recvbuf, MPI_Count recvcount,
-                    MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts_c = sendcounts,
-                           .sdispls_c = displs, .sdt = sendtype,
-                           .rbuf = recvbuf, .rcount = recvcount,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Scatterv_c");
-}
-
-#pragma weak MPI_Iscatterv_c = PMPI_Iscatterv_c
-int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
-                     const MPI_Aint displs[], MPI_Datatype sendtype,
-                     void *recvbuf, MPI_Count recvcount,
-                     MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts_c = sendcounts,
-                           .sdispls_c = displs, .sdt = sendtype,
-                           .rbuf = recvbuf, .rcount = recvcount,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iscatterv_c");
-}
-
-#pragma weak MPI_Scatterv_init_c = PMPI_Scatterv_init_c
-int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                         const MPI_Aint displs[], MPI_Datatype sendtype,
-                         void *recvbuf, MPI_Count recvcount,
-                         MPI_Datatype recvtype, int root, MPI_Comm comm,
-                         MPI_Info info, MPI_Request *request)
-{
-    ucmpi_coll_args_t a = {.sbuf = sendbuf, .scounts_c = sendcounts,
-                           .sdispls_c = displs, .sdt = sendtype,
-                           .rbuf = recvbuf, .rcount = recvcount,
-                           .rdt = recvtype, .root = root, .comm = comm};
-    return ucmpi_coll_call(&scatterv_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Scatterv_init_c");
-}
+UCMPI_XFER_FORMS(Scatterv, scatterv, , scatterv_desc, SCATTERV(int, int),
+                 SCATTERV_FILL())
+UCMPI_XFER_FORMS(Scatterv, scatterv, _c, scatterv_desc,
+                 SCATTERV(MPI_Count, MPI_Aint), SCATTERV_FILL(_c))

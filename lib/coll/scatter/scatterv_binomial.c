@@ -7,8 +7,6 @@
 #include "coll/scatter/scatter.h"
 #include "coll/gather/vtree.h"
 
-static int lowbit(int v) { return v & -v; }
-
 static int root_side(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                      ucmpi_vtree_t *t)
 {
@@ -16,9 +14,7 @@ static int root_side(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
     char *tmp, *p;
     int rc = MPI_SUCCESS;
 
-    for (int q = 0; q < t->n; q++)
-        t->bytes[q] = (MPI_Count)ucmpi_xblk_bytes(&b[ucmpi_vtree_rank(t, q)]);
-    p = tmp = ucmpi_sched_alloc(s, (size_t)ucmpi_vtree_sum(t, 1, t->n));
+    p = tmp = ucmpi_vtree_root_init(t, b);
     if (tmp == NULL)
         return MPI_ERR_NO_MEM;
     /* pack the rests in position order (before the round's sends) */
@@ -60,7 +56,7 @@ static int root_side(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
 static int inner(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                  ucmpi_vtree_t *t)
 {
-    int parent = ucmpi_vtree_rank(t, t->pos - lowbit(t->pos));
+    int parent = t->parent;
     int rc = MPI_SUCCESS;
 
     /* exact: a parent without data (see ucmpi_sched_poison) sends empty
