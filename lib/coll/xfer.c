@@ -141,8 +141,7 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
     int rc;
 
     if (s != NULL)
-        return ucmpi_coll_run(a->comm, s, MPI_SUCCESS, (int)mode, request,
-                              fn);
+        return ucmpi_coll_run(a->comm, s, MPI_SUCCESS, (int)mode, request);
     s = ucmpi_sched_create(a->comm);
     if (s == NULL)
         return ucmpi_err_comm(a->comm, MPI_ERR_NO_MEM, fn,
@@ -151,7 +150,7 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
     rc = ucmpi_xfer_prepare(s, a);
     if (rc == MPI_SUCCESS)
         rc = alg->build(s, a);
-    return ucmpi_coll_run_new(a->comm, s, rc, (int)mode, request, fn,
+    return ucmpi_coll_run_new(a->comm, s, rc, (int)mode, request,
                               reuse ? &key : NULL);
 }
 

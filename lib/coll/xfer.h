@@ -11,18 +11,10 @@
 #include "coll/sched.h"
 #include "coll/coll_util.h"
 #include "coll/alias.h"
-#include "coll/coll_drv.h"
+#include "coll/coll_alg.h"
 
-/* An algorithm: adds its steps to s. */
-typedef int (*ucmpi_xfer_build_fn_t)(ucmpi_sched_t *s,
-                                     const ucmpi_coll_args_t *a);
-
-typedef struct {
-    int id;
-    const char *name;
-    const char *desc;
-    ucmpi_xfer_build_fn_t build;
-} ucmpi_xfer_alg_t;
+/* (coll_alg.h's table rows; the name stays until the callers move) */
+typedef ucmpi_coll_alg_t ucmpi_xfer_alg_t;
 
 /* The algorithm forced by tunable `knob` (e.g. "ALLGATHER_ALGORITHM"),
  * or NULL for automatic selection (unset, "auto", or a name not in the

@@ -5,7 +5,7 @@
 
 int ucmpi_xfer_check_comm(MPI_Comm comm, const char *fn)
 {
-    return ucmpi_coll_check_comm(comm, fn);
+    return ucmpi_coll_check_comm(comm);
 }
 
 int ucmpi_xfer_check_buf(ucmpi_comm_t *c, const void *buf, MPI_Count count,
@@ -68,7 +68,7 @@ int ucmpi_xfer_check_types(ucmpi_comm_t *c, int n, const int *counts,
 
 int ucmpi_xfer_check_root(ucmpi_comm_t *c, int root, const char *fn)
 {
-    return ucmpi_coll_check_root(c, root, fn);
+    return ucmpi_coll_check_root(c, root);
 }
 
 int ucmpi_xfer_check_match(ucmpi_comm_t *c, MPI_Count scount,

@@ -100,7 +100,7 @@ static int ag_failed(ucmpi_comm_t *comm, int rc, const ucmpi_xfer_alg_t *table,
         return rc;
     /* count 0: the others with count 0 run the empty schedule */
     if (nbytes == 0 && !comm->is_inter && !a->rcounts && !a->rcounts_c)
-        return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
+        return ucmpi_coll_run_empty(comm, (int)mode, req, rc);
     /* its sends are empty: in place (intracomm) or the receive buffer
      * standing in for the send side */
     a->sbuf = comm->is_inter ? a->rbuf : MPI_IN_PLACE;
@@ -156,7 +156,7 @@ static int allgather_start(ucmpi_coll_args_t *in)
         if (rcount > 0 &&
             ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLGATHER, nbytes)) {
             rc = ucmpi_coll_shm_allgather(comm, sbuf, scount, sdt, rbuf,
-                                          rcount, rdt, fn);
+                                          rcount, rdt);
             if (rc != UCMPI_SHM_FALLBACK)
                 return rc;
         } else if ((rc = ucmpi_xfer_shm_vote(comm, UCMPI_SHM_ALLGATHER,
@@ -168,7 +168,7 @@ static int allgather_start(ucmpi_coll_args_t *in)
         }
     }
     if (rcount * rdt->size == 0 && !comm->is_inter)   /* count-0 rule */
-        return ucmpi_coll_run_empty(comm, (int)mode, req, fn, MPI_SUCCESS);
+        return ucmpi_coll_run_empty(comm, (int)mode, req, MPI_SUCCESS);
     return ucmpi_xfer_run(ag_select(ucmpi_allgather_algs,
                                     "ALLGATHER_ALGORITHM",
                                     (size_t)(rcount * rdt->size) *

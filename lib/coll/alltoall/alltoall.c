@@ -104,7 +104,7 @@ static int a2a_skip(ucmpi_comm_t *comm, int rc, int mode,
         return rc;
     /* count 0: the others with count 0 run the empty schedule */
     if (nbytes == 0 && !comm->is_inter)
-        return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
+        return ucmpi_coll_run_empty(comm, (int)mode, req, rc);
     /* its sends are empty: the receive buffer stands in for the send side */
     a = (ucmpi_coll_args_t){.comm = comm, .rank = comm->rank,
                             .size = comm->size, .sbuf = rbuf,
@@ -165,7 +165,7 @@ static int alltoall_start(ucmpi_coll_args_t *in)
         if (rcount > 0 &&
             ucmpi_coll_shm_wanted(comm, UCMPI_SHM_ALLTOALL, nbytes)) {
             rc = ucmpi_coll_shm_alltoall(comm, sbuf, scount, sdt, rbuf,
-                                         rcount, rdt, fn);
+                                         rcount, rdt);
             if (rc != UCMPI_SHM_FALLBACK)
                 return rc;
         } else if ((rc = ucmpi_xfer_shm_vote(comm, UCMPI_SHM_ALLTOALL,
@@ -177,7 +177,7 @@ static int alltoall_start(ucmpi_coll_args_t *in)
         }
     }
     if (rcount * rdt->size == 0 && !comm->is_inter)   /* count-0 rule */
-        return ucmpi_coll_run_empty(comm, (int)mode, req, fn, MPI_SUCCESS);
+        return ucmpi_coll_run_empty(comm, (int)mode, req, MPI_SUCCESS);
     return ucmpi_xfer_run(a2a_select(&a), &a, mode, req, fn);
 }
 

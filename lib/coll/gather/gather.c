@@ -199,7 +199,7 @@ static int gather_failed(ucmpi_comm_t *c, int err, int root, int v,
     /* count 0: the others with count 0 run the empty schedule */
     if (bs == 0 && !v && !c->is_inter && c->size > 1 && root >= 0 &&
         root < c->size)
-        return ucmpi_coll_run_empty_rooted(c, root, (int)mode, req, fn, err);
+        return ucmpi_coll_run_empty_rooted(c, root, (int)mode, req, err);
     if (mode != UCMPI_COLL_BLOCKING && req != NULL)
         *req = MPI_REQUEST_NULL;
     /* (a root rank is a valid root) */
@@ -290,13 +290,12 @@ static int gather_start(ucmpi_coll_args_t *in)
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
                                     "root's own block", fn);
         if (rc != MPI_SUCCESS && gather_empty(comm, &a))
-            return ucmpi_coll_run_empty_rooted(comm, root, (int)mode, req,
-                                               fn, rc);
+            return ucmpi_coll_run_empty_rooted(comm, root, (int)mode, req, rc);
         if (rc != MPI_SUCCESS)
             return run_without_own(gather_select, &a, mode, req, fn, rc);
     }
     if (gather_empty(comm, &a))
-        return ucmpi_coll_run_empty_rooted(comm, root, (int)mode, req, fn,
+        return ucmpi_coll_run_empty_rooted(comm, root, (int)mode, req,
                                            MPI_SUCCESS);
     return ucmpi_xfer_run(gather_select(&a), &a, mode, req, fn);
 }

@@ -192,7 +192,7 @@ static int scatter_failed(ucmpi_comm_t *c, int err, ucmpi_coll_args_t *a,
             rc = alg->build(s, a);
         if (mode == UCMPI_COLL_PERSISTENT)
             return ucmpi_coll_persist_failed(s, rc, req, err);
-        (void)ucmpi_coll_run(c, s, rc, UCMPI_COLL_BLOCKING, NULL, fn);
+        (void)ucmpi_coll_run(c, s, rc, UCMPI_COLL_BLOCKING, NULL);
         return err;
     }
     /* no data: the blocks' size (a->scount bytes) only shapes the tree;
@@ -295,7 +295,7 @@ static int scatter_start(ucmpi_coll_args_t *in)
         long long bs = rcount >= 0 && dt_ok(rdt)
                            ? (long long)(rcount * rdt->size) : -1;
         if (bs == 0 && comm->size > 1 && root >= 0 && root < comm->size)
-            return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
+            return ucmpi_coll_run_empty(comm, (int)mode, req, rc);
         return scatter_nonroot_failed(comm, rc, root,
                                       scatter_select_others(comm, root, bs),
                                       mode, req);
@@ -317,7 +317,7 @@ static int scatter_start(ucmpi_coll_args_t *in)
         if ((ok ? scatter_empty(comm, &a)
                 : !comm->is_inter && comm->size > 1) &&
             ucmpi_xfer_is_root(comm, root))
-            return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
+            return ucmpi_coll_run_empty(comm, (int)mode, req, rc);
         return scatter_failed(comm, rc, &a, ok, ok ? scatter_select(&a)
                                   : scatter_select_nodata(&a, bs),
                               mode, req, fn);
@@ -331,12 +331,12 @@ static int scatter_start(ucmpi_coll_args_t *in)
         rc = ucmpi_xfer_check_match(comm, scount, sdt, rcount, rdt,
                                     "root's own block", fn);
         if (rc != MPI_SUCCESS && scatter_empty(comm, &a))
-            return ucmpi_coll_run_empty(comm, (int)mode, req, fn, rc);
+            return ucmpi_coll_run_empty(comm, (int)mode, req, rc);
         if (rc != MPI_SUCCESS)
             return run_without_own(scatter_select, &a, mode, req, fn, rc);
     }
     if (scatter_empty(comm, &a))
-        return ucmpi_coll_run_empty(comm, (int)mode, req, fn, MPI_SUCCESS);
+        return ucmpi_coll_run_empty(comm, (int)mode, req, MPI_SUCCESS);
     return ucmpi_xfer_run(scatter_select(&a), &a, mode, req, fn);
 }
 
