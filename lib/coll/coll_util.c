@@ -105,7 +105,7 @@ int ucmpi_coll_check_comm(MPI_Comm comm)
         return rc;
     rc = ucmpi_check_comm(comm, ucmpi_call_name());
     if (rc == MPI_SUCCESS) {
-        comm->coll.fn = ucmpi_call_name();       /* signs the schedules it builds */
+        comm->coll.fn = ucmpi_call_name(); /* signs the schedules */
         comm->coll.root = 0;      /* (ucmpi_coll_check_root sets it) */
     }
     return rc;
@@ -114,7 +114,8 @@ int ucmpi_coll_check_comm(MPI_Comm comm)
 int ucmpi_coll_check_req(ucmpi_comm_t *comm, int mode, MPI_Request *req)
 {
     if (mode != UCMPI_COLL_BLOCKING && req == NULL)
-        return ucmpi_coll_err(comm, MPI_ERR_REQUEST, "request argument is NULL");
+        return ucmpi_coll_err(comm, MPI_ERR_REQUEST,
+                              "request argument is NULL");
     return MPI_SUCCESS;
 }
 
@@ -138,7 +139,8 @@ int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root)
         comm->coll.root = root;   /* names the shm size records */
         return MPI_SUCCESS;
     }
-    return ucmpi_coll_err(comm, MPI_ERR_ROOT, "root %d out of range for a communicator of %d",
+    return ucmpi_coll_err(comm, MPI_ERR_ROOT,
+                          "root %d out of range for a communicator of %d",
                           root, comm->is_inter ? comm->remote_size
                                                : comm->size);
 }

@@ -1,8 +1,9 @@
 /*
- * Helpers shared by every collective: how a built schedule is run (blocking, nonblocking, persistent), group views
- * for algorithms that run over a subset of the communicator, and the peer
- * arithmetic of rings, recursive doubling and k-nomial trees (pure
- * functions, unit-tested in test/unit/coll_util.c).
+ * Helpers shared by every collective: how a built schedule is run
+ * (blocking, nonblocking, persistent), group views for algorithms that
+ * run over a subset of the communicator, and the peer arithmetic of
+ * rings, recursive doubling and k-nomial trees (pure functions,
+ * unit-tested in test/unit/coll_util.c).
  */
 #ifndef UCMPI_COLL_UTIL_H
 #define UCMPI_COLL_UTIL_H
@@ -88,7 +89,8 @@ void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc);
  * err != MPI_SUCCESS: this rank's arguments failed (already reported);
  * it serves the others and returns err (a persistent init hands back a
  * request doing so on each start; else *req becomes MPI_REQUEST_NULL). */
-int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req, int err);
+int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req,
+                         int err);
 /* The same for gather and reduce, whose data flows to the root: a zero
  * rank that is a leaf of the others' tree hears from nobody, and the rank
  * waiting for its data may not be the one its first dissemination message

@@ -15,6 +15,7 @@
 
 /* (coll_alg.h's table rows; the name stays until the callers move) */
 typedef ucmpi_coll_alg_t ucmpi_xfer_alg_t;
+typedef ucmpi_coll_build_fn_t ucmpi_xfer_build_fn_t;
 
 /* The algorithm forced by tunable `knob` (e.g. "ALLGATHER_ALGORITHM"),
  * or NULL for automatic selection (unset, "auto", or a name not in the

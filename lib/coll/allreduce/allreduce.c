@@ -10,46 +10,46 @@ static int ar_recdbl(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
 
-    return ucmpi_allreduce_recdbl(s, ucmpi_coll_mine(a), a->rbuf, a->rcount, a->rdt,
-                                  a->op, &g);
+    return ucmpi_allreduce_recdbl(s, ucmpi_coll_mine(a), a->rbuf,
+                                  a->rcount, a->rdt, a->op, &g);
 }
 
 static int ar_rabenseifner(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
 
-    return ucmpi_allreduce_rabenseifner(s, ucmpi_coll_mine(a), a->rbuf, a->rcount,
-                                        a->rdt, a->op, &g);
+    return ucmpi_allreduce_rabenseifner(s, ucmpi_coll_mine(a), a->rbuf,
+                                        a->rcount, a->rdt, a->op, &g);
 }
 
 static int ar_ring(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
 
-    return ucmpi_allreduce_ring(s, ucmpi_coll_mine(a), a->rbuf, a->rcount, a->rdt,
-                                a->op, &g);
+    return ucmpi_allreduce_ring(s, ucmpi_coll_mine(a), a->rbuf,
+                                a->rcount, a->rdt, a->op, &g);
 }
 
 static int ar_reduce_bcast(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
 
-    return ucmpi_allreduce_reduce_bcast(s, ucmpi_coll_mine(a), a->rbuf, a->rcount,
-                                        a->rdt, a->op, &g);
+    return ucmpi_allreduce_reduce_bcast(s, ucmpi_coll_mine(a), a->rbuf,
+                                        a->rcount, a->rdt, a->op, &g);
 }
 
 static int ar_hierarchical(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
-    return ucmpi_allreduce_hierarchical(s, a->comm, ucmpi_coll_mine(a), a->rbuf,
-                                        a->rcount, a->rdt, a->op);
+    return ucmpi_allreduce_hierarchical(s, a->comm, ucmpi_coll_mine(a),
+                                        a->rbuf, a->rcount, a->rdt, a->op);
 }
 
 static int ar_ring_seg(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
 
-    return ucmpi_allreduce_ring_seg(s, ucmpi_coll_mine(a), a->rbuf, a->rcount,
-                                    a->rdt, a->op, &g);
+    return ucmpi_allreduce_ring_seg(s, ucmpi_coll_mine(a), a->rbuf,
+                                    a->rcount, a->rdt, a->op, &g);
 }
 
 /* The shm row (s == NULL: runs the blocking call, coll_alg.h). */
@@ -65,8 +65,8 @@ static int ar_self(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
     int rc = MPI_SUCCESS;
 
     if (a->rcount > 0 && ucmpi_coll_mine(a) != a->rbuf)
-        rc = ucmpi_sched_copy(s, ucmpi_coll_mine(a), a->rcount, a->rdt, a->rbuf,
-                              a->rcount, a->rdt);
+        rc = ucmpi_sched_copy(s, ucmpi_coll_mine(a), a->rcount, a->rdt,
+                              a->rbuf, a->rcount, a->rdt);
     return rc == MPI_SUCCESS && a->rcount > 0 ? ucmpi_sched_fence(s) : rc;
 }
 
@@ -162,22 +162,9 @@ static const ucmpi_coll_alg_t *allreduce_select(const ucmpi_coll_args_t *a)
 
 int ucmpi_reduction_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes)
 {
-    ucmpi_coll_shm_t *sh;
-    uint64_t k;
-    int rc;
-
     if (!ucmpi_coll_shm_wanted(comm, kind, 0))
         return UCMPI_SHM_FALLBACK;
-    if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS)
-        return rc;
-    /* the size record k % NSMALL is free once the small ring is */
-    if ((rc = ucmpi_coll_shm_wait_room(sh, k, 0)) != MPI_SUCCESS)
-        return rc;
-    ucmpi_coll_shm_set_size(sh, k, nbytes);
-    ucmpi_coll_shm_post(sh, k);
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS)
-        return rc;
-    return ucmpi_coll_shm_check_sizes(sh, k, nbytes);
+    return ucmpi_coll_shm_sizes(comm, nbytes);
 }
 
 static int allreduce_start(ucmpi_coll_args_t *a)

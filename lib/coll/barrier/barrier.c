@@ -27,7 +27,7 @@ static int ba_shm(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     if (!ucmpi_coll_shm_wanted(a->comm, UCMPI_SHM_BARRIER, 0))
         return UCMPI_SHM_FALLBACK;
-    return ucmpi_coll_shm_barrier(a->comm);
+    return ucmpi_coll_shm_sizes(a->comm, 0);
 }
 
 static const ucmpi_coll_alg_t barrier_algs[] = {
@@ -89,7 +89,8 @@ static int run_empty(ucmpi_comm_t *comm, int root, int mode,
         return ucmpi_coll_run(comm, s, MPI_SUCCESS, mode, req);
     if ((s = ucmpi_sched_create(comm)) == NULL)
         return err != MPI_SUCCESS ? err
-                                  : ucmpi_coll_err(comm, MPI_ERR_NO_MEM, "out of memory");
+                                  : ucmpi_coll_err(comm, MPI_ERR_NO_MEM,
+                                                   "out of memory");
     ucmpi_sched_sign_empty(s);
     rc = root < 0 ? ucmpi_barrier_dissemination(s, &g)
                   : ucmpi_barrier_star(s, &g, root);
@@ -109,7 +110,8 @@ static int run_empty(ucmpi_comm_t *comm, int root, int mode,
     return err;
 }
 
-int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req, int err)
+int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req,
+                         int err)
 {
     return run_empty(comm, -1, mode, req, err);
 }

@@ -189,10 +189,7 @@ static int bcast_failed(const ucmpi_coll_args_t *a, int err)
     rc = b.rbuf == NULL ? MPI_ERR_NO_MEM : bcast_select(&b)->build(s, &b);
     if (am_root)
         ucmpi_sched_poison(s);
-    if (mode == UCMPI_COLL_PERSISTENT)
-        return ucmpi_coll_persist_failed(s, rc, a->req, err);
-    ucmpi_coll_release(s, rc);
-    return err;
+    return ucmpi_coll_serve(s, rc, mode, a->req, err);
 }
 
 static int bcast_start(ucmpi_coll_args_t *a)

@@ -246,12 +246,16 @@ static int build_zero_reduce(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
     return alg->build(s, &b);
 }
 
-/* The root's buffers failed a check (count, type and op are fine): it
- * still takes part, into scratch that it drops, so that the others'
- * contributions past the rendezvous threshold (or beyond the shm path's
- * buffers) are taken and the communicator stays in step: in the
- * background, or in the request a persistent init hands back. */
-static int reduce_root_failed(const ucmpi_coll_args_t *a, int err)
+/* This rank's buffers failed a check (count, type and op are fine).
+ * The root still takes part, into scratch that it drops, so that the
+ * others' contributions past the rendezvous threshold (or beyond the shm
+ * path's buffers) are taken and the communicator stays in step: in the
+ * background, or in the request a persistent init hands back.  A
+ * non-root on the shm path takes the number with a "lost" record
+ * (reduce_skip); else it runs the others' schedule with zeros in and
+ * every send empty (poisoned), so that its parent's exact receive passes
+ * the loss up to the root, which reports it instead of waiting. */
+static int reduce_buf_failed(const ucmpi_coll_args_t *a, int am_root, int err)
 {
     ucmpi_comm_t *comm = a->comm;
     MPI_Count count = a->rcount;
@@ -260,6 +264,8 @@ static int reduce_root_failed(const ucmpi_coll_args_t *a, int err)
     size_t nbytes = (size_t)(count * dt->size);
     size_t ext = (size_t)(dt->extent > dt->true_extent ? dt->extent
                                                        : dt->true_extent);
+    int shm = mode == UCMPI_COLL_BLOCKING && dt->contig && !comm->is_inter &&
+              ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes);
     ucmpi_sched_t *s;
     char *tmp;
     int rc;
@@ -268,10 +274,9 @@ static int reduce_root_failed(const ucmpi_coll_args_t *a, int err)
         return reduce_zero(comm, dt, root, mode, a->req, err);
     if (mode != UCMPI_COLL_BLOCKING)
         *a->req = MPI_REQUEST_NULL;
-    if (count == 0)
+    if (count == 0 || (!am_root && (comm->is_inter || shm)))
         return reduce_skip(comm, err, mode, count, dt, 1, root);
-    if (mode == UCMPI_COLL_BLOCKING && dt->contig && !comm->is_inter &&
-        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes)) {
+    if (am_root && shm) {
         tmp = calloc((size_t)count, ext);
         if (tmp == NULL)
             return reduce_skip(comm, err, mode, count, dt, 1, root);
@@ -285,37 +290,12 @@ static int reduce_root_failed(const ucmpi_coll_args_t *a, int err)
         return reduce_skip(comm, err, mode, count, dt, 1, root);
     /* MPI_ROOT: the result of the other group, dropped as it comes; an
      * intracomm root contributes zeros (its result is dropped anyway) */
-    rc = comm->is_inter ? ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, 0)
-                        : build_zero_reduce(s, a, count, dt, a->op, NULL);
-    return ucmpi_coll_serve(s, rc, mode, a->req, err);
-}
-
-/* A non-root whose buffers failed a check (count, type and op are fine):
- * on the shm path it takes the number with a "lost" record
- * (reduce_skip); else it runs the others' schedule with zeros in and
- * every send empty (poisoned), so that its parent's exact receive passes
- * the loss up to the root, which reports it instead of waiting. */
-static int reduce_nonroot_failed(const ucmpi_coll_args_t *a, int err)
-{
-    ucmpi_comm_t *comm = a->comm;
-    MPI_Count count = a->rcount;
-    MPI_Datatype dt = a->rdt;
-    int root = a->root, mode = a->mode;
-    size_t nbytes = (size_t)(count * dt->size);
-    ucmpi_sched_t *s;
-    int rc;
-
-    if (reduce_zero_applies(comm, count, dt, root))
-        return reduce_zero(comm, dt, root, mode, a->req, err);
-    if (mode != UCMPI_COLL_BLOCKING)
-        *a->req = MPI_REQUEST_NULL;
-    if (count == 0 || comm->is_inter ||
-        (mode == UCMPI_COLL_BLOCKING && dt->contig &&
-         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes)) ||
-        (s = ucmpi_sched_create(comm)) == NULL)
-        return reduce_skip(comm, err, mode, count, dt, 1, root);
-    rc = build_zero_reduce(s, a, count, dt, a->op, NULL);
-    ucmpi_sched_poison(s);
+    if (am_root && comm->is_inter)
+        rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, 0);
+    else
+        rc = build_zero_reduce(s, a, count, dt, a->op, NULL);
+    if (!am_root)
+        ucmpi_sched_poison(s);
     return ucmpi_coll_serve(s, rc, mode, a->req, err);
 }
 
@@ -392,14 +372,13 @@ static int reduce_start(ucmpi_coll_args_t *a)
         rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only "
                             "allowed as the root's send buffer of an "
                             "intracommunicator reduce");
-        return am_root ? reduce_root_failed(a, rc)
-                       : reduce_nonroot_failed(a, rc);
+        return reduce_buf_failed(a, am_root, rc);
     }
     /* only the root of an intracomm uses both buffers */
     if (am_root && !comm->is_inter && a->sbuf != MPI_IN_PLACE &&
         (rc = ucmpi_coll_check_alias1(comm, a->sbuf, count, dt, a->rbuf,
                                       count, dt, fn)) != MPI_SUCCESS)
-        return reduce_root_failed(a, rc);
+        return reduce_buf_failed(a, 1, rc);
     if ((rc = ucmpi_coll_check_local(comm)) != MPI_SUCCESS)
         return rc;
     if (a->mode == UCMPI_COLL_BLOCKING && dt->contig &&

@@ -58,7 +58,9 @@ ucmpi_coll_shm_caps_t *ucmpi_coll_shm_caps(ucmpi_comm_t *comm);
 /* The collectives: MPI_SUCCESS, UCMPI_SHM_FALLBACK, or an error reported
  * through comm's handler (a dead peer: MPI_ERR_PROC_FAILED).  Arguments
  * are checked by the caller; reduce/allreduce need dt->contig. */
-int ucmpi_coll_shm_barrier(ucmpi_comm_t *comm);
+/* Every rank records nbytes and checks the others': the barrier (0
+ * bytes) and the size vote of a reduction that leaves the shm path. */
+int ucmpi_coll_shm_sizes(ucmpi_comm_t *comm, size_t nbytes);
 /* bcast: lost (the root only) says the root's buffer failed a check: the
  * others report an error instead of taking its zeros as data. */
 int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,

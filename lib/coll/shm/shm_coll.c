@@ -20,21 +20,22 @@ static int record(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes)
     return rc;
 }
 
-/* Barrier: post on entry (0 bytes recorded), wait for everyone's entry,
- * check that everyone is in a barrier. */
-int ucmpi_coll_shm_barrier(ucmpi_comm_t *comm)
+/* Every rank records nbytes and posts on entry, then checks everyone's
+ * record: the barrier (0 bytes), and the size vote of a reduction that
+ * leaves the shm path (ucmpi_reduction_shm_vote). */
+int ucmpi_coll_shm_sizes(ucmpi_comm_t *comm, size_t nbytes)
 {
     int rc;
     ucmpi_coll_shm_t *sh;
     uint64_t k;
 
     if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS ||
-        (rc = record(sh, k, 0)) != MPI_SUCCESS)
+        (rc = record(sh, k, nbytes)) != MPI_SUCCESS)
         return rc;
     ucmpi_coll_shm_post(sh, k);
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS)
         return rc;
-    return ucmpi_coll_shm_check_sizes(sh, k, 0);
+    return ucmpi_coll_shm_check_sizes(sh, k, nbytes);
 }
 
 /* Bcast: the root writes its buffer and its byte count and posts; the
@@ -73,7 +74,8 @@ int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
     if ((rc = ucmpi_coll_shm_wait(sh, root, k)) != MPI_SUCCESS)
         return rc;
     if (!ucmpi_coll_shm_root_size_ok(sh, root, k, nbytes) &&
-        (rc = ucmpi_coll_shm_check_root_size(sh, root, k, nbytes, &theirs)) != MPI_SUCCESS) {
+        (rc = ucmpi_coll_shm_check_root_size(sh, root, k, nbytes,
+                                             &theirs)) != MPI_SUCCESS) {
         int drc = theirs != UCMPI_COLL_SHM_SIZE_LOST && theirs > slot
                       ? ucmpi_coll_shm_bcast_drain(comm, root, theirs)
                       : MPI_SUCCESS;
@@ -184,7 +186,8 @@ int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
     /* large: the reduction split among the ranks (shm_reduce.c) */
     if (ucmpi_coll_shm_split_wanted(UCMPI_SHM_ALLREDUCE, comm->size,
                                     (size_t)(count * dt->size)) &&
-        (rc = ucmpi_coll_shm_allreduce_split(comm, sbuf, rbuf, count, dt, op)) != UCMPI_SHM_FALLBACK)
+        (rc = ucmpi_coll_shm_allreduce_split(comm, sbuf, rbuf, count, dt,
+                                             op)) != UCMPI_SHM_FALLBACK)
         return rc;
     rc = MPI_SUCCESS;
     if (per == 0)                    /* dt alone: same answer everywhere */

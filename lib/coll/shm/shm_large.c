@@ -140,7 +140,8 @@ static int first_checks(ucmpi_coll_shm_t *sh, uint64_t k, int g, size_t rec,
 
 static int nomem(ucmpi_comm_t *comm)
 {
-    return ucmpi_coll_err(comm, MPI_ERR_NO_MEM, "out of memory packing a chunk");
+    return ucmpi_coll_err(comm, MPI_ERR_NO_MEM,
+                          "out of memory packing a chunk");
 }
 
 /* The root records its byte count (or SIZE_LOST, its buffer failed a
@@ -418,7 +419,8 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
                 rc = nomem(comm);
         if (rc != MPI_SUCCESS ||
             (rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS ||
-            (off == 0 && (rc = first_checks(sh, k, g, blk * (size_t)n, &bad)) != MPI_SUCCESS))
+            (off == 0 && (rc = first_checks(sh, k, g, blk * (size_t)n,
+                                            &bad)) != MPI_SUCCESS))
             break;
         /* a rank without valid data: go on (its numbers match ours) */
         if (bad == MPI_SUCCESS && off != 0)

@@ -426,6 +426,8 @@ int ucmpi_coll_shm_split_wanted(int kind, int n, size_t nbytes)
         over = ucmpi_config_long("COLL_SHM_SPLIT_BYTES");
     if (over >= 0)
         return nbytes >= (size_t)over;
+    if (nbytes <= 64)
+        return 0;                 /* below every row and every buffer */
     lim = split_rows[kind == UCMPI_SHM_REDUCE][n == 2 ? 0 : n <= 4 ? 1 : 2];
     return nbytes >= lim || nbytes > ucmpi_coll_shm_slot_size(n);
 }

@@ -454,7 +454,8 @@ static int check_marks(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g)
             continue;
         for (uint64_t j = k; j < k + g && j < hi; j++)
             if (j + 64 >= hi && (w[0] >> (j % 64)) & 1)
-                return ucmpi_coll_err(sh->comm, MPI_ERR_TRUNCATE, "rank %d sent no block: its own "
+                return ucmpi_coll_err(sh->comm, MPI_ERR_TRUNCATE,
+                                      "rank %d sent no block: its own "
                                       "arguments failed a check", r);
     }
     return MPI_SUCCESS;
