@@ -99,13 +99,14 @@ int ucmpi_coll_run_new(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
 
 int ucmpi_coll_check_comm(MPI_Comm comm)
 {
-    int rc = ucmpi_check_initialized(ucmpi_call_name());
+    const char *fn = ucmpi_call_name();   /* read once: every call */
+    int rc = ucmpi_check_initialized(fn);
 
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = ucmpi_check_comm(comm, ucmpi_call_name());
+    rc = ucmpi_check_comm(comm, fn);
     if (rc == MPI_SUCCESS) {
-        comm->coll.fn = ucmpi_call_name(); /* signs the schedules */
+        comm->coll.fn = fn;       /* signs the schedules it builds */
         comm->coll.root = 0;      /* (ucmpi_coll_check_root sets it) */
     }
     return rc;

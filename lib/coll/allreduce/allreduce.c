@@ -53,7 +53,8 @@ static int ar_ring_seg(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 }
 
 /* The shm row (s == NULL: runs the blocking call, coll_alg.h). */
-static int ar_shm(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+static inline int ar_shm(ucmpi_sched_t *s,
+                         const ucmpi_coll_args_t *a)
 {
     return ucmpi_coll_shm_allreduce(a->comm, a->sbuf, a->rbuf, a->rcount,
                                     a->rdt, a->op);

@@ -23,7 +23,8 @@ static int ba_inter(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 }
 
 /* The blocking shm row (s == NULL). */
-static int ba_shm(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+static inline int ba_shm(ucmpi_sched_t *s,
+                         const ucmpi_coll_args_t *a)
 {
     if (!ucmpi_coll_shm_wanted(a->comm, UCMPI_SHM_BARRIER, 0))
         return UCMPI_SHM_FALLBACK;

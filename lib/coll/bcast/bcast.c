@@ -62,7 +62,8 @@ static int bc_inter(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
  * bytes, as allgather does: the ranks go on to p2p together
  * (UCMPI_SHM_FALLBACK), or all fail, where one rank's count alone would
  * have put it in the segment and the others on p2p (a hang). */
-static int bc_shm(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+static inline int bc_shm(ucmpi_sched_t *s,
+                         const ucmpi_coll_args_t *a)
 {
     ucmpi_comm_t *comm = a->comm;
     size_t nbytes = (size_t)(a->rcount * a->rdt->size);

@@ -114,7 +114,8 @@ static int rd_inter(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
  * of some ranks waiting in the segment and others on p2p.  (A non-root
  * at count 0 records its 0 bytes for the checking ranks:
  * reduce_shm_zero.) */
-static int rd_shm(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+static inline int rd_shm(ucmpi_sched_t *s,
+                         const ucmpi_coll_args_t *a)
 {
     ucmpi_comm_t *comm = a->comm;
     size_t nbytes = (size_t)(a->rcount * a->rdt->size);
