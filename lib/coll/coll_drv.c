@@ -20,7 +20,7 @@ int ucmpi_coll_call_checked(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a,
     d->record(a, &r);
     rc = h->begin(a->comm, a->mode, &r);
     if (rc == MPI_SUCCESS) {
-        rc = ucmpi_coll_check_req(a->comm, a->mode, a->req, name);
+        rc = ucmpi_coll_check_req(a->comm, a->mode, a->req);
         if (rc == MPI_SUCCESS)
             rc = d->start(a);
         h->end(a->comm);

@@ -125,7 +125,7 @@ ucmpi_coll_call(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a, int mode,
     const char *outer = ucmpi_call_enter(name);
     const ucmpi_coll_check_hook_t *h = ucmpi_coll_check_hook;
     ucmpi_comm_t *comm = a->comm;
-    int rc = ucmpi_coll_check_comm(comm, name);
+    int rc = ucmpi_coll_check_comm(comm);
 
     if (rc == MPI_SUCCESS) {
         a->mode = mode;
@@ -139,12 +139,26 @@ ucmpi_coll_call(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a, int mode,
         if (__builtin_expect(h != NULL && *h->state != 0, 0) &&
             d->record != NULL)
             rc = ucmpi_coll_call_checked(d, a, h, name);
-        else if ((rc = ucmpi_coll_check_req(comm, mode, req, name)) ==
+        else if ((rc = ucmpi_coll_check_req(comm, mode, req)) ==
                  MPI_SUCCESS)
             rc = d->start(a);
     }
     ucmpi_call_leave(outer);
     return rc;
+}
+
+/* An entry point of a collective of ucmpi_coll_args_basic: fills *a and
+ * calls the driver. */
+static inline __attribute__((always_inline)) int
+ucmpi_coll_call_basic(const ucmpi_coll_desc_t *d, MPI_Comm comm,
+                      const void *sbuf, void *rbuf, MPI_Count count,
+                      MPI_Datatype dt, MPI_Op op, int root, int mode,
+                      MPI_Request *req, const char *name)
+{
+    ucmpi_coll_args_t a;
+
+    ucmpi_coll_args_basic(&a, comm, sbuf, rbuf, count, dt, op, root);
+    return ucmpi_coll_call(d, &a, mode, req, name);
 }
 
 #endif

@@ -1,7 +1,6 @@
 /* Shared collective helpers: see coll_util.h. */
 #include "coll/coll_util.h"
 #include "coll/coll_check.h"
-#include "coll/shm/shm.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -51,57 +50,30 @@ void ucmpi_coll_knob_refresh(void)
     ucmpi_unlock();
 }
 
-int ucmpi_coll_alg_forced(const char *knob, const ucmpi_coll_alg_t *tab,
-                          int n)
-{
-    static char warned[64];
-    const char *v = ucmpi_coll_knob(knob);
-
-    if (v == NULL || v[0] == '\0' || strcmp(v, "auto") == 0)
-        return -1;
-    for (int i = 0; i < n; i++)
-        if (strcmp(tab[i].name, v) == 0)
-            return tab[i].id;
-    if (strncmp(warned, knob, sizeof(warned) - 1) != 0) {
-        fprintf(stderr, "ucmpi: UCMPI_%s=%s is not an algorithm; using "
-                "automatic selection\n", knob, v);
-        snprintf(warned, sizeof(warned), "%s", knob);
-    }
-    return -1;
-}
-
-const char *ucmpi_coll_alg_name(const ucmpi_coll_alg_t *tab, int n, int id)
-{
-    for (int i = 0; i < n; i++)
-        if (tab[i].id == id)
-            return tab[i].name;
-    return "?";
-}
-
 int ucmpi_coll_run(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
-                   int mode, MPI_Request *req, const char *fn)
+                   int mode, MPI_Request *req)
 {
     ucmpi_request_t *r;
     int rc = build_rc;
 
     if (rc != MPI_SUCCESS) {
         ucmpi_sched_free(s);
-        return ucmpi_err_comm(comm, rc, fn, "cannot build the schedule");
+        return ucmpi_coll_err(comm, rc, "cannot build the schedule");
     }
     if (mode == UCMPI_COLL_BLOCKING) {
         rc = ucmpi_sched_run_blocking(s);
         const char *why = rc != MPI_SUCCESS ? ucmpi_sched_abort_why() : NULL;
         if (why != NULL)
-            return ucmpi_err_comm(comm, rc, fn, "%s", why);
+            return ucmpi_coll_err(comm, rc, "%s", why);
         if (rc != MPI_SUCCESS)
-            return ucmpi_err_comm(comm, rc, fn, "%s",
+            return ucmpi_coll_err(comm, rc, "%s",
                                   ucmpi_sched_plain_why(rc));
         return MPI_SUCCESS;
     }
     rc = ucmpi_sched_start(s, mode == UCMPI_COLL_PERSISTENT, &r);
     if (rc != MPI_SUCCESS) {
         ucmpi_sched_free(s);
-        return ucmpi_err_comm(comm, rc, fn, "cannot start the schedule");
+        return ucmpi_coll_err(comm, rc, "cannot start the schedule");
     }
     *req = r;
     return MPI_SUCCESS;
@@ -116,17 +88,18 @@ ucmpi_sched_t *ucmpi_coll_cached(ucmpi_comm_t *comm, int mode,
 }
 
 int ucmpi_coll_run_new(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
-                       int mode, MPI_Request *req, const char *fn,
+                       int mode, MPI_Request *req,
                        const ucmpi_sched_key_t *key)
 {
     if (build_rc == MPI_SUCCESS && mode != UCMPI_COLL_PERSISTENT &&
         key != NULL)
         ucmpi_sched_cache_put(comm, key, s);
-    return ucmpi_coll_run(comm, s, build_rc, mode, req, fn);
+    return ucmpi_coll_run(comm, s, build_rc, mode, req);
 }
 
-int ucmpi_coll_check_comm(MPI_Comm comm, const char *fn)
+int ucmpi_coll_check_comm(MPI_Comm comm)
 {
+    const char *fn = ucmpi_call_name();   /* read once: every call */
     int rc = ucmpi_check_initialized(fn);
 
     if (rc != MPI_SUCCESS)
@@ -139,27 +112,25 @@ int ucmpi_coll_check_comm(MPI_Comm comm, const char *fn)
     return rc;
 }
 
-int ucmpi_coll_check_req(ucmpi_comm_t *comm, int mode, MPI_Request *req,
-                         const char *fn)
+int ucmpi_coll_check_req(ucmpi_comm_t *comm, int mode, MPI_Request *req)
 {
     if (mode != UCMPI_COLL_BLOCKING && req == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_REQUEST, fn,
+        return ucmpi_coll_err(comm, MPI_ERR_REQUEST,
                               "request argument is NULL");
     return MPI_SUCCESS;
 }
 
-int ucmpi_coll_check_op(ucmpi_comm_t *comm, MPI_Op op, MPI_Datatype dt,
-                        const char *fn)
+int ucmpi_coll_check_op(ucmpi_comm_t *comm, MPI_Op op, MPI_Datatype dt)
 {
     const char *why = NULL;
     int rc = ucmpi_op_check(op, dt, &why);
 
     if (rc != MPI_SUCCESS)
-        return ucmpi_err_comm(comm, rc, fn, "op: %s", why ? why : "invalid");
+        return ucmpi_coll_err(comm, rc, "op: %s", why ? why : "invalid");
     return MPI_SUCCESS;
 }
 
-int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root, const char *fn)
+int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root)
 {
     if (comm->is_inter) {
         if (root == MPI_ROOT || root == MPI_PROC_NULL ||
@@ -169,7 +140,7 @@ int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root, const char *fn)
         comm->coll.root = root;   /* names the shm size records */
         return MPI_SUCCESS;
     }
-    return ucmpi_err_comm(comm, MPI_ERR_ROOT, fn,
+    return ucmpi_coll_err(comm, MPI_ERR_ROOT,
                           "root %d out of range for a communicator of %d",
                           root, comm->is_inter ? comm->remote_size
                                                : comm->size);
@@ -298,36 +269,6 @@ MPI_Count ucmpi_coll_ring_segs(MPI_Count maxc, MPI_Aint extent,
     return segc;
 }
 
-/* Weak: the unit tests that link this file without the shm path (coll_util,
- * coll_xfer) only ever skip schedule collectives. */
-#pragma weak ucmpi_coll_shm_wanted
-#pragma weak ucmpi_coll_shm_enter
-#pragma weak ucmpi_coll_shm_post
-#pragma weak PMPI_Request_free
-
-int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
-                    int local_too)
-{
-    ucmpi_coll_shm_t *sh;
-    uint64_t k;
-
-    if (shm_kind >= 0 && ucmpi_coll_shm_wanted != NULL &&
-        ucmpi_coll_shm_wanted(comm, shm_kind, nbytes)) {
-        /* the others wait for my flag at k (and its buffer stays unread) */
-        int e = ucmpi_coll_shm_enter(comm, "collective (skipped)", &sh, &k);
-
-        if (e == MPI_SUCCESS)
-            ucmpi_coll_shm_post(sh, k);
-        if (e != UCMPI_SHM_FALLBACK)
-            return rc;
-    }
-    ucmpi_sched_note_local(comm, comm->coll_seq);
-    (void)ucmpi_comm_next_coll_tag(comm);
-    if (local_too && comm->is_inter && comm->local_comm != NULL)
-        (void)ucmpi_comm_next_coll_tag(comm->local_comm);
-    return rc;
-}
-
 typedef struct {
     ucmpi_comm_t *comm;
     uint32_t seq;
@@ -367,21 +308,6 @@ int ucmpi_coll_skip_abort(ucmpi_comm_t *comm, int rc, int mode,
     return rc;
 }
 
-void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc)
-{
-    ucmpi_request_t *r;
-    MPI_Request req;
-
-    ucmpi_sched_note_local(ucmpi_sched_comm(s), ucmpi_sched_seq(s));
-    if (build_rc != MPI_SUCCESS || PMPI_Request_free == NULL ||
-        ucmpi_sched_start(s, 0, &r) != MPI_SUCCESS) {
-        ucmpi_sched_free(s);
-        return;
-    }
-    req = r;
-    (void)PMPI_Request_free(&req);   /* completes with progress */
-}
-
 int ucmpi_coll_persist_failed(ucmpi_sched_t *s, int build_rc,
                               MPI_Request *req, int err)
 {
@@ -398,15 +324,13 @@ int ucmpi_coll_persist_failed(ucmpi_sched_t *s, int build_rc,
     return err;
 }
 
-int ucmpi_coll_local(ucmpi_comm_t *comm, ucmpi_comm_t **local,
-                     const char *fn)
+int ucmpi_coll_serve(ucmpi_sched_t *s, int build_rc, int mode,
+                     MPI_Request *req, int err)
 {
-    if (comm->local_comm == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_COMM, fn,
-                              "intercommunicator has no local "
-                              "communicator for collectives");
-    *local = comm->local_comm;
-    return MPI_SUCCESS;
+    if (mode == UCMPI_COLL_PERSISTENT)
+        return ucmpi_coll_persist_failed(s, build_rc, req, err);
+    ucmpi_coll_release(s, build_rc);
+    return err;
 }
 
 char *ucmpi_coll_bytes_in(ucmpi_sched_t *s, void *buf, MPI_Count count,

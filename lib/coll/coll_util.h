@@ -1,28 +1,15 @@
 /*
- * Helpers shared by every collective: algorithm tables and forcing, how a
- * built schedule is run (blocking, nonblocking, persistent), group views
- * for algorithms that run over a subset of the communicator, and the peer
- * arithmetic of rings, recursive doubling and k-nomial trees (pure
- * functions, unit-tested in test/unit/coll_util.c).
+ * Helpers shared by every collective: how a built schedule is run
+ * (blocking, nonblocking, persistent), group views for algorithms that
+ * run over a subset of the communicator, and the peer arithmetic of
+ * rings, recursive doubling and k-nomial trees (pure functions,
+ * unit-tested in test/unit/coll_util.c).
  */
 #ifndef UCMPI_COLL_UTIL_H
 #define UCMPI_COLL_UTIL_H
 
 #include "coll/sched.h"
-
-/* One row of a collective's algorithm table. */
-typedef struct {
-    int id;
-    const char *name;         /* what UCMPI_<COLL>_ALGORITHM accepts */
-    const char *desc;
-} ucmpi_coll_alg_t;
-
-/* Id of the algorithm forced by tunable `knob` (e.g.
- * "ALLREDUCE_ALGORITHM"), or -1 for automatic selection (unset, "auto", or
- * an unknown name, which is reported once on stderr). */
-int ucmpi_coll_alg_forced(const char *knob, const ucmpi_coll_alg_t *tab,
-                          int n);
-const char *ucmpi_coll_alg_name(const ucmpi_coll_alg_t *tab, int n, int id);
+#include "core/call.h"
 
 enum { UCMPI_COLL_BLOCKING, UCMPI_COLL_NONBLOCKING, UCMPI_COLL_PERSISTENT };
 
@@ -30,7 +17,7 @@ enum { UCMPI_COLL_BLOCKING, UCMPI_COLL_NONBLOCKING, UCMPI_COLL_PERSISTENT };
  * nonblocking and persistent forms).  build_rc is the builder's result:
  * on failure the schedule is freed.  Errors go through comm's handler. */
 int ucmpi_coll_run(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
-                   int mode, MPI_Request *req, const char *fn);
+                   int mode, MPI_Request *req);
 
 /* Reuse of built schedules: the cached schedule for key (NULL: build a
  * new one; persistent calls always build), and ucmpi_coll_run() for a new
@@ -38,8 +25,12 @@ int ucmpi_coll_run(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
 ucmpi_sched_t *ucmpi_coll_cached(ucmpi_comm_t *comm, int mode,
                                  const ucmpi_sched_key_t *key);
 int ucmpi_coll_run_new(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
-                       int mode, MPI_Request *req, const char *fn,
+                       int mode, MPI_Request *req,
                        const ucmpi_sched_key_t *key);
+
+/* An error of the current call (core/call.h) on comm. */
+#define ucmpi_coll_err(comm, code, ...) \
+    ucmpi_err_comm((comm), (code), ucmpi_call_name(), __VA_ARGS__)
 
 /* Value of tunable `knob` (ucmpi_config_str), read once per process. */
 const char *ucmpi_coll_knob(const char *knob);
@@ -51,14 +42,12 @@ extern unsigned ucmpi_coll_knob_generation;
 
 /* Argument checks shared by the entry points (MPI_SUCCESS or the code from
  * ucmpi_error); the comm check also rejects calls before init. */
-int ucmpi_coll_check_comm(MPI_Comm comm, const char *fn);
-int ucmpi_coll_check_req(ucmpi_comm_t *comm, int mode, MPI_Request *req,
-                         const char *fn);
-int ucmpi_coll_check_op(ucmpi_comm_t *comm, MPI_Op op, MPI_Datatype dt,
-                        const char *fn);
+int ucmpi_coll_check_comm(MPI_Comm comm);
+int ucmpi_coll_check_req(ucmpi_comm_t *comm, int mode, MPI_Request *req);
+int ucmpi_coll_check_op(ucmpi_comm_t *comm, MPI_Op op, MPI_Datatype dt);
 /* root of an intracomm collective, or of an intercomm one (MPI_ROOT,
  * MPI_PROC_NULL or a remote rank) */
-int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root, const char *fn);
+int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root);
 
 /* Error path of a rooted collective whose arguments failed a check on
  * this rank after comm itself was found valid (often only at the root):
@@ -101,7 +90,7 @@ void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc);
  * it serves the others and returns err (a persistent init hands back a
  * request doing so on each start; else *req becomes MPI_REQUEST_NULL). */
 int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req,
-                         const char *fn, int err);
+                         int err);
 /* The same for gather and reduce, whose data flows to the root: a zero
  * rank that is a leaf of the others' tree hears from nobody, and the rank
  * waiting for its data may not be the one its first dissemination message
@@ -113,7 +102,7 @@ int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req,
  * hears from its parent, and a zero root's first message reaches its
  * first child.) */
 int ucmpi_coll_run_empty_rooted(ucmpi_comm_t *comm, int root, int mode,
-                                MPI_Request *req, const char *fn, int err);
+                                MPI_Request *req, int err);
 
 /* Error path of a persistent collective (the *_init call of a rank whose
  * arguments failed a check, err): s, the schedule that serves the others
@@ -123,10 +112,21 @@ int ucmpi_coll_run_empty_rooted(ucmpi_comm_t *comm, int root, int mode,
  * in err.  *req is MPI_REQUEST_NULL if s cannot run.  Returns err. */
 int ucmpi_coll_persist_failed(ucmpi_sched_t *s, int build_rc,
                               MPI_Request *req, int err);
+/* The tail of such a rank's error path: s (built with build_rc) serves
+ * the others in the request a persistent init hands back, else in the
+ * background (ucmpi_coll_release).  Returns err. */
+int ucmpi_coll_serve(ucmpi_sched_t *s, int build_rc, int mode,
+                     MPI_Request *req, int err);
 
-/* The local intracommunicator of intercomm comm (MPI_ERR_COMM if none). */
-int ucmpi_coll_local(ucmpi_comm_t *comm, ucmpi_comm_t **local,
-                     const char *fn);
+/* An intercommunicator's collectives run over its local
+ * intracommunicator: MPI_ERR_COMM where it has none. */
+static inline int ucmpi_coll_check_local(ucmpi_comm_t *comm)
+{
+    if (!comm->is_inter || comm->local_comm != NULL)
+        return MPI_SUCCESS;
+    return ucmpi_coll_err(comm, MPI_ERR_COMM, "intercommunicator has no "
+                          "local communicator for collectives");
+}
 
 /* A contiguous byte view of (buf, count, dt) for algorithms that split
  * messages into blocks: buf itself when dt is contiguous, else scratch

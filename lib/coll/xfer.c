@@ -8,34 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const ucmpi_xfer_alg_t *ucmpi_xfer_forced(const ucmpi_xfer_alg_t *table,
-                                          const char *knob)
-{
-    static char warned[64];
-    const char *want = ucmpi_coll_knob(knob);
-
-    if (want == NULL || want[0] == '\0' || strcmp(want, "auto") == 0)
-        return NULL;
-    for (const ucmpi_xfer_alg_t *t = table; t->name; t++)
-        if (strcmp(t->name, want) == 0)
-            return t;
-    if (strncmp(warned, knob, sizeof(warned) - 1) != 0) {
-        fprintf(stderr, "ucmpi: UCMPI_%s=%s is not an algorithm; using "
-                "automatic selection\n", knob, want);
-        snprintf(warned, sizeof(warned), "%s", knob);
-    }
-    return NULL;
-}
-
-const ucmpi_xfer_alg_t *ucmpi_xfer_by_id(const ucmpi_xfer_alg_t *table,
-                                         int id)
-{
-    for (const ucmpi_xfer_alg_t *t = table; t->name; t++)
-        if (t->id == id)
-            return t;
-    return table;
-}
-
 ucmpi_xblk_t *ucmpi_xblk_uniform(ucmpi_sched_t *s, int n, const void *buf,
                                  MPI_Count count, MPI_Datatype dt)
 {
@@ -90,7 +62,7 @@ int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_coll_args_t *a)
     return MPI_SUCCESS;
 }
 
-void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_xfer_alg_t *alg,
+void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_coll_alg_t *alg,
                      const ucmpi_coll_args_t *a)
 {
     /* the root is the shape: ranks that name different roots never take
@@ -104,7 +76,7 @@ void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_xfer_alg_t *alg,
 
 /* A new schedule for alg's steps over *a, signed; *rc the build's result.
  * NULL: out of memory. */
-static ucmpi_sched_t *xfer_build(const ucmpi_xfer_alg_t *alg,
+static ucmpi_sched_t *xfer_build(const ucmpi_coll_alg_t *alg,
                                  ucmpi_coll_args_t *a, int *rc)
 {
     ucmpi_sched_t *s = ucmpi_sched_create(a->comm);
@@ -118,7 +90,7 @@ static ucmpi_sched_t *xfer_build(const ucmpi_xfer_alg_t *alg,
     return s;
 }
 
-int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+int ucmpi_xfer_run(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                    int mode, MPI_Request *request)
 {
     const char *fn = ucmpi_call_name();
@@ -135,15 +107,15 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
     int rc;
 
     if (s != NULL)
-        return ucmpi_coll_run(a->comm, s, MPI_SUCCESS, mode, request, fn);
+        return ucmpi_coll_run(a->comm, s, MPI_SUCCESS, mode, request);
     if ((s = xfer_build(alg, a, &rc)) == NULL)
         return ucmpi_err_comm(a->comm, MPI_ERR_NO_MEM, fn,
                               "out of memory for the schedule");
-    return ucmpi_coll_run_new(a->comm, s, rc, mode, request, fn,
+    return ucmpi_coll_run_new(a->comm, s, rc, mode, request,
                               reuse ? &key : NULL);
 }
 
-int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+int ucmpi_xfer_run_anyway(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                           int mode, MPI_Request *request, int err)
 {
     ucmpi_sched_t *s;
@@ -163,7 +135,7 @@ int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
     return err;
 }
 
-int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+int ucmpi_xfer_run_poisoned(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                             int mode, MPI_Request *request, int err)
 {
     ucmpi_sched_t *s;

@@ -12,6 +12,7 @@
 #include "coll/coll_util.h"
 #include "coll/alias.h"
 #include "coll/coll_drv.h"
+#include "coll/coll_alg.h"
 #include "coll/shm/shm.h"
 
 /* Entry points.  UCMPI_XFER_FORMS(Stem, stem, sfx, desc, (params), fill)
@@ -73,32 +74,12 @@
     .rcounts##sfx = recvcounts, .rdispls##sfx = rdispls, .rdt = MPI_BYTE,    \
     .rdts = recvtypes, .comm = comm
 
-/* An algorithm: adds its steps to s. */
-typedef int (*ucmpi_xfer_build_fn_t)(ucmpi_sched_t *s,
-                                     const ucmpi_coll_args_t *a);
-
-typedef struct {
-    int id;
-    const char *name;
-    const char *desc;
-    ucmpi_xfer_build_fn_t build;
-} ucmpi_xfer_alg_t;
-
-/* The algorithm forced by tunable `knob` (e.g. "ALLGATHER_ALGORITHM"),
- * or NULL for automatic selection (unset, "auto", or a name not in the
- * table, reported once on stderr).  Like ucmpi_coll_alg_forced(), for
- * tables that carry their builders. */
-const ucmpi_xfer_alg_t *ucmpi_xfer_forced(const ucmpi_xfer_alg_t *table,
-                                          const char *knob);
-const ucmpi_xfer_alg_t *ucmpi_xfer_by_id(const ucmpi_xfer_alg_t *table,
-                                         int id);
-
 /* A rooted collective (gather: data flows to the root; else scatter; and
  * their v forms): its table, row 0 linear, row 1 the tree, chosen from
  * min_ranks ranks on (ucmpi_thr_n id) while the n blocks stay under
  * max_total bytes (ucmpi_thr id; -1: no limit). */
 typedef struct {
-    const ucmpi_xfer_alg_t *algs;
+    const ucmpi_coll_alg_t *algs;
     const char *knob;
     int min_ranks, max_total;
     int gather;
@@ -107,12 +88,12 @@ typedef struct {
 /* Its algorithm for *a (the block size: the root's side at the root, the
  * own block elsewhere): linear on an intercommunicator, else the forced
  * one, else by size. */
-const ucmpi_xfer_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
+const ucmpi_coll_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
                                                  const ucmpi_coll_args_t *a);
 /* The algorithm the others run, seen from a rank that does not know the
  * block size (its own count or type is bad): the forced one, or linear
  * below the tree's rank threshold; NULL when it cannot be known. */
-const ucmpi_xfer_alg_t *ucmpi_xfer_rooted_guess(const ucmpi_xfer_rooted_t *k,
+const ucmpi_coll_alg_t *ucmpi_xfer_rooted_guess(const ucmpi_xfer_rooted_t *k,
                                                 const ucmpi_coll_args_t *a);
 /* gather (gather: 1) and scatter: the root, MPI_IN_PLACE (the root's
  * buffer never; the other side's only at an intracomm root) and the
@@ -128,13 +109,13 @@ int ucmpi_xfer_run_without_own(const ucmpi_xfer_rooted_t *k,
  * built from an algorithm table row, including a failed rank's stand-ins
  * for the others' schedule, is signed so (only alg's own name is known
  * to the mismatch messages). */
-void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_xfer_alg_t *alg,
+void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_coll_alg_t *alg,
                      const ucmpi_coll_args_t *a);
 
 /* Tail of every entry point: creates the schedule, builds it with alg,
  * then runs it per mode (request is the user's MPI_Request * for
  * nonblocking and persistent calls).  Reports failures on comm. */
-int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+int ucmpi_xfer_run(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                    int mode, MPI_Request *request);
 
 /* The root's own block failed its check (err, already reported): the
@@ -145,7 +126,7 @@ int ucmpi_xfer_run(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
  * once the call failed).  A persistent init hands back a request that
  * runs it on each start and completes in err (ucmpi_coll_persist_failed);
  * otherwise *request becomes MPI_REQUEST_NULL.  Returns err. */
-int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+int ucmpi_xfer_run_anyway(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                           int mode, MPI_Request *request, int err);
 /* A rank whose own arguments failed a check (err, already
  * reported) in a collective where everyone sends to and receives from
@@ -157,7 +138,7 @@ int ucmpi_xfer_run_anyway(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
  * forms finish it before returning (the caller may reuse its buffers once
  * the call failed); a persistent init hands back a request that does it
  * on each start and completes in err.  Returns err. */
-int ucmpi_xfer_run_poisoned(const ucmpi_xfer_alg_t *alg, ucmpi_coll_args_t *a,
+int ucmpi_xfer_run_poisoned(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                             int mode, MPI_Request *request, int err);
 /* (count, dt) passes ucmpi_xfer_check_buf (no report): 1, else 0. */
 int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt);
@@ -213,7 +194,7 @@ int ucmpi_xfer_lost(ucmpi_comm_t *comm, int rc, int kind, int mode,
 typedef int (*ucmpi_xfer_shm_fn)(ucmpi_comm_t *comm, const void *sbuf,
                                  MPI_Count scount, MPI_Datatype sdt,
                                  void *rbuf, MPI_Count rcount,
-                                 MPI_Datatype rdt, const char *fn);
+                                 MPI_Datatype rdt);
 static inline int ucmpi_xfer_shm(const ucmpi_coll_args_t *a, int kind,
                                  size_t nbytes, ucmpi_xfer_shm_fn shm)
 {
@@ -222,7 +203,7 @@ static inline int ucmpi_xfer_shm(const ucmpi_coll_args_t *a, int kind,
 
     if (a->rcount > 0 && ucmpi_coll_shm_wanted(a->comm, kind, nbytes))
         return shm(a->comm, a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount,
-                   a->rdt, fn);
+                   a->rdt);
     rc = ucmpi_xfer_shm_vote(a->comm, kind, nbytes, 0, fn);
     return rc == MPI_SUCCESS && a->rcount != 0 ? UCMPI_SHM_FALLBACK : rc;
 }

@@ -132,10 +132,10 @@ int ucmpi_xfer_lost(ucmpi_comm_t *comm, int rc, int kind, int mode,
     return ucmpi_coll_skip_abort(comm, rc, mode, req);
 }
 
-const ucmpi_xfer_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
+const ucmpi_coll_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
                                                  const ucmpi_coll_args_t *a)
 {
-    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(k->algs, k->knob);
+    const ucmpi_coll_alg_t *f = ucmpi_coll_alg_forced(k->algs, k->knob);
     int send = ucmpi_xfer_is_root(a->comm, a->root) != k->gather;
     size_t bs = send ? (size_t)(a->scount * a->sdt->size)
                      : (size_t)(a->rcount * a->rdt->size);
@@ -151,10 +151,10 @@ const ucmpi_xfer_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
                ? &k->algs[1] : &k->algs[0];
 }
 
-const ucmpi_xfer_alg_t *ucmpi_xfer_rooted_guess(const ucmpi_xfer_rooted_t *k,
+const ucmpi_coll_alg_t *ucmpi_xfer_rooted_guess(const ucmpi_xfer_rooted_t *k,
                                                 const ucmpi_coll_args_t *a)
 {
-    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(k->algs, k->knob);
+    const ucmpi_coll_alg_t *f = ucmpi_coll_alg_forced(k->algs, k->knob);
 
     if (f != NULL)
         return f;
@@ -169,7 +169,7 @@ int ucmpi_xfer_check_rooted(const ucmpi_coll_args_t *a, int gather)
     const void *leafbuf = gather ? a->sbuf : a->rbuf;
     const char *rootname = gather ? "recvbuf" : "sendbuf";
     const char *leafname = gather ? "sendbuf" : "recvbuf";
-    int rc = ucmpi_coll_check_root(c, a->root, ucmpi_call_name());
+    int rc = ucmpi_coll_check_root(c, a->root);
 
     if (rc != MPI_SUCCESS)
         return rc;

@@ -1,6 +1,7 @@
 /* See coll_mock.h. */
 #include "coll_mock.h"
 #include "coll/coll.h"
+#include "coll/coll_util.h"
 #include "p2p/p2p.h"
 
 #include <stdio.h>
@@ -444,4 +445,26 @@ int ucmpi_coll_peer_ahead(ucmpi_comm_t *c, int peer, const char **name)
     (void)peer;
     (void)name;
     return 0;
+}
+
+/* lib/coll/coll_fail.c, without the shm path and the request layer: a
+ * failed rank's schedule is dropped instead of run in the background,
+ * and a skip takes only the collective's tags. */
+int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
+                    int local_too)
+{
+    (void)shm_kind;
+    (void)nbytes;
+    ucmpi_sched_note_local(comm, comm->coll_seq);
+    (void)ucmpi_comm_next_coll_tag(comm);
+    if (local_too && comm->is_inter && comm->local_comm != NULL)
+        (void)ucmpi_comm_next_coll_tag(comm->local_comm);
+    return rc;
+}
+
+void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc)
+{
+    (void)build_rc;
+    ucmpi_sched_note_local(ucmpi_sched_comm(s), ucmpi_sched_seq(s));
+    ucmpi_sched_free(s);
 }

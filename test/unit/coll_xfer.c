@@ -22,7 +22,7 @@ static int xv(int src, int dst, int i) { return src * 100003 + dst * 307 + i; }
 
 /* Builds a's schedule on every rank, runs them together and checks the
  * engine saw no error, no deadlock and no stray message. */
-static void run_all(ucmpi_xfer_build_fn_t fn, ucmpi_coll_args_t *a, int n)
+static void run_all(ucmpi_coll_build_fn_t fn, ucmpi_coll_args_t *a, int n)
 {
     ucmpi_request_t *reqs[MAXN];
 
@@ -55,7 +55,7 @@ static int *ibuf(size_t n, int fill)
 
 /* ---- gather / scatter ---- */
 
-static void check_gather(ucmpi_xfer_build_fn_t fn, int n, int root,
+static void check_gather(ucmpi_coll_build_fn_t fn, int n, int root,
                          int count, int inplace)
 {
     ucmpi_coll_args_t a[MAXN];
@@ -91,7 +91,7 @@ static void check_gather(ucmpi_xfer_build_fn_t fn, int n, int root,
     free(rb);
 }
 
-static void check_scatter(ucmpi_xfer_build_fn_t fn, int n, int root,
+static void check_scatter(ucmpi_coll_build_fn_t fn, int n, int root,
                           int count, int inplace)
 {
     ucmpi_coll_args_t a[MAXN];
@@ -130,9 +130,9 @@ static void check_scatter(ucmpi_xfer_build_fn_t fn, int n, int root,
 
 START_TEST(test_gather_scatter)
 {
-    static const ucmpi_xfer_build_fn_t g[] = {ucmpi_gather_linear,
+    static const ucmpi_coll_build_fn_t g[] = {ucmpi_gather_linear,
                                               ucmpi_gather_binomial};
-    static const ucmpi_xfer_build_fn_t sc[] = {ucmpi_scatter_linear,
+    static const ucmpi_coll_build_fn_t sc[] = {ucmpi_scatter_linear,
                                                ucmpi_scatter_binomial};
     static const int counts[] = {0, 1, 3};
 
@@ -151,9 +151,9 @@ END_TEST
 START_TEST(test_gatherv_scatterv)
 {
     /* linear, then the binomial trees (counts learnt at run time) */
-    static const ucmpi_xfer_build_fn_t gv[] = {ucmpi_gather_linear,
+    static const ucmpi_coll_build_fn_t gv[] = {ucmpi_gather_linear,
                                                ucmpi_gatherv_binomial};
-    static const ucmpi_xfer_build_fn_t sv[] = {ucmpi_scatter_linear,
+    static const ucmpi_coll_build_fn_t sv[] = {ucmpi_scatter_linear,
                                                ucmpi_scatterv_binomial};
     for (int alg = 0; alg < 2; alg++)
     for (int n = 1; n <= MAXN; n++)
@@ -213,7 +213,7 @@ END_TEST
 /* ---- allgather(v) ---- */
 
 /* counts NULL: uniform count; else allgatherv with these counts */
-static void check_allgather(ucmpi_xfer_build_fn_t fn, int n, int count,
+static void check_allgather(ucmpi_coll_build_fn_t fn, int n, int count,
                             const int *counts, int inplace)
 {
     ucmpi_coll_args_t a[MAXN];
@@ -264,7 +264,7 @@ static void check_allgather(ucmpi_xfer_build_fn_t fn, int n, int count,
 
 START_TEST(test_allgather)
 {
-    static const ucmpi_xfer_build_fn_t fns[] = {
+    static const ucmpi_coll_build_fn_t fns[] = {
         ucmpi_allgather_ring, ucmpi_allgather_bruck,
         ucmpi_allgather_recursive_doubling, ucmpi_allgather_linear};
     int counts[MAXN];
@@ -300,7 +300,7 @@ static int a2a_count(int src, int dst, int pattern, int sym)
                                                   : (src + 2 * dst) % 4 + 1;
 }
 
-static void check_alltoall(ucmpi_xfer_build_fn_t fn, int n, int pattern,
+static void check_alltoall(ucmpi_coll_build_fn_t fn, int n, int pattern,
                            int inplace)
 {
     ucmpi_coll_args_t a[MAXN];
@@ -354,7 +354,7 @@ static void check_alltoall(ucmpi_xfer_build_fn_t fn, int n, int pattern,
 
 START_TEST(test_alltoall)
 {
-    static const ucmpi_xfer_build_fn_t fns[] = {
+    static const ucmpi_coll_build_fn_t fns[] = {
         ucmpi_alltoall_scattered, ucmpi_alltoall_pairwise,
         ucmpi_alltoall_bruck};
     static const char *const windows[] = {"32", "1", "2", "3"};

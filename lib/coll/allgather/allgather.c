@@ -9,7 +9,7 @@
 
 enum { AG_RING, AG_BRUCK, AG_RD, AG_LINEAR, AG_SHM };
 
-const ucmpi_xfer_alg_t ucmpi_allgather_algs[] = {
+const ucmpi_coll_alg_t ucmpi_allgather_algs[] = {
     {AG_RING, "ring", "n-1 neighbour rounds, bandwidth-optimal",
      ucmpi_allgather_ring},
     {AG_BRUCK, "bruck", "ceil(log2 n) rounds of packed prefixes",
@@ -26,7 +26,7 @@ const ucmpi_xfer_alg_t ucmpi_allgather_algs[] = {
 };
 
 /* allgatherv: the same builders minus recursive doubling (uniform only) */
-const ucmpi_xfer_alg_t ucmpi_allgatherv_algs[] = {
+const ucmpi_coll_alg_t ucmpi_allgatherv_algs[] = {
     {AG_RING, "ring", "n-1 neighbour rounds, bandwidth-optimal",
      ucmpi_allgather_ring},
     {AG_BRUCK, "bruck", "ceil(log2 n) rounds of packed prefixes",
@@ -37,22 +37,22 @@ const ucmpi_xfer_alg_t ucmpi_allgatherv_algs[] = {
 };
 
 
-static const ucmpi_xfer_alg_t *ag_select(const ucmpi_xfer_alg_t *table,
+static const ucmpi_coll_alg_t *ag_select(const ucmpi_coll_alg_t *table,
                                          const char *knob, size_t total,
                                          const ucmpi_coll_args_t *a)
 {
-    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(table, knob);
+    const ucmpi_coll_alg_t *f = ucmpi_coll_alg_forced(table, knob);
     int n = a->size;
 
     if (a->comm->is_inter)
-        return ucmpi_xfer_by_id(table, AG_LINEAR);
+        return ucmpi_coll_alg_by_id(table, AG_LINEAR);
     if (f && f->build)
         return f;
     if (total >= ucmpi_thr(UCMPI_THR_ALLGATHER_LOG_MAX_TOTAL) || n <= 2)
-        return ucmpi_xfer_by_id(table, AG_RING);
+        return ucmpi_coll_alg_by_id(table, AG_RING);
     if ((n & (n - 1)) == 0 && table == ucmpi_allgather_algs)
-        return ucmpi_xfer_by_id(table, AG_RD);
-    return ucmpi_xfer_by_id(table, AG_BRUCK);
+        return ucmpi_coll_alg_by_id(table, AG_RD);
+    return ucmpi_coll_alg_by_id(table, AG_BRUCK);
 }
 
 /* IN_PLACE and send-side checks shared with allgatherv. */
@@ -72,7 +72,7 @@ static int ag_check_send(const ucmpi_coll_args_t *a)
  * messages from this rank.  Either way they report MPI_ERR_TRUNCATE
  * instead of waiting for ever or keeping a stale block.  With no usable
  * receive side: the schedule's tag only. */
-static int ag_failed(int rc, const ucmpi_xfer_alg_t *table, const char *knob,
+static int ag_failed(int rc, const ucmpi_coll_alg_t *table, const char *knob,
                      ucmpi_coll_args_t *a, size_t total)
 {
     ucmpi_comm_t *comm = a->comm;
@@ -92,7 +92,7 @@ static int ag_failed(int rc, const ucmpi_xfer_alg_t *table, const char *knob,
         return rc;
     /* count 0: the others with count 0 run the empty schedule */
     if (nbytes == 0 && !comm->is_inter && uniform)
-        return ucmpi_coll_run_empty(comm, a->mode, a->req, ucmpi_call_name(),
+        return ucmpi_coll_run_empty(comm, a->mode, a->req,
                                     rc);
     /* its sends are empty: in place (intracomm) or the receive buffer
      * standing in for the send side */
@@ -132,7 +132,7 @@ static int allgather_start(ucmpi_coll_args_t *a)
         a->sdt = MPI_BYTE;
     }
     if (a->rcount * a->rdt->size == 0 && !comm->is_inter)   /* count-0 rule */
-        return ucmpi_coll_run_empty(comm, a->mode, a->req, ucmpi_call_name(),
+        return ucmpi_coll_run_empty(comm, a->mode, a->req,
                                     MPI_SUCCESS);
     return ucmpi_xfer_run(ag_select(ucmpi_allgather_algs,
                                     "ALLGATHER_ALGORITHM",

@@ -3,7 +3,7 @@
 #ifndef UCMPI_COLL_ALLREDUCE_H
 #define UCMPI_COLL_ALLREDUCE_H
 
-#include "coll/coll_util.h"
+#include "coll/coll_alg.h"
 #include "coll/shm/shm.h"
 
 enum { UCMPI_ALLREDUCE_RECURSIVE_DOUBLING, UCMPI_ALLREDUCE_RABENSEIFNER,
@@ -55,13 +55,28 @@ int ucmpi_allreduce_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
  * waiting in the segment and others on p2p.  MPI_SUCCESS: every rank
  * passed nbytes; UCMPI_SHM_FALLBACK: no segment (nothing taken).  One
  * flag round, off the shm path. */
-int ucmpi_reduction_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
-                             const char *fn);
+int ucmpi_reduction_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes);
 
-int ucmpi_allreduce_select(ucmpi_comm_t *comm, size_t nbytes, MPI_Count count,
-                           MPI_Op op);
-int ucmpi_allreduce_build(ucmpi_sched_t *s, ucmpi_comm_t *comm,
-                          const void *mine, void *rbuf, MPI_Count count,
-                          MPI_Datatype dt, MPI_Op op, int alg);
+/* The blocking shm path of allreduce and reduce_scatter (kind), count
+ * elements of a->rdt in all: their shm row where it takes the bytes,
+ * else the vote above.  UCMPI_SHM_FALLBACK: on to the schedules; else
+ * the call's result.  Inline, so that the row's build is a direct call. */
+static inline int ucmpi_reduction_shm(const ucmpi_coll_alg_t *row,
+                                      const ucmpi_coll_args_t *a, int kind,
+                                      MPI_Count count)
+{
+    size_t nbytes = (size_t)(count * a->rdt->size);
+    int rc;
+
+    if (count > 0 && ucmpi_coll_shm_wanted(a->comm, kind, nbytes)) {
+        if ((rc = row->build(NULL, a)) != UCMPI_SHM_FALLBACK)
+            return rc;
+    } else if ((rc = ucmpi_reduction_shm_vote(a->comm, kind, nbytes)) !=
+               UCMPI_SHM_FALLBACK) {
+        if (rc != MPI_SUCCESS || count == 0)
+            return rc;          /* all passed 0: done */
+    }
+    return UCMPI_SHM_FALLBACK;
+}
 
 #endif

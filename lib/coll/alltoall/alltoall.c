@@ -9,7 +9,7 @@
 
 enum { A2A_SCATTERED, A2A_PAIRWISE, A2A_BRUCK, A2A_SHM };
 
-const ucmpi_xfer_alg_t ucmpi_alltoall_algs[] = {
+const ucmpi_coll_alg_t ucmpi_alltoall_algs[] = {
     {A2A_SCATTERED, "scattered",
      "all peers at once in windows of ALLTOALL_WINDOW steps",
      ucmpi_alltoall_scattered},
@@ -23,7 +23,7 @@ const ucmpi_xfer_alg_t ucmpi_alltoall_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-const ucmpi_xfer_alg_t ucmpi_alltoallv_algs[] = {
+const ucmpi_coll_alg_t ucmpi_alltoallv_algs[] = {
     {A2A_SCATTERED, "scattered",
      "all peers at once in windows of ALLTOALL_WINDOW steps",
      ucmpi_alltoall_scattered},
@@ -33,9 +33,9 @@ const ucmpi_xfer_alg_t ucmpi_alltoallv_algs[] = {
 };
 
 
-static const ucmpi_xfer_alg_t *a2a_select(const ucmpi_coll_args_t *a)
+static const ucmpi_coll_alg_t *a2a_select(const ucmpi_coll_args_t *a)
 {
-    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_alltoall_algs,
+    const ucmpi_coll_alg_t *f = ucmpi_coll_alg_forced(ucmpi_alltoall_algs,
                                                   "ALLTOALL_ALGORITHM");
     size_t bs = (size_t)(a->rcount * a->rdt->size);
 
@@ -54,9 +54,9 @@ static const ucmpi_xfer_alg_t *a2a_select(const ucmpi_coll_args_t *a)
 /* alltoallv/w: scattered unless forced (UCMPI_ALLTOALLV_ALGORITHM); the
  * counts differ per rank, so nothing else can be chosen consistently
  * without communication. */
-static const ucmpi_xfer_alg_t *a2av_select(const ucmpi_coll_args_t *a)
+static const ucmpi_coll_alg_t *a2av_select(const ucmpi_coll_args_t *a)
 {
-    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_alltoallv_algs,
+    const ucmpi_coll_alg_t *f = ucmpi_coll_alg_forced(ucmpi_alltoallv_algs,
                                                   "ALLTOALLV_ALGORITHM");
 
     if (a->comm->is_inter || f == NULL)
@@ -84,7 +84,7 @@ static int a2a_skip(int rc, ucmpi_coll_args_t *a)
         return rc;
     /* count 0: the others with count 0 run the empty schedule */
     if (nbytes == 0 && !comm->is_inter)
-        return ucmpi_coll_run_empty(comm, a->mode, a->req, ucmpi_call_name(),
+        return ucmpi_coll_run_empty(comm, a->mode, a->req,
                                     rc);
     /* its sends are empty: the receive buffer stands in for the send side */
     a->sbuf = a->rbuf;
@@ -127,7 +127,7 @@ static int alltoall_start(ucmpi_coll_args_t *a)
         a->sdt = a->rdt;
     }
     if (a->rcount * a->rdt->size == 0 && !comm->is_inter)   /* count-0 rule */
-        return ucmpi_coll_run_empty(comm, a->mode, a->req, ucmpi_call_name(),
+        return ucmpi_coll_run_empty(comm, a->mode, a->req,
                                     MPI_SUCCESS);
     return ucmpi_xfer_run(a2a_select(a), a, a->mode, a->req);
 }

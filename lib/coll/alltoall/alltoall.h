@@ -19,7 +19,7 @@ int ucmpi_alltoall_bruck(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 /* Peers exchanged per round by "scattered" (tunable ALLTOALL_WINDOW). */
 int ucmpi_alltoall_window(void);
 
-extern const ucmpi_xfer_alg_t ucmpi_alltoall_algs[];
-extern const ucmpi_xfer_alg_t ucmpi_alltoallv_algs[];
+extern const ucmpi_coll_alg_t ucmpi_alltoall_algs[];
+extern const ucmpi_coll_alg_t ucmpi_alltoallv_algs[];
 
 #endif

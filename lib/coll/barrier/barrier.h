@@ -19,8 +19,4 @@ int ucmpi_barrier_star(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g,
 /* Intercommunicator barrier; local is comm's local intracommunicator. */
 int ucmpi_barrier_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                         ucmpi_comm_t *local);
-/* Selected (or forced) algorithm id for comm, and its builder. */
-int ucmpi_barrier_select(ucmpi_comm_t *comm);
-int ucmpi_barrier_build(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int alg);
-
 #endif

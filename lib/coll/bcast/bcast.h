@@ -25,9 +25,4 @@ int ucmpi_bcast_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                       ucmpi_comm_t *local, void *buf, MPI_Count count,
                       MPI_Datatype dt, int root);
 
-int ucmpi_bcast_select(ucmpi_comm_t *comm, int size, size_t nbytes);
-int ucmpi_bcast_build(ucmpi_sched_t *s, void *buf, MPI_Count count,
-                      MPI_Datatype dt, int root, const ucmpi_coll_grp_t *g,
-                      int alg);
-
 #endif

@@ -12,7 +12,7 @@
 
 enum { GATHER_LINEAR, GATHER_BINOMIAL };
 
-const ucmpi_xfer_alg_t ucmpi_gather_algs[] = {
+const ucmpi_coll_alg_t ucmpi_gather_algs[] = {
     {GATHER_LINEAR, "linear", "root receives from every rank in one round",
      ucmpi_gather_linear},
     {GATHER_BINOMIAL, "binomial",
@@ -20,7 +20,7 @@ const ucmpi_xfer_alg_t ucmpi_gather_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-static const ucmpi_xfer_alg_t gatherv_algs[] = {
+static const ucmpi_coll_alg_t gatherv_algs[] = {
     {GATHER_LINEAR, "linear", "root receives from every rank in one round",
      ucmpi_gather_linear},
     {GATHER_BINOMIAL, "binomial",
@@ -45,7 +45,7 @@ static long long block_bytes(MPI_Count count, MPI_Datatype dt)
 
 /* The algorithm the others run, when this rank's own arguments may not
  * give the block size (bs < 0: unknown; v forms: k is gatherv's). */
-static const ucmpi_xfer_alg_t *others_alg(const ucmpi_xfer_rooted_t *k,
+static const ucmpi_coll_alg_t *others_alg(const ucmpi_xfer_rooted_t *k,
                                           const ucmpi_coll_args_t *a,
                                           long long bs)
 {
@@ -58,7 +58,7 @@ static const ucmpi_xfer_alg_t *others_alg(const ucmpi_xfer_rooted_t *k,
  * truncates (and, for a rendezvous, acknowledges) whatever comes, so the
  * senders return.  One round: a truncation ends a schedule after it. */
 static int drain_build(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
-                       const ucmpi_xfer_alg_t *alg)
+                       const ucmpi_coll_alg_t *alg)
 {
     ucmpi_comm_t *c = a->comm;
     int n = a->size, rc = MPI_SUCCESS;
@@ -103,7 +103,7 @@ static ucmpi_sched_t *nonroot_build(const ucmpi_xfer_rooted_t *k,
     ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
                            .root = root, .sdt = MPI_BYTE, .rdt = MPI_BYTE,
                            .scount = bs > 0 ? bs : 1};
-    const ucmpi_xfer_alg_t *alg;
+    const ucmpi_coll_alg_t *alg;
     ucmpi_sched_t *s;
     void *z;
 
@@ -138,14 +138,13 @@ static int gather_failed(const ucmpi_xfer_rooted_t *k, int err,
                            .sdt = MPI_BYTE, .rdt = MPI_BYTE,
                            .rcount = bs > 0 ? bs : 0};
     int intra_root = !c->is_inter && root >= 0 && root < c->size;
-    const ucmpi_xfer_alg_t *alg;
+    const ucmpi_coll_alg_t *alg;
     ucmpi_sched_t *s;
     int rc = MPI_SUCCESS;
 
     /* count 0: the others with count 0 run the empty schedule */
     if (bs == 0 && k == &gather_kind && c->size > 1 && intra_root)
-        return ucmpi_coll_run_empty_rooted(c, root, mode, req,
-                                           ucmpi_call_name(), err);
+        return ucmpi_coll_run_empty_rooted(c, root, mode, req, err);
     if (mode != UCMPI_COLL_BLOCKING && req != NULL)
         *req = MPI_REQUEST_NULL;
     /* (a root rank is a valid root) */
@@ -230,14 +229,12 @@ static int gather_start(ucmpi_coll_args_t *a)
         rc = ucmpi_xfer_check_match(comm, a->scount, a->sdt, a->rcount,
                                     a->rdt, "root's own block");
         if (rc != MPI_SUCCESS && gather_empty(a))
-            return ucmpi_coll_run_empty_rooted(comm, a->root, a->mode, a->req,
-                                               ucmpi_call_name(), rc);
+            return ucmpi_coll_run_empty_rooted(comm, a->root, a->mode, a->req, rc);
         if (rc != MPI_SUCCESS)
             return ucmpi_xfer_run_without_own(&gather_kind, a, rc);
     }
     if (gather_empty(a))
-        return ucmpi_coll_run_empty_rooted(comm, a->root, a->mode, a->req,
-                                           ucmpi_call_name(), MPI_SUCCESS);
+        return ucmpi_coll_run_empty_rooted(comm, a->root, a->mode, a->req, MPI_SUCCESS);
     return ucmpi_xfer_run(ucmpi_xfer_rooted_select(&gather_kind, a), a,
                           a->mode, a->req);
 }

@@ -11,6 +11,6 @@ int ucmpi_gather_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
  * blocks.  Intracommunicator, uniform counts. */
 int ucmpi_gather_binomial(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 
-extern const ucmpi_xfer_alg_t ucmpi_gather_algs[];
+extern const ucmpi_coll_alg_t ucmpi_gather_algs[];
 
 #endif

@@ -8,7 +8,7 @@
 #include "coll/coll_drv.h"
 #include "comm/topo.h"
 
-static const ucmpi_xfer_alg_t neighbor_alg = {
+static const ucmpi_coll_alg_t neighbor_alg = {
     0, "exchange", "all neighbours in one round", ucmpi_neighbor_exchange};
 
 /* The topology part of *a (after the driver's checks). */

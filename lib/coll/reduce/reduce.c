@@ -1,6 +1,6 @@
 /* MPI_Reduce, MPI_Ireduce, MPI_Reduce_init: algorithm table, selection and
  * entry points. */
-#include "coll/coll_drv.h"
+#include "coll/coll_alg.h"
 #include "coll/coll_tune.h"
 #include "coll/reduce/reduce.h"
 #include "coll/allreduce/allreduce.h"
@@ -9,60 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const ucmpi_coll_alg_t reduce_algs[] = {
-    {UCMPI_REDUCE_BINOMIAL, "binomial",
-     "binomial tree, log2(n) rounds; rank order for non-commutative ops"},
-    {UCMPI_REDUCE_LINEAR, "linear",
-     "root receives all contributions at once (small communicators)"},
-    {UCMPI_REDUCE_SHM, "shm",
-     "on-node shared segment: flags and buffers, no messages (blocking, small)"},
-    {UCMPI_REDUCE_CHAIN, "chain",
-     "pipelined chain in REDUCE_SEGMENT pieces: the vector once per link"},
-};
-#define NALGS ((int)(sizeof(reduce_algs) / sizeof(reduce_algs[0])))
-
-/* Linear costs one round but n-1 receives and buffers at the root: only
- * for tiny communicators and messages.
- * NOT YET MEASURED: during this session the 2-core machine ran at load
- * 30-140 (bench/coll_bench latencies of tens of ms), so these are the
- * usual MPICH-style defaults.  Refine with, for each algorithm A:
- *   UCMPI_REDUCE_ALGORITHM=A mpiexec -n N <loop of MPI_Reduce>
- * (bench/coll_bench has no reduce yet). */
-
-int ucmpi_reduce_select(ucmpi_comm_t *comm, int size, size_t nbytes,
-                        MPI_Op op)
-{
-    int id = ucmpi_coll_alg_forced("REDUCE_ALGORITHM", reduce_algs, NALGS);
-
-    if (id >= 0 && id != UCMPI_REDUCE_SHM)  /* shm: see reduce_common */
-        return id;
-    if (size <= ucmpi_thr_n(UCMPI_THR_REDUCE_LINEAR_MAX_RANKS) &&
-        nbytes <= ucmpi_thr(UCMPI_THR_REDUCE_LINEAR_MAX_BYTES))
-        return UCMPI_REDUCE_LINEAR;
-    if (size >= ucmpi_thr_n(UCMPI_THR_REDUCE_CHAIN_MIN_RANKS) &&
-        nbytes >= ucmpi_thr(UCMPI_THR_REDUCE_CHAIN_MIN_BYTES))
-        return UCMPI_REDUCE_CHAIN;
-    return UCMPI_REDUCE_BINOMIAL;
-}
-
-int ucmpi_reduce_build(ucmpi_sched_t *s, const void *mine, void *rbuf,
-                       MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
-                       const ucmpi_coll_grp_t *g, int alg)
-{
-    if (count == 0)
-        return MPI_SUCCESS;
-    if (g->size == 1) {
-        int rc = ucmpi_sched_copy(s, mine, count, dt, rbuf, count, dt);
-        return rc == MPI_SUCCESS ? ucmpi_sched_fence(s) : rc;
-    }
-    if (alg == UCMPI_REDUCE_LINEAR)
-        return ucmpi_reduce_linear(s, mine, rbuf, count, dt, op, root, g);
-    if (alg == UCMPI_REDUCE_CHAIN)
-        return ucmpi_reduce_chain(s, mine, rbuf, count, dt, op, root, g,
-                                  (size_t)ucmpi_config_long("REDUCE_SEGMENT"));
-    return ucmpi_reduce_tree(s, mine, rbuf, count, dt, op, root, g, 2);
-}
-
 /* A non-root's part in the shm reduce at count 0: it records 0 bytes and
  * posts, as a contributor does (ucmpi_coll_shm_reduce); the root (and
  * every rank of a split reduce, or a voter) checks the records and fails
@@ -70,7 +16,7 @@ int ucmpi_reduce_build(ucmpi_sched_t *s, const void *mine, void *rbuf,
  * root records before it posts, whichever path it takes: shm reduce,
  * split, vote), so that it fails as well instead of returning
  * MPI_SUCCESS; a wait only at 0 bytes.  UCMPI_SHM_FALLBACK: no segment. */
-static int reduce_shm_zero(ucmpi_comm_t *comm, int root, const char *fn)
+static int reduce_shm_zero(ucmpi_comm_t *comm, int root)
 {
     ucmpi_coll_shm_t *sh;
     uint64_t k, theirs;
@@ -78,14 +24,14 @@ static int reduce_shm_zero(ucmpi_comm_t *comm, int root, const char *fn)
 
     if (!ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, 0))
         return UCMPI_SHM_FALLBACK;
-    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_wait_room(sh, k, 0, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_wait_room(sh, k, 0)) != MPI_SUCCESS)
         return rc;
     ucmpi_coll_shm_set_size(sh, k, 0);
     ucmpi_coll_shm_post(sh, k);
-    if ((rc = ucmpi_coll_shm_wait(sh, root, k, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_wait(sh, root, k)) != MPI_SUCCESS)
         return rc;
-    return ucmpi_coll_shm_check_root_size(sh, root, k, 0, &theirs, fn);
+    return ucmpi_coll_shm_check_root_size(sh, root, k, 0, &theirs);
 }
 
 /* The count-0 rule (coll_util.h): count 0 on an intracomm of 2+ ranks
@@ -96,16 +42,16 @@ static int reduce_shm_zero(ucmpi_comm_t *comm, int root, const char *fn)
  * checked), a non-root records 0 bytes.  Else the empty schedule around
  * the root. */
 static int reduce_zero(ucmpi_comm_t *comm, MPI_Datatype dt, int root,
-                       int mode, MPI_Request *req, const char *fn, int err)
+                       int mode, MPI_Request *req, int err)
 {
     int rc;
 
     if (mode == UCMPI_COLL_BLOCKING && dt->contig &&
         (rc = comm->rank == root
-                  ? ucmpi_reduction_shm_vote(comm, UCMPI_SHM_REDUCE, 0, fn)
-                  : reduce_shm_zero(comm, root, fn)) != UCMPI_SHM_FALLBACK)
+                  ? ucmpi_reduction_shm_vote(comm, UCMPI_SHM_REDUCE, 0)
+                  : reduce_shm_zero(comm, root)) != UCMPI_SHM_FALLBACK)
         return err != MPI_SUCCESS ? err : rc;
-    return ucmpi_coll_run_empty_rooted(comm, root, mode, req, fn, err);
+    return ucmpi_coll_run_empty_rooted(comm, root, mode, req, err);
 }
 
 static int reduce_zero_applies(const ucmpi_comm_t *comm, MPI_Count count,
@@ -115,28 +61,128 @@ static int reduce_zero_applies(const ucmpi_comm_t *comm, MPI_Count count,
            root >= 0 && root < comm->size;
 }
 
-/* The blocking shm path of a contiguous type (UCMPI_SHM_FALLBACK: none,
- * go on to p2p).  A rank that does not take it (count 0, or too large
- * for it) while the segment exists votes with its bytes, as allreduce
- * does: if every rank passed the same, they all go on together (p2p, or
- * done at count 0); if not, the vote fails instead of some ranks waiting
- * in the segment and others on p2p.  (A non-root at count 0 records its
- * 0 bytes for the checking ranks: reduce_shm_zero.) */
-static int reduce_shm(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
-                      MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
-                      const char *fn)
+static int rd_binomial(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
-    size_t nbytes = (size_t)(count * dt->size);
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
+
+    return ucmpi_reduce_tree(s, ucmpi_coll_mine(a), a->rbuf, a->rcount,
+                             a->rdt, a->op, a->root, &g, 2);
+}
+
+static int rd_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
+
+    return ucmpi_reduce_linear(s, ucmpi_coll_mine(a), a->rbuf, a->rcount,
+                               a->rdt, a->op, a->root, &g);
+}
+
+static int rd_chain(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
+
+    return ucmpi_reduce_chain(s, ucmpi_coll_mine(a), a->rbuf, a->rcount,
+                              a->rdt, a->op, a->root, &g,
+                              (size_t)ucmpi_config_long("REDUCE_SEGMENT"));
+}
+
+/* One rank: its contribution is the result. */
+static int rd_self(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
     int rc;
 
-    if (count > 0 && ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes) &&
-        (rc = ucmpi_coll_shm_reduce(comm, sbuf, rbuf, count, dt, op, root,
-                                    fn)) != UCMPI_SHM_FALLBACK)
+    if (a->rcount == 0)
+        return MPI_SUCCESS;
+    rc = ucmpi_sched_copy(s, ucmpi_coll_mine(a), a->rcount, a->rdt, a->rbuf,
+                          a->rcount, a->rdt);
+    return rc == MPI_SUCCESS ? ucmpi_sched_fence(s) : rc;
+}
+
+static int rd_inter(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    if (a->rcount == 0)
+        return MPI_SUCCESS;
+    return ucmpi_reduce_inter(s, a->comm, a->comm->local_comm, a->sbuf,
+                              a->rbuf, a->rcount, a->rdt, a->op, a->root);
+}
+
+/* The blocking shm row (s == NULL) of a contiguous type
+ * (UCMPI_SHM_FALLBACK: go on to p2p).  A rank that does not take it
+ * (count 0, or too large for it) while the segment exists votes with its
+ * bytes, as allreduce does: if every rank passed the same, they all go
+ * on together (p2p, or done at count 0); if not, the vote fails instead
+ * of some ranks waiting in the segment and others on p2p.  (A non-root
+ * at count 0 records its 0 bytes for the checking ranks:
+ * reduce_shm_zero.) */
+static inline int rd_shm(ucmpi_sched_t *s,
+                         const ucmpi_coll_args_t *a)
+{
+    ucmpi_comm_t *comm = a->comm;
+    size_t nbytes = (size_t)(a->rcount * a->rdt->size);
+    int rc;
+
+    if (a->rcount > 0 &&
+        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes) &&
+        (rc = ucmpi_coll_shm_reduce(comm, a->sbuf, a->rbuf, a->rcount,
+                                    a->rdt, a->op, a->root)) !=
+            UCMPI_SHM_FALLBACK)
         return rc;
-    if (nbytes == 0 && comm->rank != root)
-        return reduce_shm_zero(comm, root, fn);
-    rc = ucmpi_reduction_shm_vote(comm, UCMPI_SHM_REDUCE, nbytes, fn);
+    if (nbytes == 0 && a->rank != a->root)
+        return reduce_shm_zero(comm, a->root);
+    rc = ucmpi_reduction_shm_vote(comm, UCMPI_SHM_REDUCE, nbytes);
     return rc == MPI_SUCCESS && nbytes > 0 ? UCMPI_SHM_FALLBACK : rc;
+}
+
+static const ucmpi_coll_alg_t reduce_algs[] = {
+    {UCMPI_REDUCE_BINOMIAL, "binomial",
+     "binomial tree, log2(n) rounds; rank order for non-commutative ops",
+     rd_binomial},
+    {UCMPI_REDUCE_LINEAR, "linear",
+     "root receives all contributions at once (small communicators)",
+     rd_linear},
+    {UCMPI_REDUCE_SHM, "shm", UCMPI_COLL_SHM_DESC, rd_shm},
+    {UCMPI_REDUCE_CHAIN, "chain",
+     "pipelined chain in REDUCE_SEGMENT pieces: the vector once per link",
+     rd_chain},
+    {0, NULL, NULL, NULL}
+};
+/* Not in the table (never forced): a 1-rank comm, intercommunicators. */
+static const ucmpi_coll_alg_t rd_self_alg = {
+    UCMPI_REDUCE_BINOMIAL, "self", "one rank", rd_self};
+static const ucmpi_coll_alg_t rd_inter_alg = {
+    -1, "inter", "reduce in the group to the root of the other", rd_inter};
+#define ROW(id) (&reduce_algs[id])
+
+/* The schedule row for *a (the shm row is the start's); forced: the row
+ * forced, NULL for none.  Linear costs one round but n-1 receives and
+ * buffers at the root: only for tiny communicators and messages (usual
+ * MPICH-style defaults, not measured here yet; refine with, for each
+ * algorithm A: UCMPI_REDUCE_ALGORITHM=A mpiexec -n N <loop of
+ * MPI_Reduce>). */
+static const ucmpi_coll_alg_t *reduce_select(const ucmpi_coll_args_t *a,
+                                             const ucmpi_coll_alg_t *forced)
+{
+    size_t nbytes = (size_t)(a->rcount * a->rdt->size);
+    int size = a->size;
+
+    if (a->comm->is_inter)
+        return &rd_inter_alg;
+    if (size == 1)
+        return &rd_self_alg;
+    if (forced != NULL && forced->id != UCMPI_REDUCE_SHM)
+        return forced;
+    if (size <= ucmpi_thr_n(UCMPI_THR_REDUCE_LINEAR_MAX_RANKS) &&
+        nbytes <= ucmpi_thr(UCMPI_THR_REDUCE_LINEAR_MAX_BYTES))
+        return ROW(UCMPI_REDUCE_LINEAR);
+    if (size >= ucmpi_thr_n(UCMPI_THR_REDUCE_CHAIN_MIN_RANKS) &&
+        nbytes >= ucmpi_thr(UCMPI_THR_REDUCE_CHAIN_MIN_BYTES))
+        return ROW(UCMPI_REDUCE_CHAIN);
+    return ROW(UCMPI_REDUCE_BINOMIAL);
+}
+
+static const ucmpi_coll_alg_t *reduce_forced(void)
+{
+    return ucmpi_coll_alg_forced(reduce_algs, "REDUCE_ALGORITHM");
 }
 
 /* An argument error on this rank where the others take the shm path
@@ -160,7 +206,7 @@ static int reduce_shm_skip(ucmpi_comm_t *comm, int mode, MPI_Count count,
     /* a number taken with a "lost" size record: the root (and a split
      * reduce's every rank) reports it instead of reducing stale data */
     return numbers >= 1 &&
-           ucmpi_coll_shm_skip(comm, numbers, "MPI_Reduce (skipped)") !=
+           ucmpi_coll_shm_skip(comm, numbers) !=
                UCMPI_SHM_FALLBACK;
 }
 
@@ -177,105 +223,81 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
                            comm->is_inter && root >= 0 && count != 0);
 }
 
-/* A failed rank's part in the others' reduce schedule: zeros in (the
- * schedule outlives the call, so it must not read the user's buffers),
- * into scratch owned by the schedule. */
-static int build_zero_reduce(ucmpi_sched_t *s, ucmpi_comm_t *comm,
+/* A failed rank's part in the others' reduce schedule (alg, or NULL:
+ * their choice for this size): zeros in (the schedule outlives the
+ * call, so it must not read the user's buffers), into scratch owned by
+ * the schedule.  count, dt and op replace a's. */
+static int build_zero_reduce(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                              MPI_Count count, MPI_Datatype dt, MPI_Op op,
-                             int root, int alg)
+                             const ucmpi_coll_alg_t *alg)
 {
-    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
     size_t ext = (size_t)(dt->extent > dt->true_extent ? dt->extent
                                                        : dt->true_extent);
-    char *tmp = ucmpi_coll_tmpbuf(s, count, dt);
+    ucmpi_coll_args_t b = *a;
 
-    if (tmp == NULL)
+    b.sbuf = b.rbuf = ucmpi_coll_tmpbuf(s, count, dt);
+    if (b.rbuf == NULL)
         return MPI_ERR_NO_MEM;
-    memset(tmp + dt->true_lb, 0, (size_t)count * ext);
-    if (alg < 0)                  /* the others' choice for this size */
-        alg = ucmpi_reduce_select(comm, g.size, (size_t)(count * dt->size),
-                                  op);
-    return ucmpi_reduce_build(s, tmp, tmp, count, dt, op, root, &g, alg);
+    memset((char *)b.rbuf + dt->true_lb, 0, (size_t)count * ext);
+    b.rcount = count;
+    b.rdt = dt;
+    b.op = op;
+    if (alg == NULL)
+        alg = reduce_select(&b, reduce_forced());
+    return alg->build(s, &b);
 }
 
-/* The root's buffers failed a check (count, type and op are fine): it
- * still takes part, into scratch that it drops, so that the others'
- * contributions past the rendezvous threshold (or beyond the shm path's
- * buffers) are taken and the communicator stays in step: in the
- * background, or in the request a persistent init hands back. */
-static int reduce_root_failed(ucmpi_comm_t *comm, int err, const void *sbuf,
-                              MPI_Count count, MPI_Datatype dt, MPI_Op op,
-                              int root, int mode, MPI_Request *req,
-                              const char *fn)
+/* This rank's buffers failed a check (count, type and op are fine).
+ * The root still takes part, into scratch that it drops, so that the
+ * others' contributions past the rendezvous threshold (or beyond the shm
+ * path's buffers) are taken and the communicator stays in step: in the
+ * background, or in the request a persistent init hands back.  A
+ * non-root on the shm path takes the number with a "lost" record
+ * (reduce_skip); else it runs the others' schedule with zeros in and
+ * every send empty (poisoned), so that its parent's exact receive passes
+ * the loss up to the root, which reports it instead of waiting. */
+static int reduce_buf_failed(const ucmpi_coll_args_t *a, int am_root, int err)
 {
+    ucmpi_comm_t *comm = a->comm;
+    MPI_Count count = a->rcount;
+    MPI_Datatype dt = a->rdt;
+    int root = a->root, mode = a->mode;
     size_t nbytes = (size_t)(count * dt->size);
     size_t ext = (size_t)(dt->extent > dt->true_extent ? dt->extent
                                                        : dt->true_extent);
+    int shm = mode == UCMPI_COLL_BLOCKING && dt->contig && !comm->is_inter &&
+              ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes);
     ucmpi_sched_t *s;
     char *tmp;
     int rc;
 
     if (reduce_zero_applies(comm, count, dt, root))
-        return reduce_zero(comm, dt, root, mode, req, fn, err);
+        return reduce_zero(comm, dt, root, mode, a->req, err);
     if (mode != UCMPI_COLL_BLOCKING)
-        *req = MPI_REQUEST_NULL;
-    if (count == 0)
+        *a->req = MPI_REQUEST_NULL;
+    if (count == 0 || (!am_root && (comm->is_inter || shm)))
         return reduce_skip(comm, err, mode, count, dt, 1, root);
-    if (mode == UCMPI_COLL_BLOCKING && dt->contig && !comm->is_inter &&
-        ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes)) {
+    if (am_root && shm) {
         tmp = calloc((size_t)count, ext);
         if (tmp == NULL)
             return reduce_skip(comm, err, mode, count, dt, 1, root);
-        rc = ucmpi_coll_shm_reduce(comm, sbuf, tmp - dt->true_lb, count, dt,
-                                   op, root, fn);
+        rc = ucmpi_coll_shm_reduce(comm, a->sbuf, tmp - dt->true_lb, count,
+                                   dt, a->op, root);
         free(tmp);
         if (rc != UCMPI_SHM_FALLBACK)
             return err;
     }
     if ((s = ucmpi_sched_create(comm)) == NULL)
         return reduce_skip(comm, err, mode, count, dt, 1, root);
-    if (comm->is_inter) {
-        /* MPI_ROOT: the result of the other group, dropped as it comes */
+    /* MPI_ROOT: the result of the other group, dropped as it comes; an
+     * intracomm root contributes zeros (its result is dropped anyway) */
+    if (am_root && comm->is_inter)
         rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE, 0);
-    } else {
-        /* the root contributes zeros (its result is dropped anyway) */
-        rc = build_zero_reduce(s, comm, count, dt, op, root, -1);
-    }
-    if (mode == UCMPI_COLL_PERSISTENT)
-        return ucmpi_coll_persist_failed(s, rc, req, err);
-    ucmpi_coll_release(s, rc);
-    return err;
-}
-
-/* A non-root whose buffers failed a check (count, type and op are fine):
- * on the shm path it takes the number with a "lost" record
- * (reduce_skip); else it runs the others' schedule with zeros in and
- * every send empty (poisoned), so that its parent's exact receive passes
- * the loss up to the root, which reports it instead of waiting. */
-static int reduce_nonroot_failed(ucmpi_comm_t *comm, int err,
-                                 MPI_Count count, MPI_Datatype dt, MPI_Op op,
-                                 int root, int mode, MPI_Request *req,
-                                 const char *fn)
-{
-    size_t nbytes = (size_t)(count * dt->size);
-    ucmpi_sched_t *s;
-    int rc;
-
-    if (reduce_zero_applies(comm, count, dt, root))
-        return reduce_zero(comm, dt, root, mode, req, fn, err);
-    if (mode != UCMPI_COLL_BLOCKING)
-        *req = MPI_REQUEST_NULL;
-    if (count == 0 || comm->is_inter ||
-        (mode == UCMPI_COLL_BLOCKING && dt->contig &&
-         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, nbytes)) ||
-        (s = ucmpi_sched_create(comm)) == NULL)
-        return reduce_skip(comm, err, mode, count, dt, 1, root);
-    rc = build_zero_reduce(s, comm, count, dt, op, root, -1);
-    ucmpi_sched_poison(s);
-    if (mode == UCMPI_COLL_PERSISTENT)
-        return ucmpi_coll_persist_failed(s, rc, req, err);
-    ucmpi_coll_release(s, rc);
-    return err;
+    else
+        rc = build_zero_reduce(s, a, count, dt, a->op, NULL);
+    if (!am_root)
+        ucmpi_sched_poison(s);
+    return ucmpi_coll_serve(s, rc, mode, a->req, err);
 }
 
 /* A rank of an intracomm whose count, type or op failed a check, where
@@ -288,118 +310,88 @@ static int reduce_nonroot_failed(ucmpi_comm_t *comm, int err,
  * that takes whatever comes.  The op's commutativity shapes the tree: a
  * valid user op is kept, any other taken as commutative (MPI_SUM, never
  * applied: the schedule is poisoned).  Else it skips, as before. */
-static int reduce_blind_failed(ucmpi_comm_t *comm, int err, MPI_Count count,
-                               MPI_Datatype dt, int dt_ok, MPI_Op op,
-                               int root, int mode, MPI_Request *req,
-                               const char *fn)
+static int reduce_blind_failed(const ucmpi_coll_args_t *a, int err,
+                               int dt_ok)
 {
+    ucmpi_comm_t *comm = a->comm;
+    MPI_Count count = a->rcount;
+    MPI_Datatype dt = a->rdt;
+    int root = a->root, mode = a->mode;
     const char *why;
-    int id = ucmpi_coll_alg_forced("REDUCE_ALGORITHM", reduce_algs, NALGS);
+    const ucmpi_coll_alg_t *alg = reduce_forced();
     int known = dt_ok && count >= 0;
-    MPI_Op use = ucmpi_op_check(op, MPI_BYTE, &why) == MPI_SUCCESS
-                     ? op : MPI_SUM;
+    MPI_Op use = ucmpi_op_check(a->op, MPI_BYTE, &why) == MPI_SUCCESS
+                     ? a->op : MPI_SUM;
     ucmpi_sched_t *s;
     int rc;
 
-    if (req == NULL)              /* (the request check failed) */
+    if (a->req == NULL)           /* (the request check failed) */
         mode = UCMPI_COLL_BLOCKING;
     if (known && reduce_zero_applies(comm, count, dt, root))
-        return reduce_zero(comm, dt, root, mode, req, fn, err);
+        return reduce_zero(comm, dt, root, mode, a->req, err);
     if (mode != UCMPI_COLL_BLOCKING)
-        *req = MPI_REQUEST_NULL;
+        *a->req = MPI_REQUEST_NULL;
     if (comm->is_inter || root < 0 || root >= comm->size)
         return reduce_skip(comm, err, mode, count, dt, dt_ok, root);
     if (reduce_shm_skip(comm, mode, count, dt, dt_ok))
         return err;
-    if (id < 0 && comm->size == 2 && (use->commute || root == 0))
-        id = UCMPI_REDUCE_LINEAR;    /* = binomial: one send to the root */
-    if (!known && id != UCMPI_REDUCE_BINOMIAL && id != UCMPI_REDUCE_LINEAR)
-        return ucmpi_coll_skip_abort(comm, err, (int)mode, req);   /* algorithm unknown */
+    if (alg == NULL && comm->size == 2 && (use->commute || root == 0))
+        alg = ROW(UCMPI_REDUCE_LINEAR); /* = binomial: one send to root */
+    if (!known && (alg == NULL || (alg->id != UCMPI_REDUCE_BINOMIAL &&
+                                   alg->id != UCMPI_REDUCE_LINEAR)))
+        return ucmpi_coll_skip_abort(comm, err, mode, a->req);
     if ((known && count == 0) ||  /* nothing to lose: they skip too */
         (s = ucmpi_sched_create(comm)) == NULL)
         return ucmpi_coll_skip(comm, err, -1, 0, 0);
-    rc = known ? build_zero_reduce(s, comm, count, dt, use, root, -1)
-               : build_zero_reduce(s, comm, 1, MPI_BYTE, use, root, id);
+    rc = known ? build_zero_reduce(s, a, count, dt, use, NULL)
+               : build_zero_reduce(s, a, 1, MPI_BYTE, use, alg);
     ucmpi_sched_poison(s);
-    if (mode == UCMPI_COLL_PERSISTENT)
-        return ucmpi_coll_persist_failed(s, rc, req, err);
-    ucmpi_coll_release(s, rc);
-    return err;
+    return ucmpi_coll_serve(s, rc, mode, a->req, err);
 }
 
 static int reduce_start(ucmpi_coll_args_t *a)
 {
     const char *fn = ucmpi_call_name();
     ucmpi_comm_t *comm = a->comm;
-    const void *sbuf = a->sbuf;
-    void *rbuf = a->rbuf;
     MPI_Count count = a->rcount;
     MPI_Datatype dt = a->rdt;
-    MPI_Op op = a->op;
-    int root = a->root, mode = a->mode;
-    MPI_Request *req = a->req;
-    ucmpi_comm_t *local = NULL;
-    ucmpi_sched_t *s;
-    int rc = MPI_SUCCESS;
+    int root = a->root, rc = ucmpi_check_count(comm, count, fn);
     int am_root, dt_ok;
 
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_check_count(comm, count, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_dt(comm, dt, fn);
     dt_ok = rc == MPI_SUCCESS;
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_check_root(comm, root, fn);
+        rc = ucmpi_coll_check_root(comm, root);
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_check_op(comm, op, dt, fn);
+        rc = ucmpi_coll_check_op(comm, a->op, dt);
     if (rc != MPI_SUCCESS)
-        return reduce_blind_failed(comm, rc, count, dt, dt_ok, op, root,
-                                   mode, req, fn);
-    am_root = comm->is_inter ? root == MPI_ROOT : root == comm->rank;
-    if (rbuf == MPI_IN_PLACE ||
-        (sbuf == MPI_IN_PLACE && (!am_root || comm->is_inter))) {
+        return reduce_blind_failed(a, rc, dt_ok);
+    am_root = comm->is_inter ? root == MPI_ROOT : root == a->rank;
+    if (a->rbuf == MPI_IN_PLACE ||
+        (a->sbuf == MPI_IN_PLACE && (!am_root || comm->is_inter))) {
         rc = ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only "
                             "allowed as the root's send buffer of an "
                             "intracommunicator reduce");
-        return am_root ? reduce_root_failed(comm, rc, sbuf, count, dt, op,
-                                            root, mode, req, fn)
-                       : reduce_nonroot_failed(comm, rc, count, dt, op, root,
-                                               mode, req, fn);
+        return reduce_buf_failed(a, am_root, rc);
     }
     /* only the root of an intracomm uses both buffers */
-    if (am_root && !comm->is_inter && sbuf != MPI_IN_PLACE &&
-        (rc = ucmpi_coll_check_alias1(comm, sbuf, count, dt, rbuf, count, dt,
-                                      fn)) != MPI_SUCCESS)
-        return reduce_root_failed(comm, rc, sbuf, count, dt, op, root, mode,
-                                  req, fn);
-    if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
+    if (am_root && !comm->is_inter && a->sbuf != MPI_IN_PLACE &&
+        (rc = ucmpi_coll_check_alias1(comm, a->sbuf, count, dt, a->rbuf,
+                                      count, dt, fn)) != MPI_SUCCESS)
+        return reduce_buf_failed(a, 1, rc);
+    if ((rc = ucmpi_coll_check_local(comm)) != MPI_SUCCESS)
         return rc;
-    if (mode == UCMPI_COLL_BLOCKING && dt->contig &&
-        (rc = reduce_shm(comm, sbuf, rbuf, count, dt, op, root, fn)) !=
-            UCMPI_SHM_FALLBACK)
+    if (a->mode == UCMPI_COLL_BLOCKING && dt->contig &&
+        (rc = ROW(UCMPI_REDUCE_SHM)->build(NULL, a)) != UCMPI_SHM_FALLBACK)
         return rc;
     if (reduce_zero_applies(comm, count, dt, root))
-        return ucmpi_coll_run_empty_rooted(comm, root, mode, req, fn,
+        return ucmpi_coll_run_empty_rooted(comm, root, a->mode, a->req,
                                            MPI_SUCCESS);
-    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
-    int alg = local ? -1
-                    : ucmpi_reduce_select(comm, g.size,
-                                          (size_t)(count * dt->size), op);
-    ucmpi_sched_key_t key = {reduce_algs, alg, root, sbuf, rbuf, count,
-                             count, dt, dt, op, NULL, 0};
-    if ((s = ucmpi_coll_cached(comm, mode, &key)) != NULL)
-        return ucmpi_coll_run(comm, s, MPI_SUCCESS, mode, req, fn);
-    s = ucmpi_sched_create(comm);
-    if (s == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    if (local) {
-        rc = count ? ucmpi_reduce_inter(s, comm, local, sbuf, rbuf, count, dt,
-                                        op, root) : MPI_SUCCESS;
-    } else {
-        const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-        rc = ucmpi_reduce_build(s, mine, rbuf, count, dt, op, root, &g, alg);
-    }
-    return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
+    const ucmpi_coll_alg_t *alg = reduce_select(a, reduce_forced());
+    ucmpi_sched_key_t key = {reduce_algs, alg->id, root, a->sbuf, a->rbuf,
+                             count, count, dt, dt, a->op, NULL, 0};
+    return ucmpi_coll_alg_run(alg, a, &key, NULL, 0);
 }
 
 static void reduce_record(const ucmpi_coll_args_t *a,
@@ -420,12 +412,9 @@ static const ucmpi_coll_desc_t reduce_desc = {
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a;
-
-    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf,
-                          count, datatype, op, root);
-    return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Reduce");
+    return ucmpi_coll_call_basic(&reduce_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, root, UCMPI_COLL_BLOCKING, NULL,
+                                 "MPI_Reduce");
 }
 
 #pragma weak MPI_Ireduce = PMPI_Ireduce
@@ -433,12 +422,9 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    ucmpi_coll_args_t a;
-
-    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf,
-                          count, datatype, op, root);
-    return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Ireduce");
+    return ucmpi_coll_call_basic(&reduce_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, root, UCMPI_COLL_NONBLOCKING,
+                                 request, "MPI_Ireduce");
 }
 
 #pragma weak MPI_Reduce_init = PMPI_Reduce_init
@@ -446,12 +432,9 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
-    ucmpi_coll_args_t a;
-
-    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf,
-                          count, datatype, op, root);
-    return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Reduce_init");
+    return ucmpi_coll_call_basic(&reduce_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, root, UCMPI_COLL_PERSISTENT,
+                                 request, "MPI_Reduce_init");
 }
 
 /* Large-count (MPI-4) forms. */
@@ -459,12 +442,9 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
 int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a;
-
-    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf,
-                          count, datatype, op, root);
-    return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Reduce_c");
+    return ucmpi_coll_call_basic(&reduce_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, root, UCMPI_COLL_BLOCKING, NULL,
+                                 "MPI_Reduce_c");
 }
 
 #pragma weak MPI_Ireduce_c = PMPI_Ireduce_c
@@ -472,12 +452,9 @@ int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                    MPI_Request *request)
 {
-    ucmpi_coll_args_t a;
-
-    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf,
-                          count, datatype, op, root);
-    return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Ireduce_c");
+    return ucmpi_coll_call_basic(&reduce_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, root, UCMPI_COLL_NONBLOCKING,
+                                 request, "MPI_Ireduce_c");
 }
 
 #pragma weak MPI_Reduce_init_c = PMPI_Reduce_init_c
@@ -485,10 +462,7 @@ int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                        MPI_Datatype datatype, MPI_Op op, int root,
                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ucmpi_coll_args_t a;
-
-    ucmpi_coll_args_basic(&a, comm, sendbuf, recvbuf,
-                          count, datatype, op, root);
-    return ucmpi_coll_call(&reduce_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Reduce_init_c");
+    return ucmpi_coll_call_basic(&reduce_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, root, UCMPI_COLL_PERSISTENT,
+                                 request, "MPI_Reduce_init_c");
 }

@@ -33,10 +33,4 @@ int ucmpi_reduce_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                        MPI_Count count, MPI_Datatype dt, MPI_Op op,
                        int root);
 
-int ucmpi_reduce_select(ucmpi_comm_t *comm, int size, size_t nbytes,
-                        MPI_Op op);
-int ucmpi_reduce_build(ucmpi_sched_t *s, const void *mine, void *rbuf,
-                       MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
-                       const ucmpi_coll_grp_t *g, int alg);
-
 #endif

@@ -1,6 +1,6 @@
 /* MPI_Reduce_scatter(_block), their I and _init forms: algorithm table,
  * selection and entry points. */
-#include "coll/coll_drv.h"
+#include "coll/coll_alg.h"
 #include "coll/coll_tune.h"
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "coll/allreduce/allreduce.h"
@@ -8,21 +8,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static const ucmpi_coll_alg_t rs_algs[] = {
-    {UCMPI_RS_RECURSIVE_HALVING, "recursive_halving",
-     "recursive halving, log2(n) steps (commutative ops)"},
-    {UCMPI_RS_RING, "ring",
-     "ring, n-1 steps of one block (commutative ops, long vectors)"},
-    {UCMPI_RS_PAIRWISE, "pairwise",
-     "pairwise exchange, n-1 steps; any op in rank order"},
-    {UCMPI_RS_RING_SEGMENTED, "ring_segmented",
-     "ring in pipelined segments, no input copy (commutative, long)"},
-    {UCMPI_RS_SHM, "shm",
-     "on-node shared segment: flags and buffers, no messages (blocking, small)"},
-};
-#define NALGS ((int)(sizeof(rs_algs) / sizeof(rs_algs[0])))
-
 
 MPI_Count ucmpi_rs_displs(const MPI_Count *counts, int n, MPI_Count *displs)
 {
@@ -36,55 +21,178 @@ MPI_Count ucmpi_rs_displs(const MPI_Count *counts, int n, MPI_Count *displs)
     return t;
 }
 
-/* ring_segmented replaces ring (no copy of the input); on 2 ranks it beat
- * recursive halving from 32 KiB (2 ranks, 1 MiB: 52 vs 148 us; MPICH 64):
- *   UCMPI_REDUCE_SCATTER_ALGORITHM=A mpiexec -n 2 bench/coll_bench
- *     -b reduce_scatter -m 32768 -M 16777216 */
-static int rs_select(MPI_Op op, size_t total_bytes, int n)
+/* Member i's count: recvcounts[i], or the _block forms' count. */
+static MPI_Count rs_count(const ucmpi_coll_args_t *a, int i)
 {
-    int id = ucmpi_coll_alg_forced("REDUCE_SCATTER_ALGORITHM", rs_algs, NALGS);
-
-    if (!op->commute)
-        return UCMPI_RS_PAIRWISE;
-    if (id >= 0 && id != UCMPI_RS_SHM)    /* shm: see rs_common */
-        return id;
-    if (total_bytes >= ucmpi_thr(UCMPI_THR_RS_RING_MIN_BYTES) ||
-        (n == 2 && total_bytes >= 32768))
-        return UCMPI_RS_RING_SEGMENTED;
-    return UCMPI_RS_RECURSIVE_HALVING;
+    return a->rcounts ? a->rcounts[i]
+           : a->rcounts_c ? a->rcounts_c[i] : a->rcount;
 }
 
-/* The shm path: pieces of every block side by side (shm_reduce.c), so a
- * rank copies in only the blocks of the others (2 ranks: half the
- * vector) and reads its own operand from sbuf; the whole vector in one
- * buffer (shm_coll.c) only when a piece cannot hold one element. */
-static int rs_shm(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
-                  const int *icounts, const MPI_Count *ccounts,
-                  MPI_Count bcount, MPI_Count total, MPI_Datatype dt,
-                  MPI_Op op, const char *fn)
+/* Every member's count, in s's scratch (NULL: out of memory). */
+static MPI_Count *rs_counts(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
-    int n = comm->size, rc;
-    MPI_Count stack[2 * 64 + 1], *counts = stack;
+    MPI_Count *c = ucmpi_sched_alloc(s, (size_t)a->size * sizeof(*c));
+
+    for (int i = 0; c != NULL && i < a->size; i++)
+        c[i] = rs_count(a, i);
+    return c;
+}
+
+/* The rows over the comm: alg(s, in, rbuf, counts, dt, op, g). */
+typedef int (*rs_fn_t)(ucmpi_sched_t *, const void *, void *,
+                       const MPI_Count *, MPI_Datatype, MPI_Op,
+                       const ucmpi_coll_grp_t *);
+
+static int rs_build(ucmpi_sched_t *s, const ucmpi_coll_args_t *a, rs_fn_t fn)
+{
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
+    MPI_Count *c = rs_counts(s, a);
+
+    return c == NULL ? MPI_ERR_NO_MEM
+                     : fn(s, ucmpi_coll_mine(a), a->rbuf, c, a->rdt, a->op,
+                          &g);
+}
+
+static int rs_rh(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    return rs_build(s, a, ucmpi_rs_recursive_halving);
+}
+
+static int rs_ring(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    return rs_build(s, a, ucmpi_rs_ring);
+}
+
+static int rs_pairwise(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    return rs_build(s, a, ucmpi_rs_pairwise);
+}
+
+static int rs_ring_seg(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    return rs_build(s, a, ucmpi_rs_ring_seg);
+}
+
+/* One rank: its block is the whole vector. */
+static int rs_self(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    MPI_Count n = rs_count(a, 0);
+
+    if (ucmpi_coll_mine(a) == a->rbuf)
+        return MPI_SUCCESS;
+    return ucmpi_sched_copy(s, ucmpi_coll_mine(a), n, a->rdt, a->rbuf, n,
+                            a->rdt);
+}
+
+static int rs_inter(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    MPI_Count *c = rs_counts(s, a);
+
+    return c == NULL ? MPI_ERR_NO_MEM
+                     : ucmpi_rs_inter(s, a->comm, a->comm->local_comm,
+                                      a->sbuf, a->rbuf, c, a->rdt, a->op);
+}
+
+/* Total 0 where the algorithm of the others is not known. */
+static int rs_none(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    return MPI_SUCCESS;
+}
+
+/* The blocking shm row (s == NULL): pieces of every block side by side
+ * (shm_reduce.c), so a rank copies in only the blocks of the others (2
+ * ranks: half the vector) and reads its own operand from sbuf; the whole
+ * vector in one buffer (shm_coll.c) only when a piece cannot hold one
+ * element. */
+static int rs_shm(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    ucmpi_comm_t *comm = a->comm;
+    int n = a->size, rc;
+    MPI_Count stack[2 * 64 + 1], *counts = stack, total;
 
     /* n+1 displacements (ucmpi_rs_displs) after n counts */
     if (n > 64)
         counts = malloc(sizeof(MPI_Count) * (2 * (size_t)n + 1));
     if (counts == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+        return ucmpi_coll_err(comm, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < n; i++)
-        counts[i] = icounts ? icounts[i] : ccounts ? ccounts[i] : bcount;
-    ucmpi_rs_displs(counts, n, counts + n);
-    rc = ucmpi_coll_shm_reduce_scatter_large(comm, sbuf, rbuf, counts,
-                                             counts + n, dt, op, fn);
+        counts[i] = rs_count(a, i);
+    total = ucmpi_rs_displs(counts, n, counts + n);
+    rc = ucmpi_coll_shm_reduce_scatter_large(comm, a->sbuf, a->rbuf, counts,
+                                             counts + n, a->rdt, a->op);
     /* (n, dt) alone decide this (or no segment: the same answer again) */
     if (rc == UCMPI_SHM_FALLBACK &&
-        (size_t)(total * dt->size) <= ucmpi_coll_shm_slot_size(n))
-        rc = ucmpi_coll_shm_reduce_scatter(comm, sbuf, rbuf, total,
-                                           counts[n + comm->rank],
-                                           counts[comm->rank], dt, op, fn);
+        (size_t)(total * a->rdt->size) <= ucmpi_coll_shm_slot_size(n))
+        rc = ucmpi_coll_shm_reduce_scatter(comm, a->sbuf, a->rbuf, total,
+                                           counts[n + a->rank],
+                                           counts[a->rank], a->rdt, a->op);
     if (counts != stack)
         free(counts);
     return rc;
+}
+
+static const ucmpi_coll_alg_t rs_algs[] = {
+    {UCMPI_RS_RECURSIVE_HALVING, "recursive_halving",
+     "recursive halving, log2(n) steps (commutative ops)", rs_rh},
+    {UCMPI_RS_RING, "ring",
+     "ring, n-1 steps of one block (commutative ops, long vectors)", rs_ring},
+    {UCMPI_RS_PAIRWISE, "pairwise",
+     "pairwise exchange, n-1 steps; any op in rank order", rs_pairwise},
+    {UCMPI_RS_RING_SEGMENTED, "ring_segmented",
+     "ring in pipelined segments, no input copy (commutative, long)",
+     rs_ring_seg},
+    {UCMPI_RS_SHM, "shm", UCMPI_COLL_SHM_DESC, rs_shm},
+    {0, NULL, NULL, NULL}
+};
+/* Not in the table (never forced). */
+static const ucmpi_coll_alg_t rs_self_alg = {
+    UCMPI_RS_RECURSIVE_HALVING, "self", "one rank", rs_self};
+static const ucmpi_coll_alg_t rs_inter_alg = {
+    -1, "inter", "reduce to the leaders, exchange, scatterv", rs_inter};
+static const ucmpi_coll_alg_t rs_none_alg = {
+    -1, "none", "total 0 on large-vector rows", rs_none};
+#define ROW(id) (&rs_algs[id])
+
+/* ring_segmented replaces ring (no copy of the input); on 2 ranks it beat
+ * recursive halving from 32 KiB (2 ranks, 1 MiB: 52 vs 148 us; MPICH 64):
+ *   UCMPI_REDUCE_SCATTER_ALGORITHM=A mpiexec -n 2 bench/coll_bench
+ *     -b reduce_scatter -m 32768 -M 16777216 */
+static const ucmpi_coll_alg_t *rs_select(MPI_Op op, size_t total_bytes, int n)
+{
+    const ucmpi_coll_alg_t *f =
+        ucmpi_coll_alg_forced(rs_algs, "REDUCE_SCATTER_ALGORITHM");
+
+    if (!op->commute)
+        return ROW(UCMPI_RS_PAIRWISE);
+    if (f != NULL && f->id != UCMPI_RS_SHM)
+        return f;
+    if (total_bytes >= ucmpi_thr(UCMPI_THR_RS_RING_MIN_BYTES) ||
+        (n == 2 && total_bytes >= 32768))
+        return ROW(UCMPI_RS_RING_SEGMENTED);
+    return ROW(UCMPI_RS_RECURSIVE_HALVING);
+}
+
+/* The schedule row for a call of total elements (the shm row is the
+ * start's).  Total 0: the ranks of an erroneous call with more went
+ * ahead on the small-vector algorithm; it runs too, empty (their exact
+ * receives fail instead of waiting for this rank).  Signed with the
+ * algorithm (ring_segmented adds its segment count): ranks whose counts
+ * differ enough to choose different ones never match each other's
+ * messages, and the stall probe fails them (a recursive-halving rank 0
+ * against ring_segmented elsewhere hung at 4 and 5 ranks when the
+ * schedules were signed by the collective only). */
+static const ucmpi_coll_alg_t *rs_choose(const ucmpi_coll_args_t *a,
+                                         MPI_Count total)
+{
+    const ucmpi_coll_alg_t *alg;
+
+    if (a->comm->is_inter)
+        return &rs_inter_alg;
+    alg = rs_select(a->op, (size_t)(total * a->rdt->size), a->size);
+    if (total == 0 && alg->id != UCMPI_RS_RECURSIVE_HALVING &&
+        alg->id != UCMPI_RS_PAIRWISE)
+        return &rs_none_alg;
+    return a->size == 1 ? &rs_self_alg : alg;
 }
 
 /* counts: local group sizes (n entries); for _block a uniform count. */
@@ -92,129 +200,58 @@ static int rs_start(ucmpi_coll_args_t *a)
 {
     const char *fn = ucmpi_call_name();
     ucmpi_comm_t *comm = a->comm;
-    const void *sbuf = a->sbuf;
-    void *rbuf = a->rbuf;
     const int *icounts = a->rcounts;
-    const MPI_Count *ccounts = a->rcounts_c;
-    MPI_Count bcount = a->rcount;
     MPI_Datatype dt = a->rdt;
-    MPI_Op op = a->op;
-    int mode = a->mode;
-    MPI_Request *req = a->req;
-    ucmpi_comm_t *local = NULL;
-    ucmpi_sched_t *s;
-    MPI_Count *counts, total = 0;
-    int rc = ucmpi_coll_check_comm(comm, fn), n;
+    const ucmpi_coll_alg_t *alg;
+    MPI_Count total = 0;
+    int rc = MPI_SUCCESS, n = a->size;
 
-    if (rc == MPI_SUCCESS && icounts == NULL && ccounts == NULL)
-        rc = ucmpi_check_count(comm, bcount, fn);
+    if (icounts == NULL && a->rcounts_c == NULL)
+        rc = ucmpi_check_count(comm, a->rcount, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_dt(comm, dt, fn);
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_check_op(comm, op, dt, fn);
+        rc = ucmpi_coll_check_op(comm, a->op, dt);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (rbuf == MPI_IN_PLACE || (sbuf == MPI_IN_PLACE && comm->is_inter))
+    if (a->rbuf == MPI_IN_PLACE ||
+        (a->sbuf == MPI_IN_PLACE && comm->is_inter))
         return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
                               "MPI_IN_PLACE is only allowed as the send "
                               "buffer of an intracommunicator call");
-    if (comm->is_inter && (rc = ucmpi_coll_local(comm, &local, fn)))
+    if ((rc = ucmpi_coll_check_local(comm)) != MPI_SUCCESS)
         return rc;
-    n = comm->size;
     for (int i = 0; i < n; i++) {
-        MPI_Count c = icounts ? icounts[i] : ccounts ? ccounts[i] : bcount;
+        MPI_Count c = rs_count(a, i);
         if (c < 0)
             return ucmpi_err_comm(comm, MPI_ERR_COUNT, fn,
                                   "recvcounts[%d] = %lld is negative", i,
                                   (long long)c);
         total += c;
     }
-    if (sbuf != MPI_IN_PLACE &&
-        (rc = ucmpi_coll_check_alias1(comm, sbuf, total, dt, rbuf,
-                                      icounts ? icounts[comm->rank]
-                                      : ccounts ? ccounts[comm->rank]
-                                                : bcount,
-                                      dt, fn)) != MPI_SUCCESS)
+    if (a->sbuf != MPI_IN_PLACE &&
+        (rc = ucmpi_coll_check_alias1(comm, a->sbuf, total, dt, a->rbuf,
+                                      rs_count(a, a->rank), dt, fn)) !=
+            MPI_SUCCESS)
         return rc;
-    if (mode == UCMPI_COLL_BLOCKING && !local && dt->contig) {
-        size_t nbytes = (size_t)(total * dt->size);
-        if (total > 0 &&
-            ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE_SCATTER, nbytes)) {
-            rc = rs_shm(comm, sbuf, rbuf, icounts, ccounts, bcount, total,
-                        dt, op, fn);
-            if (rc != UCMPI_SHM_FALLBACK)
-                return rc;
-        } else if ((rc = ucmpi_reduction_shm_vote(
-                        comm, UCMPI_SHM_REDUCE_SCATTER, nbytes, fn)) !=
-                   UCMPI_SHM_FALLBACK) {
-            /* count 0 or past the shm limit: see the others' */
-            if (rc != MPI_SUCCESS || total == 0)
-                return rc;
-        }
-        rc = MPI_SUCCESS;               /* (UCMPI_SHM_FALLBACK) */
-    }
+    if (a->mode == UCMPI_COLL_BLOCKING && !comm->is_inter && dt->contig &&
+        (rc = ucmpi_reduction_shm(ROW(UCMPI_RS_SHM), a,
+                                  UCMPI_SHM_REDUCE_SCATTER, total)) !=
+            UCMPI_SHM_FALLBACK)
+        return rc;
+    alg = rs_choose(a, total);
     /* the selection depends on (op, total bytes), both in the key */
-    ucmpi_sched_key_t key = {rs_algs, 0, 0, sbuf, rbuf, bcount, total, dt,
-                             dt, op, icounts, icounts ? n : 0};
-    if (ccounts == NULL &&
-        (s = ucmpi_coll_cached(comm, mode, &key)) != NULL)
-        return ucmpi_coll_run(comm, s, MPI_SUCCESS, mode, req, fn);
-    s = ucmpi_sched_create(comm);
-    if (s == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    counts = ucmpi_sched_alloc(s, n * sizeof(MPI_Count));
-    if (counts == NULL)
-        return ucmpi_coll_run(comm, s, MPI_ERR_NO_MEM, mode, req, fn);
-    for (int i = 0; i < n; i++)
-        counts[i] = icounts ? icounts[i] : ccounts ? ccounts[i] : bcount;
-    if (local) {
-        rc = ucmpi_rs_inter(s, comm, local, sbuf, rbuf, counts, dt, op);
-    } else if (total > 0 ||
-               rs_select(op, 0, n) == UCMPI_RS_RECURSIVE_HALVING ||
-               rs_select(op, 0, n) == UCMPI_RS_PAIRWISE) {
-        /* total 0: the ranks of an erroneous call with more went
-         * ahead on the small-vector algorithm; run it too, empty (their
-         * exact receives fail instead of waiting for this rank) */
-        ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
-        const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-        int alg = rs_select(op, (size_t)(total * dt->size), n);
-
-        /* signed with the algorithm (ring_segmented adds its segment
-         * count): ranks whose counts differ enough to choose different
-         * ones never match each other's messages, and the stall probe
-         * fails them (a recursive-halving rank 0 against ring_segmented
-         * elsewhere hung at 4 and 5 ranks when the schedules were signed
-         * by the collective only) */
-        ucmpi_sched_sign(s, rs_algs, sizeof(rs_algs[0]), NALGS, alg, 0);
-        if (n == 1) {
-            rc = in == rbuf ? MPI_SUCCESS
-                 : ucmpi_sched_copy(s, in, total, dt, rbuf, total, dt);
-        } else {
-            switch (alg) {
-            case UCMPI_RS_RING:
-                rc = ucmpi_rs_ring(s, in, rbuf, counts, dt, op, &g);
-                break;
-            case UCMPI_RS_RING_SEGMENTED:
-                rc = ucmpi_rs_ring_seg(s, in, rbuf, counts, dt, op, &g);
-                break;
-            case UCMPI_RS_PAIRWISE:
-                rc = ucmpi_rs_pairwise(s, in, rbuf, counts, dt, op, &g);
-                break;
-            default:
-                rc = ucmpi_rs_recursive_halving(s, in, rbuf, counts, dt, op,
-                                                &g);
-            }
-        }
-    }
-    return ucmpi_coll_run_new(comm, s, rc, mode, req, fn,
-                              ccounts ? NULL : &key);
+    ucmpi_sched_key_t key = {rs_algs, 0, 0, a->sbuf, a->rbuf, a->rcount,
+                             total, dt, dt, a->op, icounts,
+                             icounts ? n : 0};
+    return ucmpi_coll_alg_run(alg, a, a->rcounts_c ? NULL : &key,
+                              alg->id < 0 ? NULL : rs_algs, 0);
 }
 
 static int rs_check(const ucmpi_coll_args_t *a)
 {
     if (a->rcounts == NULL && a->rcounts_c == NULL)
-        return ucmpi_err_comm(a->comm, MPI_ERR_ARG, ucmpi_call_name(),
-                              "recvcounts is NULL");
+        return ucmpi_coll_err(a->comm, MPI_ERR_ARG, "recvcounts is NULL");
     return MPI_SUCCESS;
 }
 
@@ -235,15 +272,29 @@ static const ucmpi_coll_desc_t rs_desc = {
 static const ucmpi_coll_desc_t rsb_desc = {
     .record = rs_record, .start = rs_start};
 
+/* The entry points: recvcounts (int or _c forms) or one count for every
+ * member (_block forms). */
+static int rs_call(const ucmpi_coll_desc_t *d, const void *sbuf, void *rbuf,
+                   const int *counts, const MPI_Count *ccounts,
+                   MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                   MPI_Comm comm, int mode, MPI_Request *req,
+                   const char *name)
+{
+    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sbuf, .rbuf = rbuf,
+                           .rcounts = counts, .rcounts_c = ccounts,
+                           .rcount = count, .rdt = dt, .op = op};
+
+    return ucmpi_coll_call(d, &a, mode, req, name);
+}
+
 #pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
                         const int recvcounts[], MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&rs_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Reduce_scatter");
+    return rs_call(&rs_desc, sendbuf, recvbuf, recvcounts, NULL, 0, datatype,
+                   op, comm, UCMPI_COLL_BLOCKING, NULL,
+                   "MPI_Reduce_scatter");
 }
 
 #pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
@@ -251,10 +302,9 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
                          const int recvcounts[], MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&rs_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Ireduce_scatter");
+    return rs_call(&rs_desc, sendbuf, recvbuf, recvcounts, NULL, 0, datatype,
+                   op, comm, UCMPI_COLL_NONBLOCKING, request,
+                   "MPI_Ireduce_scatter");
 }
 
 #pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
@@ -263,10 +313,9 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf,
                              MPI_Op op, MPI_Comm comm, MPI_Info info,
                              MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcounts = recvcounts, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&rs_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Reduce_scatter_init");
+    return rs_call(&rs_desc, sendbuf, recvbuf, recvcounts, NULL, 0, datatype,
+                   op, comm, UCMPI_COLL_PERSISTENT, request,
+                   "MPI_Reduce_scatter_init");
 }
 
 #pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
@@ -274,10 +323,9 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
                               int recvcount, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&rsb_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Reduce_scatter_block");
+    return rs_call(&rsb_desc, sendbuf, recvbuf, NULL, NULL, recvcount,
+                   datatype, op, comm, UCMPI_COLL_BLOCKING, NULL,
+                   "MPI_Reduce_scatter_block");
 }
 
 #pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
@@ -285,10 +333,9 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
                                int recvcount, MPI_Datatype datatype, MPI_Op op,
                                MPI_Comm comm, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&rsb_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Ireduce_scatter_block");
+    return rs_call(&rsb_desc, sendbuf, recvbuf, NULL, NULL, recvcount,
+                   datatype, op, comm, UCMPI_COLL_NONBLOCKING, request,
+                   "MPI_Ireduce_scatter_block");
 }
 
 #pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
@@ -297,10 +344,9 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf,
                                    MPI_Op op, MPI_Comm comm, MPI_Info info,
                                    MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&rsb_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Reduce_scatter_block_init");
+    return rs_call(&rsb_desc, sendbuf, recvbuf, NULL, NULL, recvcount,
+                   datatype, op, comm, UCMPI_COLL_PERSISTENT, request,
+                   "MPI_Reduce_scatter_block_init");
 }
 
 /* Large-count (MPI-4) forms. */
@@ -309,10 +355,9 @@ int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf,
                           const MPI_Count recvcounts[], MPI_Datatype datatype,
                           MPI_Op op, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcounts_c = recvcounts, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&rs_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Reduce_scatter_c");
+    return rs_call(&rs_desc, sendbuf, recvbuf, NULL, recvcounts, 0, datatype,
+                   op, comm, UCMPI_COLL_BLOCKING, NULL,
+                   "MPI_Reduce_scatter_c");
 }
 
 #pragma weak MPI_Ireduce_scatter_c = PMPI_Ireduce_scatter_c
@@ -320,10 +365,9 @@ int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf,
                            const MPI_Count recvcounts[], MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcounts_c = recvcounts, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&rs_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Ireduce_scatter_c");
+    return rs_call(&rs_desc, sendbuf, recvbuf, NULL, recvcounts, 0, datatype,
+                   op, comm, UCMPI_COLL_NONBLOCKING, request,
+                   "MPI_Ireduce_scatter_c");
 }
 
 #pragma weak MPI_Reduce_scatter_init_c = PMPI_Reduce_scatter_init_c
@@ -332,10 +376,9 @@ int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Info info, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcounts_c = recvcounts, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&rs_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Reduce_scatter_init_c");
+    return rs_call(&rs_desc, sendbuf, recvbuf, NULL, recvcounts, 0, datatype,
+                   op, comm, UCMPI_COLL_PERSISTENT, request,
+                   "MPI_Reduce_scatter_init_c");
 }
 
 #pragma weak MPI_Reduce_scatter_block_c = PMPI_Reduce_scatter_block_c
@@ -343,10 +386,9 @@ int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
                                 MPI_Count recvcount, MPI_Datatype datatype,
                                 MPI_Op op, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&rsb_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Reduce_scatter_block_c");
+    return rs_call(&rsb_desc, sendbuf, recvbuf, NULL, NULL, recvcount,
+                   datatype, op, comm, UCMPI_COLL_BLOCKING, NULL,
+                   "MPI_Reduce_scatter_block_c");
 }
 
 #pragma weak MPI_Ireduce_scatter_block_c = PMPI_Ireduce_scatter_block_c
@@ -355,10 +397,9 @@ int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
                                  MPI_Op op, MPI_Comm comm,
                                  MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&rsb_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Ireduce_scatter_block_c");
+    return rs_call(&rsb_desc, sendbuf, recvbuf, NULL, NULL, recvcount,
+                   datatype, op, comm, UCMPI_COLL_NONBLOCKING, request,
+                   "MPI_Ireduce_scatter_block_c");
 }
 
 #pragma weak MPI_Reduce_scatter_block_init_c = PMPI_Reduce_scatter_block_init_c
@@ -368,8 +409,7 @@ int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
                                      MPI_Comm comm, MPI_Info info,
                                      MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = recvcount, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&rsb_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Reduce_scatter_block_init_c");
+    return rs_call(&rsb_desc, sendbuf, recvbuf, NULL, NULL, recvcount,
+                   datatype, op, comm, UCMPI_COLL_PERSISTENT, request,
+                   "MPI_Reduce_scatter_block_init_c");
 }

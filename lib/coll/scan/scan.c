@@ -1,27 +1,50 @@
 /* MPI_Scan, MPI_Exscan and their I and _init forms: algorithm table and
  * entry points (intracommunicators only, as the standard defines them). */
-#include "coll/coll_drv.h"
+#include "coll/coll_alg.h"
 #include "coll/scan/scan.h"
 #include "coll/alias.h"
 
+static int scan_rd(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
+
+    if (a->rcount == 0)
+        return MPI_SUCCESS;
+    return ucmpi_scan_recdbl(s, ucmpi_coll_mine(a), a->rbuf, a->rcount,
+                             a->rdt, a->op, &g, 0);
+}
+
+static int exscan_rd(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
+
+    if (a->rcount == 0)
+        return MPI_SUCCESS;
+    return ucmpi_scan_recdbl(s, ucmpi_coll_mine(a), a->rbuf, a->rcount,
+                             a->rdt, a->op, &g, 1);
+}
+
 static const ucmpi_coll_alg_t scan_algs[] = {
     {UCMPI_SCAN_RECURSIVE_DOUBLING, "recursive_doubling",
-     "ceil(log2 n) partial exchanges; any op in rank order"},
+     "ceil(log2 n) partial exchanges; any op in rank order", scan_rd},
+    {0, NULL, NULL, NULL}
 };
-#define NALGS ((int)(sizeof(scan_algs) / sizeof(scan_algs[0])))
+static const ucmpi_coll_alg_t exscan_algs[] = {
+    {UCMPI_SCAN_RECURSIVE_DOUBLING, "recursive_doubling",
+     "ceil(log2 n) partial exchanges; any op in rank order", exscan_rd},
+    {0, NULL, NULL, NULL}
+};
 
-static int scan_start(ucmpi_coll_args_t *a, int exclusive)
+/* Scan and exscan (tab): signed apart (shape), so that ranks that
+ * disagree stall and the probe finds the other side's messages
+ * (sched_abort.h). */
+static int scan_start(ucmpi_coll_args_t *a, const ucmpi_coll_alg_t *tab,
+                      int exclusive)
 {
     const char *fn = ucmpi_call_name();
     ucmpi_comm_t *comm = a->comm;
-    const void *sbuf = a->sbuf;
-    void *rbuf = a->rbuf;
     MPI_Count count = a->rcount;
     MPI_Datatype dt = a->rdt;
-    MPI_Op op = a->op;
-    int mode = a->mode;
-    MPI_Request *req = a->req;
-    ucmpi_sched_t *s;
     int rc = MPI_SUCCESS;
 
     if (comm->is_inter)
@@ -32,49 +55,34 @@ static int scan_start(ucmpi_coll_args_t *a, int exclusive)
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_dt(comm, dt, fn);
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_check_op(comm, op, dt, fn);
+        rc = ucmpi_coll_check_op(comm, a->op, dt);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (rbuf == MPI_IN_PLACE)
+    if (a->rbuf == MPI_IN_PLACE)
         return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
                               "MPI_IN_PLACE is only allowed as the send "
                               "buffer");
-    if (sbuf != MPI_IN_PLACE &&
-        (rc = ucmpi_coll_check_alias1(comm, sbuf, count, dt, rbuf, count, dt,
-                                      fn)) != MPI_SUCCESS)
+    if (a->sbuf != MPI_IN_PLACE &&
+        (rc = ucmpi_coll_check_alias1(comm, a->sbuf, count, dt, a->rbuf,
+                                      count, dt, fn)) != MPI_SUCCESS)
         return rc;
-    (void)ucmpi_coll_alg_forced("SCAN_ALGORITHM", scan_algs, NALGS);
+    (void)ucmpi_coll_alg_forced(scan_algs, "SCAN_ALGORITHM");
     /* the count-0 rule (coll_util.h): a zero rank hears from its partners */
     if (count * dt->size == 0 && comm->size > 1)
-        return ucmpi_coll_run_empty(comm, mode, req, fn, MPI_SUCCESS);
-    ucmpi_sched_key_t key = {scan_algs, exclusive, 0, sbuf, rbuf, count,
-                             count, dt, dt, op, NULL, 0};
-    if ((s = ucmpi_coll_cached(comm, mode, &key)) != NULL)
-        return ucmpi_coll_run(comm, s, MPI_SUCCESS, mode, req, fn);
-    s = ucmpi_sched_create(comm);
-    if (s == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    /* signed (scan and exscan apart): ranks that disagree stall and the
-     * probe finds the other side's messages (sched_abort.h) */
-    ucmpi_sched_sign(s, scan_algs, sizeof(scan_algs[0]), NALGS,
-                     UCMPI_SCAN_RECURSIVE_DOUBLING, (unsigned)exclusive);
-    if (count > 0) {
-        ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
-        const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-        rc = ucmpi_scan_recdbl(s, mine, rbuf, count, dt, op, &g, exclusive);
-    }
-    return ucmpi_coll_run_new(comm, s, rc, mode, req, fn, &key);
+        return ucmpi_coll_run_empty(comm, a->mode, a->req, MPI_SUCCESS);
+    ucmpi_sched_key_t key = {tab, 0, 0, a->sbuf, a->rbuf, count, count, dt,
+                             dt, a->op, NULL, 0};
+    return ucmpi_coll_alg_run(tab, a, &key, scan_algs, (unsigned)exclusive);
 }
-
 
 static int inclusive_start(ucmpi_coll_args_t *a)
 {
-    return scan_start(a, 0);
+    return scan_start(a, scan_algs, 0);
 }
 
 static int exclusive_start(ucmpi_coll_args_t *a)
 {
-    return scan_start(a, 1);
+    return scan_start(a, exscan_algs, 1);
 }
 
 static void scan_record(const ucmpi_coll_args_t *a,
@@ -95,10 +103,9 @@ static const ucmpi_coll_desc_t exscan_desc = {
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,
               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&scan_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Scan");
+    return ucmpi_coll_call_basic(&scan_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, 0, UCMPI_COLL_BLOCKING, NULL,
+                                 "MPI_Scan");
 }
 
 #pragma weak MPI_Iscan = PMPI_Iscan
@@ -106,10 +113,9 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count,
                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&scan_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iscan");
+    return ucmpi_coll_call_basic(&scan_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, 0, UCMPI_COLL_NONBLOCKING,
+                                 request, "MPI_Iscan");
 }
 
 #pragma weak MPI_Scan_init = PMPI_Scan_init
@@ -117,20 +123,18 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count,
                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Info info, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&scan_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Scan_init");
+    return ucmpi_coll_call_basic(&scan_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, 0, UCMPI_COLL_PERSISTENT,
+                                 request, "MPI_Scan_init");
 }
 
 #pragma weak MPI_Exscan = PMPI_Exscan
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&exscan_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Exscan");
+    return ucmpi_coll_call_basic(&exscan_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, 0, UCMPI_COLL_BLOCKING, NULL,
+                                 "MPI_Exscan");
 }
 
 #pragma weak MPI_Iexscan = PMPI_Iexscan
@@ -138,10 +142,9 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                  MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&exscan_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iexscan");
+    return ucmpi_coll_call_basic(&exscan_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, 0, UCMPI_COLL_NONBLOCKING,
+                                 request, "MPI_Iexscan");
 }
 
 #pragma weak MPI_Exscan_init = PMPI_Exscan_init
@@ -149,10 +152,9 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&exscan_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Exscan_init");
+    return ucmpi_coll_call_basic(&exscan_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, 0, UCMPI_COLL_PERSISTENT,
+                                 request, "MPI_Exscan_init");
 }
 
 /* Large-count (MPI-4) forms. */
@@ -160,10 +162,9 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count,
 int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&scan_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Scan_c");
+    return ucmpi_coll_call_basic(&scan_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, 0, UCMPI_COLL_BLOCKING, NULL,
+                                 "MPI_Scan_c");
 }
 
 #pragma weak MPI_Iscan_c = PMPI_Iscan_c
@@ -171,10 +172,9 @@ int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                  MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&scan_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iscan_c");
+    return ucmpi_coll_call_basic(&scan_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, 0, UCMPI_COLL_NONBLOCKING,
+                                 request, "MPI_Iscan_c");
 }
 
 #pragma weak MPI_Scan_init_c = PMPI_Scan_init_c
@@ -182,20 +182,18 @@ int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&scan_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Scan_init_c");
+    return ucmpi_coll_call_basic(&scan_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, 0, UCMPI_COLL_PERSISTENT,
+                                 request, "MPI_Scan_init_c");
 }
 
 #pragma weak MPI_Exscan_c = PMPI_Exscan_c
 int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&exscan_desc, &a, UCMPI_COLL_BLOCKING, NULL,
-                           "MPI_Exscan_c");
+    return ucmpi_coll_call_basic(&exscan_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, 0, UCMPI_COLL_BLOCKING, NULL,
+                                 "MPI_Exscan_c");
 }
 
 #pragma weak MPI_Iexscan_c = PMPI_Iexscan_c
@@ -203,10 +201,9 @@ int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&exscan_desc, &a, UCMPI_COLL_NONBLOCKING, request,
-                           "MPI_Iexscan_c");
+    return ucmpi_coll_call_basic(&exscan_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, 0, UCMPI_COLL_NONBLOCKING,
+                                 request, "MPI_Iexscan_c");
 }
 
 #pragma weak MPI_Exscan_init_c = PMPI_Exscan_init_c
@@ -214,8 +211,7 @@ int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                        MPI_Info info, MPI_Request *request)
 {
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sendbuf, .rbuf = recvbuf,
-                           .rcount = count, .rdt = datatype, .op = op};
-    return ucmpi_coll_call(&exscan_desc, &a, UCMPI_COLL_PERSISTENT, request,
-                           "MPI_Exscan_init_c");
+    return ucmpi_coll_call_basic(&exscan_desc, comm, sendbuf, recvbuf, count,
+                                 datatype, op, 0, UCMPI_COLL_PERSISTENT,
+                                 request, "MPI_Exscan_init_c");
 }

@@ -9,7 +9,7 @@
 
 enum { SCATTER_LINEAR, SCATTER_BINOMIAL };
 
-const ucmpi_xfer_alg_t ucmpi_scatter_algs[] = {
+const ucmpi_coll_alg_t ucmpi_scatter_algs[] = {
     {SCATTER_LINEAR, "linear", "root sends to every rank in one round",
      ucmpi_scatter_linear},
     {SCATTER_BINOMIAL, "binomial",
@@ -18,7 +18,7 @@ const ucmpi_xfer_alg_t ucmpi_scatter_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-static const ucmpi_xfer_alg_t scatterv_algs[] = {
+static const ucmpi_coll_alg_t scatterv_algs[] = {
     {SCATTER_LINEAR, "linear", "root sends to every rank in one round",
      ucmpi_scatter_linear},
     {SCATTER_BINOMIAL, "binomial",
@@ -70,7 +70,7 @@ static bool sendv_ok(int n, const void *sbuf, const int *counts,
  * goes empty, never as a loss token a 1-byte receive could take for
  * data. */
 static int nonroot_failed(ucmpi_comm_t *c, int err, int root,
-                          const ucmpi_xfer_alg_t *alg, int mode,
+                          const ucmpi_coll_alg_t *alg, int mode,
                           MPI_Request *req)
 {
     ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
@@ -101,7 +101,7 @@ static int nonroot_failed(ucmpi_comm_t *c, int err, int root,
  * others run).  The persistent form hands back a request that does so on
  * each start.  Other ranks keep their collective numbers in step. */
 static int scatter_failed(int err, ucmpi_coll_args_t *a, bool can_send,
-                          const ucmpi_xfer_alg_t *alg)
+                          const ucmpi_coll_alg_t *alg)
 {
     ucmpi_comm_t *c = a->comm;
     int mode = a->mode;
@@ -134,8 +134,7 @@ static int scatter_failed(int err, ucmpi_coll_args_t *a, bool can_send,
             rc = alg->build(s, a);
         if (mode == UCMPI_COLL_PERSISTENT)
             return ucmpi_coll_persist_failed(s, rc, req, err);
-        (void)ucmpi_coll_run(c, s, rc, UCMPI_COLL_BLOCKING, NULL,
-                             ucmpi_call_name());
+        (void)ucmpi_coll_run(c, s, rc, UCMPI_COLL_BLOCKING, NULL);
         return err;
     }
     /* no data: the blocks' size (a->scount bytes) only shapes the tree;
@@ -157,10 +156,10 @@ static int scatter_failed(int err, ucmpi_coll_args_t *a, bool can_send,
  * below the tree's size threshold (at and above it, with the others in
  * the tree, linear's empty messages to the ranks that are not the root's
  * children stay unmatched). */
-static const ucmpi_xfer_alg_t *select_nodata(ucmpi_coll_args_t *a,
+static const ucmpi_coll_alg_t *select_nodata(ucmpi_coll_args_t *a,
                                              long long bs)
 {
-    const ucmpi_xfer_alg_t *f = ucmpi_xfer_forced(ucmpi_scatter_algs,
+    const ucmpi_coll_alg_t *f = ucmpi_coll_alg_forced(ucmpi_scatter_algs,
                                                   "SCATTER_ALGORITHM");
 
     if (bs >= 0) {
@@ -199,10 +198,10 @@ static int nonroot_error(const ucmpi_xfer_rooted_t *k, int err,
     ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
                            .root = root, .rdt = MPI_BYTE, .sdt = MPI_BYTE,
                            .rcount = bs, .mode = in->mode, .req = in->req};
-    const ucmpi_xfer_alg_t *alg;
+    const ucmpi_coll_alg_t *alg;
 
     if (bs == 0 && c->size > 1 && root >= 0 && root < c->size)
-        return ucmpi_coll_run_empty(c, in->mode, in->req, ucmpi_call_name(),
+        return ucmpi_coll_run_empty(c, in->mode, in->req,
                                     err);
     alg = bs >= 0 || k == &scatterv_kind ? ucmpi_xfer_rooted_select(k, &a)
                                          : ucmpi_xfer_rooted_guess(k, &a);
@@ -253,8 +252,7 @@ static int scatter_start(ucmpi_coll_args_t *in)
          * bytes) has 0 bytes for the others: the count-0 rule */
         if ((ok ? scatter_empty(&a) : !comm->is_inter && comm->size > 1) &&
             is_root)
-            return ucmpi_coll_run_empty(comm, in->mode, in->req,
-                                        ucmpi_call_name(), rc);
+            return ucmpi_coll_run_empty(comm, in->mode, in->req, rc);
         return scatter_failed(rc, &a, ok,
                               ok ? ucmpi_xfer_rooted_select(&scatter_kind, &a)
                                  : select_nodata(&a, bs));
@@ -268,14 +266,12 @@ static int scatter_start(ucmpi_coll_args_t *in)
         rc = ucmpi_xfer_check_match(comm, in->scount, in->sdt, in->rcount,
                                     in->rdt, "root's own block");
         if (rc != MPI_SUCCESS && scatter_empty(in))
-            return ucmpi_coll_run_empty(comm, in->mode, in->req,
-                                        ucmpi_call_name(), rc);
+            return ucmpi_coll_run_empty(comm, in->mode, in->req, rc);
         if (rc != MPI_SUCCESS)
             return ucmpi_xfer_run_without_own(&scatter_kind, in, rc);
     }
     if (scatter_empty(in))
-        return ucmpi_coll_run_empty(comm, in->mode, in->req,
-                                    ucmpi_call_name(), MPI_SUCCESS);
+        return ucmpi_coll_run_empty(comm, in->mode, in->req, MPI_SUCCESS);
     return ucmpi_xfer_run(ucmpi_xfer_rooted_select(&scatter_kind, in), in,
                           in->mode, in->req);
 }

@@ -11,6 +11,6 @@ int ucmpi_scatter_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
  * one message.  Intracommunicator, uniform counts. */
 int ucmpi_scatter_binomial(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 
-extern const ucmpi_xfer_alg_t ucmpi_scatter_algs[];
+extern const ucmpi_coll_alg_t ucmpi_scatter_algs[];
 
 #endif

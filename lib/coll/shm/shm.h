@@ -58,53 +58,52 @@ ucmpi_coll_shm_caps_t *ucmpi_coll_shm_caps(ucmpi_comm_t *comm);
 /* The collectives: MPI_SUCCESS, UCMPI_SHM_FALLBACK, or an error reported
  * through comm's handler (a dead peer: MPI_ERR_PROC_FAILED).  Arguments
  * are checked by the caller; reduce/allreduce need dt->contig. */
-int ucmpi_coll_shm_barrier(ucmpi_comm_t *comm, const char *fn);
+/* Every rank records nbytes and checks the others': the barrier (0
+ * bytes) and the size vote of a reduction that leaves the shm path. */
+int ucmpi_coll_shm_sizes(ucmpi_comm_t *comm, size_t nbytes);
 /* bcast: lost (the root only) says the root's buffer failed a check: the
  * others report an error instead of taking its zeros as data. */
 int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
-                         MPI_Datatype dt, int root, int lost, const char *fn);
+                         MPI_Datatype dt, int root, int lost);
 int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
                           MPI_Count count, MPI_Datatype dt, MPI_Op op,
-                          int root, const char *fn);
+                          int root);
 int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
                              void *rbuf, MPI_Count count, MPI_Datatype dt,
-                             MPI_Op op, const char *fn);
+                             MPI_Op op);
 /* Every rank's whole vector (total elements) goes in; I reduce elements
  * [displ, displ + mine) into rbuf. */
 int ucmpi_coll_shm_reduce_scatter(ucmpi_comm_t *comm, const void *sbuf,
                                   void *rbuf, MPI_Count total,
                                   MPI_Count displ, MPI_Count mine,
-                                  MPI_Datatype dt, MPI_Op op, const char *fn);
+                                  MPI_Datatype dt, MPI_Op op);
 int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
                              MPI_Count scount, MPI_Datatype sdt, void *rbuf,
-                             MPI_Count rcount, MPI_Datatype rdt,
-                             const char *fn);
+                             MPI_Count rcount, MPI_Datatype rdt);
 int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
                             MPI_Count scount, MPI_Datatype sdt, void *rbuf,
-                            MPI_Count rcount, MPI_Datatype rdt,
-                            const char *fn);
+                            MPI_Count rcount, MPI_Datatype rdt);
 
 /* Data larger than one buffer (shm_large.c, called by the above): chunks,
  * each a collective number of its own. */
 int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
                                MPI_Count count, MPI_Datatype dt, int root,
-                               int lost, const char *fn);
+                               int lost);
 /* A non-root whose byte count differs from the root's `total`: takes the
  * numbers of the root's chunks after the first, without copying, so the
  * next collective finds every rank in step. */
-int ucmpi_coll_shm_bcast_drain(ucmpi_comm_t *comm, int root, size_t total,
-                               const char *fn);
+int ucmpi_coll_shm_bcast_drain(ucmpi_comm_t *comm, int root, size_t total);
 /* A non-root whose size vote (ucmpi_xfer_shm_vote) just failed: drains
  * the root's chunks where the root took the chunked shm path. */
-int ucmpi_coll_shm_vote_drain(ucmpi_comm_t *comm, int root, const char *fn);
+int ucmpi_coll_shm_vote_drain(ucmpi_comm_t *comm, int root);
 int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
                                    MPI_Count scount, MPI_Datatype sdt,
                                    void *rbuf, MPI_Count rcount,
-                                   MPI_Datatype rdt, const char *fn);
+                                   MPI_Datatype rdt);
 int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
                                   MPI_Count scount, MPI_Datatype sdt,
                                   void *rbuf, MPI_Count rcount,
-                                  MPI_Datatype rdt, const char *fn);
+                                  MPI_Datatype rdt);
 
 /* A rank whose alltoall arguments failed takes the collective
  * numbers the others' shm alltoall of nbytes per rank takes (one per
@@ -119,8 +118,7 @@ int ucmpi_coll_shm_alltoall_skip(ucmpi_comm_t *comm, size_t nbytes,
 int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
                                         void *rbuf, const MPI_Count *counts,
                                         const MPI_Count *displs,
-                                        MPI_Datatype dt, MPI_Op op,
-                                        const char *fn);
+                                        MPI_Datatype dt, MPI_Op op);
 /* ---- large reductions split among the ranks (shm_reduce.c) ---- */
 /* Allreduce / reduce (any size, chunks) with each rank reducing 1/n of
  * the vector; UCMPI_SHM_FALLBACK (before any collective number) when a
@@ -128,11 +126,10 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
  * ucmpi_coll_shm_split_wanted says (tunable or the measured rows). */
 int ucmpi_coll_shm_allreduce_split(ucmpi_comm_t *comm, const void *sbuf,
                                    void *rbuf, MPI_Count count,
-                                   MPI_Datatype dt, MPI_Op op,
-                                   const char *fn);
+                                   MPI_Datatype dt, MPI_Op op);
 int ucmpi_coll_shm_reduce_split(ucmpi_comm_t *comm, const void *sbuf,
                                 void *rbuf, MPI_Count count, MPI_Datatype dt,
-                                MPI_Op op, int root, const char *fn);
+                                MPI_Op op, int root);
 /* Whether kind (UCMPI_SHM_ALLREDUCE or _REDUCE) splits nbytes on n ranks. */
 int ucmpi_coll_shm_split_wanted(int kind, int n, size_t nbytes);
 /* Collective numbers the split path takes for nbytes on n ranks. */
@@ -143,7 +140,7 @@ uint64_t ucmpi_coll_shm_split_numbers(int n, size_t nbytes);
  * a "lost" size record, and the ranks that check end the call there. */
 int ucmpi_coll_shm_reduce_numbers(ucmpi_comm_t *comm, MPI_Count count,
                                   MPI_Datatype dt);
-int ucmpi_coll_shm_skip(ucmpi_comm_t *comm, int numbers, const char *fn);
+int ucmpi_coll_shm_skip(ucmpi_comm_t *comm, int numbers);
 /* Chunks per flag round of the chunked algorithms (shm_large.c,
  * shm_reduce.c): a writer fills g buffers, then posts the first of their
  * numbers (which still says "done with everything before").  At most 8,
@@ -176,7 +173,7 @@ int ucmpi_coll_shm_ready(ucmpi_comm_t *comm);
 /* Enters the next collective on comm's segment (set up on first use):
  * *sh and its number *k.  MPI_SUCCESS, UCMPI_SHM_FALLBACK (no segment) or
  * an error reported on comm. */
-int ucmpi_coll_shm_enter(ucmpi_comm_t *comm, const char *fn,
+int ucmpi_coll_shm_enter(ucmpi_comm_t *comm,
                          ucmpi_coll_shm_t **sh, uint64_t *k);
 /* Bytes of one data buffer on a comm of n ranks (the same on all;
  * shm_select.c). */
@@ -197,22 +194,19 @@ char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
 void ucmpi_coll_shm_post(ucmpi_coll_shm_t *sh, uint64_t k);
 /* Waits until rank r (every rank but me when r < 0) posted >= k;
  * MPI_ERR_PROC_FAILED (reported on comm) when a waited-for rank died. */
-int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k,
-                        const char *fn);
+int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k);
 /* Waits until my buffer for k is free to write (all posted >= k-NBUF+1). */
-int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
-                                 const char *fn);
+int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k);
 /* Waits until my ucmpi_coll_shm_data buffer for k is free to write. */
 int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
-                             size_t nbytes, const char *fn);
+                             size_t nbytes);
 /* Packs (buf, count, dt) into my ucmpi_coll_shm_data buffer for k once it
  * is writable, records sig as my size record for k (read by reductions
  * only: see below) and posts it; tagged (a bcast root): also the copy
  * after the data that ucmpi_coll_shm_root_size_ok reads. */
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
-                              MPI_Datatype dt, uint64_t sig, int tagged,
-                              const char *fn);
+                              MPI_Datatype dt, uint64_t sig, int tagged);
 /* ---- mismatched counts.  A rank of a reduction records the bytes
  * of its call for its first collective number k (once the ring is
  * writable at k, before posting k; it posts nothing beyond k before the
@@ -230,7 +224,7 @@ int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
 void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
                              uint64_t nbytes);
 int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
-                               uint64_t nbytes, const char *fn);
+                               uint64_t nbytes);
 /* A bcast's root records its bytes (or SIZE_LOST) at its first number k;
  * a non-root, after its wait for the root at k, compares them with its
  * own (*theirs: the root's bytes where it is in the same call with other
@@ -240,7 +234,7 @@ int ucmpi_coll_shm_root_size_ok(ucmpi_coll_shm_t *sh, int root, uint64_t k,
                                 size_t nbytes);   /* the fast check */
 int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
                                    uint64_t k, uint64_t nbytes,
-                                   uint64_t *theirs, const char *fn);
+                                   uint64_t *theirs);
 /* Whether rank r's record for k is a p2p voter's (it took k alone). */
 int ucmpi_coll_shm_voted(ucmpi_coll_shm_t *sh, int r, uint64_t k);
 /* Rank r's record for k, unchecked (ucmpi_xfer_shm_vote). */
@@ -257,8 +251,7 @@ uint64_t ucmpi_coll_shm_size_of(ucmpi_coll_shm_t *sh, int r, uint64_t k);
  * runs at most NBUF numbers ahead of a reader still checking. */
 void ucmpi_coll_shm_mark_invalid(ucmpi_coll_shm_t *sh, uint64_t k0,
                                  uint64_t m);
-int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
-                               const char *fn);
+int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g);
 /* The skip of such a rank: takes the numbers an allgather of nbytes per
  * block takes (UCMPI_SHM_FALLBACK: no segment), marked invalid, and
  * records nbytes at the first (the chunked readers check every rank's

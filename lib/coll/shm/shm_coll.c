@@ -4,37 +4,38 @@
  * flag loads and buffer reads per reader, no messages.
  */
 #include "coll/shm/shm.h"
+#include "coll/coll_util.h"
 
 #include <stdlib.h>
 
 /* The record of a rank that only posts on entry (a bcast non-root, a
  * reduce's root, barrier), checked by nobody when every rank is in the
  * same call: a rank in another call compares it with its own. */
-static int record(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
-                  const char *fn)
+static int record(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes)
 {
-    int rc = ucmpi_coll_shm_wait_room(sh, k, 0, fn);
+    int rc = ucmpi_coll_shm_wait_room(sh, k, 0);
 
     if (rc == MPI_SUCCESS)
         ucmpi_coll_shm_set_size(sh, k, nbytes);
     return rc;
 }
 
-/* Barrier: post on entry (0 bytes recorded), wait for everyone's entry,
- * check that everyone is in a barrier. */
-int ucmpi_coll_shm_barrier(ucmpi_comm_t *comm, const char *fn)
+/* Every rank records nbytes and posts on entry, then checks everyone's
+ * record: the barrier (0 bytes), and the size vote of a reduction that
+ * leaves the shm path (ucmpi_reduction_shm_vote). */
+int ucmpi_coll_shm_sizes(ucmpi_comm_t *comm, size_t nbytes)
 {
     int rc;
     ucmpi_coll_shm_t *sh;
     uint64_t k;
 
-    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS ||
-        (rc = record(sh, k, 0, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS ||
+        (rc = record(sh, k, nbytes)) != MPI_SUCCESS)
         return rc;
     ucmpi_coll_shm_post(sh, k);
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS)
         return rc;
-    return ucmpi_coll_shm_check_sizes(sh, k, 0, fn);
+    return ucmpi_coll_shm_check_sizes(sh, k, nbytes);
 }
 
 /* Bcast: the root writes its buffer and its byte count and posts; the
@@ -43,7 +44,7 @@ int ucmpi_coll_shm_barrier(ucmpi_comm_t *comm, const char *fn)
  * the root's is MPI_ERR_TRUNCATE there, after taking the numbers of the
  * root's call (one, or its chunks'). */
 int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
-                         MPI_Datatype dt, int root, int lost, const char *fn)
+                         MPI_Datatype dt, int root, int lost)
 {
     size_t nbytes = (size_t)(count * dt->size);
     size_t slot = ucmpi_coll_shm_slot_size(comm->size);
@@ -52,32 +53,31 @@ int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
     int rc;
 
     if (nbytes > slot)
-        return ucmpi_coll_shm_bcast_large(comm, buf, count, dt, root, lost,
-                                          fn);
-    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
+        return ucmpi_coll_shm_bcast_large(comm, buf, count, dt, root, lost);
+    if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS)
         return rc;
     if (comm->rank == root) {
         rc = ucmpi_coll_shm_contribute(
             sh, k, root, buf, count, dt,
-            lost ? UCMPI_COLL_SHM_SIZE_LOST : nbytes, 1, fn);
+            lost ? UCMPI_COLL_SHM_SIZE_LOST : nbytes, 1);
         /* the count-0 rule: a zero root has nothing to give, so it waits
          * for every rank's record (a round only at 0 bytes) and fails
          * where the others expected data, as they do */
         if (rc != MPI_SUCCESS || nbytes > 0 || lost ||
-            (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+            (rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS)
             return rc;
-        return ucmpi_coll_shm_check_sizes(sh, k, 0, fn);
+        return ucmpi_coll_shm_check_sizes(sh, k, 0);
     }
-    if ((rc = record(sh, k, nbytes, fn)) != MPI_SUCCESS)
+    if ((rc = record(sh, k, nbytes)) != MPI_SUCCESS)
         return rc;
     ucmpi_coll_shm_post(sh, k);
-    if ((rc = ucmpi_coll_shm_wait(sh, root, k, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_wait(sh, root, k)) != MPI_SUCCESS)
         return rc;
     if (!ucmpi_coll_shm_root_size_ok(sh, root, k, nbytes) &&
-        (rc = ucmpi_coll_shm_check_root_size(sh, root, k, nbytes, &theirs,
-                                             fn)) != MPI_SUCCESS) {
+        (rc = ucmpi_coll_shm_check_root_size(sh, root, k, nbytes,
+                                             &theirs)) != MPI_SUCCESS) {
         int drc = theirs != UCMPI_COLL_SHM_SIZE_LOST && theirs > slot
-                      ? ucmpi_coll_shm_bcast_drain(comm, root, theirs, fn)
+                      ? ucmpi_coll_shm_bcast_drain(comm, root, theirs)
                       : MPI_SUCCESS;
         return drc != MPI_SUCCESS ? drc : rc;
     }
@@ -104,8 +104,7 @@ static void contributions(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
 static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
                        ucmpi_comm_t *comm, const char *own, size_t off,
                        void *rbuf,
-                       MPI_Count count, MPI_Datatype dt, MPI_Op op,
-                       const char *fn)
+                       MPI_Count count, MPI_Datatype dt, MPI_Op op)
 {
     const char *stack[MAX_STACK_RANKS];
     const char **x = comm->size <= MAX_STACK_RANKS
@@ -114,20 +113,20 @@ static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
     int rc;
 
     if (x == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+        return ucmpi_coll_err(comm, MPI_ERR_NO_MEM, "out of memory");
     contributions(sh, k, nbytes, comm->size, comm->rank, own, off, x);
     rc = ucmpi_coll_shm_reduce_all(x, rbuf, count, dt, op, comm->size);
     if (x != stack)
         free(x);
     return rc == MPI_SUCCESS ? rc
-                             : ucmpi_err_comm(comm, rc, fn, "reduction failed");
+                             : ucmpi_coll_err(comm, rc, "reduction failed");
 }
 
 /* Reduce: the others write and post; the root posts on entry, waits for
  * all and reduces from their buffers straight into rbuf. */
 int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
                           MPI_Count count, MPI_Datatype dt, MPI_Op op,
-                          int root, const char *fn)
+                          int root)
 {
     int rc;
     ucmpi_coll_shm_t *sh;
@@ -138,20 +137,20 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     /* large: the reduction split among the ranks (shm_reduce.c) */
     if (ucmpi_coll_shm_split_wanted(UCMPI_SHM_REDUCE, comm->size, nbytes) &&
         (rc = ucmpi_coll_shm_reduce_split(comm, sbuf, rbuf, count, dt, op,
-                                          root, fn)) != UCMPI_SHM_FALLBACK)
+                                          root)) != UCMPI_SHM_FALLBACK)
         return rc;
     if (nbytes > ucmpi_coll_shm_slot_size(comm->size))
         return UCMPI_SHM_FALLBACK;    /* (count, dt) alone: on every rank */
-    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS)
         return rc;
     if (comm->rank != root)
         return ucmpi_coll_shm_contribute(sh, k, comm->rank, sbuf, count, dt,
-                                         nbytes, 0, fn);
-    if ((rc = record(sh, k, nbytes, fn)) != MPI_SUCCESS)
+                                         nbytes, 0);
+    if ((rc = record(sh, k, nbytes)) != MPI_SUCCESS)
         return rc;
     ucmpi_coll_shm_post(sh, k);
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_check_sizes(sh, k, nbytes, fn)) !=
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_check_sizes(sh, k, nbytes)) !=
             MPI_SUCCESS)
         return rc;
     if (sbuf != MPI_IN_PLACE) {
@@ -165,20 +164,20 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
                             count, dt);
         own = NULL;
     }
-    return reduce_into(sh, k, nbytes, comm, own, 0, rbuf, count, dt, op, fn);
+    return reduce_into(sh, k, nbytes, comm, own, 0, rbuf, count, dt, op);
 }
 
 static int reduce_scatter_run(ucmpi_comm_t *comm, const void *sbuf,
                               void *rbuf, MPI_Count total, MPI_Count displ,
                               MPI_Count mine, MPI_Datatype dt, MPI_Op op,
-                              uint64_t sig, const char *fn);
+                              uint64_t sig);
 
 /* Allreduce: everyone writes and posts, waits for all, and reduces all
  * buffers in rank order into its rbuf (same operands, same order: the
  * same result on every rank). */
 int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
                              void *rbuf, MPI_Count count, MPI_Datatype dt,
-                             MPI_Op op, const char *fn)
+                             MPI_Op op)
 {
     MPI_Count per = (MPI_Count)(ucmpi_coll_shm_slot_size(comm->size) /
                                 (dt->size > 0 ? (size_t)dt->size : 1));
@@ -187,8 +186,8 @@ int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
     /* large: the reduction split among the ranks (shm_reduce.c) */
     if (ucmpi_coll_shm_split_wanted(UCMPI_SHM_ALLREDUCE, comm->size,
                                     (size_t)(count * dt->size)) &&
-        (rc = ucmpi_coll_shm_allreduce_split(comm, sbuf, rbuf, count, dt, op,
-                                             fn)) != UCMPI_SHM_FALLBACK)
+        (rc = ucmpi_coll_shm_allreduce_split(comm, sbuf, rbuf, count, dt,
+                                             op)) != UCMPI_SHM_FALLBACK)
         return rc;
     rc = MPI_SUCCESS;
     if (per == 0)                    /* dt alone: same answer everywhere */
@@ -202,9 +201,9 @@ int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
         rc = reduce_scatter_run(
             comm, sbuf == MPI_IN_PLACE ? sbuf : (const char *)sbuf + d,
             (char *)rbuf + d, m, 0, m, dt, op,
-            i == 0 ? (uint64_t)(count * dt->size) : 0, fn);
+            i == 0 ? (uint64_t)(count * dt->size) : 0);
         if (rc == UCMPI_SHM_FALLBACK && i > 0)
-            rc = ucmpi_err_comm(comm, MPI_ERR_OTHER, fn, "the shared-memory "
+            rc = ucmpi_coll_err(comm, MPI_ERR_OTHER, "the shared-memory "
                                 "segment went away during a collective");
     }
     return rc;
@@ -213,10 +212,10 @@ int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
 int ucmpi_coll_shm_reduce_scatter(ucmpi_comm_t *comm, const void *sbuf,
                                   void *rbuf, MPI_Count total,
                                   MPI_Count displ, MPI_Count mine,
-                                  MPI_Datatype dt, MPI_Op op, const char *fn)
+                                  MPI_Datatype dt, MPI_Op op)
 {
     return reduce_scatter_run(comm, sbuf, rbuf, total, displ, mine, dt, op,
-                              (uint64_t)(total * dt->size), fn);
+                              (uint64_t)(total * dt->size));
 }
 
 /* Reduce_scatter: every rank posts all its data, then reduces only its
@@ -225,21 +224,21 @@ int ucmpi_coll_shm_reduce_scatter(ucmpi_comm_t *comm, const void *sbuf,
 static int reduce_scatter_run(ucmpi_comm_t *comm, const void *sbuf,
                               void *rbuf, MPI_Count total, MPI_Count displ,
                               MPI_Count mine, MPI_Datatype dt, MPI_Op op,
-                              uint64_t sig, const char *fn)
+                              uint64_t sig)
 {
     int rc;
     ucmpi_coll_shm_t *sh;
     uint64_t k;
 
-    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS)
         return rc;
     rc = ucmpi_coll_shm_contribute(sh, k, comm->rank,
                                    sbuf == MPI_IN_PLACE ? rbuf : sbuf, total,
-                                   dt, sig, 0, fn);
+                                   dt, sig, 0);
     if (rc != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS ||
         (sig != 0 &&
-         (rc = ucmpi_coll_shm_check_sizes(sh, k, sig, fn)) !=
+         (rc = ucmpi_coll_shm_check_sizes(sh, k, sig)) !=
              MPI_SUCCESS) ||
         mine == 0)
         return rc;
@@ -249,5 +248,5 @@ static int reduce_scatter_run(ucmpi_comm_t *comm, const void *sbuf,
                            ? NULL
                            : (const char *)sbuf + dt->true_lb +
                                  (size_t)(displ * dt->size),
-                       (size_t)(displ * dt->size), rbuf, mine, dt, op, fn);
+                       (size_t)(displ * dt->size), rbuf, mine, dt, op);
 }

@@ -20,6 +20,7 @@
  *   all posted) cost oversubscribed ranks more switches and CPU.
  */
 #include "coll/shm/shm.h"
+#include "coll/coll_util.h"
 
 #include <stdlib.h>
 
@@ -81,13 +82,13 @@ static void span_done(span_t *s)
 /* Enters the next chunk's collective.  Only the first chunk may fall back
  * (no segment: every rank learns it there); later, the segment can only
  * be gone after a dead peer, which is an error. */
-static int enter(ucmpi_comm_t *comm, const char *fn, int first,
+static int enter(ucmpi_comm_t *comm, int first,
                  ucmpi_coll_shm_t **sh, uint64_t *k)
 {
-    int rc = ucmpi_coll_shm_enter(comm, fn, sh, k);
+    int rc = ucmpi_coll_shm_enter(comm, sh, k);
 
     if (rc == UCMPI_SHM_FALLBACK && !first)
-        rc = ucmpi_err_comm(comm, MPI_ERR_OTHER, fn, "the shared-memory "
+        rc = ucmpi_coll_err(comm, MPI_ERR_OTHER, "the shared-memory "
                             "segment went away during a collective");
     return rc;
 }
@@ -95,7 +96,7 @@ static int enter(ucmpi_comm_t *comm, const char *fn, int first,
 /* Enters the numbers of a group of up to gmax chunks of cs bytes from
  * off on (of blk): *g chunks, *k the first number; waits until all their
  * buffers are writable (ucmpi_coll_shm_group in shm.h). */
-static int enter_group(ucmpi_comm_t *comm, const char *fn, size_t off,
+static int enter_group(ucmpi_comm_t *comm, size_t off,
                        size_t blk, size_t cs, int gmax,
                        ucmpi_coll_shm_t **sh, uint64_t *k, int *g)
 {
@@ -104,9 +105,9 @@ static int enter_group(ucmpi_comm_t *comm, const char *fn, size_t off,
 
     *g = 0;
     for (; *g < gmax && off < blk && rc == MPI_SUCCESS; off += cs)
-        rc = enter(comm, fn, off == 0, sh, (*g)++ == 0 ? k : &last);
+        rc = enter(comm, off == 0, sh, (*g)++ == 0 ? k : &last);
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_shm_wait_writable(*sh, *g > 1 ? last : *k, fn);
+        rc = ucmpi_coll_shm_wait_writable(*sh, *g > 1 ? last : *k);
     return rc;
 }
 
@@ -128,18 +129,18 @@ static size_t chunk_len(size_t blk, size_t off, size_t cs, int i)
  * A rank that skips records the bytes of its call (skip_numbers), so
  * with equal counts it only marks its numbers invalid, as before. */
 static int first_checks(ucmpi_coll_shm_t *sh, uint64_t k, int g, size_t rec,
-                        int *bad, const char *fn)
+                        int *bad)
 {
-    int rc = ucmpi_coll_shm_check_sizes(sh, k, rec, fn);
+    int rc = ucmpi_coll_shm_check_sizes(sh, k, rec);
 
     if (rc == MPI_SUCCESS)
-        *bad = ucmpi_coll_shm_check_valid(sh, k, (uint64_t)g, fn);
+        *bad = ucmpi_coll_shm_check_valid(sh, k, (uint64_t)g);
     return rc;
 }
 
-static int nomem(ucmpi_comm_t *comm, const char *fn)
+static int nomem(ucmpi_comm_t *comm)
 {
-    return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn,
+    return ucmpi_coll_err(comm, MPI_ERR_NO_MEM,
                           "out of memory packing a chunk");
 }
 
@@ -148,7 +149,7 @@ static int nomem(ucmpi_comm_t *comm, const char *fn)
  * copying and takes the numbers of the root's chunks (the drain). */
 int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
                                MPI_Count count, MPI_Datatype dt, int root,
-                               int lost, const char *fn)
+                               int lost)
 {
     size_t total = (size_t)(count * dt->size);
     size_t cs = ucmpi_coll_shm_slot_size(comm->size), len;
@@ -160,14 +161,14 @@ int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
     span_init(&sp, buf, count, dt);
     for (size_t off = 0; off < total && rc == MPI_SUCCESS; off += len) {
         len = total - off < cs ? total - off : cs;
-        if ((rc = enter(comm, fn, off == 0, &sh, &k)) != MPI_SUCCESS)
+        if ((rc = enter(comm, off == 0, &sh, &k)) != MPI_SUCCESS)
             break;
         if (comm->rank == root) {
-            rc = ucmpi_coll_shm_wait_writable(sh, k, fn);
+            rc = ucmpi_coll_shm_wait_writable(sh, k);
             if (rc == MPI_SUCCESS &&
                 (rc = span_pack(&sp, off, ucmpi_coll_shm_buf(sh, root, k),
                                 len)) != MPI_SUCCESS)
-                rc = nomem(comm, fn);
+                rc = nomem(comm);
             if (rc == MPI_SUCCESS && off == 0)
                 ucmpi_coll_shm_set_size(
                     sh, k, lost ? UCMPI_COLL_SHM_SIZE_LOST : total);
@@ -176,19 +177,19 @@ int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
             continue;
         }
         /* (the record every rank of a call leaves: shm.h) */
-        if (off == 0 && (rc = ucmpi_coll_shm_wait_room(sh, k, 0, fn)) !=
+        if (off == 0 && (rc = ucmpi_coll_shm_wait_room(sh, k, 0)) !=
                             MPI_SUCCESS)
             break;
         if (off == 0)
             ucmpi_coll_shm_set_size(sh, k, total);
         ucmpi_coll_shm_post(sh, k);
-        rc = ucmpi_coll_shm_wait(sh, root, k, fn);
+        rc = ucmpi_coll_shm_wait(sh, root, k);
         if (rc == MPI_SUCCESS && off == 0 &&
             (bad = ucmpi_coll_shm_check_root_size(sh, root, k, total,
-                                                  &theirs, fn)) !=
+                                                  &theirs)) !=
                 MPI_SUCCESS) {
             if (theirs != UCMPI_COLL_SHM_SIZE_LOST) {
-                rc = ucmpi_coll_shm_bcast_drain(comm, root, theirs, fn);
+                rc = ucmpi_coll_shm_bcast_drain(comm, root, theirs);
                 break;
             }
             /* a root bound for p2p voted and took k alone (taking more
@@ -198,14 +199,13 @@ int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
         }
         if (rc == MPI_SUCCESS && bad == MPI_SUCCESS &&
             span_unpack(&sp, off, ucmpi_coll_shm_buf(sh, root, k), len))
-            rc = nomem(comm, fn);
+            rc = nomem(comm);
     }
     span_done(&sp);
     return rc != MPI_SUCCESS ? rc : bad;
 }
 
-int ucmpi_coll_shm_bcast_drain(ucmpi_comm_t *comm, int root, size_t total,
-                               const char *fn)
+int ucmpi_coll_shm_bcast_drain(ucmpi_comm_t *comm, int root, size_t total)
 {
     size_t cs = ucmpi_coll_shm_slot_size(comm->size);
     ucmpi_coll_shm_t *sh;
@@ -213,9 +213,9 @@ int ucmpi_coll_shm_bcast_drain(ucmpi_comm_t *comm, int root, size_t total,
     int rc = MPI_SUCCESS;
 
     for (size_t off = cs; off < total && rc == MPI_SUCCESS; off += cs)
-        if ((rc = enter(comm, fn, 0, &sh, &k)) == MPI_SUCCESS) {
+        if ((rc = enter(comm, 0, &sh, &k)) == MPI_SUCCESS) {
             ucmpi_coll_shm_post(sh, k);
-            rc = ucmpi_coll_shm_wait(sh, root, k, fn);
+            rc = ucmpi_coll_shm_wait(sh, root, k);
         }
     return rc;
 }
@@ -226,7 +226,7 @@ int ucmpi_coll_shm_bcast_drain(ucmpi_comm_t *comm, int root, size_t total,
 int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
                                    MPI_Count scount, MPI_Datatype sdt,
                                    void *rbuf, MPI_Count rcount,
-                                   MPI_Datatype rdt, const char *fn)
+                                   MPI_Datatype rdt)
 {
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS, bad = rc;
     size_t blk = (size_t)(rcount * rdt->size), len;
@@ -244,14 +244,14 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
         span_init(&in, sbuf, scount, sdt);
     for (size_t off = 0; off < blk && rc == MPI_SUCCESS; off += len) {
         int g;
-        if ((rc = enter_group(comm, fn, off, blk, cs, gmax, &sh, &k, &g)) !=
+        if ((rc = enter_group(comm, off, blk, cs, gmax, &sh, &k, &g)) !=
             MPI_SUCCESS)
             break;
         for (int i = 0; i < g && rc == MPI_SUCCESS; i++)
             if (span_pack(&in, off + (size_t)i * cs,
                           ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i),
                           chunk_len(blk, off, cs, i)))
-                rc = nomem(comm, fn);
+                rc = nomem(comm);
         if (rc != MPI_SUCCESS)
             break;
         if (off == 0)
@@ -270,22 +270,22 @@ int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
                                 (size_t)me * blk + off + (size_t)i * cs,
                                 ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i),
                                 chunk_len(blk, off, cs, i)))
-                    rc = nomem(comm, fn);
+                    rc = nomem(comm);
         if (rc != MPI_SUCCESS ||
-            (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
+            (rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS ||
             (off == 0 &&
-             (rc = first_checks(sh, k, g, blk, &bad, fn)) != MPI_SUCCESS))
+             (rc = first_checks(sh, k, g, blk, &bad)) != MPI_SUCCESS))
             break;
         /* a rank without valid data: go on (its numbers match ours) */
         if (bad == MPI_SUCCESS && off != 0)
-            bad = ucmpi_coll_shm_check_valid(sh, k, (uint64_t)g, fn);
+            bad = ucmpi_coll_shm_check_valid(sh, k, (uint64_t)g);
         for (int i = 0; i < g; i++)
             for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
                 if (r != me &&
                     span_unpack(&out, (size_t)r * blk + off + (size_t)i * cs,
                                 ucmpi_coll_shm_buf(sh, r, k + (uint64_t)i),
                                 chunk_len(blk, off, cs, i)))
-                    rc = nomem(comm, fn);
+                    rc = nomem(comm);
     }
     span_done(&in);
     span_done(&out);
@@ -304,8 +304,7 @@ static size_t a2a_chunk(int n)
  * report it), posting as it goes: every ucmpi_coll_shm_group(n) numbers
  * once they are writable, as the chunked paths do, so that it stays
  * within a reader's window and ranks that all skip keep each other going. */
-static int skip_numbers(ucmpi_comm_t *comm, uint64_t m, uint64_t rec,
-                        const char *fn)
+static int skip_numbers(ucmpi_comm_t *comm, uint64_t m, uint64_t rec)
 {
     ucmpi_coll_shm_t *sh = NULL;
     uint64_t k = 0, k0 = 0;
@@ -313,13 +312,13 @@ static int skip_numbers(ucmpi_comm_t *comm, uint64_t m, uint64_t rec,
     int rc = MPI_SUCCESS;
 
     for (uint64_t i = 0; i < m && rc == MPI_SUCCESS; i++) {
-        rc = enter(comm, fn, i == 0, &sh, &k);
+        rc = enter(comm, i == 0, &sh, &k);
         if (rc != MPI_SUCCESS)
             break;
         if (i % step == 0)
             k0 = k;
         if (i % step == step - 1 || i == m - 1) {
-            if ((rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) !=
+            if ((rc = ucmpi_coll_shm_wait_writable(sh, k)) !=
                 MPI_SUCCESS)
                 break;
             ucmpi_coll_shm_mark_invalid(sh, k0, k - k0 + 1);
@@ -344,7 +343,7 @@ int ucmpi_coll_shm_alltoall_skip(ucmpi_comm_t *comm, size_t nbytes,
         return UCMPI_SHM_FALLBACK;
     else
         m = (blk + cs - 1) / cs;       /* a number per chunk */
-    return skip_numbers(comm, m, nbytes, fn);
+    return skip_numbers(comm, m, nbytes);
 }
 
 int ucmpi_coll_shm_allgather_skip(ucmpi_comm_t *comm, size_t nbytes,
@@ -354,7 +353,7 @@ int ucmpi_coll_shm_allgather_skip(ucmpi_comm_t *comm, size_t nbytes,
 
     /* one buffer (shm_xfer.c), else a number per chunk */
     return skip_numbers(comm, nbytes <= cs ? 1 : (nbytes + cs - 1) / cs,
-                        nbytes, fn);
+                        nbytes);
 }
 
 /* Each chunk: bytes [off, off+len) of each of my n outgoing blocks, side
@@ -363,7 +362,7 @@ int ucmpi_coll_shm_allgather_skip(ucmpi_comm_t *comm, size_t nbytes,
 int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
                                   MPI_Count scount, MPI_Datatype sdt,
                                   void *rbuf, MPI_Count rcount,
-                                  MPI_Datatype rdt, const char *fn)
+                                  MPI_Datatype rdt)
 {
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS, bad = rc;
     size_t blk = (size_t)(rcount * rdt->size), len;
@@ -388,7 +387,7 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
     direct = inplace || (in.base != NULL && out.base != NULL);
     for (size_t off = 0; off < blk && rc == MPI_SUCCESS; off += len) {
         int g;
-        if ((rc = enter_group(comm, fn, off, blk, cs, gmax, &sh, &k, &g)) !=
+        if ((rc = enter_group(comm, off, blk, cs, gmax, &sh, &k, &g)) !=
             MPI_SUCCESS)
             break;
         for (int j = 0; j < g && rc == MPI_SUCCESS; j++) {
@@ -399,7 +398,7 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
                 if ((i != me || !direct) &&
                     span_pack(&in, (size_t)i * blk + at,
                               mine + (size_t)i * cs, cl))
-                    rc = nomem(comm, fn);
+                    rc = nomem(comm);
         }
         if (rc != MPI_SUCCESS)
             break;
@@ -417,15 +416,15 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
                             ucmpi_coll_shm_buf(sh, me, k + (uint64_t)j) +
                                 (size_t)me * cs,
                             chunk_len(blk, off, cs, j)))
-                rc = nomem(comm, fn);
+                rc = nomem(comm);
         if (rc != MPI_SUCCESS ||
-            (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
-            (off == 0 && (rc = first_checks(sh, k, g, blk * (size_t)n, &bad,
-                                            fn)) != MPI_SUCCESS))
+            (rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS ||
+            (off == 0 && (rc = first_checks(sh, k, g, blk * (size_t)n,
+                                            &bad)) != MPI_SUCCESS))
             break;
         /* a rank without valid data: go on (its numbers match ours) */
         if (bad == MPI_SUCCESS && off != 0)
-            bad = ucmpi_coll_shm_check_valid(sh, k, (uint64_t)g, fn);
+            bad = ucmpi_coll_shm_check_valid(sh, k, (uint64_t)g);
         for (int j = 0; j < g; j++)
             for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
                 if (r != me &&
@@ -433,7 +432,7 @@ int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
                                 ucmpi_coll_shm_buf(sh, r, k + (uint64_t)j) +
                                     (size_t)me * cs,
                                 chunk_len(blk, off, cs, j)))
-                    rc = nomem(comm, fn);
+                    rc = nomem(comm);
     }
     span_done(&in);
     span_done(&out);

@@ -15,6 +15,7 @@
  * above; the limits are in shm_select.c, their evidence in docs/tuning.md).
  */
 #include "coll/shm/shm.h"
+#include "coll/coll_util.h"
 
 #include <stdlib.h>
 
@@ -75,22 +76,22 @@ static void pack_pieces(char *mine, const char *in, const MPI_Count *counts,
 static int rs_one(ucmpi_comm_t *comm, const char *in, void *rbuf,
                   const MPI_Count *counts, const MPI_Count *displs,
                   MPI_Count p, uint64_t bytes, MPI_Datatype dt, MPI_Op op,
-                  int inplace, const char **x, const char *fn)
+                  int inplace, const char **x)
 {
     int n = comm->size, me = comm->rank, rc;
     size_t esize = (size_t)dt->size, off = (size_t)me * (size_t)p * esize;
     ucmpi_coll_shm_t *sh;
     uint64_t k;
 
-    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_wait_writable(sh, k, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_wait_writable(sh, k)) != MPI_SUCCESS)
         return rc;
     pack_pieces(ucmpi_coll_shm_buf(sh, me, k), in, counts, displs, 0, p,
                 esize, n, me, inplace);
     ucmpi_coll_shm_set_size(sh, k, bytes);
     ucmpi_coll_shm_post(sh, k);
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_check_sizes(sh, k, bytes, fn)) != MPI_SUCCESS ||
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_check_sizes(sh, k, bytes)) != MPI_SUCCESS ||
         counts[me] == 0)
         return rc;
     for (int r = 0; r < n; r++)
@@ -99,14 +100,13 @@ static int rs_one(ucmpi_comm_t *comm, const char *in, void *rbuf,
         x[me] = in + (size_t)displs[me] * esize;
     rc = ucmpi_coll_shm_reduce_all(x, rbuf, counts[me], dt, op, n);
     return rc == MPI_SUCCESS ? rc
-                             : ucmpi_err_comm(comm, rc, fn, "reduction failed");
+                             : ucmpi_coll_err(comm, rc, "reduction failed");
 }
 
 int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
                                         void *rbuf, const MPI_Count *counts,
                                         const MPI_Count *displs,
-                                        MPI_Datatype dt, MPI_Op op,
-                                        const char *fn)
+                                        MPI_Datatype dt, MPI_Op op)
 {
     int n = comm->size, me = comm->rank, inplace = sbuf == MPI_IN_PLACE;
     size_t esize = (size_t)dt->size;
@@ -120,7 +120,7 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
         return UCMPI_SHM_FALLBACK;
     x = n <= MAX_STACK_RANKS ? stack : malloc(sizeof(char *) * (size_t)n);
     if (x == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+        return ucmpi_coll_err(comm, MPI_ERR_NO_MEM, "out of memory");
     MPI_Count total = 0;
     for (int d = 0; d < n; d++) {
         maxc = counts[d] > maxc ? counts[d] : maxc;
@@ -129,7 +129,7 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
     int gmax = ucmpi_coll_shm_group(n);
     if (maxc <= p && maxc > 0) {
         rc = rs_one(comm, in, rbuf, counts, displs, p,
-                    (uint64_t)total * esize, dt, op, inplace, x, fn);
+                    (uint64_t)total * esize, dt, op, inplace, x);
         maxc = 0;                           /* (skips the chunks below) */
     }
     for (MPI_Count lo = 0; lo < maxc && rc == MPI_SUCCESS;) {
@@ -140,14 +140,14 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
 
         /* a group of up to gmax chunks (numbers k..k+g-1), one post */
         for (; g < gmax && at < maxc && rc == MPI_SUCCESS; g++, at += p) {
-            rc = ucmpi_coll_shm_enter(comm, fn, &sh, g == 0 ? &k : &last);
+            rc = ucmpi_coll_shm_enter(comm, &sh, g == 0 ? &k : &last);
             if (rc == UCMPI_SHM_FALLBACK && at > 0)
-                rc = ucmpi_err_comm(comm, MPI_ERR_OTHER, fn, "the shared-"
+                rc = ucmpi_coll_err(comm, MPI_ERR_OTHER, "the shared-"
                                     "memory segment went away during a "
                                     "collective");
         }
         if (rc != MPI_SUCCESS ||
-            (rc = ucmpi_coll_shm_wait_writable(sh, g > 1 ? last : k, fn)) !=
+            (rc = ucmpi_coll_shm_wait_writable(sh, g > 1 ? last : k)) !=
                 MPI_SUCCESS)
             break;
         for (int i = 0; i < g; i++)
@@ -161,9 +161,9 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
         ucmpi_coll_shm_post(sh, k);
         if (lo == 0) {
             waited = 1;
-            if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
+            if ((rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS ||
                 (rc = ucmpi_coll_shm_check_sizes(
-                     sh, k, (uint64_t)total * esize, fn)) != MPI_SUCCESS)
+                     sh, k, (uint64_t)total * esize)) != MPI_SUCCESS)
                 break;
         }
         for (int i = 0; i < g && rc == MPI_SUCCESS; i++) {
@@ -172,7 +172,7 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
                 break;            /* my block is done: nothing to read */
             MPI_Count m = counts[me] - l < p ? counts[me] - l : p;
             if (!waited++ &&
-                (rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+                (rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS)
                 break;
             for (int r = 0; r < n; r++)
                 x[r] = ucmpi_coll_shm_buf(sh, r, k + (uint64_t)i) +
@@ -182,7 +182,7 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
             rc = ucmpi_coll_shm_reduce_all(x, (char *)rbuf + (size_t)l * esize,
                                            m, dt, op, n);
             if (rc != MPI_SUCCESS)
-                rc = ucmpi_err_comm(comm, rc, fn, "reduction failed");
+                rc = ucmpi_coll_err(comm, rc, "reduction failed");
         }
         lo = at;
     }
@@ -211,7 +211,6 @@ typedef struct {
     char *out;                    /* packed result (NULL: reduce non-root) */
     MPI_Datatype dt;
     MPI_Op op;
-    const char *fn;
     const char **x;
     uint64_t sig;                 /* my size record (shm.h) */
 } split_t;
@@ -235,14 +234,14 @@ static int split_enter(split_t *s, int first, int g, ucmpi_coll_shm_t **sh,
     int rc = MPI_SUCCESS;
 
     for (int i = 0; i < g && rc == MPI_SUCCESS; i++) {
-        rc = ucmpi_coll_shm_enter(s->comm, s->fn, sh, i == 0 ? k : &last);
+        rc = ucmpi_coll_shm_enter(s->comm, sh, i == 0 ? k : &last);
         if (rc == UCMPI_SHM_FALLBACK && !(first && i == 0))
-            rc = ucmpi_err_comm(s->comm, MPI_ERR_OTHER, s->fn, "the shared-"
+            rc = ucmpi_coll_err(s->comm, MPI_ERR_OTHER, "the shared-"
                                 "memory segment went away during a "
                                 "collective");
     }
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_shm_wait_writable(*sh, g > 1 ? last : *k, s->fn);
+        rc = ucmpi_coll_shm_wait_writable(*sh, g > 1 ? last : *k);
     return rc;
 }
 
@@ -277,8 +276,8 @@ static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
     /* the first group checks every rank's count before reading anything */
     if (first) {
         waited = 1;
-        if ((rc = ucmpi_coll_shm_wait(sh, -1, k1, s->fn)) != MPI_SUCCESS ||
-            (rc = ucmpi_coll_shm_check_sizes(sh, k1, s->sig, s->fn)) !=
+        if ((rc = ucmpi_coll_shm_wait(sh, -1, k1)) != MPI_SUCCESS ||
+            (rc = ucmpi_coll_shm_check_sizes(sh, k1, s->sig)) !=
                 MPI_SUCCESS)
             return rc;
     }
@@ -295,7 +294,7 @@ static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
                                    : ucmpi_coll_shm_buf(sh, s->me,
                                                         k2 + (uint64_t)i);
         if (!waited++ &&
-            (rc = ucmpi_coll_shm_wait(sh, -1, k1, s->fn)) != MPI_SUCCESS)
+            (rc = ucmpi_coll_shm_wait(sh, -1, k1)) != MPI_SUCCESS)
             return rc;
         for (int r = 0; r < s->n; r++)
             s->x[r] = ucmpi_coll_shm_buf(sh, r, k1 + (uint64_t)i) + po;
@@ -304,7 +303,7 @@ static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
         rc = ucmpi_coll_shm_reduce_all(s->x, res - s->dt->true_lb, mm, s->dt,
                                        s->op, s->n);
         if (rc != MPI_SUCCESS)
-            return ucmpi_err_comm(s->comm, rc, s->fn, "reduction failed");
+            return ucmpi_coll_err(s->comm, rc, "reduction failed");
         if (s->out != NULL && s->root < 0)
             ucmpi_coll_shm_copy(ucmpi_coll_shm_buf(sh, s->me, k2 + (uint64_t)i),
                                 res, (size_t)mm * es);
@@ -312,7 +311,7 @@ static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
     ucmpi_coll_shm_post(sh, k2);
     if (!gather)
         return MPI_SUCCESS;
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k2, s->fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k2)) != MPI_SUCCESS)
         return rc;
     for (int i = 0; i < g; i++)
         for (int r = 0; r < s->n; r++) {
@@ -350,14 +349,13 @@ uint64_t ucmpi_coll_shm_split_numbers(int n, size_t nbytes)
 /* root < 0: allreduce.  Falls back (before any collective number, so on
  * every rank alike) when a piece cannot hold whole elements. */
 static int split_run(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
-                     MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
-                     const char *fn)
+                     MPI_Count count, MPI_Datatype dt, MPI_Op op, int root)
 {
     int n = comm->size, me = comm->rank;
     size_t es = (size_t)dt->size, pb = split_piece_bytes(n);
     const char *stack[MAX_STACK_RANKS];
     split_t s = {comm, n, me, root, sbuf == MPI_IN_PLACE, es,
-                 0, NULL, NULL, dt, op, fn, NULL,
+                 0, NULL, NULL, dt, op, NULL,
                  (uint64_t)count * es};
     int rc = MPI_SUCCESS;
 
@@ -369,7 +367,7 @@ static int split_run(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
         s.out = (char *)rbuf + dt->true_lb;
     s.x = n <= MAX_STACK_RANKS ? stack : malloc(sizeof(char *) * (size_t)n);
     if (s.x == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+        return ucmpi_coll_err(comm, MPI_ERR_NO_MEM, "out of memory");
     MPI_Count c = s.p * n, len[UCMPI_SHM_GROUP_MAX];
     int gmax = ucmpi_coll_shm_group(n);
     for (MPI_Count lo = 0; lo < count && rc == MPI_SUCCESS;) {
@@ -387,16 +385,16 @@ static int split_run(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
 
 int ucmpi_coll_shm_allreduce_split(ucmpi_comm_t *comm, const void *sbuf,
                                    void *rbuf, MPI_Count count,
-                                   MPI_Datatype dt, MPI_Op op, const char *fn)
+                                   MPI_Datatype dt, MPI_Op op)
 {
-    return split_run(comm, sbuf, rbuf, count, dt, op, -1, fn);
+    return split_run(comm, sbuf, rbuf, count, dt, op, -1);
 }
 
 int ucmpi_coll_shm_reduce_split(ucmpi_comm_t *comm, const void *sbuf,
                                 void *rbuf, MPI_Count count, MPI_Datatype dt,
-                                MPI_Op op, int root, const char *fn)
+                                MPI_Op op, int root)
 {
-    return split_run(comm, sbuf, rbuf, count, dt, op, root, fn);
+    return split_run(comm, sbuf, rbuf, count, dt, op, root);
 }
 
 /* From these bytes on the shm allreduce and reduce split the reduction
@@ -428,6 +426,8 @@ int ucmpi_coll_shm_split_wanted(int kind, int n, size_t nbytes)
         over = ucmpi_config_long("COLL_SHM_SPLIT_BYTES");
     if (over >= 0)
         return nbytes >= (size_t)over;
+    if (nbytes <= 64)
+        return 0;                 /* below every row and every buffer */
     lim = split_rows[kind == UCMPI_SHM_REDUCE][n == 2 ? 0 : n <= 4 ? 1 : 2];
     return nbytes >= lim || nbytes > ucmpi_coll_shm_slot_size(n);
 }
@@ -454,7 +454,7 @@ int ucmpi_coll_shm_reduce_numbers(ucmpi_comm_t *comm, MPI_Count count,
     return nbytes <= ucmpi_coll_shm_slot_size(comm->size) ? 1 : 0;
 }
 
-int ucmpi_coll_shm_skip(ucmpi_comm_t *comm, int numbers, const char *fn)
+int ucmpi_coll_shm_skip(ucmpi_comm_t *comm, int numbers)
 {
     ucmpi_coll_shm_t *sh = NULL;
     uint64_t k = 0;
@@ -465,8 +465,8 @@ int ucmpi_coll_shm_skip(ucmpi_comm_t *comm, int numbers, const char *fn)
      * whatever number of them it takes */
     if (numbers <= 0)
         return MPI_SUCCESS;
-    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_wait_room(sh, k, 1, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_wait_room(sh, k, 1)) != MPI_SUCCESS)
         return rc;
     ucmpi_coll_shm_set_size(sh, k, UCMPI_COLL_SHM_SIZE_LOST);
     ucmpi_coll_shm_post(sh, k);

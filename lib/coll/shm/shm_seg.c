@@ -111,38 +111,35 @@ static void attach(ucmpi_coll_shm_t *sh, const char *name)
 }
 
 /* Blocking p2p collectives on comm for the set-up (bcast of the name,
- * agreement that everyone mapped it). */
+ * agreement that everyone mapped it), on a comm of 2+ ranks. */
+static int run_setup(ucmpi_sched_t *s, int build_rc)
+{
+    if (build_rc != MPI_SUCCESS) {
+        ucmpi_sched_free(s);
+        return build_rc;
+    }
+    return ucmpi_sched_run_blocking(s);
+}
+
 static int run_bcast(ucmpi_comm_t *comm, int *buf, int len)
 {
     ucmpi_sched_t *s = ucmpi_sched_create(comm);
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
-    int rc;
 
-    if (s == NULL)
-        return MPI_ERR_NO_MEM;
-    rc = ucmpi_bcast_build(s, buf, len, MPI_INT, 0, &g,
-                           UCMPI_BCAST_BINOMIAL);
-    if (rc != MPI_SUCCESS) {
-        ucmpi_sched_free(s);
-        return rc;
-    }
-    return ucmpi_sched_run_blocking(s);
+    return s == NULL ? MPI_ERR_NO_MEM
+                     : run_setup(s, ucmpi_bcast_tree(s, buf, len, MPI_INT, 0,
+                                                     &g, 2));
 }
 
 static int run_allsum(ucmpi_comm_t *comm, int *mine, int *all)
 {
     ucmpi_sched_t *s = ucmpi_sched_create(comm);
-    int rc;
+    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(comm);
 
-    if (s == NULL)
-        return MPI_ERR_NO_MEM;
-    rc = ucmpi_allreduce_build(s, comm, mine, all, 1, MPI_INT, MPI_SUM,
-                               UCMPI_ALLREDUCE_RECURSIVE_DOUBLING);
-    if (rc != MPI_SUCCESS) {
-        ucmpi_sched_free(s);
-        return rc;
-    }
-    return ucmpi_sched_run_blocking(s);
+    return s == NULL ? MPI_ERR_NO_MEM
+                     : run_setup(s, ucmpi_allreduce_recdbl(s, mine, all, 1,
+                                                           MPI_INT, MPI_SUM,
+                                                           &g));
 }
 
 /* Bytes of the segment (layout at the top of this file). */
@@ -163,7 +160,7 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
     int namebuf[NAME_LEN / sizeof(int) + 1] = {0};
     char *name = (char *)namebuf;
     int mine, all = 0, rc;
-    const char *fn = comm->coll.fn;
+    const char *saved = comm->coll.fn;
 
     sh->comm = comm;
     sh->n = comm->size;
@@ -198,7 +195,7 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
      * whose bcast worked waiting there for ever (MPICH ft/bcast) */
     int vote = run_allsum(comm, &mine, &all);
     rc = rc != MPI_SUCCESS ? rc : vote;
-    comm->coll.fn = fn;
+    comm->coll.fn = saved;
     if (sh->me == 0 && name[0] != '\0')
         shm_unlink(name);            /* all mapped it (or gave up) */
     sh->ok = rc == MPI_SUCCESS && all == sh->n;
@@ -230,8 +227,7 @@ static int inject_failure(void)
     return r >= 0 && r == ucmpi_global.world_rank;
 }
 
-static ucmpi_coll_shm_t *shm_get(ucmpi_comm_t *comm, int *rc,
-                                 const char *fn)
+static ucmpi_coll_shm_t *shm_get(ucmpi_comm_t *comm, int *rc)
 {
     ucmpi_coll_shm_t **slot = (ucmpi_coll_shm_t **)ucmpi_coll_shm_slot(comm);
 
@@ -252,7 +248,6 @@ static ucmpi_coll_shm_t *shm_get(ucmpi_comm_t *comm, int *rc,
          * the collective while the others ran it */
         (void)setup(comm, sh != NULL ? sh : &vote_no, sh == NULL);
     }
-    (void)fn;
     return (*slot)->ok ? *slot : NULL;
 }
 
@@ -325,12 +320,12 @@ static inline uint64_t rec_bytes(uint64_t rec)
     return (rec >> 40 & 0xff) == 0 ? rec & ((1ULL << 40) - 1) : rec;
 }
 
-int ucmpi_coll_shm_enter(ucmpi_comm_t *comm, const char *fn,
+int ucmpi_coll_shm_enter(ucmpi_comm_t *comm,
                          ucmpi_coll_shm_t **sh, uint64_t *k)
 {
     int rc;
 
-    *sh = shm_get(comm, &rc, fn);
+    *sh = shm_get(comm, &rc);
     if (*sh == NULL)
         return rc != MPI_SUCCESS ? rc : UCMPI_SHM_FALLBACK;
     *k = ++(*sh)->seq;
@@ -390,11 +385,10 @@ char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
 
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
-                              MPI_Datatype dt, uint64_t sig, int tagged,
-                              const char *fn)
+                              MPI_Datatype dt, uint64_t sig, int tagged)
 {
     size_t nbytes = (size_t)(count * dt->size);
-    int rc = ucmpi_coll_shm_wait_room(sh, k, nbytes, fn);
+    int rc = ucmpi_coll_shm_wait_room(sh, k, nbytes);
 
     if (rc != MPI_SUCCESS)
         return rc;
@@ -449,8 +443,7 @@ void ucmpi_coll_shm_mark_invalid(ucmpi_coll_shm_t *sh, uint64_t k0,
 }
 
 /* Which rank marked one of k .. k+g-1 (rare: some rank marked numbers). */
-static int check_marks(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
-                       const char *fn)
+static int check_marks(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g)
 {
     for (int r = 0; r < sh->n; r++) {
         const uint64_t *w = invalid_marks(sh, r);
@@ -461,20 +454,19 @@ static int check_marks(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
             continue;
         for (uint64_t j = k; j < k + g && j < hi; j++)
             if (j + 64 >= hi && (w[0] >> (j % 64)) & 1)
-                return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn,
+                return ucmpi_coll_err(sh->comm, MPI_ERR_TRUNCATE,
                                       "rank %d sent no block: its own "
                                       "arguments failed a check", r);
     }
     return MPI_SUCCESS;
 }
 
-int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g,
-                               const char *fn)
+int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g)
 {
     if (__builtin_expect(__atomic_load_n(any_invalid(sh), __ATOMIC_ACQUIRE) <=
                              k, 1))
         return MPI_SUCCESS;
-    return check_marks(sh, k, g, fn);
+    return check_marks(sh, k, g);
 }
 
 /* ---- every rank's byte count, so a mismatch is an error ---- */
@@ -540,16 +532,16 @@ static void call_name(uint64_t rec, char *buf, size_t len)
 
 /* Rank r recorded `theirs` for k where this rank has `mine` (records). */
 static int size_error(ucmpi_coll_shm_t *sh, int r, uint64_t k,
-                      uint64_t theirs, uint64_t mine, const char *fn)
+                      uint64_t theirs, uint64_t mine)
 {
     char a[64], b[64];
 
     if (theirs == UCMPI_COLL_SHM_SIZE_LOST)
-        return ucmpi_err_comm(sh->comm, MPI_ERR_OTHER, fn, "rank %d could "
+        return ucmpi_coll_err(sh->comm, MPI_ERR_OTHER, "rank %d could "
                               "not take part (its arguments failed a check)",
                               r);
     if (is_vote(theirs, k))
-        return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d "
+        return ucmpi_coll_err(sh->comm, MPI_ERR_TRUNCATE, "rank %d "
                               "passed %llu bytes, past the shared-memory "
                               "path, this rank %llu: the counts or types of "
                               "the ranks differ", r,
@@ -559,11 +551,11 @@ static int size_error(ucmpi_coll_shm_t *sh, int r, uint64_t k,
         (theirs ^ mine) >> REC_CALL_SHIFT != 0) {
         call_name(theirs, a, sizeof(a));
         call_name(mine, b, sizeof(b));
-        return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d is "
+        return ucmpi_coll_err(sh->comm, MPI_ERR_TRUNCATE, "rank %d is "
                               "in %s, this rank in %s: the ranks' calls "
                               "differ (collective or root)", r, a, b);
     }
-    return ucmpi_err_comm(sh->comm, MPI_ERR_TRUNCATE, fn, "rank %d passed "
+    return ucmpi_coll_err(sh->comm, MPI_ERR_TRUNCATE, "rank %d passed "
                           "%llu bytes, this rank %llu: the counts or types "
                           "of the ranks differ", r,
                           (unsigned long long)rec_bytes(theirs),
@@ -574,8 +566,7 @@ static int size_error(ucmpi_coll_shm_t *sh, int r, uint64_t k,
  * k, but posted none beyond it: going back to k (the numbers entered but
  * not posted are free again) ends the call at k on every rank, the ones
  * that do not check (contributors of a whole-vector reduce) included. */
-static int check_records(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t mine,
-                         const char *fn)
+static int check_records(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t mine)
 {
     uint64_t theirs = mine;
     int bad = sh->n;
@@ -591,11 +582,11 @@ static int check_records(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t mine,
     sh->seq = k;
     /* (a voter bound for p2p may meet a chunked allgather/alltoall,
      * shm_large.c: size_error names it) */
-    return size_error(sh, bad, k, theirs, mine, fn);
+    return size_error(sh, bad, k, theirs, mine);
 }
 
 int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
-                               uint64_t nbytes, const char *fn)
+                               uint64_t nbytes)
 {
     uint64_t rec = rec_of(sh, nbytes), key = size_key(k, rec);
     int r = 0;
@@ -607,12 +598,12 @@ int ucmpi_coll_shm_check_sizes(ucmpi_coll_shm_t *sh, uint64_t k,
                 break;
     if (__builtin_expect(r == sh->n, 1))
         return MPI_SUCCESS;
-    return check_records(sh, k, rec, fn);
+    return check_records(sh, k, rec);
 }
 
 int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
                                    uint64_t k, uint64_t nbytes,
-                                   uint64_t *theirs, const char *fn)
+                                   uint64_t *theirs)
 {
     uint64_t rec = *size_rec(sh, root, k), mine = rec_of(sh, nbytes);
 
@@ -626,7 +617,7 @@ int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
                       (rec ^ mine) >> REC_CALL_SHIFT == 0
                   ? rec_bytes(rec)
                   : UCMPI_COLL_SHM_SIZE_LOST;
-    return size_error(sh, root, k, rec, mine, fn);
+    return size_error(sh, root, k, rec, mine);
 }
 
 /* Whether rank r's record at k is a vote (it went p2p, taking k alone). */
@@ -641,7 +632,7 @@ int ucmpi_coll_shm_voted(ucmpi_coll_shm_t *sh, int r, uint64_t k)
  * shm non-root does (ucmpi_coll_shm_bcast_drain); until 2-rank bcast went
  * shm beyond one buffer, no default set-up had a chunked root meet a
  * voter. */
-int ucmpi_coll_shm_vote_drain(ucmpi_comm_t *comm, int root, const char *fn)
+int ucmpi_coll_shm_vote_drain(ucmpi_comm_t *comm, int root)
 {
     ucmpi_coll_shm_t **slot = (ucmpi_coll_shm_t **)ucmpi_coll_shm_slot(comm);
     ucmpi_coll_shm_t *sh = slot != NULL ? *slot : NULL;
@@ -654,7 +645,7 @@ int ucmpi_coll_shm_vote_drain(ucmpi_comm_t *comm, int root, const char *fn)
         (rec ^ sh->call) >> REC_CALL_SHIFT != 0 ||
         rec_bytes(rec) <= sh->slot)
         return MPI_SUCCESS;
-    return ucmpi_coll_shm_bcast_drain(comm, root, rec_bytes(rec), fn);
+    return ucmpi_coll_shm_bcast_drain(comm, root, rec_bytes(rec));
 }
 
 /* Rank r's size record for k, read without a check (the vote of

@@ -22,16 +22,16 @@ int ucmpi_xfer_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
 
     if (!ucmpi_coll_shm_wanted(comm, kind, 0))
         return UCMPI_SHM_FALLBACK;
-    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS)
         return rc;
-    if ((rc = ucmpi_coll_shm_wait_room(sh, k, 0, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_wait_room(sh, k, 0)) != MPI_SUCCESS)
         return rc;
     mine = flags & UCMPI_XFER_VOTE_LOST ? UCMPI_COLL_SHM_SIZE_LOST
                                         : vote_record(k, nbytes);
     ucmpi_coll_shm_set_size(sh, k, mine);
     ucmpi_coll_shm_mark_invalid(sh, k, 1);    /* shm readers: truncation */
     ucmpi_coll_shm_post(sh, k);
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS)
         return rc;
     for (int r = 0; r < comm->size; r++) {
         uint64_t theirs = ucmpi_coll_shm_size_of(sh, r, k);
@@ -40,16 +40,16 @@ int ucmpi_xfer_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
         if (flags & (UCMPI_XFER_VOTE_QUIET | UCMPI_XFER_VOTE_LOST))
             return MPI_ERR_TRUNCATE;
         if (theirs == UCMPI_COLL_SHM_SIZE_LOST)
-            return ucmpi_err_comm(comm, MPI_ERR_OTHER, fn, "rank %d could "
+            return ucmpi_coll_err(comm, MPI_ERR_OTHER, "rank %d could "
                                   "not take part (its arguments failed a "
                                   "check)", r);
         if (theirs >> 40 == (k & ((1ULL << 24) - 1)))
-            return ucmpi_err_comm(comm, MPI_ERR_TRUNCATE, fn, "rank %d "
+            return ucmpi_coll_err(comm, MPI_ERR_TRUNCATE, "rank %d "
                                   "passed %llu bytes, this rank %llu: the "
                                   "counts or types of the ranks differ", r,
                                   (unsigned long long)(theirs ^ k << 40),
                                   (unsigned long long)nbytes);
-        return ucmpi_err_comm(comm, MPI_ERR_TRUNCATE, fn, "rank %d passed "
+        return ucmpi_coll_err(comm, MPI_ERR_TRUNCATE, "rank %d passed "
                               "few enough bytes for the shared-memory path, "
                               "this rank %llu: the counts or types of the "
                               "ranks differ", r, (unsigned long long)nbytes);

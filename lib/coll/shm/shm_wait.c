@@ -4,6 +4,7 @@
  * need (spin, progress, yield, futex sleep).  The segment: shm_seg.c.
  */
 #include "coll/shm/shm_seg.h"
+#include "coll/coll_util.h"
 #include "coll/coll.h"
 #include "coll/sched_abort.h"
 #include "p2p/progress.h"
@@ -151,7 +152,7 @@ static inline int pending(ucmpi_coll_shm_t *sh, int from, uint64_t k)
  * most likely needs this core), and after SLEEP_AFTER of them the rank
  * sleeps on the flag it waits for.  Checks now and then that the peer
  * still lives. */
-static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k, const char *fn)
+static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 {
     int cur = r >= 0 ? r : pending(sh, 0, k);
     unsigned spins = ucmpi_progress_polling ? 0 : SPIN_PURE, idle = 0;
@@ -198,27 +199,26 @@ static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k, const char *fn)
         ucmpi_rt_wait_done();
     if (rc == MPI_ERR_OTHER) {
         sh->ok = 0;                   /* the sequence is broken for good */
-        return ucmpi_err_comm(sh->comm, rc, fn, "%s while this rank waits "
+        return ucmpi_coll_err(sh->comm, rc, "%s while this rank waits "
                               "for it in a shared-memory collective: the "
                               "ranks' collectives are out of step", why);
     }
     if (rc != MPI_SUCCESS) {
         sh->ok = 0;                   /* the sequence is broken for good */
-        return ucmpi_err_comm(sh->comm, rc, fn, "rank %d died during a "
+        return ucmpi_coll_err(sh->comm, rc, "rank %d died during a "
                               "shared-memory collective", cur);
     }
     return MPI_SUCCESS;
 }
 
-int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k,
-                        const char *fn)
+int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 {
     if (r >= 0)
         return __atomic_load_n(flag(sh, r), __ATOMIC_ACQUIRE) >= k
                    ? MPI_SUCCESS
-                   : wait_slow(sh, r, k, fn);
+                   : wait_slow(sh, r, k);
     if (pending(sh, 0, k) < sh->n) {
-        int rc = wait_slow(sh, -1, k, fn);
+        int rc = wait_slow(sh, -1, k);
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -236,26 +236,23 @@ int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k,
 
 /* Buffer k % depth was last used by collective k - depth (or earlier),
  * which every rank finished once it posted k - depth + 1. */
-static int wait_ring(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t depth,
-                     const char *fn)
+static int wait_ring(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t depth)
 {
     if (k < depth || sh->writable >= k - (depth - 1))
         return MPI_SUCCESS;
-    return ucmpi_coll_shm_wait(sh, -1, k - (depth - 1), fn);
+    return ucmpi_coll_shm_wait(sh, -1, k - (depth - 1));
 }
 
-int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k,
-                                 const char *fn)
+int ucmpi_coll_shm_wait_writable(ucmpi_coll_shm_t *sh, uint64_t k)
 {
-    return wait_ring(sh, k, NBUF, fn);
+    return wait_ring(sh, k, NBUF);
 }
 
 int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
-                             size_t nbytes, const char *fn)
+                             size_t nbytes)
 {
     return wait_ring(sh, k,
                      medium(sh, nbytes)              ? NMED
                      : nbytes > UCMPI_COLL_SHM_SMALL ? NBUF
-                                                     : NSMALL,
-                     fn);
+                                                     : NSMALL);
 }

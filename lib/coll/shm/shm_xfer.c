@@ -4,6 +4,7 @@
  * and after everyone posted copies what it needs out of the others'.
  */
 #include "coll/shm/shm.h"
+#include "coll/coll_util.h"
 
 static inline char *block(const void *buf, int i, MPI_Count count,
                           MPI_Datatype dt)
@@ -13,8 +14,7 @@ static inline char *block(const void *buf, int i, MPI_Count count,
 
 int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
                              MPI_Count scount, MPI_Datatype sdt, void *rbuf,
-                             MPI_Count rcount, MPI_Datatype rdt,
-                             const char *fn)
+                             MPI_Count rcount, MPI_Datatype rdt)
 {
     int rc, me = comm->rank;
     ucmpi_coll_shm_t *sh;
@@ -23,15 +23,15 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
 
     if (nbytes > ucmpi_coll_shm_slot_size(comm->size))
         return ucmpi_coll_shm_allgather_large(comm, sbuf, scount, sdt, rbuf,
-                                              rcount, rdt, fn);
-    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
+                                              rcount, rdt);
+    if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS)
         return rc;
     rc = sbuf == MPI_IN_PLACE
              ? ucmpi_coll_shm_contribute(sh, k, me,
                                          block(rbuf, me, rcount, rdt),
-                                         rcount, rdt, nbytes, 0, fn)
+                                         rcount, rdt, nbytes, 0)
              : ucmpi_coll_shm_contribute(sh, k, me, sbuf, scount, sdt,
-                                         nbytes, 0, fn);
+                                         nbytes, 0);
     if (rc != MPI_SUCCESS)
         return rc;
     /* my own block while the others still write: contiguous, straight
@@ -45,9 +45,9 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
                               ucmpi_coll_shm_data(sh, me, k, nbytes));
     /* every rank's block bytes (the flag-line words the wait just read):
      * unchecked, counts that differ would be taken as data (MPI_SUCCESS) */
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_check_valid(sh, k, 1, fn)) != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_check_sizes(sh, k, nbytes, fn)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_check_valid(sh, k, 1)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_check_sizes(sh, k, nbytes)) != MPI_SUCCESS)
         return rc;
     for (int r = 0; r < comm->size; r++)
         if (r != me)
@@ -87,8 +87,7 @@ static void pack_blocks(char *mine, const void *sbuf, MPI_Count scount,
  * 32 KiB was level with Open MPI's eager exchange). */
 int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
                             MPI_Count scount, MPI_Datatype sdt, void *rbuf,
-                            MPI_Count rcount, MPI_Datatype rdt,
-                            const char *fn)
+                            MPI_Count rcount, MPI_Datatype rdt)
 {
     int rc, n = comm->size, me = comm->rank, inplace = sbuf == MPI_IN_PLACE;
     ucmpi_coll_shm_t *sh;
@@ -98,8 +97,8 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
 
     if (blk * (size_t)n > ucmpi_coll_shm_slot_size(n))
         return ucmpi_coll_shm_alltoall_large(comm, sbuf, scount, sdt, rbuf,
-                                             rcount, rdt, fn);
-    if ((rc = ucmpi_coll_shm_enter(comm, fn, &sh, &k)) != MPI_SUCCESS)
+                                             rcount, rdt);
+    if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS)
         return rc;
     if (inplace) {                    /* everything is packed before use */
         sbuf = rbuf;
@@ -107,7 +106,7 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
         sdt = rdt;
     }
     int direct = inplace || (sdt->contig && rdt->contig);
-    if ((rc = ucmpi_coll_shm_wait_room(sh, k, blk * (size_t)n, fn)) !=
+    if ((rc = ucmpi_coll_shm_wait_room(sh, k, blk * (size_t)n)) !=
         MPI_SUCCESS)
         return rc;
     mine = ucmpi_coll_shm_data(sh, me, k, blk * (size_t)n);
@@ -121,9 +120,9 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
     else if (!inplace)
         ucmpi_coll_shm_copy(block(rbuf, me, rcount, rdt) + rdt->true_lb,
                             block(sbuf, me, scount, sdt) + sdt->true_lb, blk);
-    if ((rc = ucmpi_coll_shm_wait(sh, -1, k, fn)) != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_check_valid(sh, k, 1, fn)) != MPI_SUCCESS ||
-        (rc = ucmpi_coll_shm_check_sizes(sh, k, blk * (size_t)n, fn)) !=
+    if ((rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_check_valid(sh, k, 1)) != MPI_SUCCESS ||
+        (rc = ucmpi_coll_shm_check_sizes(sh, k, blk * (size_t)n)) !=
             MPI_SUCCESS)
         return rc;
     for (int r = 0; r < n; r++)

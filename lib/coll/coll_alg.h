@@ -1,0 +1,72 @@
+/*
+ * Algorithm tables.  Each collective lists its algorithms in one table,
+ * a row per algorithm with the function that builds it; the table ends
+ * with a row whose name is NULL.  UCMPI_<COLL>_ALGORITHM names a row;
+ * otherwise the collective's own rule (thresholds of coll_tune.h) picks
+ * one.  A row that needs no schedule (the shared-memory path, "shm")
+ * runs the blocking call at once when its build is handed s == NULL,
+ * and answers UCMPI_SHM_FALLBACK where the communicator has no segment.
+ */
+#ifndef UCMPI_COLL_ALG_H
+#define UCMPI_COLL_ALG_H
+
+#include "coll/coll_drv.h"
+
+/* Adds the algorithm's steps for the call *a to s. */
+typedef int (*ucmpi_coll_build_fn_t)(ucmpi_sched_t *s,
+                                     const ucmpi_coll_args_t *a);
+
+typedef struct {
+    int id;                   /* signs the schedules (sched.h) */
+    const char *name;         /* what UCMPI_<COLL>_ALGORITHM accepts */
+    const char *desc;
+    ucmpi_coll_build_fn_t build;
+} ucmpi_coll_alg_t;
+
+/* The caller's contribution to a reduction: rbuf for MPI_IN_PLACE. */
+static inline const void *ucmpi_coll_mine(const ucmpi_coll_args_t *a)
+{
+    return a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+}
+
+/* What the shm rows say of themselves. */
+#define UCMPI_COLL_SHM_DESC \
+    "on-node shared segment: flags and buffers, no messages (blocking, small)"
+
+/* The row forced by tunable `knob` (e.g. "ALLREDUCE_ALGORITHM"), or NULL
+ * for automatic selection (unset, "auto", or a name not in the table,
+ * reported once on stderr). */
+const ucmpi_coll_alg_t *ucmpi_coll_alg_forced(const ucmpi_coll_alg_t *tab,
+                                              const char *knob);
+/* The row of id (the first row if none). */
+const ucmpi_coll_alg_t *ucmpi_coll_alg_by_id(const ucmpi_coll_alg_t *tab,
+                                             int id);
+/* Signs s with row id of tab and shape (ucmpi_sched_sign): the mismatch
+ * messages name the other ranks' algorithm from tab. */
+void ucmpi_coll_alg_sign(ucmpi_sched_t *s, const ucmpi_coll_alg_t *tab,
+                         int id, unsigned shape);
+
+/* The tail of a collective's start: runs the schedule cached for key
+ * (key NULL: never cached), else a new one built by alg and, when sign
+ * is not NULL, signed with alg's row of table sign and shape; per
+ * a->mode.  Inline: the smallest calls run it on every call. */
+static inline int ucmpi_coll_alg_run(const ucmpi_coll_alg_t *alg,
+                                     ucmpi_coll_args_t *a,
+                                     const ucmpi_sched_key_t *key,
+                                     const ucmpi_coll_alg_t *sign,
+                                     unsigned shape)
+{
+    ucmpi_comm_t *comm = a->comm;
+    ucmpi_sched_t *s;
+
+    if (key != NULL && (s = ucmpi_coll_cached(comm, a->mode, key)) != NULL)
+        return ucmpi_coll_run(comm, s, MPI_SUCCESS, a->mode, a->req);
+    if ((s = ucmpi_sched_create(comm)) == NULL)
+        return ucmpi_coll_err(comm, MPI_ERR_NO_MEM, "out of memory");
+    if (sign != NULL)
+        ucmpi_coll_alg_sign(s, sign, alg->id, shape);
+    return ucmpi_coll_run_new(comm, s, alg->build(s, a), a->mode, a->req,
+                              key);
+}
+
+#endif
