@@ -346,7 +346,7 @@ int ucmpi_coll_peer_ahead(ucmpi_comm_t *c, int peer, const char **name)
 void ucmpi_coll_abort_cancel(ucmpi_request_t *r)
 {
     if (!ucmpi_request_is_complete(r))
-        ucmpi_ucx_cancel(r);
+        ucmpi_ucx_cancel(&r->p2p.op);
 }
 
 static const ucmpi_sched_abort_ops_t abort_ops = {

@@ -104,6 +104,14 @@ static int start_ucx(void)
         .peer_failed = ucmpi_peer_failed,
         .lock = ucmpi_lock,
         .unlock = ucmpi_unlock,
+        .progress = ucmpi_progress,
+        .errors = {
+            [UCMPI_UCX_E_TRUNCATE] = MPI_ERR_TRUNCATE,
+            [UCMPI_UCX_E_NO_MEM] = MPI_ERR_NO_MEM,
+            [UCMPI_UCX_E_PEER] = MPI_ERR_PROC_FAILED,
+            [UCMPI_UCX_E_OTHER] = MPI_ERR_OTHER,
+            [UCMPI_UCX_E_INTERN] = MPI_ERR_INTERN,
+        },
     };
     int rc = 0;
 

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include "ucp_glue/ucx.h"
 
 #define UCMPI_CONTAINER_OF(ptr, type, member) \
     ((type *)((char *)(ptr) - offsetof(type, member)))
@@ -305,22 +306,22 @@ struct ucmpi_request_s {
     struct ucmpi_request_s *next_free;
     /* point-to-point state, owned by lib/p2p*.c */
     struct {
-        void *ucx_req;
+        ucmpi_ucx_op_t op;    /* the transfer on the UCX glue */
         void *buf;
         MPI_Count count;
         MPI_Datatype dt;
-        int peer, tag, ctx_sub, mode;
-        void *bounce;         /* packed copy for non-contiguous data */
-        size_t bounce_len;
-        void *dt_state;       /* streaming pack/unpack state */
-        int pending;          /* UCX operations still running (Ssend: 2) */
+        int peer, tag;
         int world_peer;       /* world rank of the peer, -1 if wildcard */
+        int pending;          /* UCX operations still running (Ssend: 2) */
+        uint32_t seq;         /* send cancellation: number of this send to
+                                 world_peer (lib/p2p/p2p_cancel.h) */
+        int8_t ctx_sub, mode;
+        int8_t cancel;        /* UCMPI_CANCEL_* */
+        void *bounce;         /* packed copy for non-contiguous data */
+        void *dt_state;       /* streaming pack/unpack state */
         /* buffered sends: the user's request <-> the internal send */
         struct ucmpi_request_s *bsend_owner;
-        /* ---- send cancellation (p2p helper, lib/p2p/p2p_cancel.h) ---- */
-        uint32_t seq;         /* number of this send to world_peer */
-        int cancel;           /* UCMPI_CANCEL_* */
-        void *ack_req;        /* Ssend: UCX receive of the acknowledgement */
+        ucmpi_ucx_op_t ack_op;   /* Ssend: receive of the acknowledgement */
     } p2p;
 };
 typedef struct ucmpi_request_s ucmpi_request_t;

@@ -30,7 +30,7 @@ int PMPI_Cancel(MPI_Request *request)
     if (r->kind == UCMPI_REQ_SEND)
         ucmpi_p2p_cancel_send(r);
     else if (r->kind == UCMPI_REQ_RECV && !ucmpi_request_is_complete(r))
-        ucmpi_ucx_cancel(r);
+        ucmpi_ucx_cancel(&r->p2p.op);
     return MPI_SUCCESS;
 }
 

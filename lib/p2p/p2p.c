@@ -10,7 +10,6 @@
 #include "p2p/p2p_inline.h"
 #include "p2p/tag.h"
 #include "p2p/p2p_cancel.h"
-#include "ucp_glue/ucx.h"
 #include "core/hooks.h"
 
 #include <stdlib.h>
@@ -93,7 +92,6 @@ void ucmpi_p2p_set_proc_null(ucmpi_request_t *r)
 int ucmpi_p2p_start_send(ucmpi_request_t *r, ucmpi_comm_t *comm, int mode)
 {
     uint64_t tag;
-    int rc;
 
     if (r->p2p.peer == MPI_PROC_NULL) {
         ucmpi_p2p_set_proc_null(r);
@@ -105,12 +103,7 @@ int ucmpi_p2p_start_send(ucmpi_request_t *r, ucmpi_comm_t *comm, int mode)
     r->p2p.world_peer = ucmpi_comm_peer_world(comm, r->p2p.peer);
     if (r->p2p.ctx_sub == UCMPI_CTX_P2P)
         ucmpi_p2p_number_send(r);   /* for MPI_Cancel (p2p_cancel.h) */
-    rc = ucmpi_ucx_tag_send(r, r->p2p.world_peer, tag);
-    if (rc != MPI_SUCCESS) {
-        r->status.MPI_ERROR = rc;
-        ucmpi_request_set_complete(r);
-    }
-    return rc;
+    return ucmpi_p2p_post_send(r, r->p2p.world_peer, tag);
 }
 
 int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
@@ -132,20 +125,25 @@ static int isend_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
     ucmpi_request_t *r = ucmpi_request_pool;
     size_t bytes = (size_t)(count * dt->size);
     int world = ucmpi_comm_peer_world(comm, dest);
-    uint64_t t = ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag);
-    void *ucx_req = NULL;
+    ucmpi_ucx_xfer_t x = {.buf = ucmpi_p2p_contig_addr(buf, dt, bytes),
+                          .len = bytes, .peer = world,
+                          .tag = ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank,
+                                                tag)};
 
     if (__builtin_expect(r == NULL, 0)) {   /* grow the pool */
         if ((r = ucmpi_request_get_raw()) == NULL)
             return -1;
         ucmpi_request_put_raw(r);
     }
-    int rc = ucmpi_ucx_isend_contig(r, world, t, ucmpi_p2p_contig_addr(buf, dt, bytes),
-                                    bytes, &ucx_req);
+    /* callbacks run only inside progress: r is set up after the post */
+    x.op = &r->p2p.op;
+    r->p2p.op.done = ucmpi_p2p_send_done;
+    int rc = ucmpi_ucx_send(&x);
     if (__builtin_expect(rc == 0, 1)) {
         *req = &ucmpi_request_send_done;
         return MPI_SUCCESS;
     }
+    void *ucx_req = r->p2p.op.ucx_req;
     ucmpi_request_pool = r->next_free;      /* r is still the head */
     ucmpi_request_init(r, UCMPI_REQ_SEND, comm);
     ucmpi_p2p_describe(r, buf, count, dt, dest, tag, ctx_sub);
@@ -154,12 +152,12 @@ static int isend_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
     r->p2p.mode = UCMPI_SEND_STANDARD;
     r->p2p.world_peer = world;
     *req = r;
-    if (rc < 0) {                 /* failed at once: report at completion */
-        r->status.MPI_ERROR = -rc;
+    if (rc != UCMPI_UCX_POSTED) { /* failed at once: report at completion */
+        r->status.MPI_ERROR = rc;
         ucmpi_request_set_complete(r);
-        return -rc;
+        return rc;
     }
-    r->p2p.ucx_req = ucx_req;
+    r->p2p.op = (ucmpi_ucx_op_t){ucmpi_p2p_send_done, ucx_req};
     r->p2p.pending = 1;
     return MPI_SUCCESS;
 }
@@ -265,7 +263,7 @@ int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
 /* Waiting loops call this now and then (ucmpi_request_check_peer): a
  * receive from or a send to a dead peer fails with MPI_ERR_PROC_FAILED
  * (the UCX receive is cancelled, a send UCX still holds is abandoned:
- * ucmpi_ucx_send_abandon). */
+ * ucmpi_p2p_send_abandon). */
 static void p2p_check_peer(void *arg)
 {
     ucmpi_request_t *r = arg;
@@ -277,7 +275,7 @@ static void p2p_check_peer(void *arg)
             ucmpi_peer_failed(r->p2p.world_peer)) {
             ucmpi_ucx_peer_gone(r->p2p.world_peer);
             ucmpi_lock();
-            ucmpi_ucx_send_abandon(r);
+            ucmpi_p2p_send_abandon(r);
             ucmpi_unlock();
         }
         return;
@@ -288,7 +286,7 @@ static void p2p_check_peer(void *arg)
     ucmpi_lock();
     if (!ucmpi_request_is_complete(r)) {
         r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
-        ucmpi_ucx_cancel(r);
+        ucmpi_ucx_cancel(&r->p2p.op);
     }
     ucmpi_unlock();
 }
@@ -298,6 +296,7 @@ bool ucmpi_p2p_sync_flag_always;
 static void p2p_init(void *rc)
 {
     ucmpi_p2p_sync_flag_always = ucmpi_config_long("SYNC_FLAG_ALWAYS") != 0;
+    ucmpi_p2p_xfer_init();
     if (ucmpi_p2p_cancel_init() != 0)
         *(int *)rc = -1;
 }

@@ -8,9 +8,8 @@
 #include <string.h>
 
 /* Bytes in front of every pool request (never of a stack or schedule
- * request) where UCX may keep its request of a receive (UCX 1.13 needs
- * 272; lib/ucp_glue/tag.c checks). */
-#define UCMPI_REQ_UCX_ROOM 320
+ * request) where UCX may keep its request of a receive (UCMPI_UCX_OWN). */
+#define UCMPI_REQ_UCX_ROOM UCMPI_UCX_REQ_ROOM
 
 /* Request pool entries without initialisation (fast send path), the
  * initialisation ucmpi_request_alloc does, and the shared request every
@@ -167,5 +166,31 @@ int ucmpi_bsend_start(const void *buf, MPI_Count count, MPI_Datatype dt,
 /* MPI_SUCCESS for MPI_REQUEST_NULL or a live request, else reports
  * MPI_ERR_REQUEST as call fn (lib/p2p/wait.c). */
 int ucmpi_request_check(ucmpi_request_t *r, const char *fn);
+
+/* Requests on the UCX glue (lib/p2p/xfer.c).  The post functions return
+ * MPI_SUCCESS or the error the request completed with. */
+void ucmpi_p2p_xfer_init(void);
+int ucmpi_p2p_post_send(ucmpi_request_t *req, int world, uint64_t tag);
+int ucmpi_p2p_post_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask,
+                        unsigned flags, void *msg);
+int ucmpi_p2p_post_failed(ucmpi_request_t *req, int rc);
+/* An operation of req ended (0, UCMPI_UCX_CANCELED or an error class);
+ * the glue's done callbacks of sends and receives. */
+void ucmpi_p2p_op_done(ucmpi_request_t *req, int st);
+void ucmpi_p2p_send_done(ucmpi_ucx_op_t *op, int st, uint64_t t, size_t n)
+    __attribute__((visibility("hidden")));
+void ucmpi_p2p_recv_done(ucmpi_ucx_op_t *op, int st, uint64_t t, size_t n)
+    __attribute__((visibility("hidden")));
+void ucmpi_p2p_send_abandon(ucmpi_request_t *req);
+/* Blocking contiguous transfers without a request: a send to world rank
+ * world (errors through comm's handler as call fn unless fn is NULL), a
+ * receive, and MPI_Recv's usual case (reports as ucmpi_rt_call). */
+/* (ucmpi_p2p_send_contig: lib/p2p/p2p_inline.h) */
+int ucmpi_p2p_recv_direct(void *buf, MPI_Count count, MPI_Datatype dt,
+                          int src, int tag, ucmpi_comm_t *comm, int ctx_sub,
+                          MPI_Status *st);
+int ucmpi_p2p_recv_user(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                        int tag, MPI_Comm comm, MPI_Status *st)
+    __attribute__((visibility("hidden")));
 
 #endif

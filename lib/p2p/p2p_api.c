@@ -143,7 +143,7 @@ blocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
 
         ucmpi_rt_enter(fn);
         ++ucmpi_p2p_peer_seq[world];  /* earlier sends no longer cancellable */
-        return ucmpi_ucx_send_contig(
+        return ucmpi_p2p_send_contig(
             world, ucmpi_tag_make(comm->ctx, UCMPI_CTX_P2P, comm->rank, tag),
             ucmpi_p2p_contig_addr(buf, dt, bytes), bytes, comm, fn);
     }
@@ -355,7 +355,7 @@ recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                          ucmpi_global.thread_level != MPI_THREAD_MULTIPLE &&
                          ucmpi_p2p_stash_n == 0, 1)) {
         ucmpi_rt_enter(fn);
-        return ucmpi_ucx_recv_user(buf, count, dt, src, tag, comm, status);
+        return ucmpi_p2p_recv_user(buf, count, dt, src, tag, comm, status);
     }
     return recv_slow(buf, count, dt, src, tag, comm, status, fn);
 }

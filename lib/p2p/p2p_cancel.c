@@ -121,12 +121,8 @@ int ucmpi_p2p_stash_recv(ucmpi_request_t *r, uint64_t tag, uint64_t mask)
     if (!ucmpi_p2p_stash_probe(tag, mask, 1, &sender_tag, &len, &msg))
         return 0;
     ucmpi_lock();
-    int rc = ucmpi_ucx_msg_recv(r, msg, sender_tag, len);
+    ucmpi_p2p_post_recv(r, 0, 0, UCMPI_UCX_MSG, msg);   /* errors complete r */
     ucmpi_unlock();
-    if (rc != MPI_SUCCESS) {
-        r->status.MPI_ERROR = rc;
-        ucmpi_request_set_complete(r);
-    }
     return 1;
 }
 
@@ -159,7 +155,7 @@ static void resolve(const ucmpi_cancel_msg_t *m)
     r->p2p.cancel = UCMPI_CANCEL_DONE;
     if (m->cancelled) {
         r->status.ucmpi_cancelled = 1;
-        ucmpi_ucx_cancel_ack(r);
+        ucmpi_ucx_cancel(&r->p2p.ack_op);
     }
     /* a buffered send: the user's request waits for the outcome only */
     if (user != NULL && user->p2p.cancel == UCMPI_CANCEL_PENDING) {
@@ -167,7 +163,7 @@ static void resolve(const ucmpi_cancel_msg_t *m)
         user->status.ucmpi_cancelled = m->cancelled != 0;
         ucmpi_request_set_complete(user);
     }
-    ucmpi_ucx_op_done(r);
+    ucmpi_p2p_op_done(r, 0);
 }
 
 static int run_work(void)
@@ -293,7 +289,7 @@ void ucmpi_p2p_cancel_send(ucmpi_request_t *r)
     if (ucmpi_ucx_am_send(wp, UCMPI_AM_P2P_CANCEL, &m, sizeof(m)) !=
         MPI_SUCCESS) {
         r->p2p.cancel = UCMPI_CANCEL_DONE;
-        ucmpi_ucx_op_done(r);
+        ucmpi_p2p_op_done(r, 0);
     }
     __atomic_sub_fetch(&ucmpi_p2p_cancelling, 1, __ATOMIC_SEQ_CST);
     ucmpi_unlock();

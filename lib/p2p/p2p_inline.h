@@ -10,7 +10,6 @@
 #include "p2p/p2p.h"
 #include "p2p/tag.h"
 #include "p2p/p2p_cancel.h"
-#include "ucp_glue/ucx.h"
 
 /* Fills the p2p block of a request (stack or pool). */
 static inline void ucmpi_p2p_describe(ucmpi_request_t *r, const void *buf,
@@ -58,6 +57,52 @@ static inline void ucmpi_p2p_recv_tag(ucmpi_comm_t *comm, int sub, int src,
         ucmpi_tag_recv(comm->ctx, sub, src, tag, t, mask);
 }
 
+/* Posts a send of contiguous data for r, set up with pending 1: the
+ * request completes here (at once, or with a failed post's error) or in
+ * the glue's callback.  Always MPI_SUCCESS, so that MPI_Isend can end with
+ * it (errors surface at completion). */
+static inline __attribute__((always_inline)) int
+ucmpi_p2p_isend_req(ucmpi_request_t *r, int world, uint64_t tag,
+                    const void *buf, size_t len)
+{
+    ucmpi_ucx_xfer_t x = {.buf = (void *)buf, .len = len, .tag = tag,
+                          .peer = world, .op = &r->p2p.op};
+
+    r->p2p.op.done = ucmpi_p2p_send_done;
+    int rc = ucmpi_ucx_send(&x);
+    if (__builtin_expect(rc == 0, 1)) {
+        r->p2p.pending = 0;
+        ucmpi_request_set_complete(r);
+        return MPI_SUCCESS;
+    }
+    /* MPI_THREAD_MULTIPLE: another thread's progress may complete (and its
+     * owner free) r once posted: nothing more to record */
+    if (rc == UCMPI_UCX_POSTED)
+        return MPI_SUCCESS;
+    return ucmpi_p2p_post_failed(r, rc);
+}
+
+/* Posts a receive for the pool request r, the usual case (contiguous
+ * data) inline; always MPI_SUCCESS (a failed post completes r). */
+static inline __attribute__((always_inline)) int
+ucmpi_p2p_recv_pooled(ucmpi_request_t *r, uint64_t tag, uint64_t mask)
+{
+    MPI_Datatype dt = r->p2p.dt;
+    size_t len = (size_t)(r->p2p.count * dt->size);
+    ucmpi_ucx_xfer_t x = {.buf = ucmpi_p2p_contig_addr(r->p2p.buf, dt, len),
+                          .len = len, .tag = tag, .mask = mask,
+                          .peer = r->p2p.world_peer, .flags = UCMPI_UCX_OWN,
+                          .op = &r->p2p.op, .req_mem = r};
+
+    if (__builtin_expect(!dt->contig, 0)) {
+        ucmpi_p2p_post_recv(r, tag, mask, UCMPI_UCX_OWN, NULL);
+        return MPI_SUCCESS;
+    }
+    r->p2p.op.done = ucmpi_p2p_recv_done;
+    r->p2p.pending = 1;
+    return ucmpi_ucx_recv(&x);    /* a failed post ends in recv_done */
+}
+
 /* Starts a receive described in r (pooled: r is from the request pool). */
 static inline __attribute__((always_inline)) int
 ucmpi_p2p_start_recv_inline(ucmpi_request_t *r, ucmpi_comm_t *comm,
@@ -85,13 +130,9 @@ ucmpi_p2p_start_recv_inline(ucmpi_request_t *r, ucmpi_comm_t *comm,
         ucmpi_p2p_recv_exit(how);
         return r->status.MPI_ERROR;
     }
-    rc = pooled ? ucmpi_ucx_tag_recv_pooled(r, tag, mask)
-                : ucmpi_ucx_tag_recv(r, tag, mask);
+    rc = pooled ? ucmpi_p2p_recv_pooled(r, tag, mask)
+                : ucmpi_p2p_post_recv(r, tag, mask, 0, NULL);
     ucmpi_p2p_recv_exit(how);
-    if (rc != MPI_SUCCESS) {
-        r->status.MPI_ERROR = rc;
-        ucmpi_request_set_complete(r);
-    }
     return rc;
 }
 
@@ -112,7 +153,7 @@ ucmpi_p2p_isend_post(ucmpi_request_t *r, const void *buf, MPI_Count count,
     r->p2p.world_peer = ucmpi_comm_peer_world(comm, dest);
     ucmpi_p2p_number_send(r);
     r->p2p.pending = 1;
-    return ucmpi_ucx_isend_req(
+    return ucmpi_p2p_isend_req(
         r, r->p2p.world_peer,
         ucmpi_tag_make(comm->ctx, UCMPI_CTX_P2P, comm->rank, tag),
         ucmpi_p2p_contig_addr(buf, dt, bytes), bytes);
@@ -149,7 +190,7 @@ ucmpi_p2p_isend_leaf(ucmpi_request_t *r, const void *buf, MPI_Count count,
     r->p2p.world_peer = world;
     r->p2p.seq = ++ucmpi_p2p_peer_seq[world];   /* ucmpi_p2p_number_send */
     r->p2p.pending = 1;
-    return ucmpi_ucx_isend_req(
+    return ucmpi_p2p_isend_req(
         r, r->p2p.world_peer,
         ucmpi_tag_make(comm->ctx, UCMPI_CTX_P2P, comm->rank, tag),
         ucmpi_p2p_contig_addr(buf, dt, bytes), bytes);
@@ -190,7 +231,7 @@ ucmpi_p2p_irecv_leaf(ucmpi_request_t *r, void *buf, MPI_Count count,
     } else {
         ucmpi_tag_recv(comm->ctx, UCMPI_CTX_P2P, src, tag, &t, &mask);
     }
-    return ucmpi_ucx_tag_recv_pooled(r, t, mask);
+    return ucmpi_p2p_recv_pooled(r, t, mask);
 }
 
 /* ucmpi_irecv (the user's MPI_Irecv inlines it). */
@@ -211,6 +252,41 @@ ucmpi_p2p_irecv_inline(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     return ucmpi_p2p_start_recv_inline(r, comm, true);
 }
 
+/* The parameters of a blocking send and what its rare outcomes need, in
+ * one object: the compiler then keeps nothing in registers across the
+ * glue's call (no saves and restores on the usual path, which a message's
+ * latency waits for). */
+typedef struct {
+    ucmpi_ucx_wait_t w;
+    ucmpi_comm_t *comm;
+    const char *fn;
+    int world;
+} ucmpi_p2p_send_frame_t;
+/* After a blocking send UCX kept (or failed to post): waits, reports. */
+int ucmpi_p2p_send_contig_end(ucmpi_p2p_send_frame_t *f, int st)
+    __attribute__((visibility("hidden")));
+
+/* Blocking send of a contiguous buffer to world rank world, without a
+ * request; errors through comm's handler as call fn unless fn is NULL. */
+static inline __attribute__((always_inline)) int
+ucmpi_p2p_send_contig(int world, uint64_t tag, const void *buf, size_t len,
+                      ucmpi_comm_t *comm, const char *fn)
+{
+    ucmpi_p2p_send_frame_t f;
+    ucmpi_ucx_xfer_t x = {.buf = (void *)buf, .len = len, .tag = tag,
+                          .peer = world, .flags = UCMPI_UCX_FAST,
+                          .op = &f.w.op};
+
+    f.w.op.done = NULL;
+    f.comm = comm;
+    f.fn = fn;
+    f.world = world;
+    int rc = ucmpi_ucx_send(&x);
+    if (__builtin_expect(rc == 0, 1))
+        return MPI_SUCCESS;
+    return ucmpi_p2p_send_contig_end(&f, rc);
+}
+
 /* Blocking standard/ready send of contiguous data to rank dest >= 0: no
  * request (UCX completes it at once, or the glue waits for it).  Errors
  * go through comm's handler as call fn unless fn is NULL. */
@@ -224,46 +300,9 @@ ucmpi_p2p_send_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
 
     if (ctx_sub == UCMPI_CTX_P2P)     /* earlier sends to the peer are */
         ucmpi_p2p_next_seq(world);    /* no longer cancellable */
-    return ucmpi_ucx_send_contig(
+    return ucmpi_p2p_send_contig(
         world, ucmpi_tag_make(comm->ctx, ctx_sub, comm->rank, tag),
         ucmpi_p2p_contig_addr(buf, dt, bytes), bytes, comm, fn);
-}
-
-/* Blocking receive of contiguous data straight on a UCX request (the
- * caller made sure the stash is empty and may post without the lock). */
-static inline __attribute__((always_inline)) int
-ucmpi_p2p_recv_direct(void *buf, MPI_Count count, MPI_Datatype dt, int src,
-                      int tag, ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)
-{
-    size_t cap = (size_t)(count * dt->size), len = 0;
-    uint64_t t, mask, stag = 0;
-    int world = src >= 0 ? ucmpi_comm_peer_world(comm, src) : -1;
-
-    if (world >= 0)
-        ucmpi_p2p_recv_tag(comm, ctx_sub, src, world, tag, cap, &t, &mask);
-    else
-        ucmpi_tag_recv(comm->ctx, ctx_sub, src, tag, &t, &mask);
-    int rc = ucmpi_ucx_recv_contig(ucmpi_p2p_contig_addr(buf, dt, cap), cap,
-                                   t, mask, world, &stag, &len);
-    bool matched = rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE;
-
-    if (matched && __builtin_expect(ucmpi_tag_is_sync(stag), 0))
-        ucmpi_p2p_queue_sync_ack(comm, stag);
-    /* as the request path (recv_complete): a message ending inside an
-     * element of dt means the type signatures differ */
-    if (__builtin_expect(rc == MPI_SUCCESS && len < cap, 0) &&
-        ucmpi_dt_partial(dt, len))
-        rc = MPI_ERR_TYPE;
-    if (st != MPI_STATUS_IGNORE) {
-        *st = ucmpi_empty_status;
-        if (matched) {
-            st->MPI_SOURCE = ucmpi_tag_src(stag);
-            st->MPI_TAG = ucmpi_tag_tag(stag);
-            st->ucmpi_count = (MPI_Count)(len < cap ? len : cap);
-        }
-        st->MPI_ERROR = rc;
-    }
-    return rc;
 }
 
 #endif

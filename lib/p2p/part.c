@@ -87,11 +87,7 @@ static void post_data_recv(part_t *p)
     ucmpi_tag_recv(r->comm->ctx, UCMPI_CTX_ACK,
                    PART_SRC | DATA_SRC | r->p2p.peer, (int)p->hdr.channel,
                    &tag, &mask);
-    int rc = ucmpi_ucx_tag_recv(r, tag, mask);
-    if (rc != MPI_SUCCESS) {
-        r->status.MPI_ERROR = rc;
-        ucmpi_request_set_complete(r);
-    }
+    ucmpi_p2p_post_recv(r, tag, mask, 0, NULL);   /* errors complete r */
 }
 
 /* Receiver: has the header arrived? (part_lock held) */
@@ -193,13 +189,8 @@ static int start_send(ucmpi_request_t *r)
         return MPI_SUCCESS;
     }
     if (p->partitions == 0) {     /* nothing to mark ready: send now */
-        int rc = ucmpi_ucx_tag_send(r, r->p2p.world_peer,
-                                    data_tag(r->comm, r->comm->rank,
-                                             p->hdr.channel));
-        if (rc != MPI_SUCCESS) {
-            r->status.MPI_ERROR = rc;
-            ucmpi_request_set_complete(r);
-        }
+        ucmpi_p2p_post_send(r, r->p2p.world_peer,
+                            data_tag(r->comm, r->comm->rank, p->hdr.channel));
     }
     return MPI_SUCCESS;
 }
@@ -256,7 +247,7 @@ static void destroy(ucmpi_request_t *r)
     unlink_pending(p);
     if (p->hreq != NULL) {
         if (!ucmpi_request_is_complete(p->hreq))
-            ucmpi_ucx_cancel(p->hreq);   /* never started: no sender yet */
+            ucmpi_ucx_cancel(&p->hreq->p2p.op);   /* never started: no sender yet */
         if (ucmpi_request_is_complete(p->hreq)) {
             ucmpi_request_free(p->hreq);
         } else {
@@ -337,13 +328,11 @@ static int send_header(part_t *p, ucmpi_comm_t *c, int tag)
     h->p2p.dt = MPI_BYTE;
     h->p2p.peer = p->req->p2p.peer;
     h->p2p.world_peer = p->req->p2p.world_peer;
-    int rc = ucmpi_ucx_tag_send(h, h->p2p.world_peer,
-                                ucmpi_tag_make(c->ctx, UCMPI_CTX_ACK,
-                                               PART_SRC | c->rank, tag));
+    int rc = ucmpi_p2p_post_send(h, h->p2p.world_peer,
+                                 ucmpi_tag_make(c->ctx, UCMPI_CTX_ACK,
+                                                PART_SRC | c->rank, tag));
     if (rc == MPI_SUCCESS)
         rc = ucmpi_request_wait(h);
-    else
-        ucmpi_request_set_complete(h);
     ucmpi_request_free(h);
     return rc;
 }
@@ -362,11 +351,7 @@ static int post_header_recv(part_t *p, ucmpi_comm_t *c, int src, int tag)
     h->p2p.world_peer = p->req->p2p.world_peer;
     ucmpi_tag_recv(c->ctx, UCMPI_CTX_ACK, PART_SRC | src, tag, &rtag, &mask);
     p->hreq = h;
-    int rc = ucmpi_ucx_tag_recv(h, rtag, mask);
-    if (rc != MPI_SUCCESS) {
-        h->status.MPI_ERROR = rc;
-        ucmpi_request_set_complete(h);
-    }
+    ucmpi_p2p_post_recv(h, rtag, mask, 0, NULL);   /* errors complete h */
     return MPI_SUCCESS;
 }
 
@@ -486,15 +471,12 @@ static int mark_ready(MPI_Request r, int partition, const char *fn)
     if (__atomic_add_fetch(&p->ready, 1, __ATOMIC_ACQ_REL) != p->partitions ||
         r->p2p.peer == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    int rc = ucmpi_ucx_tag_send(r, r->p2p.world_peer,
-                                data_tag(r->comm, r->comm->rank,
-                                         p->hdr.channel));
-    if (rc != MPI_SUCCESS) {
-        r->status.MPI_ERROR = rc;
-        ucmpi_request_set_complete(r);
+    int rc = ucmpi_p2p_post_send(r, r->p2p.world_peer,
+                                 data_tag(r->comm, r->comm->rank,
+                                          p->hdr.channel));
+    if (rc != MPI_SUCCESS)
         return ucmpi_err_comm(r->comm, rc, fn, "cannot send to rank %d",
                               r->p2p.peer);
-    }
     return MPI_SUCCESS;
 }
 

@@ -137,9 +137,8 @@ static int make_message(MPI_Comm comm, matched_t *m, MPI_Message *message,
     ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_MPROBE, comm);
     if (r == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
-    r->p2p.ucx_req = m->msg;
+    r->p2p.op.ucx_req = m->msg;
     r->status.ucmpi_count = (MPI_Count)m->len;
-    r->p2p.bounce_len = m->len;
     r->status.MPI_SOURCE = ucmpi_tag_src(m->sender_tag);
     r->status.MPI_TAG = ucmpi_tag_tag(m->sender_tag);
     if (ucmpi_tag_is_sync(m->sender_tag)) {
@@ -218,25 +217,17 @@ static int start_matched(void *buf, MPI_Count count, MPI_Datatype dt,
         *out = r;
         return MPI_SUCCESS;
     }
-    void *msg = r->p2p.ucx_req;
-    uint64_t sender_tag = ucmpi_tag_make(comm->ctx, UCMPI_CTX_P2P,
-                                         r->status.MPI_SOURCE, r->status.MPI_TAG);
-    size_t len = r->p2p.bounce_len;
+    void *msg = r->p2p.op.ucx_req;
     r->kind = UCMPI_REQ_RECV;
-    r->p2p.ucx_req = NULL;
-    r->p2p.bounce_len = 0;
+    r->p2p.op.ucx_req = NULL;
     r->p2p.buf = buf;
     r->p2p.count = count;
     r->p2p.dt = dt;
     ucmpi_dt_retain(dt);
     r->p2p.peer = r->status.MPI_SOURCE;
     ucmpi_lock();
-    rc = ucmpi_ucx_msg_recv(r, msg, sender_tag, len);
+    ucmpi_p2p_post_recv(r, 0, 0, UCMPI_UCX_MSG, msg);   /* errors complete r */
     ucmpi_unlock();
-    if (rc != MPI_SUCCESS) {
-        r->status.MPI_ERROR = rc;
-        ucmpi_request_set_complete(r);
-    }
     *out = r;
     return MPI_SUCCESS;
 }

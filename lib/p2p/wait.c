@@ -59,7 +59,7 @@ int ucmpi_orphans_pending_on(ucmpi_comm_t *c, int kind, int cancel)
                       : k != kind))
             continue;
         if (cancel && k == UCMPI_REQ_RECV)
-            ucmpi_ucx_cancel(r);
+            ucmpi_ucx_cancel(&r->p2p.op);
         n++;
     }
     ucmpi_unlock();

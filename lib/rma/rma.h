@@ -158,6 +158,14 @@ int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote);
 
 /* rc, or MPI_ERR_PROC_FAILED when it is an error and target died. */
 int ucmpi_rma_peer_err(ucmpi_win_t *win, int target, int rc);
+/* Progress until the counter drains; returns its status.  The _peer form
+ * gives up with MPI_ERR_PROC_FAILED once world rank peer (-1: none) is
+ * known dead; what is pending then never completes. */
+int ucmpi_rma_cnt_wait(ucmpi_rma_cnt_t *c);
+int ucmpi_rma_cnt_wait_peer(ucmpi_rma_cnt_t *c, int peer);
+/* Remote completion of every put/atomic issued to world rank peer (-1:
+ * to all), waited for (lib/rma/sync.c). */
+int ucmpi_rma_flush_wait(int peer);
 
 /* Collective helpers over all of comm on its collective context: lib/comm's
  * blocking helper collectives (each call takes the next collective tag). */

@@ -316,3 +316,45 @@ int PMPI_Win_sync(MPI_Win win)
     ucmpi_progress_poll_miss(ucmpi_progress());
     return MPI_SUCCESS;
 }
+
+int ucmpi_rma_cnt_wait(ucmpi_rma_cnt_t *c)
+{
+    return ucmpi_rma_cnt_wait_peer(c, -1);
+}
+
+int ucmpi_rma_cnt_wait_peer(ucmpi_rma_cnt_t *c, int peer)
+{
+    unsigned spins = 0;
+    while (!ucmpi_rma_cnt_done(c)) {
+        int events = ucmpi_progress();
+        if (events != 0)
+            spins = 0;
+        /* software RMA and flush acknowledgements need the target to run:
+         * oversubscribed, give it the core every turn */
+        ucmpi_progress_handoff(events, &spins);
+        if (events != 0)
+            continue;
+        /* RMA endpoints have no error handling: look at the peer */
+        if (peer >= 0 && spins % 1024 == 0 && ucmpi_peer_failed(peer)) {
+            ucmpi_rt_wait_done();
+            return MPI_ERR_PROC_FAILED;
+        }
+    }
+    ucmpi_rt_wait_done();
+    return c->status;
+}
+
+int ucmpi_rma_flush_wait(int peer)
+{
+    /* on the heap: a flush towards a dead peer is abandoned, not freed */
+    ucmpi_rma_cnt_t *cnt = calloc(1, sizeof(*cnt));
+
+    if (cnt == NULL)
+        return MPI_ERR_NO_MEM;
+    int rc = ucmpi_rma_flush(peer, cnt);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_rma_cnt_wait_peer(cnt, peer);
+    if (rc != MPI_ERR_PROC_FAILED)
+        free(cnt);
+    return rc;
+}

@@ -172,7 +172,7 @@ int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote)
         /* only UCP puts/gets/atomics need a flush to be remotely done;
          * one peer at a time, so that a dead one is noticed */
         if (remote && p->ucx_dirty) {
-            st = ucmpi_rma_peer_err(win, t, ucmpi_rma_flush(p->world));
+            st = ucmpi_rma_peer_err(win, t, ucmpi_rma_flush_wait(p->world));
             if (st == MPI_ERR_PROC_FAILED)
                 win->broken = 1;
             if (st != MPI_SUCCESS && rc == MPI_SUCCESS)

@@ -62,7 +62,7 @@ int ucmpi_ucx_am_send(int world_dest, unsigned id, const void *data,
 
     if (ep == NULL || copy == NULL) {
         free(copy);
-        return MPI_ERR_OTHER;
+        return ucmpi_ucx_err(UCMPI_UCX_E_OTHER);
     }
     memcpy(copy, data, len);
     ucp_request_param_t p = {
@@ -75,9 +75,9 @@ int ucmpi_ucx_am_send(int world_dest, unsigned id, const void *data,
     };
     void *ret = ucp_am_send_nbx(ep, id, NULL, 0, copy, len, &p);
     if (UCS_PTR_IS_PTR(ret))
-        return MPI_SUCCESS;          /* sent_cb frees the copy */
+        return 0;          /* sent_cb frees the copy */
     free(copy);
-    return UCS_PTR_IS_ERR(ret) ? MPI_ERR_OTHER : MPI_SUCCESS;
+    return UCS_PTR_IS_ERR(ret) ? ucmpi_ucx_err(UCMPI_UCX_E_OTHER) : 0;
 }
 
 static void dropped_cb(void *req, ucs_status_t st,
@@ -95,10 +95,4 @@ void ucmpi_ucx_msg_discard(void *msg)
         .cb.recv = dropped_cb,
     };
     ucp_tag_msg_recv_nbx(ucmpi_ucx.worker, NULL, 0, msg, &p);
-}
-
-void ucmpi_ucx_cancel_ack(ucmpi_request_t *req)
-{
-    if (req->p2p.ack_req != NULL)
-        ucp_request_cancel(ucmpi_ucx.worker, req->p2p.ack_req);
 }

@@ -42,8 +42,8 @@ int ucmpi_rma_am_set_handler(int id, ucmpi_rma_am_fn_t fn)
         .flags = UCP_AM_FLAG_WHOLE_MSG,
     };
     if (ucp_worker_set_am_recv_handler(ucmpi_ucx.worker, &p) != UCS_OK)
-        return MPI_ERR_INTERN;
-    return MPI_SUCCESS;
+        return ucmpi_ucx_err(UCMPI_UCX_E_INTERN);
+    return 0;
 }
 
 typedef struct {
@@ -53,7 +53,8 @@ typedef struct {
 
 static void am_done(am_send_t *s, ucs_status_t st)
 {
-    ucmpi_rma_cnt_sub(s->cnt, st == UCS_OK ? MPI_SUCCESS : MPI_ERR_OTHER);
+    ucmpi_rma_cnt_sub(s->cnt,
+                      st == UCS_OK ? 0 : ucmpi_ucx_err(UCMPI_UCX_E_OTHER));
     free(s->msg);
     free(s);
 }
@@ -72,7 +73,7 @@ int ucmpi_rma_am_send(int peer, int id, void *msg, size_t len,
     if (ep == NULL || s == NULL) {
         free(s);
         free(msg);
-        return ep == NULL ? MPI_ERR_OTHER : MPI_ERR_NO_MEM;
+        return ucmpi_ucx_err(ep == NULL ? UCMPI_UCX_E_OTHER : UCMPI_UCX_E_NO_MEM);
     }
     s->msg = msg;
     s->cnt = cnt;
@@ -91,7 +92,7 @@ int ucmpi_rma_am_send(int peer, int id, void *msg, size_t len,
         am_done(s, UCS_OK);
     } else if (UCS_PTR_IS_ERR(sp)) {
         am_done(s, UCS_PTR_STATUS(sp));
-        return MPI_ERR_OTHER;
+        return ucmpi_ucx_err(UCMPI_UCX_E_OTHER);
     }
-    return MPI_SUCCESS;
+    return 0;
 }

@@ -112,6 +112,8 @@ static int create_worker(int mode)
         return -1;
     }
     ucmpi_ucx.multi_thread = mode == UCMPI_UCX_THREAD_MULTI;
+    ucmpi_ucx.own_ok = !ucmpi_ucx.multi_thread &&
+                       ucmpi_ucx.req_size <= UCMPI_UCX_REQ_ROOM;
     return 0;
 }
 

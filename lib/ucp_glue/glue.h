@@ -1,13 +1,11 @@
 /*
  * UCX glue shared inside lib/ucp_glue/ (the only place that sees UCP types).
- * The rest of lib/ uses the UCX-free services declared in lib/core/ucmpi.h and
- * lib/ucp_glue/ucx.h.
+ * The rest of lib/ uses the UCX-free services declared in ucx.h and rma.h.
  */
 #ifndef UCMPI_GLUE_H
 #define UCMPI_GLUE_H
 
 #include <ucp/api/ucp.h>
-#include "core/ucmpi.h"
 #include "ucx.h"
 
 typedef struct {
@@ -20,6 +18,8 @@ typedef struct {
     int *peer_failed;         /* [world_size]: UCX reported the peer dead */
     size_t req_size;          /* bytes UCX needs in front of a request the
                                  caller provides (UCP_OP_ATTR_FIELD_REQUEST) */
+    int own_ok;               /* req_size fits UCMPI_UCX_REQ_ROOM, and the
+                                 callbacks run in the posting thread */
 } ucmpi_ucx_t;
 
 extern ucmpi_ucx_t ucmpi_ucx __attribute__((visibility("hidden"))); /* no GOT */
@@ -55,8 +55,13 @@ static inline int ucmpi_ucx_peer_dead(int r)
     return ucmpi_ucx.peer_failed != NULL && ucmpi_ucx.peer_failed[r];
 }
 
-/* The MPI error class of a UCX completion status (tag.c). */
-int ucmpi_ucx_mpi_error(ucs_status_t st);
+/* The layer above's code for outcome e (UCMPI_UCX_E_*), and for a UCX
+ * completion status (0, UCMPI_UCX_CANCELED or an error code; tag.c). */
+static inline int ucmpi_ucx_err(int e)
+{
+    return ucmpi_ucx_params.errors[e];
+}
+int ucmpi_ucx_code(ucs_status_t st);
 
 /* Large messages between ranks of one node: huge pages under buffers used
  * again and again (lib/ucp_glue/hugepage.c).  Contiguous sends and

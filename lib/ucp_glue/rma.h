@@ -6,14 +6,16 @@
 #ifndef UCMPI_GLUE_RMA_H
 #define UCMPI_GLUE_RMA_H
 
-#include "core/ucmpi.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 typedef struct ucmpi_rma_mem ucmpi_rma_mem_t;     /* registered local region */
 typedef struct ucmpi_rma_rkey ucmpi_rma_rkey_t;   /* unpacked remote key */
 
 /* Completion counter: each operation started on it adds one to pending
  * (and to its parent's), completion takes it off again.  The first failure
- * is kept in status. */
+ * (an error code, see ucx.h) is kept in status. */
 typedef struct ucmpi_rma_cnt {
     int pending;
     int status;
@@ -31,12 +33,12 @@ static inline void ucmpi_rma_cnt_add(ucmpi_rma_cnt_t *c)
     for (; c != NULL; c = c->parent)
         __atomic_add_fetch(&c->pending, 1, __ATOMIC_RELAXED);
 }
-/* One operation finished with `status` (MPI_SUCCESS or an error code). */
+/* One operation finished with `status` (0 or an error code). */
 static inline void ucmpi_rma_cnt_sub(ucmpi_rma_cnt_t *c, int status)
 {
     while (c != NULL) {
         struct ucmpi_rma_cnt *parent = c->parent;
-        if (status != MPI_SUCCESS && c->status == MPI_SUCCESS)
+        if (status != 0 && c->status == 0)
             c->status = status;
         if (__atomic_sub_fetch(&c->pending, 1, __ATOMIC_ACQ_REL) == 0 &&
             c->drained != NULL)
@@ -44,11 +46,6 @@ static inline void ucmpi_rma_cnt_sub(ucmpi_rma_cnt_t *c, int status)
         c = parent;
     }
 }
-/* Progress until the counter drains; returns its status. */
-int ucmpi_rma_cnt_wait(ucmpi_rma_cnt_t *c);
-/* The same, but gives up with MPI_ERR_PROC_FAILED once world rank peer
- * (-1: none) is known dead; what is pending then never completes. */
-int ucmpi_rma_cnt_wait_peer(ucmpi_rma_cnt_t *c, int peer);
 
 /* Dedicated RMA endpoints live while some window holds a reference. */
 void ucmpi_rma_eps_retain(void);
@@ -88,8 +85,9 @@ int ucmpi_rma_atomic(int peer, int aop, size_t size, const void *value,
                      void *result, uint64_t raddr, ucmpi_rma_rkey_t *rkey,
                      ucmpi_rma_cnt_t *cnt);
 
-/* Remote completion of every put/atomic issued to `peer` (-1: to all). */
-int ucmpi_rma_flush(int peer);
+/* Remote completion of every put/atomic issued to `peer` (-1: to all),
+ * counted on cnt. */
+int ucmpi_rma_flush(int peer, ucmpi_rma_cnt_t *cnt);
 
 /* Active messages: requests to a target and its replies.  Handlers run inside UCX
  * callbacks: they copy what they need and queue work, nothing more. */

@@ -76,7 +76,7 @@ void ucmpi_rma_eps_release(void)
         void *q = ucp_ep_close_nbx(rma_eps[r], &p);
         if (UCS_PTR_IS_PTR(q)) {
             while (ucp_request_check_status(q) == UCS_INPROGRESS)
-                ucmpi_progress();
+                ucmpi_ucx_params.progress();
             ucp_request_free(q);
         }
         rma_eps[r] = NULL;

@@ -21,7 +21,7 @@ int ucmpi_rma_mem_map(void *base, size_t len, ucmpi_rma_mem_t **mem)
 {
     ucmpi_rma_mem_t *m = calloc(1, sizeof(*m));
     if (m == NULL)
-        return MPI_ERR_NO_MEM;
+        return ucmpi_ucx_err(UCMPI_UCX_E_NO_MEM);
     if (len > 0) {
         ucp_mem_map_params_t p = {
             .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS |
@@ -31,18 +31,18 @@ int ucmpi_rma_mem_map(void *base, size_t len, ucmpi_rma_mem_t **mem)
         };
         if (ucp_mem_map(ucmpi_ucx.context, &p, &m->memh) != UCS_OK) {
             free(m);
-            return MPI_ERR_INTERN;
+            return ucmpi_ucx_err(UCMPI_UCX_E_INTERN);
         }
     }
     *mem = m;
-    return MPI_SUCCESS;
+    return 0;
 }
 
 int ucmpi_rma_mem_alloc(size_t len, void **ptr, ucmpi_rma_mem_t **mem)
 {
     ucmpi_rma_mem_t *m = calloc(1, sizeof(*m));
     if (m == NULL)
-        return MPI_ERR_NO_MEM;
+        return ucmpi_ucx_err(UCMPI_UCX_E_NO_MEM);
     ucp_mem_map_params_t p = {
         .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS |
                       UCP_MEM_MAP_PARAM_FIELD_LENGTH |
@@ -54,17 +54,17 @@ int ucmpi_rma_mem_alloc(size_t len, void **ptr, ucmpi_rma_mem_t **mem)
     ucp_mem_attr_t attr = {.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS};
     if (ucp_mem_map(ucmpi_ucx.context, &p, &m->memh) != UCS_OK) {
         free(m);
-        return MPI_ERR_NO_MEM;
+        return ucmpi_ucx_err(UCMPI_UCX_E_NO_MEM);
     }
     if (ucp_mem_query(m->memh, &attr) != UCS_OK) {
         ucp_mem_unmap(ucmpi_ucx.context, m->memh);
         free(m);
-        return MPI_ERR_INTERN;
+        return ucmpi_ucx_err(UCMPI_UCX_E_INTERN);
     }
     memset(attr.address, 0, len);
     *ptr = attr.address;
     *mem = m;
-    return MPI_SUCCESS;
+    return 0;
 }
 
 void ucmpi_rma_mem_unmap(ucmpi_rma_mem_t *mem)
@@ -84,19 +84,19 @@ int ucmpi_rma_rkey_pack(ucmpi_rma_mem_t *mem, void **buf, size_t *len)
     if (mem == NULL || mem->memh == NULL) {
         *buf = NULL;
         *len = 0;
-        return MPI_SUCCESS;
+        return 0;
     }
     if (ucp_rkey_pack(ucmpi_ucx.context, mem->memh, &ucx_buf, &n) != UCS_OK)
-        return MPI_ERR_INTERN;
+        return ucmpi_ucx_err(UCMPI_UCX_E_INTERN);
     void *copy = malloc(n);
     if (copy != NULL)
         memcpy(copy, ucx_buf, n);
     ucp_rkey_buffer_release(ucx_buf);
     if (copy == NULL)
-        return MPI_ERR_NO_MEM;
+        return ucmpi_ucx_err(UCMPI_UCX_E_NO_MEM);
     *buf = copy;
     *len = n;
-    return MPI_SUCCESS;
+    return 0;
 }
 
 int ucmpi_rma_rkey_unpack(int peer, const void *buf, size_t len,
@@ -104,20 +104,20 @@ int ucmpi_rma_rkey_unpack(int peer, const void *buf, size_t len,
 {
     if (len == 0) {
         *rkey = NULL;
-        return MPI_SUCCESS;
+        return 0;
     }
     ucp_ep_h ep = ucmpi_rma_ep(peer);
     if (ep == NULL)
-        return MPI_ERR_OTHER;
+        return ucmpi_ucx_err(UCMPI_UCX_E_OTHER);
     ucmpi_rma_rkey_t *k = malloc(sizeof(*k));
     if (k == NULL)
-        return MPI_ERR_NO_MEM;
+        return ucmpi_ucx_err(UCMPI_UCX_E_NO_MEM);
     if (ucp_ep_rkey_unpack(ep, buf, &k->rkey) != UCS_OK) {
         free(k);
-        return MPI_ERR_INTERN;
+        return ucmpi_ucx_err(UCMPI_UCX_E_INTERN);
     }
     *rkey = k;
-    return MPI_SUCCESS;
+    return 0;
 }
 
 void ucmpi_rma_rkey_destroy(ucmpi_rma_rkey_t *rkey)

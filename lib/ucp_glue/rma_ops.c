@@ -18,7 +18,7 @@ static void cnt_add(ucmpi_rma_cnt_t *c)
 
 static void cnt_done(ucmpi_rma_cnt_t *c, ucs_status_t st)
 {
-    ucmpi_rma_cnt_sub(c, st == UCS_OK ? MPI_SUCCESS : MPI_ERR_OTHER);
+    ucmpi_rma_cnt_sub(c, st == UCS_OK ? 0 : ucmpi_ucx_err(UCMPI_UCX_E_OTHER));
 }
 
 static void op_cb(void *req, ucs_status_t st, void *user)
@@ -32,40 +32,13 @@ static int finish(ucs_status_ptr_t sp, ucmpi_rma_cnt_t *cnt)
 {
     if (sp == NULL) {
         cnt_done(cnt, UCS_OK);
-        return MPI_SUCCESS;
+        return 0;
     }
     if (UCS_PTR_IS_ERR(sp)) {
         cnt_done(cnt, UCS_PTR_STATUS(sp));
-        return MPI_ERR_OTHER;
+        return ucmpi_ucx_err(UCMPI_UCX_E_OTHER);
     }
-    return MPI_SUCCESS;
-}
-
-int ucmpi_rma_cnt_wait(ucmpi_rma_cnt_t *c)
-{
-    return ucmpi_rma_cnt_wait_peer(c, -1);
-}
-
-int ucmpi_rma_cnt_wait_peer(ucmpi_rma_cnt_t *c, int peer)
-{
-    unsigned spins = 0;
-    while (!ucmpi_rma_cnt_done(c)) {
-        int events = ucmpi_progress();
-        if (events != 0)
-            spins = 0;
-        /* software RMA and flush acknowledgements need the target to run:
-         * oversubscribed, give it the core every turn */
-        ucmpi_progress_handoff(events, &spins);
-        if (events != 0)
-            continue;
-        /* RMA endpoints have no error handling: look at the peer */
-        if (peer >= 0 && spins % 1024 == 0 && ucmpi_peer_failed(peer)) {
-            ucmpi_rt_wait_done();
-            return MPI_ERR_PROC_FAILED;
-        }
-    }
-    ucmpi_rt_wait_done();
-    return c->status;
+    return 0;
 }
 
 static ucp_request_param_t op_param(ucmpi_rma_cnt_t *cnt)
@@ -84,7 +57,7 @@ int ucmpi_rma_put(int peer, const void *buf, size_t len, uint64_t raddr,
 {
     ucp_ep_h ep = ucmpi_rma_ep(peer);
     if (ep == NULL || rkey == NULL)
-        return MPI_ERR_OTHER;
+        return ucmpi_ucx_err(UCMPI_UCX_E_OTHER);
     ucp_request_param_t p = op_param(cnt);
     cnt_add(cnt);
     return finish(ucp_put_nbx(ep, buf, len, raddr, ucmpi_rma_rkey_ucp(rkey),
@@ -96,7 +69,7 @@ int ucmpi_rma_get(int peer, void *buf, size_t len, uint64_t raddr,
 {
     ucp_ep_h ep = ucmpi_rma_ep(peer);
     if (ep == NULL || rkey == NULL)
-        return MPI_ERR_OTHER;
+        return ucmpi_ucx_err(UCMPI_UCX_E_OTHER);
     ucp_request_param_t p = op_param(cnt);
     cnt_add(cnt);
     return finish(ucp_get_nbx(ep, buf, len, raddr, ucmpi_rma_rkey_ucp(rkey),
@@ -118,7 +91,7 @@ int ucmpi_rma_atomic(int peer, int aop, size_t size, const void *value,
 {
     ucp_ep_h ep = ucmpi_rma_ep(peer);
     if (ep == NULL || rkey == NULL || (size != 4 && size != 8))
-        return MPI_ERR_OTHER;
+        return ucmpi_ucx_err(UCMPI_UCX_E_OTHER);
     ucp_request_param_t p = op_param(cnt);
     p.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
     p.datatype = ucp_dt_make_contig(size);
@@ -131,30 +104,14 @@ int ucmpi_rma_atomic(int peer, int aop, size_t size, const void *value,
                                     ucmpi_rma_rkey_ucp(rkey), &p), cnt);
 }
 
-int ucmpi_rma_flush(int peer)
+int ucmpi_rma_flush(int peer, ucmpi_rma_cnt_t *cnt)
 {
-    /* on the heap: a flush towards a dead peer is abandoned, not freed */
-    ucmpi_rma_cnt_t *cnt = calloc(1, sizeof(*cnt));
-    ucs_status_ptr_t sp;
-
-    if (cnt == NULL)
-        return MPI_ERR_NO_MEM;
     ucp_request_param_t p = op_param(cnt);
+    ucp_ep_h ep = NULL;
+
+    if (peer >= 0 && (ep = ucmpi_rma_ep(peer)) == NULL)
+        return ucmpi_ucx_err(UCMPI_UCX_E_OTHER);
     cnt_add(cnt);
-    if (peer < 0) {
-        sp = ucp_worker_flush_nbx(ucmpi_ucx.worker, &p);
-    } else {
-        ucp_ep_h ep = ucmpi_rma_ep(peer);
-        if (ep == NULL) {
-            free(cnt);
-            return MPI_ERR_OTHER;
-        }
-        sp = ucp_ep_flush_nbx(ep, &p);
-    }
-    int rc = finish(sp, cnt);
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_rma_cnt_wait_peer(cnt, peer);
-    if (rc != MPI_ERR_PROC_FAILED)
-        free(cnt);
-    return rc;
+    return finish(ep == NULL ? ucp_worker_flush_nbx(ucmpi_ucx.worker, &p)
+                             : ucp_ep_flush_nbx(ep, &p), cnt);
 }

@@ -1,6 +1,6 @@
 /*
- * The 64-bit UCP tag of every tagged message (lib/ucp_glue owns it: its
- * send handles the sync flag and its completion reports source and tag):
+ * The 64-bit UCP tag of every tagged message (the glue moves it as it is;
+ * lib/p2p sets the sync flag and reads source and tag from it):
  *   [63]     synchronous-send flag (receiver acknowledges when matched)
  *   [62:45]  context: communicator context id * 4 + sub-context
  *   [44:24]  source rank in the sender's (local) group

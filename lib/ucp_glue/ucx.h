@@ -4,7 +4,21 @@
 #ifndef UCMPI_UCX_H
 #define UCMPI_UCX_H
 
-#include "core/ucmpi.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define UCMPI_UCX_HIDDEN __attribute__((visibility("hidden")))
+#define UCMPI_UCX_EXPORT __attribute__((visibility("default")))
+
+/* Outcomes of the glue's operations.  Functions return 0 or the code
+ * the layer above chose for the outcome (params.errors); done callbacks
+ * also see UCMPI_UCX_CANCELED. */
+enum { UCMPI_UCX_OK, UCMPI_UCX_E_TRUNCATE, UCMPI_UCX_E_NO_MEM,
+       UCMPI_UCX_E_PEER, UCMPI_UCX_E_OTHER, UCMPI_UCX_E_INTERN,
+       UCMPI_UCX_NCODES };
+#define UCMPI_UCX_CANCELED (-1)
+#define UCMPI_UCX_POSTED   (-2)   /* UCX holds the operation */
 
 /* What the glue is told at start-up: the job's shape, the tunables it
  * uses, and the services of the layers above it calls back (never by
@@ -24,6 +38,8 @@ typedef struct {
     int (*peer_failed)(int world);
     void (*lock)(void);           /* the big lock (MPI_THREAD_MULTIPLE) */
     void (*unlock)(void);
+    int (*progress)(void);        /* a turn of the whole engine (waits) */
+    int errors[UCMPI_UCX_NCODES];  /* the code returned for each UCMPI_UCX_E_* */
 } ucmpi_ucx_params_t;
 
 /* Context + worker, address published (the caller fences). */
@@ -35,34 +51,143 @@ void ucmpi_ucx_close_eps(void);
 void ucmpi_ucx_finalize(void);
 /* Hidden (here and below): calls from lib/ go straight, not through the
  * PLT (every message makes several). */
-int ucmpi_ucx_progress(void) __attribute__((visibility("hidden")));
+int ucmpi_ucx_progress(void) UCMPI_UCX_HIDDEN;
 /* Event fd for blocking waits, or -1. */
 int ucmpi_ucx_arm(void);
 int ucmpi_ucx_efd(void);
-UCMPI_EXPORT const char *ucmpi_ucx_version(void);
-UCMPI_EXPORT void ucmpi_ucx_print_transports(int verbose);
+UCMPI_UCX_EXPORT const char *ucmpi_ucx_version(void);
+UCMPI_UCX_EXPORT void ucmpi_ucx_print_transports(int verbose);
 /* UCX reported world rank r unreachable (or ucmpi_ucx_peer_gone did). */
 int ucmpi_ucx_peer_failed(int r);
 /* World rank r is dead: operations UCX holds for it end with an error. */
 void ucmpi_ucx_peer_gone(int r);
 
-/* Tag messaging for lib/p2p*.c.  The request's p2p fields describe the
- * buffer (buf, count, dt); completion sets req->complete and status. */
-int ucmpi_ucx_tag_send(ucmpi_request_t *req, int world_dest, uint64_t tag)
-    __attribute__((visibility("hidden")));
-int ucmpi_ucx_tag_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask)
-    __attribute__((visibility("hidden")));
-/* The same for a request from the pool (ucmpi_request_alloc): UCX may keep
- * its request in the room in front of it.  Always MPI_SUCCESS: an error
- * completes the request. */
-int ucmpi_ucx_tag_recv_pooled(ucmpi_request_t *req, uint64_t tag,
-                              uint64_t mask) __attribute__((visibility("hidden")));
+
+/* One tagged operation in flight, embedded by its owner (a request, or a
+ * blocking call's frame).  done runs once when it ends (inside progress or
+ * a cancel; no progress or sends there), with 0, UCMPI_UCX_CANCELED or an
+ * error code, and a receive's sender tag and message length. */
+typedef struct ucmpi_ucx_op ucmpi_ucx_op_t;
+typedef void (*ucmpi_ucx_done_fn_t)(ucmpi_ucx_op_t *op, int status,
+                                    uint64_t sender_tag, size_t length);
+struct ucmpi_ucx_op {
+    ucmpi_ucx_done_fn_t done;     /* NULL: a ucmpi_ucx_wait_t, see below */
+    void *ucx_req;                /* UCX's handle while it holds the op */
+};
+/* A blocking call's operation: without done the glue stores the outcome
+ * here (status stays UCMPI_UCX_POSTED until then). */
+typedef struct {
+    ucmpi_ucx_op_t op;
+    volatile int status;
+    uint64_t sender_tag;
+    size_t length;
+} ucmpi_ucx_wait_t;
+
+/* Bytes in front of a caller's request memory (UCMPI_UCX_OWN) where UCX
+ * may keep its request (UCX 1.13 needs 272; checked at start-up). */
+#define UCMPI_UCX_REQ_ROOM 320
+
+enum {
+    UCMPI_UCX_SYNC = 1,       /* send: done once a receive matched it */
+    UCMPI_UCX_FAST = 2,       /* the caller waits at once (blocking send) */
+    UCMPI_UCX_OWN = 4,        /* UCX's request in the room before req_mem */
+    UCMPI_UCX_GENERIC = 8,    /* buf is an object the dt ops stream */
+    UCMPI_UCX_MSG = 16,       /* receive the probed message msg */
+    UCMPI_UCX_COPY = 32,      /* send a copy of buf (no op: fire and forget) */
+};
+/* A tagged send or receive.  Without op a send is fire-and-forget and a
+ * receive (UCMPI_UCX_MSG, small eager messages) waits on the spot. */
+typedef struct {
+    void *buf;
+    size_t len;                   /* bytes; a receive's capacity */
+    uint64_t tag, mask;           /* mask: receives only */
+    int peer;                     /* world rank; a receive's may be -1 */
+    unsigned flags;               /* UCMPI_UCX_* above */
+    ucmpi_ucx_op_t *op;
+    void *req_mem;                /* UCMPI_UCX_OWN */
+    void *msg;                    /* UCMPI_UCX_MSG */
+} ucmpi_ucx_xfer_t;
+
+/* The send: 0 when done at once (done is not called), UCMPI_UCX_POSTED
+ * when UCX holds it (done, or the wait's fields, tell the end), else an
+ * error code (nothing started).  The receive never ends at once: 0 once
+ * posted; a failed post ends through done (so that callers may end with a
+ * tail call), or returns its error code for an op without done.  The
+ * usual cases (contiguous data, one op, no huge pages) take the _op forms:
+ * register arguments, no xfer in memory on every message's path (the
+ * _any forms handle everything).  Hidden: no PLT either. */
+int ucmpi_ucx_send_op(int peer, uint64_t tag, const void *buf, size_t len,
+                      ucmpi_ucx_op_t *op) UCMPI_UCX_HIDDEN;
+int ucmpi_ucx_send_any(const ucmpi_ucx_xfer_t *x) UCMPI_UCX_HIDDEN;
+int ucmpi_ucx_recv_op(void *buf, size_t len, uint64_t tag, uint64_t mask,
+                      ucmpi_ucx_op_t *op, void *req_mem, int peer)
+    UCMPI_UCX_HIDDEN;
+int ucmpi_ucx_recv_any(const ucmpi_ucx_xfer_t *x) UCMPI_UCX_HIDDEN;
+
+static inline int ucmpi_ucx_send(const ucmpi_ucx_xfer_t *x)
+{
+    if ((x->flags & ~UCMPI_UCX_FAST) == 0 && x->op != NULL)
+        return ucmpi_ucx_send_op(x->peer, x->tag, x->buf, x->len, x->op);
+    ucmpi_ucx_xfer_t c = *x;      /* x itself may then live in registers */
+    return ucmpi_ucx_send_any(&c);
+}
+
+static inline int ucmpi_ucx_recv(const ucmpi_ucx_xfer_t *x)
+{
+    if (x->flags == UCMPI_UCX_OWN && x->op != NULL)
+        return ucmpi_ucx_recv_op(x->buf, x->len, x->tag, x->mask, x->op,
+                                 x->req_mem, x->peer);
+    ucmpi_ucx_xfer_t c = *x;
+    return ucmpi_ucx_recv_any(&c);
+}
+/* A blocking send's outcome (its wait is polled, as UCX may still hold
+ * it after the waiter gave up): UCMPI_UCX_POSTED while UCX holds it. */
+int ucmpi_ucx_wait_test(ucmpi_ucx_wait_t *w) UCMPI_UCX_HIDDEN;
+/* Stop waiting for a send to a dead peer: UCX releases it when it can. */
+void ucmpi_ucx_forget(ucmpi_ucx_op_t *op);
+/* Ends the op with UCMPI_UCX_CANCELED unless it already matched. */
+void ucmpi_ucx_cancel(ucmpi_ucx_op_t *op);
+/* Streaming of non-contiguous data (UCMPI_UCX_GENERIC): obj is the
+ * xfer's buf; registered by the layer above before its first such xfer. */
+typedef struct {
+    void *(*start)(void *obj);
+    size_t (*size)(void *state);
+    size_t (*pack)(void *state, size_t offset, void *dst, size_t max);
+    /* 0, or -1 past the end of the buffer */
+    int (*unpack)(void *state, size_t offset, const void *src, size_t len);
+    void (*finish)(void *state);
+} ucmpi_ucx_dt_ops_t;
+void ucmpi_ucx_set_dt_ops(const ucmpi_ucx_dt_ops_t *ops);
 /* Probe: 1 and the envelope when a message matches, else 0.  remove=1
  * takes the message out of matching and stores its handle in *msg. */
 int ucmpi_ucx_tag_probe(uint64_t tag, uint64_t mask, int remove,
                         uint64_t *sender_tag, size_t *len, void **msg);
-int ucmpi_ucx_msg_recv(ucmpi_request_t *req, void *msg, uint64_t sender_tag,
-                       size_t len);
+/* Receives a probed message into nothing (cancelled, or left over). */
+void ucmpi_ucx_msg_discard(void *msg);
+
+/* Fire-and-forget send of a copy of (buf, len); zero-byte one (a
+ * synchronous send's acknowledgement); the receive of a message probed
+ * out with remove=1 into (buf, len), waited for on the spot (small eager
+ * messages only): 0, or an error code. */
+static inline int ucmpi_ucx_send_copy(int world_dest, uint64_t tag,
+                                      const void *buf, size_t len)
+{
+    ucmpi_ucx_xfer_t x = {.buf = (void *)buf, .len = len, .tag = tag,
+                          .peer = world_dest, .flags = UCMPI_UCX_COPY};
+    return ucmpi_ucx_send(&x);
+}
+static inline int ucmpi_ucx_send_ack(int world_dest, uint64_t tag)
+{
+    ucmpi_ucx_xfer_t x = {.tag = tag, .peer = world_dest};
+    return ucmpi_ucx_send(&x);
+}
+static inline int ucmpi_ucx_msg_take(void *msg, void *buf, size_t len)
+{
+    ucmpi_ucx_xfer_t x = {.buf = buf, .len = len, .peer = -1,
+                          .flags = UCMPI_UCX_MSG, .msg = msg};
+    return ucmpi_ucx_recv(&x);
+}
+
 /* Active-message ids, one per protocol, registered by their owners
  * (ucmpi_ucx_am_handler; RMA's in am_rma.c). */
 enum {
@@ -82,44 +207,5 @@ typedef void (*ucmpi_ucx_am_fn_t)(void *arg, const void *data, size_t len);
 int ucmpi_ucx_am_handler(unsigned id, ucmpi_ucx_am_fn_t fn, void *arg);
 int ucmpi_ucx_am_send(int world_dest, unsigned id, const void *data,
                       size_t len);
-/* Receives a probed message into nothing (cancelled, or left over). */
-void ucmpi_ucx_msg_discard(void *msg);
-/* Synchronous send cancelled: its acknowledgement will never come. */
-void ucmpi_ucx_cancel_ack(ucmpi_request_t *req);
-/* One operation of the request finished successfully (tag.c). */
-void ucmpi_ucx_op_done(ucmpi_request_t *req);
-int ucmpi_ucx_cancel(ucmpi_request_t *req);
-/* A send still held by UCX for a peer known dead ends with
- * MPI_ERR_PROC_FAILED (call under the big lock). */
-void ucmpi_ucx_send_abandon(ucmpi_request_t *req);
-/* Direct paths for contiguous buffers (see tag.c): blocking send and
- * receive without a ucmpi request, and a nonblocking send that needs one
- * only when UCX does not complete it at once. */
-/* ucmpi_ucx_send_contig reports its errors through comm's handler as
- * call fn when fn is not NULL (the entry point's tail call). */
-int ucmpi_ucx_send_contig(int world_dest, uint64_t tag, const void *buf,
-                          size_t len, MPI_Comm comm, const char *fn)
-    __attribute__((visibility("hidden")));
-int ucmpi_ucx_isend_contig(ucmpi_request_t *req, int world_dest,
-                           uint64_t tag, const void *buf, size_t len,
-                           void **ucx_req) __attribute__((visibility("hidden")));
-int ucmpi_ucx_isend_req(ucmpi_request_t *req, int world_dest, uint64_t tag,
-                        const void *buf, size_t len) __attribute__((visibility("hidden")));
-int ucmpi_ucx_recv_contig(void *buf, size_t len, uint64_t tag, uint64_t mask,
-                          int world_peer, uint64_t *sender_tag,
-                          size_t *length) __attribute__((visibility("hidden")));
-/* MPI_Recv's usual case, from its entry point's tail call (direct.c). */
-int ucmpi_ucx_recv_user(void *buf, MPI_Count count, MPI_Datatype dt, int src,
-                        int tag, MPI_Comm comm, MPI_Status *st)
-    __attribute__((visibility("hidden")));
-/* Fire-and-forget send of a copy of (buf, len) (tag_aside.c); and the
- * receive of a message probed out with ucmpi_ucx_tag_probe(remove=1)
- * into (buf, len), waited for on the spot (small eager messages only):
- * 0, or -1 when it failed (e.g. longer than len). */
-int ucmpi_ucx_send_copy(int world_dest, uint64_t tag, const void *buf,
-                        size_t len);
-int ucmpi_ucx_msg_take(void *msg, void *buf, size_t len);
-/* Zero-byte fire-and-forget send (synchronous-send acknowledgement). */
-int ucmpi_ucx_send_ack(int world_dest, uint64_t tag);
 
 #endif
