@@ -169,6 +169,15 @@ void ucmpi_sched_tell_why(const char *why)
     abort_news = 1;
 }
 
+ucmpi_sched_chk_t *ucmpi_sched_chk(ucmpi_sched_t *s)
+{
+    if (s->chk == NULL)
+        s->chk = calloc(1, sizeof(*s->chk));
+    /* (its next run starts with a fresh stall state: hook_run) */
+    s->hooked = s->chk != NULL;
+    return s->chk;
+}
+
 void ucmpi_sched_set_why(ucmpi_sched_t *s, const char *why)
 {
     ucmpi_sched_chk_t *k = ucmpi_sched_chk(s);

@@ -284,15 +284,6 @@ static void complete_aborted(ucmpi_sched_t *s)
 
 /* --- the engine's hook (sched_impl.h) --- */
 
-ucmpi_sched_chk_t *ucmpi_sched_chk(ucmpi_sched_t *s)
-{
-    if (s->chk == NULL)
-        s->chk = calloc(1, sizeof(*s->chk));
-    /* (its next run starts with a fresh stall state: hook_run) */
-    s->hooked = s->chk != NULL;
-    return s->chk;
-}
-
 /* Every 1024th idle turn of a wait on s: probe whether the ranks
  * disagree, or whether a rank it waits for has gone to MPI_Finalize or
  * (blocking: a blocking run of this rank) to a later collective.  (A
