@@ -29,8 +29,7 @@ static int fail(MPI_Errhandler eh, int code, const char *why)
 static int check_args(MPI_Group group, const char *stringtag,
                       MPI_Errhandler eh, void *out)
 {
-    const char *fn = ucmpi_call_name();
-    int rc = ucmpi_check_initialized(fn);
+    int rc = ucmpi_check_initialized(ucmpi_call_name());
     if (rc != MPI_SUCCESS)
         return rc;
     if (eh == MPI_ERRHANDLER_NULL || eh->magic != UCMPI_MAGIC_ERRHANDLER)

@@ -27,8 +27,7 @@ int ucmpi_check_group(MPI_Group g, MPI_Comm err_comm,
 /* Common prologue: initialized, and each group argument valid. */
 static int enter(MPI_Group a, MPI_Group b)
 {
-    const char *fn = ucmpi_call_name();
-    int rc = ucmpi_check_initialized(fn);
+    int rc = ucmpi_check_initialized(ucmpi_call_name());
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_group(a, NULL, "group");
     if (rc == MPI_SUCCESS && b != NULL)
@@ -38,8 +37,7 @@ static int enter(MPI_Group a, MPI_Group b)
 
 static int no_mem()
 {
-    const char *fn = ucmpi_call_name();
-    return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_NO_MEM, fn,
+    return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_NO_MEM, ucmpi_call_name(),
                        "out of memory");
 }
 

@@ -138,9 +138,8 @@ int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
 
 static int check_graph_rank(MPI_Comm comm, ucmpi_topo_t *t, int rank)
 {
-    const char *fn = ucmpi_call_name();
     if (rank < 0 || rank >= t->nnodes)
-        return ucmpi_err_comm(comm, MPI_ERR_RANK, fn,
+        return ucmpi_err_comm(comm, MPI_ERR_RANK, ucmpi_call_name(),
                               "rank %d is not in [0, %d)", rank, t->nnodes);
     return MPI_SUCCESS;
 }

@@ -238,9 +238,8 @@ _Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status),
 /* All three layouts are the same bytes (asserted above): one copy. */
 static int status_copy(void *to, const void *from)
 {
-    const char *fn = ucmpi_call_name();
     if (from == NULL || to == NULL)
-        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, ucmpi_call_name(),
                            "a status argument is NULL");
     memcpy(to, from, sizeof(MPI_Status));
     return MPI_SUCCESS;

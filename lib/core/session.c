@@ -51,8 +51,7 @@ static int session_valid(MPI_Session s)
 /* Errors before the instance is up cannot use a handler: say and return. */
 static int early_error(int code, const char *why)
 {
-    const char *fn = ucmpi_call_name();
-    fprintf(stderr, "ucmpi: %s: %s\n", fn, why);
+    fprintf(stderr, "ucmpi: %s: %s\n", ucmpi_call_name(), why);
     return code;
 }
 

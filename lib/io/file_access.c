@@ -12,7 +12,6 @@
 static int position(MPI_File fh, int how, int rc, MPI_Offset offset,
                     MPI_Offset n, MPI_Offset *start)
 {
-    const char *fn = ucmpi_call_name();
     int r2 = MPI_SUCCESS;
     *start = fh->fp;
     if (how & UCMPI_IO_AT)
@@ -22,7 +21,7 @@ static int position(MPI_File fh, int how, int rc, MPI_Offset offset,
     else if ((how & UCMPI_IO_SHARED) && rc == MPI_SUCCESS)
         r2 = ucmpi_file_shared_claim(fh, n, start);
     if (rc == MPI_SUCCESS && r2 != MPI_SUCCESS)
-        rc = ucmpi_err_file(fh, r2, fn,
+        rc = ucmpi_err_file(fh, r2, ucmpi_call_name(),
                             "updating the shared file pointer failed");
     return rc;
 }

@@ -364,11 +364,10 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
  * I/O has no buffering or striping to tune here. */
 int ucmpi_file_merge_info(ucmpi_file_t *f, MPI_Info info)
 {
-    const char *fn = ucmpi_call_name();
     if (info == MPI_INFO_NULL)
         return MPI_SUCCESS;
     if (!ucmpi_info_valid(info))
-        return ucmpi_err_file(f, MPI_ERR_INFO, fn,
+        return ucmpi_err_file(f, MPI_ERR_INFO, ucmpi_call_name(),
                               "info is not a valid info object");
     int n = 0;
     PMPI_Info_get_nkeys(info, &n);

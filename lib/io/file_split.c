@@ -9,12 +9,11 @@
 static int begin(MPI_File fh, int dir, int how, MPI_Offset offset,
                  void *buf, MPI_Count count, MPI_Datatype dt)
 {
-    const char *fn = ucmpi_call_name();
     int rc = ucmpi_file_check(fh);
     if (rc != MPI_SUCCESS)
         return rc;
     if (fh->split_active)
-        return ucmpi_err_file(fh, MPI_ERR_OTHER, fn,
+        return ucmpi_err_file(fh, MPI_ERR_OTHER, ucmpi_call_name(),
                               "a split collective is already active on "
                               "\"%s\"", fh->filename);
     rc = ucmpi_file_access(fh, dir, how, offset, buf, count, dt,
@@ -26,12 +25,11 @@ static int begin(MPI_File fh, int dir, int how, MPI_Offset offset,
 
 static int end(MPI_File fh, MPI_Status *status)
 {
-    const char *fn = ucmpi_call_name();
     int rc = ucmpi_file_check(fh);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!fh->split_active)
-        return ucmpi_err_file(fh, MPI_ERR_OTHER, fn,
+        return ucmpi_err_file(fh, MPI_ERR_OTHER, ucmpi_call_name(),
                               "no split collective is active on \"%s\"",
                               fh->filename);
     fh->split_active = 0;
