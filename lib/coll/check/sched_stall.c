@@ -228,9 +228,9 @@ static void stall_check(ucmpi_sched_t *s, int blocking)
     double t = now_sec();
     int notify, err;
     char why[UCMPI_SCHED_WHY_LEN];
-    ucmpi_sched_chk_t *k = ucmpi_sched_chk(s);
+    ucmpi_sched_chk_t *k;
 
-    if (k == NULL || k->run.aborted ||
+    if (!s->running || (k = ucmpi_sched_chk(s)) == NULL || k->run.aborted ||
         (k->gate != NULL && s->next_round == 0))  /* waits for its gate */
         return;
     if (fp != k->run.stall_fp || k->run.stall_t0 == 0) {
