@@ -269,6 +269,7 @@ static void reset_run(ucmpi_sched_t *s)
     s->err = MPI_SUCCESS;
     s->late_err = s->poisoned ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     s->lost = 0;
+    s->wait_hook = 0;
     s->running = 1;
     if (__builtin_expect(s->hooked, 0))
         ucmpi_sched_hook->run(s);
@@ -499,7 +500,7 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
     reset_run(s);
     step_rounds(s);
     ucmpi_unlock();
-    while (s->running && (!s->hooked || !ucmpi_sched_hook->give_up(s))) {
+    while (s->running && (!s->wait_hook || !ucmpi_sched_hook->give_up(s))) {
         if (ucmpi_progress() != 0) {
             spins = 0;
         } else {

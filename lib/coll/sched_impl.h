@@ -85,7 +85,9 @@ struct ucmpi_sched {
     int fail_err;             /* ucmpi_sched_fail: every run ends in it */
     uint8_t running, orphaned, persistent, poisoned;
     uint8_t lost;             /* a peer died this run (pass_on_loss) */
-    uint8_t hooked;           /* the hook acts on s (runs, waits, frees) */
+    uint8_t hooked;           /* the hook acts on s (runs, frees) */
+    uint8_t wait_hook;        /* this run: the hook says when a blocking
+                               * caller stops waiting (give_up) */
     ucmpi_request_t *req;     /* nonblocking/persistent: the user's */
     ucmpi_sched_t *prev, *next;   /* active list */
     scratch_t *scratch;
@@ -125,8 +127,8 @@ void ucmpi_sched_detach(ucmpi_sched_t *s);
 
 /* The engine calls these at the few points where a program that errs
  * (ranks that disagree, a call whose arguments failed, UCMPI_COLL_CHECK)
- * needs it; run, held, give_up and release(s, 0) only while s->hooked,
- * release(s, 1) while s->chk.  NULL (the unit tests link the engine
+ * needs it; run, held and release(s, 0) only while s->hooked, give_up
+ * while s->wait_hook, release(s, 1) while s->chk.  NULL (the unit tests link the engine
  * alone): schedules are unsigned and a stalled one just waits. */
 typedef struct {
     /* a new schedule: sign it by its collective */

@@ -57,6 +57,7 @@ static void sched_abort(ucmpi_sched_t *s, int err, int reason, int who,
 
     k->run.aborted = 1;
     k->run.held_until = now_sec() + HELD_SEC;
+    s->wait_hook = 1;
     /* a blocking caller reads it at once (ucmpi_sched_abort_why), a
      * user's request when it is waited for (ucmpi_sched_req_why); a run
      * in the background has no caller to tell */
