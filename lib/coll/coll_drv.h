@@ -14,7 +14,7 @@
 
 #include "core/call.h"
 #include "core/ucmpi.h"
-#include "coll/coll_check.h"
+#include "coll/check/coll_check.h"
 #include "coll/coll_util.h"
 
 /* One peer's piece of a message: count elements of dt at buf. */

@@ -1,6 +1,6 @@
 /* Shared collective helpers: see coll_util.h. */
 #include "coll/coll_util.h"
-#include "coll/coll_check.h"
+#include "coll/check/coll_check.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,16 +9,12 @@
  * order of waits.
  */
 #include "coll/sched_impl.h"
-#include "coll/sched_abort.h"
-#include "coll/sched_sig.h"
 #include "p2p/p2p.h"
-#include "p2p/tag.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+const ucmpi_sched_hook_t *ucmpi_sched_hook;
 static ucmpi_sched_t *active_head;
 static int hook_registered;
 static int in_progress;
@@ -216,30 +212,14 @@ static int reap(ucmpi_sched_t *s)
     return events;
 }
 
-/* A gated s (coll_check.h) before its first round: 1 while its gate
- * runs; then 0, with the gate's failure taken over. */
-static int gate_closed(ucmpi_sched_t *s)
-{
-    ucmpi_sched_t *g = s->gate;
-
-    if (g->running)
-        return 1;
-    if (g->err != MPI_SUCCESS && s->err == MPI_SUCCESS) {
-        s->err = g->err;
-        if (g->why != NULL)
-            ucmpi_sched_set_why(s, g->why);
-    }
-    return 0;
-}
-
 /* Reaps and posts rounds as far as s goes without waiting; returns the
  * events seen and clears s->running once the schedule is done. */
 static int step_rounds(ucmpi_sched_t *s)
 {
     int events = 0;
 
-    if (__builtin_expect(s->gate != NULL, 0) && s->next_round == 0 &&
-        s->npending == 0 && gate_closed(s))
+    if (__builtin_expect(s->hooked, 0) && s->next_round == 0 &&
+        s->npending == 0 && ucmpi_sched_hook->held(s))
         return 0;
     for (;;) {
         if (s->npending) {
@@ -263,8 +243,7 @@ static int step_rounds(ucmpi_sched_t *s)
     }
 }
 
-/* Closes the last round and sizes the request array. */
-static int prepare(ucmpi_sched_t *s)
+int ucmpi_sched_prepare(ucmpi_sched_t *s)
 {
     int rc = ucmpi_sched_fence(s);
 
@@ -290,19 +269,10 @@ static void reset_run(ucmpi_sched_t *s)
     s->err = MPI_SUCCESS;
     s->late_err = s->poisoned ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     s->lost = 0;
-    s->aborted = 0;
-    s->stall_t0 = 0;
-    s->fin_seen = 0;
-    s->left_seen = 0;
-    s->stall_checks = 0;
-    s->wait_told = 0;
+    s->wait_hook = 0;
     s->running = 1;
-    if (__builtin_expect(s->doomed != 0, 0))
-        ucmpi_sched_abort_rerun(s);
-    else if (__builtin_expect(s->why != NULL, 0)) {
-        free(s->why);             /* a persistent run's earlier abort */
-        s->why = NULL;
-    }
+    if (__builtin_expect(s->hooked, 0))
+        ucmpi_sched_hook->run(s);
 }
 
 /* --- nonblocking and persistent: the active list --- */
@@ -349,9 +319,7 @@ static void finish(ucmpi_sched_t *s)
 
 static int advance(ucmpi_sched_t *s)
 {
-    int events = __builtin_expect(s->drain_until != 0, 0)
-                     ? ucmpi_sched_drain_step(s)
-                     : step_rounds(s);
+    int events = step_rounds(s);
 
     if (!s->running)
         finish(s);
@@ -376,8 +344,10 @@ static int sched_progress(void)
     /* a program that only polls (MPI_Test) never runs a waiting loop's
      * stall check: every 1024th turn that moved no schedule does it */
     static unsigned idle_turns;
-    if (events == 0 && ++idle_turns % 1024 == 0)
-        ucmpi_sched_poll_stalls(active_head);
+    if (events == 0 && ++idle_turns % 1024 == 0 && ucmpi_sched_hook)
+        for (ucmpi_sched_t *s = active_head; s; s = s->next)
+            if (s->running)
+                ucmpi_sched_hook->stalled(s, 0);
     in_progress = 0;
     if (active_head == NULL && hook_registered) {
         hook_registered = 0;
@@ -389,7 +359,7 @@ static int sched_progress(void)
 /* Puts s on the active list (under the big lock: the progress engine runs
  * hooks under it).  The comm outlives the schedule's traffic even if the
  * user frees the request and the comm while it runs. */
-void ucmpi_sched_activate(ucmpi_sched_t *s)
+static void activate(ucmpi_sched_t *s)
 {
     ucmpi_comm_retain(s->comm);
     if (s->alt_comm != NULL)
@@ -405,46 +375,23 @@ void ucmpi_sched_activate(ucmpi_sched_t *s)
     active_head = s;
 }
 
-/* Starts gate g of a schedule being launched (under the big lock). */
-static void gate_launch(ucmpi_sched_t *g)
-{
-    if (g->running)
-        return;
-    reset_run(g);
-    ucmpi_sched_activate(g);
-    if (!in_progress) {
-        in_progress = 1;
-        advance(g);
-        in_progress = 0;
-    }
-}
-
-/* The first schedule started or run during a checked nonblocking or
- * persistent call takes the call's gate (coll_check.h): also one that
- * its error path runs blocking (ucmpi_xfer_run_poisoned), which would
- * otherwise wait for peers that wait for this rank's check. */
-static void take_gate(ucmpi_sched_t *s)
-{
-    if (s->gate != NULL)
-        return;
-    s->gate = s->comm->coll.check_gate;
-    s->comm->coll.check_gate = NULL;
-}
-
-static int launch(ucmpi_sched_t *s)
+void ucmpi_sched_kick(ucmpi_sched_t *s)
 {
     reset_run(s);
-    s->req->complete = 0;
-    ucmpi_lock();
-    if (__builtin_expect(s->gate != NULL, 0))
-        gate_launch(s->gate);
-    ucmpi_sched_activate(s);
-    /* Post the first round(s) now: latency matters for small messages. */
+    activate(s);
     if (!in_progress) {
         in_progress = 1;
         advance(s);
         in_progress = 0;
     }
+}
+
+static int launch(ucmpi_sched_t *s)
+{
+    s->req->complete = 0;
+    ucmpi_lock();
+    /* (posts the first round(s) now: latency matters for small messages) */
+    ucmpi_sched_kick(s);
     ucmpi_unlock();
     return MPI_SUCCESS;
 }
@@ -487,12 +434,12 @@ ucmpi_sched_t *ucmpi_sched_of_req(const ucmpi_request_t *req)
 int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
                       ucmpi_request_t **req)
 {
-    int rc = prepare(s);
+    int rc = ucmpi_sched_prepare(s);
 
     if (rc != MPI_SUCCESS)
         return rc;
     if (__builtin_expect(s->comm->coll.check_gate != NULL, 0))
-        take_gate(s);
+        ucmpi_sched_hook->take(s);
     s->req = ucmpi_request_alloc(UCMPI_REQ_COLL, s->comm);
     if (s->req == NULL)
         return MPI_ERR_NO_MEM;
@@ -509,55 +456,57 @@ int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
     return launch(s);
 }
 
-int ucmpi_sched_gate_arm(ucmpi_sched_t *g)
+/* A waiting loop's idle check of s, now and then: transfers of the round
+ * in flight whose peer died fail (the schedule then completes with
+ * MPI_ERR_PROC_FAILED instead of hanging); then the hook's stall check. */
+static void stall_tick(ucmpi_sched_t *s, int blocking)
 {
-    g->is_gate = 1;
-    return prepare(g);
+    for (int i = s->pbeg; i < s->pend; i++)
+        if (s->steps[i].inflight && ucmpi_sched_step_is_xfer(&s->steps[i]))
+            ucmpi_request_check_peer(&s->rq[i]);
+    if (ucmpi_sched_hook != NULL)
+        ucmpi_sched_hook->stalled(s, blocking);
 }
 
-void ucmpi_sched_gate_release(ucmpi_sched_t *g)
+void ucmpi_sched_check_peers(ucmpi_request_t *req)
+{
+    ucmpi_sched_t *s = req->ext;
+
+    if (s != NULL && s->running)
+        stall_tick(s, 0);
+}
+
+void ucmpi_sched_detach(ucmpi_sched_t *s)
 {
     ucmpi_lock();
-    g->orphaned = 1;              /* finish() frees it */
-    gate_launch(g);
+    s->orphaned = 1;
+    s->req = NULL;
+    activate(s);
     ucmpi_unlock();
-}
-
-void ucmpi_sched_set_why(ucmpi_sched_t *s, const char *why)
-{
-    free(s->why);
-    s->why = strdup(why);
-}
-
-uint32_t ucmpi_sched_seq(const ucmpi_sched_t *s)
-{
-    return s->seq;
 }
 
 int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
 {
     unsigned spins = 0;
-    int rc = prepare(s);
+    int rc = ucmpi_sched_prepare(s);
 
     if (rc != MPI_SUCCESS) {
         ucmpi_sched_free(s);
         return rc;
     }
-    reset_run(s);
     ucmpi_lock();
-    if (__builtin_expect(s->comm->coll.check_gate != NULL, 0)) {
-        take_gate(s);
-        gate_launch(s->gate);
-    }
+    if (__builtin_expect(s->comm->coll.check_gate != NULL, 0))
+        ucmpi_sched_hook->take(s);
+    reset_run(s);
     step_rounds(s);
     ucmpi_unlock();
-    while (s->running && (!s->aborted || !ucmpi_sched_hold_expired(s))) {
+    while (s->running && (!s->wait_hook || !ucmpi_sched_hook->give_up(s))) {
         if (ucmpi_progress() != 0) {
             spins = 0;
         } else {
             ucmpi_progress_idle(++spins);
             if (spins % 1024 == 0)
-                ucmpi_sched_stall_tick(s);
+                stall_tick(s, 1);
         }
         ucmpi_lock();
         step_rounds(s);

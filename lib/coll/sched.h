@@ -47,50 +47,8 @@ void ucmpi_sched_poison(ucmpi_sched_t *s);
  * others and reports the error again; truncations of its drains are
  * not news). */
 void ucmpi_sched_fail(ucmpi_sched_t *s, int err);
-/* Signs s with its algorithm (id alg of the table tab: n rows of row
- * bytes, each starting like ucmpi_coll_alg_t) and shape (anything else
- * that changes which messages the ranks exchange, e.g. a segment count):
- * ranks that chose differently then never match each other's messages,
- * and a stalled run finds out and fails on every rank instead of hanging
- * (sched_abort.h).  Intracomms only; unsigned schedules still take abort
- * messages. */
-void ucmpi_sched_sign(ucmpi_sched_t *s, const void *tab, size_t row, int n,
-                      int alg, unsigned shape);
-/* Signs s as an empty collective (ucmpi_coll_run_empty): it meets only
- * ranks whose data is 0 bytes too. */
-void ucmpi_sched_sign_empty(ucmpi_sched_t *s);
-/* Changes the shape of a signed s (a builder that learns it late). */
-void ucmpi_sched_shape(ucmpi_sched_t *s, unsigned shape);
-/* A rank whose arguments failed where it cannot know the others'
- * schedule for collective seq of comm: tells every other rank (an abort
- * message their stalled schedules find) and discards what they send it
- * for that collective for a while (sched_abort.h). */
-void ucmpi_sched_abort_peers(ucmpi_comm_t *comm, uint32_t seq);
-/* A rank whose arguments failed a check but that takes part in
- * collective seq of comm anyway (a background drain, empty messages, a
- * failed persistent request, a skipped number) tells the others once one
- * of its schedules on comm stalls shortly after: one that waits in
- * another collective at that number (a program that expected the failed
- * call to consume nothing) then fails instead of waiting for ever; the
- * ranks of this collective ignore it (sched_abort.h).  No messages
- * otherwise. */
-void ucmpi_sched_note_local(ucmpi_comm_t *comm, uint32_t seq);
-/* The collective argument check (coll_check.h): gate g, a built
- * schedule of the check, is handed to the next schedule s of its comm
- * that ucmpi_sched_start starts (through comm->coll.check_gate).  s
- * then posts nothing before g has passed, runs g again at each start,
- * and ends in g's error and reason if g fails; s owns g.  arm prepares
- * g (MPI_SUCCESS or the error); release runs a g that no schedule took
- * in the background (for the other ranks), and frees it. */
-int ucmpi_sched_gate_arm(ucmpi_sched_t *g);
-void ucmpi_sched_gate_release(ucmpi_sched_t *g);
-/* The reason s fails (a request's, or a gate's: ucmpi_sched_req_why). */
-void ucmpi_sched_set_why(ucmpi_sched_t *s, const char *why);
 /* s's sequence number (ucmpi_sched_create). */
 uint32_t ucmpi_sched_seq(const ucmpi_sched_t *s);
-/* Why the last run that found the ranks disagreeing failed (once; NULL
- * when there is no news). */
-const char *ucmpi_sched_abort_why(void);
 /* inout[i] = in[i] op inout[i] (in is the left operand: rank order). */
 int ucmpi_sched_reduce(ucmpi_sched_t *s, const void *in, void *inout,
                        MPI_Count count, MPI_Datatype dt, MPI_Op op);
@@ -119,15 +77,9 @@ int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
 int ucmpi_sched_run_blocking(ucmpi_sched_t *s);
 /* Frees a schedule that was never started (e.g. on a build error). */
 void ucmpi_sched_free(ucmpi_sched_t *s);
-/* The reason a completed collective request failed, as the blocking
- * call's error message gives it, prefixed by the call that started it
- * ("MPI_Ibcast: ..."), into buf: 1, or 0 when req is not a failed
- * schedule's (read it before the request is freed). */
-int ucmpi_sched_req_why(ucmpi_request_t *req, char *buf, size_t n);
-/* What a collective that failed in err without an abort says (no peer
- * told why): blocking calls and ucmpi_sched_req_why alike. */
-const char *ucmpi_sched_plain_why(int err);
-/* Fails in-flight receives from dead peers (see lib/core/failure.c). */
+/* A waiting loop's check of a collective request, now and then:
+ * in-flight receives from dead peers fail (see lib/core/failure.c), and
+ * the check machinery looks at a stalled run. */
 void ucmpi_sched_check_peers(ucmpi_request_t *req);
 
 /* Reuse (the cache lives in coll_comm.c).  A built schedule depends only on its call's
@@ -187,5 +139,8 @@ int ucmpi_sched_send_dyn(ucmpi_sched_t *s, void *const *bufp,
                          const MPI_Count *countp, MPI_Datatype dt, int peer);
 int ucmpi_sched_recv_dyn(ucmpi_sched_t *s, void *const *bufp,
                          const MPI_Count *countp, MPI_Datatype dt, int peer);
+
+/* Signatures and aborts (lib/coll/check), which builders call too. */
+#include "coll/check/check.h"
 
 #endif

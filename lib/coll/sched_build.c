@@ -1,15 +1,16 @@
 /*
  * Building a collective schedule: steps grouped in rounds, scratch memory,
- * the signature its messages carry, and freeing it.  The engine that runs
- * it is sched.c.
+ * and freeing it.  The engine that runs it is sched.c; the signature its
+ * messages carry is check/sched_sig.c's.
  */
 #include "coll/sched_impl.h"
-#include "coll/sched_sig.h"
 #include "p2p/tag.h"
 
 #include <stdlib.h>
 #include <string.h>
-ucmpi_sched_t *ucmpi_sched_alloc_bare(ucmpi_comm_t *comm)
+
+/* A zeroed schedule of comm with its inline arrays, no tag yet. */
+static ucmpi_sched_t *alloc_bare(ucmpi_comm_t *comm)
 {
     /* everything but the inline arrays and arena starts zeroed */
     ucmpi_sched_t *s = malloc(sizeof(*s));
@@ -29,21 +30,25 @@ ucmpi_sched_t *ucmpi_sched_alloc_bare(ucmpi_comm_t *comm)
 
 ucmpi_sched_t *ucmpi_sched_create(ucmpi_comm_t *comm)
 {
-    ucmpi_sched_t *s = ucmpi_sched_alloc_bare(comm);
+    ucmpi_sched_t *s = alloc_bare(comm);
 
     if (s == NULL)
         return NULL;
     s->seq = comm->coll_seq;
     s->tag = ucmpi_comm_next_coll_tag(comm);
-    /* signed by its collective until a builder names its algorithm: ranks
-     * in another collective never take its messages (sched_sig.c) */
-    ucmpi_sched_sign(s, NULL, 0, 0, 0, 0);
+    if (ucmpi_sched_hook != NULL)
+        ucmpi_sched_hook->create(s);
     return s;
 }
 
 ucmpi_comm_t *ucmpi_sched_comm(const ucmpi_sched_t *s)
 {
     return s->comm;
+}
+
+uint32_t ucmpi_sched_seq(const ucmpi_sched_t *s)
+{
+    return s->seq;
 }
 
 int ucmpi_sched_set_comm(ucmpi_sched_t *s, ucmpi_comm_t *comm)
@@ -185,54 +190,18 @@ int ucmpi_sched_recv_exact(ucmpi_sched_t *s, void *buf, MPI_Count count,
     return rc;
 }
 
-void ucmpi_sched_sign(ucmpi_sched_t *s, const void *tab, size_t row,
-                      int n, int alg, unsigned shape)
-{
-    ucmpi_comm_t *c = s->comm;
-
-    s->names.tab = tab;
-    s->names.row = row;
-    s->names.n = n;
-    s->names.coll = ucmpi_coll_sig_comm_id(c);
-    s->names.alg = alg;
-    s->shape = shape;
-    /* intercomms: the two groups may choose different algorithms (for
-     * their own local phases); the messages between them are the
-     * collective's, so it alone signs (with the shape: a root) */
-    s->sig = ucmpi_coll_sig(s->names.coll,
-                            c->is_inter ? UCMPI_COLL_SIG_ALGS - 1
-                                        : (unsigned)alg,
-                            shape);
-    s->tag = ucmpi_coll_tag(s->tag, s->sig);
-    if (s->alt_comm != NULL)
-        s->alt_tag = ucmpi_coll_tag(s->alt_tag, s->sig);
-}
-
-void ucmpi_sched_sign_empty(ucmpi_sched_t *s)
-{
-    if (s->comm->is_inter)
-        return;
-    s->sig = UCMPI_COLL_SIG_EMPTY;
-    s->tag = ucmpi_coll_tag(s->tag, s->sig);
-}
-
-void ucmpi_sched_shape(ucmpi_sched_t *s, unsigned shape)
-{
-    if (s->sig != UCMPI_COLL_SIG_EMPTY)
-        ucmpi_sched_sign(s, s->names.tab, s->names.row, s->names.n,
-                         s->names.alg, shape);
-}
-
 void ucmpi_sched_poison(ucmpi_sched_t *s)
 {
     s->poisoned = 1;
-    ucmpi_sched_note_local(s->comm, s->seq);
+    if (ucmpi_sched_hook != NULL)
+        ucmpi_sched_hook->failed(s);
 }
 
 void ucmpi_sched_fail(ucmpi_sched_t *s, int err)
 {
     s->fail_err = err;
-    ucmpi_sched_note_local(s->comm, s->seq);
+    if (ucmpi_sched_hook != NULL)
+        ucmpi_sched_hook->failed(s);
 }
 
 int ucmpi_sched_recv_dyn(ucmpi_sched_t *s, void *const *bufp,
@@ -326,12 +295,10 @@ void ucmpi_sched_set_cache(ucmpi_sched_t *s, void *slot)
     s->cache = slot;
 }
 
-static void drop_gate(ucmpi_sched_t *s);
-
 void ucmpi_sched_destroy(ucmpi_sched_t *s)
 {
-    if (s->gate != NULL)
-        drop_gate(s);
+    if (s->chk != NULL)
+        ucmpi_sched_hook->release(s, 1);
     for (int i = 0; i < s->nsteps; i++) {
         step_t *st = &s->steps[i];
         ucmpi_dt_release(st->dt);
@@ -351,25 +318,7 @@ void ucmpi_sched_destroy(ucmpi_sched_t *s)
         free(s->steps);
     if (s->ends != s->inl_ends)
         free(s->ends);
-    free(s->why);
     free(s);
-}
-
-/* A gate (ucmpi_sched_gate_arm) goes with its schedule; one still
- * running (its schedule failed otherwise) finishes orphaned. */
-static void drop_gate(ucmpi_sched_t *s)
-{
-    ucmpi_sched_t *g = s->gate;
-
-    s->gate = NULL;
-    if (g == NULL)
-        return;
-    ucmpi_lock();
-    if (g->running)
-        g->orphaned = 1;
-    else
-        ucmpi_sched_destroy(g);
-    ucmpi_unlock();
 }
 
 void ucmpi_sched_free(ucmpi_sched_t *s)
@@ -377,8 +326,8 @@ void ucmpi_sched_free(ucmpi_sched_t *s)
     if (s == NULL)
         return;
     s->req = NULL;
-    if (__builtin_expect(s->gate != NULL, 0))
-        drop_gate(s);
+    if (__builtin_expect(s->hooked, 0))
+        ucmpi_sched_hook->release(s, 0);
     if (s->cache != NULL)         /* back to the cache, idle */
         return;
     ucmpi_sched_destroy(s);

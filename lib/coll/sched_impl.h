@@ -1,14 +1,14 @@
 /*
  * The schedule object, shared by the builder (sched_build.c: steps,
- * rounds, scratch, signatures, destroy), the engine (sched.c: running
- * rounds, the active list) and what a run does when it cannot finish
- * (sched_stall.c: stall checks, aborts, drains).  Private to those files.
+ * rounds, scratch, destroy), the engine (sched.c: running rounds, the
+ * active list) and the machinery for erroneous programs (lib/coll/check:
+ * signatures, stall probe, aborts, UCMPI_COLL_CHECK), which the engine
+ * calls only through its hook (ucmpi_sched_hook_t).
  */
 #ifndef UCMPI_COLL_SCHED_IMPL_H
 #define UCMPI_COLL_SCHED_IMPL_H
 
 #include "coll/sched.h"
-#include "coll/sched_abort.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -41,6 +41,21 @@ typedef union scratch {
     max_align_t align;
 } scratch_t;
 
+/* What a schedule's signature names, for the messages of a mismatch: its
+ * collective (check/sched_sig.h), its algorithm id, and the rows of its
+ * algorithm table, each starting with {int id; const char *name; ...}
+ * (tab NULL: a schedule signed by its collective only). */
+typedef struct {
+    const void *tab;
+    size_t row;
+    int n;
+    unsigned coll;
+    int alg;
+} ucmpi_coll_names_t;
+
+/* The check machinery's state of one schedule (lib/coll/check). */
+typedef struct ucmpi_sched_chk ucmpi_sched_chk_t;
+
 struct ucmpi_sched {
     ucmpi_comm_t *comm;       /* the collective's communicator */
     int tag;                  /* sequence and signature (lib/p2p/tag.h) */
@@ -48,16 +63,7 @@ struct ucmpi_sched {
     unsigned sig;             /* ucmpi_sched_sign; 0: unsigned */
     unsigned shape;           /* its shape (ucmpi_sched_shape keeps alg) */
     ucmpi_coll_names_t names; /* for the messages of a mismatch */
-    /* stall probe: progress seen at stall_t0 (see sched_abort.h) */
-    unsigned stall_fp;
-    double stall_t0;
-    int fin_seen;             /* a peer it waits for is in MPI_Finalize */
-    int left_seen;            /* stall checks that saw a peer ahead */
-    unsigned stall_checks;    /* of this run (answer_behind) */
-    char *why;                /* a user's request's abort: why (malloc'd) */
-    int wait_told;            /* its peers know it stalled (sched_abort.h) */
-    double drain_until;       /* a drain task (drain_later) until then */
-    double held_until;        /* aborted: wait for held sends until then */
+    ucmpi_sched_chk_t *chk;   /* NULL until the check machinery needs it */
     ucmpi_comm_t *alt_comm;   /* second comm (intercomm collectives) */
     int alt_tag;
     uint32_t alt_seq;         /* alt_comm's whole sequence number */
@@ -79,16 +85,15 @@ struct ucmpi_sched {
     int fail_err;             /* ucmpi_sched_fail: every run ends in it */
     uint8_t running, orphaned, persistent, poisoned;
     uint8_t lost;             /* a peer died this run (pass_on_loss) */
-    uint8_t aborted;          /* this run found the ranks disagree */
-    int doomed;               /* a persistent s that aborted: its error */
+    uint8_t hooked;           /* the hook acts on s (runs, frees) */
+    uint8_t wait_hook;        /* this run: the hook says when a blocking
+                               * caller stops waiting (give_up) */
     ucmpi_request_t *req;     /* nonblocking/persistent: the user's */
     ucmpi_sched_t *prev, *next;   /* active list */
     scratch_t *scratch;
     size_t scratch_bytes;     /* malloc'd scratch (beyond the arena) */
     size_t arena_used;
-    void *cache;              /* the cache slot owning s (sched_cache.c) */
-    ucmpi_sched_t *gate;      /* runs first, must pass (coll_check.h) */
-    uint8_t is_gate;          /* s is some schedule's gate */
+    void *cache;              /* the cache slot owning s (coll_comm.c) */
 
     /* Small schedules (every latency-bound collective) live entirely in
      * the schedule object: one allocation per collective. */
@@ -98,39 +103,53 @@ struct ucmpi_sched {
     _Alignas(16) char arena[SCHED_ARENA_BYTES];
 };
 
-/* A zeroed schedule of comm with its inline arrays, no tag yet. */
-ucmpi_sched_t *ucmpi_sched_alloc_bare(ucmpi_comm_t *comm);
-
 static inline int ucmpi_sched_step_is_xfer(const step_t *st)
 {
     return st->kind == STEP_SEND || st->kind == STEP_RECV;
 }
 
-/* --- engine (sched.c), for sched_stall.c --- */
+/* --- engine (sched.c), for lib/coll/check --- */
 
-/* Puts s on the active list (under the big lock). */
-void ucmpi_sched_activate(ucmpi_sched_t *s);
+/* Closes the last round and sizes the request array. */
+int ucmpi_sched_prepare(ucmpi_sched_t *s);
+/* Starts a run of s in the background, on the active list (under the big
+ * lock). */
+void ucmpi_sched_kick(ucmpi_sched_t *s);
 /* Completes a schedule's user request with err. */
 void ucmpi_sched_complete_req(ucmpi_request_t *req, int err);
 /* The schedule behind a user's request, or NULL (not a schedule's, or
  * its run detached: ucmpi_sched_detach). */
 ucmpi_sched_t *ucmpi_sched_of_req(const ucmpi_request_t *req);
-
-/* --- stall handling (sched_stall.c), off the engine's fast path --- */
-
-/* A waiting loop's idle check of s: transfers to dead peers fail; a run
- * stalled for UCMPI_COLL_STALL_SEC probes and may abort. */
-void ucmpi_sched_stall_tick(ucmpi_sched_t *s);
-/* The stall checks of the runs on the active list from head on. */
-void ucmpi_sched_poll_stalls(ucmpi_sched_t *head);
-/* An aborted s: its caller has waited long enough for its held sends. */
-int ucmpi_sched_hold_expired(const ucmpi_sched_t *s);
 /* s finishes orphaned on the active list (its caller returns now). */
 void ucmpi_sched_detach(ucmpi_sched_t *s);
-/* A start of a persistent s that aborted before (s->doomed). */
-void ucmpi_sched_abort_rerun(ucmpi_sched_t *s);
-/* One turn of a drain task (s->drain_until != 0); clears s->running at
- * its end. */
-int ucmpi_sched_drain_step(ucmpi_sched_t *s);
+
+/* --- the hook: the check machinery plugs in here --- */
+
+/* The engine calls these at the few points where a program that errs
+ * (ranks that disagree, a call whose arguments failed, UCMPI_COLL_CHECK)
+ * needs it; run, held and release(s, 0) only while s->hooked, give_up
+ * while s->wait_hook, release(s, 1) while s->chk.  NULL (the unit tests link the engine
+ * alone): schedules are unsigned and a stalled one just waits. */
+typedef struct {
+    /* a new schedule: sign it by its collective */
+    void (*create)(ucmpi_sched_t *s);
+    /* s is started or run while a check of its call waits to be taken
+     * (comm->coll.check_gate) */
+    void (*take)(ucmpi_sched_t *s);
+    /* a run of s begins (after the engine's reset) */
+    void (*run)(ucmpi_sched_t *s);
+    /* before s's first round: 1 while s may not post yet */
+    int (*held)(ucmpi_sched_t *s);
+    /* a wait on s has idled a while (blocking: the caller's own blocking
+     * run; else a request's wait or the progress hook's poll) */
+    void (*stalled)(ucmpi_sched_t *s, int blocking);
+    /* 1 once a blocking caller may return while s still runs */
+    int (*give_up)(ucmpi_sched_t *s);
+    /* s's arguments failed a check on this rank, and it runs anyway */
+    void (*failed)(ucmpi_sched_t *s);
+    /* s is freed (destroy: for good, else back to its cache) */
+    void (*release)(ucmpi_sched_t *s, int destroy);
+} ucmpi_sched_hook_t;
+extern const ucmpi_sched_hook_t *ucmpi_sched_hook;
 
 #endif

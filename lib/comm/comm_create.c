@@ -4,6 +4,7 @@
  * id (comm_ctx.c) and then builds the object locally.
  */
 #include "core/ucmpi.h"
+#include "core/call.h"
 #include "comm/comm_internal.h"
 
 #include <stdlib.h>
@@ -67,8 +68,9 @@ void ucmpi_comm_destroy(ucmpi_comm_t *c)
     }
 }
 
-int ucmpi_check_intra(MPI_Comm comm, const char *fn)
+int ucmpi_check_intra(MPI_Comm comm)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_comm(comm, fn);
     if (rc == MPI_SUCCESS && comm->is_inter)
         rc = ucmpi_err_comm(comm, MPI_ERR_COMM, fn,
@@ -149,8 +151,9 @@ int ucmpi_comm_dup_internal(ucmpi_comm_t *c, ucmpi_comm_t **out)
 }
 
 static int dup_entry(MPI_Comm comm, MPI_Info info, int use_info,
-                     MPI_Comm *newcomm, const char *fn)
+                     MPI_Comm *newcomm)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_comm(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -177,13 +180,15 @@ static int dup_entry(MPI_Comm comm, MPI_Info info, int use_info,
 #pragma weak MPI_Comm_dup = PMPI_Comm_dup
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    return dup_entry(comm, MPI_INFO_NULL, 0, newcomm, "MPI_Comm_dup");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_dup");
+    return dup_entry(comm, MPI_INFO_NULL, 0, newcomm);
 }
 
 #pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return dup_entry(comm, info, 1, newcomm, "MPI_Comm_dup_with_info");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_dup_with_info");
+    return dup_entry(comm, info, 1, newcomm);
 }
 
 /* MPI_Comm_idup: the context id is agreed by the progress engine; the
@@ -234,9 +239,9 @@ static void idup_done(int rc, const uint32_t *ids, void *arg)
 }
 
 static int idup_entry(MPI_Comm comm, MPI_Info info, int use_info,
-                      MPI_Comm *newcomm, MPI_Request *request,
-                      const char *fn)
+                      MPI_Comm *newcomm, MPI_Request *request)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_comm(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -276,16 +281,16 @@ static int idup_entry(MPI_Comm comm, MPI_Info info, int use_info,
 #pragma weak MPI_Comm_idup = PMPI_Comm_idup
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-    return idup_entry(comm, MPI_INFO_NULL, 0, newcomm, request,
-                      "MPI_Comm_idup");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_idup");
+    return idup_entry(comm, MPI_INFO_NULL, 0, newcomm, request);
 }
 
 #pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
                              MPI_Request *request)
 {
-    return idup_entry(comm, info, 1, newcomm, request,
-                      "MPI_Comm_idup_with_info");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_idup_with_info");
+    return idup_entry(comm, info, 1, newcomm, request);
 }
 
 /* ------------------------------------------------------------------ */
@@ -389,10 +394,10 @@ static int create_inter(ucmpi_comm_t *c, ucmpi_group_t *group,
 #pragma weak MPI_Comm_create = PMPI_Comm_create
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-    const char *fn = "MPI_Comm_create";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_create");
     int rc = ucmpi_check_comm(comm, fn), bad;
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_check_group(group, comm, fn, "group");
+        rc = ucmpi_check_group(group, comm, "group");
     if (rc != MPI_SUCCESS)
         return rc;
     if (newcomm == NULL)
@@ -451,10 +456,10 @@ int ucmpi_comm_create_group_internal(MPI_Comm comm, MPI_Group group, int tag,
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
                            MPI_Comm *newcomm)
 {
-    const char *fn = "MPI_Comm_create_group";
-    int rc = ucmpi_check_intra(comm, fn), bad;
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_create_group");
+    int rc = ucmpi_check_intra(comm), bad;
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_check_group(group, comm, fn, "group");
+        rc = ucmpi_check_group(group, comm, "group");
     if (rc != MPI_SUCCESS)
         return rc;
     if (newcomm == NULL)
@@ -616,9 +621,10 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 /* ------------------------------------------------------------------ */
 /* free                                                               */
 /* ------------------------------------------------------------------ */
-int ucmpi_comm_check_freeable(MPI_Comm *comm, const char *fn,
+int ucmpi_comm_check_freeable(MPI_Comm *comm,
                               const char *verb)
 {
+    const char *fn = ucmpi_call_name();
     if (comm == NULL)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
                            "comm is NULL");
@@ -634,8 +640,8 @@ int ucmpi_comm_check_freeable(MPI_Comm *comm, const char *fn,
 #pragma weak MPI_Comm_free = PMPI_Comm_free
 int PMPI_Comm_free(MPI_Comm *comm)
 {
-    const char *fn = "MPI_Comm_free";
-    int rc = ucmpi_comm_check_freeable(comm, fn, "freed");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_free");
+    int rc = ucmpi_comm_check_freeable(comm, "freed");
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_comm_t *c = *comm;

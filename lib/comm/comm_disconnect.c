@@ -9,6 +9,7 @@
  * gets while this process progresses here.  Also MPI_Comm_get_parent.
  */
 #include "core/ucmpi.h"
+#include "core/call.h"
 #include "p2p/bsend.h"
 #include "comm/comm_internal.h"
 
@@ -22,7 +23,8 @@ static int pending_on(ucmpi_comm_t *c)
 #pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
 int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
-    int rc = ucmpi_comm_check_freeable(comm, "MPI_Comm_disconnect",
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_disconnect");
+    int rc = ucmpi_comm_check_freeable(comm,
                                        "disconnected");
     if (rc != MPI_SUCCESS)
         return rc;

@@ -7,6 +7,7 @@
  * go to the errhandler argument: there is no communicator yet.
  */
 #include <string.h>
+#include "core/call.h"
 #include "core/ucmpi.h"
 #include "comm/comm_internal.h"
 
@@ -19,24 +20,25 @@ static int tag_of(const char *s)
     return (int)(h % ((uint32_t)UCMPI_TAG_MAX + 1));
 }
 
-static int fail(MPI_Errhandler eh, int code, const char *fn, const char *why)
+static int fail(MPI_Errhandler eh, int code, const char *why)
 {
+    const char *fn = ucmpi_call_name();
     return ucmpi_error(UCMPI_OBJ_ERRHANDLER, eh, code, fn, "%s", why);
 }
 
 static int check_args(MPI_Group group, const char *stringtag,
-                      MPI_Errhandler eh, void *out, const char *fn)
+                      MPI_Errhandler eh, void *out)
 {
-    int rc = ucmpi_check_initialized(fn);
+    int rc = ucmpi_check_initialized(ucmpi_call_name());
     if (rc != MPI_SUCCESS)
         return rc;
     if (eh == MPI_ERRHANDLER_NULL || eh->magic != UCMPI_MAGIC_ERRHANDLER)
-        return fail(NULL, MPI_ERR_ERRHANDLER, fn,
+        return fail(NULL, MPI_ERR_ERRHANDLER,
                     "errhandler is null or freed");
     if (group == MPI_GROUP_NULL || group->magic != UCMPI_MAGIC_GROUP)
-        return fail(eh, MPI_ERR_GROUP, fn, "group is null or freed");
+        return fail(eh, MPI_ERR_GROUP, "group is null or freed");
     if (stringtag == NULL || out == NULL)
-        return fail(eh, MPI_ERR_ARG, fn, "stringtag or the output is NULL");
+        return fail(eh, MPI_ERR_ARG, "stringtag or the output is NULL");
     return MPI_SUCCESS;
 }
 
@@ -61,8 +63,8 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
                                 MPI_Info info, MPI_Errhandler errhandler,
                                 MPI_Comm *newcomm)
 {
-    const char *fn = "MPI_Comm_create_from_group";
-    int rc = check_args(group, stringtag, errhandler, newcomm, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_create_from_group");
+    int rc = check_args(group, stringtag, errhandler, newcomm);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = create(group, stringtag, newcomm);   /* COMM_NULL for non-members */
@@ -71,13 +73,13 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
         rc = finish(*newcomm, info, errhandler);
     }
     if (rc != MPI_SUCCESS)
-        return fail(errhandler, rc, fn, "creating the communicator failed");
+        return fail(errhandler, rc, "creating the communicator failed");
     return MPI_SUCCESS;
 }
 
-static int check_leader(MPI_Errhandler eh, MPI_Group g, int leader,
-                        const char *fn, const char *what)
+static int check_leader(MPI_Errhandler eh, MPI_Group g, int leader, const char *what)
 {
+    const char *fn = ucmpi_call_name();
     if (g == MPI_GROUP_NULL || g->magic != UCMPI_MAGIC_GROUP)
         return ucmpi_error(UCMPI_OBJ_ERRHANDLER, eh, MPI_ERR_GROUP, fn,
                            "the group of %s is null or freed", what);
@@ -113,23 +115,23 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
                                       MPI_Info info, MPI_Errhandler errhandler,
                                       MPI_Comm *newintercomm)
 {
-    const char *fn = "MPI_Intercomm_create_from_groups";
-    int rc = check_args(local_group, stringtag, errhandler, newintercomm, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Intercomm_create_from_groups");
+    int rc = check_args(local_group, stringtag, errhandler, newintercomm);
     if (rc == MPI_SUCCESS && local_group->my_rank == MPI_UNDEFINED)
-        rc = fail(errhandler, MPI_ERR_GROUP, fn,
+        rc = fail(errhandler, MPI_ERR_GROUP,
                   "the calling process is not a member of local_group");
     if (rc == MPI_SUCCESS)
-        rc = check_leader(errhandler, local_group, local_leader, fn,
+        rc = check_leader(errhandler, local_group, local_leader,
                           "local_leader");
     if (rc == MPI_SUCCESS)
-        rc = check_leader(errhandler, remote_group, remote_leader, fn,
+        rc = check_leader(errhandler, remote_group, remote_leader,
                           "remote_leader");
     if (rc != MPI_SUCCESS)
         return rc;
     if (local_group->my_rank == local_leader &&
         ucmpi_group_world(remote_group, remote_leader) ==
             ucmpi_group_world(local_group, local_leader))
-        return fail(errhandler, MPI_ERR_GROUP, fn,
+        return fail(errhandler, MPI_ERR_GROUP,
                     "the leaders are the same process (groups overlap)");
     *newintercomm = MPI_COMM_NULL;
     rc = create_inter(local_group, local_leader, remote_group, remote_leader,
@@ -139,7 +141,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
         rc = finish(*newintercomm, info, errhandler);
     }
     if (rc != MPI_SUCCESS)
-        return fail(errhandler, rc, fn,
+        return fail(errhandler, rc,
                     "creating the intercommunicator failed");
     return MPI_SUCCESS;
 }

@@ -5,6 +5,7 @@
  * local group (local_comm) for group-local steps of later collectives.
  */
 #include "core/ucmpi.h"
+#include "core/call.h"
 #include "comm/comm_internal.h"
 
 #include <stdlib.h>
@@ -80,10 +81,10 @@ static int swap_groups(ucmpi_comm_t *local, int leader, ucmpi_comm_t *peer,
 }
 
 static int check_create_args(MPI_Comm local, int local_leader, MPI_Comm peer,
-                             int remote_leader, int tag, MPI_Comm *out,
-                             const char *fn)
+                             int remote_leader, int tag, MPI_Comm *out)
 {
-    int rc = ucmpi_check_intra(local, fn);
+    const char *fn = ucmpi_call_name();
+    int rc = ucmpi_check_intra(local);
     if (rc != MPI_SUCCESS)
         return rc;
     if (out == NULL)
@@ -114,9 +115,9 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
                           MPI_Comm peer_comm, int remote_leader, int tag,
                           MPI_Comm *newintercomm)
 {
-    const char *fn = "MPI_Intercomm_create";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Intercomm_create");
     int rc = check_create_args(local_comm, local_leader, peer_comm,
-                               remote_leader, tag, newintercomm, fn);
+                               remote_leader, tag, newintercomm);
     if (rc != MPI_SUCCESS)
         return rc;
     *newintercomm = MPI_COMM_NULL;

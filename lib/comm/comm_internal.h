@@ -55,7 +55,7 @@ int ucmpi_group_translate(const ucmpi_group_t *a, int n, const int *ranks_a,
                           const ucmpi_group_t *b, int *ranks_b);
 int ucmpi_group_compare(const ucmpi_group_t *a, const ucmpi_group_t *b);
 /* MPI_SUCCESS or the code from ucmpi_error() for an invalid group. */
-int ucmpi_check_group(MPI_Group g, MPI_Comm err_comm, const char *fn,
+int ucmpi_check_group(MPI_Group g, MPI_Comm err_comm,
                       const char *argname);
 
 /* ---- blocking helper collectives (comm_coll.c) ---- */
@@ -137,7 +137,7 @@ int ucmpi_comm_dup_internal(ucmpi_comm_t *c, ucmpi_comm_t **out);
 /* Split of intracomm c; color MPI_UNDEFINED gives NULL. */
 /* MPI_Comm_free's and MPI_Comm_disconnect's checks: *comm is a valid
  * communicator the user may free (VERB: "freed", "disconnected"). */
-int ucmpi_comm_check_freeable(MPI_Comm *comm, const char *fn,
+int ucmpi_comm_check_freeable(MPI_Comm *comm,
                               const char *verb);
 int ucmpi_comm_split_internal(ucmpi_comm_t *c, int color, int key,
                               ucmpi_comm_t **out);
@@ -145,7 +145,7 @@ int ucmpi_comm_split_internal(ucmpi_comm_t *c, int color, int key,
  * it get NULL); collective over c. */
 int ucmpi_comm_create_internal(ucmpi_comm_t *c, ucmpi_group_t *group,
                                ucmpi_comm_t **out);
-int ucmpi_check_intra(MPI_Comm comm, const char *fn);
+int ucmpi_check_intra(MPI_Comm comm);
 /* Session handle valid (lib/core/session.c); reports MPI_ERR_SESSION. */
 int ucmpi_check_session(MPI_Session s, const char *fn);
 int ucmpi_comm_create_group_internal(MPI_Comm comm, MPI_Group group, int tag,

@@ -3,6 +3,7 @@
  * test_inter, remote size and group.
  */
 #include "core/ucmpi.h"
+#include "core/call.h"
 #include "comm/comm_internal.h"
 
 #include <string.h>
@@ -84,8 +85,9 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     return MPI_SUCCESS;
 }
 
-static int check_inter(MPI_Comm comm, const void *out, const char *fn)
+static int check_inter(MPI_Comm comm, const void *out)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_comm(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -101,7 +103,8 @@ static int check_inter(MPI_Comm comm, const void *out, const char *fn)
 #pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
-    int rc = check_inter(comm, size, "MPI_Comm_remote_size");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_remote_size");
+    int rc = check_inter(comm, size);
     if (rc == MPI_SUCCESS)
         *size = comm->remote_size;
     return rc;
@@ -110,7 +113,8 @@ int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 #pragma weak MPI_Comm_remote_group = PMPI_Comm_remote_group
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
-    int rc = check_inter(comm, group, "MPI_Comm_remote_group");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_remote_group");
+    int rc = check_inter(comm, group);
     if (rc == MPI_SUCCESS) {
         ucmpi_group_retain(comm->remote_group);
         *group = comm->remote_group;

@@ -6,6 +6,7 @@
  * level gets MPI_COMM_NULL.
  */
 #include "core/ucmpi.h"
+#include "core/call.h"
 #include "comm/comm_internal.h"
 
 #include <hwloc.h>
@@ -141,8 +142,9 @@ static int pset_color(const char *pset)
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
                          MPI_Info info, MPI_Comm *newcomm)
 {
-    const char *fn = "MPI_Comm_split_type", *level = NULL;
-    int rc = ucmpi_check_intra(comm, fn), color = MPI_UNDEFINED;
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_split_type");
+    const char *level = NULL;
+    int rc = ucmpi_check_intra(comm), color = MPI_UNDEFINED;
     if (rc != MPI_SUCCESS)
         return rc;
     if (newcomm == NULL)

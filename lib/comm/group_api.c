@@ -4,6 +4,7 @@
  * default one (ucmpi_error with no object).
  */
 #include "core/ucmpi.h"
+#include "core/call.h"
 #include "comm/comm_internal.h"
 
 #include <stdlib.h>
@@ -13,9 +14,10 @@ static bool group_valid(MPI_Group g)
     return g != MPI_GROUP_NULL && g->magic == UCMPI_MAGIC_GROUP;
 }
 
-int ucmpi_check_group(MPI_Group g, MPI_Comm err_comm, const char *fn,
+int ucmpi_check_group(MPI_Group g, MPI_Comm err_comm,
                       const char *argname)
 {
+    const char *fn = ucmpi_call_name();
     if (!group_valid(g))
         return ucmpi_error(UCMPI_OBJ_COMM, err_comm, MPI_ERR_GROUP, fn,
                            "%s is a null or freed group", argname);
@@ -23,24 +25,25 @@ int ucmpi_check_group(MPI_Group g, MPI_Comm err_comm, const char *fn,
 }
 
 /* Common prologue: initialized, and each group argument valid. */
-static int enter(const char *fn, MPI_Group a, MPI_Group b)
+static int enter(MPI_Group a, MPI_Group b)
 {
-    int rc = ucmpi_check_initialized(fn);
+    int rc = ucmpi_check_initialized(ucmpi_call_name());
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_check_group(a, NULL, fn, "group");
+        rc = ucmpi_check_group(a, NULL, "group");
     if (rc == MPI_SUCCESS && b != NULL)
-        rc = ucmpi_check_group(b, NULL, fn, "group2");
+        rc = ucmpi_check_group(b, NULL, "group2");
     return rc;
 }
 
-static int no_mem(const char *fn)
+static int no_mem()
 {
-    return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_NO_MEM, fn,
+    return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_NO_MEM, ucmpi_call_name(),
                        "out of memory");
 }
 
-static int out_null(const char *fn, const void *p, const char *name)
+static int out_null(const void *p, const char *name)
 {
+    const char *fn = ucmpi_call_name();
     if (p != NULL)
         return MPI_SUCCESS;
     return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn, "%s is NULL",
@@ -50,9 +53,10 @@ static int out_null(const char *fn, const void *p, const char *name)
 #pragma weak MPI_Group_size = PMPI_Group_size
 int PMPI_Group_size(MPI_Group group, int *size)
 {
-    int rc = enter("MPI_Group_size", group, NULL);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_size");
+    int rc = enter(group, NULL);
     if (rc == MPI_SUCCESS)
-        rc = out_null("MPI_Group_size", size, "size");
+        rc = out_null(size, "size");
     if (rc == MPI_SUCCESS)
         *size = group->size;
     return rc;
@@ -61,9 +65,10 @@ int PMPI_Group_size(MPI_Group group, int *size)
 #pragma weak MPI_Group_rank = PMPI_Group_rank
 int PMPI_Group_rank(MPI_Group group, int *rank)
 {
-    int rc = enter("MPI_Group_rank", group, NULL);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_rank");
+    int rc = enter(group, NULL);
     if (rc == MPI_SUCCESS)
-        rc = out_null("MPI_Group_rank", rank, "rank");
+        rc = out_null(rank, "rank");
     if (rc == MPI_SUCCESS)
         *rank = group->my_rank;
     return rc;
@@ -72,9 +77,10 @@ int PMPI_Group_rank(MPI_Group group, int *rank)
 #pragma weak MPI_Group_free = PMPI_Group_free
 int PMPI_Group_free(MPI_Group *group)
 {
-    int rc = out_null("MPI_Group_free", group, "group");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_free");
+    int rc = out_null(group, "group");
     if (rc == MPI_SUCCESS)
-        rc = enter("MPI_Group_free", *group, NULL);
+        rc = enter(*group, NULL);
     if (rc != MPI_SUCCESS)
         return rc;
     /* MPI_GROUP_EMPTY comes back from set operations, so freeing it is
@@ -85,9 +91,9 @@ int PMPI_Group_free(MPI_Group *group)
 }
 
 /* Ranks must lie in [0, size) and, when `distinct`, appear once. */
-static int check_rank_list(MPI_Group g, int n, const int *ranks,
-                           const char *fn)
+static int check_rank_list(MPI_Group g, int n, const int *ranks)
 {
+    const char *fn = ucmpi_call_name();
     if (n < 0 || n > g->size)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
                            "n = %d is not in [0, %d]", n, g->size);
@@ -96,7 +102,7 @@ static int check_rank_list(MPI_Group g, int n, const int *ranks,
                            "ranks is NULL");
     char *seen = calloc(g->size ? g->size : 1, 1);
     if (seen == NULL)
-        return no_mem(fn);
+        return no_mem();
     int rc = MPI_SUCCESS;
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
         if (ranks[i] < 0 || ranks[i] >= g->size)
@@ -112,8 +118,9 @@ static int check_rank_list(MPI_Group g, int n, const int *ranks,
 }
 
 /* Each range in bounds with a nonzero stride, no rank named twice. */
-static int check_ranges(MPI_Group g, int n, int ranges[][3], const char *fn)
+static int check_ranges(MPI_Group g, int n, int ranges[][3])
 {
+    const char *fn = ucmpi_call_name();
     if (n < 0)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
                            "n = %d is negative", n);
@@ -122,7 +129,7 @@ static int check_ranges(MPI_Group g, int n, int ranges[][3], const char *fn)
                            "ranges is NULL");
     char *seen = calloc(g->size ? g->size : 1, 1);
     if (seen == NULL)
-        return no_mem(fn);
+        return no_mem();
     int rc = MPI_SUCCESS;
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
         int *r = ranges[i];
@@ -153,10 +160,10 @@ static int check_ranges(MPI_Group g, int n, int ranges[][3], const char *fn)
 
 /* A group derived from `from` derives from its session too (sessions
  * area: the session's buffer serves comms made from it). */
-static int give(MPI_Group g, MPI_Group from, MPI_Group *out, const char *fn)
+static int give(MPI_Group g, MPI_Group from, MPI_Group *out)
 {
     if (g == NULL)
-        return no_mem(fn);
+        return no_mem();
     if (!g->predefined)
         g->session_id = from->session_id;
     *out = g;
@@ -167,106 +174,106 @@ static int give(MPI_Group g, MPI_Group from, MPI_Group *out, const char *fn)
 int PMPI_Group_incl(MPI_Group group, int n, const int ranks[],
                     MPI_Group *newgroup)
 {
-    const char *fn = "MPI_Group_incl";
-    int rc = enter(fn, group, NULL);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_incl");
+    int rc = enter(group, NULL);
     if (rc == MPI_SUCCESS)
-        rc = out_null(fn, newgroup, "newgroup");
+        rc = out_null(newgroup, "newgroup");
     if (rc == MPI_SUCCESS)
-        rc = check_rank_list(group, n, ranks, fn);
+        rc = check_rank_list(group, n, ranks);
     return rc ? rc
               : give(ucmpi_group_incl(group, n, ranks),
-                     group, newgroup, fn);
+                     group, newgroup);
 }
 
 #pragma weak MPI_Group_excl = PMPI_Group_excl
 int PMPI_Group_excl(MPI_Group group, int n, const int ranks[],
                     MPI_Group *newgroup)
 {
-    const char *fn = "MPI_Group_excl";
-    int rc = enter(fn, group, NULL);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_excl");
+    int rc = enter(group, NULL);
     if (rc == MPI_SUCCESS)
-        rc = out_null(fn, newgroup, "newgroup");
+        rc = out_null(newgroup, "newgroup");
     if (rc == MPI_SUCCESS)
-        rc = check_rank_list(group, n, ranks, fn);
+        rc = check_rank_list(group, n, ranks);
     return rc ? rc
               : give(ucmpi_group_excl(group, n, ranks),
-                     group, newgroup, fn);
+                     group, newgroup);
 }
 
 #pragma weak MPI_Group_range_incl = PMPI_Group_range_incl
 int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3],
                           MPI_Group *newgroup)
 {
-    const char *fn = "MPI_Group_range_incl";
-    int rc = enter(fn, group, NULL);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_range_incl");
+    int rc = enter(group, NULL);
     if (rc == MPI_SUCCESS)
-        rc = out_null(fn, newgroup, "newgroup");
+        rc = out_null(newgroup, "newgroup");
     if (rc == MPI_SUCCESS)
-        rc = check_ranges(group, n, ranges, fn);
+        rc = check_ranges(group, n, ranges);
     return rc ? rc
               : give(ucmpi_group_range_incl(group, n, ranges),
-                     group, newgroup, fn);
+                     group, newgroup);
 }
 
 #pragma weak MPI_Group_range_excl = PMPI_Group_range_excl
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3],
                           MPI_Group *newgroup)
 {
-    const char *fn = "MPI_Group_range_excl";
-    int rc = enter(fn, group, NULL);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_range_excl");
+    int rc = enter(group, NULL);
     if (rc == MPI_SUCCESS)
-        rc = out_null(fn, newgroup, "newgroup");
+        rc = out_null(newgroup, "newgroup");
     if (rc == MPI_SUCCESS)
-        rc = check_ranges(group, n, ranges, fn);
+        rc = check_ranges(group, n, ranges);
     return rc ? rc
               : give(ucmpi_group_range_excl(group, n, ranges),
-                     group, newgroup, fn);
+                     group, newgroup);
 }
 
 #pragma weak MPI_Group_union = PMPI_Group_union
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    const char *fn = "MPI_Group_union";
-    int rc = enter(fn, group1, group2);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_union");
+    int rc = enter(group1, group2);
     if (rc == MPI_SUCCESS)
-        rc = out_null(fn, newgroup, "newgroup");
+        rc = out_null(newgroup, "newgroup");
     return rc ? rc
               : give(ucmpi_group_union(group1, group2),
-                     group1, newgroup, fn);
+                     group1, newgroup);
 }
 
 #pragma weak MPI_Group_intersection = PMPI_Group_intersection
 int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2,
                             MPI_Group *newgroup)
 {
-    const char *fn = "MPI_Group_intersection";
-    int rc = enter(fn, group1, group2);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_intersection");
+    int rc = enter(group1, group2);
     if (rc == MPI_SUCCESS)
-        rc = out_null(fn, newgroup, "newgroup");
+        rc = out_null(newgroup, "newgroup");
     return rc ? rc
               : give(ucmpi_group_intersection(group1, group2),
-                     group1, newgroup, fn);
+                     group1, newgroup);
 }
 
 #pragma weak MPI_Group_difference = PMPI_Group_difference
 int PMPI_Group_difference(MPI_Group group1, MPI_Group group2,
                           MPI_Group *newgroup)
 {
-    const char *fn = "MPI_Group_difference";
-    int rc = enter(fn, group1, group2);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_difference");
+    int rc = enter(group1, group2);
     if (rc == MPI_SUCCESS)
-        rc = out_null(fn, newgroup, "newgroup");
+        rc = out_null(newgroup, "newgroup");
     return rc ? rc
               : give(ucmpi_group_difference(group1, group2),
-                     group1, newgroup, fn);
+                     group1, newgroup);
 }
 
 #pragma weak MPI_Group_translate_ranks = PMPI_Group_translate_ranks
 int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
                                MPI_Group group2, int ranks2[])
 {
-    const char *fn = "MPI_Group_translate_ranks";
-    int rc = enter(fn, group1, group2);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_translate_ranks");
+    int rc = enter(group1, group2);
     if (rc != MPI_SUCCESS)
         return rc;
     if (n < 0 || (n > 0 && (ranks1 == NULL || ranks2 == NULL)))
@@ -279,17 +286,17 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
                                "ranks1[%d] = %d is not in [0, %d)", i,
                                ranks1[i], group1->size);
     if (ucmpi_group_translate(group1, n, ranks1, group2, ranks2) != 0)
-        return no_mem(fn);
+        return no_mem();
     return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Group_compare = PMPI_Group_compare
 int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
-    const char *fn = "MPI_Group_compare";
-    int rc = enter(fn, group1, group2);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_compare");
+    int rc = enter(group1, group2);
     if (rc == MPI_SUCCESS)
-        rc = out_null(fn, result, "result");
+        rc = out_null(result, "result");
     if (rc == MPI_SUCCESS)
         *result = ucmpi_group_compare(group1, group2);
     return rc;

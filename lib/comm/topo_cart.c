@@ -4,6 +4,7 @@
  * No reordering: rank i of the new communicator is rank i of the old.
  */
 #include "core/ucmpi.h"
+#include "core/call.h"
 #include "comm/comm_internal.h"
 #include "comm/topo.h"
 
@@ -119,8 +120,9 @@ static ucmpi_topo_t *cart_topo(int ndims, const int *dims, const int *periods,
 
 /* Validates ndims/dims; *nnodes = product. */
 static int check_dims(MPI_Comm comm, int ndims, const int *dims,
-                      const int *periods, long *nnodes, const char *fn)
+                      const int *periods, long *nnodes)
 {
+    const char *fn = ucmpi_call_name();
     if (ndims < 0 || ndims > UCMPI_MAX_DIMS)
         return ucmpi_err_comm(comm, MPI_ERR_DIMS, fn,
                               "ndims = %d is not in [0, %d]", ndims,
@@ -161,13 +163,13 @@ int ucmpi_topo_comm_prefix(ucmpi_comm_t *comm, int nnodes, ucmpi_comm_t **out)
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
                      const int periods[], int reorder, MPI_Comm *comm_cart)
 {
-    const char *fn = "MPI_Cart_create";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cart_create");
     long nnodes;
     if (comm_cart != NULL)   /* MPI_COMM_NULL on error too, as MPICH does */
         *comm_cart = MPI_COMM_NULL;
-    int rc = ucmpi_check_intra(comm_old, fn);
+    int rc = ucmpi_check_intra(comm_old);
     if (rc == MPI_SUCCESS)
-        rc = check_dims(comm_old, ndims, dims, periods, &nnodes, fn);
+        rc = check_dims(comm_old, ndims, dims, periods, &nnodes);
     if (rc != MPI_SUCCESS)
         return rc;
     if (comm_cart == NULL)
@@ -186,8 +188,9 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
 }
 
 /* comm must carry a cartesian topology. */
-static int check_cart(MPI_Comm comm, const char *fn, ucmpi_topo_t **t)
+static int check_cart(MPI_Comm comm, ucmpi_topo_t **t)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_comm(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -201,8 +204,9 @@ static int check_cart(MPI_Comm comm, const char *fn, ucmpi_topo_t **t)
 #pragma weak MPI_Cartdim_get = PMPI_Cartdim_get
 int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cartdim_get");
     ucmpi_topo_t *t;
-    int rc = check_cart(comm, "MPI_Cartdim_get", &t);
+    int rc = check_cart(comm, &t);
     if (rc == MPI_SUCCESS && ndims == NULL)
         rc = ucmpi_err_comm(comm, MPI_ERR_ARG, "MPI_Cartdim_get",
                             "ndims is NULL");
@@ -215,9 +219,9 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[],
                   int coords[])
 {
-    const char *fn = "MPI_Cart_get";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cart_get");
     ucmpi_topo_t *t;
-    int rc = check_cart(comm, fn, &t);
+    int rc = check_cart(comm, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if (maxdims < t->ndims)
@@ -237,9 +241,9 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[],
 #pragma weak MPI_Cart_rank = PMPI_Cart_rank
 int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 {
-    const char *fn = "MPI_Cart_rank";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cart_rank");
     ucmpi_topo_t *t;
-    int rc = check_cart(comm, fn, &t);
+    int rc = check_cart(comm, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if ((t->ndims > 0 && coords == NULL) || rank == NULL)
@@ -258,9 +262,9 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 #pragma weak MPI_Cart_coords = PMPI_Cart_coords
 int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
-    const char *fn = "MPI_Cart_coords";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cart_coords");
     ucmpi_topo_t *t;
-    int rc = check_cart(comm, fn, &t);
+    int rc = check_cart(comm, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if (rank < 0 || rank >= comm->size)
@@ -278,9 +282,9 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp,
                     int *rank_source, int *rank_dest)
 {
-    const char *fn = "MPI_Cart_shift";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cart_shift");
     ucmpi_topo_t *t;
-    int rc = check_cart(comm, fn, &t);
+    int rc = check_cart(comm, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if (direction < 0 || direction >= t->ndims)
@@ -299,9 +303,9 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp,
 #pragma weak MPI_Cart_sub = PMPI_Cart_sub
 int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
-    const char *fn = "MPI_Cart_sub";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cart_sub");
     ucmpi_topo_t *t;
-    int rc = check_cart(comm, fn, &t);
+    int rc = check_cart(comm, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if ((t->ndims > 0 && remain_dims == NULL) || newcomm == NULL)
@@ -354,11 +358,11 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[],
                   const int periods[], int *newrank)
 {
-    const char *fn = "MPI_Cart_map";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cart_map");
     long nnodes;
-    int rc = ucmpi_check_intra(comm, fn);
+    int rc = ucmpi_check_intra(comm);
     if (rc == MPI_SUCCESS)
-        rc = check_dims(comm, ndims, dims, periods, &nnodes, fn);
+        rc = check_dims(comm, ndims, dims, periods, &nnodes);
     if (rc == MPI_SUCCESS && newrank == NULL)
         rc = ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "newrank is NULL");
     if (rc == MPI_SUCCESS)

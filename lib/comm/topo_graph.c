@@ -4,6 +4,7 @@
  * pair; a sum-allreduce tells every process how much to expect.
  */
 #include "core/ucmpi.h"
+#include "core/call.h"
 #include "comm/comm_internal.h"
 #include "comm/topo.h"
 
@@ -46,8 +47,8 @@ static ucmpi_topo_t *graph_topo(int nnodes, const int *index,
 int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
                       const int edges[], int reorder, MPI_Comm *comm_graph)
 {
-    const char *fn = "MPI_Graph_create";
-    int rc = ucmpi_check_intra(comm_old, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Graph_create");
+    int rc = ucmpi_check_intra(comm_old);
     if (rc != MPI_SUCCESS)
         return rc;
     if (comm_graph == NULL)
@@ -82,9 +83,10 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
     return MPI_SUCCESS;
 }
 
-static int check_graph(MPI_Comm comm, int kind, const char *fn,
+static int check_graph(MPI_Comm comm, int kind,
                        ucmpi_topo_t **t)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_comm(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -100,8 +102,9 @@ static int check_graph(MPI_Comm comm, int kind, const char *fn,
 #pragma weak MPI_Graphdims_get = PMPI_Graphdims_get
 int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Graphdims_get");
     ucmpi_topo_t *t;
-    int rc = check_graph(comm, MPI_GRAPH, "MPI_Graphdims_get", &t);
+    int rc = check_graph(comm, MPI_GRAPH, &t);
     if (rc == MPI_SUCCESS && (nnodes == NULL || nedges == NULL))
         rc = ucmpi_err_comm(comm, MPI_ERR_ARG, "MPI_Graphdims_get",
                             "nnodes or nedges is NULL");
@@ -116,8 +119,9 @@ int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
                    int edges[])
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Graph_get");
     ucmpi_topo_t *t;
-    int rc = check_graph(comm, MPI_GRAPH, "MPI_Graph_get", &t);
+    int rc = check_graph(comm, MPI_GRAPH, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if (maxindex < 0 || maxedges < 0 || (maxindex > 0 && !index) ||
@@ -132,11 +136,10 @@ int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
     return MPI_SUCCESS;
 }
 
-static int check_graph_rank(MPI_Comm comm, ucmpi_topo_t *t, int rank,
-                            const char *fn)
+static int check_graph_rank(MPI_Comm comm, ucmpi_topo_t *t, int rank)
 {
     if (rank < 0 || rank >= t->nnodes)
-        return ucmpi_err_comm(comm, MPI_ERR_RANK, fn,
+        return ucmpi_err_comm(comm, MPI_ERR_RANK, ucmpi_call_name(),
                               "rank %d is not in [0, %d)", rank, t->nnodes);
     return MPI_SUCCESS;
 }
@@ -144,11 +147,11 @@ static int check_graph_rank(MPI_Comm comm, ucmpi_topo_t *t, int rank,
 #pragma weak MPI_Graph_neighbors_count = PMPI_Graph_neighbors_count
 int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
-    const char *fn = "MPI_Graph_neighbors_count";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Graph_neighbors_count");
     ucmpi_topo_t *t;
-    int rc = check_graph(comm, MPI_GRAPH, fn, &t);
+    int rc = check_graph(comm, MPI_GRAPH, &t);
     if (rc == MPI_SUCCESS)
-        rc = check_graph_rank(comm, t, rank, fn);
+        rc = check_graph_rank(comm, t, rank);
     if (rc == MPI_SUCCESS && nneighbors == NULL)
         rc = ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "nneighbors is NULL");
     if (rc == MPI_SUCCESS)
@@ -160,11 +163,11 @@ int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors,
                          int neighbors[])
 {
-    const char *fn = "MPI_Graph_neighbors";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Graph_neighbors");
     ucmpi_topo_t *t;
-    int rc = check_graph(comm, MPI_GRAPH, fn, &t);
+    int rc = check_graph(comm, MPI_GRAPH, &t);
     if (rc == MPI_SUCCESS)
-        rc = check_graph_rank(comm, t, rank, fn);
+        rc = check_graph_rank(comm, t, rank);
     if (rc != MPI_SUCCESS)
         return rc;
     int first = rank ? t->index[rank - 1] : 0, deg = t->index[rank] - first;
@@ -181,8 +184,8 @@ int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors,
 int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[],
                    const int edges[], int *newrank)
 {
-    const char *fn = "MPI_Graph_map";
-    int rc = ucmpi_check_intra(comm, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Graph_map");
+    int rc = ucmpi_check_intra(comm);
     if (rc != MPI_SUCCESS)
         return rc;
     if (nnodes <= 0 || nnodes > comm->size || newrank == NULL)
@@ -226,9 +229,9 @@ static bool unweighted(const int *w)
     return w == MPI_UNWEIGHTED;
 }
 
-static int check_ranks(MPI_Comm comm, int n, const int *r, const char *what,
-                       const char *fn)
+static int check_ranks(MPI_Comm comm, int n, const int *r, const char *what)
 {
+    const char *fn = ucmpi_call_name();
     if (n < 0 || (n > 0 && r == NULL))
         return ucmpi_err_comm(comm, MPI_ERR_ARG, fn,
                               "%s: degree %d or array invalid", what, n);
@@ -241,9 +244,9 @@ static int check_ranks(MPI_Comm comm, int n, const int *r, const char *what,
 }
 
 /* Same group as comm, with topology t (consumed). */
-static int attach_new(MPI_Comm comm, ucmpi_topo_t *t, MPI_Comm *out,
-                      const char *fn)
+static int attach_new(MPI_Comm comm, ucmpi_topo_t *t, MPI_Comm *out)
 {
+    const char *fn = ucmpi_call_name();
     ucmpi_comm_t *n = NULL;
     int rc = t ? ucmpi_comm_create_internal(comm, comm->group, &n)
                : MPI_ERR_NO_MEM;
@@ -264,13 +267,12 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
                                     const int *destweights, MPI_Info info,
                                     int reorder, MPI_Comm *comm_dist_graph)
 {
-    const char *fn = "MPI_Dist_graph_create_adjacent";
-    int rc = ucmpi_check_intra(comm_old, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Dist_graph_create_adjacent");
+    int rc = ucmpi_check_intra(comm_old);
     if (rc == MPI_SUCCESS)
-        rc = check_ranks(comm_old, indegree, sources, "sources", fn);
+        rc = check_ranks(comm_old, indegree, sources, "sources");
     if (rc == MPI_SUCCESS)
-        rc = check_ranks(comm_old, outdegree, destinations, "destinations",
-                         fn);
+        rc = check_ranks(comm_old, outdegree, destinations, "destinations");
     if (rc != MPI_SUCCESS)
         return rc;
     int weighted = !unweighted(sourceweights);
@@ -286,7 +288,7 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
     return attach_new(comm_old,
                       dist_topo(indegree, sources, sourceweights, outdegree,
                                 destinations, destweights, weighted),
-                      comm_dist_graph, fn);
+                      comm_dist_graph);
 }
 
 typedef struct {
@@ -396,10 +398,10 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
                            const int *weights, MPI_Info info, int reorder,
                            MPI_Comm *comm_dist_graph)
 {
-    const char *fn = "MPI_Dist_graph_create";
-    int rc = ucmpi_check_intra(comm_old, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Dist_graph_create");
+    int rc = ucmpi_check_intra(comm_old);
     if (rc == MPI_SUCCESS)
-        rc = check_ranks(comm_old, n, sources, "sources", fn);
+        rc = check_ranks(comm_old, n, sources, "sources");
     if (rc != MPI_SUCCESS)
         return rc;
     if (comm_dist_graph == NULL || (n > 0 && degrees == NULL))
@@ -413,7 +415,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
                                   degrees[i]);
         nedges += degrees[i];
     }
-    rc = check_ranks(comm_old, (int)nedges, destinations, "destinations", fn);
+    rc = check_ranks(comm_old, (int)nedges, destinations, "destinations");
     if (rc != MPI_SUCCESS)
         return rc;
     edge_rec_t *recs = NULL;
@@ -438,21 +440,21 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
     ucmpi_topo_t *t = dist_topo(nin, v, v + nrecs, nrecs - nin, v + nin,
                                 v + nrecs + nin, weighted);
     free(v);
-    return attach_new(comm_old, t, comm_dist_graph, fn);
+    return attach_new(comm_old, t, comm_dist_graph);
 }
 
-static int check_dist(MPI_Comm comm, const char *fn, ucmpi_topo_t **t)
+static int check_dist(MPI_Comm comm, ucmpi_topo_t **t)
 {
-    return check_graph(comm, MPI_DIST_GRAPH, fn, t);
+    return check_graph(comm, MPI_DIST_GRAPH, t);
 }
 
 #pragma weak MPI_Dist_graph_neighbors_count = PMPI_Dist_graph_neighbors_count
 int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree,
                                     int *outdegree, int *weighted)
 {
-    const char *fn = "MPI_Dist_graph_neighbors_count";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Dist_graph_neighbors_count");
     ucmpi_topo_t *t;
-    int rc = check_dist(comm, fn, &t);
+    int rc = check_dist(comm, &t);
     if (rc == MPI_SUCCESS && (!indegree || !outdegree || !weighted))
         rc = ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "an output is NULL");
     if (rc == MPI_SUCCESS) {
@@ -468,9 +470,9 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
                               int *sourceweights, int maxoutdegree,
                               int destinations[], int *destweights)
 {
-    const char *fn = "MPI_Dist_graph_neighbors";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Dist_graph_neighbors");
     ucmpi_topo_t *t;
-    int rc = check_dist(comm, fn, &t);
+    int rc = check_dist(comm, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if (maxindegree < t->indegree || maxoutdegree < t->outdegree ||

@@ -8,6 +8,7 @@
  * MPI asks for MPI_COMM_SELF at finalize.
  */
 #include "core/ucmpi.h"
+#include "core/call.h"
 #include "comm/comm_internal.h"
 #include "core/hooks.h"
 
@@ -274,20 +275,22 @@ typedef struct {
     void *err_obj;
 } attr_obj_t;
 
-static int attr_error(const attr_obj_t *o, int code, const char *fn,
+static int attr_error(const attr_obj_t *o, int code,
                       const char *why, int keyval)
 {
+    const char *fn = ucmpi_call_name();
     return ucmpi_error(o->obj_kind, o->err_obj, code, fn, why, keyval);
 }
 
-static int check_keyval(const attr_obj_t *o, int id, const char *fn,
+static int check_keyval(const attr_obj_t *o, int id,
                         int allow_predefined, keyval_t **out)
 {
+    const char *fn = ucmpi_call_name();
     *out = NULL;
     if (keyval_is_predefined(id)) {
         if (allow_predefined && predefined_kind(id) == o->kind)
             return MPI_SUCCESS;
-        return attr_error(o, MPI_ERR_KEYVAL, fn,
+        return attr_error(o, MPI_ERR_KEYVAL,
                           "keyval %d is predefined (read-only or of "
                           "another object kind)", id);
     }
@@ -295,7 +298,7 @@ static int check_keyval(const attr_obj_t *o, int id, const char *fn,
      * gone, hence invalid, once the last of them is deleted). */
     keyval_t *kv = keyval_lookup(id);
     if (kv == NULL)
-        return attr_error(o, MPI_ERR_KEYVAL, fn,
+        return attr_error(o, MPI_ERR_KEYVAL,
                           "invalid or freed keyval %d", id);
     if (kv->kind != o->kind)
         return ucmpi_error(o->obj_kind, o->err_obj, MPI_ERR_KEYVAL, fn,
@@ -305,10 +308,10 @@ static int check_keyval(const attr_obj_t *o, int id, const char *fn,
     return MPI_SUCCESS;
 }
 
-static int attr_set(const attr_obj_t *o, int id, void *val, const char *fn)
+static int attr_set(const attr_obj_t *o, int id, void *val)
 {
     keyval_t *kv;
-    int rc = check_keyval(o, id, fn, 0, &kv);
+    int rc = check_keyval(o, id, 0, &kv);
     if (rc != MPI_SUCCESS)
         return rc;
     attr_t **pp = list_find(o->attrs, kv);
@@ -316,7 +319,7 @@ static int attr_set(const attr_obj_t *o, int id, void *val, const char *fn)
         /* Replacing: the old value's delete callback runs first. */
         rc = call_delete(o->kind, kv, o->handle, (*pp)->val);
         if (rc != MPI_SUCCESS)
-            return attr_error(o, rc, fn,
+            return attr_error(o, rc,
                               "delete callback of keyval %d failed", id);
         pp = list_find(o->attrs, kv);   /* callback may edit the list */
         if (*pp != NULL) {
@@ -326,7 +329,7 @@ static int attr_set(const attr_obj_t *o, int id, void *val, const char *fn)
     }
     attr_t *a = malloc(sizeof(*a));
     if (a == NULL)
-        return attr_error(o, MPI_ERR_NO_MEM, fn, "keyval %d: out of memory",
+        return attr_error(o, MPI_ERR_NO_MEM, "keyval %d: out of memory",
                           id);
     a->kv = kv;
     a->val = val;
@@ -336,15 +339,15 @@ static int attr_set(const attr_obj_t *o, int id, void *val, const char *fn)
     return MPI_SUCCESS;
 }
 
-static int attr_delete(const attr_obj_t *o, int id, const char *fn)
+static int attr_delete(const attr_obj_t *o, int id)
 {
     keyval_t *kv;
-    int rc = check_keyval(o, id, fn, 0, &kv);
+    int rc = check_keyval(o, id, 0, &kv);
     if (rc != MPI_SUCCESS)
         return rc;
     attr_t **pp = list_find(o->attrs, kv);
     if (*pp == NULL)
-        return attr_error(o, MPI_ERR_KEYVAL, fn,
+        return attr_error(o, MPI_ERR_KEYVAL,
                           "no attribute is set for keyval %d", id);
     attr_t *a = *pp;
     *pp = a->next;
@@ -352,7 +355,7 @@ static int attr_delete(const attr_obj_t *o, int id, const char *fn)
     if (rc != MPI_SUCCESS) {
         a->next = *o->attrs;
         *o->attrs = a;
-        return attr_error(o, rc, fn, "delete callback of keyval %d failed",
+        return attr_error(o, rc, "delete callback of keyval %d failed",
                           id);
     }
     keyval_release(kv);
@@ -413,14 +416,14 @@ static void get_predefined(const attr_obj_t *o, int id, void *val, int *flag)
     }
 }
 
-static int attr_get(const attr_obj_t *o, int id, void *val, int *flag,
-                    const char *fn)
+static int attr_get(const attr_obj_t *o, int id, void *val, int *flag)
 {
+    const char *fn = ucmpi_call_name();
     keyval_t *kv;
     if (val == NULL || flag == NULL)
         return ucmpi_error(o->obj_kind, o->err_obj, MPI_ERR_ARG, fn,
                            "attribute_val or flag is NULL");
-    int rc = check_keyval(o, id, fn, 1, &kv);
+    int rc = check_keyval(o, id, 1, &kv);
     if (rc != MPI_SUCCESS)
         return rc;
     if (kv == NULL) {
@@ -437,8 +440,9 @@ static int attr_get(const attr_obj_t *o, int id, void *val, int *flag,
 /* ------------------------------------------------------------------ */
 /* Object lookup per kind                                             */
 /* ------------------------------------------------------------------ */
-static int comm_obj(MPI_Comm comm, const char *fn, attr_obj_t *o)
+static int comm_obj(MPI_Comm comm, attr_obj_t *o)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -450,8 +454,9 @@ static int comm_obj(MPI_Comm comm, const char *fn, attr_obj_t *o)
     return MPI_SUCCESS;
 }
 
-static int type_obj(MPI_Datatype dt, const char *fn, attr_obj_t *o)
+static int type_obj(MPI_Datatype dt, attr_obj_t *o)
 {
+    const char *fn = ucmpi_call_name();
     const char *why;
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
@@ -464,8 +469,9 @@ static int type_obj(MPI_Datatype dt, const char *fn, attr_obj_t *o)
     return MPI_SUCCESS;
 }
 
-static int win_obj(MPI_Win win, const char *fn, attr_obj_t *o)
+static int win_obj(MPI_Win win, attr_obj_t *o)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -482,8 +488,9 @@ static int win_obj(MPI_Win win, const char *fn, attr_obj_t *o)
 /* Keyval entry points                                                */
 /* ------------------------------------------------------------------ */
 static int create_keyval(int kind, generic_fn_t copy, generic_fn_t del,
-                         int *keyval, void *extra, const char *fn)
+                         int *keyval, void *extra)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -496,8 +503,9 @@ static int create_keyval(int kind, generic_fn_t copy, generic_fn_t del,
     return MPI_SUCCESS;
 }
 
-static int free_keyval(int kind, int *keyval, const char *fn)
+static int free_keyval(int kind, int *keyval)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -524,9 +532,9 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
                             MPI_Comm_delete_attr_function *delete_fn,
                             int *keyval, void *extra_state)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_create_keyval");
     return create_keyval(UCMPI_ATTR_COMM, (generic_fn_t)copy_fn,
-                         (generic_fn_t)delete_fn, keyval, extra_state,
-                         "MPI_Comm_create_keyval");
+                         (generic_fn_t)delete_fn, keyval, extra_state);
 }
 
 #pragma weak MPI_Keyval_create = PMPI_Keyval_create
@@ -534,9 +542,9 @@ int PMPI_Keyval_create(MPI_Copy_function *copy_fn,
                        MPI_Delete_function *delete_fn, int *keyval,
                        void *extra_state)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Keyval_create");
     return create_keyval(UCMPI_ATTR_COMM, (generic_fn_t)copy_fn,
-                         (generic_fn_t)delete_fn, keyval, extra_state,
-                         "MPI_Keyval_create");
+                         (generic_fn_t)delete_fn, keyval, extra_state);
 }
 
 #pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
@@ -544,9 +552,9 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
                             MPI_Type_delete_attr_function *delete_fn,
                             int *keyval, void *extra_state)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_keyval");
     return create_keyval(UCMPI_ATTR_TYPE, (generic_fn_t)copy_fn,
-                         (generic_fn_t)delete_fn, keyval, extra_state,
-                         "MPI_Type_create_keyval");
+                         (generic_fn_t)delete_fn, keyval, extra_state);
 }
 
 #pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
@@ -554,33 +562,37 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
                            MPI_Win_delete_attr_function *delete_fn,
                            int *keyval, void *extra_state)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_create_keyval");
     return create_keyval(UCMPI_ATTR_WIN, (generic_fn_t)copy_fn,
-                         (generic_fn_t)delete_fn, keyval, extra_state,
-                         "MPI_Win_create_keyval");
+                         (generic_fn_t)delete_fn, keyval, extra_state);
 }
 
 #pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
 int PMPI_Comm_free_keyval(int *keyval)
 {
-    return free_keyval(UCMPI_ATTR_COMM, keyval, "MPI_Comm_free_keyval");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_free_keyval");
+    return free_keyval(UCMPI_ATTR_COMM, keyval);
 }
 
 #pragma weak MPI_Keyval_free = PMPI_Keyval_free
 int PMPI_Keyval_free(int *keyval)
 {
-    return free_keyval(UCMPI_ATTR_COMM, keyval, "MPI_Keyval_free");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Keyval_free");
+    return free_keyval(UCMPI_ATTR_COMM, keyval);
 }
 
 #pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
 int PMPI_Type_free_keyval(int *keyval)
 {
-    return free_keyval(UCMPI_ATTR_TYPE, keyval, "MPI_Type_free_keyval");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_free_keyval");
+    return free_keyval(UCMPI_ATTR_TYPE, keyval);
 }
 
 #pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
 int PMPI_Win_free_keyval(int *keyval)
 {
-    return free_keyval(UCMPI_ATTR_WIN, keyval, "MPI_Win_free_keyval");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_free_keyval");
+    return free_keyval(UCMPI_ATTR_WIN, keyval);
 }
 
 /* ------------------------------------------------------------------ */
@@ -589,97 +601,109 @@ int PMPI_Win_free_keyval(int *keyval)
 #pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
 int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_set_attr");
     attr_obj_t o;
-    int rc = comm_obj(comm, "MPI_Comm_set_attr", &o);
-    return rc ? rc : attr_set(&o, keyval, val, "MPI_Comm_set_attr");
+    int rc = comm_obj(comm, &o);
+    return rc ? rc : attr_set(&o, keyval, val);
 }
 
 #pragma weak MPI_Attr_put = PMPI_Attr_put
 int PMPI_Attr_put(MPI_Comm comm, int keyval, void *val)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Attr_put");
     attr_obj_t o;
-    int rc = comm_obj(comm, "MPI_Attr_put", &o);
-    return rc ? rc : attr_set(&o, keyval, val, "MPI_Attr_put");
+    int rc = comm_obj(comm, &o);
+    return rc ? rc : attr_set(&o, keyval, val);
 }
 
 #pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
 int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *val, int *flag)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_get_attr");
     attr_obj_t o;
-    int rc = comm_obj(comm, "MPI_Comm_get_attr", &o);
-    return rc ? rc : attr_get(&o, keyval, val, flag, "MPI_Comm_get_attr");
+    int rc = comm_obj(comm, &o);
+    return rc ? rc : attr_get(&o, keyval, val, flag);
 }
 
 #pragma weak MPI_Attr_get = PMPI_Attr_get
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *val, int *flag)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Attr_get");
     attr_obj_t o;
-    int rc = comm_obj(comm, "MPI_Attr_get", &o);
-    return rc ? rc : attr_get(&o, keyval, val, flag, "MPI_Attr_get");
+    int rc = comm_obj(comm, &o);
+    return rc ? rc : attr_get(&o, keyval, val, flag);
 }
 
 #pragma weak MPI_Comm_delete_attr = PMPI_Comm_delete_attr
 int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_delete_attr");
     attr_obj_t o;
-    int rc = comm_obj(comm, "MPI_Comm_delete_attr", &o);
-    return rc ? rc : attr_delete(&o, keyval, "MPI_Comm_delete_attr");
+    int rc = comm_obj(comm, &o);
+    return rc ? rc : attr_delete(&o, keyval);
 }
 
 #pragma weak MPI_Attr_delete = PMPI_Attr_delete
 int PMPI_Attr_delete(MPI_Comm comm, int keyval)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Attr_delete");
     attr_obj_t o;
-    int rc = comm_obj(comm, "MPI_Attr_delete", &o);
-    return rc ? rc : attr_delete(&o, keyval, "MPI_Attr_delete");
+    int rc = comm_obj(comm, &o);
+    return rc ? rc : attr_delete(&o, keyval);
 }
 
 #pragma weak MPI_Type_set_attr = PMPI_Type_set_attr
 int PMPI_Type_set_attr(MPI_Datatype dt, int keyval, void *val)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_set_attr");
     attr_obj_t o;
-    int rc = type_obj(dt, "MPI_Type_set_attr", &o);
-    return rc ? rc : attr_set(&o, keyval, val, "MPI_Type_set_attr");
+    int rc = type_obj(dt, &o);
+    return rc ? rc : attr_set(&o, keyval, val);
 }
 
 #pragma weak MPI_Type_get_attr = PMPI_Type_get_attr
 int PMPI_Type_get_attr(MPI_Datatype dt, int keyval, void *val, int *flag)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_get_attr");
     attr_obj_t o;
-    int rc = type_obj(dt, "MPI_Type_get_attr", &o);
-    return rc ? rc : attr_get(&o, keyval, val, flag, "MPI_Type_get_attr");
+    int rc = type_obj(dt, &o);
+    return rc ? rc : attr_get(&o, keyval, val, flag);
 }
 
 #pragma weak MPI_Type_delete_attr = PMPI_Type_delete_attr
 int PMPI_Type_delete_attr(MPI_Datatype dt, int keyval)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_delete_attr");
     attr_obj_t o;
-    int rc = type_obj(dt, "MPI_Type_delete_attr", &o);
-    return rc ? rc : attr_delete(&o, keyval, "MPI_Type_delete_attr");
+    int rc = type_obj(dt, &o);
+    return rc ? rc : attr_delete(&o, keyval);
 }
 
 #pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
 int PMPI_Win_set_attr(MPI_Win win, int keyval, void *val)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_set_attr");
     attr_obj_t o;
-    int rc = win_obj(win, "MPI_Win_set_attr", &o);
-    return rc ? rc : attr_set(&o, keyval, val, "MPI_Win_set_attr");
+    int rc = win_obj(win, &o);
+    return rc ? rc : attr_set(&o, keyval, val);
 }
 
 #pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
 int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_get_attr");
     attr_obj_t o;
-    int rc = win_obj(win, "MPI_Win_get_attr", &o);
-    return rc ? rc : attr_get(&o, keyval, val, flag, "MPI_Win_get_attr");
+    int rc = win_obj(win, &o);
+    return rc ? rc : attr_get(&o, keyval, val, flag);
 }
 
 #pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr
 int PMPI_Win_delete_attr(MPI_Win win, int keyval)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_delete_attr");
     attr_obj_t o;
-    int rc = win_obj(win, "MPI_Win_delete_attr", &o);
-    return rc ? rc : attr_delete(&o, keyval, "MPI_Win_delete_attr");
+    int rc = win_obj(win, &o);
+    return rc ? rc : attr_delete(&o, keyval);
 }
 
 /* MPI_Finalize before anything is torn down: MPI_COMM_SELF's attributes

@@ -11,8 +11,12 @@
 
 #include <stddef.h>
 
+#define UCMPI_CALL_DEPTH 8
+
 typedef struct {
     const char *name;         /* "MPI_Allreduce": a static string */
+    unsigned depth;           /* scopes open (ucmpi_call_open) */
+    const char *outer[UCMPI_CALL_DEPTH];   /* their outer calls' names */
 } ucmpi_call_t;
 
 /* initial-exec: one %fs-relative access, no __tls_get_addr call */
@@ -34,6 +38,29 @@ static inline void ucmpi_call_leave(const char *outer)
 {
     ucmpi_call_ctx.name = outer;
 }
+
+/* An entry point names itself for the functions below it until it
+ * returns, on every path (a cleanup variable):
+ *     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_X");
+ * Entry points nest (a callback calling MPI): the outer names stack. */
+static inline const char *ucmpi_call_open(const char *name)
+{
+    unsigned d = ucmpi_call_ctx.depth++;
+
+    if (d < UCMPI_CALL_DEPTH)
+        ucmpi_call_ctx.outer[d] = ucmpi_call_ctx.name;
+    return ucmpi_call_ctx.name = name;
+}
+
+static inline void ucmpi_call_close(const char *const *fn)
+{
+    unsigned d = --ucmpi_call_ctx.depth;
+
+    (void)fn;
+    if (d < UCMPI_CALL_DEPTH)
+        ucmpi_call_ctx.name = ucmpi_call_ctx.outer[d];
+}
+#define UCMPI_CALL_SCOPE __attribute__((cleanup(ucmpi_call_close)))
 
 /* The current call's name, for messages ("MPI" outside any call). */
 static inline const char *ucmpi_call_name(void)

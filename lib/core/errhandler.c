@@ -6,6 +6,7 @@
  * lib/core/error.c.
  */
 #include "core/ucmpi.h"
+#include "core/call.h"
 #include "comm/comm_internal.h"
 
 #include <stdio.h>
@@ -93,8 +94,9 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 }
 
 int ucmpi_errhandler_install(ucmpi_errhandler_t **slot, MPI_Errhandler eh,
-                             int kind, void *obj, const char *fn)
+                             int kind, void *obj)
 {
+    const char *fn = ucmpi_call_name();
     if (!eh_valid(eh))
         return ucmpi_error(kind, obj, MPI_ERR_ARG, fn,
                            "errhandler is null or freed");
@@ -112,11 +114,11 @@ int ucmpi_errhandler_install(ucmpi_errhandler_t **slot, MPI_Errhandler eh,
 #pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    const char *fn = "MPI_Comm_set_errhandler";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_set_errhandler");
     int rc = ucmpi_check_comm(comm, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_errhandler_install(&comm->errhandler, errhandler,
-                                      UCMPI_OBJ_COMM, comm, fn);
+                                      UCMPI_OBJ_COMM, comm);
     return rc;
 }
 
@@ -146,8 +148,9 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
     return MPI_SUCCESS;
 }
 
-static int check_win(MPI_Win win, const char *fn)
+static int check_win(MPI_Win win)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_initialized(fn);
     if (rc == MPI_SUCCESS && !win_valid(win))
         rc = ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_WIN, fn,
@@ -158,20 +161,20 @@ static int check_win(MPI_Win win, const char *fn)
 #pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
-    const char *fn = "MPI_Win_set_errhandler";
-    int rc = check_win(win, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_set_errhandler");
+    int rc = check_win(win);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_errhandler_install(
             &((ucmpi_win_head_t *)(void *)win)->errhandler, errhandler,
-            UCMPI_OBJ_WIN, win, fn);
+            UCMPI_OBJ_WIN, win);
     return rc;
 }
 
 #pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
-    const char *fn = "MPI_Win_get_errhandler";
-    int rc = check_win(win, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_get_errhandler");
+    int rc = check_win(win);
     if (rc != MPI_SUCCESS)
         return rc;
     if (errhandler == NULL)
@@ -186,8 +189,8 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 #pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
-    const char *fn = "MPI_Win_call_errhandler";
-    int rc = check_win(win, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_call_errhandler");
+    int rc = check_win(win);
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_error(UCMPI_OBJ_WIN, win, errorcode, fn,
@@ -212,11 +215,11 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *fn,
 #pragma weak MPI_Session_set_errhandler = PMPI_Session_set_errhandler
 int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 {
-    const char *fn = "MPI_Session_set_errhandler";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Session_set_errhandler");
     int rc = ucmpi_check_session(session, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_errhandler_install(session_slot(session), errhandler,
-                                      UCMPI_OBJ_SESSION, session, fn);
+                                      UCMPI_OBJ_SESSION, session);
     return rc;
 }
 

@@ -3,6 +3,7 @@
  * single reporting path every entry point uses (ucmpi_error).
  */
 #include "core/ucmpi.h"
+#include "core/call.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,26 +337,27 @@ static int codes_of_class(int errclass)
     return n;
 }
 
-static int remove_err(const char *fn, const char *fmt, int v)
+static int remove_err(const char *fmt, int v)
 {
+    const char *fn = ucmpi_call_name();
     return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn, fmt, v);
 }
 
 #pragma weak MPI_Remove_error_class = PMPI_Remove_error_class
 int PMPI_Remove_error_class(int errorclass)
 {
-    const char *fn = "MPI_Remove_error_class";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Remove_error_class");
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_lock();
     user_code_t *u = user_code(errorclass);
     if (u == NULL || u->errclass != errorclass)
-        rc = remove_err(fn, "%d is not a user-defined error class", errorclass);
+        rc = remove_err("%d is not a user-defined error class", errorclass);
     else if (codes_of_class(errorclass) > 0)
-        rc = remove_err(fn, "error class %d still has error codes", errorclass);
+        rc = remove_err("error class %d still has error codes", errorclass);
     else if (u->string != NULL)
-        rc = remove_err(fn, "error class %d still has an error string",
+        rc = remove_err("error class %d still has an error string",
                         errorclass);
     else
         remove_code(u);
@@ -366,16 +368,16 @@ int PMPI_Remove_error_class(int errorclass)
 #pragma weak MPI_Remove_error_code = PMPI_Remove_error_code
 int PMPI_Remove_error_code(int errorcode)
 {
-    const char *fn = "MPI_Remove_error_code";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Remove_error_code");
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_lock();
     user_code_t *u = user_code(errorcode);
     if (u == NULL || u->errclass == errorcode)
-        rc = remove_err(fn, "%d is not a user-defined error code", errorcode);
+        rc = remove_err("%d is not a user-defined error code", errorcode);
     else if (u->string != NULL)
-        rc = remove_err(fn, "error code %d still has an error string",
+        rc = remove_err("error code %d still has an error string",
                         errorcode);
     else
         remove_code(u);
@@ -386,14 +388,14 @@ int PMPI_Remove_error_code(int errorcode)
 #pragma weak MPI_Remove_error_string = PMPI_Remove_error_string
 int PMPI_Remove_error_string(int errorcode)
 {
-    const char *fn = "MPI_Remove_error_string";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Remove_error_string");
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_lock();
     user_code_t *u = user_code(errorcode);
     if (u == NULL || u->string == NULL)
-        rc = remove_err(fn, "error code %d has no user-defined string",
+        rc = remove_err("error code %d has no user-defined string",
                         errorcode);
     else {
         free(u->string);

@@ -4,6 +4,7 @@
  * MPI_Finalize, as MPI-4 allows.
  */
 #include "core/ucmpi.h"
+#include "core/call.h"
 #include "comm/comm_internal.h"
 
 #include <stdio.h>
@@ -31,16 +32,18 @@ bool ucmpi_info_valid(MPI_Info info)
     return info != MPI_INFO_NULL && info->magic == UCMPI_MAGIC_INFO;
 }
 
-static int info_err(int code, const char *fn, const char *why)
+static int info_err(int code, const char *why)
 {
+    const char *fn = ucmpi_call_name();
     return ucmpi_error(UCMPI_OBJ_NONE, NULL, code, fn, "%s", why);
 }
 
 static void env_fill(void);
 
 /* Checks an info handle (filling MPI_INFO_ENV on first use). */
-static int check_info(MPI_Info info, const char *fn)
+static int check_info(MPI_Info info)
 {
+    const char *fn = ucmpi_call_name();
     if (!ucmpi_info_valid(info))
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_INFO, fn,
                            "info argument is null or freed");
@@ -49,10 +52,11 @@ static int check_info(MPI_Info info, const char *fn)
     return MPI_SUCCESS;
 }
 
-static int check_key(const char *key, const char *fn)
+static int check_key(const char *key)
 {
+    const char *fn = ucmpi_call_name();
     if (key == NULL)
-        return info_err(MPI_ERR_INFO_KEY, fn, "key is NULL");
+        return info_err(MPI_ERR_INFO_KEY, "key is NULL");
     size_t len = strlen(key);
     if (len == 0 || len >= MPI_MAX_INFO_KEY)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_INFO_KEY, fn,
@@ -216,24 +220,26 @@ void ucmpi_info_finalize(void)
 #pragma weak MPI_Info_create = PMPI_Info_create
 int PMPI_Info_create(MPI_Info *info)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_create");
     if (info == NULL)
-        return info_err(MPI_ERR_ARG, "MPI_Info_create", "info is NULL");
+        return info_err(MPI_ERR_ARG, "info is NULL");
     *info = ucmpi_info_new();
     if (*info == NULL)
-        return info_err(MPI_ERR_NO_MEM, "MPI_Info_create", "out of memory");
+        return info_err(MPI_ERR_NO_MEM, "out of memory");
     return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Info_create_env = PMPI_Info_create_env
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_create_env");
     if (info == NULL)
-        return info_err(MPI_ERR_ARG, "MPI_Info_create_env", "info is NULL");
+        return info_err(MPI_ERR_ARG, "info is NULL");
     if (!env_filled)
         env_fill();
     *info = ucmpi_info_filter(&ucmpi_info_env, NULL);
     if (*info == NULL)
-        return info_err(MPI_ERR_NO_MEM, "MPI_Info_create_env",
+        return info_err(MPI_ERR_NO_MEM,
                         "out of memory");
     return MPI_SUCCESS;
 }
@@ -241,13 +247,14 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 #pragma weak MPI_Info_free = PMPI_Info_free
 int PMPI_Info_free(MPI_Info *info)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_free");
     int rc;
     if (info == NULL)
-        return info_err(MPI_ERR_ARG, "MPI_Info_free", "info is NULL");
-    if ((rc = check_info(*info, "MPI_Info_free")) != MPI_SUCCESS)
+        return info_err(MPI_ERR_ARG, "info is NULL");
+    if ((rc = check_info(*info)) != MPI_SUCCESS)
         return rc;
     if ((*info)->predefined)
-        return info_err(MPI_ERR_INFO, "MPI_Info_free",
+        return info_err(MPI_ERR_INFO,
                         "MPI_INFO_ENV cannot be freed");
     ucmpi_info_destroy(*info);
     *info = MPI_INFO_NULL;
@@ -257,49 +264,50 @@ int PMPI_Info_free(MPI_Info *info)
 #pragma weak MPI_Info_dup = PMPI_Info_dup
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
-    int rc = check_info(info, "MPI_Info_dup");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_dup");
+    int rc = check_info(info);
     if (rc != MPI_SUCCESS)
         return rc;
     if (newinfo == NULL)
-        return info_err(MPI_ERR_ARG, "MPI_Info_dup", "newinfo is NULL");
+        return info_err(MPI_ERR_ARG, "newinfo is NULL");
     *newinfo = ucmpi_info_filter(info, NULL);
     if (*newinfo == NULL)
-        return info_err(MPI_ERR_NO_MEM, "MPI_Info_dup", "out of memory");
+        return info_err(MPI_ERR_NO_MEM, "out of memory");
     return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Info_set = PMPI_Info_set
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
-    const char *fn = "MPI_Info_set";
-    int rc = check_info(info, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_set");
+    int rc = check_info(info);
     if (rc == MPI_SUCCESS)
-        rc = check_key(key, fn);
+        rc = check_key(key);
     if (rc != MPI_SUCCESS)
         return rc;
     if (info->predefined)
-        return info_err(MPI_ERR_INFO, fn, "MPI_INFO_ENV is read-only");
+        return info_err(MPI_ERR_INFO, "MPI_INFO_ENV is read-only");
     if (value == NULL || strlen(value) == 0 ||
         strlen(value) >= MPI_MAX_INFO_VAL)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_INFO_VALUE, fn,
                            "value for key \"%s\" is NULL, empty or longer "
                            "than %d", key, MPI_MAX_INFO_VAL - 1);
     if (info_put(info, key, value) != MPI_SUCCESS)
-        return info_err(MPI_ERR_NO_MEM, fn, "out of memory");
+        return info_err(MPI_ERR_NO_MEM, "out of memory");
     return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Info_delete = PMPI_Info_delete
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
-    const char *fn = "MPI_Info_delete";
-    int rc = check_info(info, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_delete");
+    int rc = check_info(info);
     if (rc == MPI_SUCCESS)
-        rc = check_key(key, fn);
+        rc = check_key(key);
     if (rc != MPI_SUCCESS)
         return rc;
     if (info->predefined)
-        return info_err(MPI_ERR_INFO, fn, "MPI_INFO_ENV is read-only");
+        return info_err(MPI_ERR_INFO, "MPI_INFO_ENV is read-only");
     info_pair_t *p = find(info, key);
     if (p == NULL)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_INFO_NOKEY, fn,
@@ -316,10 +324,10 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
                   int *flag)
 {
-    const char *fn = "MPI_Info_get";
-    int rc = check_info(info, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_get");
+    int rc = check_info(info);
     if (rc == MPI_SUCCESS)
-        rc = check_key(key, fn);
+        rc = check_key(key);
     if (rc != MPI_SUCCESS)
         return rc;
     if (valuelen < 0 || flag == NULL || (value == NULL && valuelen > 0))
@@ -341,14 +349,14 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
                            int *flag)
 {
-    const char *fn = "MPI_Info_get_valuelen";
-    int rc = check_info(info, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_get_valuelen");
+    int rc = check_info(info);
     if (rc == MPI_SUCCESS)
-        rc = check_key(key, fn);
+        rc = check_key(key);
     if (rc != MPI_SUCCESS)
         return rc;
     if (valuelen == NULL || flag == NULL)
-        return info_err(MPI_ERR_ARG, fn, "valuelen or flag is NULL");
+        return info_err(MPI_ERR_ARG, "valuelen or flag is NULL");
     info_pair_t *p = find(info, key);
     *flag = p != NULL;
     if (p != NULL)
@@ -360,15 +368,15 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen,
                          char *value, int *flag)
 {
-    const char *fn = "MPI_Info_get_string";
-    int rc = check_info(info, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_get_string");
+    int rc = check_info(info);
     if (rc == MPI_SUCCESS)
-        rc = check_key(key, fn);
+        rc = check_key(key);
     if (rc != MPI_SUCCESS)
         return rc;
     if (buflen == NULL || flag == NULL || *buflen < 0 ||
         (value == NULL && *buflen > 0))
-        return info_err(MPI_ERR_ARG, fn, "invalid buflen, value or flag");
+        return info_err(MPI_ERR_ARG, "invalid buflen, value or flag");
     info_pair_t *p = find(info, key);
     *flag = p != NULL;
     if (p == NULL)
@@ -386,11 +394,12 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen,
 #pragma weak MPI_Info_get_nkeys = PMPI_Info_get_nkeys
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
-    int rc = check_info(info, "MPI_Info_get_nkeys");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_get_nkeys");
+    int rc = check_info(info);
     if (rc != MPI_SUCCESS)
         return rc;
     if (nkeys == NULL)
-        return info_err(MPI_ERR_ARG, "MPI_Info_get_nkeys", "nkeys is NULL");
+        return info_err(MPI_ERR_ARG, "nkeys is NULL");
     *nkeys = info->n;
     return MPI_SUCCESS;
 }
@@ -398,12 +407,12 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 #pragma weak MPI_Info_get_nthkey = PMPI_Info_get_nthkey
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
-    const char *fn = "MPI_Info_get_nthkey";
-    int rc = check_info(info, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_get_nthkey");
+    int rc = check_info(info);
     if (rc != MPI_SUCCESS)
         return rc;
     if (key == NULL)
-        return info_err(MPI_ERR_ARG, fn, "key is NULL");
+        return info_err(MPI_ERR_ARG, "key is NULL");
     if (n < 0 || n >= info->n)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
                            "n = %d is not in [0, %d)", n, info->n);

@@ -6,6 +6,7 @@
  * runtime fence that keeps progressing, then the worker is destroyed.
  */
 #include "core/ucmpi.h"
+#include "core/call.h"
 #include "core/hooks.h"
 #include "ucmpi_rt.h"
 #include "ucp_glue/ucx.h"
@@ -145,8 +146,9 @@ int ucmpi_instance_up(int required)
     return MPI_SUCCESS;
 }
 
-static int do_init(int required, int *provided, const char *fn)
+static int do_init(int required, int *provided)
 {
+    const char *fn = ucmpi_call_name();
     ucmpi_rt_enter(fn);
     if (ucmpi_global.initialized || ucmpi_global.finalized) {
         fprintf(stderr, "ucmpi: %s: MPI is already %s\n", fn,
@@ -164,13 +166,15 @@ static int do_init(int required, int *provided, const char *fn)
 #pragma weak MPI_Init = PMPI_Init
 int PMPI_Init(int *argc, char ***argv)
 {
-    return do_init(MPI_THREAD_SINGLE, NULL, "MPI_Init");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Init");
+    return do_init(MPI_THREAD_SINGLE, NULL);
 }
 
 #pragma weak MPI_Init_thread = PMPI_Init_thread
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    return do_init(required, provided, "MPI_Init_thread");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Init_thread");
+    return do_init(required, provided);
 }
 
 /* The finalize fence's progress: gives the fence up once a rank of the job

@@ -13,6 +13,7 @@
  * buffered sends on them.
  */
 #include <stdio.h>
+#include "core/call.h"
 #include <stdlib.h>
 #include <string.h>
 #include "core/ucmpi.h"
@@ -48,9 +49,9 @@ static int session_valid(MPI_Session s)
 }
 
 /* Errors before the instance is up cannot use a handler: say and return. */
-static int early_error(int code, const char *fn, const char *why)
+static int early_error(int code, const char *why)
 {
-    fprintf(stderr, "ucmpi: %s: %s\n", fn, why);
+    fprintf(stderr, "ucmpi: %s: %s\n", ucmpi_call_name(), why);
     return code;
 }
 
@@ -103,28 +104,28 @@ static int bring_up(MPI_Info info)
 int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
                       MPI_Session *session)
 {
-    const char *fn = "MPI_Session_init";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Session_init");
     if (session == NULL)
-        return early_error(MPI_ERR_ARG, fn, "session is NULL");
+        return early_error(MPI_ERR_ARG, "session is NULL");
     if (errhandler == MPI_ERRHANDLER_NULL ||
         errhandler->magic != UCMPI_MAGIC_ERRHANDLER)
-        return early_error(MPI_ERR_ERRHANDLER, fn,
+        return early_error(MPI_ERR_ERRHANDLER,
                            "errhandler is null or freed");
     if (info != MPI_INFO_NULL && !ucmpi_info_valid(info))
-        return early_error(MPI_ERR_INFO, fn, "info is not a valid info");
+        return early_error(MPI_ERR_INFO, "info is not a valid info");
     if (requested_level(info) < 0)
-        return early_error(MPI_ERR_INFO_VALUE, fn, "info key thread_level "
+        return early_error(MPI_ERR_INFO_VALUE, "info key thread_level "
                            "is not an MPI_THREAD_* level name");
     MPI_Session s = calloc(1, sizeof(*s));
     if (s == NULL)
-        return early_error(MPI_ERR_NO_MEM, fn, "out of memory");
+        return early_error(MPI_ERR_NO_MEM, "out of memory");
     ucmpi_lock();
     int rc = bring_up(info);
     open_sessions += rc == MPI_SUCCESS;
     ucmpi_unlock();
     if (rc != MPI_SUCCESS) {
         free(s);
-        return early_error(rc, fn, "MPI cannot start again in a process "
+        return early_error(rc, "MPI cannot start again in a process "
                            "after MPI_Finalize");
     }
     s->magic = UCMPI_MAGIC_SESSION;
@@ -268,9 +269,9 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
     return MPI_SUCCESS;
 }
 
-static int check_pset(MPI_Session session, const char *name, void *out,
-                      const char *fn, int *index)
+static int check_pset(MPI_Session session, const char *name, void *out, int *index)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_session(session, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -289,8 +290,8 @@ static int check_pset(MPI_Session session, const char *name, void *out,
 int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name,
                                MPI_Info *info)
 {
-    const char *fn = "MPI_Session_get_pset_info";
-    int i, rc = check_pset(session, pset_name, info, fn, &i);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Session_get_pset_info");
+    int i, rc = check_pset(session, pset_name, info, &i);
     if (rc != MPI_SUCCESS)
         return rc;
     char size[16];
@@ -307,8 +308,8 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name,
 int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
                                  MPI_Group *newgroup)
 {
-    const char *fn = "MPI_Group_from_session_pset";
-    int i, rc = check_pset(session, pset_name, newgroup, fn, &i);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_from_session_pset");
+    int i, rc = check_pset(session, pset_name, newgroup, &i);
     if (rc != MPI_SUCCESS)
         return rc;
     /* a group of its own: it carries the session (see ucmpi_group_t) */

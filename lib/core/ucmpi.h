@@ -181,7 +181,7 @@ int ucmpi_errhandler_create(int obj_kind, void (*fn)(void),
 /* Checks that eh may go on an object of `kind` and puts it in *slot (the
  * MPI_X_set_errhandler bodies; errors go to obj's handler). */
 int ucmpi_errhandler_install(ucmpi_errhandler_t **slot, MPI_Errhandler eh,
-                             int kind, void *obj, const char *fn);
+                             int kind, void *obj);
 
 /* Report a call made before MPI_Init or after MPI_Finalize (returns the
  * error code after printing; the default handler aborts). Returns

@@ -4,6 +4,7 @@
  * (MPI_Type_get_envelope_c), as MPI-4 specifies.
  */
 #include "dt.h"
+#include "core/call.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -90,10 +91,11 @@ int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype,
                   1, &oldtype, newtype);
 }
 
-static int vector_c(const char *fn, int combiner, MPI_Count count,
+static int vector_c(int combiner, MPI_Count count,
                     MPI_Count bl, MPI_Count stride, MPI_Datatype old,
                     MPI_Datatype *newtype)
 {
+    const char *fn = ucmpi_call_name();
     ucmpi_dt_builder_t bd;
     MPI_Count head[3] = {count, bl, stride};
     MPI_Aint s = (MPI_Aint)stride;
@@ -117,7 +119,8 @@ int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength,
                        MPI_Count stride, MPI_Datatype oldtype,
                        MPI_Datatype *newtype)
 {
-    return vector_c("MPI_Type_vector_c", MPI_COMBINER_VECTOR, count,
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_vector_c");
+    return vector_c(MPI_COMBINER_VECTOR, count,
                     blocklength, stride, oldtype, newtype);
 }
 
@@ -126,17 +129,19 @@ int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength,
                                MPI_Count stride, MPI_Datatype oldtype,
                                MPI_Datatype *newtype)
 {
-    return vector_c("MPI_Type_create_hvector_c", MPI_COMBINER_HVECTOR, count,
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_hvector_c");
+    return vector_c(MPI_COMBINER_HVECTOR, count,
                     blocklength, stride, oldtype, newtype);
 }
 
 /* indexed family; bl NULL means every block has const_bl elements;
  * displacements in elements (scale = extent) or bytes (scale = 0) */
-static int indexed_c(const char *fn, int combiner, MPI_Count count,
+static int indexed_c(int combiner, MPI_Count count,
                      const MPI_Count *bl, MPI_Count const_bl,
                      const MPI_Count *disp, int in_bytes, MPI_Datatype old,
                      MPI_Datatype *newtype)
 {
+    const char *fn = ucmpi_call_name();
     ucmpi_dt_builder_t bd;
     MPI_Count head[2] = {count, const_bl};
     int rc = check_common(fn, count, old, 1, newtype);
@@ -166,7 +171,8 @@ int PMPI_Type_indexed_c(MPI_Count count,
                         const MPI_Count array_of_displacements[],
                         MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return indexed_c("MPI_Type_indexed_c", MPI_COMBINER_INDEXED, count,
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_indexed_c");
+    return indexed_c(MPI_COMBINER_INDEXED, count,
                      array_of_blocklengths, 0, array_of_displacements, 0,
                      oldtype, newtype);
 }
@@ -177,7 +183,8 @@ int PMPI_Type_create_hindexed_c(MPI_Count count,
                                 const MPI_Count array_of_displacements[],
                                 MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return indexed_c("MPI_Type_create_hindexed_c", MPI_COMBINER_HINDEXED,
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_hindexed_c");
+    return indexed_c(MPI_COMBINER_HINDEXED,
                      count, array_of_blocklengths, 0, array_of_displacements,
                      1, oldtype, newtype);
 }
@@ -188,8 +195,8 @@ int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
                                      MPI_Datatype oldtype,
                                      MPI_Datatype *newtype)
 {
-    return indexed_c("MPI_Type_create_indexed_block_c",
-                     MPI_COMBINER_INDEXED_BLOCK, count, NULL, blocklength,
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_indexed_block_c");
+    return indexed_c(MPI_COMBINER_INDEXED_BLOCK, count, NULL, blocklength,
                      array_of_displacements, 0, oldtype, newtype);
 }
 
@@ -199,8 +206,8 @@ int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
                                       MPI_Datatype oldtype,
                                       MPI_Datatype *newtype)
 {
-    return indexed_c("MPI_Type_create_hindexed_block_c",
-                     MPI_COMBINER_HINDEXED_BLOCK, count, NULL, blocklength,
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_hindexed_block_c");
+    return indexed_c(MPI_COMBINER_HINDEXED_BLOCK, count, NULL, blocklength,
                      array_of_displacements, 1, oldtype, newtype);
 }
 

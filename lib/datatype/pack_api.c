@@ -3,6 +3,7 @@
  * header); external32 converts it with external32.c.
  */
 #include "dt.h"
+#include "core/call.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -25,10 +26,11 @@ static int check_pack(const char *fn, MPI_Comm comm, MPI_Count count,
     return rc;
 }
 
-static int pack(const char *fn, const void *inbuf, MPI_Count incount,
+static int pack(const void *inbuf, MPI_Count incount,
                 MPI_Datatype dt, void *outbuf, MPI_Count outsize,
                 MPI_Count *position, MPI_Comm comm)
 {
+    const char *fn = ucmpi_call_name();
     int rc = check_pack(fn, comm, incount, dt, position);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -42,10 +44,11 @@ static int pack(const char *fn, const void *inbuf, MPI_Count incount,
     return MPI_SUCCESS;
 }
 
-static int unpack(const char *fn, const void *inbuf, MPI_Count insize,
+static int unpack(const void *inbuf, MPI_Count insize,
                   MPI_Count *position, void *outbuf, MPI_Count outcount,
                   MPI_Datatype dt, MPI_Comm comm)
 {
+    const char *fn = ucmpi_call_name();
     int rc = check_pack(fn, comm, outcount, dt, position);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -64,8 +67,9 @@ static int unpack(const char *fn, const void *inbuf, MPI_Count insize,
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
               void *outbuf, int outsize, int *position, MPI_Comm comm)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack");
     MPI_Count pos = position ? *position : 0;
-    int rc = pack("MPI_Pack", inbuf, incount, datatype, outbuf, outsize,
+    int rc = pack(inbuf, incount, datatype, outbuf, outsize,
                   position ? &pos : NULL, comm);
     if (rc == MPI_SUCCESS)
         *position = (int)pos;
@@ -77,7 +81,8 @@ int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
                 void *outbuf, MPI_Count outsize, MPI_Count *position,
                 MPI_Comm comm)
 {
-    return pack("MPI_Pack_c", inbuf, incount, datatype, outbuf, outsize,
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack_c");
+    return pack(inbuf, incount, datatype, outbuf, outsize,
                 position, comm);
 }
 
@@ -85,8 +90,9 @@ int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
                 int outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Unpack");
     MPI_Count pos = position ? *position : 0;
-    int rc = unpack("MPI_Unpack", inbuf, insize, position ? &pos : NULL,
+    int rc = unpack(inbuf, insize, position ? &pos : NULL,
                     outbuf, outcount, datatype, comm);
     if (rc == MPI_SUCCESS)
         *position = (int)pos;
@@ -98,7 +104,8 @@ int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position,
                   void *outbuf, MPI_Count outcount, MPI_Datatype datatype,
                   MPI_Comm comm)
 {
-    return unpack("MPI_Unpack_c", inbuf, insize, position, outbuf, outcount,
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Unpack_c");
+    return unpack(inbuf, insize, position, outbuf, outcount,
                   datatype, comm);
 }
 
@@ -131,9 +138,10 @@ int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
 
 /* ---- external32 ---- */
 
-static int check_ext(const char *fn, const char *datarep, MPI_Count count,
+static int check_ext(const char *datarep, MPI_Count count,
                      MPI_Datatype dt, const void *pos)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -151,11 +159,12 @@ static int check_ext(const char *fn, const char *datarep, MPI_Count count,
 }
 
 /* The int and _c forms share these (positions and sizes as MPI_Count). */
-static int pack_ext(const char *fn, const char *datarep, const void *inbuf,
+static int pack_ext(const char *datarep, const void *inbuf,
                     MPI_Count incount, MPI_Datatype datatype, void *outbuf,
                     MPI_Count outsize, MPI_Count *position)
 {
-    int rc = check_ext(fn, datarep, incount, datatype, position);
+    const char *fn = ucmpi_call_name();
+    int rc = check_ext(datarep, incount, datatype, position);
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Count need = incount * ucmpi_dt_impl(datatype)->ext32_total;
@@ -174,11 +183,12 @@ static int pack_ext(const char *fn, const char *datarep, const void *inbuf,
     return MPI_SUCCESS;
 }
 
-static int unpack_ext(const char *fn, const char *datarep, const void *inbuf,
+static int unpack_ext(const char *datarep, const void *inbuf,
                       MPI_Count insize, MPI_Count *position, void *outbuf,
                       MPI_Count outcount, MPI_Datatype datatype)
 {
-    int rc = check_ext(fn, datarep, outcount, datatype, position);
+    const char *fn = ucmpi_call_name();
+    int rc = check_ext(datarep, outcount, datatype, position);
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Count need = outcount * ucmpi_dt_impl(datatype)->ext32_total;
@@ -202,7 +212,8 @@ static int unpack_ext(const char *fn, const char *datarep, const void *inbuf,
 int PMPI_Pack_external_size(const char datarep[], int incount,
                             MPI_Datatype datatype, MPI_Aint *size)
 {
-    int rc = check_ext("MPI_Pack_external_size", datarep, incount, datatype,
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack_external_size");
+    int rc = check_ext(datarep, incount, datatype,
                        size);
     if (rc == MPI_SUCCESS)
         *size = (MPI_Aint)(incount * ucmpi_dt_impl(datatype)->ext32_total);
@@ -213,7 +224,8 @@ int PMPI_Pack_external_size(const char datarep[], int incount,
 int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
                               MPI_Datatype datatype, MPI_Count *size)
 {
-    int rc = check_ext("MPI_Pack_external_size_c", datarep, incount,
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack_external_size_c");
+    int rc = check_ext(datarep, incount,
                        datatype, size);
     if (rc == MPI_SUCCESS)
         *size = incount * ucmpi_dt_impl(datatype)->ext32_total;
@@ -225,8 +237,9 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
                        MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
                        MPI_Aint *position)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack_external");
     MPI_Count pos = position ? *position : 0;
-    int rc = pack_ext("MPI_Pack_external", datarep, inbuf, incount, datatype,
+    int rc = pack_ext(datarep, inbuf, incount, datatype,
                       outbuf, outsize, position ? &pos : NULL);
     if (rc == MPI_SUCCESS)
         *position = (MPI_Aint)pos;
@@ -239,7 +252,8 @@ int PMPI_Pack_external_c(const char datarep[], const void *inbuf,
                          void *outbuf, MPI_Count outsize,
                          MPI_Count *position)
 {
-    return pack_ext("MPI_Pack_external_c", datarep, inbuf, incount, datatype,
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack_external_c");
+    return pack_ext(datarep, inbuf, incount, datatype,
                     outbuf, outsize, position);
 }
 
@@ -248,8 +262,9 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf,
                          MPI_Aint insize, MPI_Aint *position, void *outbuf,
                          int outcount, MPI_Datatype datatype)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Unpack_external");
     MPI_Count pos = position ? *position : 0;
-    int rc = unpack_ext("MPI_Unpack_external", datarep, inbuf, insize,
+    int rc = unpack_ext(datarep, inbuf, insize,
                         position ? &pos : NULL, outbuf, outcount, datatype);
     if (rc == MPI_SUCCESS)
         *position = (MPI_Aint)pos;
@@ -262,6 +277,7 @@ int PMPI_Unpack_external_c(const char datarep[], const void *inbuf,
                            void *outbuf, MPI_Count outcount,
                            MPI_Datatype datatype)
 {
-    return unpack_ext("MPI_Unpack_external_c", datarep, inbuf, insize,
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Unpack_external_c");
+    return unpack_ext(datarep, inbuf, insize,
                       position, outbuf, outcount, datatype);
 }

@@ -3,6 +3,7 @@
  * of a status, Type_match_size, and address arithmetic.
  */
 #include "dt.h"
+#include "core/call.h"
 
 #include <limits.h>
 
@@ -149,9 +150,10 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 
 /* ---- status queries: status.ucmpi_count holds the received bytes ---- */
 
-static int check_status(const char *fn, const MPI_Status *st,
+static int check_status(const MPI_Status *st,
                         MPI_Datatype dt, const void *out)
 {
+    const char *fn = ucmpi_call_name();
     int rc = check_type(fn, dt, out);
     if (rc == MPI_SUCCESS && st == NULL)
         rc = ucmpi_dt_err(MPI_ERR_ARG, fn, "status is NULL");
@@ -171,7 +173,8 @@ static MPI_Count count_of(const MPI_Status *st, MPI_Datatype dt)
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype,
                    int *count)
 {
-    int rc = check_status("MPI_Get_count", status, datatype, count);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Get_count");
+    int rc = check_status(status, datatype, count);
     if (rc == MPI_SUCCESS) {
         MPI_Count c = count_of(status, datatype);
         *count = c > INT_MAX ? MPI_UNDEFINED : (int)c;
@@ -183,7 +186,8 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype,
 int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype,
                      MPI_Count *count)
 {
-    int rc = check_status("MPI_Get_count_c", status, datatype, count);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Get_count_c");
+    int rc = check_status(status, datatype, count);
     if (rc == MPI_SUCCESS)
         *count = count_of(status, datatype);
     return rc;
@@ -199,7 +203,8 @@ static MPI_Count elements_of(const MPI_Status *st, MPI_Datatype dt)
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
                       int *count)
 {
-    int rc = check_status("MPI_Get_elements", status, datatype, count);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Get_elements");
+    int rc = check_status(status, datatype, count);
     if (rc == MPI_SUCCESS) {
         MPI_Count c = elements_of(status, datatype);
         *count = c > INT_MAX ? MPI_UNDEFINED : (int)c;
@@ -211,7 +216,8 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
                         MPI_Count *count)
 {
-    int rc = check_status("MPI_Get_elements_x", status, datatype, count);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Get_elements_x");
+    int rc = check_status(status, datatype, count);
     if (rc == MPI_SUCCESS)
         *count = elements_of(status, datatype);
     return rc;
@@ -221,16 +227,18 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
 int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype,
                         MPI_Count *count)
 {
-    int rc = check_status("MPI_Get_elements_c", status, datatype, count);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Get_elements_c");
+    int rc = check_status(status, datatype, count);
     if (rc == MPI_SUCCESS)
         *count = elements_of(status, datatype);
     return rc;
 }
 
-static int set_elements(const char *fn, MPI_Status *status,
+static int set_elements(MPI_Status *status,
                         MPI_Datatype datatype, MPI_Count count)
 {
-    int rc = check_status(fn, status, datatype, status);
+    const char *fn = ucmpi_call_name();
+    int rc = check_status(status, datatype, status);
     if (rc != MPI_SUCCESS)
         return rc;
     if (count < 0)
@@ -244,14 +252,16 @@ static int set_elements(const char *fn, MPI_Status *status,
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype,
                              int count)
 {
-    return set_elements("MPI_Status_set_elements", status, datatype, count);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Status_set_elements");
+    return set_elements(status, datatype, count);
 }
 
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype,
                                MPI_Count count)
 {
-    return set_elements("MPI_Status_set_elements_x", status, datatype, count);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Status_set_elements_x");
+    return set_elements(status, datatype, count);
 }
 
 /* ---- addresses ---- */

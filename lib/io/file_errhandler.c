@@ -4,6 +4,7 @@
  * MPI_File_open and MPI_File_delete failures are reported to.
  */
 #include "io.h"
+#include "core/call.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -18,8 +19,9 @@ ucmpi_errhandler_t *ucmpi_file_errhandler_of(void *file)
     return ucmpi_file_null_errhandler;
 }
 
-int ucmpi_file_check(MPI_File fh, const char *fn)
+int ucmpi_file_check(MPI_File fh)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_initialized(fn);
     if (rc == MPI_SUCCESS && !ucmpi_file_valid(fh))
         rc = ucmpi_err_file(MPI_FILE_NULL, MPI_ERR_FILE, fn,
@@ -67,8 +69,9 @@ static ucmpi_errhandler_t **slot_of(MPI_File fh)
                                : &fh->head.errhandler;
 }
 
-static int check_file_or_null(MPI_File fh, const char *fn)
+static int check_file_or_null(MPI_File fh)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_initialized(fn);
     if (rc == MPI_SUCCESS && fh != MPI_FILE_NULL && !ucmpi_file_valid(fh))
         rc = ucmpi_err_file(MPI_FILE_NULL, MPI_ERR_FILE, fn,
@@ -79,19 +82,19 @@ static int check_file_or_null(MPI_File fh, const char *fn)
 #pragma weak MPI_File_set_errhandler = PMPI_File_set_errhandler
 int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
 {
-    const char *fn = "MPI_File_set_errhandler";
-    int rc = check_file_or_null(file, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_set_errhandler");
+    int rc = check_file_or_null(file);
     if (rc != MPI_SUCCESS)
         return rc;
     return ucmpi_errhandler_install(slot_of(file), errhandler,
-                                    UCMPI_OBJ_FILE, file, fn);
+                                    UCMPI_OBJ_FILE, file);
 }
 
 #pragma weak MPI_File_get_errhandler = PMPI_File_get_errhandler
 int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
 {
-    const char *fn = "MPI_File_get_errhandler";
-    int rc = check_file_or_null(file, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_errhandler");
+    int rc = check_file_or_null(file);
     if (rc != MPI_SUCCESS)
         return rc;
     if (errhandler == NULL)
@@ -104,8 +107,8 @@ int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
 #pragma weak MPI_File_call_errhandler = PMPI_File_call_errhandler
 int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
 {
-    const char *fn = "MPI_File_call_errhandler";
-    int rc = check_file_or_null(fh, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_call_errhandler");
+    int rc = check_file_or_null(fh);
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_err_file(fh, errorcode, fn, "error raised by the application");

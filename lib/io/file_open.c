@@ -5,6 +5,7 @@
  * get an error.
  */
 #include "io.h"
+#include "core/call.h"
 #include "comm/comm_internal.h"
 
 #include <errno.h>
@@ -265,10 +266,10 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode,
 #pragma weak MPI_File_close = PMPI_File_close
 int PMPI_File_close(MPI_File *fh)
 {
-    const char *fn = "MPI_File_close";
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_close");
     if (fh == NULL)
         return ucmpi_err_file(MPI_FILE_NULL, MPI_ERR_ARG, fn, "fh is NULL");
-    int rc = ucmpi_file_check(*fh, fn);
+    int rc = ucmpi_file_check(*fh);
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_file_t *f = *fh;
@@ -321,8 +322,8 @@ int PMPI_File_delete(const char *filename, MPI_Info info)
 #pragma weak MPI_File_get_amode = PMPI_File_get_amode
 int PMPI_File_get_amode(MPI_File fh, int *amode)
 {
-    const char *fn = "MPI_File_get_amode";
-    int rc = ucmpi_file_check(fh, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_amode");
+    int rc = ucmpi_file_check(fh);
     if (rc == MPI_SUCCESS && amode == NULL)
         rc = ucmpi_err_file(fh, MPI_ERR_ARG, fn, "amode is NULL");
     if (rc == MPI_SUCCESS)
@@ -333,8 +334,8 @@ int PMPI_File_get_amode(MPI_File fh, int *amode)
 #pragma weak MPI_File_get_group = PMPI_File_get_group
 int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
 {
-    const char *fn = "MPI_File_get_group";
-    int rc = ucmpi_file_check(fh, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_group");
+    int rc = ucmpi_file_check(fh);
     if (rc == MPI_SUCCESS && group == NULL)
         rc = ucmpi_err_file(fh, MPI_ERR_ARG, fn, "group is NULL");
     if (rc == MPI_SUCCESS)
@@ -345,8 +346,8 @@ int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
 #pragma weak MPI_File_get_info = PMPI_File_get_info
 int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
 {
-    const char *fn = "MPI_File_get_info";
-    int rc = ucmpi_file_check(fh, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_info");
+    int rc = ucmpi_file_check(fh);
     if (rc != MPI_SUCCESS)
         return rc;
     if (info_used == NULL)
@@ -361,12 +362,12 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
 
 /* Hints are kept (and reported by get_info) but change nothing: POSIX
  * I/O has no buffering or striping to tune here. */
-int ucmpi_file_merge_info(ucmpi_file_t *f, MPI_Info info, const char *fn)
+int ucmpi_file_merge_info(ucmpi_file_t *f, MPI_Info info)
 {
     if (info == MPI_INFO_NULL)
         return MPI_SUCCESS;
     if (!ucmpi_info_valid(info))
-        return ucmpi_err_file(f, MPI_ERR_INFO, fn,
+        return ucmpi_err_file(f, MPI_ERR_INFO, ucmpi_call_name(),
                               "info is not a valid info object");
     int n = 0;
     PMPI_Info_get_nkeys(info, &n);
@@ -381,7 +382,7 @@ int ucmpi_file_merge_info(ucmpi_file_t *f, MPI_Info info, const char *fn)
 #pragma weak MPI_File_set_info = PMPI_File_set_info
 int PMPI_File_set_info(MPI_File fh, MPI_Info info)
 {
-    const char *fn = "MPI_File_set_info";
-    int rc = ucmpi_file_check(fh, fn);
-    return rc != MPI_SUCCESS ? rc : ucmpi_file_merge_info(fh, info, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_set_info");
+    int rc = ucmpi_file_check(fh);
+    return rc != MPI_SUCCESS ? rc : ucmpi_file_merge_info(fh, info);
 }

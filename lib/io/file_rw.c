@@ -6,6 +6,7 @@
  * mode an fcntl lock on the file serialises conflicting accesses.
  */
 #include "io.h"
+#include "core/call.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,8 +25,9 @@ void ucmpi_file_status(MPI_Status *st, MPI_Offset bytes)
 }
 
 int ucmpi_file_check_access(ucmpi_file_t *f, int dir, const void *buf,
-                            MPI_Count count, MPI_Datatype dt, const char *fn)
+                            MPI_Count count, MPI_Datatype dt)
 {
+    const char *fn = ucmpi_call_name();
     const char *why;
     (void)buf;   /* NULL is MPI_BOTTOM: absolute addresses in dt */
     if (dir == UCMPI_IO_READ && (f->amode & MPI_MODE_WRONLY))
@@ -188,8 +190,9 @@ static int view_move(ucmpi_file_t *f, int dir, char *mem, MPI_Offset pos,
 
 int ucmpi_file_xfer(ucmpi_file_t *f, int dir, MPI_Offset offset, void *buf,
                     MPI_Count count, MPI_Datatype dt, MPI_Status *st,
-                    MPI_Offset *done, const char *fn)
+                    MPI_Offset *done)
 {
+    const char *fn = ucmpi_call_name();
     MPI_Offset len = (MPI_Offset)(count * dt->size), moved = 0;
     char *mem = (char *)buf + dt->true_lb, *bounce = NULL;
     int err = 0, cls;

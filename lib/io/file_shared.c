@@ -6,6 +6,7 @@
  * forms hand out places in rank order with one allgather.
  */
 #include "io.h"
+#include "core/call.h"
 
 #include <stdlib.h>
 
@@ -103,8 +104,8 @@ int ucmpi_file_ordered_claim(ucmpi_file_t *f, MPI_Offset n,
 #pragma weak MPI_File_seek_shared = PMPI_File_seek_shared
 int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 {
-    const char *fn = "MPI_File_seek_shared";
-    int rc = ucmpi_file_check(fh, fn), rank;
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_seek_shared");
+    int rc = ucmpi_file_check(fh), rank;
     if (rc != MPI_SUCCESS)
         return rc;
     PMPI_Comm_rank(fh->comm, &rank);
@@ -143,8 +144,8 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 #pragma weak MPI_File_get_position_shared = PMPI_File_get_position_shared
 int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 {
-    const char *fn = "MPI_File_get_position_shared";
-    int rc = ucmpi_file_check(fh, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_position_shared");
+    int rc = ucmpi_file_check(fh);
     if (rc != MPI_SUCCESS)
         return rc;
     if (offset == NULL)
@@ -159,66 +160,70 @@ int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype
                           datatype, MPI_Status *status)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_shared");
     return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_SHARED, 0, buf, count,
-        datatype, status, NULL, "MPI_File_read_shared");
+        datatype, status, NULL);
 }
 
 #pragma weak MPI_File_read_shared_c = PMPI_File_read_shared_c
 int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count,
                             MPI_Datatype datatype, MPI_Status *status)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_shared_c");
     return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_SHARED, 0, buf, count,
-        datatype, status, NULL, "MPI_File_read_shared_c");
+        datatype, status, NULL);
 }
 
 #pragma weak MPI_File_read_ordered = PMPI_File_read_ordered
 int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype
                            datatype, MPI_Status *status)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_ordered");
     return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_COLL |
-        UCMPI_IO_ORDERED, 0, buf, count, datatype, status, NULL,
-        "MPI_File_read_ordered");
+        UCMPI_IO_ORDERED, 0, buf, count, datatype, status, NULL);
 }
 
 #pragma weak MPI_File_read_ordered_c = PMPI_File_read_ordered_c
 int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count,
                              MPI_Datatype datatype, MPI_Status *status)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_ordered_c");
     return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_COLL |
-        UCMPI_IO_ORDERED, 0, buf, count, datatype, status, NULL,
-        "MPI_File_read_ordered_c");
+        UCMPI_IO_ORDERED, 0, buf, count, datatype, status, NULL);
 }
 
 #pragma weak MPI_File_write_shared = PMPI_File_write_shared
 int PMPI_File_write_shared(MPI_File fh, const void *buf, int count,
                            MPI_Datatype datatype, MPI_Status *status)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_shared");
     return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_SHARED, 0, (void
-        *)buf, count, datatype, status, NULL, "MPI_File_write_shared");
+        *)buf, count, datatype, status, NULL);
 }
 
 #pragma weak MPI_File_write_shared_c = PMPI_File_write_shared_c
 int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count,
                              MPI_Datatype datatype, MPI_Status *status)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_shared_c");
     return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_SHARED, 0, (void
-        *)buf, count, datatype, status, NULL, "MPI_File_write_shared_c");
+        *)buf, count, datatype, status, NULL);
 }
 
 #pragma weak MPI_File_write_ordered = PMPI_File_write_ordered
 int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count,
                             MPI_Datatype datatype, MPI_Status *status)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_ordered");
     return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_COLL |
-        UCMPI_IO_ORDERED, 0, (void *)buf, count, datatype, status, NULL,
-        "MPI_File_write_ordered");
+        UCMPI_IO_ORDERED, 0, (void *)buf, count, datatype, status, NULL);
 }
 
 #pragma weak MPI_File_write_ordered_c = PMPI_File_write_ordered_c
 int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count,
                               MPI_Datatype datatype, MPI_Status *status)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_ordered_c");
     return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_COLL |
-        UCMPI_IO_ORDERED, 0, (void *)buf, count, datatype, status, NULL,
-        "MPI_File_write_ordered_c");
+        UCMPI_IO_ORDERED, 0, (void *)buf, count, datatype, status, NULL);
 }

@@ -5,6 +5,7 @@
  * returns the same outcome.
  */
 #include "io.h"
+#include "core/call.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,8 +34,8 @@ static int file_size(ucmpi_file_t *f, MPI_Offset *size, int *err)
 #pragma weak MPI_File_get_size = PMPI_File_get_size
 int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
-    const char *fn = "MPI_File_get_size";
-    int rc = ucmpi_file_check(fh, fn), err;
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_size");
+    int rc = ucmpi_file_check(fh), err;
     if (rc != MPI_SUCCESS)
         return rc;
     if (size == NULL)
@@ -46,9 +47,10 @@ int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 }
 
 /* set_size and preallocate: argument checks every process makes alike. */
-static int resize_args(MPI_File fh, MPI_Offset size, const char *fn)
+static int resize_args(MPI_File fh, MPI_Offset size)
 {
-    int rc = ucmpi_file_check(fh, fn);
+    const char *fn = ucmpi_call_name();
+    int rc = ucmpi_file_check(fh);
     if (rc != MPI_SUCCESS)
         return rc;
     if (size < 0)
@@ -64,8 +66,8 @@ static int resize_args(MPI_File fh, MPI_Offset size, const char *fn)
 #pragma weak MPI_File_set_size = PMPI_File_set_size
 int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
 {
-    const char *fn = "MPI_File_set_size";
-    int rc = resize_args(fh, size, fn), rank, err = 0;
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_set_size");
+    int rc = resize_args(fh, size), rank, err = 0;
     if (rc != MPI_SUCCESS)
         return rc;
     PMPI_Comm_rank(fh->comm, &rank);
@@ -83,8 +85,8 @@ int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
 #pragma weak MPI_File_preallocate = PMPI_File_preallocate
 int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
 {
-    const char *fn = "MPI_File_preallocate";
-    int rc = resize_args(fh, size, fn), rank, err = 0;
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_preallocate");
+    int rc = resize_args(fh, size), rank, err = 0;
     if (rc != MPI_SUCCESS)
         return rc;
     PMPI_Comm_rank(fh->comm, &rank);
@@ -107,8 +109,8 @@ int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
 #pragma weak MPI_File_sync = PMPI_File_sync
 int PMPI_File_sync(MPI_File fh)
 {
-    const char *fn = "MPI_File_sync";
-    int rc = ucmpi_file_check(fh, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_sync");
+    int rc = ucmpi_file_check(fh);
     if (rc != MPI_SUCCESS)
         return rc;
     if (fsync(fh->fd) != 0 && errno != EINVAL && errno != EROFS)
@@ -120,8 +122,8 @@ int PMPI_File_sync(MPI_File fh)
 #pragma weak MPI_File_set_atomicity = PMPI_File_set_atomicity
 int PMPI_File_set_atomicity(MPI_File fh, int flag)
 {
-    const char *fn = "MPI_File_set_atomicity";
-    int rc = ucmpi_file_check(fh, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_set_atomicity");
+    int rc = ucmpi_file_check(fh);
     if (rc != MPI_SUCCESS)
         return rc;
     /* collective: pending accesses of the old mode end first */
@@ -133,8 +135,8 @@ int PMPI_File_set_atomicity(MPI_File fh, int flag)
 #pragma weak MPI_File_get_atomicity = PMPI_File_get_atomicity
 int PMPI_File_get_atomicity(MPI_File fh, int *flag)
 {
-    const char *fn = "MPI_File_get_atomicity";
-    int rc = ucmpi_file_check(fh, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_atomicity");
+    int rc = ucmpi_file_check(fh);
     if (rc == MPI_SUCCESS && flag == NULL)
         rc = ucmpi_err_file(fh, MPI_ERR_ARG, fn, "flag is NULL");
     if (rc == MPI_SUCCESS)
@@ -169,8 +171,8 @@ MPI_Offset ucmpi_file_view_eof(const ucmpi_file_t *f, MPI_Offset size)
 #pragma weak MPI_File_seek = PMPI_File_seek
 int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 {
-    const char *fn = "MPI_File_seek";
-    int rc = ucmpi_file_check(fh, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_seek");
+    int rc = ucmpi_file_check(fh);
     if (rc != MPI_SUCCESS)
         return rc;
     if (fh->amode & MPI_MODE_SEQUENTIAL)
@@ -202,8 +204,8 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 #pragma weak MPI_File_get_position = PMPI_File_get_position
 int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
 {
-    const char *fn = "MPI_File_get_position";
-    int rc = ucmpi_file_check(fh, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_position");
+    int rc = ucmpi_file_check(fh);
     if (rc == MPI_SUCCESS && offset == NULL)
         rc = ucmpi_err_file(fh, MPI_ERR_ARG, fn, "offset is NULL");
     if (rc == MPI_SUCCESS) {

@@ -6,6 +6,7 @@
  * search.  Only the "native" representation ("internal" is the same here).
  */
 #include "io.h"
+#include "core/call.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -173,8 +174,8 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
                        MPI_Datatype filetype, const char *datarep,
                        MPI_Info info)
 {
-    const char *fn = "MPI_File_set_view";
-    int rc = ucmpi_file_check(fh, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_set_view");
+    int rc = ucmpi_file_check(fh);
     if (rc != MPI_SUCCESS)
         return rc;
     const char *why = NULL;
@@ -194,7 +195,7 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
             return rc;
         disp = ucmpi_file_view_map(fh, cur * fh->etype->size, &contig);
     }
-    rc = ucmpi_file_merge_info(fh, info, fn);
+    rc = ucmpi_file_merge_info(fh, info);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = view_install(fh, disp, etype, filetype, datarep);
@@ -217,8 +218,8 @@ static MPI_Datatype type_out(MPI_Datatype t)
 int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
                        MPI_Datatype *filetype, char *datarep)
 {
-    const char *fn = "MPI_File_get_view";
-    int rc = ucmpi_file_check(fh, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_view");
+    int rc = ucmpi_file_check(fh);
     if (rc != MPI_SUCCESS)
         return rc;
     if (disp == NULL || etype == NULL || filetype == NULL || datarep == NULL)
@@ -235,8 +236,8 @@ int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
 int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset,
                               MPI_Offset *disp)
 {
-    const char *fn = "MPI_File_get_byte_offset";
-    int rc = ucmpi_file_check(fh, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_byte_offset");
+    int rc = ucmpi_file_check(fh);
     if (rc != MPI_SUCCESS)
         return rc;
     if (disp == NULL)
@@ -249,10 +250,10 @@ int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset,
     return MPI_SUCCESS;
 }
 
-static int type_extent(MPI_File fh, MPI_Datatype dt, MPI_Count *extent,
-                       const char *fn)
+static int type_extent(MPI_File fh, MPI_Datatype dt, MPI_Count *extent)
 {
-    int rc = ucmpi_file_check(fh, fn);
+    const char *fn = ucmpi_call_name();
+    int rc = ucmpi_file_check(fh);
     if (rc != MPI_SUCCESS)
         return rc;
     const char *why;
@@ -268,9 +269,9 @@ static int type_extent(MPI_File fh, MPI_Datatype dt, MPI_Count *extent,
 int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype,
                               MPI_Aint *extent)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_type_extent");
     MPI_Count e;
-    int rc = type_extent(fh, datatype, extent ? &e : NULL,
-                         "MPI_File_get_type_extent");
+    int rc = type_extent(fh, datatype, extent ? &e : NULL);
     if (rc == MPI_SUCCESS)
         *extent = (MPI_Aint)e;
     return rc;
@@ -280,5 +281,6 @@ int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype,
 int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype,
                                 MPI_Count *extent)
 {
-    return type_extent(fh, datatype, extent, "MPI_File_get_type_extent_c");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_type_extent_c");
+    return type_extent(fh, datatype, extent);
 }

@@ -55,12 +55,12 @@ static inline bool ucmpi_file_valid(MPI_File fh)
 
 /* Checks initialization and the handle (MPI_ERR_FILE on MPI_FILE_NULL's
  * handler for a null or closed file). */
-int ucmpi_file_check(MPI_File fh, const char *fn);
+int ucmpi_file_check(MPI_File fh);
 #define ucmpi_err_file(fh, code, fn, ...) \
     ucmpi_error(UCMPI_OBJ_FILE, (fh), (code), (fn), __VA_ARGS__)
 
 /* Adds the hints of info to the file's (MPI_File_set_info/set_view). */
-int ucmpi_file_merge_info(ucmpi_file_t *f, MPI_Info info, const char *fn);
+int ucmpi_file_merge_info(ucmpi_file_t *f, MPI_Info info);
 
 /* The MPI error class for a failed system call's errno. */
 int ucmpi_io_errno_class(int err);
@@ -81,7 +81,7 @@ enum { UCMPI_IO_READ, UCMPI_IO_WRITE };
  * the number of etypes moved (for the file pointers). */
 int ucmpi_file_xfer(ucmpi_file_t *f, int dir, MPI_Offset offset, void *buf,
                     MPI_Count count, MPI_Datatype dt, MPI_Status *st,
-                    MPI_Offset *done, const char *fn);
+                    MPI_Offset *done);
 /* How a data access call positions and synchronises. */
 enum {
     UCMPI_IO_AT = 1,          /* explicit offset */
@@ -94,7 +94,7 @@ enum {
  * only for reads. */
 int ucmpi_file_access(MPI_File fh, int dir, int how, MPI_Offset offset,
                       void *buf, MPI_Count count, MPI_Datatype dt,
-                      MPI_Status *st, MPI_Request *req, const char *fn);
+                      MPI_Status *st, MPI_Request *req);
 
 /* ---- shared file pointer (file_shared.c) ---- */
 /* Collective parts of open/close/set_view. */
@@ -116,8 +116,7 @@ bool ucmpi_io_ext32_same(MPI_Datatype dt);
 
 /* Checks the arguments of a data access call. */
 int ucmpi_file_check_access(ucmpi_file_t *f, int dir, const void *buf,
-                            MPI_Count count, MPI_Datatype dt,
-                            const char *fn);
+                            MPI_Count count, MPI_Datatype dt);
 /* Fills a status for n bytes moved. */
 void ucmpi_file_status(MPI_Status *st, MPI_Offset bytes);
 /* A request completed at post time, with the status of the I/O. */

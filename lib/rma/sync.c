@@ -4,6 +4,7 @@
  * auxiliary context: "posted" from target to origin, "done" back.
  */
 #include "p2p/progress.h"
+#include "core/call.h"
 #include "rma/rma.h"
 
 #include <stdlib.h>
@@ -255,8 +256,9 @@ int PMPI_Win_test(MPI_Win win, int *flag)
 }
 
 /* ---- flush family: only inside passive-target epochs ---- */
-static int flush_common(MPI_Win win, int rank, int remote, const char *fn)
+static int flush_common(MPI_Win win, int rank, int remote)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_rma_check_win(win, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -280,27 +282,31 @@ static int flush_common(MPI_Win win, int rank, int remote, const char *fn)
 #pragma weak MPI_Win_flush = PMPI_Win_flush
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_flush");
     return flush_common(win, rank < 0 && rank != MPI_PROC_NULL ? -3 : rank,
-                        1, "MPI_Win_flush");
+                        1);
 }
 
 #pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
 int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_flush_local");
     return flush_common(win, rank < 0 && rank != MPI_PROC_NULL ? -3 : rank,
-                        0, "MPI_Win_flush_local");
+                        0);
 }
 
 #pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
 int PMPI_Win_flush_all(MPI_Win win)
 {
-    return flush_common(win, -1, 1, "MPI_Win_flush_all");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_flush_all");
+    return flush_common(win, -1, 1);
 }
 
 #pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
 int PMPI_Win_flush_local_all(MPI_Win win)
 {
-    return flush_common(win, -1, 0, "MPI_Win_flush_local_all");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_flush_local_all");
+    return flush_common(win, -1, 0);
 }
 
 #pragma weak MPI_Win_sync = PMPI_Win_sync

@@ -3,15 +3,16 @@
  * and dynamic attach/detach.
  */
 #include "rma/rma.h"
+#include "core/call.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 
 static int win_create(void *base, MPI_Aint size, MPI_Aint disp_unit,
-                      MPI_Info info, MPI_Comm comm, MPI_Win *win,
-                      const char *fn)
+                      MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_rma_check_create(comm, size, disp_unit, info, win, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -27,22 +28,22 @@ static int win_create(void *base, MPI_Aint size, MPI_Aint disp_unit,
 int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                     MPI_Comm comm, MPI_Win *win)
 {
-    return win_create(base, size, disp_unit, info, comm, win,
-                      "MPI_Win_create");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_create");
+    return win_create(base, size, disp_unit, info, comm, win);
 }
 
 #pragma weak MPI_Win_create_c = PMPI_Win_create_c
 int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit,
                       MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    return win_create(base, size, disp_unit, info, comm, win,
-                      "MPI_Win_create_c");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_create_c");
+    return win_create(base, size, disp_unit, info, comm, win);
 }
 
 static int win_allocate(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
-                        MPI_Comm comm, void *baseptr, MPI_Win *win,
-                        const char *fn)
+                        MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
+    const char *fn = ucmpi_call_name();
     void *base = NULL, *seg = NULL;
     size_t seg_len = 0;
     char name[64] = "";
@@ -90,16 +91,16 @@ static int win_allocate(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
                       MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    return win_allocate(size, disp_unit, info, comm, baseptr, win,
-                        "MPI_Win_allocate");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_allocate");
+    return win_allocate(size, disp_unit, info, comm, baseptr, win);
 }
 
 #pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
 int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                         MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    return win_allocate(size, disp_unit, info, comm, baseptr, win,
-                        "MPI_Win_allocate_c");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_allocate_c");
+    return win_allocate(size, disp_unit, info, comm, baseptr, win);
 }
 
 #pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic

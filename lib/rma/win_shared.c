@@ -5,6 +5,7 @@
  * also registered with UCP so that RMA calls work as on other windows.
  */
 #include "rma/rma.h"
+#include "core/call.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -70,9 +71,9 @@ static int map_segment(MPI_Comm comm, size_t total, void **seg)
 }
 
 static int allocate_shared(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
-                           MPI_Comm comm, void *baseptr, MPI_Win *win,
-                           const char *fn)
+                           MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
+    const char *fn = ucmpi_call_name();
     int rc = ucmpi_rma_check_create(comm, size, disp_unit, info, win, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -132,8 +133,8 @@ static int allocate_shared(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
                              MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    return allocate_shared(size, disp_unit, info, comm, baseptr, win,
-                           "MPI_Win_allocate_shared");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_allocate_shared");
+    return allocate_shared(size, disp_unit, info, comm, baseptr, win);
 }
 
 #pragma weak MPI_Win_allocate_shared_c = PMPI_Win_allocate_shared_c
@@ -141,8 +142,8 @@ int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit,
                                MPI_Info info, MPI_Comm comm, void *baseptr,
                                MPI_Win *win)
 {
-    return allocate_shared(size, disp_unit, info, comm, baseptr, win,
-                           "MPI_Win_allocate_shared_c");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_allocate_shared_c");
+    return allocate_shared(size, disp_unit, info, comm, baseptr, win);
 }
 
 /* Both query forms: the disp_unit comes back as an MPI_Aint. */

@@ -15,6 +15,7 @@ command -v "$CLANG" >/dev/null 2>&1 || { echo "no $CLANG: skipped"; exit 77; }
 mkdir -p "$out/corpus"
 srcs="$here/datatype_fuzz.c $top/test/unit/datatype_ref.c
       $top/test/unit/datatype_refgen.c $top/test/unit/datatype_stubs.c
+      $top/lib/core/call.c
       $top/lib/datatype/*.c"
 # shellcheck disable=SC2086
 if ! "$CLANG" -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \

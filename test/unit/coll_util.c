@@ -1,7 +1,7 @@
 /* Peer arithmetic of lib/coll/coll_util.c: k-nomial trees, recursive
  * doubling folds, block partitions. */
 #include "coll/coll_util.h"
-#include "coll/sched_sig.h"
+#include "coll/check/sched_sig.h"
 #include "p2p/tag.h"
 
 #include <check.h>

@@ -22,7 +22,7 @@
 #include "p2p/progress.h"
 #include "coll/bcast/bcast.h"
 #include "coll/allreduce/allreduce.h"
-#include "coll/sched_sig.h"
+#include "coll/check/sched_sig.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include "coll/shm/shm_seg.h"
 #include "coll/coll_util.h"
 #include "coll/coll.h"
-#include "coll/sched_abort.h"
+#include "coll/check/sched_abort.h"
 #include "p2p/progress.h"
 
 #include <linux/futex.h>

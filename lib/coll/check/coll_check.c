@@ -8,11 +8,13 @@
  * one rank could see the problem (a gatherv root's counts).  2 (n - 1)
  * small messages per rank and call: a debugging mode.
  */
-#include "coll/coll_check_impl.h"
+#include "coll/check/coll_check_impl.h"
+#include "coll/check/sched_chk.h"
 #include "coll/coll_util.h"
 #include "coll/coll_drv.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -153,6 +155,70 @@ static int run_blocking(ucmpi_comm_t *comm, const ucmpi_coll_check_args_t *a,
                           why != NULL ? why : ucmpi_sched_plain_why(rc));
 }
 
+/* --- gates: a checked nonblocking or persistent call's schedule posts
+ * nothing before the check (its gate) passed, and runs it again at each
+ * start; the engine calls these through its hook (sched_chk.h) --- */
+
+static int gate_arm(ucmpi_sched_t *g)
+{
+    ucmpi_sched_chk_t *k = ucmpi_sched_chk(g);
+
+    if (k == NULL)
+        return MPI_ERR_NO_MEM;
+    k->is_gate = 1;
+    return ucmpi_sched_prepare(g);
+}
+
+/* The first schedule started or run during a checked nonblocking or
+ * persistent call takes the call's gate: also one that its error path
+ * runs blocking (ucmpi_xfer_run_poisoned), which would otherwise wait for
+ * peers that wait for this rank's check. */
+void ucmpi_sched_gate_take(ucmpi_sched_t *s)
+{
+    ucmpi_sched_chk_t *k;
+
+    if ((s->chk != NULL && s->chk->gate != NULL) ||
+        (k = ucmpi_sched_chk(s)) == NULL)
+        return;
+    k->gate = s->comm->coll.check_gate;
+    s->comm->coll.check_gate = NULL;
+}
+
+void ucmpi_sched_gate_launch(ucmpi_sched_t *s)
+{
+    if (!s->chk->gate->running)
+        ucmpi_sched_kick(s->chk->gate);
+}
+
+int ucmpi_sched_gate_held(ucmpi_sched_t *s)
+{
+    ucmpi_sched_t *g = s->chk->gate;
+
+    if (g->running)
+        return 1;
+    if (g->err != MPI_SUCCESS && s->err == MPI_SUCCESS) {
+        s->err = g->err;
+        if (g->chk->why != NULL)
+            ucmpi_sched_set_why(s, g->chk->why);
+    }
+    return 0;
+}
+
+void ucmpi_sched_gate_drop(ucmpi_sched_t *s)
+{
+    ucmpi_sched_t *g = s->chk->gate;
+
+    if (g == NULL)
+        return;
+    s->chk->gate = NULL;
+    ucmpi_lock();
+    if (g->running)
+        g->orphaned = 1;
+    else
+        ucmpi_sched_destroy(g);
+    ucmpi_unlock();
+}
+
 /* Nonblocking and persistent calls: the gate their schedule waits for. */
 static int arm_gate(ucmpi_comm_t *comm, const ucmpi_coll_check_args_t *a,
                     const char *fn)
@@ -164,7 +230,7 @@ static int arm_gate(ucmpi_comm_t *comm, const ucmpi_coll_check_args_t *a,
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
     rc = build(s, comm, a, fn, 0);
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_sched_gate_arm(s);
+        rc = gate_arm(s);
     if (rc != MPI_SUCCESS) {
         ucmpi_sched_free(s);
         return ucmpi_err_comm(comm, rc, fn, "collective argument check: "
@@ -197,7 +263,11 @@ static void check_end(ucmpi_comm_t *comm)
     if (ucmpi_coll_check_state <= 0 || (g = comm->coll.check_gate) == NULL)
         return;
     comm->coll.check_gate = NULL;
-    ucmpi_sched_gate_release(g);
+    ucmpi_lock();
+    g->orphaned = 1;              /* the engine frees it at its end */
+    if (!g->running)
+        ucmpi_sched_kick(g);
+    ucmpi_unlock();
 }
 
 static const ucmpi_coll_check_hook_t check_hook = {

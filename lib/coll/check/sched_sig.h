@@ -5,7 +5,7 @@
 #ifndef UCMPI_COLL_SCHED_SIG_H
 #define UCMPI_COLL_SCHED_SIG_H
 
-#include "coll/sched_abort.h"
+#include "coll/check/sched_abort.h"
 
 /* The collective an MPI call's name belongs to ("MPI_Iallgather_init_c"
  * -> Allgather), 1..; 0 when it is not a collective. */

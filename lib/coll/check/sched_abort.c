@@ -1,13 +1,15 @@
 /* The collective abort protocol: see sched_abort.h. */
-#include "coll/sched_abort.h"
+#include "coll/check/sched_abort.h"
 #include "coll/coll_util.h"
-#include "coll/sched_sig.h"
+#include "coll/check/sched_sig.h"
 #include "p2p/p2p_cancel.h"
 #include "p2p/tag.h"
 #include "ucp_glue/ucx.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* An abort message's payload (the tag holds only 16 bits of seq). */
 typedef struct {
@@ -349,21 +351,71 @@ void ucmpi_coll_abort_cancel(ucmpi_request_t *r)
         ucmpi_ucx_cancel(&r->p2p.op);
 }
 
-static const ucmpi_sched_abort_ops_t abort_ops = {
-    .stall_probe = ucmpi_coll_stall_probe,
-    .abort_send = ucmpi_coll_abort_send,
-    .wait_send = ucmpi_coll_wait_send,
-    .abort_drain = ucmpi_coll_abort_drain,
-    .note_record = ucmpi_coll_note_record,
-    .note_announce = ucmpi_coll_note_announce,
-    .peer_left = ucmpi_coll_peer_left,
-    .peer_behind = ucmpi_coll_peer_behind,
-    .abort_cancel = ucmpi_coll_abort_cancel,
-    .peer_finalized = ucmpi_peer_finalized,
-};
-
-/* The engine calls the protocol through this one hook. */
-__attribute__((constructor)) static void abort_register(void)
+static double now_sec(void)
 {
-    ucmpi_sched_abort_register(&abort_ops);
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Messages of an aborted sequence sent before the peers learnt of it
+ * may still be on their way (a rendezvous sender waits until they are
+ * answered): a drain discards them from the progress loop for DRAIN_SEC
+ * (never into a later collective whose 16-bit number wrapped to seq). */
+typedef struct drain {
+    struct drain *next;
+    ucmpi_comm_t *comm;
+    uint32_t seq;
+    double until;
+} drain_t;
+static drain_t *drains;
+
+static int drain_progress(void)
+{
+    double t = now_sec();
+
+    for (drain_t **p = &drains, *d; (d = *p) != NULL;) {
+        ucmpi_coll_abort_drain(d->comm, d->seq);
+        if (t < d->until &&
+            d->comm->coll_seq - d->seq < (UCMPI_COLL_SEQ_MASK + 1) / 2) {
+            p = &d->next;
+            continue;
+        }
+        *p = d->next;
+        ucmpi_comm_release(d->comm);
+        free(d);
+    }
+    if (drains == NULL)
+        ucmpi_progress_unregister(drain_progress);
+    return 0;
+}
+
+void ucmpi_coll_drain_later(ucmpi_comm_t *comm, uint32_t seq)
+{
+    drain_t *d = malloc(sizeof(*d));
+
+    if (d == NULL)
+        return;
+    *d = (drain_t){drains, comm, seq, now_sec() + DRAIN_SEC};
+    ucmpi_comm_retain(comm);
+    if (drains == NULL)
+        ucmpi_progress_register(drain_progress);
+    drains = d;
+}
+
+void ucmpi_sched_abort_peers(ucmpi_comm_t *comm, uint32_t seq)
+{
+    ucmpi_lock();
+    ucmpi_coll_abort_send(comm, seq, 0, ucmpi_coll_sig_comm_id(comm),
+                          UCMPI_COLL_ABORT_ARGS, 0);
+    ucmpi_coll_drain_later(comm, seq);
+    ucmpi_unlock();
+}
+
+void ucmpi_sched_note_local(ucmpi_comm_t *comm, uint32_t seq)
+{
+    ucmpi_lock();
+    ucmpi_coll_note_record(comm, seq, ucmpi_coll_sig_comm_id(comm));
+    ucmpi_unlock();
 }

@@ -5,9 +5,9 @@
  * sent it, and the text of a verdict.  Pure functions of the arguments:
  * the exchange is coll_check.c's.
  */
-#include "coll/coll_check_impl.h"
+#include "coll/check/coll_check_impl.h"
 #include "coll/op.h"
-#include "coll/sched_sig.h"
+#include "coll/check/sched_sig.h"
 #include "datatype/dt.h"
 
 #include <stdio.h>

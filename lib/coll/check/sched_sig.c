@@ -8,9 +8,13 @@
  * blocking, nonblocking, persistent and large-count forms of one
  * collective share it.
  */
-#include "coll/sched_sig.h"
+#include "coll/check/sched_chk.h"
+#include "coll/check/sched_sig.h"
 #include "p2p/tag.h"
 
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -101,4 +105,114 @@ unsigned ucmpi_coll_sig_coll_of(unsigned sig)
                 if (ucmpi_coll_sig(c, alg, sh) == sig)
                     return c;
     return 0;
+}
+
+void ucmpi_sched_sign(ucmpi_sched_t *s, const void *tab, size_t row,
+                      int n, int alg, unsigned shape)
+{
+    ucmpi_comm_t *c = s->comm;
+
+    s->names.tab = tab;
+    s->names.row = row;
+    s->names.n = n;
+    s->names.coll = ucmpi_coll_sig_comm_id(c);
+    s->names.alg = alg;
+    s->shape = shape;
+    /* intercomms: the two groups may choose different algorithms (for
+     * their own local phases); the messages between them are the
+     * collective's, so it alone signs (with the shape: a root) */
+    s->sig = ucmpi_coll_sig(s->names.coll,
+                            c->is_inter ? UCMPI_COLL_SIG_ALGS - 1
+                                        : (unsigned)alg,
+                            shape);
+    s->tag = ucmpi_coll_tag(s->tag, s->sig);
+    if (s->alt_comm != NULL)
+        s->alt_tag = ucmpi_coll_tag(s->alt_tag, s->sig);
+}
+
+void ucmpi_sched_sign_empty(ucmpi_sched_t *s)
+{
+    if (s->comm->is_inter)
+        return;
+    s->sig = UCMPI_COLL_SIG_EMPTY;
+    s->tag = ucmpi_coll_tag(s->tag, s->sig);
+}
+
+void ucmpi_sched_shape(ucmpi_sched_t *s, unsigned shape)
+{
+    if (s->sig != UCMPI_COLL_SIG_EMPTY)
+        ucmpi_sched_sign(s, s->names.tab, s->names.row, s->names.n,
+                         s->names.alg, shape);
+}
+
+/* Signed by its collective until a builder names its algorithm: ranks in
+ * another collective never take its messages. */
+void ucmpi_sched_sign_new(ucmpi_sched_t *s)
+{
+    ucmpi_sched_sign(s, NULL, 0, 0, 0, 0);
+}
+
+static char abort_why[UCMPI_SCHED_WHY_LEN];
+static int abort_news;            /* abort_why not yet reported */
+
+const char *ucmpi_sched_abort_why(void)
+{
+    if (!abort_news)
+        return NULL;
+    abort_news = 0;
+    return abort_why;
+}
+
+void ucmpi_sched_tell_why(const char *why)
+{
+    snprintf(abort_why, sizeof(abort_why), "%s", why);
+    abort_news = 1;
+}
+
+ucmpi_sched_chk_t *ucmpi_sched_chk(ucmpi_sched_t *s)
+{
+    if (s->chk == NULL)
+        s->chk = calloc(1, sizeof(*s->chk));
+    /* (its next run starts with a fresh stall state: hook_run) */
+    s->hooked = s->chk != NULL;
+    return s->chk;
+}
+
+void ucmpi_sched_set_why(ucmpi_sched_t *s, const char *why)
+{
+    ucmpi_sched_chk_t *k = ucmpi_sched_chk(s);
+
+    if (k == NULL)
+        return;
+    free(k->why);
+    k->why = strdup(why);
+}
+
+const char *ucmpi_sched_plain_why(int err)
+{
+    if (err == MPI_ERR_TRUNCATE)
+        return "a message of this collective did not have the size this "
+               "rank's count and datatype give (they differ between ranks, "
+               "or a peer's arguments failed a check)";
+    return "collective failed";
+}
+
+int ucmpi_sched_req_why(ucmpi_request_t *req, char *buf, size_t n)
+{
+    ucmpi_sched_t *s = ucmpi_sched_of_req(req);
+    int err = req->status.MPI_ERROR;
+
+    if (s == NULL || err == MPI_SUCCESS || s->names.coll == 0)
+        return 0;
+    const char *name = ucmpi_coll_sig_coll_name(s->names.coll);
+    const char *why = s->chk != NULL && s->chk->why != NULL
+                          ? s->chk->why : ucmpi_sched_plain_why(err);
+
+    /* the call that started it: MPI_Ibcast, or MPI_Bcast_init */
+    if (s->persistent)
+        snprintf(buf, n, "MPI_%s_init: %s", name, why);
+    else
+        snprintf(buf, n, "MPI_I%c%s: %s", tolower((unsigned char)name[0]),
+                 name + 1, why);
+    return 1;
 }

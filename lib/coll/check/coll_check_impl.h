@@ -7,7 +7,7 @@
 #ifndef UCMPI_COLL_CHECK_IMPL_H
 #define UCMPI_COLL_CHECK_IMPL_H
 
-#include "coll/coll_check.h"
+#include "coll/check/coll_check.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -16,14 +16,13 @@
  * later collective (after the 16-bit sequence wraps) does not take it;
  * abort messages carry the full 32-bit sequence, and stale ones are
  * dropped when found.
- * Lives outside the engine's core files (it calls the UCX glue, which the
- * unit tests' collective mock does not link): the engine calls it through
- * weak references.
+ * Lives outside the engine (it calls the UCX glue, which the unit tests'
+ * collective mock does not link): the engine calls it through its hook.
  */
 #ifndef UCMPI_COLL_SCHED_ABORT_H
 #define UCMPI_COLL_SCHED_ABORT_H
 
-#include "core/ucmpi.h"
+#include "coll/sched_impl.h"
 
 /* Seconds without progress before a schedule probes (checked every
  * 1024th idle turn of a waiting loop, so never on the fast path). */
@@ -44,18 +43,6 @@ enum {
      * receiver (ucmpi_coll_wait_send) */
     UCMPI_COLL_ABORT_WAIT = 5
 };
-
-/* What a schedule's signature says, for the messages: its collective
- * (sched_sig.h), its algorithm id, and the rows of its algorithm table,
- * each starting with {int id; const char *name; ...} (tab NULL: a
- * schedule signed by its collective only). */
-typedef struct {
-    const void *tab;
-    size_t row;
-    int n;
-    unsigned coll;
-    int alg;
-} ucmpi_coll_names_t;
 
 /* Probes for collective seq (signature sig, names for this collective's
  * ids) on comm's collective context (and the caller probes the local
@@ -116,28 +103,13 @@ int ucmpi_coll_peer_left(ucmpi_comm_t *c, uint32_t seq, int peer,
  * there may still need it).  Under the big lock. */
 int ucmpi_coll_peer_behind(ucmpi_comm_t *c, uint32_t seq, int peer);
 
+/* Discards what is left of collective seq of c (messages sent before
+ * the peers learnt of an abort) from the progress loop for DRAIN_SEC.
+ * Under the big lock. */
+#define DRAIN_SEC 2.0
+void ucmpi_coll_drain_later(ucmpi_comm_t *c, uint32_t seq);
+
 /* Cancels a receive of an aborted run. */
 void ucmpi_coll_abort_cancel(ucmpi_request_t *r);
-
-/* The protocol's entry points as the engine (sched_stall.c) calls them;
- * sched_abort.c registers them when the library is loaded. */
-typedef struct {
-    int (*stall_probe)(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
-                       const ucmpi_coll_names_t *names, char *why, size_t n,
-                       int *notify);
-    void (*abort_send)(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
-                       unsigned coll, int reason, int who);
-    void (*wait_send)(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
-                      unsigned coll, int peer);
-    void (*abort_drain)(ucmpi_comm_t *c, uint32_t seq);
-    void (*note_record)(ucmpi_comm_t *c, uint32_t seq, unsigned coll);
-    void (*note_announce)(ucmpi_comm_t *c, uint32_t seq);
-    int (*peer_left)(ucmpi_comm_t *c, uint32_t seq, int peer,
-                     const char **name);
-    int (*peer_behind)(ucmpi_comm_t *c, uint32_t seq, int peer);
-    void (*abort_cancel)(ucmpi_request_t *r);
-    int (*peer_finalized)(int r);
-} ucmpi_sched_abort_ops_t;
-void ucmpi_sched_abort_register(const ucmpi_sched_abort_ops_t *ops);
 
 #endif
