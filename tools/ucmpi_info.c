@@ -6,6 +6,8 @@
 #include "config.h"
 #include "core/config_table.h"
 #include "coll/coll_tune.h"
+#include "core/config.h"
+#include "p2p/pt2pt.h"
 #include "ucp_glue/ucx.h"
 
 #include <stdio.h>

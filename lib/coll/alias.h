@@ -13,7 +13,8 @@
 #define UCMPI_COLL_ALIAS_H
 
 #include <stdint.h>
-#include "core/ucmpi.h"
+#include "comm/comm.h"
+#include "datatype/datatype.h"
 
 /* One side (send or receive) of a collective: n blocks at buf.  Without
  * arrays, one block of `count` elements of dt (callers pass n x count for

@@ -5,7 +5,7 @@
 #ifndef UCMPI_COLL_H
 #define UCMPI_COLL_H
 
-#include "core/ucmpi.h"
+#include "comm/comm.h"
 
 /* Node layout of a communicator, for node-aware algorithms: the members
  * of each node form a virtual sub-communicator (a rank list over the

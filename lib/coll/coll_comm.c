@@ -11,7 +11,7 @@ typedef struct sched_cache sched_cache_t;
 
 void ucmpi_coll_shm_free(void *shm);
 
-/* In the communicator itself (ucmpi.h): it cannot be missing on a rank. */
+/* In the communicator itself (comm/comm.h): it cannot be missing on a rank. */
 static ucmpi_coll_state_t *coll_state(ucmpi_comm_t *c)
 {
     return &c->coll;

@@ -13,7 +13,9 @@
 #define UCMPI_COLL_DRV_H
 
 #include "core/call.h"
-#include "core/ucmpi.h"
+#include "p2p/request.h"
+#include "datatype/datatype.h"
+#include "coll/op.h"
 #include "coll/check/coll_check.h"
 #include "coll/coll_util.h"
 

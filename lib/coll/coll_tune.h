@@ -7,7 +7,7 @@
 #ifndef UCMPI_COLL_TUNE_H
 #define UCMPI_COLL_TUNE_H
 
-#include "core/ucmpi.h"
+#include "core/base.h"
 
 #include <stddef.h>
 

@@ -1,6 +1,7 @@
 /* Shared collective helpers: see coll_util.h. */
 #include "coll/coll_util.h"
 #include "coll/check/coll_check.h"
+#include "core/config.h"
 
 #include <stdio.h>
 #include <string.h>

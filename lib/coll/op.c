@@ -4,7 +4,8 @@
  * runs a kernel over basic types, derived types made of one basic type,
  * or a user function.
  */
-#include "core/ucmpi.h"
+#include "datatype/datatype.h"
+#include "coll/op.h"
 #include "coll/op.h"
 
 #include <stdlib.h>

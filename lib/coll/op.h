@@ -6,6 +6,39 @@
 #ifndef UCMPI_COLL_OP_H
 #define UCMPI_COLL_OP_H
 
+#include "core/base.h"
+struct ucmpi_op_s {
+    uint32_t magic;
+    int refcount;
+    int predefined;
+    int commute;
+    int id;                   /* predefined: index of the op; user: -1 */
+    MPI_User_function *user_fn;
+    /* ---- added by ops (lib/coll/op*.c) ---- */
+    MPI_User_function_c *user_fn_c;   /* MPI_Op_create_c */
+};
+typedef struct ucmpi_op_s ucmpi_op_t;
+
+/* ---- added by ops: references held by operations in flight (e.g. a
+ * nonblocking or persistent collective keeps its user op alive after
+ * MPI_Op_free); no-ops on predefined ops. ---- */
+void ucmpi_op_retain(MPI_Op op);
+void ucmpi_op_release(MPI_Op op);
+
+/* inout[i] = in[i] op inout[i] for count elements of dt (dt may be a
+ * derived type of a single basic type, as the standard allows). */
+int ucmpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count,
+                   MPI_Datatype dt);
+/* ---- added by collA: out = a op b (a the left operand) for count
+ * elements of a contiguous dt; out overlaps neither a nor b.  One pass
+ * fewer than copy + ucmpi_op_apply where the result needs a third
+ * buffer. ---- */
+int ucmpi_op_apply3(MPI_Op op, const void *a, const void *b, void *out,
+                    MPI_Count count, MPI_Datatype dt);
+/* MPI_SUCCESS, or MPI_ERR_OP with *why when op is null/freed or not
+ * defined on dt. */
+int ucmpi_op_check(MPI_Op op, MPI_Datatype dt, const char **why);
+
 #include <stddef.h>
 
 /* Predefined ops, in the order of ucmpi_op_s.id. */

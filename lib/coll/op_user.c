@@ -2,7 +2,9 @@
  * User-visible op calls: MPI_Op_create(_c), MPI_Op_free,
  * MPI_Op_commutative and MPI_Reduce_local(_c).
  */
-#include "core/ucmpi.h"
+#include "core/errhandler.h"
+#include "datatype/datatype.h"
+#include "coll/op.h"
 #include "coll/alias.h"
 
 #include <stdlib.h>

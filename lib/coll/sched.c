@@ -10,6 +10,8 @@
  */
 #include "coll/sched_impl.h"
 #include "p2p/p2p.h"
+#include "core/failure.h"
+#include "p2p/progress_api.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -424,6 +426,7 @@ static void req_destroy(ucmpi_request_t *req)
 static const ucmpi_request_ops_t sched_req_ops = {
     .start = req_start,
     .destroy = req_destroy,
+    .why = ucmpi_sched_req_why,
 };
 
 ucmpi_sched_t *ucmpi_sched_of_req(const ucmpi_request_t *req)

@@ -16,7 +16,9 @@
 #ifndef UCMPI_COLL_SCHED_H
 #define UCMPI_COLL_SCHED_H
 
-#include "core/ucmpi.h"
+#include "p2p/request.h"
+#include "datatype/datatype.h"
+#include "coll/op.h"
 
 typedef struct ucmpi_sched ucmpi_sched_t;
 

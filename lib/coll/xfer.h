@@ -7,7 +7,8 @@
 #ifndef UCMPI_COLL_XFER_H
 #define UCMPI_COLL_XFER_H
 
-#include "core/ucmpi.h"
+#include "p2p/request.h"
+#include "datatype/datatype.h"
 #include "coll/sched.h"
 #include "coll/coll_util.h"
 #include "coll/alias.h"

@@ -3,7 +3,7 @@
  * and the rank/size queries.  Creation and management of other
  * communicators live in lib/comm_*.c.
  */
-#include "core/ucmpi.h"
+#include "comm/comm.h"
 #include "core/hooks.h"
 
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * participant 0 unless said otherwise; allgather and the mask AND of the
  * context-id agreement are one recursive-doubling pass.
  */
-#include "core/ucmpi.h"
+#include "p2p/pt2pt.h"
 #include "comm/comm_internal.h"
 
 #include <stdlib.h>

@@ -3,7 +3,8 @@
  * split (intra and inter), free.  Every constructor agrees on a context
  * id (comm_ctx.c) and then builds the object locally.
  */
-#include "core/ucmpi.h"
+#include "p2p/pt2pt.h"
+#include "core/attr.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
 

@@ -32,7 +32,8 @@
  * comm left unread (sched_abort.h) are told apart by it: taken for the new
  * comm's, they failed correct programs (MPICH threads/comm/idup_nb).
  */
-#include "core/ucmpi.h"
+#include "p2p/progress_api.h"
+#include "p2p/pt2pt.h"
 #include "comm/comm_internal.h"
 
 #include <stdlib.h>

@@ -8,7 +8,8 @@
  * peer still needs from it (a rendezvous receive, a synchronous ack) it
  * gets while this process progresses here.  Also MPI_Comm_get_parent.
  */
-#include "core/ucmpi.h"
+#include "p2p/request.h"
+#include "p2p/progress_api.h"
 #include "core/call.h"
 #include "p2p/bsend.h"
 #include "comm/comm_internal.h"

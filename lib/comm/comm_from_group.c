@@ -8,7 +8,7 @@
  */
 #include <string.h>
 #include "core/call.h"
-#include "core/ucmpi.h"
+#include "p2p/pt2pt.h"
 #include "comm/comm_internal.h"
 
 /* FNV-1a folded into the tag range. */

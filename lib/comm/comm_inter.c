@@ -4,7 +4,8 @@
  * MPI_Intercomm_merge.  An intercomm keeps a private intracomm over its
  * local group (local_comm) for group-local steps of later collectives.
  */
-#include "core/ucmpi.h"
+#include "p2p/progress_api.h"
+#include "p2p/pt2pt.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
 

@@ -5,7 +5,7 @@
 #ifndef UCMPI_COMM_INTERNAL_H
 #define UCMPI_COMM_INTERNAL_H
 
-#include "core/ucmpi.h"
+#include "comm/comm.h"
 #include "core/hooks.h"
 
 /* ---- attributes (attr.c) ---- */

@@ -2,7 +2,7 @@
  * Communicator queries and settings: compare, names, info hints,
  * test_inter, remote size and group.
  */
-#include "core/ucmpi.h"
+#include "comm/comm.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
 

@@ -5,7 +5,7 @@
  * is bound inside); a process not bound inside one object of the asked
  * level gets MPI_COMM_NULL.
  */
-#include "core/ucmpi.h"
+#include "comm/comm.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
 

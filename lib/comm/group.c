@@ -2,7 +2,7 @@
  * Groups: ordered sets of world ranks.  Ranges (first, stride) cost O(1)
  * memory however large; other groups keep a table.
  */
-#include "core/ucmpi.h"
+#include "comm/group.h"
 #include "comm/comm_internal.h"
 
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * group.c.  Groups have no error handler of their own: errors go to the
  * default one (ucmpi_error with no object).
  */
-#include "core/ucmpi.h"
+#include "comm/comm.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
 

@@ -5,7 +5,7 @@
 #ifndef UCMPI_TOPO_H
 #define UCMPI_TOPO_H
 
-#include "core/ucmpi.h"
+#include "comm/comm.h"
 
 typedef struct {
     int kind;                 /* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */

@@ -3,7 +3,7 @@
  * topology object's life cycle (destroy, copy on dup, neighbour lists).
  * No reordering: rank i of the new communicator is rank i of the old.
  */
-#include "core/ucmpi.h"
+#include "comm/comm.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
 #include "comm/topo.h"

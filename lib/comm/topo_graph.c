@@ -3,7 +3,7 @@
  * each edge to its two endpoints with one message per (sender, endpoint)
  * pair; a sum-allreduce tells every process how much to expect.
  */
-#include "core/ucmpi.h"
+#include "p2p/pt2pt.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
 #include "comm/topo.h"

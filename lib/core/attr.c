@@ -7,7 +7,9 @@
  * freeing an object runs delete callbacks newest to oldest, the order
  * MPI asks for MPI_COMM_SELF at finalize.
  */
-#include "core/ucmpi.h"
+#include "p2p/pt2pt.h"
+#include "datatype/datatype.h"
+#include "core/attr.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
 #include "core/hooks.h"
@@ -203,7 +205,7 @@ static int call_delete(int kind, keyval_t *kv, void *obj, void *val)
 }
 
 /* ------------------------------------------------------------------ */
-/* Lists (the interface of lib/core/ucmpi.h)                               */
+/* Lists (the interface of lib/core/attr.h)                                 */
 /* ------------------------------------------------------------------ */
 static attr_t **list_find(void **attrs, keyval_t *kv)
 {

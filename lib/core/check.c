@@ -3,7 +3,9 @@
  * communicator's error handler with the call name, the argument and its
  * value.
  */
-#include "core/ucmpi.h"
+#include "core/check.h"
+#include "p2p/pt2pt.h"
+#include "datatype/datatype.h"
 
 int ucmpi_check_count(ucmpi_comm_t *comm, MPI_Count count, const char *fn)
 {

@@ -4,6 +4,7 @@
  * MPI_T control variables.  Every knob of the library is defined here.
  */
 #include "core/config_table.h"
+#include "core/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +68,7 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
     {"COLL_CHECK", UCMPI_CFG_LONG, "0",
      "Debugging: every collective on an intracommunicator first checks that "
      "its ranks agree on the call, root, op and per-peer type signatures "
-     "(an extra exchange per call; lib/coll/coll_check.h); on a mismatch "
+     "(an extra exchange per call; lib/coll/check/coll_check.h); on a mismatch "
      "every rank's call fails.  Not checked: intercommunicator and neighbor "
      "collectives (1: on; read at the first collective)"},
     {"COLL_SHM", UCMPI_CFG_LONG, "1",

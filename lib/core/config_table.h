@@ -2,7 +2,7 @@
 #ifndef UCMPI_CONFIG_TABLE_H
 #define UCMPI_CONFIG_TABLE_H
 
-#include "core/ucmpi.h"
+#include "core/base.h"
 
 /* Entry types; UCMPI_CFG_RUNTIME marks tunables read at every use (not
  * cached at MPI_Init), which MPI_T_cvar_write may therefore change. */

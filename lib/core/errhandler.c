@@ -5,7 +5,7 @@
  * (ucmpi_error, which runs the handler) and error classes/codes live in
  * lib/core/error.c.
  */
-#include "core/ucmpi.h"
+#include "comm/comm.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
 

@@ -2,7 +2,7 @@
  * Error classes, codes and strings, the predefined error handlers, and the
  * single reporting path every entry point uses (ucmpi_error).
  */
-#include "core/ucmpi.h"
+#include "comm/comm.h"
 #include "core/call.h"
 
 #include <stdio.h>

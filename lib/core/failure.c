@@ -17,7 +17,9 @@
  * (no communicator has it), not on MPI_COMM_WORLD's collective sequence,
  * which an erroneous program may have left out of step.
  */
-#include "core/ucmpi.h"
+#include "core/failure.h"
+#include "p2p/request.h"
+#include "p2p/progress_api.h"
 #include "ucmpi_rt.h"
 #include "comm/comm_internal.h"
 #include "p2p/tag.h"

@@ -15,7 +15,9 @@
  *  4. Unexpected messages that nobody will receive are dropped, so UCX
  *     does not warn about them when the worker goes.
  */
-#include "core/ucmpi.h"
+#include "core/failure.h"
+#include "p2p/request.h"
+#include "p2p/progress_api.h"
 #include "comm/comm_internal.h"
 #include "p2p/p2p_cancel.h"
 #include "ucp_glue/ucx.h"

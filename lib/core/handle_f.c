@@ -6,7 +6,9 @@
  * address, so a freed object's slot is reused by the next object the
  * allocator places there: the tables grow with distinct addresses only.
  */
-#include "core/ucmpi.h"
+#include "p2p/request.h"
+#include "datatype/datatype.h"
+#include "coll/op.h"
 #include "core/call.h"
 
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * info of communicators.  The info calls work before MPI_Init and after
  * MPI_Finalize, as MPI-4 allows.
  */
-#include "core/ucmpi.h"
+#include "core/errhandler.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
 

@@ -5,7 +5,10 @@
  * (lib/core/finalize_orphans.c), endpoints closed while progressing, a
  * runtime fence that keeps progressing, then the worker is destroyed.
  */
-#include "core/ucmpi.h"
+#include "comm/comm.h"
+#include "core/failure.h"
+#include "p2p/progress_api.h"
+#include "core/config.h"
 #include "core/call.h"
 #include "core/hooks.h"
 #include "ucmpi_rt.h"

@@ -2,7 +2,7 @@
  * MPI_Alloc_mem / MPI_Free_mem.  Plain heap memory: windows register
  * whatever memory they are given with UCX, so no special pool is needed.
  */
-#include "core/ucmpi.h"
+#include "core/errhandler.h"
 
 #include <stdlib.h>
 

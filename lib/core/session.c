@@ -16,7 +16,8 @@
 #include "core/call.h"
 #include <stdlib.h>
 #include <string.h>
-#include "core/ucmpi.h"
+#include "comm/group.h"
+#include "core/errhandler.h"
 #include "comm/comm_internal.h"
 #include "p2p/bsend.h"
 

@@ -11,7 +11,8 @@
 #ifndef UCMPI_DT_H
 #define UCMPI_DT_H
 
-#include "core/ucmpi.h"
+#include "core/errhandler.h"
+#include "datatype/datatype.h"
 
 enum { UCMPI_DTN_VEC = 1, UCMPI_DTN_LOOP = 2 };
 

@@ -4,6 +4,7 @@
  * commit, free and dup.
  */
 #include "dt.h"
+#include "core/attr.h"
 
 #include <string.h>
 

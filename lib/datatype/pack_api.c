@@ -4,6 +4,8 @@
  */
 #include "dt.h"
 #include "core/call.h"
+#include "comm/comm.h"
+#include "core/check.h"
 
 #include <limits.h>
 #include <stdlib.h>

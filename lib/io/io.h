@@ -6,7 +6,8 @@
 #ifndef UCMPI_IO_H
 #define UCMPI_IO_H
 
-#include "core/ucmpi.h"
+#include "p2p/request.h"
+#include "datatype/datatype.h"
 
 #include <pthread.h>
 

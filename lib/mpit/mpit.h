@@ -5,7 +5,7 @@
 #ifndef UCMPI_MPIT_H
 #define UCMPI_MPIT_H
 
-#include "core/ucmpi.h"
+#include "core/base.h"
 
 /* Takes the MPI_T lock; MPI_T_ERR_NOT_INITIALIZED (lock not held) when no
  * MPI_T_init_thread is in effect. */

@@ -8,6 +8,7 @@
 #include "mpit/mpit.h"
 #include "core/config_table.h"
 #include "coll/coll_util.h"
+#include "core/config.h"
 
 #include <limits.h>
 #include <stdio.h>

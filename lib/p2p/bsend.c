@@ -7,7 +7,9 @@
  * derives from a session that has one) and the process's buffer; it is
  * kept as an attribute so that freeing the communicator detaches it.
  */
-#include "core/ucmpi.h"
+#include "p2p/progress_api.h"
+#include "p2p/pt2pt.h"
+#include "datatype/datatype.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_cancel.h"
 #include "p2p/bsend.h"

@@ -3,7 +3,8 @@
 #ifndef UCMPI_BSEND_H
 #define UCMPI_BSEND_H
 
-#include "core/ucmpi.h"
+#include "p2p/request.h"
+#include "datatype/datatype.h"
 
 typedef struct ucmpi_bpool ucmpi_bpool_t;
 

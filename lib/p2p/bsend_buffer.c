@@ -4,7 +4,8 @@
  * large-count forms, and the flushes, which wait until the messages
  * buffered so far have left while the buffer stays attached.
  */
-#include "core/ucmpi.h"
+#include "p2p/request.h"
+#include "p2p/progress_api.h"
 #include "p2p/bsend.h"
 #include "comm/comm_internal.h"
 

@@ -3,7 +3,7 @@
  * in UCX; a send is recalled from its receiver (protocol in
  * lib/p2p/p2p_cancel.c); generalized requests run their own callback.
  */
-#include "core/ucmpi.h"
+#include "p2p/request.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_cancel.h"
 #include "ucp_glue/ucx.h"

@@ -2,7 +2,7 @@
  * Generalized requests: the application completes them; query runs when
  * the status is reported, free when the request is released.
  */
-#include "core/ucmpi.h"
+#include "p2p/request.h"
 
 #include <stdlib.h>
 

@@ -5,7 +5,11 @@
  * receiver acknowledges from the progress engine (never inside a UCX
  * callback) once the message matched.
  */
-#include "core/ucmpi.h"
+#include "core/failure.h"
+#include "p2p/progress_api.h"
+#include "p2p/pt2pt.h"
+#include "datatype/datatype.h"
+#include "core/config.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_inline.h"
 #include "p2p/tag.h"

@@ -3,7 +3,8 @@
 #ifndef UCMPI_P2P_H
 #define UCMPI_P2P_H
 
-#include "core/ucmpi.h"
+#include "p2p/pt2pt.h"
+#include "datatype/datatype.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,7 +2,9 @@
  * Point-to-point entry points: argument checks, then the internal
  * send/receive of lib/p2p/p2p.c on the communicator's user context.
  */
-#include "core/ucmpi.h"
+#include "core/check.h"
+#include "p2p/pt2pt.h"
+#include "datatype/datatype.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_inline.h"
 

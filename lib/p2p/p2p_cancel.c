@@ -4,7 +4,9 @@
  * callbacks leave for the progress engine (drop a message, reply, resolve
  * the sender's request).
  */
-#include "core/ucmpi.h"
+#include "core/failure.h"
+#include "p2p/progress_api.h"
+#include "p2p/pt2pt.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_cancel.h"
 #include "p2p/tag.h"

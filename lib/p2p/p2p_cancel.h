@@ -31,7 +31,7 @@
 #ifndef UCMPI_P2P_CANCEL_H
 #define UCMPI_P2P_CANCEL_H
 
-#include "core/ucmpi.h"
+#include "p2p/request.h"
 
 /* req->p2p.cancel */
 enum { UCMPI_CANCEL_NONE, UCMPI_CANCEL_PENDING, UCMPI_CANCEL_DONE };

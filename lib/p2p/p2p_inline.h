@@ -6,7 +6,8 @@
 #ifndef UCMPI_P2P_INLINE_H
 #define UCMPI_P2P_INLINE_H
 
-#include "core/ucmpi.h"
+#include "p2p/pt2pt.h"
+#include "datatype/datatype.h"
 #include "p2p/p2p.h"
 #include "p2p/tag.h"
 #include "p2p/p2p_cancel.h"

@@ -18,7 +18,9 @@
  * name an exact source below 2^19, so they never match it, and no user
  * receive looks there.
  */
-#include "core/ucmpi.h"
+#include "p2p/progress_api.h"
+#include "p2p/pt2pt.h"
+#include "datatype/datatype.h"
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
 #include "p2p/tag.h"

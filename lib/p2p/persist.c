@@ -2,7 +2,8 @@
  * Persistent requests: *_init builds an inactive request; MPI_Start runs
  * it again (point-to-point here; other kinds through their ops->start).
  */
-#include "core/ucmpi.h"
+#include "p2p/pt2pt.h"
+#include "datatype/datatype.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_cancel.h"
 

@@ -2,7 +2,10 @@
  * Probe and matched probe.  ucp_tag_probe_nb does not progress the worker,
  * so a miss is followed by one progress call and a second look.
  */
-#include "core/ucmpi.h"
+#include "core/check.h"
+#include "p2p/request.h"
+#include "p2p/progress_api.h"
+#include "datatype/datatype.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_cancel.h"
 #include "p2p/progress.h"

@@ -9,7 +9,8 @@
  * threaded, no acknowledgement queued, no hook) is one UCX progress call.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_OR */
-#include "core/ucmpi.h"
+#include "p2p/progress_api.h"
+#include "core/config.h"
 #include "ucmpi_rt.h"
 #include "p2p/p2p.h"
 #include "p2p/progress.h"

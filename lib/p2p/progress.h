@@ -7,7 +7,8 @@
 #ifndef UCMPI_PROGRESS_H
 #define UCMPI_PROGRESS_H
 
-#include "core/ucmpi.h"
+#include "core/base.h"
+#include "p2p/progress_api.h"
 #include "ucp_glue/ucx.h"
 
 /* Registered hooks (lib/p2p/progress.c) and queued Ssend acknowledgements

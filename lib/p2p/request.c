@@ -5,7 +5,8 @@
  * request (lib/ucp_glue/tag.c): a receive then takes nothing from UCX's
  * request pool and gives nothing back.
  */
-#include "core/ucmpi.h"
+#include "p2p/request.h"
+#include "datatype/datatype.h"
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
 #include "core/hooks.h"

@@ -15,7 +15,7 @@
  * Ranks that called different collectives, or chose different algorithms
  * for one (counts that differ between ranks), never match each other's
  * messages: they stall, and the stalled schedule's probe finds the
- * foreign signature (lib/coll/sched_abort.c).  The other 40 bits of the
+ * foreign signature (lib/coll/check/sched_abort.c).  The other 40 bits of the
  * UCP tag are taken (context, source rank), so the signature is a
  * checksum of 8 bits, not the whole choice; see ucmpi_coll_sig for which
  * choices it always tells apart. */
@@ -26,7 +26,7 @@
 /* An empty collective (this rank's data is 0 bytes: ucmpi_coll_run_empty),
  * which ucmpi_coll_sig never makes. */
 #define UCMPI_COLL_SIG_EMPTY 0xf0u
-/* Collective ids (lib/coll/sched_sig.c) and algorithm ids it takes. */
+/* Collective ids (lib/coll/check/sched_sig.c) and algorithm ids it takes. */
 #define UCMPI_COLL_SIG_COLLS 31
 #define UCMPI_COLL_SIG_ALGS 8
 #define UCMPI_COLL_SIG_MOD 251u

@@ -3,12 +3,12 @@
  * and status queries (MPI_Cancel: cancel.c).  Every kind of request (p2p, schedule,
  * RMA, generalized) completes through here.
  */
-#include "core/ucmpi.h"
+#include "p2p/request.h"
+#include "p2p/progress_api.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_cancel.h"
 #include "p2p/progress.h"
 #include "ucp_glue/ucx.h"
-#include "coll/sched.h"
 
 #include <string.h>
 
@@ -108,9 +108,9 @@ static int finish_why(MPI_Request *rp, MPI_Status *st, char *why)
 {
     ucmpi_request_t *r = *rp;
 
-    if (why[0] == '\0' && r->kind == UCMPI_REQ_COLL &&
-        r->status.MPI_ERROR != MPI_SUCCESS)
-        (void)ucmpi_sched_req_why(r, why, WHY_LEN);
+    if (why[0] == '\0' && r->status.MPI_ERROR != MPI_SUCCESS &&
+        r->ops != NULL && r->ops->why != NULL)
+        (void)r->ops->why(r, why, WHY_LEN);
     return finish(rp, st);
 }
 

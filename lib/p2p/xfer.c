@@ -5,7 +5,11 @@
  * blocking contiguous paths of MPI_Send and MPI_Recv, which wait without
  * a request.
  */
-#include "core/ucmpi.h"
+#include "core/failure.h"
+#include "p2p/request.h"
+#include "p2p/progress_api.h"
+#include "datatype/datatype.h"
+#include "core/config.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_inline.h"
 #include "p2p/progress.h"

@@ -15,6 +15,7 @@
  * each other.
  */
 #include "rma/rma.h"
+#include "core/config.h"
 
 #include <errno.h>
 #include <sched.h>

@@ -13,6 +13,9 @@
  * instead of spinning forever.
  */
 #include "rma/rma.h"
+#include "core/failure.h"
+#include "p2p/progress_api.h"
+#include "core/config.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -5,7 +5,9 @@
 #ifndef UCMPI_RMA_H
 #define UCMPI_RMA_H
 
-#include "core/ucmpi.h"
+#include "p2p/request.h"
+#include "datatype/datatype.h"
+#include "coll/op.h"
 #include "comm/comm_internal.h"
 
 #include <stdlib.h>

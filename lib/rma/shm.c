@@ -8,6 +8,7 @@
  * stays on the UCX path.
  */
 #include "rma/rma.h"
+#include "core/config.h"
 
 #include <fcntl.h>
 #include <stddef.h>

@@ -6,6 +6,8 @@
 #include "p2p/progress.h"
 #include "core/call.h"
 #include "rma/rma.h"
+#include "core/failure.h"
+#include "p2p/pt2pt.h"
 
 #include <stdlib.h>
 

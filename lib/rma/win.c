@@ -6,6 +6,10 @@
  */
 #include "rma/rma.h"
 #include "core/hooks.h"
+#include "core/failure.h"
+#include "p2p/progress_api.h"
+#include "p2p/pt2pt.h"
+#include "core/attr.h"
 
 #include <limits.h>
 #include <stddef.h>

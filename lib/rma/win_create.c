@@ -4,6 +4,7 @@
  */
 #include "rma/rma.h"
 #include "core/call.h"
+#include "core/attr.h"
 
 #include <stdlib.h>
 #include <string.h>

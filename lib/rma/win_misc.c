@@ -4,6 +4,7 @@
  * handles window error handlers through ucmpi_win_head_t.
  */
 #include "rma/rma.h"
+#include "core/attr.h"
 
 #include <stdio.h>
 #include <stdlib.h>

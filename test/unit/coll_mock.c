@@ -3,6 +3,9 @@
 #include "coll/coll.h"
 #include "coll/coll_util.h"
 #include "p2p/p2p.h"
+#include "core/check.h"
+#include "core/failure.h"
+#include "p2p/progress_api.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,8 @@
 #ifndef COLL_MOCK_H
 #define COLL_MOCK_H
 
-#include "core/ucmpi.h"
+#include "p2p/request.h"
+#include "coll/op.h"
 
 #define MOCK_MAX_RANKS 16
 

@@ -6,6 +6,7 @@
  * allreduce, overlapping and persistent collectives.
  */
 #include "coll_mock.h"
+#include "p2p/progress_api.h"
 
 #include <check.h>
 #include <stdio.h>

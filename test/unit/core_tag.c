@@ -2,7 +2,8 @@
  * the request pool, and argument checks on a communicator object. */
 #include <check.h>
 #include <stdlib.h>
-#include "core/ucmpi.h"
+#include "core/check.h"
+#include "p2p/pt2pt.h"
 #include "p2p/tag.h"
 
 /* A receive (tag, mask) matches a sent tag as UCX does it. */

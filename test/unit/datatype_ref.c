@@ -1,6 +1,6 @@
 /* Reference model of datatypes: see datatype_ref.h. */
 #include "datatype_ref.h"
-#include "core/ucmpi.h"
+#include "datatype/datatype.h"
 
 #include <stdio.h>
 #include <stdlib.h>

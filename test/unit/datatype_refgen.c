@@ -1,7 +1,7 @@
 /* Random type trees (MPI type + reference model) and the checks that
  * compare them.  Shared by the Check unit test and the libFuzzer target. */
 #include "datatype_ref.h"
-#include "core/ucmpi.h"
+#include "datatype/datatype.h"
 
 #include <stdio.h>
 #include <stdlib.h>

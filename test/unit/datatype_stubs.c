@@ -1,7 +1,9 @@
 /* Stand-ins for the core services the datatype code calls, so its unit
  * tests and fuzzer run without the runtime.  Errors are recorded, not
  * fatal, so tests can check the class and the message. */
-#include "core/ucmpi.h"
+#include "core/check.h"
+#include "datatype/datatype.h"
+#include "core/attr.h"
 #include "datatype_stubs.h"
 
 #include <stdio.h>

@@ -5,7 +5,8 @@
  * (including a non-commutative one, which must see in as its left operand).
  * ucmpi_op_apply3 (out = a op b) must match copy + ucmpi_op_apply.
  */
-#include "core/ucmpi.h"
+#include "datatype/datatype.h"
+#include "coll/op.h"
 
 #include <check.h>
 #include <complex.h>

@@ -5,6 +5,7 @@
 #include "coll/allreduce/allreduce.h"
 #include "coll/alias.h"
 #include "coll/coll.h"
+#include "core/check.h"
 
 static int ar_recdbl(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {

@@ -11,6 +11,7 @@
  * is allowed, and each block is reduced once, so all members get the same
  * bits); in place, two segment buffers alternate. */
 #include "coll/allreduce/allreduce.h"
+#include "core/config.h"
 
 /* Segment t = k * nseg + j: segment j of the block received in step k. */
 typedef struct {

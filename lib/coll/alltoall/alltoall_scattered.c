@@ -3,6 +3,7 @@
  * the peers and a fence between batches of steps cannot deadlock, even
  * when sends complete only once the receive is posted (rendezvous). */
 #include "coll/alltoall/alltoall.h"
+#include "core/config.h"
 
 int ucmpi_alltoall_window(void)
 {

@@ -4,6 +4,7 @@
 #include "coll/coll_tune.h"
 #include "coll/bcast/bcast.h"
 #include "coll/xfer.h"
+#include "core/check.h"
 
 #include <stdlib.h>
 

@@ -7,6 +7,8 @@
 #define UCMPI_COLL_CHECK_CHECK_H
 
 #include "coll/sched.h"
+#include "comm/comm.h"
+#include "p2p/request.h"
 
 /* Signs s with its algorithm (id alg of the table tab: n rows of row
  * bytes, each starting like ucmpi_coll_alg_t) and shape (anything else

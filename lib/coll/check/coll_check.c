@@ -12,6 +12,7 @@
 #include "coll/check/sched_chk.h"
 #include "coll/coll_util.h"
 #include "coll/coll_drv.h"
+#include "core/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>

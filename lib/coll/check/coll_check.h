@@ -23,7 +23,8 @@
 #ifndef UCMPI_COLL_CHECK_H
 #define UCMPI_COLL_CHECK_H
 
-#include "core/ucmpi.h"
+#include "datatype/datatype.h"
+#include "coll/op.h"
 
 /* Which ranks have a flow of data (coll_check_flow_t.who). */
 enum { UCMPI_CCK_ANY, UCMPI_CCK_ROOT, UCMPI_CCK_NONROOT };

@@ -8,6 +8,7 @@
 #define UCMPI_COLL_CHECK_IMPL_H
 
 #include "coll/check/coll_check.h"
+#include "comm/comm.h"
 
 #include <stddef.h>
 #include <stdint.h>

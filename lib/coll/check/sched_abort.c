@@ -5,6 +5,7 @@
 #include "p2p/p2p_cancel.h"
 #include "p2p/tag.h"
 #include "ucp_glue/ucx.h"
+#include "p2p/progress_api.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,6 +11,7 @@
 #include "coll/check/sched_abort.h"
 #include "coll/check/sched_sig.h"
 #include "p2p/tag.h"
+#include "core/failure.h"
 
 #include <ctype.h>
 #include <stdio.h>

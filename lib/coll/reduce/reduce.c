@@ -5,6 +5,8 @@
 #include "coll/reduce/reduce.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/alias.h"
+#include "core/check.h"
+#include "core/config.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,7 @@
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/alias.h"
+#include "core/check.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,6 +12,7 @@
  * place, partials live in recvbuf and two segment buffers take the
  * receives; block r then moves to the front. */
 #include "coll/reduce_scatter/reduce_scatter.h"
+#include "core/config.h"
 
 typedef struct {
     const ucmpi_coll_grp_t *g;

@@ -3,6 +3,7 @@
 #include "coll/coll_alg.h"
 #include "coll/scan/scan.h"
 #include "coll/alias.h"
+#include "core/check.h"
 
 static int scan_rd(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {

@@ -22,7 +22,9 @@
 #ifndef UCMPI_COLL_SHM_H
 #define UCMPI_COLL_SHM_H
 
-#include "core/ucmpi.h"
+#include "comm/comm.h"
+#include "datatype/datatype.h"
+#include "coll/op.h"
 
 #include <stdint.h>
 #include <string.h>

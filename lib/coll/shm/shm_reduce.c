@@ -16,6 +16,7 @@
  */
 #include "coll/shm/shm.h"
 #include "coll/coll_util.h"
+#include "core/config.h"
 
 #include <stdlib.h>
 

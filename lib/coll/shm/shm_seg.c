@@ -23,6 +23,7 @@
 #include "coll/bcast/bcast.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/check/sched_sig.h"
+#include "core/config.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -9,6 +9,7 @@
 #include "coll/coll_tune.h"
 #include "coll/coll.h"
 #include "coll/coll_util.h"
+#include "core/config.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,6 +8,7 @@
 #include "coll/coll.h"
 #include "coll/check/sched_abort.h"
 #include "p2p/progress.h"
+#include "core/failure.h"
 
 #include <linux/futex.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * UCMPI_COLL_CHECK=1 (lib/coll/coll_check.h): collective calls whose
+ * UCMPI_COLL_CHECK=1 (lib/coll/check/coll_check.h): collective calls whose
  * ranks disagree fail on EVERY rank, with the class the disagreement
  * calls for, and no data moved; the communicator stays usable (a
  * checked allreduce after each case).  Run with UCMPI_COLL_CHECK=1 only.

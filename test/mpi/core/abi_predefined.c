@@ -1,7 +1,7 @@
 /*
  * The predefined objects mpi.h names (MPI_COMM_WORLD, MPI_INT, MPI_SUM, ...)
  * reach programs by copy relocations sized at link time, so their exported
- * sizes are ABI: each must be the fixed padded size of its kind (lib/core/ucmpi.h
+ * sizes are ABI: each must be the fixed padded size of its kind (lib/core/base.h
  * UCMPI_PAD_*), whatever the struct inside has grown to.  Also checks that
  * the library and the program see the same object (a handle the library
  * hands back compares equal to the program's constant).

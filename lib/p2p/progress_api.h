@@ -1,0 +1,25 @@
+/*
+ * The progress engine (lib/p2p/progress.c): one call drives UCX and
+ * the registered hooks; waiting loops idle through it.
+ */
+#ifndef UCMPI_P2P_PROGRESS_API_H
+#define UCMPI_P2P_PROGRESS_API_H
+
+/* One call drives UCX and every registered hook; returns events seen.
+ * Never blocks. */
+int ucmpi_progress(void);
+/* Hooks return the number of events they handled (0 when idle). */
+typedef int (*ucmpi_progress_fn_t)(void);
+void ucmpi_progress_register(ucmpi_progress_fn_t fn);
+void ucmpi_progress_unregister(ucmpi_progress_fn_t fn);
+/* Called by waiting loops after a progress call that found nothing: polls,
+ * yields or blocks per the wait mode (oversubscription). */
+void ucmpi_progress_idle(unsigned spins);
+/* Idle turn that yields at once when oversubscribed (lib/p2p/progress.c). */
+void ucmpi_progress_yield(void);
+/* Turn of a wait only one given rank can end, after progress saw events:
+ * counts idle turns in *spins; yields whenever the node is oversubscribed,
+ * whatever the wait mode, else idles as ucmpi_progress_idle(*spins). */
+void ucmpi_progress_handoff(int events, unsigned *spins);
+
+#endif
