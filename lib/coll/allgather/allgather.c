@@ -19,7 +19,7 @@ const ucmpi_coll_alg_t ucmpi_allgather_algs[] = {
      ucmpi_allgather_recursive_doubling},
     {AG_LINEAR, "linear", "everyone to everyone in one round",
      ucmpi_allgather_linear},
-    /* no builder: allgather_common takes it (blocking, on one node) */
+    /* no builder: the start runs it (ucmpi_xfer_shm; blocking, one node) */
     {AG_SHM, "shm", "on-node shared segment: flags and buffers, no "
      "messages (blocking, small)", NULL},
     {0, NULL, NULL, NULL}

@@ -17,7 +17,7 @@ const ucmpi_coll_alg_t ucmpi_alltoall_algs[] = {
      ucmpi_alltoall_pairwise},
     {A2A_BRUCK, "bruck", "ceil(log2 n) rounds of packed blocks",
      ucmpi_alltoall_bruck},
-    /* no builder: alltoall_common takes it (blocking, on one node) */
+    /* no builder: the start runs it (ucmpi_xfer_shm; blocking, one node) */
     {A2A_SHM, "shm", "on-node shared segment: flags and buffers, no "
      "messages (blocking, small)", NULL},
     {0, NULL, NULL, NULL}
