@@ -274,12 +274,13 @@ static const ucmpi_coll_desc_t rsb_desc = {
     .record = rs_record, .start = rs_start};
 
 /* The entry points: recvcounts (int or _c forms) or one count for every
- * member (_block forms). */
-static int rs_call(const ucmpi_coll_desc_t *d, const void *sbuf, void *rbuf,
-                   const int *counts, const MPI_Count *ccounts,
-                   MPI_Count count, MPI_Datatype dt, MPI_Op op,
-                   MPI_Comm comm, int mode, MPI_Request *req,
-                   const char *name)
+ * member (_block forms).  Inline, so that each calls its descriptor's
+ * check and start directly (as ucmpi_coll_call wants). */
+static inline __attribute__((always_inline)) int
+rs_call(const ucmpi_coll_desc_t *d, const void *sbuf, void *rbuf,
+        const int *counts, const MPI_Count *ccounts, MPI_Count count,
+        MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode, MPI_Request *req,
+        const char *name)
 {
     ucmpi_coll_args_t a = {.comm = comm, .sbuf = sbuf, .rbuf = rbuf,
                            .rcounts = counts, .rcounts_c = ccounts,
