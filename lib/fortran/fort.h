@@ -52,7 +52,7 @@ static inline const int *ucmpi_f_weights(const MPI_Fint *w)
 
 /* Strings: an input copy without trailing blanks, a NUL-filled output
  * buffer, and the copy back blank-padded to the Fortran length. */
-char *ucmpi_f_str_in(const char *s, size_t len);
+char *ucmpi_f_str_in(const char *s, size_t len, int strip_leading);
 char *ucmpi_f_str_tmp(size_t len);
 void ucmpi_f_str_out(char *dst, size_t len, const char *src);
 

@@ -40,10 +40,14 @@ __attribute__((constructor)) static void register_predefined(void)
                         (int)p->c2f(p->objs[i]), i + 1);
 }
 
-char *ucmpi_f_str_in(const char *s, size_t len)
+char *ucmpi_f_str_in(const char *s, size_t len, int strip_leading)
 {
     while (len > 0 && s[len - 1] == ' ')
         len--;
+    while (strip_leading && len > 0 && s[0] == ' ') {
+        s++;
+        len--;
+    }
     char *c = malloc(len + 1);
     if (c != NULL) {
         memcpy(c, s, len);
@@ -95,6 +99,35 @@ void pmpi_init_thread_(const MPI_Fint *required, MPI_Fint *provided,
     if (ierror == NULL)   /* mpi_f08: ierror is optional */
         ierror = &ierror_absent;
     *ierror = PMPI_Init_thread(NULL, NULL, *required, provided);
+}
+
+/* MPI_Status in mpi_f08 and the INTEGER array of mpif.h are the same
+ * MPI_F_STATUS_SIZE integers, so either conversion is a copy. */
+static void status_copy(const MPI_Fint *from, MPI_Fint *to, MPI_Fint *ierror)
+{
+    MPI_Fint ierror_absent;
+    if (ierror == NULL)   /* mpi_f08: ierror is optional */
+        ierror = &ierror_absent;
+    memcpy(to, from, MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
+    *ierror = MPI_SUCCESS;
+}
+
+#pragma weak mpi_status_f2f08_ = pmpi_status_f2f08_
+#pragma weak mpi_status_f2f08_f08_ = pmpi_status_f2f08_
+#pragma weak pmpi_status_f2f08_f08_ = pmpi_status_f2f08_
+void pmpi_status_f2f08_(const MPI_Fint *f_status, MPI_Fint *f08_status, MPI_Fint *ierror);
+void pmpi_status_f2f08_(const MPI_Fint *f_status, MPI_Fint *f08_status, MPI_Fint *ierror)
+{
+    status_copy(f_status, f08_status, ierror);
+}
+
+#pragma weak mpi_status_f082f_ = pmpi_status_f082f_
+#pragma weak mpi_status_f082f_f08_ = pmpi_status_f082f_
+#pragma weak pmpi_status_f082f_f08_ = pmpi_status_f082f_
+void pmpi_status_f082f_(const MPI_Fint *f08_status, MPI_Fint *f_status, MPI_Fint *ierror);
+void pmpi_status_f082f_(const MPI_Fint *f08_status, MPI_Fint *f_status, MPI_Fint *ierror)
+{
+    status_copy(f08_status, f_status, ierror);
 }
 
 #pragma weak mpi_pcontrol_ = pmpi_pcontrol_
@@ -224,7 +257,7 @@ void pmpi_info_get_string_(const MPI_Fint *info, const char *key,
     MPI_Fint ierror_absent;
     if (ierror == NULL)   /* mpi_f08: ierror is optional */
         ierror = &ierror_absent;
-    char *c_key = ucmpi_f_str_in(key, key_len);
+    char *c_key = ucmpi_f_str_in(key, key_len, 1);
     int n = *buflen > 0 ? *buflen + 1 : 0, c_flag = 0;
     char *c_value = calloc((size_t)n + 1, 1);
     if (c_key == NULL || c_value == NULL) {

@@ -37,6 +37,8 @@ CTYPE_OF_F = {'int': 'MPI_Fint', 'const int': 'MPI_Fint',
 # int arguments that Fortran declares LOGICAL
 LOGICAL_NAMES = {'flag', 'reorder', 'high', 'commute', 'weighted'}
 LOGICAL_ARRAYS = {'periods', 'remain_dims'}
+# arrays that mpi.h spells as pointers (MPI_UNWEIGHTED passes without warnings)
+POINTER_ARRAYS = {'sourceweights', 'destweights'}
 # int arrays whose address may be MPI_UNWEIGHTED or MPI_WEIGHTS_EMPTY
 WEIGHT_NAMES = {'weights', 'sourceweights', 'destweights'}
 # Functions whose Fortran form a C prototype does not describe (no argv,
@@ -72,6 +74,8 @@ class Param:
         self.array = bool(m.group(3))
         self.ctype = ' '.join(m.group(1).replace('*', ' * ').split())
         self.ctype = self.ctype.replace('* *', '**')
+        if self.name in POINTER_ARRAYS and self.ctype.endswith(' *'):
+            self.ctype, self.array = self.ctype[:-2], True
         self.const = self.ctype.startswith('const ')
         self.base = self.ctype[6:] if self.const else self.ctype
 
@@ -294,13 +298,18 @@ class Shim:
             self.fargs.append('%schar *%s' % ('const ' if p.const else '', n))
             self.lens.append('size_t %s_len' % n)
             if p.const:
-                self.pre.append('char *c_%s = ucmpi_f_str_in(%s, %s_len);' % (n, n, n))
+                # MPI-4.1 10.1: Fortran info keys and values lose leading blanks too
+                lead = 1 if self.name.startswith('MPI_Info_') else 0
+                self.pre.append('char *c_%s = ucmpi_f_str_in(%s, %s_len, %d);' % (n, n, n, lead))
                 self.pre.append('if (c_%s == NULL) { *ierror = MPI_ERR_NO_MEM; return; }' % n)
                 self.fdecl.append('CHARACTER(LEN=*), INTENT(IN) :: ' + n)
             else:
                 self.pre.append('char *c_%s = ucmpi_f_str_tmp(%s_len);' % (n, n))
                 self.pre.append('if (c_%s == NULL) { *ierror = MPI_ERR_NO_MEM; return; }' % n)
-                self.post.append('ucmpi_f_str_out(%s, %s_len, c_%s);' % (n, n, n))
+                # written only when C wrote it: not on error, not when flag says absent
+                found = ' && c_flag' if 'flag' in [q.name for q in self.params] else ''
+                self.post.append('if (*ierror == MPI_SUCCESS%s)' % found)
+                self.post.append('    ucmpi_f_str_out(%s, %s_len, c_%s);' % (n, n, n))
                 self.fdecl.append('CHARACTER(LEN=*), INTENT(OUT) :: ' + n)
             self.cargs.append('c_' + n)
             self.cleanup.append('free(c_%s);' % n)
@@ -406,10 +415,12 @@ def constant_decls(ints, handles, hindex, sizeof_aint):
     param('MPI_SOURCE', ints['MPI_F_SOURCE'] + 1)
     param('MPI_TAG', ints['MPI_F_TAG'] + 1)
     param('MPI_ERROR', ints['MPI_F_ERROR'] + 1)
+    # MPI-4.1 19.1: constants passed where an offset is read have its kind
+    offset_consts = {'MPI_DISPLACEMENT_CURRENT'}
     for name, v in ints.items():
         if name.startswith('MPI_F_'):
             continue
-        param(name, v)
+        param(name, v, 'INTEGER(KIND=MPI_OFFSET_KIND)' if name in offset_consts else 'INTEGER')
     for name in handles:
         param(name, hindex[name])
     for fn in CALLBACK_FNS:
@@ -466,6 +477,42 @@ def write(path, text):
     os.replace(tmp, path)
 
 
+# mpi_f08's callback prototypes (MPI-4.1 A.4): PROCEDURE(...) dummies of
+# the hand-written shims.  The bytes match the mpi module's callbacks (a
+# handle type is one INTEGER, a C_PTR by value is the buffer's address).
+F08_CALLBACKS = {
+    'MPI_User_function': ('invec, inoutvec, len, datatype',
+                          ['USE, INTRINSIC :: ISO_C_BINDING, ONLY: C_PTR',
+                           'TYPE(C_PTR), VALUE :: invec, inoutvec', 'INTEGER :: len',
+                           'TYPE(MPI_Datatype) :: datatype']),
+    'MPI_Grequest_query_function': ('extra_state, status, ierror',
+                                    ['INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state',
+                                     'TYPE(MPI_Status) :: status', 'INTEGER :: ierror']),
+    'MPI_Grequest_free_function': ('extra_state, ierror',
+                                   ['INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state',
+                                    'INTEGER :: ierror']),
+    'MPI_Grequest_cancel_function': ('extra_state, complete, ierror',
+                                     ['INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state',
+                                      'LOGICAL :: complete', 'INTEGER :: ierror']),
+}
+for _obj, _type in (('Comm', 'MPI_Comm'), ('Type', 'MPI_Datatype'), ('Win', 'MPI_Win')):
+    _o = 'type' if _obj == 'Type' else _obj.lower()
+    F08_CALLBACKS['MPI_%s_copy_attr_function' % _obj] = (
+        'old%s, %s_keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror'
+        % (_o, _o),
+        ['TYPE(%s) :: old%s' % (_type, _o), 'INTEGER :: %s_keyval, ierror' % _o,
+         'INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out',
+         'LOGICAL :: flag'])
+    F08_CALLBACKS['MPI_%s_delete_attr_function' % _obj] = (
+        '%s, %s_keyval, attribute_val, extra_state, ierror' % (_o, _o),
+        ['TYPE(%s) :: %s' % (_type, _o), 'INTEGER :: %s_keyval, ierror' % _o,
+         'INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state'])
+for _obj in ('Comm', 'Win', 'File', 'Session'):
+    F08_CALLBACKS['MPI_%s_errhandler_function' % _obj] = (
+        '%s, error_code' % _obj.lower(),
+        ['TYPE(MPI_%s) :: %s' % (_obj, _obj.lower()), 'INTEGER :: error_code'])
+
+
 # f08 interfaces of the hand-written shims (fort_util.c, fort_attr.c).
 HAND_F08 = {
     'MPI_Init': [],
@@ -479,10 +526,11 @@ HAND_F08 = {
                             'CHARACTER(LEN=*), INTENT(OUT) :: value',
                             'LOGICAL, INTENT(OUT) :: flag'],
 }
-HAND_F08['MPI_Op_create'] = ['EXTERNAL :: user_fn', 'LOGICAL, INTENT(IN) :: commute',
+HAND_F08['MPI_Op_create'] = ['PROCEDURE(MPI_User_function) :: user_fn', 'LOGICAL, INTENT(IN) :: commute',
                              'TYPE(MPI_Op), INTENT(OUT) :: op']
-HAND_F08['MPI_Grequest_start'] = ['EXTERNAL :: query_fn', 'EXTERNAL :: free_fn',
-                                  'EXTERNAL :: cancel_fn',
+HAND_F08['MPI_Grequest_start'] = ['PROCEDURE(MPI_Grequest_query_function) :: query_fn',
+                                  'PROCEDURE(MPI_Grequest_free_function) :: free_fn',
+                                  'PROCEDURE(MPI_Grequest_cancel_function) :: cancel_fn',
                                   'INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: extra_state',
                                   'TYPE(MPI_Request), INTENT(OUT) :: request']
 HAND_F08['MPI_Buffer_detach'] = ['TYPE(C_PTR), INTENT(OUT) :: buffer_addr',
@@ -494,13 +542,18 @@ HAND_F08['MPI_Session_detach_buffer'] = ['TYPE(MPI_Session), INTENT(IN) :: sessi
                                          'TYPE(C_PTR), INTENT(OUT) :: buffer_addr',
                                          'INTEGER, INTENT(OUT) :: size']
 HAND_F08['MPI_Op_free'] = ['TYPE(MPI_Op), INTENT(INOUT) :: op']
+HAND_F08['MPI_Status_f2f08'] = ['INTEGER, INTENT(IN) :: f_status(MPI_STATUS_SIZE)',
+                                'TYPE(MPI_Status), INTENT(OUT) :: f08_status']
+HAND_F08['MPI_Status_f082f'] = ['TYPE(MPI_Status), INTENT(IN) :: f08_status',
+                                'INTEGER, INTENT(OUT) :: f_status(MPI_STATUS_SIZE)']
 for _obj in ('Comm', 'Win', 'File', 'Session'):
     HAND_F08['MPI_%s_create_errhandler' % _obj] = [
-        'EXTERNAL :: %s_errhandler_fn' % _obj.lower(),
+        'PROCEDURE(MPI_%s_errhandler_function) :: %s_errhandler_fn' % (_obj, _obj.lower()),
         'TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler']
 for _obj, _type in (('comm', 'MPI_Comm'), ('type', 'MPI_Datatype'), ('win', 'MPI_Win')):
     HAND_F08['MPI_%s_create_keyval' % _obj.capitalize()] = [
-        'EXTERNAL :: %s_copy_attr_fn' % _obj, 'EXTERNAL :: %s_delete_attr_fn' % _obj,
+        'PROCEDURE(MPI_%s_copy_attr_function) :: %s_copy_attr_fn' % (_obj.capitalize(), _obj),
+        'PROCEDURE(MPI_%s_delete_attr_function) :: %s_delete_attr_fn' % (_obj.capitalize(), _obj),
         'INTEGER, INTENT(OUT) :: %s_keyval' % _obj,
         'INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: extra_state']
     _o = 'datatype' if _obj == 'type' else _obj
@@ -581,6 +634,13 @@ def f08_module(shims, large, ints, handles, hindex, consts):
           ', '.join('ucmpi_eq_%s' % k.lower() for k in HANDLES), 'END INTERFACE',
           'INTERFACE OPERATOR(/=)', '  MODULE PROCEDURE ' +
           ', '.join('ucmpi_ne_%s' % k.lower() for k in HANDLES), 'END INTERFACE']
+    m.append('ABSTRACT INTERFACE')
+    for name, (args, decls) in F08_CALLBACKS.items():
+        use = [d for d in decls if d.startswith('USE')]
+        m += ['  SUBROUTINE %s(%s)' % (name, args)] + ['    ' + d for d in use]
+        m += ['    IMPORT'] + ['    ' + d for d in decls if not d.startswith('USE')]
+        m += ['  END SUBROUTINE']
+    m.append('END INTERFACE')
     m += ['INTERFACE',
           '  DOUBLE PRECISION FUNCTION MPI_Wtime()', '  END FUNCTION',
           '  DOUBLE PRECISION FUNCTION MPI_Wtick()', '  END FUNCTION',
@@ -600,7 +660,7 @@ def f08_module(shims, large, ints, handles, hindex, consts):
     specifics = [(s.name, with_large(s)) for s in shims]
     for name, decls in HAND_F08.items():
         def body(prefix='', name=name, decls=decls):
-            args = [d.split(':: ')[1] for d in decls] + ['ierror']
+            args = [d.split(':: ')[1].split('(')[0] for d in decls] + ['ierror']
             full = prefix + name + '_f08'
             return (['SUBROUTINE %s(%s)' % (full, ', '.join(args)), 'IMPORT'] + decls +
                     ['INTEGER, OPTIONAL, INTENT(OUT) :: ierror', 'END SUBROUTINE ' + full])

@@ -66,6 +66,8 @@ program f08_callback
   type(MPI_Errhandler) :: eh
   type(MPI_Comm) :: dup
   logical :: flag
+  integer :: fst(MPI_STATUS_SIZE)
+  procedure(MPI_User_function), pointer :: opfn
 
   errs = 0
   call MPI_Init()
@@ -89,6 +91,18 @@ program f08_callback
   call check(queries == 1 .and. frees == 1, 'query and free called once')
   call check(st%MPI_SOURCE == rank + 1000 .and. st%MPI_TAG == 77 .and. cnt == 3, &
              'status from the query function')
+
+  ! the mpi_f08 conversions to and from the mpif.h status array
+  call MPI_Status_f082f(st, fst)
+  call check(fst(MPI_SOURCE) == rank + 1000 .and. fst(MPI_TAG) == 77, 'Status_f082f')
+  fst(MPI_TAG) = 78
+  call MPI_Status_f2f08(fst, st)
+  call check(st%MPI_TAG == 78 .and. st%MPI_SOURCE == rank + 1000, 'Status_f2f08')
+
+  ! a procedure pointer of the standard's abstract interface is accepted
+  opfn => imax2
+  call MPI_Op_create(opfn, .true., op)
+  call MPI_Op_free(op)
 
   call MPI_Comm_dup(MPI_COMM_WORLD, dup)
   call MPI_Comm_create_errhandler(errh, eh)

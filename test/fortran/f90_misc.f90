@@ -1,6 +1,6 @@
 ! The mpi module's conversions: CHARACTER arguments (hidden lengths,
-! trailing blanks), LOGICAL arguments, attribute values, topologies with
-! MPI_UNWEIGHTED, MPI_Type_create_f90_*, and error classes returned to
+! leading/trailing blanks), LOGICAL arguments, attribute values,
+! topologies with MPI_UNWEIGHTED and weights, MPI_Type_create_f90_*, and error classes returned to
 ! Fortran under MPI_ERRORS_RETURN for bad handles and counts.
 program f90_misc
   use mpi
@@ -54,6 +54,13 @@ program f90_misc
   buflen = 0
   call MPI_Info_get_string(info, 'colour', buflen, val, flag, ierr)
   call check(.not. flag, 'Info_get_string of a missing key')
+  ! MPI-4.1 10.1: leading blanks of Fortran keys and values go too
+  call MPI_Info_set(info, '  shade', '  dark ', ierr)
+  call MPI_Info_get(info, 'shade', MPI_MAX_INFO_VAL, val, flag, ierr)
+  call check(flag .and. val == 'dark', 'Info key and value without leading blanks')
+  val = 'untouched'
+  call MPI_Info_get(info, 'colour', MPI_MAX_INFO_VAL, val, flag, ierr)
+  call check(.not. flag .and. val == 'untouched', 'Info_get of a missing key leaves value')
   call MPI_Info_free(info, ierr)
   call check(info == MPI_INFO_NULL, 'Info_free sets MPI_INFO_NULL')
 
@@ -113,6 +120,16 @@ program f90_misc
   call MPI_Neighbor_allgather(ibuf, 1, MPI_INTEGER, ibuf(2), 1, MPI_INTEGER, graph, ierr)
   call check(ibuf(2) == srcs(1), 'Neighbor_allgather')
   call MPI_Comm_free(graph, ierr)
+  ! with weights: the weight arguments are arrays in the mpi module
+  ibuf = (/ 7, 9, 0, 0 /)
+  call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, srcs, ibuf(1:1), 1, dsts, &
+                                      ibuf(2:2), MPI_INFO_NULL, .false., graph, ierr)
+  call MPI_Dist_graph_neighbors(graph, 1, srcs, ibuf(3:3), 1, dsts, ibuf(4:4), ierr)
+  call check(ibuf(3) == 7 .and. ibuf(4) == 9, 'Dist_graph_neighbors weights')
+  call MPI_Comm_free(graph, ierr)
+
+  ! MPI_DISPLACEMENT_CURRENT has the offset kind (it is passed as a disp)
+  call check(kind(MPI_DISPLACEMENT_CURRENT) == MPI_OFFSET_KIND, 'DISPLACEMENT_CURRENT kind')
 
   ! Fortran kinds as datatypes
   call MPI_Type_create_f90_real(15, 300, dtype, ierr)
@@ -167,3 +184,4 @@ contains
     end if
   end subroutine
 end program
+
