@@ -396,10 +396,7 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 #pragma weak MPI_Topo_test = PMPI_Topo_test
 int PMPI_Topo_test(MPI_Comm comm, int *status)
 {
-    int rc = ucmpi_check_comm(comm, "MPI_Topo_test");
-    if (rc == MPI_SUCCESS && status == NULL)
-        rc = ucmpi_err_comm(comm, MPI_ERR_ARG, "MPI_Topo_test",
-                            "status is NULL");
+    int rc = ucmpi_check_comm_out(comm, "MPI_Topo_test", status, "status");
     if (rc == MPI_SUCCESS)
         *status = comm->topo ? ((ucmpi_topo_t *)comm->topo)->kind
                              : MPI_UNDEFINED;

@@ -196,9 +196,7 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[],
     return MPI_SUCCESS;
 }
 
-/* ------------------------------------------------------------------ */
-/* Distributed graphs                                                 */
-/* ------------------------------------------------------------------ */
+/* ---- Distributed graphs ---- */
 static ucmpi_topo_t *dist_topo(int indeg, const int *src, const int *sw,
                                int outdeg, const int *dst, const int *dw,
                                int weighted)

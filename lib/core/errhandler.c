@@ -126,11 +126,9 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     const char *fn = "MPI_Comm_get_errhandler";
-    int rc = ucmpi_check_comm(comm, fn);
+    int rc = ucmpi_check_comm_out(comm, fn, errhandler, "errhandler");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (errhandler == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "errhandler is NULL");
     ucmpi_errhandler_retain(comm->errhandler);   /* user frees it */
     *errhandler = comm->errhandler;
     return MPI_SUCCESS;

@@ -159,9 +159,7 @@ const char *ucmpi_info_lookup(MPI_Info info, const char *key)
     return p ? p->val : NULL;
 }
 
-/* ------------------------------------------------------------------ */
-/* MPI_INFO_ENV                                                       */
-/* ------------------------------------------------------------------ */
+/* ---- MPI_INFO_ENV ---- */
 /* The command line from /proc: "command" and space-joined "argv". */
 static void env_cmdline(MPI_Info info)
 {
@@ -207,16 +205,8 @@ static void env_fill(void)
              levels[lvl >= 0 && lvl <= 3 ? lvl : 0]);
 }
 
-/* Frees MPI_INFO_ENV's contents (end of MPI_Finalize). */
-void ucmpi_info_finalize(void)
-{
-    info_clear(&ucmpi_info_env);
-    env_filled = 0;
-}
 
-/* ------------------------------------------------------------------ */
-/* Entry points                                                       */
-/* ------------------------------------------------------------------ */
+/* ---- Entry points ---- */
 #pragma weak MPI_Info_create = PMPI_Info_create
 int PMPI_Info_create(MPI_Info *info)
 {

@@ -114,30 +114,6 @@ int ucmpi_dt_set_counts(MPI_Datatype dt, MPI_Count nc, const MPI_Count *c);
 /* Overrides bounds after finish (resized). */
 void ucmpi_dt_set_bounds(MPI_Datatype dt, MPI_Aint lb, MPI_Aint extent);
 
-/* Internal constructors (no argument checks, no MPI errors). */
-int ucmpi_dt_create_contiguous(MPI_Count count, MPI_Datatype old,
-                               MPI_Datatype *newtype, const char **why);
-int ucmpi_dt_create_vector(int count, int bl, int stride, MPI_Datatype old,
-                           MPI_Datatype *newtype, const char **why);
-int ucmpi_dt_create_hvector(MPI_Count count, MPI_Count bl, MPI_Aint stride,
-                            MPI_Datatype old, MPI_Datatype *newtype,
-                            const char **why);
-int ucmpi_dt_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
-                            MPI_Datatype *newtype, const char **why);
-int ucmpi_dt_create_hindexed(int count, const int *bl, const MPI_Aint *disp,
-                             MPI_Datatype old, MPI_Datatype *newtype,
-                             const char **why);
-int ucmpi_dt_create_struct(int count, const int *bl, const MPI_Aint *disp,
-                           const MPI_Datatype *types, MPI_Datatype *newtype,
-                           const char **why);
-/* subarray / darray (array.c) */
-int ucmpi_dt_create_subarray(int ndims, const int *sizes, const int *subsizes,
-                             const int *starts, int order, MPI_Datatype old,
-                             MPI_Datatype *newtype, const char **why);
-int ucmpi_dt_create_darray(int size, int rank, int ndims, const int *gsizes,
-                           const int *distribs, const int *dargs,
-                           const int *psizes, int order, MPI_Datatype old,
-                           MPI_Datatype *newtype, const char **why);
 /* Replaces dt's envelope by (combiner, ints, old) and remembers the built
  * type `inner` (used for subarray/darray). */
 int ucmpi_dt_wrap(MPI_Datatype inner, int combiner, int ni, const int *ints,
