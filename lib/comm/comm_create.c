@@ -164,10 +164,10 @@ static int comm_dup(ucmpi_comm_t *c, ucmpi_comm_t **out)
     return rc != MPI_SUCCESS ? rc : dup_build(c, ids, out);
 }
 
-static int dup_entry(MPI_Comm comm, MPI_Info info, int use_info,
-                     MPI_Comm *newcomm)
+static int dup_entry(const char *name, MPI_Comm comm, MPI_Info info,
+                     int use_info, MPI_Comm *newcomm)
 {
-    const char *fn = ucmpi_call_name();
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = ucmpi_check_comm_out(comm, fn, newcomm, "newcomm");
     if (rc != MPI_SUCCESS)
         return rc;
@@ -192,15 +192,13 @@ static int dup_entry(MPI_Comm comm, MPI_Info info, int use_info,
 #pragma weak MPI_Comm_dup = PMPI_Comm_dup
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_dup");
-    return dup_entry(comm, MPI_INFO_NULL, 0, newcomm);
+    return dup_entry("MPI_Comm_dup", comm, MPI_INFO_NULL, 0, newcomm);
 }
 
 #pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_dup_with_info");
-    return dup_entry(comm, info, 1, newcomm);
+    return dup_entry("MPI_Comm_dup_with_info", comm, info, 1, newcomm);
 }
 
 /* MPI_Comm_idup: the context id is agreed by the progress engine; the
@@ -233,10 +231,10 @@ static void idup_done(int rc, const uint32_t *ids, void *arg)
     free(d);
 }
 
-static int idup_entry(MPI_Comm comm, MPI_Info info, int use_info,
-                      MPI_Comm *newcomm, MPI_Request *request)
+static int idup_entry(const char *name, MPI_Comm comm, MPI_Info info,
+                      int use_info, MPI_Comm *newcomm, MPI_Request *request)
 {
-    const char *fn = ucmpi_call_name();
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = ucmpi_check_comm(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -276,16 +274,16 @@ static int idup_entry(MPI_Comm comm, MPI_Info info, int use_info,
 #pragma weak MPI_Comm_idup = PMPI_Comm_idup
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_idup");
-    return idup_entry(comm, MPI_INFO_NULL, 0, newcomm, request);
+    return idup_entry("MPI_Comm_idup", comm, MPI_INFO_NULL, 0, newcomm,
+                      request);
 }
 
 #pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
                              MPI_Request *request)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_idup_with_info");
-    return idup_entry(comm, info, 1, newcomm, request);
+    return idup_entry("MPI_Comm_idup_with_info", comm, info, 1, newcomm,
+                      request);
 }
 
 /* ---- create, create_group ---- */

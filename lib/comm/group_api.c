@@ -176,9 +176,11 @@ typedef ucmpi_group_t *(*by_ranks_fn)(const ucmpi_group_t *, int,
 typedef ucmpi_group_t *(*by_ranges_fn)(const ucmpi_group_t *, int,
                                        int (*)[3]);
 
-static int derive(MPI_Group group, int n, const int *ranks, by_ranks_fn f,
-                  int ranges[][3], by_ranges_fn rf, MPI_Group *newgroup)
+static int derive(const char *name, MPI_Group group, int n, const int *ranks,
+                  by_ranks_fn f, int ranges[][3], by_ranges_fn rf,
+                  MPI_Group *newgroup)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = enter(group, NULL);
     if (rc == MPI_SUCCESS)
         rc = out_null(newgroup, "newgroup");
@@ -195,41 +197,41 @@ static int derive(MPI_Group group, int n, const int *ranks, by_ranks_fn f,
 int PMPI_Group_incl(MPI_Group group, int n, const int ranks[],
                     MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_incl");
-    return derive(group, n, ranks, ucmpi_group_incl, NULL, NULL, newgroup);
+    return derive("MPI_Group_incl", group, n, ranks, ucmpi_group_incl, NULL,
+                  NULL, newgroup);
 }
 
 #pragma weak MPI_Group_excl = PMPI_Group_excl
 int PMPI_Group_excl(MPI_Group group, int n, const int ranks[],
                     MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_excl");
-    return derive(group, n, ranks, ucmpi_group_excl, NULL, NULL, newgroup);
+    return derive("MPI_Group_excl", group, n, ranks, ucmpi_group_excl, NULL,
+                  NULL, newgroup);
 }
 
 #pragma weak MPI_Group_range_incl = PMPI_Group_range_incl
 int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3],
                           MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_range_incl");
-    return derive(group, n, NULL, NULL, ranges, ucmpi_group_range_incl,
-                  newgroup);
+    return derive("MPI_Group_range_incl", group, n, NULL, NULL, ranges,
+                  ucmpi_group_range_incl, newgroup);
 }
 
 #pragma weak MPI_Group_range_excl = PMPI_Group_range_excl
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3],
                           MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_range_excl");
-    return derive(group, n, NULL, NULL, ranges, ucmpi_group_range_excl,
-                  newgroup);
+    return derive("MPI_Group_range_excl", group, n, NULL, NULL, ranges,
+                  ucmpi_group_range_excl, newgroup);
 }
 
 /* union, intersection and difference */
-static int combine(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup,
+static int combine(const char *name, MPI_Group g1, MPI_Group g2,
+                   MPI_Group *newgroup,
                    ucmpi_group_t *(*f)(const ucmpi_group_t *,
                                        const ucmpi_group_t *))
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = enter(g1, g2);
     if (rc == MPI_SUCCESS)
         rc = out_null(newgroup, "newgroup");
@@ -239,24 +241,24 @@ static int combine(MPI_Group g1, MPI_Group g2, MPI_Group *newgroup,
 #pragma weak MPI_Group_union = PMPI_Group_union
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_union");
-    return combine(group1, group2, newgroup, ucmpi_group_union);
+    return combine("MPI_Group_union", group1, group2, newgroup,
+                   ucmpi_group_union);
 }
 
 #pragma weak MPI_Group_intersection = PMPI_Group_intersection
 int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2,
                             MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_intersection");
-    return combine(group1, group2, newgroup, ucmpi_group_intersection);
+    return combine("MPI_Group_intersection", group1, group2, newgroup,
+                   ucmpi_group_intersection);
 }
 
 #pragma weak MPI_Group_difference = PMPI_Group_difference
 int PMPI_Group_difference(MPI_Group group1, MPI_Group group2,
                           MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_difference");
-    return combine(group1, group2, newgroup, ucmpi_group_difference);
+    return combine("MPI_Group_difference", group1, group2, newgroup,
+                   ucmpi_group_difference);
 }
 
 #pragma weak MPI_Group_translate_ranks = PMPI_Group_translate_ranks

@@ -117,9 +117,10 @@ static int finish(ucmpi_dt_builder_t *bd, int combiner, int large,
     return MPI_SUCCESS;
 }
 
-static int contiguous(int large, MPI_Count count, MPI_Datatype old,
-                      MPI_Datatype *newtype)
+static int contiguous(const char *name, int large, MPI_Count count,
+                      MPI_Datatype old, MPI_Datatype *newtype)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     ucmpi_dt_builder_t bd;
     int rc = check_common(count, old, 1, newtype);
     if (rc != MPI_SUCCESS)
@@ -131,9 +132,11 @@ static int contiguous(int large, MPI_Count count, MPI_Datatype old,
 }
 
 /* vector (stride in elements) and hvector (in bytes) */
-static int vector(int combiner, int large, MPI_Count count, MPI_Count bl,
-                  MPI_Count stride, MPI_Datatype old, MPI_Datatype *newtype)
+static int vector(const char *name, int combiner, int large, MPI_Count count,
+                  MPI_Count bl, MPI_Count stride, MPI_Datatype old,
+                  MPI_Datatype *newtype)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     ucmpi_dt_builder_t bd;
     MPI_Count head[3] = {count, bl, stride};
     MPI_Aint s = (MPI_Aint)stride;
@@ -215,9 +218,10 @@ static int create_struct(int large, MPI_Count count, const MPI_Count *bl,
                   (int)count, types, newtype);
 }
 
-static int resized(int large, MPI_Datatype old, MPI_Count lb,
+static int resized(const char *name, int large, MPI_Datatype old, MPI_Count lb,
                    MPI_Count extent, MPI_Datatype *newtype)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     ucmpi_dt_builder_t bd;
     MPI_Count head[2] = {lb, extent};
     MPI_Aint ub;
@@ -270,25 +274,22 @@ static int indexed_int(int combiner, int count, const int *bl, int const_bl,
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype,
                          MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_contiguous");
-    return contiguous(0, count, oldtype, newtype);
+    return contiguous("MPI_Type_contiguous", 0, count, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_contiguous_c = PMPI_Type_contiguous_c
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype,
                            MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_contiguous_c");
-    return contiguous(1, count, oldtype, newtype);
+    return contiguous("MPI_Type_contiguous_c", 1, count, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_vector = PMPI_Type_vector
 int PMPI_Type_vector(int count, int blocklength, int stride,
                      MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_vector");
-    return vector(MPI_COMBINER_VECTOR, 0, count, blocklength, stride, oldtype,
-                  newtype);
+    return vector("MPI_Type_vector", MPI_COMBINER_VECTOR, 0, count,
+                  blocklength, stride, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_vector_c = PMPI_Type_vector_c
@@ -296,18 +297,16 @@ int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength,
                        MPI_Count stride, MPI_Datatype oldtype,
                        MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_vector_c");
-    return vector(MPI_COMBINER_VECTOR, 1, count, blocklength, stride, oldtype,
-                  newtype);
+    return vector("MPI_Type_vector_c", MPI_COMBINER_VECTOR, 1, count,
+                  blocklength, stride, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_create_hvector = PMPI_Type_create_hvector
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
                              MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_hvector");
-    return vector(MPI_COMBINER_HVECTOR, 0, count, blocklength, stride,
-                  oldtype, newtype);
+    return vector("MPI_Type_create_hvector", MPI_COMBINER_HVECTOR, 0, count,
+                  blocklength, stride, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_create_hvector_c = PMPI_Type_create_hvector_c
@@ -315,9 +314,8 @@ int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength,
                                MPI_Count stride, MPI_Datatype oldtype,
                                MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_hvector_c");
-    return vector(MPI_COMBINER_HVECTOR, 1, count, blocklength, stride,
-                  oldtype, newtype);
+    return vector("MPI_Type_create_hvector_c", MPI_COMBINER_HVECTOR, 1, count,
+                  blocklength, stride, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_indexed = PMPI_Type_indexed
@@ -441,14 +439,13 @@ int PMPI_Type_create_struct_c(MPI_Count count,
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
                              MPI_Aint extent, MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_resized");
-    return resized(0, oldtype, lb, extent, newtype);
+    return resized("MPI_Type_create_resized", 0, oldtype, lb, extent, newtype);
 }
 
 #pragma weak MPI_Type_create_resized_c = PMPI_Type_create_resized_c
 int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb,
                                MPI_Count extent, MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_resized_c");
-    return resized(1, oldtype, lb, extent, newtype);
+    return resized("MPI_Type_create_resized_c", 1, oldtype, lb, extent,
+                   newtype);
 }

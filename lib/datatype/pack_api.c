@@ -30,11 +30,11 @@ static int check_pack(const char *fn, MPI_Comm comm, MPI_Count count,
 
 /* MPI_Pack (to_packed) and MPI_Unpack: count elements of dt in buf go
  * to or come from `packed` (size bytes) at *position. */
-static int pack(int to_packed, void *buf, MPI_Count count, MPI_Datatype dt,
-                void *packed, MPI_Count size, MPI_Count *position,
-                MPI_Comm comm)
+static int pack(const char *name, int to_packed, void *buf, MPI_Count count,
+                MPI_Datatype dt, void *packed, MPI_Count size,
+                MPI_Count *position, MPI_Comm comm)
 {
-    const char *fn = ucmpi_call_name();
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = check_pack(fn, comm, count, dt, position);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -57,10 +57,9 @@ static int pack(int to_packed, void *buf, MPI_Count count, MPI_Datatype dt,
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
               void *outbuf, int outsize, int *position, MPI_Comm comm)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack");
     MPI_Count pos = position ? *position : 0;
-    int rc = pack(1, (void *)inbuf, incount, datatype, outbuf, outsize,
-                  position ? &pos : NULL, comm);
+    int rc = pack("MPI_Pack", 1, (void *)inbuf, incount, datatype, outbuf,
+                  outsize, position ? &pos : NULL, comm);
     if (rc == MPI_SUCCESS)
         *position = (int)pos;
     return rc;
@@ -71,19 +70,17 @@ int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
                 void *outbuf, MPI_Count outsize, MPI_Count *position,
                 MPI_Comm comm)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack_c");
-    return pack(1, (void *)inbuf, incount, datatype, outbuf, outsize,
-                position, comm);
+    return pack("MPI_Pack_c", 1, (void *)inbuf, incount, datatype, outbuf,
+                outsize, position, comm);
 }
 
 #pragma weak MPI_Unpack = PMPI_Unpack
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
                 int outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Unpack");
     MPI_Count pos = position ? *position : 0;
-    int rc = pack(0, outbuf, outcount, datatype, (void *)inbuf, insize,
-                  position ? &pos : NULL, comm);
+    int rc = pack("MPI_Unpack", 0, outbuf, outcount, datatype, (void *)inbuf,
+                  insize, position ? &pos : NULL, comm);
     if (rc == MPI_SUCCESS)
         *position = (int)pos;
     return rc;
@@ -94,9 +91,8 @@ int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position,
                   void *outbuf, MPI_Count outcount, MPI_Datatype datatype,
                   MPI_Comm comm)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Unpack_c");
-    return pack(0, outbuf, outcount, datatype, (void *)inbuf, insize,
-                position, comm);
+    return pack("MPI_Unpack_c", 0, outbuf, outcount, datatype, (void *)inbuf,
+                insize, position, comm);
 }
 
 #pragma weak MPI_Pack_size = PMPI_Pack_size
@@ -150,11 +146,11 @@ static int check_ext(const char *datarep, MPI_Count count,
 
 /* MPI_Pack_external (to_ext) and MPI_Unpack_external, int and _c forms:
  * the native stream goes through a bounce buffer and external32.c. */
-static int pack_ext(int to_ext, const char *datarep, void *buf,
-                    MPI_Count count, MPI_Datatype datatype, void *ext,
-                    MPI_Count size, MPI_Count *position)
+static int pack_ext(const char *name, int to_ext, const char *datarep,
+                    void *buf, MPI_Count count, MPI_Datatype datatype,
+                    void *ext, MPI_Count size, MPI_Count *position)
 {
-    const char *fn = ucmpi_call_name();
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = check_ext(datarep, count, datatype, position);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -208,10 +204,9 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
                        MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
                        MPI_Aint *position)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack_external");
     MPI_Count pos = position ? *position : 0;
-    int rc = pack_ext(1, datarep, (void *)inbuf, incount, datatype, outbuf,
-                      outsize, position ? &pos : NULL);
+    int rc = pack_ext("MPI_Pack_external", 1, datarep, (void *)inbuf, incount,
+                      datatype, outbuf, outsize, position ? &pos : NULL);
     if (rc == MPI_SUCCESS)
         *position = (MPI_Aint)pos;
     return rc;
@@ -223,9 +218,8 @@ int PMPI_Pack_external_c(const char datarep[], const void *inbuf,
                          void *outbuf, MPI_Count outsize,
                          MPI_Count *position)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack_external_c");
-    return pack_ext(1, datarep, (void *)inbuf, incount, datatype, outbuf,
-                    outsize, position);
+    return pack_ext("MPI_Pack_external_c", 1, datarep, (void *)inbuf, incount,
+                    datatype, outbuf, outsize, position);
 }
 
 #pragma weak MPI_Unpack_external = PMPI_Unpack_external
@@ -233,10 +227,9 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf,
                          MPI_Aint insize, MPI_Aint *position, void *outbuf,
                          int outcount, MPI_Datatype datatype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Unpack_external");
     MPI_Count pos = position ? *position : 0;
-    int rc = pack_ext(0, datarep, outbuf, outcount, datatype, (void *)inbuf,
-                      insize, position ? &pos : NULL);
+    int rc = pack_ext("MPI_Unpack_external", 0, datarep, outbuf, outcount,
+                      datatype, (void *)inbuf, insize, position ? &pos : NULL);
     if (rc == MPI_SUCCESS)
         *position = (MPI_Aint)pos;
     return rc;
@@ -248,7 +241,6 @@ int PMPI_Unpack_external_c(const char datarep[], const void *inbuf,
                            void *outbuf, MPI_Count outcount,
                            MPI_Datatype datatype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Unpack_external_c");
-    return pack_ext(0, datarep, outbuf, outcount, datatype, (void *)inbuf,
-                    insize, position);
+    return pack_ext("MPI_Unpack_external_c", 0, datarep, outbuf, outcount,
+                    datatype, (void *)inbuf, insize, position);
 }

@@ -224,10 +224,10 @@ int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype,
     return elements_count("MPI_Get_elements_c", status, datatype, count);
 }
 
-static int set_elements(MPI_Status *status,
+static int set_elements(const char *name, MPI_Status *status,
                         MPI_Datatype datatype, MPI_Count count)
 {
-    const char *fn = ucmpi_call_name();
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = check_status(status, datatype, status);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -242,16 +242,14 @@ static int set_elements(MPI_Status *status,
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype,
                              int count)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Status_set_elements");
-    return set_elements(status, datatype, count);
+    return set_elements("MPI_Status_set_elements", status, datatype, count);
 }
 
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype,
                                MPI_Count count)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Status_set_elements_x");
-    return set_elements(status, datatype, count);
+    return set_elements("MPI_Status_set_elements_x", status, datatype, count);
 }
 
 /* ---- addresses ---- */
