@@ -79,7 +79,7 @@ static int finish(ucmpi_dt_builder_t *bd, int combiner, int large,
                   const MPI_Datatype *types, MPI_Datatype *newtype)
 {
     const char *why = "out of memory";
-    MPI_Datatype t;
+    MPI_Datatype t = MPI_DATATYPE_NULL;
     MPI_Count nc = nhead + (a ? n : 0) + (b ? n : 0);
     int na = large ? 0 : n_addresses(combiner, n);
     int ni = large ? 0 : (int)nc - na, rc = MPI_ERR_NO_MEM;
@@ -156,11 +156,12 @@ static int vector(const char *name, int combiner, int large, MPI_Count count,
 
 /* indexed family: the _block forms give every block const_bl elements;
  * the h forms give displacements in bytes, the others in elements */
-static int indexed(int combiner, int large, MPI_Count count,
+static int indexed(const char *name, int combiner, int large, MPI_Count count,
                    const MPI_Count *bl, MPI_Count const_bl,
                    const MPI_Count *disp, MPI_Datatype old,
                    MPI_Datatype *newtype)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int per_block = combiner == MPI_COMBINER_INDEXED ||
                     combiner == MPI_COMBINER_HINDEXED;
     int in_bytes = combiner == MPI_COMBINER_HINDEXED ||
@@ -189,11 +190,12 @@ static int indexed(int combiner, int large, MPI_Count count,
                   per_block ? bl : NULL, disp, count, 1, &old, newtype);
 }
 
-static int create_struct(int large, MPI_Count count, const MPI_Count *bl,
-                         const MPI_Count *disp, const MPI_Datatype *types,
-                         MPI_Datatype *newtype)
+static int create_struct(const char *name, int large, MPI_Count count,
+                         const MPI_Count *bl, const MPI_Count *disp,
+                         const MPI_Datatype *types, MPI_Datatype *newtype)
 {
-    const char *fn = ucmpi_call_name(), *why;
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
+    const char *why;
     ucmpi_dt_builder_t bd;
     int rc = check_common(count, NULL, 0, newtype);
     if (rc == MPI_SUCCESS)
@@ -254,17 +256,18 @@ static MPI_Count *widen(const int *ia, const MPI_Aint *aa, int n, int *nomem)
     return c;
 }
 
-static int indexed_int(int combiner, int count, const int *bl, int const_bl,
-                       const int *idisp, const MPI_Aint *adisp,
-                       MPI_Datatype old, MPI_Datatype *newtype)
+static int indexed_int(const char *name, int combiner, int count,
+                       const int *bl, int const_bl, const int *idisp,
+                       const MPI_Aint *adisp, MPI_Datatype old,
+                       MPI_Datatype *newtype)
 {
     int nomem = 0, rc;
     MPI_Count *b = widen(bl, NULL, count, &nomem);
     MPI_Count *d = widen(idisp, adisp, count, &nomem);
     if (nomem)
-        rc = ucmpi_dt_err(MPI_ERR_NO_MEM, ucmpi_call_name(), "out of memory");
+        rc = ucmpi_dt_err(MPI_ERR_NO_MEM, name, "out of memory");
     else
-        rc = indexed(combiner, 0, count, b, const_bl, d, old, newtype);
+        rc = indexed(name, combiner, 0, count, b, const_bl, d, old, newtype);
     free(b);
     free(d);
     return rc;
@@ -323,9 +326,9 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                       const int array_of_displacements[],
                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_indexed");
-    return indexed_int(MPI_COMBINER_INDEXED, count, array_of_blocklengths, 0,
-                       array_of_displacements, NULL, oldtype, newtype);
+    return indexed_int("MPI_Type_indexed", MPI_COMBINER_INDEXED, count,
+                       array_of_blocklengths, 0, array_of_displacements, NULL,
+                       oldtype, newtype);
 }
 
 #pragma weak MPI_Type_indexed_c = PMPI_Type_indexed_c
@@ -334,9 +337,9 @@ int PMPI_Type_indexed_c(MPI_Count count,
                         const MPI_Count array_of_displacements[],
                         MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_indexed_c");
-    return indexed(MPI_COMBINER_INDEXED, 1, count, array_of_blocklengths, 0,
-                   array_of_displacements, oldtype, newtype);
+    return indexed("MPI_Type_indexed_c", MPI_COMBINER_INDEXED, 1, count,
+                   array_of_blocklengths, 0, array_of_displacements, oldtype,
+                   newtype);
 }
 
 #pragma weak MPI_Type_create_hindexed = PMPI_Type_create_hindexed
@@ -344,9 +347,9 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                               const MPI_Aint array_of_displacements[],
                               MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_hindexed");
-    return indexed_int(MPI_COMBINER_HINDEXED, count, array_of_blocklengths, 0,
-                       NULL, array_of_displacements, oldtype, newtype);
+    return indexed_int("MPI_Type_create_hindexed", MPI_COMBINER_HINDEXED,
+                       count, array_of_blocklengths, 0, NULL,
+                       array_of_displacements, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_create_hindexed_c = PMPI_Type_create_hindexed_c
@@ -355,9 +358,9 @@ int PMPI_Type_create_hindexed_c(MPI_Count count,
                                 const MPI_Count array_of_displacements[],
                                 MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_hindexed_c");
-    return indexed(MPI_COMBINER_HINDEXED, 1, count, array_of_blocklengths, 0,
-                   array_of_displacements, oldtype, newtype);
+    return indexed("MPI_Type_create_hindexed_c", MPI_COMBINER_HINDEXED, 1,
+                   count, array_of_blocklengths, 0, array_of_displacements,
+                   oldtype, newtype);
 }
 
 #pragma weak MPI_Type_create_indexed_block = PMPI_Type_create_indexed_block
@@ -366,8 +369,8 @@ int PMPI_Type_create_indexed_block(int count, int blocklength,
                                    MPI_Datatype oldtype,
                                    MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_indexed_block");
-    return indexed_int(MPI_COMBINER_INDEXED_BLOCK, count, NULL, blocklength,
+    return indexed_int("MPI_Type_create_indexed_block",
+                       MPI_COMBINER_INDEXED_BLOCK, count, NULL, blocklength,
                        array_of_displacements, NULL, oldtype, newtype);
 }
 
@@ -377,8 +380,8 @@ int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
                                      MPI_Datatype oldtype,
                                      MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_indexed_block_c");
-    return indexed(MPI_COMBINER_INDEXED_BLOCK, 1, count, NULL, blocklength,
+    return indexed("MPI_Type_create_indexed_block_c",
+                   MPI_COMBINER_INDEXED_BLOCK, 1, count, NULL, blocklength,
                    array_of_displacements, oldtype, newtype);
 }
 
@@ -388,8 +391,8 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
                                     MPI_Datatype oldtype,
                                     MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_hindexed_block");
-    return indexed_int(MPI_COMBINER_HINDEXED_BLOCK, count, NULL, blocklength,
+    return indexed_int("MPI_Type_create_hindexed_block",
+                       MPI_COMBINER_HINDEXED_BLOCK, count, NULL, blocklength,
                        NULL, array_of_displacements, oldtype, newtype);
 }
 
@@ -399,8 +402,8 @@ int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
                                       MPI_Datatype oldtype,
                                       MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_hindexed_block_c");
-    return indexed(MPI_COMBINER_HINDEXED_BLOCK, 1, count, NULL, blocklength,
+    return indexed("MPI_Type_create_hindexed_block_c",
+                   MPI_COMBINER_HINDEXED_BLOCK, 1, count, NULL, blocklength,
                    array_of_displacements, oldtype, newtype);
 }
 
@@ -410,14 +413,14 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                             const MPI_Datatype array_of_types[],
                             MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_struct");
+    static const char fn[] = "MPI_Type_create_struct";
     int nomem = 0, rc;
     MPI_Count *b = widen(array_of_blocklengths, NULL, count, &nomem);
     MPI_Count *d = widen(NULL, array_of_displacements, count, &nomem);
     if (nomem)
         rc = ucmpi_dt_err(MPI_ERR_NO_MEM, fn, "out of memory");
     else
-        rc = create_struct(0, count, b, d, array_of_types, newtype);
+        rc = create_struct(fn, 0, count, b, d, array_of_types, newtype);
     free(b);
     free(d);
     return rc;
@@ -430,9 +433,9 @@ int PMPI_Type_create_struct_c(MPI_Count count,
                               const MPI_Datatype array_of_types[],
                               MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_struct_c");
-    return create_struct(1, count, array_of_blocklengths,
-                         array_of_displacements, array_of_types, newtype);
+    return create_struct("MPI_Type_create_struct_c", 1, count,
+                         array_of_blocklengths, array_of_displacements,
+                         array_of_types, newtype);
 }
 
 #pragma weak MPI_Type_create_resized = PMPI_Type_create_resized
