@@ -111,16 +111,7 @@ int ucmpi_errhandler_install(ucmpi_errhandler_t **slot, MPI_Errhandler eh,
     return MPI_SUCCESS;
 }
 
-static int check_win(MPI_Win win)
-{
-    const char *fn = ucmpi_call_name();
-    int rc = ucmpi_check_initialized(fn);
-    if (rc == MPI_SUCCESS && !win_valid(win))
-        rc = ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_WIN, fn,
-                         "win is null or freed");
-    return rc;
-}
-
+static int check_win(MPI_Win win);
 enum { EH_SET, EH_GET, EH_CALL };
 
 /* MPI_{Comm,Win,Session}_{set,get,call}_errhandler: check the object of
@@ -169,6 +160,16 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
     return eh_call("MPI_Comm_call_errhandler", UCMPI_OBJ_COMM, comm, EH_CALL,
                    NULL, NULL, errorcode);
+}
+
+static int check_win(MPI_Win win)
+{
+    const char *fn = ucmpi_call_name();
+    int rc = ucmpi_check_initialized(fn);
+    if (rc == MPI_SUCCESS && !win_valid(win))
+        rc = ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_WIN, fn,
+                         "win is null or freed");
+    return rc;
 }
 
 #pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler

@@ -117,8 +117,8 @@ static int finish(ucmpi_dt_builder_t *bd, int combiner, int large,
     return MPI_SUCCESS;
 }
 
-static int contiguous(const char *name, int large, MPI_Count count,
-                      MPI_Datatype old, MPI_Datatype *newtype)
+int ucmpi_dt_contig(const char *name, int large, MPI_Count count,
+                    MPI_Datatype old, MPI_Datatype *newtype)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     ucmpi_dt_builder_t bd;
@@ -132,9 +132,9 @@ static int contiguous(const char *name, int large, MPI_Count count,
 }
 
 /* vector (stride in elements) and hvector (in bytes) */
-static int vector(const char *name, int combiner, int large, MPI_Count count,
-                  MPI_Count bl, MPI_Count stride, MPI_Datatype old,
-                  MPI_Datatype *newtype)
+int ucmpi_dt_vector(const char *name, int combiner, int large,
+                    MPI_Count count, MPI_Count bl, MPI_Count stride,
+                    MPI_Datatype old, MPI_Datatype *newtype)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     ucmpi_dt_builder_t bd;
@@ -154,12 +154,10 @@ static int vector(const char *name, int combiner, int large, MPI_Count count,
                   newtype);
 }
 
-/* indexed family: the _block forms give every block const_bl elements;
- * the h forms give displacements in bytes, the others in elements */
-static int indexed(const char *name, int combiner, int large, MPI_Count count,
-                   const MPI_Count *bl, MPI_Count const_bl,
-                   const MPI_Count *disp, MPI_Datatype old,
-                   MPI_Datatype *newtype)
+int ucmpi_dt_indexed(const char *name, int combiner, int large,
+                     MPI_Count count, const MPI_Count *bl, MPI_Count const_bl,
+                     const MPI_Count *disp, MPI_Datatype old,
+                     MPI_Datatype *newtype)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int per_block = combiner == MPI_COMBINER_INDEXED ||
@@ -190,9 +188,9 @@ static int indexed(const char *name, int combiner, int large, MPI_Count count,
                   per_block ? bl : NULL, disp, count, 1, &old, newtype);
 }
 
-static int create_struct(const char *name, int large, MPI_Count count,
-                         const MPI_Count *bl, const MPI_Count *disp,
-                         const MPI_Datatype *types, MPI_Datatype *newtype)
+int ucmpi_dt_struct(const char *name, int large, MPI_Count count,
+                    const MPI_Count *bl, const MPI_Count *disp,
+                    const MPI_Datatype *types, MPI_Datatype *newtype)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     const char *why;
@@ -206,8 +204,8 @@ static int create_struct(const char *name, int large, MPI_Count count,
         rc = ucmpi_dt_err(MPI_ERR_ARG, fn, "array_of_types is NULL");
     for (MPI_Count i = 0; rc == MPI_SUCCESS && i < count; i++)
         if (ucmpi_dt_check(types[i], 0, &why) != MPI_SUCCESS)
-            rc = ucmpi_dt_err(MPI_ERR_TYPE, fn, "array_of_types[%lld]: %s",
-                              i, why);
+            rc = ucmpi_dt_err(MPI_ERR_TYPE, fn, "array_of_types[%lld]: %s", i,
+                              why);
     if (rc != MPI_SUCCESS)
         return rc;
     if (count > INT_MAX)
@@ -220,8 +218,8 @@ static int create_struct(const char *name, int large, MPI_Count count,
                   (int)count, types, newtype);
 }
 
-static int resized(const char *name, int large, MPI_Datatype old, MPI_Count lb,
-                   MPI_Count extent, MPI_Datatype *newtype)
+int ucmpi_dt_resized(const char *name, int large, MPI_Datatype old,
+                     MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     ucmpi_dt_builder_t bd;
@@ -256,18 +254,23 @@ static MPI_Count *widen(const int *ia, const MPI_Aint *aa, int n, int *nomem)
     return c;
 }
 
-static int indexed_int(const char *name, int combiner, int count,
-                       const int *bl, int const_bl, const int *idisp,
-                       const MPI_Aint *adisp, MPI_Datatype old,
-                       MPI_Datatype *newtype)
+/* The int forms of the indexed family and of struct: their arrays widened
+ * to MPI_Count for the builders. */
+static int widened(const char *name, int combiner, int count, const int *bl,
+                   int const_bl, const int *idisp, const MPI_Aint *adisp,
+                   const MPI_Datatype *types, MPI_Datatype old,
+                   MPI_Datatype *newtype)
 {
     int nomem = 0, rc;
     MPI_Count *b = widen(bl, NULL, count, &nomem);
     MPI_Count *d = widen(idisp, adisp, count, &nomem);
     if (nomem)
         rc = ucmpi_dt_err(MPI_ERR_NO_MEM, name, "out of memory");
+    else if (combiner == MPI_COMBINER_STRUCT)
+        rc = ucmpi_dt_struct(name, 0, count, b, d, types, newtype);
     else
-        rc = indexed(name, combiner, 0, count, b, const_bl, d, old, newtype);
+        rc = ucmpi_dt_indexed(name, combiner, 0, count, b, const_bl, d, old,
+                              newtype);
     free(b);
     free(d);
     return rc;
@@ -277,48 +280,23 @@ static int indexed_int(const char *name, int combiner, int count,
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype,
                          MPI_Datatype *newtype)
 {
-    return contiguous("MPI_Type_contiguous", 0, count, oldtype, newtype);
-}
-
-#pragma weak MPI_Type_contiguous_c = PMPI_Type_contiguous_c
-int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype,
-                           MPI_Datatype *newtype)
-{
-    return contiguous("MPI_Type_contiguous_c", 1, count, oldtype, newtype);
+    return ucmpi_dt_contig("MPI_Type_contiguous", 0, count, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_vector = PMPI_Type_vector
 int PMPI_Type_vector(int count, int blocklength, int stride,
                      MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return vector("MPI_Type_vector", MPI_COMBINER_VECTOR, 0, count,
-                  blocklength, stride, oldtype, newtype);
-}
-
-#pragma weak MPI_Type_vector_c = PMPI_Type_vector_c
-int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength,
-                       MPI_Count stride, MPI_Datatype oldtype,
-                       MPI_Datatype *newtype)
-{
-    return vector("MPI_Type_vector_c", MPI_COMBINER_VECTOR, 1, count,
-                  blocklength, stride, oldtype, newtype);
+    return ucmpi_dt_vector("MPI_Type_vector", MPI_COMBINER_VECTOR, 0, count,
+                           blocklength, stride, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_create_hvector = PMPI_Type_create_hvector
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
                              MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return vector("MPI_Type_create_hvector", MPI_COMBINER_HVECTOR, 0, count,
-                  blocklength, stride, oldtype, newtype);
-}
-
-#pragma weak MPI_Type_create_hvector_c = PMPI_Type_create_hvector_c
-int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength,
-                               MPI_Count stride, MPI_Datatype oldtype,
-                               MPI_Datatype *newtype)
-{
-    return vector("MPI_Type_create_hvector_c", MPI_COMBINER_HVECTOR, 1, count,
-                  blocklength, stride, oldtype, newtype);
+    return ucmpi_dt_vector("MPI_Type_create_hvector", MPI_COMBINER_HVECTOR, 0,
+                           count, blocklength, stride, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_indexed = PMPI_Type_indexed
@@ -326,20 +304,9 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                       const int array_of_displacements[],
                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return indexed_int("MPI_Type_indexed", MPI_COMBINER_INDEXED, count,
-                       array_of_blocklengths, 0, array_of_displacements, NULL,
-                       oldtype, newtype);
-}
-
-#pragma weak MPI_Type_indexed_c = PMPI_Type_indexed_c
-int PMPI_Type_indexed_c(MPI_Count count,
-                        const MPI_Count array_of_blocklengths[],
-                        const MPI_Count array_of_displacements[],
-                        MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    return indexed("MPI_Type_indexed_c", MPI_COMBINER_INDEXED, 1, count,
-                   array_of_blocklengths, 0, array_of_displacements, oldtype,
-                   newtype);
+    return widened("MPI_Type_indexed", MPI_COMBINER_INDEXED, count,
+                   array_of_blocklengths, 0, array_of_displacements, NULL,
+                   NULL, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_create_hindexed = PMPI_Type_create_hindexed
@@ -347,20 +314,9 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                               const MPI_Aint array_of_displacements[],
                               MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return indexed_int("MPI_Type_create_hindexed", MPI_COMBINER_HINDEXED,
-                       count, array_of_blocklengths, 0, NULL,
-                       array_of_displacements, oldtype, newtype);
-}
-
-#pragma weak MPI_Type_create_hindexed_c = PMPI_Type_create_hindexed_c
-int PMPI_Type_create_hindexed_c(MPI_Count count,
-                                const MPI_Count array_of_blocklengths[],
-                                const MPI_Count array_of_displacements[],
-                                MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    return indexed("MPI_Type_create_hindexed_c", MPI_COMBINER_HINDEXED, 1,
-                   count, array_of_blocklengths, 0, array_of_displacements,
-                   oldtype, newtype);
+    return widened("MPI_Type_create_hindexed", MPI_COMBINER_HINDEXED, count,
+                   array_of_blocklengths, 0, NULL, array_of_displacements,
+                   NULL, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_create_indexed_block = PMPI_Type_create_indexed_block
@@ -369,20 +325,9 @@ int PMPI_Type_create_indexed_block(int count, int blocklength,
                                    MPI_Datatype oldtype,
                                    MPI_Datatype *newtype)
 {
-    return indexed_int("MPI_Type_create_indexed_block",
-                       MPI_COMBINER_INDEXED_BLOCK, count, NULL, blocklength,
-                       array_of_displacements, NULL, oldtype, newtype);
-}
-
-#pragma weak MPI_Type_create_indexed_block_c = PMPI_Type_create_indexed_block_c
-int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
-                                     const MPI_Count array_of_displacements[],
-                                     MPI_Datatype oldtype,
-                                     MPI_Datatype *newtype)
-{
-    return indexed("MPI_Type_create_indexed_block_c",
-                   MPI_COMBINER_INDEXED_BLOCK, 1, count, NULL, blocklength,
-                   array_of_displacements, oldtype, newtype);
+    return widened("MPI_Type_create_indexed_block", MPI_COMBINER_INDEXED_BLOCK,
+                   count, NULL, blocklength, array_of_displacements, NULL,
+                   NULL, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_create_hindexed_block = PMPI_Type_create_hindexed_block
@@ -391,20 +336,9 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
                                     MPI_Datatype oldtype,
                                     MPI_Datatype *newtype)
 {
-    return indexed_int("MPI_Type_create_hindexed_block",
-                       MPI_COMBINER_HINDEXED_BLOCK, count, NULL, blocklength,
-                       NULL, array_of_displacements, oldtype, newtype);
-}
-
-#pragma weak MPI_Type_create_hindexed_block_c = PMPI_Type_create_hindexed_block_c
-int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
-                                      const MPI_Count array_of_displacements[],
-                                      MPI_Datatype oldtype,
-                                      MPI_Datatype *newtype)
-{
-    return indexed("MPI_Type_create_hindexed_block_c",
-                   MPI_COMBINER_HINDEXED_BLOCK, 1, count, NULL, blocklength,
-                   array_of_displacements, oldtype, newtype);
+    return widened("MPI_Type_create_hindexed_block",
+                   MPI_COMBINER_HINDEXED_BLOCK, count, NULL, blocklength, NULL,
+                   array_of_displacements, NULL, oldtype, newtype);
 }
 
 #pragma weak MPI_Type_create_struct = PMPI_Type_create_struct
@@ -413,42 +347,15 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                             const MPI_Datatype array_of_types[],
                             MPI_Datatype *newtype)
 {
-    static const char fn[] = "MPI_Type_create_struct";
-    int nomem = 0, rc;
-    MPI_Count *b = widen(array_of_blocklengths, NULL, count, &nomem);
-    MPI_Count *d = widen(NULL, array_of_displacements, count, &nomem);
-    if (nomem)
-        rc = ucmpi_dt_err(MPI_ERR_NO_MEM, fn, "out of memory");
-    else
-        rc = create_struct(fn, 0, count, b, d, array_of_types, newtype);
-    free(b);
-    free(d);
-    return rc;
-}
-
-#pragma weak MPI_Type_create_struct_c = PMPI_Type_create_struct_c
-int PMPI_Type_create_struct_c(MPI_Count count,
-                              const MPI_Count array_of_blocklengths[],
-                              const MPI_Count array_of_displacements[],
-                              const MPI_Datatype array_of_types[],
-                              MPI_Datatype *newtype)
-{
-    return create_struct("MPI_Type_create_struct_c", 1, count,
-                         array_of_blocklengths, array_of_displacements,
-                         array_of_types, newtype);
+    return widened("MPI_Type_create_struct", MPI_COMBINER_STRUCT, count,
+                   array_of_blocklengths, 0, NULL, array_of_displacements,
+                   array_of_types, MPI_DATATYPE_NULL, newtype);
 }
 
 #pragma weak MPI_Type_create_resized = PMPI_Type_create_resized
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
                              MPI_Aint extent, MPI_Datatype *newtype)
 {
-    return resized("MPI_Type_create_resized", 0, oldtype, lb, extent, newtype);
-}
-
-#pragma weak MPI_Type_create_resized_c = PMPI_Type_create_resized_c
-int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb,
-                               MPI_Count extent, MPI_Datatype *newtype)
-{
-    return resized("MPI_Type_create_resized_c", 1, oldtype, lb, extent,
-                   newtype);
+    return ucmpi_dt_resized("MPI_Type_create_resized", 0, oldtype, lb, extent,
+                            newtype);
 }

@@ -1,7 +1,8 @@
 /*
- * The _c forms of subarray and darray (built by the int forms, then given
- * the large-count envelope), MPI_Status_set_elements_c and
- * MPI_Type_get_value_index.
+ * Large-count (MPI_Count) constructors: the builders of constructors.c
+ * with the counts in the "large counts" part of the envelope
+ * (MPI_Type_get_envelope_c), as MPI-4 specifies; subarray and darray are
+ * built by the int forms, then given the large-count envelope.
  */
 #include "dt.h"
 #include "core/call.h"
@@ -9,6 +10,99 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#pragma weak MPI_Type_contiguous_c = PMPI_Type_contiguous_c
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype)
+{
+    return ucmpi_dt_contig("MPI_Type_contiguous_c", 1, count, oldtype,
+                           newtype);
+}
+
+#pragma weak MPI_Type_vector_c = PMPI_Type_vector_c
+int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength,
+                       MPI_Count stride, MPI_Datatype oldtype,
+                       MPI_Datatype *newtype)
+{
+    return ucmpi_dt_vector("MPI_Type_vector_c", MPI_COMBINER_VECTOR, 1, count,
+                           blocklength, stride, oldtype, newtype);
+}
+
+#pragma weak MPI_Type_create_hvector_c = PMPI_Type_create_hvector_c
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength,
+                               MPI_Count stride, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype)
+{
+    return ucmpi_dt_vector("MPI_Type_create_hvector_c", MPI_COMBINER_HVECTOR,
+                           1, count, blocklength, stride, oldtype, newtype);
+}
+
+#pragma weak MPI_Type_indexed_c = PMPI_Type_indexed_c
+int PMPI_Type_indexed_c(MPI_Count count,
+                        const MPI_Count array_of_blocklengths[],
+                        const MPI_Count array_of_displacements[],
+                        MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return ucmpi_dt_indexed("MPI_Type_indexed_c", MPI_COMBINER_INDEXED, 1,
+                            count, array_of_blocklengths, 0,
+                            array_of_displacements, oldtype, newtype);
+}
+
+#pragma weak MPI_Type_create_hindexed_c = PMPI_Type_create_hindexed_c
+int PMPI_Type_create_hindexed_c(MPI_Count count,
+                                const MPI_Count array_of_blocklengths[],
+                                const MPI_Count array_of_displacements[],
+                                MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return ucmpi_dt_indexed("MPI_Type_create_hindexed_c",
+                            MPI_COMBINER_HINDEXED, 1, count,
+                            array_of_blocklengths, 0, array_of_displacements,
+                            oldtype, newtype);
+}
+
+#pragma weak MPI_Type_create_indexed_block_c = PMPI_Type_create_indexed_block_c
+int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                     const MPI_Count array_of_displacements[],
+                                     MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype)
+{
+    return ucmpi_dt_indexed("MPI_Type_create_indexed_block_c",
+                            MPI_COMBINER_INDEXED_BLOCK, 1, count, NULL,
+                            blocklength, array_of_displacements, oldtype,
+                            newtype);
+}
+
+#pragma weak MPI_Type_create_hindexed_block_c = PMPI_Type_create_hindexed_block_c
+int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                      const MPI_Count array_of_displacements[],
+                                      MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype)
+{
+    return ucmpi_dt_indexed("MPI_Type_create_hindexed_block_c",
+                            MPI_COMBINER_HINDEXED_BLOCK, 1, count, NULL,
+                            blocklength, array_of_displacements, oldtype,
+                            newtype);
+}
+
+#pragma weak MPI_Type_create_struct_c = PMPI_Type_create_struct_c
+int PMPI_Type_create_struct_c(MPI_Count count,
+                              const MPI_Count array_of_blocklengths[],
+                              const MPI_Count array_of_displacements[],
+                              const MPI_Datatype array_of_types[],
+                              MPI_Datatype *newtype)
+{
+    return ucmpi_dt_struct("MPI_Type_create_struct_c", 1, count,
+                           array_of_blocklengths, array_of_displacements,
+                           array_of_types, newtype);
+}
+
+#pragma weak MPI_Type_create_resized_c = PMPI_Type_create_resized_c
+int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb,
+                               MPI_Count extent, MPI_Datatype *newtype)
+{
+    return ucmpi_dt_resized("MPI_Type_create_resized_c", 1, oldtype, lb,
+                            extent, newtype);
+}
 
 #pragma weak MPI_Status_set_elements_c = PMPI_Status_set_elements_c
 int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype,
@@ -67,8 +161,8 @@ int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
     MPI_Count *c = malloc(sizeof(MPI_Count) * (3 * (size_t)ndims + 1));
     MPI_Datatype t;
     if (!ok1 || !ok2 || !ok3 || c == NULL) {
-        rc = ucmpi_dt_err(MPI_ERR_ARG, fn, "sizes beyond INT_MAX are not "
-                          "supported (or out of memory)");
+        rc = ucmpi_dt_err(MPI_ERR_ARG, fn,
+                          "sizes beyond INT_MAX are not " "supported (or out of memory)");
         goto out;
     }
     rc = PMPI_Type_create_subarray(ndims, sz, sub, st, order, oldtype, &t);
@@ -111,8 +205,8 @@ int PMPI_Type_create_darray_c(int size, int rank, int ndims,
     int *ints = malloc(sizeof(int) * (3 * (size_t)ndims + 4));
     MPI_Datatype t;
     if (!ok || ints == NULL) {
-        rc = ucmpi_dt_err(MPI_ERR_ARG, fn, "sizes beyond INT_MAX are not "
-                          "supported (or out of memory)");
+        rc = ucmpi_dt_err(MPI_ERR_ARG, fn,
+                          "sizes beyond INT_MAX are not " "supported (or out of memory)");
         goto out;
     }
     rc = PMPI_Type_create_darray(size, rank, ndims, gs, array_of_distribs,

@@ -157,71 +157,67 @@ static MPI_Count count_of(const MPI_Status *st, MPI_Datatype dt)
     return st->ucmpi_count / dt->size;
 }
 
-#pragma weak MPI_Get_count = PMPI_Get_count
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype,
-                   int *count)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Get_count");
-    int rc = check_status(status, datatype, count);
-    if (rc == MPI_SUCCESS) {
-        MPI_Count c = count_of(status, datatype);
-        *count = c > INT_MAX ? MPI_UNDEFINED : (int)c;
-    }
-    return rc;
-}
-
-#pragma weak MPI_Get_count_c = PMPI_Get_count_c
-int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype,
-                     MPI_Count *count)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Get_count_c");
-    int rc = check_status(status, datatype, count);
-    if (rc == MPI_SUCCESS)
-        *count = count_of(status, datatype);
-    return rc;
-}
-
 static MPI_Count elements_of(const MPI_Status *st, MPI_Datatype dt)
 {
     MPI_Count n = ucmpi_dt_elements_in(dt, st->ucmpi_count);
     return n < 0 ? MPI_UNDEFINED : n;
 }
 
+/* MPI_Get_count and (elements) MPI_Get_elements, into an int (icount:
+ * MPI_UNDEFINED past INT_MAX) or an MPI_Count (count). */
+static int status_count(const char *name, const MPI_Status *status,
+                        MPI_Datatype datatype, int elements, int *icount,
+                        MPI_Count *count)
+{
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
+    const void *out = icount != NULL ? (const void *)icount : count;
+    int rc = check_status(status, datatype, out);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Count c = elements ? elements_of(status, datatype)
+                           : count_of(status, datatype);
+    if (icount != NULL)
+        *icount = c > INT_MAX ? MPI_UNDEFINED : (int)c;
+    else
+        *count = c;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_count = PMPI_Get_count
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype,
+                   int *count)
+{
+    return status_count("MPI_Get_count", status, datatype, 0, count, NULL);
+}
+
+#pragma weak MPI_Get_count_c = PMPI_Get_count_c
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype,
+                     MPI_Count *count)
+{
+    return status_count("MPI_Get_count_c", status, datatype, 0, NULL, count);
+}
+
 #pragma weak MPI_Get_elements = PMPI_Get_elements
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
                       int *count)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Get_elements");
-    int rc = check_status(status, datatype, count);
-    if (rc == MPI_SUCCESS) {
-        MPI_Count c = elements_of(status, datatype);
-        *count = c > INT_MAX ? MPI_UNDEFINED : (int)c;
-    }
-    return rc;
-}
-
-static int elements_count(const char *name, const MPI_Status *status,
-                          MPI_Datatype datatype, MPI_Count *count)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
-    int rc = check_status(status, datatype, count);
-    if (rc == MPI_SUCCESS)
-        *count = elements_of(status, datatype);
-    return rc;
+    return status_count("MPI_Get_elements", status, datatype, 1, count, NULL);
 }
 
 #pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
                         MPI_Count *count)
 {
-    return elements_count("MPI_Get_elements_x", status, datatype, count);
+    return status_count("MPI_Get_elements_x", status, datatype, 1, NULL,
+                        count);
 }
 
 #pragma weak MPI_Get_elements_c = PMPI_Get_elements_c
 int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype,
                         MPI_Count *count)
 {
-    return elements_count("MPI_Get_elements_c", status, datatype, count);
+    return status_count("MPI_Get_elements_c", status, datatype, 1, NULL,
+                        count);
 }
 
 static int set_elements(const char *name, MPI_Status *status,
