@@ -93,17 +93,25 @@ int ucmpi_check_comm(MPI_Comm comm, const char *fn)
 #pragma weak MPI_Comm_rank = PMPI_Comm_rank
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
-    int rc = ucmpi_check_comm_out(comm, "MPI_Comm_rank", rank, "rank");
-    if (rc == MPI_SUCCESS)
-        *rank = comm->rank;
-    return rc;
+    int rc = ucmpi_check_comm(comm, "MPI_Comm_rank");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (rank == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_ARG, "MPI_Comm_rank",
+                              "rank is NULL");
+    *rank = comm->rank;
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Comm_size = PMPI_Comm_size
 int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
-    int rc = ucmpi_check_comm_out(comm, "MPI_Comm_size", size, "size");
-    if (rc == MPI_SUCCESS)
-        *size = comm->size;
-    return rc;
+    int rc = ucmpi_check_comm(comm, "MPI_Comm_size");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (size == NULL)
+        return ucmpi_err_comm(comm, MPI_ERR_ARG, "MPI_Comm_size",
+                              "size is NULL");
+    *size = comm->size;
+    return MPI_SUCCESS;
 }

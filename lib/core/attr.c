@@ -434,8 +434,9 @@ static int win_obj(MPI_Win win, attr_obj_t *o)
 /* Every attribute entry point: find the object, then set, get or delete. */
 enum { ATTR_SET, ATTR_GET, ATTR_DELETE };
 
-static int attr_call(const char *name, int kind, void *handle, int op,
-                     int keyval, void *val, int *flag)
+static inline __attribute__((always_inline)) int
+attr_call(const char *name, int kind, void *handle, int op, int keyval,
+          void *val, int *flag)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     attr_obj_t o;

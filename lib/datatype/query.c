@@ -165,9 +165,9 @@ static MPI_Count elements_of(const MPI_Status *st, MPI_Datatype dt)
 
 /* MPI_Get_count and (elements) MPI_Get_elements, into an int (icount:
  * MPI_UNDEFINED past INT_MAX) or an MPI_Count (count). */
-static int status_count(const char *name, const MPI_Status *status,
-                        MPI_Datatype datatype, int elements, int *icount,
-                        MPI_Count *count)
+static inline __attribute__((always_inline)) int
+status_count(const char *name, const MPI_Status *status, MPI_Datatype datatype,
+             int elements, int *icount, MPI_Count *count)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     const void *out = icount != NULL ? (const void *)icount : count;
