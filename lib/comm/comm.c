@@ -44,7 +44,6 @@ int ucmpi_comm_init_predefined(void)
 /* MPI_Finalize after the last fence: nothing uses them any more. */
 static void finalize_predefined(void *unused)
 {
-    (void)unused;
     ucmpi_comm_destroy(&ucmpi_comm_self);
     ucmpi_comm_destroy(&ucmpi_comm_world);
 }

@@ -75,6 +75,15 @@ static inline bool ucmpi_comm_valid(MPI_Comm c)
 /* Checks a communicator argument; reports MPI_ERR_COMM (on
  * MPI_COMM_WORLD's handler) for null/freed handles. */
 int ucmpi_check_comm(MPI_Comm comm, const char *fn);
+/* The same, then the output argument `out` (called `name`) not NULL. */
+static inline int ucmpi_check_comm_out(MPI_Comm comm, const char *fn,
+                                       const void *out, const char *name)
+{
+    int rc = ucmpi_check_comm(comm, fn);
+    if (rc == MPI_SUCCESS && out == NULL)
+        rc = ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "%s is NULL", name);
+    return rc;
+}
 
 void ucmpi_comm_retain(ucmpi_comm_t *c);
 void ucmpi_comm_release(ucmpi_comm_t *c);   /* frees at refcount 0 */

@@ -31,15 +31,6 @@ static int peer(const ucmpi_cc_t *cc, int i)
     return cc->map ? cc->map[i] : i;
 }
 
-static int wait_free(ucmpi_request_t *req, MPI_Status *st)
-{
-    int rc = ucmpi_request_wait(req);
-    if (st != NULL)
-        *st = req->status;
-    ucmpi_request_free(req);
-    return rc;
-}
-
 /* Waits for and frees req; rc if it is an error, else the wait's code. */
 static int wait_keep_first(ucmpi_request_t *req, int rc)
 {
@@ -284,11 +275,6 @@ int ucmpi_cc_sendrecv(ucmpi_comm_t *comm, int sub, int tag, const void *sbuf,
                           sub, &rreq);
     int rc2 = ucmpi_isend(sbuf, (MPI_Count)sbytes, MPI_BYTE, to, tag, comm,
                           sub, UCMPI_SEND_STANDARD, &sreq);
-    int rc3 = wait_free(sreq, NULL);
-    int rc4 = wait_free(rreq, NULL);
-    if (rc1 != MPI_SUCCESS)
-        return rc1;
-    if (rc2 != MPI_SUCCESS)
-        return rc2;
-    return rc3 != MPI_SUCCESS ? rc3 : rc4;
+    int rc = wait_keep_first(sreq, rc1 != MPI_SUCCESS ? rc1 : rc2);
+    return wait_keep_first(rreq, rc);
 }

@@ -115,57 +115,68 @@ static ucmpi_comm_t *build_inter(ucmpi_group_t *local, ucmpi_group_t *remote,
     return c;
 }
 
-int ucmpi_comm_dup_internal(ucmpi_comm_t *c, ucmpi_comm_t **out)
+/* Intracomm over g (a reference the caller gives) with context id `id`,
+ * which goes back when out of memory. */
+static int build_intra(ucmpi_group_t *g, uint32_t id, ucmpi_comm_t *parent,
+                       ucmpi_comm_t **out)
+{
+    *out = ucmpi_comm_build(g, NULL, id, parent);
+    if (*out != NULL)
+        return MPI_SUCCESS;
+    ucmpi_ctx_release(id);
+    return MPI_ERR_NO_MEM;
+}
+
+/* The copy of c once its context ids are agreed (dup and idup). */
+static int dup_build(ucmpi_comm_t *c, const uint32_t *ids, ucmpi_comm_t **out)
+{
+    ucmpi_comm_t *n;
+    int rc = MPI_ERR_NO_MEM;
+
+    ucmpi_group_retain(c->group);
+    if (c->is_inter) {
+        ucmpi_group_retain(c->remote_group);
+        n = build_inter(c->group, c->remote_group, ids, c);
+    } else {
+        rc = build_intra(c->group, ids[0], c, &n);
+    }
+    if (n != NULL && (rc = inherit(c, n)) != MPI_SUCCESS) {
+        ucmpi_comm_release(n);
+        n = NULL;
+    }
+    *out = n;
+    return n != NULL ? MPI_SUCCESS : rc;
+}
+
+static int comm_dup(ucmpi_comm_t *c, ucmpi_comm_t **out)
 {
     uint32_t ids[2];
-    ucmpi_comm_t *n;
+    ucmpi_cc_t cc;
     int rc, dummy = 0;
 
     *out = NULL;
     if (c->is_inter) {
         rc = ucmpi_ctx_agree_inter(c, 2, ids, &dummy, &dummy, 0);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        ucmpi_group_retain(c->group);
-        ucmpi_group_retain(c->remote_group);
-        n = build_inter(c->group, c->remote_group, ids, c);
     } else {
-        ucmpi_cc_t cc;
         ucmpi_cc_init(&cc, c);
         rc = ucmpi_ctx_agree(&cc, 1, ids);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        ucmpi_group_retain(c->group);
-        n = ucmpi_comm_build(c->group, NULL, ids[0], c);
-        if (n == NULL)
-            ucmpi_ctx_release(ids[0]);
     }
-    if (n == NULL)
-        return MPI_ERR_NO_MEM;
-    rc = inherit(c, n);
-    if (rc != MPI_SUCCESS) {
-        ucmpi_comm_release(n);
-        return rc;
-    }
-    *out = n;
-    return MPI_SUCCESS;
+    return rc != MPI_SUCCESS ? rc : dup_build(c, ids, out);
 }
 
-static int dup_entry(MPI_Comm comm, MPI_Info info, int use_info,
-                     MPI_Comm *newcomm)
+static int dup_entry(const char *name, MPI_Comm comm, MPI_Info info,
+                     int use_info, MPI_Comm *newcomm)
 {
-    const char *fn = ucmpi_call_name();
-    int rc = ucmpi_check_comm(comm, fn);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
+    int rc = ucmpi_check_comm_out(comm, fn, newcomm, "newcomm");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (newcomm == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
     *newcomm = MPI_COMM_NULL;
     if (use_info && info != MPI_INFO_NULL && !ucmpi_info_valid(info))
         return ucmpi_err_comm(comm, MPI_ERR_INFO, fn,
                               "info is not a valid info object");
     ucmpi_comm_t *n;
-    rc = ucmpi_comm_dup_internal(comm, &n);
+    rc = comm_dup(comm, &n);
     if (rc != MPI_SUCCESS)
         return ucmpi_err_comm(comm, rc, fn, "duplicating the communicator "
                               "failed (attribute copy callback or "
@@ -181,15 +192,13 @@ static int dup_entry(MPI_Comm comm, MPI_Info info, int use_info,
 #pragma weak MPI_Comm_dup = PMPI_Comm_dup
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_dup");
-    return dup_entry(comm, MPI_INFO_NULL, 0, newcomm);
+    return dup_entry("MPI_Comm_dup", comm, MPI_INFO_NULL, 0, newcomm);
 }
 
 #pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_dup_with_info");
-    return dup_entry(comm, info, 1, newcomm);
+    return dup_entry("MPI_Comm_dup_with_info", comm, info, 1, newcomm);
 }
 
 /* MPI_Comm_idup: the context id is agreed by the progress engine; the
@@ -207,29 +216,12 @@ static void idup_done(int rc, const uint32_t *ids, void *arg)
     idup_t *d = arg;
     ucmpi_comm_t *n = NULL, *p = d->parent;
 
-    if (rc == MPI_SUCCESS && p->is_inter) {
-        ucmpi_group_retain(p->group);
-        ucmpi_group_retain(p->remote_group);
-        n = build_inter(p->group, p->remote_group, ids, p);
-        if (n == NULL)
-            rc = MPI_ERR_NO_MEM;
-    } else if (rc == MPI_SUCCESS) {
-        ucmpi_group_retain(p->group);
-        n = ucmpi_comm_build(p->group, NULL, ids[0], p);
-        if (n == NULL) {
-            ucmpi_ctx_release(ids[0]);
-            rc = MPI_ERR_NO_MEM;
-        }
-    }
-    if (n != NULL) {
-        if ((rc = inherit(p, n)) != MPI_SUCCESS) {
-            ucmpi_comm_release(n);
-            n = NULL;
-        } else if (d->use_info) {
-            ucmpi_info_destroy(n->info);
-            n->info = d->hints;
-            d->hints = NULL;
-        }
+    if (rc == MPI_SUCCESS)
+        rc = dup_build(p, ids, &n);
+    if (n != NULL && d->use_info) {
+        ucmpi_info_destroy(n->info);
+        n->info = d->hints;
+        d->hints = NULL;
     }
     ucmpi_info_destroy(d->hints);
     *d->newcomm = n ? n : MPI_COMM_NULL;
@@ -239,10 +231,10 @@ static void idup_done(int rc, const uint32_t *ids, void *arg)
     free(d);
 }
 
-static int idup_entry(MPI_Comm comm, MPI_Info info, int use_info,
-                      MPI_Comm *newcomm, MPI_Request *request)
+static int idup_entry(const char *name, MPI_Comm comm, MPI_Info info,
+                      int use_info, MPI_Comm *newcomm, MPI_Request *request)
 {
-    const char *fn = ucmpi_call_name();
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = ucmpi_check_comm(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -282,21 +274,19 @@ static int idup_entry(MPI_Comm comm, MPI_Info info, int use_info,
 #pragma weak MPI_Comm_idup = PMPI_Comm_idup
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_idup");
-    return idup_entry(comm, MPI_INFO_NULL, 0, newcomm, request);
+    return idup_entry("MPI_Comm_idup", comm, MPI_INFO_NULL, 0, newcomm,
+                      request);
 }
 
 #pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
                              MPI_Request *request)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_idup_with_info");
-    return idup_entry(comm, info, 1, newcomm, request);
+    return idup_entry("MPI_Comm_idup_with_info", comm, info, 1, newcomm,
+                      request);
 }
 
-/* ------------------------------------------------------------------ */
-/* create, create_group                                               */
-/* ------------------------------------------------------------------ */
+/* ---- create, create_group ---- */
 int ucmpi_comm_create_internal(ucmpi_comm_t *c, ucmpi_group_t *group,
                                ucmpi_comm_t **out)
 {
@@ -313,12 +303,7 @@ int ucmpi_comm_create_internal(ucmpi_comm_t *c, ucmpi_group_t *group,
         return MPI_SUCCESS;
     }
     ucmpi_group_retain(group);
-    *out = ucmpi_comm_build(group, NULL, id, c);
-    if (*out == NULL) {
-        ucmpi_ctx_release(id);
-        return MPI_ERR_NO_MEM;
-    }
-    return MPI_SUCCESS;
+    return build_intra(group, id, c, out);
 }
 
 /* Comm ranks of the members of g (all must belong to c's group). */
@@ -445,12 +430,7 @@ int ucmpi_comm_create_group_internal(MPI_Comm comm, MPI_Group group, int tag,
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_group_retain(group);
-    *newcomm = ucmpi_comm_build(group, NULL, id, comm);
-    if (*newcomm == NULL) {
-        ucmpi_ctx_release(id);
-        return MPI_ERR_NO_MEM;
-    }
-    return MPI_SUCCESS;
+    return build_intra(group, id, comm, newcomm);
 }
 
 #pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
@@ -479,9 +459,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
     return MPI_SUCCESS;
 }
 
-/* ------------------------------------------------------------------ */
-/* split                                                              */
-/* ------------------------------------------------------------------ */
+/* ---- split ---- */
 typedef struct {
     int color, key, rank;
 } ckr_t;
@@ -536,12 +514,7 @@ static int split_intra(ucmpi_comm_t *c, int color, int key,
     }
     ucmpi_group_t *g = color_group(all, c->size, color, c->group);
     free(all);
-    *out = g ? ucmpi_comm_build(g, NULL, id, c) : NULL;
-    if (*out == NULL) {
-        ucmpi_ctx_release(id);
-        return MPI_ERR_NO_MEM;
-    }
-    return MPI_SUCCESS;
+    return build_intra(g, id, c, out);
 }
 
 /* Each group splits locally; equal colours on both sides pair up. */
@@ -604,11 +577,9 @@ int ucmpi_comm_split_internal(ucmpi_comm_t *c, int color, int key,
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_split";
-    int rc = ucmpi_check_comm(comm, fn);
+    int rc = ucmpi_check_comm_out(comm, fn, newcomm, "newcomm");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (newcomm == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
     if (color < 0 && color != MPI_UNDEFINED)
         return ucmpi_err_comm(comm, MPI_ERR_ARG, fn,
                               "color %d is negative (and not "
@@ -619,9 +590,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
-/* ------------------------------------------------------------------ */
-/* free                                                               */
-/* ------------------------------------------------------------------ */
+/* ---- free ---- */
 int ucmpi_comm_check_freeable(MPI_Comm *comm,
                               const char *verb)
 {

@@ -51,7 +51,7 @@ static void ctx_init(void)
     ctx_ready = 1;
 }
 
-void ucmpi_ctx_mask(uint64_t *mask)
+static void ctx_mask(uint64_t *mask)
 {
     ucmpi_lock();
     if (!ctx_ready)
@@ -60,7 +60,7 @@ void ucmpi_ctx_mask(uint64_t *mask)
     ucmpi_unlock();
 }
 
-int ucmpi_ctx_pick(const uint64_t *mask, int n, uint32_t *ids)
+static int ctx_pick(const uint64_t *mask, int n, uint32_t *ids)
 {
     int got = 0;
     for (int w = 0; w < UCMPI_CTX_WORDS && got < n; w++)
@@ -104,14 +104,7 @@ uint64_t ucmpi_ctx_stamp(uint32_t id)
     return st;
 }
 
-void ucmpi_ctx_finalize(void)
-{
-    ctx_ready = 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Who may offer its real mask                                        */
-/* ------------------------------------------------------------------ */
+/* ---- Who may offer its real mask ---- */
 typedef struct agree_op {
     struct agree_op *next;
     uint64_t key;
@@ -214,13 +207,13 @@ static void fill_round(agree_op_t *op, uint64_t *buf)
     buf[STAMP_WORD] = ~ctx_epoch;
     if (op->rounds == 0 && eager_owner == NULL) {
         uint64_t m[UCMPI_CTX_WORDS];
-        ucmpi_ctx_mask(m);
+        ctx_mask(m);
         skip_offered(m, op);
         memcpy(buf, m, sizeof(offered_eager));
         memcpy(offered_eager, buf, sizeof(offered_eager));
         eager_owner = op;
     } else if (take_lock(op)) {
-        ucmpi_ctx_mask(buf);
+        ctx_mask(buf);
         keep_reserve(buf);
         skip_offered(buf, op);
         memcpy(offered, buf, sizeof(offered));
@@ -240,7 +233,7 @@ static int end_round(agree_op_t *op, const uint64_t *buf, int n,
     for (int w = 0; w < UCMPI_CTX_WORDS; w++)
         common += __builtin_popcountll(buf[w]);
     if (common >= n || buf[UCMPI_CTX_WORDS] != 0)
-        rc = ucmpi_ctx_pick(buf, n, ids);
+        rc = ctx_pick(buf, n, ids);
     if (rc == MPI_SUCCESS)
         stamp_ids(~buf[STAMP_WORD] + 1, n, ids);
     drop_offers(op);
@@ -287,9 +280,9 @@ static int agree_alone(int n, uint32_t *ids)
 {
     uint64_t m[UCMPI_CTX_WORDS];
     ucmpi_lock();
-    ucmpi_ctx_mask(m);
+    ctx_mask(m);
     skip_offered(m, NULL);
-    int rc = ucmpi_ctx_pick(m, n, ids);
+    int rc = ctx_pick(m, n, ids);
     if (rc == MPI_SUCCESS)
         stamp_ids(ctx_epoch + 1, n, ids);
     ucmpi_unlock();

@@ -8,9 +8,6 @@
 #include "comm/comm.h"
 #include "core/hooks.h"
 
-/* ---- attributes (attr.c) ---- */
-void ucmpi_attr_finalize(void);
-
 /* ---- info (info.c) ---- */
 MPI_Info ucmpi_info_new(void);
 bool ucmpi_info_valid(MPI_Info info);
@@ -18,7 +15,6 @@ void ucmpi_info_destroy(MPI_Info info);
 /* Copy of src with the keys keep() accepts (all when keep is NULL); NULL
  * when out of memory.  src may be MPI_INFO_NULL (empty copy). */
 MPI_Info ucmpi_info_filter(MPI_Info src, bool (*keep)(const char *key));
-void ucmpi_info_finalize(void);
 /* Value of key in info (NULL if absent or info is null/invalid). */
 const char *ucmpi_info_lookup(MPI_Info info, const char *key);
 
@@ -90,10 +86,7 @@ int ucmpi_cc_sendrecv(ucmpi_comm_t *comm, int sub, int tag, const void *sbuf,
 #define UCMPI_CTX_IDS 4096    /* < 2^16: the tag keeps 18 bits for ctx*4+sub */
 #define UCMPI_CTX_WORDS (UCMPI_CTX_IDS / 64)
 #define UCMPI_CTX_MAX_EXTRA 4
-void ucmpi_ctx_mask(uint64_t *mask);          /* my free ids */
-int ucmpi_ctx_pick(const uint64_t *mask, int n, uint32_t *ids);
 void ucmpi_ctx_release(uint32_t id);
-void ucmpi_ctx_finalize(void);
 /* n ids free on every participant of cc, reserved locally. */
 int ucmpi_ctx_agree(const ucmpi_cc_t *cc, int n, uint32_t *ids);
 /* The same, allgathering `bytes` from each participant into out with the
@@ -133,8 +126,6 @@ int ucmpi_ctx_agree_inter(ucmpi_comm_t *inter, int n, uint32_t *ids,
  * NULL when out of memory (then the references are dropped). */
 ucmpi_comm_t *ucmpi_comm_build(ucmpi_group_t *group, ucmpi_group_t *remote,
                                uint32_t ctx, ucmpi_comm_t *parent);
-int ucmpi_comm_dup_internal(ucmpi_comm_t *c, ucmpi_comm_t **out);
-/* Split of intracomm c; color MPI_UNDEFINED gives NULL. */
 /* MPI_Comm_free's and MPI_Comm_disconnect's checks: *comm is a valid
  * communicator the user may free (VERB: "freed", "disconnected"). */
 int ucmpi_comm_check_freeable(MPI_Comm *comm,

@@ -40,12 +40,9 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 #pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
 int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
 {
-    int rc = ucmpi_check_comm(comm, "MPI_Comm_set_name");
+    int rc = ucmpi_check_comm_out(comm, "MPI_Comm_set_name", name, "name");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (name == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, "MPI_Comm_set_name",
-                              "name is NULL");
     /* Longer names are truncated, as the standard allows. */
     strncpy(comm->name, name, MPI_MAX_OBJECT_NAME - 1);
     comm->name[MPI_MAX_OBJECT_NAME - 1] = '\0';
@@ -75,14 +72,10 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 #pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
-    int rc = ucmpi_check_comm(comm, "MPI_Comm_test_inter");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (flag == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, "MPI_Comm_test_inter",
-                              "flag is NULL");
-    *flag = comm->is_inter;
-    return MPI_SUCCESS;
+    int rc = ucmpi_check_comm_out(comm, "MPI_Comm_test_inter", flag, "flag");
+    if (rc == MPI_SUCCESS)
+        *flag = comm->is_inter;
+    return rc;
 }
 
 static int check_inter(MPI_Comm comm, const void *out)
@@ -122,9 +115,7 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
     return rc;
 }
 
-/* ------------------------------------------------------------------ */
-/* Info hints                                                         */
-/* ------------------------------------------------------------------ */
+/* ---- Info hints ---- */
 /* Hints a communicator keeps: the standard's mpi_* keys and our own;
  * anything else is ignored (and not returned by MPI_Comm_get_info). */
 static bool known_hint(const char *key)
@@ -159,11 +150,9 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
     const char *fn = "MPI_Comm_get_info";
-    int rc = ucmpi_check_comm(comm, fn);
+    int rc = ucmpi_check_comm_out(comm, fn, info_used, "info_used");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (info_used == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "info_used is NULL");
     *info_used = ucmpi_info_filter(comm->info, NULL);
     if (*info_used == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");

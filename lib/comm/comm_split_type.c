@@ -33,7 +33,6 @@ static int load_topology(void)
 
 static void split_type_finalize(void *unused)
 {
-    (void)unused;
     if (topo_state == 1)
         hwloc_topology_destroy(topo);
     topo_state = 0;

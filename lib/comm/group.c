@@ -39,7 +39,7 @@ ucmpi_group_t *ucmpi_group_create_range(int first, int size, int stride)
     return g;
 }
 
-ucmpi_group_t *ucmpi_group_create_table(int *ranks, int size)
+static ucmpi_group_t *group_create_table(int *ranks, int size)
 {
     ucmpi_group_t *g = group_new(size);
     if (g == NULL)
@@ -68,9 +68,7 @@ void ucmpi_group_release(ucmpi_group_t *g)
     free(g);
 }
 
-/* ------------------------------------------------------------------ */
-/* Set logic on groups (pure: no communication, unit-tested)          */
-/* ------------------------------------------------------------------ */
+/* ---- Set logic on groups (pure: no communication, unit-tested) ---- */
 
 ucmpi_group_t *ucmpi_group_from_table(int *ranks, int size)
 {
@@ -90,7 +88,7 @@ ucmpi_group_t *ucmpi_group_from_table(int *ranks, int size)
             free(ranks);
         return g;
     }
-    return ucmpi_group_create_table(ranks, size);
+    return group_create_table(ranks, size);
 }
 
 int *ucmpi_group_to_table(const ucmpi_group_t *g)

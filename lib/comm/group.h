@@ -31,8 +31,6 @@ static inline int ucmpi_group_world(const ucmpi_group_t *g, int i)
 
 /* New group of `size` world ranks first, first+stride, ... (refcount 1). */
 ucmpi_group_t *ucmpi_group_create_range(int first, int size, int stride);
-/* New group taking ownership of a malloc'd table of world ranks. */
-ucmpi_group_t *ucmpi_group_create_table(int *ranks, int size);
 void ucmpi_group_retain(ucmpi_group_t *g);
 void ucmpi_group_release(ucmpi_group_t *g);
 

@@ -170,102 +170,95 @@ static int give(MPI_Group g, MPI_Group from, MPI_Group *out)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Group_incl = PMPI_Group_incl
-int PMPI_Group_incl(MPI_Group group, int n, const int ranks[],
-                    MPI_Group *newgroup)
+/* incl/excl take a rank list, range_incl/range_excl a range list. */
+typedef ucmpi_group_t *(*by_ranks_fn)(const ucmpi_group_t *, int,
+                                      const int *);
+typedef ucmpi_group_t *(*by_ranges_fn)(const ucmpi_group_t *, int,
+                                       int (*)[3]);
+
+static int derive(const char *name, MPI_Group group, int n, const int *ranks,
+                  by_ranks_fn f, int ranges[][3], by_ranges_fn rf,
+                  MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_incl");
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = enter(group, NULL);
     if (rc == MPI_SUCCESS)
         rc = out_null(newgroup, "newgroup");
     if (rc == MPI_SUCCESS)
-        rc = check_rank_list(group, n, ranks);
-    return rc ? rc
-              : give(ucmpi_group_incl(group, n, ranks),
-                     group, newgroup);
+        rc = f ? check_rank_list(group, n, ranks)
+               : check_ranges(group, n, ranges);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return give(f ? f(group, n, ranks) : rf(group, n, ranges), group,
+                newgroup);
+}
+
+#pragma weak MPI_Group_incl = PMPI_Group_incl
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[],
+                    MPI_Group *newgroup)
+{
+    return derive("MPI_Group_incl", group, n, ranks, ucmpi_group_incl, NULL,
+                  NULL, newgroup);
 }
 
 #pragma weak MPI_Group_excl = PMPI_Group_excl
 int PMPI_Group_excl(MPI_Group group, int n, const int ranks[],
                     MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_excl");
-    int rc = enter(group, NULL);
-    if (rc == MPI_SUCCESS)
-        rc = out_null(newgroup, "newgroup");
-    if (rc == MPI_SUCCESS)
-        rc = check_rank_list(group, n, ranks);
-    return rc ? rc
-              : give(ucmpi_group_excl(group, n, ranks),
-                     group, newgroup);
+    return derive("MPI_Group_excl", group, n, ranks, ucmpi_group_excl, NULL,
+                  NULL, newgroup);
 }
 
 #pragma weak MPI_Group_range_incl = PMPI_Group_range_incl
 int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3],
                           MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_range_incl");
-    int rc = enter(group, NULL);
-    if (rc == MPI_SUCCESS)
-        rc = out_null(newgroup, "newgroup");
-    if (rc == MPI_SUCCESS)
-        rc = check_ranges(group, n, ranges);
-    return rc ? rc
-              : give(ucmpi_group_range_incl(group, n, ranges),
-                     group, newgroup);
+    return derive("MPI_Group_range_incl", group, n, NULL, NULL, ranges,
+                  ucmpi_group_range_incl, newgroup);
 }
 
 #pragma weak MPI_Group_range_excl = PMPI_Group_range_excl
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3],
                           MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_range_excl");
-    int rc = enter(group, NULL);
+    return derive("MPI_Group_range_excl", group, n, NULL, NULL, ranges,
+                  ucmpi_group_range_excl, newgroup);
+}
+
+/* union, intersection and difference */
+static int combine(const char *name, MPI_Group g1, MPI_Group g2,
+                   MPI_Group *newgroup,
+                   ucmpi_group_t *(*f)(const ucmpi_group_t *,
+                                       const ucmpi_group_t *))
+{
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
+    int rc = enter(g1, g2);
     if (rc == MPI_SUCCESS)
         rc = out_null(newgroup, "newgroup");
-    if (rc == MPI_SUCCESS)
-        rc = check_ranges(group, n, ranges);
-    return rc ? rc
-              : give(ucmpi_group_range_excl(group, n, ranges),
-                     group, newgroup);
+    return rc ? rc : give(f(g1, g2), g1, newgroup);
 }
 
 #pragma weak MPI_Group_union = PMPI_Group_union
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_union");
-    int rc = enter(group1, group2);
-    if (rc == MPI_SUCCESS)
-        rc = out_null(newgroup, "newgroup");
-    return rc ? rc
-              : give(ucmpi_group_union(group1, group2),
-                     group1, newgroup);
+    return combine("MPI_Group_union", group1, group2, newgroup,
+                   ucmpi_group_union);
 }
 
 #pragma weak MPI_Group_intersection = PMPI_Group_intersection
 int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2,
                             MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_intersection");
-    int rc = enter(group1, group2);
-    if (rc == MPI_SUCCESS)
-        rc = out_null(newgroup, "newgroup");
-    return rc ? rc
-              : give(ucmpi_group_intersection(group1, group2),
-                     group1, newgroup);
+    return combine("MPI_Group_intersection", group1, group2, newgroup,
+                   ucmpi_group_intersection);
 }
 
 #pragma weak MPI_Group_difference = PMPI_Group_difference
 int PMPI_Group_difference(MPI_Group group1, MPI_Group group2,
                           MPI_Group *newgroup)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Group_difference");
-    int rc = enter(group1, group2);
-    if (rc == MPI_SUCCESS)
-        rc = out_null(newgroup, "newgroup");
-    return rc ? rc
-              : give(ucmpi_group_difference(group1, group2),
-                     group1, newgroup);
+    return combine("MPI_Group_difference", group1, group2, newgroup,
+                   ucmpi_group_difference);
 }
 
 #pragma weak MPI_Group_translate_ranks = PMPI_Group_translate_ranks
@@ -305,12 +298,7 @@ int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 #pragma weak MPI_Comm_group = PMPI_Comm_group
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
-    int rc = ucmpi_check_initialized("MPI_Comm_group");
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_check_comm(comm, "MPI_Comm_group");
-    if (rc == MPI_SUCCESS && group == NULL)
-        rc = ucmpi_err_comm(comm, MPI_ERR_ARG, "MPI_Comm_group",
-                            "group is NULL");
+    int rc = ucmpi_check_comm_out(comm, "MPI_Comm_group", group, "group");
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_group_retain(comm->group);

@@ -28,6 +28,13 @@ typedef struct {
 int ucmpi_topo_neighbors(ucmpi_comm_t *c, int *indegree, const int **sources,
                          int *outdegree, const int **dests);
 
+/* comm carries a topology of `kind` (*t set); else MPI_ERR_TOPOLOGY. */
+int ucmpi_topo_check(MPI_Comm comm, int kind, ucmpi_topo_t **t);
+/* malloc'd copy of n ints (at least one slot; a NULL a copies nothing). */
+int *ucmpi_topo_ints(const int *a, int n);
+/* A communicator over the first nnodes ranks of comm (NULL elsewhere). */
+int ucmpi_topo_comm_prefix(ucmpi_comm_t *comm, int nnodes, ucmpi_comm_t **out);
+
 /* Pure helpers (topo_util.c, unit-tested). */
 /* Fills the zero entries of dims so the product is nnodes and the values
  * are as close as possible, non-increasing; MPI_ERR_DIMS if impossible. */

@@ -29,7 +29,7 @@ void ucmpi_topo_destroy(void *p)
     free(t);
 }
 
-static int *dup_ints(const int *a, int n)
+int *ucmpi_topo_ints(const int *a, int n)
 {
     int *r = malloc((n > 0 ? (size_t)n : 1) * sizeof(int));
     if (r != NULL && a != NULL && n > 0)
@@ -46,14 +46,14 @@ int ucmpi_topo_dup(ucmpi_comm_t *from, ucmpi_comm_t *to)
     if (t == NULL)
         return MPI_ERR_NO_MEM;
     *t = *s;
-    t->dims = dup_ints(s->dims, s->ndims);
-    t->periods = dup_ints(s->periods, s->ndims);
-    t->index = s->index ? dup_ints(s->index, s->nnodes) : NULL;
-    t->edges = s->edges ? dup_ints(s->edges, s->nedges) : NULL;
-    t->sweights = s->sweights ? dup_ints(s->sweights, s->indegree) : NULL;
-    t->dweights = s->dweights ? dup_ints(s->dweights, s->outdegree) : NULL;
-    t->sources = dup_ints(s->sources, s->indegree);
-    t->dests = dup_ints(s->dests, s->outdegree);
+    t->dims = ucmpi_topo_ints(s->dims, s->ndims);
+    t->periods = ucmpi_topo_ints(s->periods, s->ndims);
+    t->index = s->index ? ucmpi_topo_ints(s->index, s->nnodes) : NULL;
+    t->edges = s->edges ? ucmpi_topo_ints(s->edges, s->nedges) : NULL;
+    t->sweights = s->sweights ? ucmpi_topo_ints(s->sweights, s->indegree) : NULL;
+    t->dweights = s->dweights ? ucmpi_topo_ints(s->dweights, s->outdegree) : NULL;
+    t->sources = ucmpi_topo_ints(s->sources, s->indegree);
+    t->dests = ucmpi_topo_ints(s->dests, s->outdegree);
     to->topo = t;
     if (!t->dims || !t->periods || !t->sources || !t->dests ||
         (s->index && !t->index) || (s->edges && !t->edges) ||
@@ -103,7 +103,7 @@ static ucmpi_topo_t *cart_topo(int ndims, const int *dims, const int *periods,
         return NULL;
     t->kind = MPI_CART;
     t->ndims = ndims;
-    t->dims = dup_ints(dims, ndims);
+    t->dims = ucmpi_topo_ints(dims, ndims);
     t->periods = malloc((ndims > 0 ? (size_t)ndims : 1) * sizeof(int));
     if (t->dims == NULL || t->periods == NULL) {
         ucmpi_topo_destroy(t);
@@ -145,7 +145,6 @@ static int check_dims(MPI_Comm comm, int ndims, const int *dims,
     return MPI_SUCCESS;
 }
 
-/* A communicator over the first nnodes ranks of comm (NULL elsewhere). */
 int ucmpi_topo_comm_prefix(ucmpi_comm_t *comm, int nnodes, ucmpi_comm_t **out)
 {
     int range[1][3] = {{0, nnodes - 1, 1}};
@@ -187,17 +186,19 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
     return MPI_SUCCESS;
 }
 
-/* comm must carry a cartesian topology. */
-static int check_cart(MPI_Comm comm, ucmpi_topo_t **t)
+int ucmpi_topo_check(MPI_Comm comm, int kind, ucmpi_topo_t **t)
 {
+    static const char *const names[] = {[MPI_GRAPH] = "graph",
+                                        [MPI_CART] = "cartesian",
+                                        [MPI_DIST_GRAPH] = "distributed graph"};
     const char *fn = ucmpi_call_name();
     int rc = ucmpi_check_comm(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     *t = comm->topo;
-    if (*t == NULL || (*t)->kind != MPI_CART)
+    if (*t == NULL || (*t)->kind != kind)
         return ucmpi_err_comm(comm, MPI_ERR_TOPOLOGY, fn,
-                              "comm has no cartesian topology");
+                              "comm has no %s topology", names[kind]);
     return MPI_SUCCESS;
 }
 
@@ -206,7 +207,7 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cartdim_get");
     ucmpi_topo_t *t;
-    int rc = check_cart(comm, &t);
+    int rc = ucmpi_topo_check(comm, MPI_CART, &t);
     if (rc == MPI_SUCCESS && ndims == NULL)
         rc = ucmpi_err_comm(comm, MPI_ERR_ARG, "MPI_Cartdim_get",
                             "ndims is NULL");
@@ -221,7 +222,7 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[],
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cart_get");
     ucmpi_topo_t *t;
-    int rc = check_cart(comm, &t);
+    int rc = ucmpi_topo_check(comm, MPI_CART, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if (maxdims < t->ndims)
@@ -243,7 +244,7 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cart_rank");
     ucmpi_topo_t *t;
-    int rc = check_cart(comm, &t);
+    int rc = ucmpi_topo_check(comm, MPI_CART, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if ((t->ndims > 0 && coords == NULL) || rank == NULL)
@@ -264,7 +265,7 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cart_coords");
     ucmpi_topo_t *t;
-    int rc = check_cart(comm, &t);
+    int rc = ucmpi_topo_check(comm, MPI_CART, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if (rank < 0 || rank >= comm->size)
@@ -284,7 +285,7 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp,
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cart_shift");
     ucmpi_topo_t *t;
-    int rc = check_cart(comm, &t);
+    int rc = ucmpi_topo_check(comm, MPI_CART, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if (direction < 0 || direction >= t->ndims)
@@ -305,7 +306,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Cart_sub");
     ucmpi_topo_t *t;
-    int rc = check_cart(comm, &t);
+    int rc = ucmpi_topo_check(comm, MPI_CART, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if ((t->ndims > 0 && remain_dims == NULL) || newcomm == NULL)
@@ -396,10 +397,7 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 #pragma weak MPI_Topo_test = PMPI_Topo_test
 int PMPI_Topo_test(MPI_Comm comm, int *status)
 {
-    int rc = ucmpi_check_comm(comm, "MPI_Topo_test");
-    if (rc == MPI_SUCCESS && status == NULL)
-        rc = ucmpi_err_comm(comm, MPI_ERR_ARG, "MPI_Topo_test",
-                            "status is NULL");
+    int rc = ucmpi_check_comm_out(comm, "MPI_Topo_test", status, "status");
     if (rc == MPI_SUCCESS)
         *status = comm->topo ? ((ucmpi_topo_t *)comm->topo)->kind
                              : MPI_UNDEFINED;

@@ -11,16 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ucmpi_topo_comm_prefix(ucmpi_comm_t *comm, int nnodes, ucmpi_comm_t **out);
-
-static int *copy_ints(const int *a, int n)
-{
-    int *r = malloc((n > 0 ? (size_t)n : 1) * sizeof(int));
-    if (r != NULL && n > 0)
-        memcpy(r, a, n * sizeof(int));
-    return r;
-}
-
 static ucmpi_topo_t *graph_topo(int nnodes, const int *index,
                                 const int *edges, int rank)
 {
@@ -30,11 +20,11 @@ static ucmpi_topo_t *graph_topo(int nnodes, const int *index,
     t->kind = MPI_GRAPH;
     t->nnodes = nnodes;
     t->nedges = nnodes ? index[nnodes - 1] : 0;
-    t->index = copy_ints(index, nnodes);
-    t->edges = copy_ints(edges, t->nedges);
+    t->index = ucmpi_topo_ints(index, nnodes);
+    t->edges = ucmpi_topo_ints(edges, t->nedges);
     int first = rank > 0 ? index[rank - 1] : 0, deg = index[rank] - first;
-    t->sources = copy_ints(edges + first, deg);
-    t->dests = copy_ints(edges + first, deg);
+    t->sources = ucmpi_topo_ints(edges + first, deg);
+    t->dests = ucmpi_topo_ints(edges + first, deg);
     t->indegree = t->outdegree = deg;
     if (!t->index || !t->edges || !t->sources || !t->dests) {
         ucmpi_topo_destroy(t);
@@ -83,28 +73,12 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
     return MPI_SUCCESS;
 }
 
-static int check_graph(MPI_Comm comm, int kind,
-                       ucmpi_topo_t **t)
-{
-    const char *fn = ucmpi_call_name();
-    int rc = ucmpi_check_comm(comm, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    *t = comm->topo;
-    if (*t == NULL || (*t)->kind != kind)
-        return ucmpi_err_comm(comm, MPI_ERR_TOPOLOGY, fn,
-                              "comm has no %s topology",
-                              kind == MPI_GRAPH ? "graph"
-                                                : "distributed graph");
-    return MPI_SUCCESS;
-}
-
 #pragma weak MPI_Graphdims_get = PMPI_Graphdims_get
 int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Graphdims_get");
     ucmpi_topo_t *t;
-    int rc = check_graph(comm, MPI_GRAPH, &t);
+    int rc = ucmpi_topo_check(comm, MPI_GRAPH, &t);
     if (rc == MPI_SUCCESS && (nnodes == NULL || nedges == NULL))
         rc = ucmpi_err_comm(comm, MPI_ERR_ARG, "MPI_Graphdims_get",
                             "nnodes or nedges is NULL");
@@ -121,7 +95,7 @@ int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Graph_get");
     ucmpi_topo_t *t;
-    int rc = check_graph(comm, MPI_GRAPH, &t);
+    int rc = ucmpi_topo_check(comm, MPI_GRAPH, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if (maxindex < 0 || maxedges < 0 || (maxindex > 0 && !index) ||
@@ -149,7 +123,7 @@ int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Graph_neighbors_count");
     ucmpi_topo_t *t;
-    int rc = check_graph(comm, MPI_GRAPH, &t);
+    int rc = ucmpi_topo_check(comm, MPI_GRAPH, &t);
     if (rc == MPI_SUCCESS)
         rc = check_graph_rank(comm, t, rank);
     if (rc == MPI_SUCCESS && nneighbors == NULL)
@@ -165,7 +139,7 @@ int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors,
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Graph_neighbors");
     ucmpi_topo_t *t;
-    int rc = check_graph(comm, MPI_GRAPH, &t);
+    int rc = ucmpi_topo_check(comm, MPI_GRAPH, &t);
     if (rc == MPI_SUCCESS)
         rc = check_graph_rank(comm, t, rank);
     if (rc != MPI_SUCCESS)
@@ -196,9 +170,7 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[],
     return MPI_SUCCESS;
 }
 
-/* ------------------------------------------------------------------ */
-/* Distributed graphs                                                 */
-/* ------------------------------------------------------------------ */
+/* ---- Distributed graphs ---- */
 static ucmpi_topo_t *dist_topo(int indeg, const int *src, const int *sw,
                                int outdeg, const int *dst, const int *dw,
                                int weighted)
@@ -210,11 +182,11 @@ static ucmpi_topo_t *dist_topo(int indeg, const int *src, const int *sw,
     t->weighted = weighted;
     t->indegree = indeg;
     t->outdegree = outdeg;
-    t->sources = copy_ints(src, indeg);
-    t->dests = copy_ints(dst, outdeg);
+    t->sources = ucmpi_topo_ints(src, indeg);
+    t->dests = ucmpi_topo_ints(dst, outdeg);
     if (weighted) {
-        t->sweights = copy_ints(sw, indeg);
-        t->dweights = copy_ints(dw, outdeg);
+        t->sweights = ucmpi_topo_ints(sw, indeg);
+        t->dweights = ucmpi_topo_ints(dw, outdeg);
     }
     if (!t->sources || !t->dests ||
         (weighted && (!t->sweights || !t->dweights))) {
@@ -445,7 +417,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
 
 static int check_dist(MPI_Comm comm, ucmpi_topo_t **t)
 {
-    return check_graph(comm, MPI_DIST_GRAPH, t);
+    return ucmpi_topo_check(comm, MPI_DIST_GRAPH, t);
 }
 
 #pragma weak MPI_Dist_graph_neighbors_count = PMPI_Dist_graph_neighbors_count

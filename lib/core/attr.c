@@ -43,9 +43,7 @@ static int nkeyvals, keyvals_cap;
 
 static const char *kind_name[] = {"communicator", "datatype", "window"};
 
-/* ------------------------------------------------------------------ */
-/* Predefined callbacks (the MPI_*_FN macros of mpi.h)                */
-/* ------------------------------------------------------------------ */
+/* ---- Predefined callbacks (the MPI_*_FN macros of mpi.h) ---- */
 int ucmpi_comm_null_copy_fn(MPI_Comm c, int k, void *x, void *in, void *out,
                             int *flag)
 {
@@ -66,49 +64,15 @@ int ucmpi_comm_null_delete_fn(MPI_Comm c, int k, void *v, void *x)
     return MPI_SUCCESS;
 }
 
-int ucmpi_type_null_copy_fn(MPI_Datatype t, int k, void *x, void *in,
-                            void *out, int *flag)
-{
-    *flag = 0;
-    return MPI_SUCCESS;
-}
+/* The handle argument is unused, so the type and window kinds share them. */
+#pragma weak ucmpi_type_null_copy_fn = ucmpi_comm_null_copy_fn
+#pragma weak ucmpi_type_dup_fn = ucmpi_comm_dup_fn
+#pragma weak ucmpi_type_null_delete_fn = ucmpi_comm_null_delete_fn
+#pragma weak ucmpi_win_null_copy_fn = ucmpi_comm_null_copy_fn
+#pragma weak ucmpi_win_dup_fn = ucmpi_comm_dup_fn
+#pragma weak ucmpi_win_null_delete_fn = ucmpi_comm_null_delete_fn
 
-int ucmpi_type_dup_fn(MPI_Datatype t, int k, void *x, void *in, void *out,
-                      int *flag)
-{
-    *(void **)out = in;
-    *flag = 1;
-    return MPI_SUCCESS;
-}
-
-int ucmpi_type_null_delete_fn(MPI_Datatype t, int k, void *v, void *x)
-{
-    return MPI_SUCCESS;
-}
-
-int ucmpi_win_null_copy_fn(MPI_Win w, int k, void *x, void *in, void *out,
-                           int *flag)
-{
-    *flag = 0;
-    return MPI_SUCCESS;
-}
-
-int ucmpi_win_dup_fn(MPI_Win w, int k, void *x, void *in, void *out,
-                     int *flag)
-{
-    *(void **)out = in;
-    *flag = 1;
-    return MPI_SUCCESS;
-}
-
-int ucmpi_win_null_delete_fn(MPI_Win w, int k, void *v, void *x)
-{
-    return MPI_SUCCESS;
-}
-
-/* ------------------------------------------------------------------ */
-/* Keyvals                                                            */
-/* ------------------------------------------------------------------ */
+/* ---- Keyvals ---- */
 static keyval_t *keyval_lookup(int id)
 {
     if (id < UCMPI_KEYVAL_BASE || id >= UCMPI_KEYVAL_BASE + nkeyvals)
@@ -165,9 +129,7 @@ static int predefined_kind(int id)
     return id >= MPI_WIN_BASE ? UCMPI_ATTR_WIN : UCMPI_ATTR_COMM;
 }
 
-/* ------------------------------------------------------------------ */
-/* Callbacks                                                          */
-/* ------------------------------------------------------------------ */
+/* ---- Callbacks ---- */
 static int call_copy(int kind, keyval_t *kv, void *old, void *in, void *out,
                      int *flag)
 {
@@ -204,9 +166,7 @@ static int call_delete(int kind, keyval_t *kv, void *obj, void *val)
     }
 }
 
-/* ------------------------------------------------------------------ */
-/* Lists (the interface of lib/core/attr.h)                                 */
-/* ------------------------------------------------------------------ */
+/* ---- Lists (the interface of lib/core/attr.h) ---- */
 static attr_t **list_find(void **attrs, keyval_t *kv)
 {
     attr_t **pp = (attr_t **)attrs;
@@ -266,9 +226,7 @@ int ucmpi_attr_copy_all(int kind, void *old_handle, void *new_handle,
     return rc;
 }
 
-/* ------------------------------------------------------------------ */
-/* Generic set/get/delete on an attribute list                        */
-/* ------------------------------------------------------------------ */
+/* ---- Generic set/get/delete on an attribute list ---- */
 typedef struct {
     int kind;
     void *handle;             /* MPI_Comm / MPI_Datatype / MPI_Win */
@@ -439,16 +397,10 @@ static int attr_get(const attr_obj_t *o, int id, void *val, int *flag)
     return MPI_SUCCESS;
 }
 
-/* ------------------------------------------------------------------ */
-/* Object lookup per kind                                             */
-/* ------------------------------------------------------------------ */
+/* ---- Object lookup per kind ---- */
 static int comm_obj(MPI_Comm comm, attr_obj_t *o)
 {
-    const char *fn = ucmpi_call_name();
-    int rc = ucmpi_check_initialized(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_check_comm(comm, fn);
+    int rc = ucmpi_check_comm(comm, ucmpi_call_name());
     if (rc != MPI_SUCCESS)
         return rc;
     *o = (attr_obj_t){UCMPI_ATTR_COMM, comm, &comm->attrs, UCMPI_OBJ_COMM,
@@ -460,10 +412,7 @@ static int type_obj(MPI_Datatype dt, attr_obj_t *o)
 {
     const char *fn = ucmpi_call_name();
     const char *why;
-    int rc = ucmpi_check_initialized(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_dt_check(dt, 0, &why);
+    int rc = ucmpi_dt_check(dt, 0, &why);
     if (rc != MPI_SUCCESS)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, rc, fn, "datatype: %s",
                            why);
@@ -473,26 +422,42 @@ static int type_obj(MPI_Datatype dt, attr_obj_t *o)
 
 static int win_obj(MPI_Win win, attr_obj_t *o)
 {
-    const char *fn = ucmpi_call_name();
-    int rc = ucmpi_check_initialized(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
     void **attrs = (win_ops != NULL && win != MPI_WIN_NULL)
                        ? win_ops->attrs(win) : NULL;
     if (attrs == NULL)
-        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_WIN, fn,
-                           "invalid window");
+        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_WIN,
+                           ucmpi_call_name(), "invalid window");
     *o = (attr_obj_t){UCMPI_ATTR_WIN, win, attrs, UCMPI_OBJ_WIN, win};
     return MPI_SUCCESS;
 }
 
-/* ------------------------------------------------------------------ */
-/* Keyval entry points                                                */
-/* ------------------------------------------------------------------ */
-static int create_keyval(int kind, generic_fn_t copy, generic_fn_t del,
-                         int *keyval, void *extra)
+/* Every attribute entry point: find the object, then set, get or delete. */
+enum { ATTR_SET, ATTR_GET, ATTR_DELETE };
+
+static inline __attribute__((always_inline)) int
+attr_call(const char *name, int kind, void *handle, int op, int keyval,
+          void *val, int *flag)
 {
-    const char *fn = ucmpi_call_name();
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
+    attr_obj_t o;
+    int rc = ucmpi_check_initialized(fn);
+    if (rc == MPI_SUCCESS)
+        rc = kind == UCMPI_ATTR_COMM   ? comm_obj(handle, &o)
+             : kind == UCMPI_ATTR_TYPE ? type_obj(handle, &o)
+                                       : win_obj(handle, &o);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (op == ATTR_SET)
+        return attr_set(&o, keyval, val);
+    return op == ATTR_GET ? attr_get(&o, keyval, val, flag)
+                          : attr_delete(&o, keyval);
+}
+
+/* ---- Keyval entry points ---- */
+static int create_keyval(const char *name, int kind, generic_fn_t copy,
+                         generic_fn_t del, int *keyval, void *extra)
+{
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -505,9 +470,9 @@ static int create_keyval(int kind, generic_fn_t copy, generic_fn_t del,
     return MPI_SUCCESS;
 }
 
-static int free_keyval(int kind, int *keyval)
+static int free_keyval(const char *name, int kind, int *keyval)
 {
-    const char *fn = ucmpi_call_name();
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -534,9 +499,9 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
                             MPI_Comm_delete_attr_function *delete_fn,
                             int *keyval, void *extra_state)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_create_keyval");
-    return create_keyval(UCMPI_ATTR_COMM, (generic_fn_t)copy_fn,
-                         (generic_fn_t)delete_fn, keyval, extra_state);
+    return create_keyval("MPI_Comm_create_keyval", UCMPI_ATTR_COMM,
+                         (generic_fn_t)copy_fn, (generic_fn_t)delete_fn,
+                         keyval, extra_state);
 }
 
 #pragma weak MPI_Keyval_create = PMPI_Keyval_create
@@ -544,9 +509,9 @@ int PMPI_Keyval_create(MPI_Copy_function *copy_fn,
                        MPI_Delete_function *delete_fn, int *keyval,
                        void *extra_state)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Keyval_create");
-    return create_keyval(UCMPI_ATTR_COMM, (generic_fn_t)copy_fn,
-                         (generic_fn_t)delete_fn, keyval, extra_state);
+    return create_keyval("MPI_Keyval_create", UCMPI_ATTR_COMM,
+                         (generic_fn_t)copy_fn, (generic_fn_t)delete_fn,
+                         keyval, extra_state);
 }
 
 #pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
@@ -554,9 +519,9 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
                             MPI_Type_delete_attr_function *delete_fn,
                             int *keyval, void *extra_state)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_keyval");
-    return create_keyval(UCMPI_ATTR_TYPE, (generic_fn_t)copy_fn,
-                         (generic_fn_t)delete_fn, keyval, extra_state);
+    return create_keyval("MPI_Type_create_keyval", UCMPI_ATTR_TYPE,
+                         (generic_fn_t)copy_fn, (generic_fn_t)delete_fn,
+                         keyval, extra_state);
 }
 
 #pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
@@ -564,155 +529,124 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
                            MPI_Win_delete_attr_function *delete_fn,
                            int *keyval, void *extra_state)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_create_keyval");
-    return create_keyval(UCMPI_ATTR_WIN, (generic_fn_t)copy_fn,
-                         (generic_fn_t)delete_fn, keyval, extra_state);
+    return create_keyval("MPI_Win_create_keyval", UCMPI_ATTR_WIN,
+                         (generic_fn_t)copy_fn, (generic_fn_t)delete_fn,
+                         keyval, extra_state);
 }
 
 #pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
 int PMPI_Comm_free_keyval(int *keyval)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_free_keyval");
-    return free_keyval(UCMPI_ATTR_COMM, keyval);
+    return free_keyval("MPI_Comm_free_keyval", UCMPI_ATTR_COMM, keyval);
 }
 
 #pragma weak MPI_Keyval_free = PMPI_Keyval_free
 int PMPI_Keyval_free(int *keyval)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Keyval_free");
-    return free_keyval(UCMPI_ATTR_COMM, keyval);
+    return free_keyval("MPI_Keyval_free", UCMPI_ATTR_COMM, keyval);
 }
 
 #pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
 int PMPI_Type_free_keyval(int *keyval)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_free_keyval");
-    return free_keyval(UCMPI_ATTR_TYPE, keyval);
+    return free_keyval("MPI_Type_free_keyval", UCMPI_ATTR_TYPE, keyval);
 }
 
 #pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
 int PMPI_Win_free_keyval(int *keyval)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_free_keyval");
-    return free_keyval(UCMPI_ATTR_WIN, keyval);
+    return free_keyval("MPI_Win_free_keyval", UCMPI_ATTR_WIN, keyval);
 }
 
-/* ------------------------------------------------------------------ */
-/* Attribute entry points                                             */
-/* ------------------------------------------------------------------ */
+/* ---- Attribute entry points ---- */
 #pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
 int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_set_attr");
-    attr_obj_t o;
-    int rc = comm_obj(comm, &o);
-    return rc ? rc : attr_set(&o, keyval, val);
+    return attr_call("MPI_Comm_set_attr", UCMPI_ATTR_COMM, comm, ATTR_SET,
+                     keyval, val, NULL);
 }
 
 #pragma weak MPI_Attr_put = PMPI_Attr_put
 int PMPI_Attr_put(MPI_Comm comm, int keyval, void *val)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Attr_put");
-    attr_obj_t o;
-    int rc = comm_obj(comm, &o);
-    return rc ? rc : attr_set(&o, keyval, val);
+    return attr_call("MPI_Attr_put", UCMPI_ATTR_COMM, comm, ATTR_SET, keyval,
+                     val, NULL);
 }
 
 #pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
 int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *val, int *flag)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_get_attr");
-    attr_obj_t o;
-    int rc = comm_obj(comm, &o);
-    return rc ? rc : attr_get(&o, keyval, val, flag);
+    return attr_call("MPI_Comm_get_attr", UCMPI_ATTR_COMM, comm, ATTR_GET,
+                     keyval, val, flag);
 }
 
 #pragma weak MPI_Attr_get = PMPI_Attr_get
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *val, int *flag)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Attr_get");
-    attr_obj_t o;
-    int rc = comm_obj(comm, &o);
-    return rc ? rc : attr_get(&o, keyval, val, flag);
+    return attr_call("MPI_Attr_get", UCMPI_ATTR_COMM, comm, ATTR_GET, keyval,
+                     val, flag);
 }
 
 #pragma weak MPI_Comm_delete_attr = PMPI_Comm_delete_attr
 int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_delete_attr");
-    attr_obj_t o;
-    int rc = comm_obj(comm, &o);
-    return rc ? rc : attr_delete(&o, keyval);
+    return attr_call("MPI_Comm_delete_attr", UCMPI_ATTR_COMM, comm,
+                     ATTR_DELETE, keyval, NULL, NULL);
 }
 
 #pragma weak MPI_Attr_delete = PMPI_Attr_delete
 int PMPI_Attr_delete(MPI_Comm comm, int keyval)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Attr_delete");
-    attr_obj_t o;
-    int rc = comm_obj(comm, &o);
-    return rc ? rc : attr_delete(&o, keyval);
+    return attr_call("MPI_Attr_delete", UCMPI_ATTR_COMM, comm, ATTR_DELETE,
+                     keyval, NULL, NULL);
 }
 
 #pragma weak MPI_Type_set_attr = PMPI_Type_set_attr
 int PMPI_Type_set_attr(MPI_Datatype dt, int keyval, void *val)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_set_attr");
-    attr_obj_t o;
-    int rc = type_obj(dt, &o);
-    return rc ? rc : attr_set(&o, keyval, val);
+    return attr_call("MPI_Type_set_attr", UCMPI_ATTR_TYPE, dt, ATTR_SET,
+                     keyval, val, NULL);
 }
 
 #pragma weak MPI_Type_get_attr = PMPI_Type_get_attr
 int PMPI_Type_get_attr(MPI_Datatype dt, int keyval, void *val, int *flag)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_get_attr");
-    attr_obj_t o;
-    int rc = type_obj(dt, &o);
-    return rc ? rc : attr_get(&o, keyval, val, flag);
+    return attr_call("MPI_Type_get_attr", UCMPI_ATTR_TYPE, dt, ATTR_GET,
+                     keyval, val, flag);
 }
 
 #pragma weak MPI_Type_delete_attr = PMPI_Type_delete_attr
 int PMPI_Type_delete_attr(MPI_Datatype dt, int keyval)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_delete_attr");
-    attr_obj_t o;
-    int rc = type_obj(dt, &o);
-    return rc ? rc : attr_delete(&o, keyval);
+    return attr_call("MPI_Type_delete_attr", UCMPI_ATTR_TYPE, dt, ATTR_DELETE,
+                     keyval, NULL, NULL);
 }
 
 #pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
 int PMPI_Win_set_attr(MPI_Win win, int keyval, void *val)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_set_attr");
-    attr_obj_t o;
-    int rc = win_obj(win, &o);
-    return rc ? rc : attr_set(&o, keyval, val);
+    return attr_call("MPI_Win_set_attr", UCMPI_ATTR_WIN, win, ATTR_SET, keyval,
+                     val, NULL);
 }
 
 #pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
 int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_get_attr");
-    attr_obj_t o;
-    int rc = win_obj(win, &o);
-    return rc ? rc : attr_get(&o, keyval, val, flag);
+    return attr_call("MPI_Win_get_attr", UCMPI_ATTR_WIN, win, ATTR_GET, keyval,
+                     val, flag);
 }
 
 #pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr
 int PMPI_Win_delete_attr(MPI_Win win, int keyval)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_delete_attr");
-    attr_obj_t o;
-    int rc = win_obj(win, &o);
-    return rc ? rc : attr_delete(&o, keyval);
+    return attr_call("MPI_Win_delete_attr", UCMPI_ATTR_WIN, win, ATTR_DELETE,
+                     keyval, NULL, NULL);
 }
 
 /* MPI_Finalize before anything is torn down: MPI_COMM_SELF's attributes
  * go first (newest first), then MPI_COMM_WORLD's. */
 static void finalize_comm_attrs(void *unused)
 {
-    (void)unused;
     ucmpi_attr_delete_all(UCMPI_ATTR_COMM, MPI_COMM_SELF,
                           &MPI_COMM_SELF->attrs);
     ucmpi_attr_delete_all(UCMPI_ATTR_COMM, MPI_COMM_WORLD,
@@ -727,7 +661,7 @@ __attribute__((constructor)) static void attr_hooks(void)
 
 /* Releases the keyval table at exit (objects may keep attributes until
  * the very end of MPI_Finalize). */
-__attribute__((destructor)) void ucmpi_attr_finalize(void)
+__attribute__((destructor)) static void attr_finalize(void)
 {
     for (int i = 0; i < nkeyvals; i++)
         free(keyvals[i]);

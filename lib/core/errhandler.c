@@ -111,41 +111,55 @@ int ucmpi_errhandler_install(ucmpi_errhandler_t **slot, MPI_Errhandler eh,
     return MPI_SUCCESS;
 }
 
+static int check_win(MPI_Win win);
+enum { EH_SET, EH_GET, EH_CALL };
+
+/* MPI_{Comm,Win,Session}_{set,get,call}_errhandler: check the object of
+ * `kind`, then act on its handler slot. */
+static int eh_call(const char *name, int kind, void *obj, int op,
+                   MPI_Errhandler eh, MPI_Errhandler *out, int code)
+{
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
+    int rc = kind == UCMPI_OBJ_COMM  ? ucmpi_check_comm(obj, fn)
+             : kind == UCMPI_OBJ_WIN ? check_win(obj)
+                                     : ucmpi_check_session(obj, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_errhandler_t **slot =
+        kind == UCMPI_OBJ_COMM ? &((ucmpi_comm_t *)obj)->errhandler
+                               : &((ucmpi_win_head_t *)obj)->errhandler;
+    if (op == EH_SET)
+        return ucmpi_errhandler_install(slot, eh, kind, obj);
+    if (op == EH_CALL) {
+        ucmpi_error(kind, obj, code, fn, "error raised by the application");
+        return MPI_SUCCESS;
+    }
+    if (out == NULL)
+        return ucmpi_error(kind, obj, MPI_ERR_ARG, fn, "errhandler is NULL");
+    ucmpi_errhandler_retain(*slot);   /* the user frees it */
+    *out = *slot;
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_set_errhandler");
-    int rc = ucmpi_check_comm(comm, fn);
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_errhandler_install(&comm->errhandler, errhandler,
-                                      UCMPI_OBJ_COMM, comm);
-    return rc;
+    return eh_call("MPI_Comm_set_errhandler", UCMPI_OBJ_COMM, comm, EH_SET,
+                   errhandler, NULL, 0);
 }
 
 #pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
-    const char *fn = "MPI_Comm_get_errhandler";
-    int rc = ucmpi_check_comm(comm, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (errhandler == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "errhandler is NULL");
-    ucmpi_errhandler_retain(comm->errhandler);   /* user frees it */
-    *errhandler = comm->errhandler;
-    return MPI_SUCCESS;
+    return eh_call("MPI_Comm_get_errhandler", UCMPI_OBJ_COMM, comm, EH_GET,
+                   NULL, errhandler, 0);
 }
 
 #pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
-    const char *fn = "MPI_Comm_call_errhandler";
-    int rc = ucmpi_check_comm(comm, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_error(UCMPI_OBJ_COMM, comm, errorcode, fn,
-                "error raised by the application");
-    return MPI_SUCCESS;
+    return eh_call("MPI_Comm_call_errhandler", UCMPI_OBJ_COMM, comm, EH_CALL,
+                   NULL, NULL, errorcode);
 }
 
 static int check_win(MPI_Win win)
@@ -161,46 +175,22 @@ static int check_win(MPI_Win win)
 #pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_set_errhandler");
-    int rc = check_win(win);
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_errhandler_install(
-            &((ucmpi_win_head_t *)(void *)win)->errhandler, errhandler,
-            UCMPI_OBJ_WIN, win);
-    return rc;
+    return eh_call("MPI_Win_set_errhandler", UCMPI_OBJ_WIN, win, EH_SET,
+                   errhandler, NULL, 0);
 }
 
 #pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_get_errhandler");
-    int rc = check_win(win);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (errhandler == NULL)
-        return ucmpi_error(UCMPI_OBJ_WIN, win, MPI_ERR_ARG, fn,
-                           "errhandler is NULL");
-    ucmpi_errhandler_t *eh = ((ucmpi_win_head_t *)(void *)win)->errhandler;
-    ucmpi_errhandler_retain(eh);
-    *errhandler = eh;
-    return MPI_SUCCESS;
+    return eh_call("MPI_Win_get_errhandler", UCMPI_OBJ_WIN, win, EH_GET,
+                   NULL, errhandler, 0);
 }
 
 #pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_call_errhandler");
-    int rc = check_win(win);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_error(UCMPI_OBJ_WIN, win, errorcode, fn,
-                "error raised by the application");
-    return MPI_SUCCESS;
-}
-
-static ucmpi_errhandler_t **session_slot(MPI_Session s)
-{
-    return &((ucmpi_win_head_t *)(void *)s)->errhandler;
+    return eh_call("MPI_Win_call_errhandler", UCMPI_OBJ_WIN, win, EH_CALL,
+                   NULL, NULL, errorcode);
 }
 
 #pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
@@ -215,38 +205,21 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *fn,
 #pragma weak MPI_Session_set_errhandler = PMPI_Session_set_errhandler
 int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Session_set_errhandler");
-    int rc = ucmpi_check_session(session, fn);
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_errhandler_install(session_slot(session), errhandler,
-                                      UCMPI_OBJ_SESSION, session);
-    return rc;
+    return eh_call("MPI_Session_set_errhandler", UCMPI_OBJ_SESSION, session,
+                   EH_SET, errhandler, NULL, 0);
 }
 
 #pragma weak MPI_Session_get_errhandler = PMPI_Session_get_errhandler
 int PMPI_Session_get_errhandler(MPI_Session session,
                                 MPI_Errhandler *errhandler)
 {
-    const char *fn = "MPI_Session_get_errhandler";
-    int rc = ucmpi_check_session(session, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (errhandler == NULL)
-        return ucmpi_error(UCMPI_OBJ_SESSION, session, MPI_ERR_ARG, fn,
-                           "errhandler is NULL");
-    ucmpi_errhandler_retain(*session_slot(session));
-    *errhandler = *session_slot(session);
-    return MPI_SUCCESS;
+    return eh_call("MPI_Session_get_errhandler", UCMPI_OBJ_SESSION, session,
+                   EH_GET, NULL, errhandler, 0);
 }
 
 #pragma weak MPI_Session_call_errhandler = PMPI_Session_call_errhandler
 int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
 {
-    const char *fn = "MPI_Session_call_errhandler";
-    int rc = ucmpi_check_session(session, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_error(UCMPI_OBJ_SESSION, session, errorcode, fn,
-                "error raised by the application");
-    return MPI_SUCCESS;
+    return eh_call("MPI_Session_call_errhandler", UCMPI_OBJ_SESSION, session,
+                   EH_CALL, NULL, NULL, errorcode);
 }

@@ -31,10 +31,6 @@ int ucmpi_error(int obj_kind, void *obj, int code, const char *fn,
 #define ucmpi_err_comm(comm, code, fn, ...) \
     ucmpi_error(UCMPI_OBJ_COMM, (comm), (code), (fn), __VA_ARGS__)
 
-/* The error class of a (possibly user-defined) error code. */
-int ucmpi_error_class_of(int code);
-const char *ucmpi_error_class_name(int errclass);
-
 /* First members of every struct ucmpi_win_s (lib/rma/), so that error
  * reporting finds a window's handler without knowing windows. */
 typedef struct {

@@ -135,7 +135,8 @@ static user_code_t *user_code(int code)
                ? &user_codes[i] : NULL;
 }
 
-int ucmpi_error_class_of(int code)
+/* The error class of a (possibly user-defined) error code. */
+static int error_class_of(int code)
 {
     if (code >= 0 && code <= MPI_ERR_LASTCODE)
         return code;
@@ -143,7 +144,7 @@ int ucmpi_error_class_of(int code)
     return u ? u->errclass : MPI_ERR_UNKNOWN;
 }
 
-const char *ucmpi_error_class_name(int errclass)
+static const char *error_class_name(int errclass)
 {
     if (errclass >= 0 && errclass <= MPI_ERR_LASTCODE)
         return class_names[errclass][0];
@@ -227,7 +228,7 @@ int ucmpi_error(int kind, void *obj, int code, const char *fn,
     }
     default:
         fprintf(stderr, "ucmpi: rank %d: %s: %s: %s\n", ucmpi_global.world_rank,
-                fn, ucmpi_error_class_name(ucmpi_error_class_of(code)), reason);
+                fn, error_class_name(error_class_of(code)), reason);
         fflush(stderr);
         ucmpi_abort(code == 0 ? 1 : (code & 0xff ? code & 0xff : 1), NULL);
     }
@@ -295,7 +296,7 @@ int PMPI_Error_class(int code, int *errclass)
     if (error_text(code) == NULL)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
                            "MPI_Error_class", "invalid error code %d", code);
-    *errclass = ucmpi_error_class_of(code);
+    *errclass = error_class_of(code);
     return MPI_SUCCESS;
 }
 
@@ -337,72 +338,66 @@ static int codes_of_class(int errclass)
     return n;
 }
 
-static int remove_err(const char *fmt, int v)
+enum { REMOVE_CLASS, REMOVE_CODE, REMOVE_STRING };
+
+/* Why user class/code/string v cannot be removed (NULL: it can). */
+static const char *removal_refused(int what, int v, const user_code_t *u)
 {
-    const char *fn = ucmpi_call_name();
-    return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn, fmt, v);
+    int is_class = u != NULL && u->errclass == v;
+    if (what == REMOVE_STRING)
+        return u == NULL || u->string == NULL
+                   ? "error code %d has no user-defined string" : NULL;
+    if (what == REMOVE_CLASS && !is_class)
+        return "%d is not a user-defined error class";
+    if (what == REMOVE_CLASS && codes_of_class(v) > 0)
+        return "error class %d still has error codes";
+    if (what == REMOVE_CODE && (u == NULL || is_class))
+        return "%d is not a user-defined error code";
+    if (u->string != NULL && what == REMOVE_CLASS)
+        return "error class %d still has an error string";
+    if (u->string != NULL)
+        return "error code %d still has an error string";
+    return NULL;
+}
+
+/* MPI_Remove_error_class, _code and _string. */
+static int remove_user(const char *name, int what, int v)
+{
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
+    int rc = ucmpi_check_initialized(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ucmpi_lock();
+    user_code_t *u = user_code(v);
+    const char *why = removal_refused(what, v, u);
+    if (why != NULL) {
+        rc = ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn, why, v);
+    } else if (what == REMOVE_STRING) {
+        free(u->string);
+        u->string = NULL;
+    } else {
+        remove_code(u);
+    }
+    ucmpi_unlock();
+    return rc;
 }
 
 #pragma weak MPI_Remove_error_class = PMPI_Remove_error_class
 int PMPI_Remove_error_class(int errorclass)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Remove_error_class");
-    int rc = ucmpi_check_initialized(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_lock();
-    user_code_t *u = user_code(errorclass);
-    if (u == NULL || u->errclass != errorclass)
-        rc = remove_err("%d is not a user-defined error class", errorclass);
-    else if (codes_of_class(errorclass) > 0)
-        rc = remove_err("error class %d still has error codes", errorclass);
-    else if (u->string != NULL)
-        rc = remove_err("error class %d still has an error string",
-                        errorclass);
-    else
-        remove_code(u);
-    ucmpi_unlock();
-    return rc;
+    return remove_user("MPI_Remove_error_class", REMOVE_CLASS, errorclass);
 }
 
 #pragma weak MPI_Remove_error_code = PMPI_Remove_error_code
 int PMPI_Remove_error_code(int errorcode)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Remove_error_code");
-    int rc = ucmpi_check_initialized(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_lock();
-    user_code_t *u = user_code(errorcode);
-    if (u == NULL || u->errclass == errorcode)
-        rc = remove_err("%d is not a user-defined error code", errorcode);
-    else if (u->string != NULL)
-        rc = remove_err("error code %d still has an error string",
-                        errorcode);
-    else
-        remove_code(u);
-    ucmpi_unlock();
-    return rc;
+    return remove_user("MPI_Remove_error_code", REMOVE_CODE, errorcode);
 }
 
 #pragma weak MPI_Remove_error_string = PMPI_Remove_error_string
 int PMPI_Remove_error_string(int errorcode)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Remove_error_string");
-    int rc = ucmpi_check_initialized(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_lock();
-    user_code_t *u = user_code(errorcode);
-    if (u == NULL || u->string == NULL)
-        rc = remove_err("error code %d has no user-defined string",
-                        errorcode);
-    else {
-        free(u->string);
-        u->string = NULL;
-    }
-    ucmpi_unlock();
-    return rc;
+    return remove_user("MPI_Remove_error_string", REMOVE_STRING, errorcode);
 }
 
 #pragma weak MPI_Add_error_class = PMPI_Add_error_class

@@ -238,8 +238,9 @@ _Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status),
                "MPI_F08_status must mirror MPI_Status");
 
 /* All three layouts are the same bytes (asserted above): one copy. */
-static int status_copy(void *to, const void *from)
+static int status_copy(const char *name, void *to, const void *from)
 {
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     if (from == NULL || to == NULL)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, ucmpi_call_name(),
                            "a status argument is NULL");
@@ -250,43 +251,37 @@ static int status_copy(void *to, const void *from)
 #pragma weak MPI_Status_c2f = PMPI_Status_c2f
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Status_c2f");
-    return status_copy(f_status, c_status);
+    return status_copy("MPI_Status_c2f", f_status, c_status);
 }
 
 #pragma weak MPI_Status_f2c = PMPI_Status_f2c
 int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Status_f2c");
-    return status_copy(c_status, f_status);
+    return status_copy("MPI_Status_f2c", c_status, f_status);
 }
 
 #pragma weak MPI_Status_c2f08 = PMPI_Status_c2f08
 int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Status_c2f08");
-    return status_copy(f08_status, c_status);
+    return status_copy("MPI_Status_c2f08", f08_status, c_status);
 }
 
 #pragma weak MPI_Status_f082c = PMPI_Status_f082c
 int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Status_f082c");
-    return status_copy(c_status, f08_status);
+    return status_copy("MPI_Status_f082c", c_status, f08_status);
 }
 
 #pragma weak MPI_Status_f2f08 = PMPI_Status_f2f08
 int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Status_f2f08");
-    return status_copy(f08_status, f_status);
+    return status_copy("MPI_Status_f2f08", f08_status, f_status);
 }
 
 #pragma weak MPI_Status_f082f = PMPI_Status_f082f
 int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Status_f082f");
-    return status_copy(f_status, f08_status);
+    return status_copy("MPI_Status_f082f", f_status, f08_status);
 }
 
 /* ---- io area: file handles ---- */

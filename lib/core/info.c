@@ -65,6 +65,17 @@ static int check_key(const char *key)
     return MPI_SUCCESS;
 }
 
+/* info and key valid; for a change (set, delete), info not MPI_INFO_ENV. */
+static int check_info_key(MPI_Info info, const char *key, int change)
+{
+    int rc = check_info(info);
+    if (rc == MPI_SUCCESS)
+        rc = check_key(key);
+    if (rc == MPI_SUCCESS && change && info->predefined)
+        rc = info_err(MPI_ERR_INFO, "MPI_INFO_ENV is read-only");
+    return rc;
+}
+
 static info_pair_t *find(MPI_Info info, const char *key)
 {
     for (int i = 0; i < info->n; i++)
@@ -159,9 +170,7 @@ const char *ucmpi_info_lookup(MPI_Info info, const char *key)
     return p ? p->val : NULL;
 }
 
-/* ------------------------------------------------------------------ */
-/* MPI_INFO_ENV                                                       */
-/* ------------------------------------------------------------------ */
+/* ---- MPI_INFO_ENV ---- */
 /* The command line from /proc: "command" and space-joined "argv". */
 static void env_cmdline(MPI_Info info)
 {
@@ -207,16 +216,8 @@ static void env_fill(void)
              levels[lvl >= 0 && lvl <= 3 ? lvl : 0]);
 }
 
-/* Frees MPI_INFO_ENV's contents (end of MPI_Finalize). */
-void ucmpi_info_finalize(void)
-{
-    info_clear(&ucmpi_info_env);
-    env_filled = 0;
-}
 
-/* ------------------------------------------------------------------ */
-/* Entry points                                                       */
-/* ------------------------------------------------------------------ */
+/* ---- Entry points ---- */
 #pragma weak MPI_Info_create = PMPI_Info_create
 int PMPI_Info_create(MPI_Info *info)
 {
@@ -280,13 +281,9 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_set");
-    int rc = check_info(info);
-    if (rc == MPI_SUCCESS)
-        rc = check_key(key);
+    int rc = check_info_key(info, key, 1);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (info->predefined)
-        return info_err(MPI_ERR_INFO, "MPI_INFO_ENV is read-only");
     if (value == NULL || strlen(value) == 0 ||
         strlen(value) >= MPI_MAX_INFO_VAL)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_INFO_VALUE, fn,
@@ -301,13 +298,9 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_delete");
-    int rc = check_info(info);
-    if (rc == MPI_SUCCESS)
-        rc = check_key(key);
+    int rc = check_info_key(info, key, 1);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (info->predefined)
-        return info_err(MPI_ERR_INFO, "MPI_INFO_ENV is read-only");
     info_pair_t *p = find(info, key);
     if (p == NULL)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_INFO_NOKEY, fn,
@@ -325,9 +318,7 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
                   int *flag)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_get");
-    int rc = check_info(info);
-    if (rc == MPI_SUCCESS)
-        rc = check_key(key);
+    int rc = check_info_key(info, key, 0);
     if (rc != MPI_SUCCESS)
         return rc;
     if (valuelen < 0 || flag == NULL || (value == NULL && valuelen > 0))
@@ -350,9 +341,7 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
                            int *flag)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_get_valuelen");
-    int rc = check_info(info);
-    if (rc == MPI_SUCCESS)
-        rc = check_key(key);
+    int rc = check_info_key(info, key, 0);
     if (rc != MPI_SUCCESS)
         return rc;
     if (valuelen == NULL || flag == NULL)
@@ -369,9 +358,7 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen,
                          char *value, int *flag)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Info_get_string");
-    int rc = check_info(info);
-    if (rc == MPI_SUCCESS)
-        rc = check_key(key);
+    int rc = check_info_key(info, key, 0);
     if (rc != MPI_SUCCESS)
         return rc;
     if (buflen == NULL || flag == NULL || *buflen < 0 ||

@@ -149,9 +149,9 @@ int ucmpi_instance_up(int required)
     return MPI_SUCCESS;
 }
 
-static int do_init(int required, int *provided)
+static int do_init(const char *name, int required, int *provided)
 {
-    const char *fn = ucmpi_call_name();
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     ucmpi_rt_enter(fn);
     if (ucmpi_global.initialized || ucmpi_global.finalized) {
         fprintf(stderr, "ucmpi: %s: MPI is already %s\n", fn,
@@ -169,15 +169,13 @@ static int do_init(int required, int *provided)
 #pragma weak MPI_Init = PMPI_Init
 int PMPI_Init(int *argc, char ***argv)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Init");
-    return do_init(MPI_THREAD_SINGLE, NULL);
+    return do_init("MPI_Init", MPI_THREAD_SINGLE, NULL);
 }
 
 #pragma weak MPI_Init_thread = PMPI_Init_thread
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Init_thread");
-    return do_init(required, provided);
+    return do_init("MPI_Init_thread", required, provided);
 }
 
 /* The finalize fence's progress: gives the fence up once a rank of the job

@@ -219,7 +219,6 @@ int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info,
 {
     const char *fn = "MPI_Session_get_num_psets";
     int rc = ucmpi_check_session(session, fn);
-    (void)info;
     if (rc == MPI_SUCCESS && npset_names == NULL)
         rc = ucmpi_error(UCMPI_OBJ_SESSION, session, MPI_ERR_ARG, fn,
                          "npset_names is NULL");
@@ -234,7 +233,6 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n,
 {
     const char *fn = "MPI_Session_get_nth_pset";
     int rc = ucmpi_check_session(session, fn);
-    (void)info;
     if (rc != MPI_SUCCESS)
         return rc;
     if (n < 0 || n >= 2 || pset_len == NULL || *pset_len < 0)

@@ -46,9 +46,11 @@ static int build_dim(MPI_Datatype prev, const dim_layout_t *l, MPI_Count gsize,
     return rc;
 }
 
-/* Chains build_dim over the dimensions, fastest first. */
+/* Chains build_dim over the dimensions, fastest first, and wraps the
+ * result in the user's envelope (combiner, ints). */
 static int build_array(int ndims, int order, const MPI_Count *gsizes,
                        const dim_layout_t *lay, MPI_Datatype old,
+                       int combiner, int ni, const int *ints,
                        MPI_Datatype *out, const char **why)
 {
     MPI_Datatype cur = old, next;
@@ -63,18 +65,18 @@ static int build_array(int ndims, int order, const MPI_Count *gsizes,
             return rc;
         cur = next;
     }
-    *out = cur;
-    return MPI_SUCCESS;
+    int rc = ucmpi_dt_wrap(cur, combiner, ni, ints, old, out, why);
+    ucmpi_dt_release(cur);
+    return rc;
 }
 
-int ucmpi_dt_create_subarray(int ndims, const int *sizes, const int *subsizes,
-                             const int *starts, int order, MPI_Datatype old,
-                             MPI_Datatype *newtype, const char **why)
+static int create_subarray(int ndims, const int *sizes, const int *subsizes,
+                           const int *starts, int order, MPI_Datatype old,
+                           MPI_Datatype *newtype, const char **why)
 {
     dim_layout_t *lay = calloc((size_t)ndims, sizeof(*lay));
     MPI_Count *gs = calloc((size_t)ndims, sizeof(*gs));
     int *ints = malloc(sizeof(int) * (3 * (size_t)ndims + 2));
-    MPI_Datatype inner;
     int rc = MPI_ERR_NO_MEM;
 
     *why = "out of memory";
@@ -90,12 +92,8 @@ int ucmpi_dt_create_subarray(int ndims, const int *sizes, const int *subsizes,
         ints[1 + 2 * ndims + d] = starts[d];
     }
     ints[1 + 3 * ndims] = order;
-    rc = build_array(ndims, order, gs, lay, old, &inner, why);
-    if (rc == MPI_SUCCESS) {
-        rc = ucmpi_dt_wrap(inner, MPI_COMBINER_SUBARRAY, 3 * ndims + 2, ints,
-                           old, newtype, why);
-        ucmpi_dt_release(inner);
-    }
+    rc = build_array(ndims, order, gs, lay, old, MPI_COMBINER_SUBARRAY,
+                     3 * ndims + 2, ints, newtype, why);
 out:
     free(lay);
     free(gs);
@@ -149,15 +147,14 @@ static int darray_dim(int gsize, int distrib, int darg, int np, int p,
     return MPI_SUCCESS;
 }
 
-int ucmpi_dt_create_darray(int size, int rank, int ndims, const int *gsizes,
-                           const int *distribs, const int *dargs,
-                           const int *psizes, int order, MPI_Datatype old,
-                           MPI_Datatype *newtype, const char **why)
+static int create_darray(int size, int rank, int ndims, const int *gsizes,
+                         const int *distribs, const int *dargs,
+                         const int *psizes, int order, MPI_Datatype old,
+                         MPI_Datatype *newtype, const char **why)
 {
     dim_layout_t *lay = calloc((size_t)ndims, sizeof(*lay));
     MPI_Count *gs = calloc((size_t)ndims, sizeof(*gs));
     int *ints = malloc(sizeof(int) * (4 * (size_t)ndims + 4));
-    MPI_Datatype inner;
     int rc = MPI_ERR_NO_MEM, r = rank;
 
     *why = "out of memory";
@@ -182,12 +179,8 @@ int ucmpi_dt_create_darray(int size, int rank, int ndims, const int *gsizes,
         ints[3 + 3 * ndims + d] = psizes[d];
     }
     ints[3 + 4 * ndims] = order;
-    rc = build_array(ndims, order, gs, lay, old, &inner, why);
-    if (rc == MPI_SUCCESS) {
-        rc = ucmpi_dt_wrap(inner, MPI_COMBINER_DARRAY, 4 * ndims + 4, ints,
-                           old, newtype, why);
-        ucmpi_dt_release(inner);
-    }
+    rc = build_array(ndims, order, gs, lay, old, MPI_COMBINER_DARRAY,
+                     4 * ndims + 4, ints, newtype, why);
 out:
     free(lay);
     free(gs);
@@ -247,9 +240,8 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
                                 "array_of_starts[%d] = %d is outside [0, %d]",
                                 d, st, sz - sub);
     }
-    rc = ucmpi_dt_create_subarray(ndims, array_of_sizes, array_of_subsizes,
-                                  array_of_starts, order, oldtype, newtype,
-                                  &why);
+    rc = create_subarray(ndims, array_of_sizes, array_of_subsizes,
+                         array_of_starts, order, oldtype, newtype, &why);
     return rc == MPI_SUCCESS ? rc : ucmpi_dt_err(rc, fn, "%s", why);
 }
 
@@ -301,9 +293,8 @@ int PMPI_Type_create_darray(int size, int rank, int ndims,
     if (nprocs != size)
         return ucmpi_dt_err(MPI_ERR_ARG, fn,
                             "product of psizes does not equal size %d", size);
-    rc = ucmpi_dt_create_darray(size, rank, ndims, array_of_gsizes,
-                                array_of_distribs, array_of_dargs,
-                                array_of_psizes, order, oldtype, newtype,
-                                &why);
+    rc = create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs,
+                       array_of_dargs, array_of_psizes, order, oldtype,
+                       newtype, &why);
     return rc == MPI_SUCCESS ? rc : ucmpi_dt_err(rc, fn, "%s", why);
 }

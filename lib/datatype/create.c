@@ -271,117 +271,6 @@ void ucmpi_dt_destroy(MPI_Datatype dt)
     obj_free(d);
 }
 
-/* ---- internal constructors: arguments already checked ---- */
-
-int ucmpi_dt_create_contiguous(MPI_Count count, MPI_Datatype old,
-                               MPI_Datatype *newtype, const char **why)
-{
-    ucmpi_dt_builder_t bd;
-    int ci = (int)count;
-    ucmpi_dt_builder_init(&bd);
-    ucmpi_dt_builder_add(&bd, 0, count, old->extent, old);
-    return ucmpi_dt_builder_finish(&bd, MPI_COMBINER_CONTIGUOUS, 1, &ci, 0,
-                                   NULL, 1, &old, newtype, why);
-}
-
-/* vector and hvector: count blocks of bl elements, stride bytes apart */
-static int build_vector(MPI_Count count, MPI_Count bl, MPI_Aint stride,
-                        MPI_Datatype old, int combiner, const int *ints,
-                        int ni, const MPI_Aint *aints, int na,
-                        MPI_Datatype *newtype, const char **why)
-{
-    ucmpi_dt_builder_t bd;
-    ucmpi_dt_builder_init(&bd);
-    ucmpi_dt_builder_add_nested(&bd, 0, count, stride, bl, old->extent, old);
-    return ucmpi_dt_builder_finish(&bd, combiner, ni, ints, na, aints, 1,
-                                   &old, newtype, why);
-}
-
-int ucmpi_dt_create_vector(int count, int bl, int stride, MPI_Datatype old,
-                           MPI_Datatype *newtype, const char **why)
-{
-    int ints[3] = {count, bl, stride};
-    MPI_Aint s;
-    if (__builtin_mul_overflow((MPI_Aint)stride, old->extent, &s)) {
-        *why = "stride times extent overflows";
-        return MPI_ERR_ARG;
-    }
-    return build_vector(count, bl, s, old, MPI_COMBINER_VECTOR, ints, 3,
-                        NULL, 0, newtype, why);
-}
-
-int ucmpi_dt_create_hvector(MPI_Count count, MPI_Count bl, MPI_Aint stride,
-                            MPI_Datatype old, MPI_Datatype *newtype,
-                            const char **why)
-{
-    int ints[2] = {(int)count, (int)bl};
-    return build_vector(count, bl, stride, old, MPI_COMBINER_HVECTOR, ints,
-                        2, &stride, 1, newtype, why);
-}
-
-int ucmpi_dt_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
-                            MPI_Datatype *newtype, const char **why)
-{
-    ucmpi_dt_builder_t bd;
-    MPI_Aint a[2] = {lb, extent};
-    int rc;
-    ucmpi_dt_builder_init(&bd);
-    ucmpi_dt_builder_add(&bd, 0, 1, 0, old);
-    rc = ucmpi_dt_builder_finish(&bd, MPI_COMBINER_RESIZED, 0, NULL, 2, a, 1,
-                                 &old, newtype, why);
-    if (rc == MPI_SUCCESS)
-        ucmpi_dt_set_bounds(*newtype, lb, extent);
-    return rc;
-}
-
-int ucmpi_dt_create_hindexed(int count, const int *bl, const MPI_Aint *disp,
-                             MPI_Datatype old, MPI_Datatype *newtype,
-                             const char **why)
-{
-    ucmpi_dt_builder_t bd;
-    ucmpi_dt_builder_init(&bd);
-    for (int i = 0; i < count; i++)
-        ucmpi_dt_builder_add(&bd, disp[i], bl[i], old->extent, old);
-    /* envelope: count, blocklengths; displacements */
-    int *ints = malloc(sizeof(int) * (size_t)(count + 1));
-    if (ints == NULL) {
-        ucmpi_dt_nb_fini(&bd.nb);
-        *why = "out of memory";
-        return MPI_ERR_NO_MEM;
-    }
-    ints[0] = count;
-    memcpy(ints + 1, bl, sizeof(int) * (size_t)count);
-    int rc = ucmpi_dt_builder_finish(&bd, MPI_COMBINER_HINDEXED, count + 1,
-                                     ints, count, disp, 1, &old, newtype,
-                                     why);
-    free(ints);
-    return rc;
-}
-
-int ucmpi_dt_create_struct(int count, const int *bl, const MPI_Aint *disp,
-                           const MPI_Datatype *types, MPI_Datatype *newtype,
-                           const char **why)
-{
-    ucmpi_dt_builder_t bd;
-    ucmpi_dt_builder_init(&bd);
-    for (int i = 0; i < count; i++)
-        ucmpi_dt_builder_add(&bd, disp[i], bl[i], types[i]->extent,
-                             types[i]);
-    int *ints = malloc(sizeof(int) * (size_t)(count + 1));
-    if (ints == NULL) {
-        ucmpi_dt_nb_fini(&bd.nb);
-        *why = "out of memory";
-        return MPI_ERR_NO_MEM;
-    }
-    ints[0] = count;
-    memcpy(ints + 1, bl, sizeof(int) * (size_t)count);
-    int rc = ucmpi_dt_builder_finish(&bd, MPI_COMBINER_STRUCT, count + 1,
-                                     ints, count, disp, count, types,
-                                     newtype, why);
-    free(ints);
-    return rc;
-}
-
 /* A type with the layout of `inner` and the envelope given. */
 int ucmpi_dt_wrap(MPI_Datatype inner, int combiner, int ni, const int *ints,
                   MPI_Datatype old, MPI_Datatype *newtype, const char **why)
@@ -397,7 +286,9 @@ int ucmpi_dt_wrap(MPI_Datatype inner, int combiner, int ni, const int *ints,
     ucmpi_dt_set_bounds(*newtype, inner->lb, inner->extent);
     ucmpi_dt_impl(*newtype)->explicit_bounds =
         ucmpi_dt_impl(inner)->explicit_bounds;
-    ucmpi_dt_retain(inner);
-    ucmpi_dt_impl(*newtype)->inner = inner;
+    if (inner != old) {       /* a dup's layout is its old type's own */
+        ucmpi_dt_retain(inner);
+        ucmpi_dt_impl(*newtype)->inner = inner;
+    }
     return MPI_SUCCESS;
 }

@@ -114,30 +114,24 @@ int ucmpi_dt_set_counts(MPI_Datatype dt, MPI_Count nc, const MPI_Count *c);
 /* Overrides bounds after finish (resized). */
 void ucmpi_dt_set_bounds(MPI_Datatype dt, MPI_Aint lb, MPI_Aint extent);
 
-/* Internal constructors (no argument checks, no MPI errors). */
-int ucmpi_dt_create_contiguous(MPI_Count count, MPI_Datatype old,
-                               MPI_Datatype *newtype, const char **why);
-int ucmpi_dt_create_vector(int count, int bl, int stride, MPI_Datatype old,
-                           MPI_Datatype *newtype, const char **why);
-int ucmpi_dt_create_hvector(MPI_Count count, MPI_Count bl, MPI_Aint stride,
-                            MPI_Datatype old, MPI_Datatype *newtype,
-                            const char **why);
-int ucmpi_dt_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
-                            MPI_Datatype *newtype, const char **why);
-int ucmpi_dt_create_hindexed(int count, const int *bl, const MPI_Aint *disp,
-                             MPI_Datatype old, MPI_Datatype *newtype,
-                             const char **why);
-int ucmpi_dt_create_struct(int count, const int *bl, const MPI_Aint *disp,
-                           const MPI_Datatype *types, MPI_Datatype *newtype,
-                           const char **why);
-/* subarray / darray (array.c) */
-int ucmpi_dt_create_subarray(int ndims, const int *sizes, const int *subsizes,
-                             const int *starts, int order, MPI_Datatype old,
-                             MPI_Datatype *newtype, const char **why);
-int ucmpi_dt_create_darray(int size, int rank, int ndims, const int *gsizes,
-                           const int *distribs, const int *dargs,
-                           const int *psizes, int order, MPI_Datatype old,
-                           MPI_Datatype *newtype, const char **why);
+/* The constructors of both forms (constructors.c), checks included:
+ * `name` is the MPI call; large: the envelope holds large counts (the _c
+ * forms).  The indexed family gives _block forms const_bl elements per
+ * block, h forms displacements in bytes; vector/hvector by combiner. */
+int ucmpi_dt_contig(const char *name, int large, MPI_Count count,
+                    MPI_Datatype old, MPI_Datatype *newtype);
+int ucmpi_dt_vector(const char *name, int combiner, int large,
+                    MPI_Count count, MPI_Count bl, MPI_Count stride,
+                    MPI_Datatype old, MPI_Datatype *newtype);
+int ucmpi_dt_indexed(const char *name, int combiner, int large,
+                     MPI_Count count, const MPI_Count *bl, MPI_Count const_bl,
+                     const MPI_Count *disp, MPI_Datatype old,
+                     MPI_Datatype *newtype);
+int ucmpi_dt_struct(const char *name, int large, MPI_Count count,
+                    const MPI_Count *bl, const MPI_Count *disp,
+                    const MPI_Datatype *types, MPI_Datatype *newtype);
+int ucmpi_dt_resized(const char *name, int large, MPI_Datatype old,
+                     MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype);
 /* Replaces dt's envelope by (combiner, ints, old) and remembers the built
  * type `inner` (used for subarray/darray). */
 int ucmpi_dt_wrap(MPI_Datatype inner, int combiner, int ni, const int *ints,

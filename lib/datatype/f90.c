@@ -40,10 +40,10 @@ static MPI_Datatype pick(int combiner, int p, int r)
     return MPI_DATATYPE_NULL;
 }
 
-static int create(int combiner, int p, int r,
+static int create(const char *name, int combiner, int p, int r,
                   MPI_Datatype *newtype)
 {
-    const char *fn = ucmpi_call_name();
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     const char *why = NULL;
     int rc = ucmpi_check_initialized(fn), ints[2] = {p, r};
     if (rc != MPI_SUCCESS)
@@ -87,23 +87,20 @@ static int create(int combiner, int p, int r,
 #pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
 int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_f90_real");
-    return create(MPI_COMBINER_F90_REAL, p, r,
+    return create("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p, r,
                   newtype);
 }
 
 #pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_f90_complex");
-    return create(MPI_COMBINER_F90_COMPLEX, p,
+    return create("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, p,
                   r, newtype);
 }
 
 #pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Type_create_f90_integer");
-    return create(MPI_COMBINER_F90_INTEGER,
+    return create("MPI_Type_create_f90_integer", MPI_COMBINER_F90_INTEGER,
                   r, MPI_UNDEFINED, newtype);
 }

@@ -108,7 +108,6 @@ int PMPI_Type_free(MPI_Datatype *datatype)
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     static const char fn[] = "MPI_Type_dup";
-    ucmpi_dt_builder_t bd;
     const char *why;
     MPI_Datatype t;
     int rc = ucmpi_check_initialized(fn);
@@ -120,16 +119,10 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     if (newtype == NULL)
         return ucmpi_dt_err(MPI_ERR_ARG, fn, "newtype pointer is NULL");
     *newtype = MPI_DATATYPE_NULL;   /* what a failed dup leaves */
-    ucmpi_dt_builder_init(&bd);
-    ucmpi_dt_builder_add(&bd, 0, 1, 0, oldtype);
-    rc = ucmpi_dt_builder_finish(&bd, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1,
-                                 &oldtype, &t, &why);
+    /* same bounds (struct padding must not apply twice), same commit */
+    rc = ucmpi_dt_wrap(oldtype, MPI_COMBINER_DUP, 0, NULL, oldtype, &t, &why);
     if (rc != MPI_SUCCESS)
         return ucmpi_dt_err(rc, fn, "%s", why);
-    /* same bounds (struct padding must not apply twice), same commit */
-    ucmpi_dt_set_bounds(t, oldtype->lb, oldtype->extent);
-    ucmpi_dt_impl(t)->explicit_bounds =
-        ucmpi_dt_impl(oldtype)->explicit_bounds;
     t->committed = oldtype->committed;
     if (oldtype->attrs != NULL) {
         rc = ucmpi_attr_copy_all(UCMPI_ATTR_TYPE, oldtype, t,

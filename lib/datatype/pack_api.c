@@ -28,40 +28,28 @@ static int check_pack(const char *fn, MPI_Comm comm, MPI_Count count,
     return rc;
 }
 
-static int pack(const void *inbuf, MPI_Count incount,
-                MPI_Datatype dt, void *outbuf, MPI_Count outsize,
+/* MPI_Pack (to_packed) and MPI_Unpack: count elements of dt in buf go
+ * to or come from `packed` (size bytes) at *position. */
+static int pack(const char *name, int to_packed, void *buf, MPI_Count count,
+                MPI_Datatype dt, void *packed, MPI_Count size,
                 MPI_Count *position, MPI_Comm comm)
 {
-    const char *fn = ucmpi_call_name();
-    int rc = check_pack(fn, comm, incount, dt, position);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
+    int rc = check_pack(fn, comm, count, dt, position);
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Count need = incount * dt->size;
-    if (*position < 0 || *position > outsize || need > outsize - *position)
-        return ucmpi_err_comm(comm, MPI_ERR_TRUNCATE, fn,
-                              "%lld bytes do not fit at position %lld of a "
-                              "%lld-byte buffer", need, *position, outsize);
-    *position += (MPI_Count)ucmpi_dt_pack(dt, inbuf, incount,
-                                          (char *)outbuf + *position);
-    return MPI_SUCCESS;
-}
-
-static int unpack(const void *inbuf, MPI_Count insize,
-                  MPI_Count *position, void *outbuf, MPI_Count outcount,
-                  MPI_Datatype dt, MPI_Comm comm)
-{
-    const char *fn = ucmpi_call_name();
-    int rc = check_pack(fn, comm, outcount, dt, position);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    MPI_Count need = outcount * dt->size;
-    if (*position < 0 || *position > insize || need > insize - *position)
-        return ucmpi_err_comm(comm, MPI_ERR_TRUNCATE, fn,
-                              "%lld bytes wanted at position %lld of a "
-                              "%lld-byte buffer", need, *position, insize);
-    *position += (MPI_Count)ucmpi_dt_unpack(dt, outbuf, outcount,
-                                            (const char *)inbuf + *position,
-                                            (size_t)need);
+    MPI_Count need = count * dt->size;
+    if (*position < 0 || *position > size || need > size - *position)
+        return ucmpi_err_comm(comm, MPI_ERR_TRUNCATE, fn, to_packed
+                              ? "%lld bytes do not fit at position %lld of "
+                                "a %lld-byte buffer"
+                              : "%lld bytes wanted at position %lld of a "
+                                "%lld-byte buffer", need, *position, size);
+    char *at = (char *)packed + *position;
+    *position += to_packed
+                     ? (MPI_Count)ucmpi_dt_pack(dt, buf, count, at)
+                     : (MPI_Count)ucmpi_dt_unpack(dt, buf, count, at,
+                                                  (size_t)need);
     return MPI_SUCCESS;
 }
 
@@ -69,10 +57,9 @@ static int unpack(const void *inbuf, MPI_Count insize,
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
               void *outbuf, int outsize, int *position, MPI_Comm comm)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack");
     MPI_Count pos = position ? *position : 0;
-    int rc = pack(inbuf, incount, datatype, outbuf, outsize,
-                  position ? &pos : NULL, comm);
+    int rc = pack("MPI_Pack", 1, (void *)inbuf, incount, datatype, outbuf,
+                  outsize, position ? &pos : NULL, comm);
     if (rc == MPI_SUCCESS)
         *position = (int)pos;
     return rc;
@@ -83,19 +70,17 @@ int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
                 void *outbuf, MPI_Count outsize, MPI_Count *position,
                 MPI_Comm comm)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack_c");
-    return pack(inbuf, incount, datatype, outbuf, outsize,
-                position, comm);
+    return pack("MPI_Pack_c", 1, (void *)inbuf, incount, datatype, outbuf,
+                outsize, position, comm);
 }
 
 #pragma weak MPI_Unpack = PMPI_Unpack
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
                 int outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Unpack");
     MPI_Count pos = position ? *position : 0;
-    int rc = unpack(inbuf, insize, position ? &pos : NULL,
-                    outbuf, outcount, datatype, comm);
+    int rc = pack("MPI_Unpack", 0, outbuf, outcount, datatype, (void *)inbuf,
+                  insize, position ? &pos : NULL, comm);
     if (rc == MPI_SUCCESS)
         *position = (int)pos;
     return rc;
@@ -106,9 +91,8 @@ int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position,
                   void *outbuf, MPI_Count outcount, MPI_Datatype datatype,
                   MPI_Comm comm)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Unpack_c");
-    return unpack(inbuf, insize, position, outbuf, outcount,
-                  datatype, comm);
+    return pack("MPI_Unpack_c", 0, outbuf, outcount, datatype, (void *)inbuf,
+                insize, position, comm);
 }
 
 #pragma weak MPI_Pack_size = PMPI_Pack_size
@@ -160,51 +144,34 @@ static int check_ext(const char *datarep, MPI_Count count,
     return rc;
 }
 
-/* The int and _c forms share these (positions and sizes as MPI_Count). */
-static int pack_ext(const char *datarep, const void *inbuf,
-                    MPI_Count incount, MPI_Datatype datatype, void *outbuf,
-                    MPI_Count outsize, MPI_Count *position)
+/* MPI_Pack_external (to_ext) and MPI_Unpack_external, int and _c forms:
+ * the native stream goes through a bounce buffer and external32.c. */
+static int pack_ext(const char *name, int to_ext, const char *datarep,
+                    void *buf, MPI_Count count, MPI_Datatype datatype,
+                    void *ext, MPI_Count size, MPI_Count *position)
 {
-    const char *fn = ucmpi_call_name();
-    int rc = check_ext(datarep, incount, datatype, position);
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
+    int rc = check_ext(datarep, count, datatype, position);
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Count need = incount * ucmpi_dt_impl(datatype)->ext32_total;
-    if (*position < 0 || *position > outsize || need > outsize - *position)
-        return ucmpi_dt_err(MPI_ERR_TRUNCATE, fn,
-                            "%lld bytes do not fit at position %lld of a "
-                            "%lld-byte buffer", need, *position, outsize);
-    void *tmp = malloc((size_t)(incount * datatype->size) + 1);
+    MPI_Count need = count * ucmpi_dt_impl(datatype)->ext32_total;
+    if (*position < 0 || *position > size || need > size - *position)
+        return ucmpi_dt_err(MPI_ERR_TRUNCATE, fn, to_ext
+                            ? "%lld bytes do not fit at position %lld of a "
+                              "%lld-byte buffer"
+                            : "%lld bytes wanted at position %lld of a "
+                              "%lld-byte buffer", need, *position, size);
+    size_t native = (size_t)(count * datatype->size);
+    char *tmp = malloc(native + 1), *at = (char *)ext + *position;
     if (tmp == NULL)
         return ucmpi_dt_err(MPI_ERR_NO_MEM, fn, "out of memory");
-    ucmpi_dt_pack(datatype, inbuf, incount, tmp);
-    ucmpi_dt_ext32_convert(datatype, incount, tmp,
-                           (char *)outbuf + *position, 1);
-    free(tmp);
-    *position += need;
-    return MPI_SUCCESS;
-}
-
-static int unpack_ext(const char *datarep, const void *inbuf,
-                      MPI_Count insize, MPI_Count *position, void *outbuf,
-                      MPI_Count outcount, MPI_Datatype datatype)
-{
-    const char *fn = ucmpi_call_name();
-    int rc = check_ext(datarep, outcount, datatype, position);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    MPI_Count need = outcount * ucmpi_dt_impl(datatype)->ext32_total;
-    if (*position < 0 || *position > insize || need > insize - *position)
-        return ucmpi_dt_err(MPI_ERR_TRUNCATE, fn,
-                            "%lld bytes wanted at position %lld of a "
-                            "%lld-byte buffer", need, *position, insize);
-    size_t native = (size_t)(outcount * datatype->size);
-    void *tmp = malloc(native + 1);
-    if (tmp == NULL)
-        return ucmpi_dt_err(MPI_ERR_NO_MEM, fn, "out of memory");
-    ucmpi_dt_ext32_convert(datatype, outcount,
-                           (const char *)inbuf + *position, tmp, 0);
-    ucmpi_dt_unpack(datatype, outbuf, outcount, tmp, native);
+    if (to_ext) {
+        ucmpi_dt_pack(datatype, buf, count, tmp);
+        ucmpi_dt_ext32_convert(datatype, count, tmp, at, 1);
+    } else {
+        ucmpi_dt_ext32_convert(datatype, count, at, tmp, 0);
+        ucmpi_dt_unpack(datatype, buf, count, tmp, native);
+    }
     free(tmp);
     *position += need;
     return MPI_SUCCESS;
@@ -215,8 +182,7 @@ int PMPI_Pack_external_size(const char datarep[], int incount,
                             MPI_Datatype datatype, MPI_Aint *size)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack_external_size");
-    int rc = check_ext(datarep, incount, datatype,
-                       size);
+    int rc = check_ext(datarep, incount, datatype, size);
     if (rc == MPI_SUCCESS)
         *size = (MPI_Aint)(incount * ucmpi_dt_impl(datatype)->ext32_total);
     return rc;
@@ -227,8 +193,7 @@ int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
                               MPI_Datatype datatype, MPI_Count *size)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack_external_size_c");
-    int rc = check_ext(datarep, incount,
-                       datatype, size);
+    int rc = check_ext(datarep, incount, datatype, size);
     if (rc == MPI_SUCCESS)
         *size = incount * ucmpi_dt_impl(datatype)->ext32_total;
     return rc;
@@ -239,10 +204,9 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
                        MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
                        MPI_Aint *position)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack_external");
     MPI_Count pos = position ? *position : 0;
-    int rc = pack_ext(datarep, inbuf, incount, datatype,
-                      outbuf, outsize, position ? &pos : NULL);
+    int rc = pack_ext("MPI_Pack_external", 1, datarep, (void *)inbuf, incount,
+                      datatype, outbuf, outsize, position ? &pos : NULL);
     if (rc == MPI_SUCCESS)
         *position = (MPI_Aint)pos;
     return rc;
@@ -254,9 +218,8 @@ int PMPI_Pack_external_c(const char datarep[], const void *inbuf,
                          void *outbuf, MPI_Count outsize,
                          MPI_Count *position)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Pack_external_c");
-    return pack_ext(datarep, inbuf, incount, datatype,
-                    outbuf, outsize, position);
+    return pack_ext("MPI_Pack_external_c", 1, datarep, (void *)inbuf, incount,
+                    datatype, outbuf, outsize, position);
 }
 
 #pragma weak MPI_Unpack_external = PMPI_Unpack_external
@@ -264,10 +227,9 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf,
                          MPI_Aint insize, MPI_Aint *position, void *outbuf,
                          int outcount, MPI_Datatype datatype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Unpack_external");
     MPI_Count pos = position ? *position : 0;
-    int rc = unpack_ext(datarep, inbuf, insize,
-                        position ? &pos : NULL, outbuf, outcount, datatype);
+    int rc = pack_ext("MPI_Unpack_external", 0, datarep, outbuf, outcount,
+                      datatype, (void *)inbuf, insize, position ? &pos : NULL);
     if (rc == MPI_SUCCESS)
         *position = (MPI_Aint)pos;
     return rc;
@@ -279,7 +241,6 @@ int PMPI_Unpack_external_c(const char datarep[], const void *inbuf,
                            void *outbuf, MPI_Count outcount,
                            MPI_Datatype datatype)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Unpack_external_c");
-    return unpack_ext(datarep, inbuf, insize,
-                      position, outbuf, outcount, datatype);
+    return pack_ext("MPI_Unpack_external_c", 0, datarep, outbuf, outcount,
+                    datatype, (void *)inbuf, insize, position);
 }

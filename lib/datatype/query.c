@@ -29,100 +29,88 @@ int PMPI_Type_size(MPI_Datatype datatype, int *size)
     return rc;
 }
 
-#pragma weak MPI_Type_size_x = PMPI_Type_size_x
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+static int size_count(const char *fn, MPI_Datatype datatype, MPI_Count *size)
 {
-    int rc = check_type("MPI_Type_size_x", datatype, size);
+    int rc = check_type(fn, datatype, size);
     if (rc == MPI_SUCCESS)
         *size = datatype->size;
     return rc;
 }
 
+#pragma weak MPI_Type_size_x = PMPI_Type_size_x
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+    return size_count("MPI_Type_size_x", datatype, size);
+}
+
 #pragma weak MPI_Type_size_c = PMPI_Type_size_c
 int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
 {
-    int rc = check_type("MPI_Type_size_c", datatype, size);
-    if (rc == MPI_SUCCESS)
-        *size = datatype->size;
-    return rc;
+    return size_count("MPI_Type_size_c", datatype, size);
+}
+
+/* (true) lb and extent for the MPI_Aint form (aint) or the MPI_Count ones */
+static int extent_of(const char *fn, MPI_Datatype dt, int true_ext, int aint,
+                     void *lb, void *extent)
+{
+    int rc = check_type(fn, dt, lb && extent ? lb : NULL);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Aint l = true_ext ? dt->true_lb : dt->lb;
+    MPI_Aint e = true_ext ? dt->true_extent : dt->extent;
+    if (aint) {
+        *(MPI_Aint *)lb = l;
+        *(MPI_Aint *)extent = e;
+    } else {
+        *(MPI_Count *)lb = l;
+        *(MPI_Count *)extent = e;
+    }
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb,
                          MPI_Aint *extent)
 {
-    int rc = check_type("MPI_Type_get_extent", datatype,
-                        lb && extent ? lb : NULL);
-    if (rc == MPI_SUCCESS) {
-        *lb = datatype->lb;
-        *extent = datatype->extent;
-    }
-    return rc;
+    return extent_of("MPI_Type_get_extent", datatype, 0, 1, lb, extent);
 }
 
 #pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
                            MPI_Count *extent)
 {
-    int rc = check_type("MPI_Type_get_extent_x", datatype,
-                        lb && extent ? lb : NULL);
-    if (rc == MPI_SUCCESS) {
-        *lb = datatype->lb;
-        *extent = datatype->extent;
-    }
-    return rc;
+    return extent_of("MPI_Type_get_extent_x", datatype, 0, 0, lb, extent);
 }
 
 #pragma weak MPI_Type_get_extent_c = PMPI_Type_get_extent_c
 int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb,
                            MPI_Count *extent)
 {
-    int rc = check_type("MPI_Type_get_extent_c", datatype,
-                        lb && extent ? lb : NULL);
-    if (rc == MPI_SUCCESS) {
-        *lb = datatype->lb;
-        *extent = datatype->extent;
-    }
-    return rc;
+    return extent_of("MPI_Type_get_extent_c", datatype, 0, 0, lb, extent);
 }
 
 #pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
                               MPI_Aint *true_extent)
 {
-    int rc = check_type("MPI_Type_get_true_extent", datatype,
-                        true_lb && true_extent ? true_lb : NULL);
-    if (rc == MPI_SUCCESS) {
-        *true_lb = datatype->true_lb;
-        *true_extent = datatype->true_extent;
-    }
-    return rc;
+    return extent_of("MPI_Type_get_true_extent", datatype, 1, 1, true_lb,
+                     true_extent);
 }
 
 #pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
                                 MPI_Count *true_extent)
 {
-    int rc = check_type("MPI_Type_get_true_extent_x", datatype,
-                        true_lb && true_extent ? true_lb : NULL);
-    if (rc == MPI_SUCCESS) {
-        *true_lb = datatype->true_lb;
-        *true_extent = datatype->true_extent;
-    }
-    return rc;
+    return extent_of("MPI_Type_get_true_extent_x", datatype, 1, 0, true_lb,
+                     true_extent);
 }
 
 #pragma weak MPI_Type_get_true_extent_c = PMPI_Type_get_true_extent_c
 int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb,
                                 MPI_Count *true_extent)
 {
-    int rc = check_type("MPI_Type_get_true_extent_c", datatype,
-                        true_lb && true_extent ? true_lb : NULL);
-    if (rc == MPI_SUCCESS) {
-        *true_lb = datatype->true_lb;
-        *true_extent = datatype->true_extent;
-    }
-    return rc;
+    return extent_of("MPI_Type_get_true_extent_c", datatype, 1, 0, true_lb,
+                     true_extent);
 }
 
 #pragma weak MPI_Type_match_size = PMPI_Type_match_size
@@ -169,75 +157,73 @@ static MPI_Count count_of(const MPI_Status *st, MPI_Datatype dt)
     return st->ucmpi_count / dt->size;
 }
 
-#pragma weak MPI_Get_count = PMPI_Get_count
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype,
-                   int *count)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Get_count");
-    int rc = check_status(status, datatype, count);
-    if (rc == MPI_SUCCESS) {
-        MPI_Count c = count_of(status, datatype);
-        *count = c > INT_MAX ? MPI_UNDEFINED : (int)c;
-    }
-    return rc;
-}
-
-#pragma weak MPI_Get_count_c = PMPI_Get_count_c
-int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype,
-                     MPI_Count *count)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Get_count_c");
-    int rc = check_status(status, datatype, count);
-    if (rc == MPI_SUCCESS)
-        *count = count_of(status, datatype);
-    return rc;
-}
-
 static MPI_Count elements_of(const MPI_Status *st, MPI_Datatype dt)
 {
     MPI_Count n = ucmpi_dt_elements_in(dt, st->ucmpi_count);
     return n < 0 ? MPI_UNDEFINED : n;
 }
 
+/* MPI_Get_count and (elements) MPI_Get_elements, into an int (icount:
+ * MPI_UNDEFINED past INT_MAX) or an MPI_Count (count). */
+static inline __attribute__((always_inline)) int
+status_count(const char *name, const MPI_Status *status, MPI_Datatype datatype,
+             int elements, int *icount, MPI_Count *count)
+{
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
+    const void *out = icount != NULL ? (const void *)icount : count;
+    int rc = check_status(status, datatype, out);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Count c = elements ? elements_of(status, datatype)
+                           : count_of(status, datatype);
+    if (icount != NULL)
+        *icount = c > INT_MAX ? MPI_UNDEFINED : (int)c;
+    else
+        *count = c;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_count = PMPI_Get_count
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype,
+                   int *count)
+{
+    return status_count("MPI_Get_count", status, datatype, 0, count, NULL);
+}
+
+#pragma weak MPI_Get_count_c = PMPI_Get_count_c
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype,
+                     MPI_Count *count)
+{
+    return status_count("MPI_Get_count_c", status, datatype, 0, NULL, count);
+}
+
 #pragma weak MPI_Get_elements = PMPI_Get_elements
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
                       int *count)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Get_elements");
-    int rc = check_status(status, datatype, count);
-    if (rc == MPI_SUCCESS) {
-        MPI_Count c = elements_of(status, datatype);
-        *count = c > INT_MAX ? MPI_UNDEFINED : (int)c;
-    }
-    return rc;
+    return status_count("MPI_Get_elements", status, datatype, 1, count, NULL);
 }
 
 #pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
                         MPI_Count *count)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Get_elements_x");
-    int rc = check_status(status, datatype, count);
-    if (rc == MPI_SUCCESS)
-        *count = elements_of(status, datatype);
-    return rc;
+    return status_count("MPI_Get_elements_x", status, datatype, 1, NULL,
+                        count);
 }
 
 #pragma weak MPI_Get_elements_c = PMPI_Get_elements_c
 int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype,
                         MPI_Count *count)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Get_elements_c");
-    int rc = check_status(status, datatype, count);
-    if (rc == MPI_SUCCESS)
-        *count = elements_of(status, datatype);
-    return rc;
+    return status_count("MPI_Get_elements_c", status, datatype, 1, NULL,
+                        count);
 }
 
-static int set_elements(MPI_Status *status,
+static int set_elements(const char *name, MPI_Status *status,
                         MPI_Datatype datatype, MPI_Count count)
 {
-    const char *fn = ucmpi_call_name();
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = check_status(status, datatype, status);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -252,16 +238,14 @@ static int set_elements(MPI_Status *status,
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype,
                              int count)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Status_set_elements");
-    return set_elements(status, datatype, count);
+    return set_elements("MPI_Status_set_elements", status, datatype, count);
 }
 
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype,
                                MPI_Count count)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Status_set_elements_x");
-    return set_elements(status, datatype, count);
+    return set_elements("MPI_Status_set_elements_x", status, datatype, count);
 }
 
 /* ---- addresses ---- */

@@ -26,6 +26,25 @@ int ucmpi_mpit_leave(int rc)
     return rc;
 }
 
+int ucmpi_mpit_empty(int err)
+{
+    int rc = ucmpi_mpit_enter();
+
+    return rc ? rc : ucmpi_mpit_leave(err);
+}
+
+int ucmpi_mpit_count(int *out, int value)
+{
+    int rc = ucmpi_mpit_enter();
+
+    if (rc)
+        return rc;
+    if (out == NULL)
+        return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
+    *out = value;
+    return ucmpi_mpit_leave(MPI_SUCCESS);
+}
+
 void ucmpi_mpit_strcpy(char *dst, int *len, const char *src)
 {
     size_t need = strlen(src) + 1;
@@ -74,20 +93,14 @@ int PMPI_T_finalize(void)
 int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name,
                          int *name_len)
 {
-    int rc = ucmpi_mpit_enter();
-
-    (void)enumtype, (void)num, (void)name, (void)name_len;
-    return rc ? rc : ucmpi_mpit_leave(MPI_T_ERR_INVALID_HANDLE);
+    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
 }
 
 #pragma weak MPI_T_enum_get_item = PMPI_T_enum_get_item
 int PMPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value,
                          char *name, int *name_len)
 {
-    int rc = ucmpi_mpit_enter();
-
-    (void)enumtype, (void)indx, (void)value, (void)name, (void)name_len;
-    return rc ? rc : ucmpi_mpit_leave(MPI_T_ERR_INVALID_HANDLE);
+    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
 }
 
 /* ---- categories ---- */
@@ -101,7 +114,8 @@ static const struct {
 };
 #define N_CATEGORIES ((int)(sizeof(categories) / sizeof(categories[0])))
 
-int ucmpi_mpit_cvar_category(int i)
+/* Category (index into the category table) of tunable entry i. */
+static int cvar_category(int i)
 {
     const char *n = ucmpi_config_table[i].name;
 
@@ -118,7 +132,7 @@ static int cvars_in(int cat, int len, int *indices)
     int n = 0;
 
     for (int i = 0; i < ucmpi_config_count(); i++) {
-        if (ucmpi_mpit_cvar_category(i) != cat)
+        if (cvar_category(i) != cat)
             continue;
         if (n < len)
             indices[n] = i;
@@ -130,14 +144,7 @@ static int cvars_in(int cat, int len, int *indices)
 #pragma weak MPI_T_category_get_num = PMPI_T_category_get_num
 int PMPI_T_category_get_num(int *num_cat)
 {
-    int rc = ucmpi_mpit_enter();
-
-    if (rc)
-        return rc;
-    if (num_cat == NULL)
-        return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
-    *num_cat = N_CATEGORIES;
-    return ucmpi_mpit_leave(MPI_SUCCESS);
+    return ucmpi_mpit_count(num_cat, N_CATEGORIES);
 }
 
 #pragma weak MPI_T_category_get_info = PMPI_T_category_get_info
@@ -239,12 +246,5 @@ int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
 #pragma weak MPI_T_category_changed = PMPI_T_category_changed
 int PMPI_T_category_changed(int *update_number)
 {
-    int rc = ucmpi_mpit_enter();
-
-    if (rc)
-        return rc;
-    if (update_number == NULL)
-        return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
-    *update_number = 0;
-    return ucmpi_mpit_leave(MPI_SUCCESS);
+    return ucmpi_mpit_count(update_number, 0);
 }

@@ -12,15 +12,16 @@
 int ucmpi_mpit_enter(void);
 /* Releases the lock and passes rc through. */
 int ucmpi_mpit_leave(int rc);
+/* A call on an empty set: `err` once MPI_T is initialised. */
+int ucmpi_mpit_empty(int err);
+/* A call whose answer is one number: *out = value (out checked). */
+int ucmpi_mpit_count(int *out, int value);
 
 /* Copies `src` into name/desc style outputs as MPI_T specifies: len NULL:
  * nothing; *len 0 or dst NULL: only the needed length (with the NUL);
  * otherwise at most *len - 1 characters, NUL-terminated, and *len becomes
  * what was written including the NUL. */
 void ucmpi_mpit_strcpy(char *dst, int *len, const char *src);
-
-/* Category (index into the category table) of tunable entry i. */
-int ucmpi_mpit_cvar_category(int i);
 
 /* Frees every handle and session; the last MPI_T_finalize calls these. */
 void ucmpi_mpit_cvar_cleanup(void);

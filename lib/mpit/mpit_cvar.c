@@ -52,14 +52,7 @@ void ucmpi_mpit_cvar_cleanup(void)
 #pragma weak MPI_T_cvar_get_num = PMPI_T_cvar_get_num
 int PMPI_T_cvar_get_num(int *num_cvar)
 {
-    int rc = ucmpi_mpit_enter();
-
-    if (rc)
-        return rc;
-    if (num_cvar == NULL)
-        return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
-    *num_cvar = ucmpi_config_count();
-    return ucmpi_mpit_leave(MPI_SUCCESS);
+    return ucmpi_mpit_count(num_cvar, ucmpi_config_count());
 }
 
 #pragma weak MPI_T_cvar_get_info = PMPI_T_cvar_get_info

@@ -31,14 +31,7 @@ void ucmpi_mpit_pvar_cleanup(void)
 #pragma weak MPI_T_pvar_get_num = PMPI_T_pvar_get_num
 int PMPI_T_pvar_get_num(int *num_pvar)
 {
-    int rc = ucmpi_mpit_enter();
-
-    if (rc)
-        return rc;
-    if (num_pvar == NULL)
-        return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
-    *num_pvar = 0;
-    return ucmpi_mpit_leave(MPI_SUCCESS);
+    return ucmpi_mpit_count(num_pvar, 0);
 }
 
 #pragma weak MPI_T_pvar_get_info = PMPI_T_pvar_get_info
@@ -48,13 +41,7 @@ int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len,
                          char *desc, int *desc_len, int *bind, int *readonly,
                          int *continuous, int *atomic)
 {
-    int rc = ucmpi_mpit_enter();
-
-    (void)pvar_index, (void)name, (void)name_len, (void)verbosity;
-    (void)var_class, (void)datatype, (void)enumtype, (void)desc;
-    (void)desc_len, (void)bind, (void)readonly, (void)continuous;
-    (void)atomic;
-    return rc ? rc : ucmpi_mpit_leave(MPI_T_ERR_INVALID_INDEX);
+    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_INDEX);
 }
 
 #pragma weak MPI_T_pvar_get_index = PMPI_T_pvar_get_index
@@ -66,7 +53,6 @@ int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
         return rc;
     if (name == NULL || pvar_index == NULL)
         return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
-    (void)var_class;
     return ucmpi_mpit_leave(MPI_T_ERR_INVALID_NAME);
 }
 
@@ -132,8 +118,6 @@ int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
                              int *count)
 {
     int rc = ucmpi_mpit_enter();
-
-    (void)pvar_index, (void)obj_handle, (void)handle, (void)count;
     if (rc)
         return rc;
     if (!session_is_live(session))
@@ -170,7 +154,6 @@ int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
                      void *buf)
 {
-    (void)buf;
     return check_handle(session, handle, 0);
 }
 
@@ -178,7 +161,6 @@ int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
                       const void *buf)
 {
-    (void)buf;
     return check_handle(session, handle, 0);
 }
 
@@ -186,6 +168,5 @@ int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 int PMPI_T_pvar_readreset(MPI_T_pvar_session session,
                           MPI_T_pvar_handle handle, void *buf)
 {
-    (void)buf;
     return check_handle(session, handle, 0);
 }
