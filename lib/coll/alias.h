@@ -1,13 +1,8 @@
 /*
  * Do a collective's send and receive buffers share bytes?  MPI forbids it
- * (MPI_IN_PLACE is the legal way to reuse a buffer); undetected, some ranks
- * would fail their checks while others enter the collective (hang), or
- * nonblocking forms would write over memory the caller still uses.
- *
- * Every rank that uses both buffers runs the check on its own arguments
- * only, so a program that aliases on every rank fails on every rank, and a
- * rank whose arguments are valid never fails it (no false positives: a
- * layout is flagged only when a byte provably lies in both buffers).
+ * (MPI_IN_PLACE is the legal way); undetected, ranks could hang or data be
+ * overwritten.  Each rank checks its own arguments only, and flags a
+ * layout only when a byte provably lies in both buffers.
  */
 #ifndef UCMPI_COLL_ALIAS_H
 #define UCMPI_COLL_ALIAS_H
@@ -16,11 +11,9 @@
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 
-/* One side (send or receive) of a collective: n blocks at buf.  Without
- * arrays, one block of `count` elements of dt (callers pass n x count for
- * uniform n-block forms).  With arrays, block i has counts[i] (or
- * ccounts[i]) elements of dts ? dts[i] : dt, at displacement displs[i] (or
- * adispls[i]), in extents of dt, or in bytes when dts is given (w forms). */
+/* One side of a collective: n blocks at buf.  Without arrays one block of
+ * count x dt; else block i is counts[i] (ccounts[i]) of dts ? dts[i] : dt
+ * at displs[i] (adispls[i]) extents of dt, or bytes when dts is given. */
 typedef struct {
     const void *buf;
     int n;
@@ -59,8 +52,8 @@ int ucmpi_coll_alias_exact(const void *a, MPI_Count acount, MPI_Datatype adt,
                            const void *b, MPI_Count bcount,
                            MPI_Datatype bdt);
 
-/* 1 when (a, acount, adt) and (b, bcount, bdt) share a byte.  The usual
- * case (separate buffers) costs two span computations and two compares. */
+/* 1 when (a, acount, adt) and (b, bcount, bdt) share a byte (separate
+ * buffers: two spans and two compares). */
 static inline int ucmpi_coll_alias1(const void *a, MPI_Count acount,
                                     MPI_Datatype adt, const void *b,
                                     MPI_Count bcount, MPI_Datatype bdt)

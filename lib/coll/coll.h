@@ -7,10 +7,8 @@
 
 #include "comm/comm.h"
 
-/* Node layout of a communicator, for node-aware algorithms: the members
- * of each node form a virtual sub-communicator (a rank list over the
- * parent's collective context), so no context ids or collective creation
- * are needed. */
+/* Node layout of a communicator: each node's members form a rank list
+ * over the parent's collective context (no new context ids). */
 typedef struct {
     int nnodes;
     int my_node;
@@ -24,8 +22,7 @@ typedef struct {
 /* The layout of intracommunicator c (NULL when out of memory). */
 const ucmpi_coll_layout_t *ucmpi_coll_layout(ucmpi_comm_t *c);
 
-/* Where comm's shared-memory collective state lives (lib/coll/shm/);
- * NULL when out of memory. */
+/* Where comm's shared-memory collective state lives (lib/coll/shm/). */
 void **ucmpi_coll_shm_slot(ucmpi_comm_t *c);
 
 /* Frees comm->coll; called by ucmpi_comm_destroy(). */

@@ -1,11 +1,8 @@
 /*
- * Algorithm tables.  Each collective lists its algorithms in one table,
- * a row per algorithm with the function that builds it; the table ends
- * with a row whose name is NULL.  UCMPI_<COLL>_ALGORITHM names a row;
- * otherwise the collective's own rule (thresholds of coll_tune.h) picks
- * one.  A row that needs no schedule (the shared-memory path, "shm")
- * runs the blocking call at once when its build is handed s == NULL,
- * and answers UCMPI_SHM_FALLBACK where the communicator has no segment.
+ * Algorithm tables: a row per algorithm with its builder, ended by a NULL
+ * name.  UCMPI_<COLL>_ALGORITHM names a row, else the collective's rule
+ * picks one.  The "shm" row runs the blocking call at once when handed
+ * s == NULL, and answers UCMPI_SHM_FALLBACK without a segment.
  */
 #ifndef UCMPI_COLL_ALG_H
 #define UCMPI_COLL_ALG_H
@@ -33,23 +30,20 @@ static inline const void *ucmpi_coll_mine(const ucmpi_coll_args_t *a)
 #define UCMPI_COLL_SHM_DESC \
     "on-node shared segment: flags and buffers, no messages (blocking, small)"
 
-/* The row forced by tunable `knob` (e.g. "ALLREDUCE_ALGORITHM"), or NULL
- * for automatic selection (unset, "auto", or a name not in the table,
- * reported once on stderr). */
+/* The row forced by tunable `knob`, or NULL (unset, "auto", or an unknown
+ * name, reported once). */
 const ucmpi_coll_alg_t *ucmpi_coll_alg_forced(const ucmpi_coll_alg_t *tab,
                                               const char *knob);
 /* The row of id (the first row if none). */
 const ucmpi_coll_alg_t *ucmpi_coll_alg_by_id(const ucmpi_coll_alg_t *tab,
                                              int id);
-/* Signs s with row id of tab and shape (ucmpi_sched_sign): the mismatch
- * messages name the other ranks' algorithm from tab. */
+/* Signs s with row id of tab and shape (ucmpi_sched_sign). */
 void ucmpi_coll_alg_sign(ucmpi_sched_t *s, const ucmpi_coll_alg_t *tab,
                          int id, unsigned shape);
 
-/* The tail of a collective's start: runs the schedule cached for key
- * (key NULL: never cached), else a new one built by alg and, when sign
- * is not NULL, signed with alg's row of table sign and shape; per
- * a->mode.  Inline: the smallest calls run it on every call. */
+/* A start's tail: runs the schedule cached for key (NULL: not cached),
+ * else a new one built by alg and signed with sign's row (if not NULL).
+ * Inline: the smallest calls run it every time. */
 static inline int ucmpi_coll_alg_run(const ucmpi_coll_alg_t *alg,
                                      ucmpi_coll_args_t *a,
                                      const ucmpi_sched_key_t *key,

@@ -10,12 +10,7 @@
 typedef struct sched_cache sched_cache_t;
 
 void ucmpi_coll_shm_free(void *shm);
-
-/* In the communicator itself (comm/comm.h): it cannot be missing on a rank. */
-static ucmpi_coll_state_t *coll_state(ucmpi_comm_t *c)
-{
-    return &c->coll;
-}
+static void cache_destroy(sched_cache_t *c);
 
 static int node_of_rank(const ucmpi_comm_t *c, int r)
 {
@@ -90,7 +85,7 @@ err_free:
 
 const ucmpi_coll_layout_t *ucmpi_coll_layout(ucmpi_comm_t *c)
 {
-    ucmpi_coll_state_t *st = coll_state(c);
+    ucmpi_coll_state_t *st = &c->coll;
 
     if (st->layout == NULL)
         st->layout = layout_build(c);
@@ -99,17 +94,17 @@ const ucmpi_coll_layout_t *ucmpi_coll_layout(ucmpi_comm_t *c)
 
 void **ucmpi_coll_shm_slot(ucmpi_comm_t *c)
 {
-    return &coll_state(c)->shm;
+    return &c->coll.shm;
 }
 
 void ucmpi_coll_comm_destroy(ucmpi_comm_t *c)
 {
-    ucmpi_coll_state_t *st = coll_state(c);
+    ucmpi_coll_state_t *st = &c->coll;
 
     if (st->shm != NULL)
         ucmpi_coll_shm_free(st->shm);
     layout_free(st->layout);
-    ucmpi_sched_cache_destroy(st->cache);
+    cache_destroy(st->cache);
     *st = (ucmpi_coll_state_t){0};
 }
 
@@ -132,12 +127,8 @@ __attribute__((constructor)) static void coll_comm_hooks(void)
     ucmpi_hook_add(UCMPI_HOOK_PEER_CHECK, 0, peer_check_hook);
 }
 
-/* ------------------------------------------------------------------ */
-/* Schedule cache: a collective called again with the same arguments    */
-/* (the common case: training loops, benchmarks, solvers) reruns the    */
-/* schedule built the first time instead of building a new one.        */
-/* ------------------------------------------------------------------ */
-
+/* Schedule cache: a collective called again with the same arguments
+ * (training loops, benchmarks, solvers) reruns the schedule built first. */
 #define CACHE_SLOTS 8
 #define CACHE_MAX_COUNTS 64           /* reduce_scatter recvcounts */
 #define CACHE_MAX_BYTES (256 * 1024)  /* big schedules gain nothing */
@@ -165,10 +156,9 @@ static int key_equal(const ucmpi_sched_key_t *a, const ucmpi_sched_key_t *b)
             memcmp(a->counts, b->counts, sizeof(int) * a->ncounts) == 0);
 }
 
-/* A cached key holds its types and op: a schedule does not always hold the
- * user's type (a contiguous one becomes bytes), and a freed type's address
- * can come back as a new type with another layout, which would then hit
- * the stale schedule (MPICH coll/bcast with dtpools types). */
+/* A cached key holds its types and op: a freed type's address can come
+ * back as another type, which would hit the stale schedule (MPICH
+ * coll/bcast with dtpools types). */
 static void key_hold(const ucmpi_sched_key_t *k, int hold)
 {
     MPI_Datatype dts[2] = {k->sdt, k->rdt};
@@ -193,7 +183,7 @@ static void key_hold(const ucmpi_sched_key_t *k, int hold)
 ucmpi_sched_t *ucmpi_sched_cache_get(ucmpi_comm_t *comm,
                                      const ucmpi_sched_key_t *key)
 {
-    sched_cache_t *c = coll_state(comm)->cache;
+    sched_cache_t *c = comm->coll.cache;
 
     if (c == NULL)
         return NULL;
@@ -209,6 +199,14 @@ ucmpi_sched_t *ucmpi_sched_cache_get(ucmpi_comm_t *comm,
     return NULL;
 }
 
+static void slot_clear(slot_t *sl)
+{
+    ucmpi_sched_set_cache(sl->s, NULL);
+    ucmpi_sched_destroy(sl->s);
+    sl->s = NULL;
+    key_hold(&sl->key, 0);
+}
+
 /* An empty slot, else the least recently used idle one (emptied). */
 static slot_t *free_slot(sched_cache_t *c)
 {
@@ -222,12 +220,8 @@ static slot_t *free_slot(sched_cache_t *c)
             (best == NULL || sl->stamp < best->stamp))
             best = sl;
     }
-    if (best != NULL) {
-        ucmpi_sched_set_cache(best->s, NULL);
-        ucmpi_sched_destroy(best->s);
-        best->s = NULL;
-        key_hold(&best->key, 0);
-    }
+    if (best != NULL)
+        slot_clear(best);
     return best;
 }
 
@@ -241,7 +235,7 @@ void ucmpi_sched_cache_put(ucmpi_comm_t *comm, const ucmpi_sched_key_t *key,
     if (key->ncounts > CACHE_MAX_COUNTS ||
         ucmpi_sched_footprint(s) > CACHE_MAX_BYTES)
         return;
-    st = coll_state(comm);
+    st = &comm->coll;
     if (st->cache == NULL && (st->cache = calloc(1, sizeof(*cache))) == NULL)
         return;
     cache = st->cache;
@@ -258,18 +252,12 @@ void ucmpi_sched_cache_put(ucmpi_comm_t *comm, const ucmpi_sched_key_t *key,
     ucmpi_sched_set_cache(s, sl);
 }
 
-void ucmpi_sched_cache_destroy(void *cache)
+static void cache_destroy(sched_cache_t *c)
 {
-    sched_cache_t *c = cache;
-
     if (c == NULL)
         return;
-    for (int i = 0; i < CACHE_SLOTS; i++) {
-        if (c->slot[i].s != NULL) {
-            ucmpi_sched_set_cache(c->slot[i].s, NULL);
-            ucmpi_sched_destroy(c->slot[i].s);
-            key_hold(&c->slot[i].key, 0);
-        }
-    }
+    for (int i = 0; i < CACHE_SLOTS; i++)
+        if (c->slot[i].s != NULL)
+            slot_clear(&c->slot[i]);
     free(c);
 }

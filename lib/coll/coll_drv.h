@@ -1,13 +1,9 @@
 /*
- * The collective driver.  Every MPI collective entry point (blocking,
- * nonblocking, persistent; int and _c forms) fills one ucmpi_coll_args_t
- * and calls ucmpi_coll_call() with its collective's descriptor and the
- * mode.  The driver names the call (core/call.h), validates the
- * communicator and request, runs the optional argument check
- * (UCMPI_COLL_CHECK, registered through ucmpi_coll_check_register) and
- * hands the arguments to the collective's `start`: its own argument
- * checks, the shared-memory path, selection from its algorithm table,
- * then the schedule (built, or reused from the cache) run per mode.
+ * The collective driver: every collective entry point fills one
+ * ucmpi_coll_args_t and calls ucmpi_coll_call() with its descriptor and
+ * mode; the driver names the call, validates comm and request, runs the
+ * optional UCMPI_COLL_CHECK and hands over to the collective's `start`
+ * (own checks, shm path, selection, schedule run per mode).
  */
 #ifndef UCMPI_COLL_DRV_H
 #define UCMPI_COLL_DRV_H
@@ -31,12 +27,9 @@ static inline size_t ucmpi_xblk_bytes(const ucmpi_xblk_t *b)
     return (size_t)b->count * (size_t)b->dt->size;
 }
 
-/* A collective call's arguments, as the user gave them and as the
- * algorithms see them.  Uniform forms fill sbuf/scount/sdt and
- * rbuf/rcount/rdt (one-buffer collectives: rbuf, rcount, rdt); v/w forms
- * the arrays (int forms) or their _c counterparts (large-count forms),
- * which the data-movement tail turns into the per-peer block lists.
- * Entry points zero-fill it, except those of ucmpi_coll_args_basic. */
+/* A collective call's arguments: uniform forms fill s/r buf, count, dt;
+ * v/w forms the arrays (or _c ones), which the data-movement tail turns
+ * into per-peer blocks.  Zero-filled, except by ucmpi_coll_call_basic. */
 typedef struct {
     ucmpi_comm_t *comm;
     int mode;                 /* UCMPI_COLL_BLOCKING/NONBLOCKING/PERSISTENT */
@@ -64,35 +57,14 @@ typedef struct {
     int cart;                 /* cartesian: see neighbor_exchange.c */
 } ucmpi_coll_args_t;
 
-/* The arguments of a one-buffer or reduction collective (bcast, reduce,
- * allreduce, barrier), whose check, record and start functions read only
- * these and the driver's fields (mode, req, rank, size); the rest of *a
- * stays unset: zero-filling the whole struct (a rep stos) measurably slowed
- * the smallest shm collectives (docs/tuning.md). */
-static inline void ucmpi_coll_args_basic(ucmpi_coll_args_t *a, MPI_Comm comm,
-                                         const void *sbuf, void *rbuf,
-                                         MPI_Count count, MPI_Datatype dt,
-                                         MPI_Op op, int root)
-{
-    a->comm = comm;
-    a->sbuf = sbuf;
-    a->rbuf = rbuf;
-    a->scount = a->rcount = count;
-    a->sdt = a->rdt = dt;
-    a->op = op;
-    a->root = root;
-    a->sblk = a->rblk = NULL;
-}
-
 /* A collective, described once. */
 typedef struct {
-    /* Checks that must pass before the arguments mean anything to the
-     * other ranks (NULL: none); the rest are start's. */
+    /* checks that must pass before the arguments mean anything to the
+     * other ranks (NULL: none) */
     int (*check)(const ucmpi_coll_args_t *a);
     /* What UCMPI_COLL_CHECK compares across ranks (NULL: not checked). */
     void (*record)(const ucmpi_coll_args_t *a, ucmpi_coll_check_args_t *r);
-    /* The collective's own checks, shm path, selection, build and run;
-     * comm is valid and the request pointer checked. */
+    /* the rest: own checks, shm path, selection, build and run */
     int (*start)(ucmpi_coll_args_t *a);
 } ucmpi_coll_desc_t;
 
@@ -104,8 +76,6 @@ typedef struct {
     void (*end)(ucmpi_comm_t *comm);
 } ucmpi_coll_check_hook_t;
 void ucmpi_coll_check_register(const ucmpi_coll_check_hook_t *h);
-
-
 /* The registered hook (NULL: the module is not linked in). */
 extern const ucmpi_coll_check_hook_t *ucmpi_coll_check_hook;
 
@@ -114,12 +84,9 @@ int ucmpi_coll_call_checked(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a,
                             const ucmpi_coll_check_hook_t *h,
                             const char *name);
 
-/* Runs the call `name` (a static string) of collective d with *a in
- * mode; req is the user's request for the nonblocking and persistent
- * modes.  Errors go through the communicator's handler.  Inline, so
- * that each entry point calls its own (static const) descriptor's check
- * and start directly: out of line, its frame, indirect calls and reloads
- * cost the smallest collectives measurably (docs/tuning.md). */
+/* Runs call `name` (a static string) of collective d with *a in mode;
+ * errors go through the comm's handler.  Inline, so that each entry point
+ * calls its own descriptor's functions directly (docs/tuning.md). */
 static inline __attribute__((always_inline)) int
 ucmpi_coll_call(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a, int mode,
                 MPI_Request *req, const char *name)
@@ -149,8 +116,9 @@ ucmpi_coll_call(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a, int mode,
     return rc;
 }
 
-/* An entry point of a collective of ucmpi_coll_args_basic: fills *a and
- * calls the driver. */
+/* An entry point of bcast, reduce, allreduce or barrier, which read only
+ * these arguments and the driver's fields: zero-filling the whole struct
+ * slowed the smallest shm collectives (docs/tuning.md). */
 static inline __attribute__((always_inline)) int
 ucmpi_coll_call_basic(const ucmpi_coll_desc_t *d, MPI_Comm comm,
                       const void *sbuf, void *rbuf, MPI_Count count,
@@ -159,7 +127,14 @@ ucmpi_coll_call_basic(const ucmpi_coll_desc_t *d, MPI_Comm comm,
 {
     ucmpi_coll_args_t a;
 
-    ucmpi_coll_args_basic(&a, comm, sbuf, rbuf, count, dt, op, root);
+    a.comm = comm;
+    a.sbuf = sbuf;
+    a.rbuf = rbuf;
+    a.scount = a.rcount = count;
+    a.sdt = a.rdt = dt;
+    a.op = op;
+    a.root = root;
+    a.sblk = a.rblk = NULL;
     return ucmpi_coll_call(d, &a, mode, req, name);
 }
 

@@ -1,12 +1,8 @@
 /*
- * The schedule engine: runs the rounds of a collective schedule over the
- * communicator's collective context.  Transfers run in requests embedded
- * in the schedule (no request allocation per step), a round posts its
- * receives before its sends, and a blocking collective runs its schedule
- * inline on the caller's stack of calls.  Nonblocking schedules sit on
- * one active list that a progress hook advances, so any number of
- * collectives can be in flight on one communicator and complete in any
- * order of waits.
+ * The schedule engine: transfers run in requests embedded in the
+ * schedule, a round posts its receives before its sends, a blocking
+ * collective runs inline, and nonblocking schedules sit on one active
+ * list that a progress hook advances (any number in flight per comm).
  */
 #include "coll/sched_impl.h"
 #include "p2p/p2p.h"
@@ -22,10 +18,6 @@ static int hook_registered;
 static int in_progress;
 
 static int sched_progress(void);
-
-/* ------------------------------------------------------------------ */
-/* Execution                                                          */
-/* ------------------------------------------------------------------ */
 
 static int copy_step(const step_t *st)
 {
@@ -71,8 +63,7 @@ static int local_step(const step_t *st)
     }
 }
 
-/* Posts transfer i in its embedded request (the schedule already holds
- * the comm and datatype, so the request takes no references). */
+/* Posts transfer i in its embedded request (no references taken). */
 static int post_xfer(ucmpi_sched_t *s, int i)
 {
     step_t *st = &s->steps[i];
@@ -87,14 +78,12 @@ static int post_xfer(ucmpi_sched_t *s, int i)
     r->status.MPI_TAG = MPI_ANY_TAG;
     r->p2p.count = st->countp ? *st->countp : st->count;
     r->p2p.dt = st->dt;
-    /* a rank that has no data for the others (a short exact receive, or
-     * ucmpi_sched_poison) passes the shortage on: empty messages; after a
-     * loss a message that carries no data anyway (a barrier's) carries one
-     * byte instead, which its empty receive reports (lost_upstream) */
+    /* a rank without data for the others passes the shortage on with
+     * empty messages; after a loss an empty message carries one byte
+     * instead, which its receive reports (lost_upstream) */
     bool token = false;
     if (s->late_err != MPI_SUCCESS && st->kind == STEP_SEND) {
-        /* (not from a rank whose own arguments failed: its run-time
-         * sends it never sized may be empty, and its peers fail anyway) */
+        /* (not from a rank whose own arguments failed) */
         token = s->lost && !s->poisoned && r->p2p.count * st->dt->size == 0;
         r->p2p.count = token;
         if (token)
@@ -123,10 +112,9 @@ static int post_xfer(ucmpi_sched_t *s, int i)
                                                              : rc;
 }
 
-/* Starts round r: in each stretch of transfers between local steps the
- * receives go first (a message that finds its receive posted lands in
- * place, not in UCX's unexpected queue); local steps run on the spot, in
- * their order, so a send after a reduce sends the reduced data. */
+/* Starts round r: in each stretch of transfers the receives go first
+ * (data lands in place, not in UCX's unexpected queue); local steps run
+ * on the spot, in order. */
 static int post_round(ucmpi_sched_t *s, int r)
 {
     int beg = r ? s->ends[r - 1] : 0, end = s->ends[r];
@@ -167,19 +155,15 @@ static bool lost_upstream(const step_t *st, const ucmpi_request_t *rq)
     return rq->status.MPI_ERROR == MPI_SUCCESS && rq->status.ucmpi_count == 0;
 }
 
-/* A peer died (or an upstream rank passed a loss on): as after a short
- * exact receive the schedule goes on, so that the living ranks waiting on
- * this one are released, but with empty messages (this rank may lack the
- * data): they fail too instead of hanging or taking garbage.  The class is
- * MPI_ERR_PROC_FAILED where a process failed, else that of a short exact
- * receive (an erring root's empty messages). */
+/* A peer died (or one upstream passed a loss on): the schedule goes on
+ * with empty messages so the living ranks fail instead of hanging;
+ * MPI_ERR_PROC_FAILED where a process failed, else MPI_ERR_TRUNCATE. */
 static void pass_on_loss(ucmpi_sched_t *s, bool dead_peer)
 {
     s->lost = 1;
     if (s->late_err != MPI_SUCCESS)
         return;
-    /* (peer ranks: of the remote group on an intercomm, whose size may
-     * be smaller than the local group's) */
+    /* (the remote group on an intercomm) */
     for (int r = 0; !dead_peer && r < s->comm->remote_size; r++)
         dead_peer = ucmpi_peer_failed(ucmpi_comm_peer_world(s->comm, r));
     s->late_err = dead_peer ? MPI_ERR_PROC_FAILED : MPI_ERR_TRUNCATE;
@@ -197,10 +181,8 @@ static int reap(ucmpi_sched_t *s)
         int e = s->rq[i].status.MPI_ERROR;
         if (e == MPI_ERR_PROC_FAILED || lost_upstream(st, &s->rq[i]))
             pass_on_loss(s, e == MPI_ERR_PROC_FAILED);
-        /* an exact receive of the wrong length (longer, shorter, or not
-         * whole elements, which the p2p layer calls MPI_ERR_TYPE): the
-         * schedule goes on (its later steps serve other ranks), sending
-         * them empty messages; stopping here would leave them waiting */
+        /* an exact receive of the wrong length: go on (later steps serve
+         * other ranks) with empty messages */
         else if (st->exact && (e == MPI_ERR_TRUNCATE || e == MPI_ERR_TYPE ||
                                (e == MPI_SUCCESS && s->rq[i].status.ucmpi_count !=
                                                         st->count * st->dt->size)))
@@ -300,8 +282,8 @@ void ucmpi_sched_complete_req(ucmpi_request_t *req, int err)
     ucmpi_request_set_complete(req);
 }
 
-/* The schedule is done: complete its request, drop the references taken
- * by launch() last (that may destroy the comm and its cache). */
+/* Done: complete the request, then drop launch()'s references (which may
+ * destroy the comm and its cache). */
 static void finish(ucmpi_sched_t *s)
 {
     ucmpi_request_t *req = s->req;
@@ -328,10 +310,8 @@ static int advance(ucmpi_sched_t *s)
     return events;
 }
 
-/* The hook leaves once no schedule runs: while any hook is registered the
- * single-operation waits of point-to-point take the engine's full
- * progress path (lib/p2p/progress.h).  Hooks run under the big lock, which
- * launch() holds to register again. */
+/* The hook leaves once no schedule runs (while registered, p2p waits take
+ * the full progress path); runs under the big lock. */
 static int sched_progress(void)
 {
     int events = 0;
@@ -343,8 +323,7 @@ static int sched_progress(void)
         n = s->next;
         events += advance(s);
     }
-    /* a program that only polls (MPI_Test) never runs a waiting loop's
-     * stall check: every 1024th turn that moved no schedule does it */
+    /* a program that only polls (MPI_Test) gets its stall checks here */
     static unsigned idle_turns;
     if (events == 0 && ++idle_turns % 1024 == 0 && ucmpi_sched_hook)
         for (ucmpi_sched_t *s = active_head; s; s = s->next)
@@ -358,9 +337,8 @@ static int sched_progress(void)
     return events;
 }
 
-/* Puts s on the active list (under the big lock: the progress engine runs
- * hooks under it).  The comm outlives the schedule's traffic even if the
- * user frees the request and the comm while it runs. */
+/* Puts s on the active list (under the big lock); the comms outlive its
+ * traffic even if the user frees request and comm meanwhile. */
 static void activate(ucmpi_sched_t *s)
 {
     ucmpi_comm_retain(s->comm);
@@ -459,9 +437,8 @@ int ucmpi_sched_start(ucmpi_sched_t *s, int persistent,
     return launch(s);
 }
 
-/* A waiting loop's idle check of s, now and then: transfers of the round
- * in flight whose peer died fail (the schedule then completes with
- * MPI_ERR_PROC_FAILED instead of hanging); then the hook's stall check. */
+/* A waiting loop's idle check: transfers whose peer died fail, then the
+ * hook's stall check. */
 static void stall_tick(ucmpi_sched_t *s, int blocking)
 {
     for (int i = s->pbeg; i < s->pend; i++)
@@ -479,7 +456,8 @@ void ucmpi_sched_check_peers(ucmpi_request_t *req)
         stall_tick(s, 0);
 }
 
-void ucmpi_sched_detach(ucmpi_sched_t *s)
+/* s finishes orphaned on the active list (its caller returns now). */
+static void detach(ucmpi_sched_t *s)
 {
     ucmpi_lock();
     s->orphaned = 1;
@@ -518,7 +496,7 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
     ucmpi_rt_wait_done();   /* no longer blocked here (--timeout report) */
     rc = s->err;
     if (s->running)
-        ucmpi_sched_detach(s);
+        detach(s);
     else
         ucmpi_sched_free(s);
     return rc;

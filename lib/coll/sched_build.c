@@ -87,18 +87,27 @@ static MPI_Datatype hold_dt(MPI_Datatype dt)
     return dt;
 }
 
+/* Doubles *cap elements of arr, copying them out of the inline array inl
+ * on the first growth; NULL when out of memory. */
+static void *grow(void *arr, const void *inl, int *cap, size_t elem)
+{
+    void *n = arr == inl ? malloc(2 * (size_t)*cap * elem)
+                         : realloc(arr, 2 * (size_t)*cap * elem);
+
+    if (n != NULL && arr == inl)
+        memcpy(n, inl, (size_t)*cap * elem);
+    if (n != NULL)
+        *cap *= 2;
+    return n;
+}
+
 static step_t *add_step(ucmpi_sched_t *s, int kind)
 {
     if (s->nsteps == s->cap) {
-        int cap = 2 * s->cap;
-        step_t *n = s->steps == s->inl_steps ? malloc(cap * sizeof(*n))
-                                             : realloc(s->steps, cap * sizeof(*n));
+        step_t *n = grow(s->steps, s->inl_steps, &s->cap, sizeof(*n));
         if (n == NULL)
             return NULL;
-        if (s->steps == s->inl_steps)
-            memcpy(n, s->inl_steps, sizeof(s->inl_steps));
         s->steps = n;
-        s->cap = cap;
     }
     step_t *st = &s->steps[s->nsteps++];
     memset(st, 0, sizeof(*st));
@@ -107,32 +116,37 @@ static step_t *add_step(ucmpi_sched_t *s, int kind)
     return st;
 }
 
-int ucmpi_sched_send(ucmpi_sched_t *s, const void *buf, MPI_Count count,
-                     MPI_Datatype dt, int peer)
+/* A send (from buf) or receive (into buf); countp: a _dyn one. */
+static int add_xfer(ucmpi_sched_t *s, int kind, const void *buf,
+                    MPI_Count count, MPI_Datatype dt, int peer,
+                    const MPI_Count *countp, int exact)
 {
-    step_t *st = add_step(s, STEP_SEND);
+    step_t *st = add_step(s, kind);
 
     if (st == NULL)
         return MPI_ERR_NO_MEM;
-    st->src = buf;
+    if (kind == STEP_SEND)
+        st->src = buf;
+    else
+        st->dst = (void *)buf;
     st->count = count;
     st->dt = hold_dt(dt);
     st->peer = peer;
+    st->countp = countp;
+    st->exact = (uint8_t)exact;
     return MPI_SUCCESS;
+}
+
+int ucmpi_sched_send(ucmpi_sched_t *s, const void *buf, MPI_Count count,
+                     MPI_Datatype dt, int peer)
+{
+    return add_xfer(s, STEP_SEND, buf, count, dt, peer, NULL, 0);
 }
 
 int ucmpi_sched_recv(ucmpi_sched_t *s, void *buf, MPI_Count count,
                      MPI_Datatype dt, int peer)
 {
-    step_t *st = add_step(s, STEP_RECV);
-
-    if (st == NULL)
-        return MPI_ERR_NO_MEM;
-    st->dst = buf;
-    st->count = count;
-    st->dt = hold_dt(dt);
-    st->peer = peer;
-    return MPI_SUCCESS;
+    return add_xfer(s, STEP_RECV, buf, count, dt, peer, NULL, 0);
 }
 
 int ucmpi_sched_reduce(ucmpi_sched_t *s, const void *in, void *inout,
@@ -173,21 +187,13 @@ int ucmpi_sched_copy(ucmpi_sched_t *s, const void *src, MPI_Count scount,
 int ucmpi_sched_send_dyn(ucmpi_sched_t *s, void *const *bufp,
                          const MPI_Count *countp, MPI_Datatype dt, int peer)
 {
-    int rc = ucmpi_sched_send(s, bufp, 0, dt, peer);
-
-    if (rc == MPI_SUCCESS)
-        s->steps[s->nsteps - 1].countp = countp;
-    return rc;
+    return add_xfer(s, STEP_SEND, bufp, 0, dt, peer, countp, 0);
 }
 
 int ucmpi_sched_recv_exact(ucmpi_sched_t *s, void *buf, MPI_Count count,
                            MPI_Datatype dt, int peer)
 {
-    int rc = ucmpi_sched_recv(s, buf, count, dt, peer);
-
-    if (rc == MPI_SUCCESS)
-        s->steps[s->nsteps - 1].exact = 1;
-    return rc;
+    return add_xfer(s, STEP_RECV, buf, count, dt, peer, NULL, 1);
 }
 
 void ucmpi_sched_poison(ucmpi_sched_t *s)
@@ -207,11 +213,7 @@ void ucmpi_sched_fail(ucmpi_sched_t *s, int err)
 int ucmpi_sched_recv_dyn(ucmpi_sched_t *s, void *const *bufp,
                          const MPI_Count *countp, MPI_Datatype dt, int peer)
 {
-    int rc = ucmpi_sched_recv(s, (void *)bufp, 0, dt, peer);
-
-    if (rc == MPI_SUCCESS)
-        s->steps[s->nsteps - 1].countp = countp;
-    return rc;
+    return add_xfer(s, STEP_RECV, bufp, 0, dt, peer, countp, 0);
 }
 
 int ucmpi_sched_call(ucmpi_sched_t *s, int (*fn)(void *arg), void *arg)
@@ -233,15 +235,10 @@ int ucmpi_sched_fence(ucmpi_sched_t *s)
     if (s->nsteps == last)
         return MPI_SUCCESS;       /* empty round */
     if (s->nrounds == s->rcap) {
-        int cap = 2 * s->rcap;
-        int *n = s->ends == s->inl_ends ? malloc(cap * sizeof(*n))
-                                        : realloc(s->ends, cap * sizeof(*n));
+        int *n = grow(s->ends, s->inl_ends, &s->rcap, sizeof(*n));
         if (n == NULL)
             return MPI_ERR_NO_MEM;
-        if (s->ends == s->inl_ends)
-            memcpy(n, s->inl_ends, sizeof(s->inl_ends));
         s->ends = n;
-        s->rcap = cap;
     }
     s->ends[s->nrounds++] = s->nsteps;
     return MPI_SUCCESS;
@@ -265,11 +262,6 @@ void *ucmpi_sched_alloc(ucmpi_sched_t *s, size_t bytes)
     s->scratch = b;
     s->scratch_bytes += bytes;
     return b + 1;
-}
-
-int ucmpi_sched_num_steps(const ucmpi_sched_t *s)
-{
-    return s->nsteps;
 }
 
 int ucmpi_sched_num_rounds(const ucmpi_sched_t *s)

@@ -1,10 +1,6 @@
-/*
- * The schedule object, shared by the builder (sched_build.c: steps,
- * rounds, scratch, destroy), the engine (sched.c: running rounds, the
- * active list) and the machinery for erroneous programs (lib/coll/check:
- * signatures, stall probe, aborts, UCMPI_COLL_CHECK), which the engine
- * calls only through its hook (ucmpi_sched_hook_t).
- */
+/* The schedule object, shared by the builder (sched_build.c), the engine
+ * (sched.c) and lib/coll/check, which the engine calls only through its
+ * hook (ucmpi_sched_hook_t). */
 #ifndef UCMPI_COLL_SCHED_IMPL_H
 #define UCMPI_COLL_SCHED_IMPL_H
 
@@ -26,8 +22,7 @@ typedef struct {
     MPI_Count count, rcount;
     MPI_Datatype dt, rdt;
     MPI_Op op;
-    /* run-time steps (see ucmpi_sched_call): a call's function, or the
-     * count of a send/recv whose buffer is *src / *dst (bufp) */
+    /* run-time steps: a call's function, or a _dyn transfer's count */
     int (*fn)(void *);
     const MPI_Count *countp;
 } step_t;
@@ -41,10 +36,9 @@ typedef union scratch {
     max_align_t align;
 } scratch_t;
 
-/* What a schedule's signature names, for the messages of a mismatch: its
- * collective (check/sched_sig.h), its algorithm id, and the rows of its
- * algorithm table, each starting with {int id; const char *name; ...}
- * (tab NULL: a schedule signed by its collective only). */
+/* What a signature names, for the messages of a mismatch: collective,
+ * algorithm id and table (rows start {int id; const char *name; ...};
+ * NULL: signed by its collective only). */
 typedef struct {
     const void *tab;
     size_t row;
@@ -95,8 +89,7 @@ struct ucmpi_sched {
     size_t arena_used;
     void *cache;              /* the cache slot owning s (coll_comm.c) */
 
-    /* Small schedules (every latency-bound collective) live entirely in
-     * the schedule object: one allocation per collective. */
+    /* small schedules live in the object: one allocation per collective */
     step_t inl_steps[SCHED_INLINE_STEPS];
     int inl_ends[SCHED_INLINE_ROUNDS];
     ucmpi_request_t inl_rq[SCHED_INLINE_STEPS];
@@ -117,31 +110,24 @@ int ucmpi_sched_prepare(ucmpi_sched_t *s);
 void ucmpi_sched_kick(ucmpi_sched_t *s);
 /* Completes a schedule's user request with err. */
 void ucmpi_sched_complete_req(ucmpi_request_t *req, int err);
-/* The schedule behind a user's request, or NULL (not a schedule's, or
- * its run detached: ucmpi_sched_detach). */
+/* The schedule behind a user's request, or NULL. */
 ucmpi_sched_t *ucmpi_sched_of_req(const ucmpi_request_t *req);
-/* s finishes orphaned on the active list (its caller returns now). */
-void ucmpi_sched_detach(ucmpi_sched_t *s);
 
 /* --- the hook: the check machinery plugs in here --- */
 
-/* The engine calls these at the few points where a program that errs
- * (ranks that disagree, a call whose arguments failed, UCMPI_COLL_CHECK)
- * needs it; run, held and release(s, 0) only while s->hooked, give_up
- * while s->wait_hook, release(s, 1) while s->chk.  NULL (the unit tests link the engine
- * alone): schedules are unsigned and a stalled one just waits. */
+/* Called where a program that errs needs it: run, held and release(s, 0)
+ * while s->hooked, give_up while s->wait_hook, release(s, 1) while s->chk.
+ * NULL (unit tests): schedules are unsigned and a stalled one waits. */
 typedef struct {
     /* a new schedule: sign it by its collective */
     void (*create)(ucmpi_sched_t *s);
-    /* s is started or run while a check of its call waits to be taken
-     * (comm->coll.check_gate) */
+    /* s starts while a check of its call waits (comm->coll.check_gate) */
     void (*take)(ucmpi_sched_t *s);
     /* a run of s begins (after the engine's reset) */
     void (*run)(ucmpi_sched_t *s);
     /* before s's first round: 1 while s may not post yet */
     int (*held)(ucmpi_sched_t *s);
-    /* a wait on s has idled a while (blocking: the caller's own blocking
-     * run; else a request's wait or the progress hook's poll) */
+    /* a wait on s idled a while (blocking: the caller's own run) */
     void (*stalled)(ucmpi_sched_t *s, int blocking);
     /* 1 once a blocking caller may return while s still runs */
     int (*give_up)(ucmpi_sched_t *s);

@@ -1,12 +1,9 @@
 /*
- * The collective argument check (UCMPI_COLL_CHECK=1, coll_check.h): the
- * exchange and the agreement.  A schedule of two rounds over every pair
- * of ranks: each rank sends each peer its record (coll_check_rec.c) and
- * judges the records it receives; then each sends every peer its verdict,
- * and every rank takes the worst of the same n verdicts, so all of them
- * pass or fail together with the same class and text, even where only
- * one rank could see the problem (a gatherv root's counts).  2 (n - 1)
- * small messages per rank and call: a debugging mode.
+ * The collective argument check (UCMPI_COLL_CHECK=1, coll_check.h): each
+ * rank sends each peer its record (coll_check_rec.c) and judges what it
+ * receives; then every rank sends every peer its verdict and takes the
+ * worst of the same n verdicts, so all pass or fail together with one
+ * class and text.  2 (n - 1) small messages per rank: a debugging mode.
  */
 #include "coll/check/coll_check_impl.h"
 #include "coll/check/sched_chk.h"
@@ -44,28 +41,22 @@ static int judge_step(void *arg)
 static int conclude_step(void *arg)
 {
     check_t *c = arg;
-    const ucmpi_cck_verdict_t *best = NULL;
+    ucmpi_cck_verdict_t best = {.kind = UCMPI_CCK_V_OK};
     char why[sizeof(last_why)];
 
-    for (int i = 0; i < c->n; i++) {
-        const ucmpi_cck_verdict_t *v = &c->vs[i];
-        if (v->kind == UCMPI_CCK_V_OK)
-            continue;
-        if (best == NULL || v->kind < best->kind ||
-            (v->kind == best->kind &&
-             (v->a < best->a || (v->a == best->a && v->b < best->b))))
-            best = v;
-    }
-    if (best == NULL)
+    for (int i = 0; i < c->n; i++)
+        if (c->vs[i].kind != UCMPI_CCK_V_OK)
+            ucmpi_cck_worse(&best, &c->vs[i]);
+    if (best.kind == UCMPI_CCK_V_OK)
         return MPI_SUCCESS;
-    ucmpi_cck_why(best, why, sizeof(why));
+    ucmpi_cck_why(&best, why, sizeof(why));
     if (c->blocking) {
         memcpy(last_why, why, sizeof(why));
         last_news = 1;
     } else {
         ucmpi_sched_set_why(c->s, why);
     }
-    return ucmpi_cck_class(best);
+    return ucmpi_cck_class(&best);
 }
 
 /* Round 1 sends every peer its record, round 2 its verdict. */
@@ -118,48 +109,6 @@ static int build(ucmpi_sched_t *s, ucmpi_comm_t *comm,
     return rc;
 }
 
-/* The check's schedule, signed as a collective of its own ("Coll_check",
- * sched_sig.c) so that ranks in different collectives meet in it. */
-static ucmpi_sched_t *create(ucmpi_comm_t *comm)
-{
-    const char *fn = comm->coll.fn;
-    ucmpi_sched_t *s;
-
-    comm->coll.fn = "MPI_Coll_check";
-    s = ucmpi_sched_create(comm);
-    comm->coll.fn = fn;
-    return s;
-}
-
-static int run_blocking(ucmpi_comm_t *comm, const ucmpi_coll_check_args_t *a,
-                        const char *fn)
-{
-    ucmpi_sched_t *s = create(comm);
-    const char *why;
-    int rc;
-
-    if (s == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    rc = build(s, comm, a, fn, 1);
-    if (rc != MPI_SUCCESS) {
-        ucmpi_sched_free(s);
-        return ucmpi_err_comm(comm, rc, fn, "collective argument check: "
-                              "cannot build its schedule");
-    }
-    last_news = 0;
-    rc = ucmpi_sched_run_blocking(s);
-    if (rc == MPI_SUCCESS)
-        return MPI_SUCCESS;
-    why = last_news ? last_why : ucmpi_sched_abort_why();
-    last_news = 0;
-    return ucmpi_err_comm(comm, rc, fn, "%s",
-                          why != NULL ? why : ucmpi_sched_plain_why(rc));
-}
-
-/* --- gates: a checked nonblocking or persistent call's schedule posts
- * nothing before the check (its gate) passed, and runs it again at each
- * start; the engine calls these through its hook (sched_chk.h) --- */
-
 static int gate_arm(ucmpi_sched_t *g)
 {
     ucmpi_sched_chk_t *k = ucmpi_sched_chk(g);
@@ -170,10 +119,55 @@ static int gate_arm(ucmpi_sched_t *g)
     return ucmpi_sched_prepare(g);
 }
 
-/* The first schedule started or run during a checked nonblocking or
- * persistent call takes the call's gate: also one that its error path
- * runs blocking (ucmpi_xfer_run_poisoned), which would otherwise wait for
- * peers that wait for this rank's check. */
+/* The check's schedule for a call (blocking: its caller reads the text;
+ * else an armed gate), signed as "Coll_check" so that ranks in different
+ * collectives meet in it; NULL with the error reported in *rc. */
+static ucmpi_sched_t *make(ucmpi_comm_t *comm,
+                           const ucmpi_coll_check_args_t *a, const char *fn,
+                           int blocking, int *rc)
+{
+    const char *saved = comm->coll.fn;
+    ucmpi_sched_t *s;
+
+    comm->coll.fn = "MPI_Coll_check";
+    s = ucmpi_sched_create(comm);
+    comm->coll.fn = saved;
+    if (s == NULL) {
+        *rc = ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+        return NULL;
+    }
+    *rc = build(s, comm, a, fn, blocking);
+    if (*rc == MPI_SUCCESS && !blocking)
+        *rc = gate_arm(s);
+    if (*rc != MPI_SUCCESS) {
+        ucmpi_sched_free(s);
+        *rc = ucmpi_err_comm(comm, *rc, fn, "collective argument check: "
+                             "cannot build its schedule");
+        return NULL;
+    }
+    return s;
+}
+
+static int run_blocking(ucmpi_comm_t *comm, ucmpi_sched_t *s, const char *fn)
+{
+    const char *why;
+    int rc;
+
+    last_news = 0;
+    rc = ucmpi_sched_run_blocking(s);
+    if (rc == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    why = last_news ? last_why : ucmpi_sched_abort_why();
+    last_news = 0;
+    return ucmpi_err_comm(comm, rc, fn, "%s",
+                          why != NULL ? why : ucmpi_sched_plain_why(rc));
+}
+
+/* Gates: a checked nonblocking or persistent call's schedule posts nothing
+ * before its check passed, and runs it again at each start. */
+/* The first schedule started or run during a checked nonblocking call
+ * takes its gate, also a blocking one of its error path (which would
+ * otherwise wait for peers that wait for this rank's check). */
 void ucmpi_sched_gate_take(ucmpi_sched_t *s)
 {
     ucmpi_sched_chk_t *k;
@@ -220,39 +214,23 @@ void ucmpi_sched_gate_drop(ucmpi_sched_t *s)
     ucmpi_unlock();
 }
 
-/* Nonblocking and persistent calls: the gate their schedule waits for. */
-static int arm_gate(ucmpi_comm_t *comm, const ucmpi_coll_check_args_t *a,
-                    const char *fn)
-{
-    ucmpi_sched_t *s = create(comm);
-    int rc;
-
-    if (s == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    rc = build(s, comm, a, fn, 0);
-    if (rc == MPI_SUCCESS)
-        rc = gate_arm(s);
-    if (rc != MPI_SUCCESS) {
-        ucmpi_sched_free(s);
-        return ucmpi_err_comm(comm, rc, fn, "collective argument check: "
-                              "cannot build its schedule");
-    }
-    comm->coll.check_gate = s;
-    return MPI_SUCCESS;
-}
-
 static int check_begin(ucmpi_comm_t *comm, int mode,
                        const ucmpi_coll_check_args_t *a)
 {
     const char *fn = ucmpi_call_name();
+    ucmpi_sched_t *s;
+    int rc;
 
     if (ucmpi_coll_check_state < 0)
         ucmpi_coll_check_state = ucmpi_config_long("COLL_CHECK") != 0;
     if (!ucmpi_coll_check_state || comm->is_inter || comm->size < 2)
         return MPI_SUCCESS;
+    if ((s = make(comm, a, fn, mode == UCMPI_COLL_BLOCKING, &rc)) == NULL)
+        return rc;
     if (mode == UCMPI_COLL_BLOCKING)
-        return run_blocking(comm, a, fn);
-    return arm_gate(comm, a, fn);
+        return run_blocking(comm, s, fn);
+    comm->coll.check_gate = s;
+    return MPI_SUCCESS;
 }
 
 /* After the call: a gate no schedule took (the call failed on this rank

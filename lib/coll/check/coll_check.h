@@ -1,24 +1,12 @@
 /*
  * The collective argument check (UCMPI_COLL_CHECK=1, a debugging mode):
- * before an intracommunicator collective runs, its ranks exchange a small
- * record of their arguments (which collective, root, op, and for every
- * peer the bytes and type signature it sends that peer and expects from
- * it), each rank judges what it received, and the ranks exchange their
- * verdicts, so that every rank takes the same decision: run, or fail the
- * call with one error class and one message (no data moved).  Mismatches
- * the default mode cannot see (an op or root that differs, two
- * collectives whose 8-bit tag signatures collide, MPI_INT against
- * MPI_FLOAT, v-form counts) then fail on every rank.
- *
- * The exchange is a schedule of its own (signed "Coll_check", one
- * collective sequence number before the call's): a blocking call runs it
- * to completion first; a nonblocking or persistent one gates its
- * schedule on it (ucmpi_sched_gate: nothing is posted until the check
- * passed, re-run at each MPI_Start), so the call stays nonblocking.
- * Intercommunicator and neighbor collectives are not checked.
- *
- * The module plugs into the collective driver through its check hook
- * (coll_drv.h); with the knob at 0 a call pays one predictable branch.
+ * before an intracommunicator collective runs, its ranks exchange a
+ * record of their arguments (collective, root, op, bytes and type
+ * signature per peer) and then their verdicts, so every rank runs or
+ * fails the call alike, with mismatches the default mode cannot see.
+ * The exchange is a schedule of its own ("Coll_check", one sequence
+ * number before the call's); nonblocking calls gate their schedule on it.
+ * Plugs into the driver through its check hook (coll_drv.h).
  */
 #ifndef UCMPI_COLL_CHECK_H
 #define UCMPI_COLL_CHECK_H
@@ -29,10 +17,9 @@
 /* Which ranks have a flow of data (coll_check_flow_t.who). */
 enum { UCMPI_CCK_ANY, UCMPI_CCK_ROOT, UCMPI_CCK_NONROOT };
 
-/* What this rank sends to (or receives from) its peers, as its arguments
- * say: count elements of dt per peer, or counts[peer] (int or MPI_Count
- * array), or counts[own rank] for every peer (self_index: reduce_scatter,
- * allgatherv in place); dts[peer] for alltoallw. */
+/* What this rank sends to (receives from) its peers: count x dt each, or
+ * counts[peer] (int or MPI_Count), or counts[own rank] (self_index);
+ * dts[peer] for alltoallw. */
 typedef struct {
     unsigned char who;        /* ranks that have this flow (UCMPI_CCK_*) */
     unsigned char to_root;    /* its only peer is the root */

@@ -1,9 +1,6 @@
-/*
- * The collective argument check's messages (coll_check.h): what one rank
- * tells each peer about its call (coll_check_rec.c fills and judges
- * them) and the verdict the ranks agree on (coll_check.c).  Fixed-width
- * fields: ranks of one job share a byte order.
- */
+/* The collective argument check's messages: a rank's record for each peer
+ * (coll_check_rec.c) and the verdict the ranks agree on (coll_check.c).
+ * Fixed-width fields: ranks of one job share a byte order. */
 #ifndef UCMPI_COLL_CHECK_IMPL_H
 #define UCMPI_COLL_CHECK_IMPL_H
 
@@ -62,6 +59,8 @@ void ucmpi_cck_fill(ucmpi_comm_t *comm, const ucmpi_coll_check_args_t *a,
 void ucmpi_cck_judge(const ucmpi_cck_rec_t *mine,
                      const ucmpi_cck_rec_t *theirs, int n, int me,
                      ucmpi_cck_verdict_t *v);
+/* *v becomes c where c is worse (the smaller kind, then ranks). */
+void ucmpi_cck_worse(ucmpi_cck_verdict_t *v, const ucmpi_cck_verdict_t *c);
 /* The verdict's error class and message (for any rank: no local data). */
 int ucmpi_cck_class(const ucmpi_cck_verdict_t *v);
 void ucmpi_cck_why(const ucmpi_cck_verdict_t *v, char *buf, size_t n);

@@ -1,10 +1,6 @@
-/*
- * The collective argument check's records (coll_check_impl.h): what a
- * rank's arguments say it sends each peer and expects from it (bytes and
- * a hash of the type signature), how a rank judges the records its peers
- * sent it, and the text of a verdict.  Pure functions of the arguments:
- * the exchange is coll_check.c's.
- */
+/* The collective argument check's records: what a rank's arguments say it
+ * sends each peer and expects (bytes, a hash of the type signature), how
+ * a rank judges its peers' records, and a verdict's text. */
 #include "coll/check/coll_check_impl.h"
 #include "coll/op.h"
 #include "coll/check/sched_sig.h"
@@ -40,10 +36,9 @@ static int32_t predefined_index(MPI_Datatype b)
     return -1;
 }
 
-/* The same id in every process (not the handle's address): numbers by
- * class and size, so MPI_INT and MPI_INT32_T agree as the kernels do;
- * others by their place in the predefined table (not by name: a program
- * may rename a predefined type with MPI_Type_set_name). */
+/* The same id in every process: by class and size (MPI_INT and
+ * MPI_INT32_T agree, as the kernels do), else by place in the predefined
+ * table (a program may rename a predefined type). */
 static uint64_t basic_id(MPI_Datatype b)
 {
     const ucmpi_dt_impl_t *im = ucmpi_dt_impl(b);
@@ -212,15 +207,20 @@ void ucmpi_cck_fill(ucmpi_comm_t *c, const ucmpi_coll_check_args_t *a,
 
 /* ---- judging ---- */
 
+void ucmpi_cck_worse(ucmpi_cck_verdict_t *v, const ucmpi_cck_verdict_t *c)
+{
+    if (v->kind == UCMPI_CCK_V_OK || c->kind < v->kind ||
+        (c->kind == v->kind &&
+         (c->a < v->a || (c->a == v->a && c->b < v->b))))
+        *v = *c;
+}
+
 static void worse(ucmpi_cck_verdict_t *v, int kind, int a, int b,
                   int64_t va, int64_t vb, int64_t bytes)
 {
-    if (v->kind != UCMPI_CCK_V_OK &&
-        (v->kind < kind || (v->kind == kind && (v->a < a ||
-                                                (v->a == a && v->b <= b)))))
-        return;
-    *v = (ucmpi_cck_verdict_t){.kind = kind, .a = a, .b = b, .va = va,
-                               .vb = vb, .bytes = bytes};
+    ucmpi_cck_worse(v, &(ucmpi_cck_verdict_t){.kind = kind, .a = a, .b = b,
+                                              .va = va, .vb = vb,
+                                              .bytes = bytes});
 }
 
 /* A disagreement of a value both ranks pass (collective, root, op),

@@ -35,10 +35,8 @@ static uint64_t abort_tag(const ucmpi_comm_t *c, uint32_t seq)
                           ucmpi_coll_tag((int)seq, UCMPI_COLL_SIG_ABORT));
 }
 
-/* What signature sig says, seen from a schedule with names nm. */
 /* Whether sig is one of collective coll's at some shape the decoder
- * tries (a root, a segment count): coll's own shapes are tried first,
- * as shape 1 of coll signs like shape 0 of coll + 2 (lib/p2p/tag.h). */
+ * tries, coll's own shapes first (lib/p2p/tag.h). */
 static int coll_signs(unsigned coll, unsigned sig)
 {
     for (unsigned sh = 0; coll != 0 && sh < 64; sh++)
@@ -73,9 +71,8 @@ static const char *alg_name(const ucmpi_coll_names_t *nm, unsigned sig,
     return "another algorithm";
 }
 
-/* Whether m is news for a schedule of collective coll, signature sig:
- * notes of a local error in this very collective, and waits of a peer in
- * this very schedule, say the ranks are in step. */
+/* Whether m is news for a schedule of collective coll, signature sig
+ * (a local error in this collective, a wait in this schedule: in step). */
 static int is_news(const abort_msg_t *m, unsigned sig, unsigned coll)
 {
     if (m->reason == UCMPI_COLL_ABORT_LOCAL)
@@ -85,9 +82,8 @@ static int is_news(const abort_msg_t *m, unsigned sig, unsigned coll)
     return 1;
 }
 
-/* An abort message of seq, taken out of matching (stale ones, of a seq
- * 2^16 collectives back, are dropped, and so is what is not news,
- * is_news): 1 and *m, else 0. */
+/* An abort message of seq that is news, taken out of matching (stale ones
+ * and others dropped): 1 and *m, else 0. */
 static int take_abort(const ucmpi_comm_t *c, uint32_t seq, unsigned sig,
                       unsigned coll, int *src, abort_msg_t *m)
 {
@@ -102,8 +98,7 @@ static int take_abort(const ucmpi_comm_t *c, uint32_t seq, unsigned sig,
             ucmpi_ucx_msg_discard(msg);
             continue;
         }
-        /* (a stall message an earlier comm with this context id left
-         * unread is not news either: its stamp differs) */
+        /* (an earlier comm with this context id has another stamp) */
         if (ucmpi_ucx_msg_take(msg, m, sizeof(*m)) == 0 && m->seq == seq &&
             m->stamp == c->ctx_stamp && is_news(m, sig, coll)) {
             *src = ucmpi_tag_src(t);
@@ -132,9 +127,8 @@ static int foreign(const ucmpi_comm_t *c, uint32_t seq, unsigned sig,
     return 0;
 }
 
-/* The message of an abort message m from rank src, seen by a schedule
- * with names nm and signature sig: ranks out of step (another collective
- * at this sequence number) are named as such. */
+/* The text of abort message m from rank src for a schedule with names nm
+ * and signature sig; ranks out of step are named as such. */
 static int abort_why(const abort_msg_t *m, int src,
                      const ucmpi_coll_names_t *nm, unsigned sig, char *why,
                      size_t n)
@@ -184,8 +178,7 @@ int ucmpi_coll_stall_probe(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
 
     *notify = 0;
     if (take_abort(c, seq, sig, names->coll, &src, &m)) {
-        /* (a note or a wait of another collective: the others are told,
-         * as when a foreign signature is found here) */
+        /* (a note or wait of another collective: the others are told) */
         *notify = m.reason == UCMPI_COLL_ABORT_LOCAL ||
                   m.reason == UCMPI_COLL_ABORT_WAIT;
         return abort_why(&m, src, names, sig, why, n);
@@ -215,9 +208,7 @@ void ucmpi_coll_abort_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
         if (c->is_inter || r != c->rank)
             (void)ucmpi_ucx_send_copy(ucmpi_comm_peer_world(c, r), tag, &m,
                                       sizeof(m));
-    /* intercomms: this rank's own group may wait too (on the local comm,
-     * or on the remote group's messages that a leader found foreign):
-     * they probe the intercomm's context, under its sequence number */
+    /* intercomms: this rank's own group may wait too */
     for (int r = 0; c->is_inter && r < c->size; r++)
         if (r != c->rank)
             (void)ucmpi_ucx_send_copy(ucmpi_group_world(c->group, r), tag,
@@ -229,10 +220,9 @@ void ucmpi_coll_wait_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
 {
     abort_msg_t m = {seq, (uint8_t)sig, UCMPI_COLL_ABORT_WAIT, (uint8_t)coll,
                      0, -1, c->ctx_stamp};
-    uint64_t tag = abort_tag(c, seq);
 
-    (void)ucmpi_ucx_send_copy(ucmpi_comm_peer_world(c, peer), tag, &m,
-                              sizeof(m));
+    (void)ucmpi_ucx_send_copy(ucmpi_comm_peer_world(c, peer),
+                              abort_tag(c, seq), &m, sizeof(m));
 }
 
 void ucmpi_coll_abort_drain(ucmpi_comm_t *c, uint32_t seq)
@@ -246,8 +236,7 @@ void ucmpi_coll_abort_drain(ucmpi_comm_t *c, uint32_t seq)
         ucmpi_ucx_msg_discard(msg);
 }
 
-/* The last local errors (most programs have none; a desync shows within
- * a few collectives of the error). */
+/* The last local errors (a desync shows within a few collectives). */
 #define NOTES 8
 #define NOTE_WINDOW 16u
 static struct {
@@ -257,7 +246,7 @@ static struct {
 } notes[NOTES];
 static unsigned notes_next;
 
-void ucmpi_coll_note_record(ucmpi_comm_t *c, uint32_t seq, unsigned coll)
+static void note_record(ucmpi_comm_t *c, uint32_t seq, unsigned coll)
 {
     unsigned i = notes_next++ % NOTES;
 
@@ -279,45 +268,47 @@ void ucmpi_coll_note_announce(ucmpi_comm_t *c, uint32_t seq)
     }
 }
 
+/* Whether peer sent (behind) an abort, note or stall message of seq - 1
+ * or seq - 2, or (else) any message of seq + 1 or seq + 2; its tag in *t. */
+static int peer_sent(ucmpi_comm_t *c, uint32_t seq, int peer, int behind,
+                     uint64_t *t)
+{
+    size_t len;
+
+    for (uint32_t d = 1; d <= 2; d++) {
+        int bits = behind ? ucmpi_coll_tag((int)(seq - d),
+                                           UCMPI_COLL_SIG_ABORT)
+                          : (int)((seq + d) & UCMPI_COLL_SEQ_MASK);
+        if (ucmpi_ucx_tag_probe(
+                ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, peer, bits),
+                UCMPI_TAG_MASK_CTX | UCMPI_TAG_MASK_SRC |
+                    (behind ? UCMPI_TAG_MASK_TAG : UCMPI_COLL_SEQ_MASK),
+                0, t, &len, NULL))
+            return 1;
+    }
+    return 0;
+}
+
 int ucmpi_coll_peer_left(ucmpi_comm_t *c, uint32_t seq, int peer,
                          const char **name)
 {
     uint64_t t;
-    size_t len;
 
-    /* (any message: an abort message, a note or a stall message of
-     * peer's at a later number says as much as its data) */
-    for (uint32_t d = 1; d <= 2; d++) {
-        uint64_t tag = ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, peer,
-                                      (int)((seq + d) & UCMPI_COLL_SEQ_MASK));
-        if (!ucmpi_ucx_tag_probe(tag, UCMPI_TAG_MASK_CTX | UCMPI_TAG_MASK_SRC |
-                                          UCMPI_COLL_SEQ_MASK,
-                                 0, &t, &len, NULL))
-            continue;
-        unsigned sig = ucmpi_coll_tag_sig(t);
-        unsigned coll = sig == UCMPI_COLL_SIG_ABORT
-                            ? 0 : ucmpi_coll_sig_coll_of(sig);
-        *name = coll ? ucmpi_coll_sig_coll_name(coll) : NULL;
-        return 1;
-    }
-    return 0;
+    /* (any message of peer's at a later number says as much as its data) */
+    if (!peer_sent(c, seq, peer, 0, &t))
+        return 0;
+    unsigned sig = ucmpi_coll_tag_sig(t);
+    unsigned coll = sig == UCMPI_COLL_SIG_ABORT ? 0
+                                                : ucmpi_coll_sig_coll_of(sig);
+    *name = coll ? ucmpi_coll_sig_coll_name(coll) : NULL;
+    return 1;
 }
 
 int ucmpi_coll_peer_behind(ucmpi_comm_t *c, uint32_t seq, int peer)
 {
     uint64_t t;
-    size_t len;
 
-    for (uint32_t d = 1; d <= 2; d++) {
-        uint64_t tag = ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, peer,
-                                      ucmpi_coll_tag((int)(seq - d),
-                                                     UCMPI_COLL_SIG_ABORT));
-        if (ucmpi_ucx_tag_probe(tag, UCMPI_TAG_MASK_CTX | UCMPI_TAG_MASK_SRC |
-                                         UCMPI_TAG_MASK_TAG,
-                                0, &t, &len, NULL))
-            return 1;
-    }
-    return 0;
+    return peer_sent(c, seq, peer, 1, &t);
 }
 
 int ucmpi_coll_peer_ahead(ucmpi_comm_t *c, int peer, const char **name)
@@ -325,8 +316,7 @@ int ucmpi_coll_peer_ahead(ucmpi_comm_t *c, int peer, const char **name)
     uint64_t t;
     size_t len;
 
-    /* (abort messages and notes of a local error do not count: one probe
-     * per signature bit that is 0 in the message, as in foreign()) */
+    /* (not aborts or notes: one probe per signature bit, as in foreign()) */
     for (uint32_t d = 0; d < 2; d++) {
         uint64_t base = ucmpi_tag_make(c->ctx, UCMPI_CTX_COLL, peer,
                                        (int)((c->coll_seq + d) &
@@ -352,18 +342,9 @@ void ucmpi_coll_abort_cancel(ucmpi_request_t *r)
         ucmpi_ucx_cancel(&r->p2p.op);
 }
 
-static double now_sec(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Messages of an aborted sequence sent before the peers learnt of it
- * may still be on their way (a rendezvous sender waits until they are
- * answered): a drain discards them from the progress loop for DRAIN_SEC
- * (never into a later collective whose 16-bit number wrapped to seq). */
+/* Messages of an aborted sequence still on their way (a rendezvous sender
+ * waits for an answer) are discarded from the progress loop for DRAIN_SEC,
+ * never into a later collective whose 16-bit number wrapped to seq. */
 typedef struct drain {
     struct drain *next;
     ucmpi_comm_t *comm;
@@ -374,7 +355,7 @@ static drain_t *drains;
 
 static int drain_progress(void)
 {
-    double t = now_sec();
+    double t = ucmpi_coll_now();
 
     for (drain_t **p = &drains, *d; (d = *p) != NULL;) {
         ucmpi_coll_abort_drain(d->comm, d->seq);
@@ -398,7 +379,7 @@ void ucmpi_coll_drain_later(ucmpi_comm_t *comm, uint32_t seq)
 
     if (d == NULL)
         return;
-    *d = (drain_t){drains, comm, seq, now_sec() + DRAIN_SEC};
+    *d = (drain_t){drains, comm, seq, ucmpi_coll_now() + DRAIN_SEC};
     ucmpi_comm_retain(comm);
     if (drains == NULL)
         ucmpi_progress_register(drain_progress);
@@ -417,6 +398,6 @@ void ucmpi_sched_abort_peers(ucmpi_comm_t *comm, uint32_t seq)
 void ucmpi_sched_note_local(ucmpi_comm_t *comm, uint32_t seq)
 {
     ucmpi_lock();
-    ucmpi_coll_note_record(comm, seq, ucmpi_coll_sig_comm_id(comm));
+    note_record(comm, seq, ucmpi_coll_sig_comm_id(comm));
     ucmpi_unlock();
 }

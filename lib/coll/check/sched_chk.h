@@ -1,9 +1,5 @@
-/*
- * The check machinery's side of a schedule (sched_impl.h's hook): the
- * state it keeps in s->chk, allocated the first time a schedule needs it
- * (a stall, a gate, an abort), so that correct runs never pay for it.
- * Private to lib/coll/check.
- */
+/* The check machinery's state of a schedule (s->chk), allocated when first
+ * needed so correct runs never pay for it.  Private to lib/coll/check. */
 #ifndef UCMPI_COLL_SCHED_CHK_H
 #define UCMPI_COLL_SCHED_CHK_H
 
@@ -32,15 +28,13 @@ ucmpi_sched_chk_t *ucmpi_sched_chk(ucmpi_sched_t *s);
 /* Signing a new schedule by its collective (sched_sig.c). */
 void ucmpi_sched_sign_new(ucmpi_sched_t *s);
 
-/* The reason a blocking caller's run aborted, for ucmpi_sched_abort_why
- * (sched_sig.c). */
+/* The reason a blocking caller's run aborted (ucmpi_sched_abort_why). */
 #define UCMPI_SCHED_WHY_LEN 256
 void ucmpi_sched_tell_why(const char *why);
 
-/* Gates of UCMPI_COLL_CHECK (coll_check.c), for the hook: s takes its
- * comm's pending gate; a run of s launches its gate; held: 1 while s's
- * gate runs, then 0 with the gate's failure taken over; drop: the gate
- * goes with s (one still running finishes orphaned). */
+/* Gates of UCMPI_COLL_CHECK (coll_check.c): s takes its comm's pending
+ * gate; a run launches it; held: 1 while it runs, then 0 with its failure
+ * taken over; drop: the gate goes with s. */
 void ucmpi_sched_gate_take(ucmpi_sched_t *s);
 void ucmpi_sched_gate_launch(ucmpi_sched_t *s);
 int ucmpi_sched_gate_held(ucmpi_sched_t *s);

@@ -1,13 +1,7 @@
-/*
- * Which collective a schedule belongs to, for its signature (lib/p2p/tag.h:
- * ucmpi_coll_sig): ranks that call different collectives at one
- * sequence number (an erroneous program: rank 0 in MPI_Bcast, rank 1 in
- * MPI_Reduce) then never match each other's messages, and the stall
- * probe reports them instead of a hang or wrong data.  The id comes from
- * the name of the MPI call (ucmpi_coll_check_comm records it), so the
- * blocking, nonblocking, persistent and large-count forms of one
- * collective share it.
- */
+/* Which collective a schedule belongs to, for its signature (lib/p2p/tag.h):
+ * ranks in different collectives at one sequence number never match each
+ * other's messages.  The id comes from the MPI call's name, so all forms
+ * of one collective share it. */
 #include "coll/check/sched_chk.h"
 #include "coll/check/sched_sig.h"
 #include "p2p/tag.h"
@@ -118,9 +112,8 @@ void ucmpi_sched_sign(ucmpi_sched_t *s, const void *tab, size_t row,
     s->names.coll = ucmpi_coll_sig_comm_id(c);
     s->names.alg = alg;
     s->shape = shape;
-    /* intercomms: the two groups may choose different algorithms (for
-     * their own local phases); the messages between them are the
-     * collective's, so it alone signs (with the shape: a root) */
+    /* intercomms: the groups may choose different local algorithms, so
+     * the collective alone signs (with the shape: a root) */
     s->sig = ucmpi_coll_sig(s->names.coll,
                             c->is_inter ? UCMPI_COLL_SIG_ALGS - 1
                                         : (unsigned)alg,

@@ -1,11 +1,9 @@
 /*
- * What a schedule does when it cannot finish (sched_abort.h): a run that
- * stalls probes whether the ranks disagree or a peer it waits for is in
- * MPI_Finalize, then aborts (cancels its receives, tells the others,
- * drains what is left of its sequence in the background); a blocking
- * caller whose aborted run still holds sends returns after HELD_SEC and
- * the run finishes detached on the active list.  The engine (sched.c)
- * calls in here through its hook only, off its fast path (sched_impl.h).
+ * A stalled run probes whether the ranks disagree or a peer it waits for
+ * is in MPI_Finalize, then aborts (cancels its receives, tells the
+ * others, drains the rest of its sequence); a blocking caller whose
+ * aborted run still holds sends returns after HELD_SEC and the run
+ * finishes detached.  The engine calls in through its hook only.
  */
 #include "coll/check/sched_chk.h"
 #include "coll/check/sched_abort.h"
@@ -19,24 +17,12 @@
 #include <string.h>
 #include <time.h>
 
-static double now_sec(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* An aborted run's caller waits this long at most for its held sends
- * (the peers' drains answer them): the user may free a send buffer once
- * the call returned, and a peer still reading it would then fail. */
+/* An aborted run's caller waits this long at most for its held sends: the
+ * user may free a send buffer once the call returned. */
 #define HELD_SEC (DRAIN_SEC + 1.0)
 
-/* Tells the other ranks that s's sequence aborted (an abort message they
- * probe for, with reason UCMPI_COLL_ABORT_*; both groups of an intercomm)
- * unless reason is 0, and discards what is left of it for a while, on the
- * alternate comm too (an intercomm collective's local phases, under that
- * comm's own sequence number). */
+/* Tells the others that s's sequence aborted (reason != 0) and discards
+ * the rest of it for a while, on the alternate comm too. */
 static void abort_tell(ucmpi_sched_t *s, int reason, int who)
 {
     if (reason != 0)
@@ -47,21 +33,17 @@ static void abort_tell(ucmpi_sched_t *s, int reason, int who)
         ucmpi_coll_drain_later(s->alt_comm, s->alt_seq);
 }
 
-/* The ranks disagree: the run ends in err once its receives are cancelled
- * (its sends end when the peers discard them); what is left of its
- * sequence is discarded, and with a reason the other ranks are told
- * (abort_tell). */
+/* The ranks disagree: the run ends in err once its receives are
+ * cancelled (its sends end when the peers discard them). */
 static void sched_abort(ucmpi_sched_t *s, int err, int reason, int who,
                         const char *why)
 {
     ucmpi_sched_chk_t *k = s->chk;
 
     k->run.aborted = 1;
-    k->run.held_until = now_sec() + HELD_SEC;
+    k->run.held_until = ucmpi_coll_now() + HELD_SEC;
     s->wait_hook = 1;
-    /* a blocking caller reads it at once (ucmpi_sched_abort_why), a
-     * user's request when it is waited for (ucmpi_sched_req_why); a run
-     * in the background has no caller to tell */
+    /* a run in the background has no caller to tell */
     if (s->req != NULL || k->is_gate) {
         ucmpi_sched_set_why(s, why);
     } else if (!s->orphaned) {
@@ -81,9 +63,7 @@ static void sched_abort(ucmpi_sched_t *s, int err, int reason, int who,
 }
 
 /* A run of s begins: a fresh stall state; a persistent s that aborted
- * before has not changed its arguments, so neither has the disagreement:
- * it tells the others again (their requests keep the same number and
- * wait for this rank) and ends in the error at once. */
+ * before has the same arguments: it tells the others again and fails. */
 static void hook_run(ucmpi_sched_t *s)
 {
     ucmpi_sched_chk_t *k = s->chk;
@@ -102,10 +82,8 @@ static void hook_run(ucmpi_sched_t *s)
     s->hooked = k->doomed != 0 || k->gate != NULL;
 }
 
-/* The step of s's round in flight whose transfer is unfinished and whose
- * peer is in MPI_Finalize (lib/core/failure.c: asks it, once), or -1; at the
- * run's first stall, tells those peers that it waits for them (a peer in
- * another collective then fails: sched_abort.h).  Under the big lock. */
+/* The unfinished step of s's round whose peer is in MPI_Finalize, or -1;
+ * at the run's first stall, tells those peers it waits for them. */
 static int finalized_peer(ucmpi_sched_t *s)
 {
     int found = -1, tell = !s->chk->run.wait_told;
@@ -127,10 +105,8 @@ static int finalized_peer(ucmpi_sched_t *s)
     return found;
 }
 
-/* A rank that s waits for is in MPI_Finalize: it never joins this
- * collective (the ranks are out of step).  Known at two stall checks in
- * a row (the answer may overtake the last acknowledgement of a transfer
- * that is in fact done), s fails and tells the others. */
+/* A rank s waits for is in MPI_Finalize: seen at two stall checks in a
+ * row (the answer may overtake a last acknowledgement), s fails. */
 static void fail_on_finalized(ucmpi_sched_t *s)
 {
     int i = finalized_peer(s);
@@ -148,15 +124,12 @@ static void fail_on_finalized(ucmpi_sched_t *s)
                 s->steps[i].peer, why);
 }
 
-/* Stall checks in a row (each UCMPI_COLL_STALL_SEC or more apart) that
- * see a peer ahead before a blocking run gives up on it: about a second,
- * as a peer that failed its own arguments may still serve this
- * collective in the background while it sends the next one's messages. */
+/* Stall checks in a row that see a peer ahead before a blocking run gives
+ * up (about a second: a failed peer may still serve this collective). */
 #define LEFT_CHECKS 10
 
-/* The step of blocking s's round in flight whose transfer is unfinished
- * and whose peer has sent this rank messages of a later collective, its
- * name in *later; or -1.  Under the big lock. */
+/* The unfinished step of s's round whose peer sent messages of a later
+ * collective (its name in *later), or -1. */
 static int left_peer(ucmpi_sched_t *s, const char **later)
 {
     for (int i = s->pbeg; i < s->pend; i++) {
@@ -172,12 +145,8 @@ static int left_peer(ucmpi_sched_t *s, const char **later)
     return -1;
 }
 
-/* A blocking run waits for a rank that has gone on to a later collective
- * (its own blocking call at this number ended: it called another
- * collective, or the same one with another root, and never sends what
- * this rank waits for), and its stall message (ucmpi_coll_wait_send) is
- * never read there.  Seen at LEFT_CHECKS stall checks in a row, s fails
- * and tells the others still at this number. */
+/* A blocking run waits for a rank that went on to a later collective and
+ * will never send what it waits for: at LEFT_CHECKS checks, s fails. */
 static void fail_on_left(ucmpi_sched_t *s)
 {
     const char *later = NULL;
@@ -199,13 +168,9 @@ static void fail_on_left(ucmpi_sched_t *s)
     sched_abort(s, MPI_ERR_OTHER, UCMPI_COLL_ABORT_MISMATCH, 0, why);
 }
 
-/* A blocking run that stalls answers the ranks that sent this rank stall
- * messages in the two collectives before (they may still wait for it
- * there, and this rank has left: its blocking call ended) with a stall
- * message of its own number, which their left_peer finds even where this
- * collective sends them nothing; a rank merely late drops it here as no
- * news.  At the 1st, 2nd, 4th, 8th ... stall check of the run (their
- * message may come later than this rank's first check). */
+/* A stalled blocking run answers the ranks that sent it stall messages
+ * of the two collectives before (this rank has left them) with one of
+ * its own number, at the 1st, 2nd, 4th, ... stall check. */
 static void answer_behind(ucmpi_sched_t *s)
 {
     ucmpi_comm_t *c = s->comm;
@@ -219,15 +184,13 @@ static void answer_behind(ucmpi_sched_t *s)
             ucmpi_coll_wait_send(c, s->seq, s->sig, s->names.coll, r);
 }
 
-/* Every 1024th idle turn of a wait on s: once it has not moved for
- * UCMPI_COLL_STALL_SEC, probe whether the ranks disagree, or whether a
- * rank it waits for has gone to MPI_Finalize or (blocking: a blocking
- * run of this rank) to a later collective.  (A nonblocking peer may
- * legally be in a later collective before it serves this one.) */
+/* Once s has not moved for UCMPI_COLL_STALL_SEC: probe whether the ranks
+ * disagree, or a rank it waits for is in MPI_Finalize or (blocking) in a
+ * later collective (a nonblocking peer may legally be there). */
 static void stall_check(ucmpi_sched_t *s, int blocking)
 {
     unsigned fp = (unsigned)s->next_round * 65599u + (unsigned)s->npending;
-    double t = now_sec();
+    double t = ucmpi_coll_now();
     int notify, err;
     char why[UCMPI_SCHED_WHY_LEN];
     ucmpi_sched_chk_t *k;
@@ -263,16 +226,14 @@ static void stall_check(ucmpi_sched_t *s, int blocking)
     ucmpi_unlock();
 }
 
-/* After a stall check of nonblocking s: once the run aborted and its
- * sends stayed held for HELD_SEC, its request completes now and the run
- * ends on the active list, orphaned; before, it ends as any run does,
- * once its sends are answered. */
+/* Nonblocking s aborted and held its sends HELD_SEC: its request
+ * completes now and the run ends orphaned on the active list. */
 static void complete_aborted(ucmpi_sched_t *s)
 {
     ucmpi_request_t *req = s->req;
 
     if (req == NULL || !s->chk->run.aborted || s->persistent ||
-        now_sec() < s->chk->run.held_until)
+        ucmpi_coll_now() < s->chk->run.held_until)
         return;
     ucmpi_lock();
     if (s->req == req) {
@@ -286,14 +247,7 @@ static void complete_aborted(ucmpi_sched_t *s)
 
 /* --- the engine's hook (sched_impl.h) --- */
 
-/* Every 1024th idle turn of a wait on s: probe whether the ranks
- * disagree, or whether a rank it waits for has gone to MPI_Finalize or
- * (blocking: a blocking run of this rank) to a later collective.  (A
- * nonblocking peer may legally be in a later collective before it
- * serves this one.)  A run in the background too, e.g. a root that
- * drains the others' data after its own arguments failed: meeting
- * another collective's messages there, it tells the ranks that sent them
- * that they are out of step. */
+/* Every 1024th idle turn of a wait on s (a run in the background too). */
 static void hook_stalled(ucmpi_sched_t *s, int blocking)
 {
     stall_check(s, blocking);
@@ -301,15 +255,12 @@ static void hook_stalled(ucmpi_sched_t *s, int blocking)
         complete_aborted(s);
 }
 
-/* A blocking caller whose run aborted waits for its held sends until
- * HELD_SEC, then returns and the run finishes detached. */
 static int hook_give_up(ucmpi_sched_t *s)
 {
-    return s->chk->run.aborted && now_sec() >= s->chk->run.held_until;
+    return s->chk->run.aborted && ucmpi_coll_now() >= s->chk->run.held_until;
 }
 
-/* A rank whose arguments failed a check takes part in s anyway: noted,
- * for its peers in case the ranks are out of step (sched_abort.h). */
+/* A rank whose arguments failed takes part in s anyway: noted. */
 static void hook_failed(ucmpi_sched_t *s)
 {
     ucmpi_sched_note_local(s->comm, s->seq);

@@ -8,9 +8,8 @@
 
 #include <stdlib.h>
 
-/* The record of a rank that only posts on entry (a bcast non-root, a
- * reduce's root, barrier), checked by nobody when every rank is in the
- * same call: a rank in another call compares it with its own. */
+/* The record of a rank that only posts on entry (checked by ranks of
+ * another call only). */
 static int record(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes)
 {
     int rc = ucmpi_coll_shm_wait_room(sh, k, 0);
@@ -20,9 +19,6 @@ static int record(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes)
     return rc;
 }
 
-/* Every rank records nbytes and posts on entry, then checks everyone's
- * record: the barrier (0 bytes), and the size vote of a reduction that
- * leaves the shm path (ucmpi_reduction_shm_vote). */
 int ucmpi_coll_shm_sizes(ucmpi_comm_t *comm, size_t nbytes)
 {
     int rc;
@@ -38,11 +34,9 @@ int ucmpi_coll_shm_sizes(ucmpi_comm_t *comm, size_t nbytes)
     return ucmpi_coll_shm_check_sizes(sh, k, nbytes);
 }
 
-/* Bcast: the root writes its buffer and its byte count and posts; the
- * others post on entry (which frees the root's older buffer) and, once
- * the root posted, check the count and copy.  A count that differs from
- * the root's is MPI_ERR_TRUNCATE there, after taking the numbers of the
- * root's call (one, or its chunks'). */
+/* The root writes its data and bytes and posts; the others post on entry
+ * and copy once the root posted; bytes that differ are MPI_ERR_TRUNCATE
+ * after taking the root's numbers. */
 int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
                          MPI_Datatype dt, int root, int lost)
 {
@@ -60,9 +54,7 @@ int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
         rc = ucmpi_coll_shm_contribute(
             sh, k, root, buf, count, dt,
             lost ? UCMPI_COLL_SHM_SIZE_LOST : nbytes, 1);
-        /* the count-0 rule: a zero root has nothing to give, so it waits
-         * for every rank's record (a round only at 0 bytes) and fails
-         * where the others expected data, as they do */
+        /* a zero root waits for every record and fails like the others */
         if (rc != MPI_SUCCESS || nbytes > 0 || lost ||
             (rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS)
             return rc;
@@ -86,9 +78,7 @@ int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
     return MPI_SUCCESS;
 }
 
-/* Contributions of collective k (nbytes per rank) from byte `off` on:
- * every rank's buffer, except mine at `own` when it is already where it
- * is needed. */
+/* Every rank's operand of k from byte off; mine at own when given. */
 static void contributions(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
                           int n, int me, const char *own, size_t off,
                           const char **x)
@@ -122,8 +112,8 @@ static int reduce_into(ucmpi_coll_shm_t *sh, uint64_t k, size_t nbytes,
                              : ucmpi_coll_err(comm, rc, "reduction failed");
 }
 
-/* Reduce: the others write and post; the root posts on entry, waits for
- * all and reduces from their buffers straight into rbuf. */
+/* The others write and post; the root posts on entry, waits for all and
+ * reduces straight into rbuf. */
 int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
                           MPI_Count count, MPI_Datatype dt, MPI_Op op,
                           int root)
@@ -136,8 +126,8 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
 
     /* large: the reduction split among the ranks (shm_reduce.c) */
     if (ucmpi_coll_shm_split_wanted(UCMPI_SHM_REDUCE, comm->size, nbytes) &&
-        (rc = ucmpi_coll_shm_reduce_split(comm, sbuf, rbuf, count, dt, op,
-                                          root)) != UCMPI_SHM_FALLBACK)
+        (rc = ucmpi_coll_shm_split(comm, sbuf, rbuf, count, dt, op,
+                                   root)) != UCMPI_SHM_FALLBACK)
         return rc;
     if (nbytes > ucmpi_coll_shm_slot_size(comm->size))
         return UCMPI_SHM_FALLBACK;    /* (count, dt) alone: on every rank */
@@ -158,8 +148,7 @@ int ucmpi_coll_shm_reduce(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     } else if (root == comm->size - 1) {
         own = (const char *)rbuf + dt->true_lb;  /* reduced into in place */
     } else {
-        /* rbuf is overwritten first: keep my operand in my buffer (free:
-         * everyone posted k) */
+        /* rbuf is overwritten first: my operand into my (free) buffer */
         ucmpi_coll_shm_pack(ucmpi_coll_shm_data(sh, root, k, nbytes), rbuf,
                             count, dt);
         own = NULL;
@@ -172,9 +161,8 @@ static int reduce_scatter_run(ucmpi_comm_t *comm, const void *sbuf,
                               MPI_Count mine, MPI_Datatype dt, MPI_Op op,
                               uint64_t sig);
 
-/* Allreduce: everyone writes and posts, waits for all, and reduces all
- * buffers in rank order into its rbuf (same operands, same order: the
- * same result on every rank). */
+/* Everyone writes and posts, waits and reduces all buffers in rank order
+ * (the same result on every rank). */
 int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
                              void *rbuf, MPI_Count count, MPI_Datatype dt,
                              MPI_Op op)
@@ -186,15 +174,13 @@ int ucmpi_coll_shm_allreduce(ucmpi_comm_t *comm, const void *sbuf,
     /* large: the reduction split among the ranks (shm_reduce.c) */
     if (ucmpi_coll_shm_split_wanted(UCMPI_SHM_ALLREDUCE, comm->size,
                                     (size_t)(count * dt->size)) &&
-        (rc = ucmpi_coll_shm_allreduce_split(comm, sbuf, rbuf, count, dt,
-                                             op)) != UCMPI_SHM_FALLBACK)
+        (rc = ucmpi_coll_shm_split(comm, sbuf, rbuf, count, dt, op,
+                                   -1)) != UCMPI_SHM_FALLBACK)
         return rc;
     rc = MPI_SUCCESS;
     if (per == 0)                    /* dt alone: same answer everywhere */
         return UCMPI_SHM_FALLBACK;
-    /* a reduce_scatter whose one block is everything, per chunk of whole
-     * elements when larger than a buffer (dt->contig: extent == size);
-     * the first chunk checks that every rank has my count */
+    /* a reduce_scatter of one block per chunk; the first checks counts */
     for (MPI_Count i = 0; i < count && rc == MPI_SUCCESS; i += per) {
         MPI_Count m = count - i < per ? count - i : per;
         MPI_Aint d = (MPI_Aint)i * dt->extent;
@@ -218,9 +204,8 @@ int ucmpi_coll_shm_reduce_scatter(ucmpi_comm_t *comm, const void *sbuf,
                               (uint64_t)(total * dt->size));
 }
 
-/* Reduce_scatter: every rank posts all its data, then reduces only its
- * block (in rank order, so non-commutative ops are fine).  sig (0: no
- * check): my size record (shm.h). */
+/* Every rank posts all its data, then reduces its block in rank order;
+ * sig (0: no check): my size record. */
 static int reduce_scatter_run(ucmpi_comm_t *comm, const void *sbuf,
                               void *rbuf, MPI_Count total, MPI_Count displ,
                               MPI_Count mine, MPI_Datatype dt, MPI_Op op,

@@ -1,23 +1,10 @@
 /*
  * Messages larger than one shm buffer: cut into buffer-size chunks, each
- * chunk a collective number of its own (protocol in shm.h).  A writer
- * runs up to NBUF-1 chunks ahead of its readers, so the writer's copy in
- * and the readers' copies out overlap: two memcpy of cache-sized pieces,
- * which beat one rendezvous transfer (UCX CMA, ~14 GB/s here) by 2-3x;
- * see auto_max in shm_select.c for the limits (2 ranks go p2p above
- * 32 KiB for alltoall, bcast and allgather).
- *
- * Not single copy (a 2-rank alltoall of 4-32 MiB is level with Open MPI's
- * one CMA copy), and the alternatives tried lost (figures in
- * docs/tuning.md):
- * - process_vm_readv, what UCX's cma transport and Open MPI use, is far
- *   slower than memcpy from base pages; from huge pages (hugepage.c) UCX
- *   rendezvous wins single calls but loses back-to-back calls at 3-8 MiB,
- *   so shm stays;
- * - non-temporal stores into rbuf (no read-for-ownership) were slower;
- *   2-rank buffers of 32 KiB to 1 MiB: a tie or worse than 64 KiB;
- * - copying each peer's pieces as soon as it posted (instead of after
- *   all posted) cost oversubscribed ranks more switches and CPU.
+ * a collective number of its own (protocol in shm.h), so that a writer
+ * runs up to NBUF-1 chunks ahead and its copy in overlaps the readers'
+ * copies out.  Limits in shm_select.c; the alternatives that lost
+ * (process_vm_readv, non-temporal stores, per-peer copies) in
+ * docs/tuning.md.
  */
 #include "coll/shm/shm.h"
 #include "coll/coll_util.h"
@@ -79,11 +66,10 @@ static void span_done(span_t *s)
         ucmpi_dt_cursor_destroy(s->cur);
 }
 
-/* Enters the next chunk's collective.  Only the first chunk may fall back
- * (no segment: every rank learns it there); later, the segment can only
- * be gone after a dead peer, which is an error. */
-static int enter(ucmpi_comm_t *comm, int first,
-                 ucmpi_coll_shm_t **sh, uint64_t *k)
+/* Only a call's first number may fall back (no segment: every rank
+ * learns it there); later the segment can only be gone after a dead peer. */
+int ucmpi_coll_shm_enter_next(ucmpi_comm_t *comm, int first,
+                              ucmpi_coll_shm_t **sh, uint64_t *k)
 {
     int rc = ucmpi_coll_shm_enter(comm, sh, k);
 
@@ -93,21 +79,17 @@ static int enter(ucmpi_comm_t *comm, int first,
     return rc;
 }
 
-/* Enters the numbers of a group of up to gmax chunks of cs bytes from
- * off on (of blk): *g chunks, *k the first number; waits until all their
- * buffers are writable (ucmpi_coll_shm_group in shm.h). */
-static int enter_group(ucmpi_comm_t *comm, size_t off,
-                       size_t blk, size_t cs, int gmax,
-                       ucmpi_coll_shm_t **sh, uint64_t *k, int *g)
+int ucmpi_coll_shm_enter_group(ucmpi_comm_t *comm, int first, int g,
+                               ucmpi_coll_shm_t **sh, uint64_t *k)
 {
     uint64_t last = 0;
     int rc = MPI_SUCCESS;
 
-    *g = 0;
-    for (; *g < gmax && off < blk && rc == MPI_SUCCESS; off += cs)
-        rc = enter(comm, off == 0, sh, (*g)++ == 0 ? k : &last);
+    for (int i = 0; i < g && rc == MPI_SUCCESS; i++)
+        rc = ucmpi_coll_shm_enter_next(comm, first && i == 0, sh,
+                                       i == 0 ? k : &last);
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_shm_wait_writable(*sh, *g > 1 ? last : *k);
+        rc = ucmpi_coll_shm_wait_writable(*sh, g > 1 ? last : *k);
     return rc;
 }
 
@@ -119,15 +101,9 @@ static size_t chunk_len(size_t blk, size_t off, size_t cs, int i)
     return blk - at < cs ? blk - at : cs;
 }
 
-/* The first group of a chunked allgather/alltoall, once every rank
- * posted k: numbers that carried no valid data (a rank whose arguments
- * failed, or a voter bound for p2p) go into *bad, and
- * every rank's size record must equal mine, `rec` (what the one-buffer
- * path records, shm_xfer.c).  A record that differs (other counts, a
- * one-buffer rank, a voter) ends the call at k on every rank with
- * MPI_ERR_TRUNCATE (ucmpi_coll_shm_check_sizes; none posted beyond k).
- * A rank that skips records the bytes of its call (skip_numbers), so
- * with equal counts it only marks its numbers invalid, as before. */
+/* The first group, once every rank posted k: every size record must
+ * equal mine (else MPI_ERR_TRUNCATE on every rank, shm.h); numbers
+ * without valid data (a skipping rank, a voter) go into *bad. */
 static int first_checks(ucmpi_coll_shm_t *sh, uint64_t k, int g, size_t rec,
                         int *bad)
 {
@@ -144,9 +120,8 @@ static int nomem(ucmpi_comm_t *comm)
                           "out of memory packing a chunk");
 }
 
-/* The root records its byte count (or SIZE_LOST, its buffer failed a
- * check) with its first chunk; a non-root whose count differs stops
- * copying and takes the numbers of the root's chunks (the drain). */
+/* The root records its bytes (or SIZE_LOST) with its first chunk; a
+ * non-root whose bytes differ takes the root's numbers (the drain). */
 int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
                                MPI_Count count, MPI_Datatype dt, int root,
                                int lost)
@@ -161,7 +136,7 @@ int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
     span_init(&sp, buf, count, dt);
     for (size_t off = 0; off < total && rc == MPI_SUCCESS; off += len) {
         len = total - off < cs ? total - off : cs;
-        if ((rc = enter(comm, off == 0, &sh, &k)) != MPI_SUCCESS)
+        if ((rc = ucmpi_coll_shm_enter_next(comm, off == 0, &sh, &k)) != MPI_SUCCESS)
             break;
         if (comm->rank == root) {
             rc = ucmpi_coll_shm_wait_writable(sh, k);
@@ -192,8 +167,7 @@ int ucmpi_coll_shm_bcast_large(ucmpi_comm_t *comm, void *buf,
                 rc = ucmpi_coll_shm_bcast_drain(comm, root, theirs);
                 break;
             }
-            /* a root bound for p2p voted and took k alone (taking more
-             * numbers here would take its next calls' as chunks) */
+            /* a root bound for p2p voted and took k alone */
             if (ucmpi_coll_shm_voted(sh, root, k))
                 break;
         }
@@ -213,83 +187,12 @@ int ucmpi_coll_shm_bcast_drain(ucmpi_comm_t *comm, int root, size_t total)
     int rc = MPI_SUCCESS;
 
     for (size_t off = cs; off < total && rc == MPI_SUCCESS; off += cs)
-        if ((rc = enter(comm, 0, &sh, &k)) == MPI_SUCCESS) {
+        if ((rc = ucmpi_coll_shm_enter_next(comm, 0, &sh, &k)) ==
+            MPI_SUCCESS) {
             ucmpi_coll_shm_post(sh, k);
             rc = ucmpi_coll_shm_wait(sh, root, k);
         }
     return rc;
-}
-
-/* Each chunk: my bytes [off, off+len) in my buffer, then everyone's into
- * their blocks of rbuf (one span over all n blocks: block r starts at
- * r * blk in the packed stream). */
-int ucmpi_coll_shm_allgather_large(ucmpi_comm_t *comm, const void *sbuf,
-                                   MPI_Count scount, MPI_Datatype sdt,
-                                   void *rbuf, MPI_Count rcount,
-                                   MPI_Datatype rdt)
-{
-    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS, bad = rc;
-    size_t blk = (size_t)(rcount * rdt->size), len;
-    size_t cs = ucmpi_coll_shm_slot_size(n);
-    int gmax = ucmpi_coll_shm_group(n);
-    ucmpi_coll_shm_t *sh;
-    uint64_t k;
-    span_t in, out;
-
-    span_init(&out, rbuf, rcount * n, rdt);
-    if (sbuf == MPI_IN_PLACE)
-        span_init(&in, (char *)rbuf + (MPI_Aint)me * rcount * rdt->extent,
-                  rcount, rdt);
-    else
-        span_init(&in, sbuf, scount, sdt);
-    for (size_t off = 0; off < blk && rc == MPI_SUCCESS; off += len) {
-        int g;
-        if ((rc = enter_group(comm, off, blk, cs, gmax, &sh, &k, &g)) !=
-            MPI_SUCCESS)
-            break;
-        for (int i = 0; i < g && rc == MPI_SUCCESS; i++)
-            if (span_pack(&in, off + (size_t)i * cs,
-                          ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i),
-                          chunk_len(blk, off, cs, i)))
-                rc = nomem(comm);
-        if (rc != MPI_SUCCESS)
-            break;
-        if (off == 0)
-            ucmpi_coll_shm_set_size(sh, k, blk);
-        ucmpi_coll_shm_post(sh, k);
-        /* my own pieces while the others still write (contiguous:
-         * straight from sbuf, as in shm_xfer.c) */
-        len = (size_t)(g - 1) * cs + chunk_len(blk, off, cs, g - 1);
-        if (sbuf != MPI_IN_PLACE && in.base != NULL && out.base != NULL)
-            ucmpi_coll_shm_copy(out.base + (size_t)me * blk + off,
-                                in.base + off, len);
-        else
-            for (int i = 0; i < g && rc == MPI_SUCCESS; i++)
-                if (sbuf != MPI_IN_PLACE &&
-                    span_unpack(&out,
-                                (size_t)me * blk + off + (size_t)i * cs,
-                                ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i),
-                                chunk_len(blk, off, cs, i)))
-                    rc = nomem(comm);
-        if (rc != MPI_SUCCESS ||
-            (rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS ||
-            (off == 0 &&
-             (rc = first_checks(sh, k, g, blk, &bad)) != MPI_SUCCESS))
-            break;
-        /* a rank without valid data: go on (its numbers match ours) */
-        if (bad == MPI_SUCCESS && off != 0)
-            bad = ucmpi_coll_shm_check_valid(sh, k, (uint64_t)g);
-        for (int i = 0; i < g; i++)
-            for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
-                if (r != me &&
-                    span_unpack(&out, (size_t)r * blk + off + (size_t)i * cs,
-                                ucmpi_coll_shm_buf(sh, r, k + (uint64_t)i),
-                                chunk_len(blk, off, cs, i)))
-                    rc = nomem(comm);
-    }
-    span_done(&in);
-    span_done(&out);
-    return rc != MPI_SUCCESS ? rc : bad;
 }
 
 /* The chunk size of the alltoall of n ranks (0: it falls back). */
@@ -300,10 +203,8 @@ static size_t a2a_chunk(int n)
     return cs > 64 ? cs / 64 * 64 : cs;
 }
 
-/* Takes m numbers without data, marked invalid (the readers
- * report it), posting as it goes: every ucmpi_coll_shm_group(n) numbers
- * once they are writable, as the chunked paths do, so that it stays
- * within a reader's window and ranks that all skip keep each other going. */
+/* Takes m numbers without data, marked invalid, posting every group as
+ * the chunked paths do, so it stays within a reader's window. */
 static int skip_numbers(ucmpi_comm_t *comm, uint64_t m, uint64_t rec)
 {
     ucmpi_coll_shm_t *sh = NULL;
@@ -312,7 +213,7 @@ static int skip_numbers(ucmpi_comm_t *comm, uint64_t m, uint64_t rec)
     int rc = MPI_SUCCESS;
 
     for (uint64_t i = 0; i < m && rc == MPI_SUCCESS; i++) {
-        rc = enter(comm, i == 0, &sh, &k);
+        rc = ucmpi_coll_shm_enter_next(comm, i == 0, &sh, &k);
         if (rc != MPI_SUCCESS)
             break;
         if (i % step == 0)
@@ -356,82 +257,86 @@ int ucmpi_coll_shm_allgather_skip(ucmpi_comm_t *comm, size_t nbytes,
                         nbytes);
 }
 
-/* Each chunk: bytes [off, off+len) of each of my n outgoing blocks, side
- * by side cs = slot/n apart in my buffer; I take piece `me` of everyone's.
- * In place works: a chunk's bytes are packed before any is overwritten. */
-int ucmpi_coll_shm_alltoall_large(ucmpi_comm_t *comm, const void *sbuf,
-                                  MPI_Count scount, MPI_Datatype sdt,
-                                  void *rbuf, MPI_Count rcount,
-                                  MPI_Datatype rdt)
+/* Piece j of the group from off on of rank r's block, from its buffer
+ * at po (alltoall: my piece of its blocks) into out. */
+static int take(span_t *out, ucmpi_coll_shm_t *sh, uint64_t k, int r, int j,
+                size_t blk, size_t off, size_t cs, size_t po)
+{
+    return span_unpack(out, (size_t)r * blk + off + (size_t)j * cs,
+                       ucmpi_coll_shm_buf(sh, r, k + (uint64_t)j) + po,
+                       chunk_len(blk, off, cs, j));
+}
+
+/* Each chunk of an allgather: my bytes [off, off+len) in my buffer; of an
+ * alltoall (a2a): those of each of my n blocks, cs = slot/n apart, and I
+ * take piece `me` of everyone's.  In place works: a chunk's bytes are
+ * packed before any is overwritten. */
+int ucmpi_coll_shm_xfer_large(ucmpi_comm_t *comm, const void *sbuf,
+                              MPI_Count scount, MPI_Datatype sdt, void *rbuf,
+                              MPI_Count rcount, MPI_Datatype rdt, int a2a)
 {
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS, bad = rc;
+    int inplace = sbuf == MPI_IN_PLACE, gmax = ucmpi_coll_shm_group(n);
     size_t blk = (size_t)(rcount * rdt->size), len;
-    size_t cs = a2a_chunk(n);        /* aligned pieces copy faster */
-    int gmax = ucmpi_coll_shm_group(n);
+    /* aligned alltoall pieces copy faster */
+    size_t cs = a2a ? a2a_chunk(n) : ucmpi_coll_shm_slot_size(n);
+    size_t rec = a2a ? blk * (size_t)n : blk, po = a2a ? (size_t)me * cs : 0;
     ucmpi_coll_shm_t *sh;
     uint64_t k;
     span_t in, out;
 
     if (cs == 0)                     /* n alone: same answer everywhere */
         return UCMPI_SHM_FALLBACK;
-    int inplace = sbuf == MPI_IN_PLACE, direct;
-    if (inplace) {
-        sbuf = rbuf;
-        scount = rcount;
-        sdt = rdt;
-    }
-    span_init(&in, sbuf, scount * n, sdt);
+    if (inplace && !a2a)
+        span_init(&in, (char *)rbuf + (MPI_Aint)me * rcount * rdt->extent,
+                  rcount, rdt);
+    else if (inplace)
+        span_init(&in, rbuf, rcount * n, rdt);
+    else
+        span_init(&in, sbuf, a2a ? scount * n : scount, sdt);
     span_init(&out, rbuf, rcount * n, rdt);
-    /* my own block skips the segment (in place: one buffer, so the
-     * contiguity of both spans is the same) */
-    direct = inplace || (in.base != NULL && out.base != NULL);
+    /* my own block skips the segment (in place it is there already) */
+    int direct = inplace || (in.base != NULL && out.base != NULL);
     for (size_t off = 0; off < blk && rc == MPI_SUCCESS; off += len) {
-        int g;
-        if ((rc = enter_group(comm, off, blk, cs, gmax, &sh, &k, &g)) !=
+        size_t left = (blk - off + cs - 1) / cs;
+        int g = left < (size_t)gmax ? (int)left : gmax;
+        if ((rc = ucmpi_coll_shm_enter_group(comm, off == 0, g, &sh, &k)) !=
             MPI_SUCCESS)
             break;
-        for (int j = 0; j < g && rc == MPI_SUCCESS; j++) {
-            char *mine = ucmpi_coll_shm_buf(sh, me, k + (uint64_t)j);
-            size_t at = off + (size_t)j * cs;
-            size_t cl = chunk_len(blk, off, cs, j);
-            for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
-                if ((i != me || !direct) &&
-                    span_pack(&in, (size_t)i * blk + at,
-                              mine + (size_t)i * cs, cl))
+        for (int j = 0; j < g && rc == MPI_SUCCESS; j++)
+            for (int i = 0; i < (a2a ? n : 1) && rc == MPI_SUCCESS; i++)
+                if ((!a2a || i != me || !direct) &&
+                    span_pack(&in, (a2a ? (size_t)i * blk : 0) + off +
+                                       (size_t)j * cs,
+                              ucmpi_coll_shm_buf(sh, me, k + (uint64_t)j) +
+                                  (size_t)i * cs,
+                              chunk_len(blk, off, cs, j)))
                     rc = nomem(comm);
-        }
         if (rc != MPI_SUCCESS)
             break;
         if (off == 0)
-            ucmpi_coll_shm_set_size(sh, k, blk * (size_t)n);
+            ucmpi_coll_shm_set_size(sh, k, rec);
         ucmpi_coll_shm_post(sh, k);
-        /* my own pieces while the others still write: in place they are
-         * there already, contiguous they go straight across */
+        /* my own pieces while the others still write */
         len = (size_t)(g - 1) * cs + chunk_len(blk, off, cs, g - 1);
         if (direct && !inplace)
             ucmpi_coll_shm_copy(out.base + (size_t)me * blk + off,
-                                in.base + (size_t)me * blk + off, len);
+                                in.base + (a2a ? (size_t)me * blk : 0) + off,
+                                len);
         for (int j = 0; j < g && !direct && rc == MPI_SUCCESS; j++)
-            if (span_unpack(&out, (size_t)me * blk + off + (size_t)j * cs,
-                            ucmpi_coll_shm_buf(sh, me, k + (uint64_t)j) +
-                                (size_t)me * cs,
-                            chunk_len(blk, off, cs, j)))
+            if (take(&out, sh, k, me, j, blk, off, cs, po))
                 rc = nomem(comm);
         if (rc != MPI_SUCCESS ||
             (rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS ||
-            (off == 0 && (rc = first_checks(sh, k, g, blk * (size_t)n,
-                                            &bad)) != MPI_SUCCESS))
+            (off == 0 &&
+             (rc = first_checks(sh, k, g, rec, &bad)) != MPI_SUCCESS))
             break;
         /* a rank without valid data: go on (its numbers match ours) */
         if (bad == MPI_SUCCESS && off != 0)
             bad = ucmpi_coll_shm_check_valid(sh, k, (uint64_t)g);
         for (int j = 0; j < g; j++)
             for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
-                if (r != me &&
-                    span_unpack(&out, (size_t)r * blk + off + (size_t)j * cs,
-                                ucmpi_coll_shm_buf(sh, r, k + (uint64_t)j) +
-                                    (size_t)me * cs,
-                                chunk_len(blk, off, cs, j)))
+                if (r != me && take(&out, sh, k, r, j, blk, off, cs, po))
                     rc = nomem(comm);
     }
     span_done(&in);

@@ -1,18 +1,10 @@
 /*
- * Reductions over the comm's shared segment (protocol in shm.h): the
- * rank-order reduction of n operands that the shm reduce, allreduce and
- * reduce_scatter share, and reduce_scatter itself.
- *
- * A reduce_scatter goes in chunks (one when it fits) like alltoall
- * (shm_large.c; several chunks per flag round above 2 ranks): in
- * chunk j every rank puts piece j (P elements) of each block in its
- * buffer, block d's at d * (slot / n), and reduces piece j of its own
- * block out of the n buffers.  So all ranks reduce at once, each only
- * its block, and the copies and reductions of successive chunks overlap
- * (a writer runs up to NBUF-1 chunks ahead).  Without MPI_IN_PLACE my
- * own block's operand is read straight from sbuf.  2 ranks: automatic
- * only up to 256 KiB (the p2p ring_segmented's single CMA copy wins
- * above; the limits are in shm_select.c, their evidence in docs/tuning.md).
+ * Reductions over the shared segment (protocol in shm.h): the rank-order
+ * reduction of n operands, reduce_scatter and the split allreduce/reduce.
+ * A reduce_scatter goes in chunks like alltoall: in chunk j every rank
+ * puts piece j of each block in its buffer (block d's at d * slot/n) and
+ * reduces piece j of its own block out of the n buffers, so all ranks
+ * reduce at once and successive chunks overlap.
  */
 #include "coll/shm/shm.h"
 #include "coll/coll_util.h"
@@ -20,10 +12,8 @@
 
 #include <stdlib.h>
 
-/* rbuf = x[0] op x[1] op ... op x[n-1], in rank order (non-commutative
- * ops too); x[i] is rank i's packed operand (contiguous dt).  The first
- * step goes straight into rbuf (three operands: one pass fewer than a
- * copy and a reduction, the copy being as long as the reduction). */
+/* In rank order (non-commutative ops too); the first step goes straight
+ * into rbuf with three operands (one pass fewer than copy + reduce). */
 int ucmpi_coll_shm_reduce_all(const char *const *x, void *rbuf,
                               MPI_Count count, MPI_Datatype dt, MPI_Op op,
                               int n)
@@ -44,8 +34,8 @@ int ucmpi_coll_shm_reduce_all(const char *const *x, void *rbuf,
 
 #define MAX_STACK_RANKS 64
 
-/* Elements of one piece: a rank's share of a buffer, whole elements,
- * 64-byte multiples where an element divides 64 (aligned copies). */
+/* Elements of one piece: a rank's share of a buffer, 64-byte multiples
+ * where an element divides 64 (aligned copies). */
 static MPI_Count piece_elems(int n, size_t esize)
 {
     size_t cs = ucmpi_coll_shm_slot_size(n) / (size_t)n;
@@ -55,8 +45,7 @@ static MPI_Count piece_elems(int n, size_t esize)
     return (MPI_Count)(cs / esize);
 }
 
-/* Packs piece j of each block I send (all but my own unless in place)
- * into my buffer for k. */
+/* Packs piece j of each block I send (mine only in place) for k. */
 static void pack_pieces(char *mine, const char *in, const MPI_Count *counts,
                         const MPI_Count *displs, MPI_Count lo, MPI_Count p,
                         size_t esize, int n, int me, int inplace)
@@ -71,9 +60,8 @@ static void pack_pieces(char *mine, const char *in, const MPI_Count *counts,
     }
 }
 
-/* The pieces of one number (every block fits a piece: the small calls),
- * straight: enter, pack, record my vector's bytes, post, wait for all,
- * check every rank's bytes (shm.h), reduce my block. */
+/* One number (every block fits a piece): enter, pack, record, post, wait
+ * for all, check every rank's bytes, reduce my block. */
 static int rs_one(ucmpi_comm_t *comm, const char *in, void *rbuf,
                   const MPI_Count *counts, const MPI_Count *displs,
                   MPI_Count p, uint64_t bytes, MPI_Datatype dt, MPI_Op op,
@@ -133,30 +121,20 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
                     (uint64_t)total * esize, dt, op, inplace, x);
         maxc = 0;                           /* (skips the chunks below) */
     }
-    for (MPI_Count lo = 0; lo < maxc && rc == MPI_SUCCESS;) {
+    for (MPI_Count lo = 0, g; lo < maxc && rc == MPI_SUCCESS; lo += g * p) {
         ucmpi_coll_shm_t *sh;
-        uint64_t k, last = 0;
-        int g = 0, waited = 0;
-        MPI_Count at = lo;
+        uint64_t k;
+        int waited = 0;
 
         /* a group of up to gmax chunks (numbers k..k+g-1), one post */
-        for (; g < gmax && at < maxc && rc == MPI_SUCCESS; g++, at += p) {
-            rc = ucmpi_coll_shm_enter(comm, &sh, g == 0 ? &k : &last);
-            if (rc == UCMPI_SHM_FALLBACK && at > 0)
-                rc = ucmpi_coll_err(comm, MPI_ERR_OTHER, "the shared-"
-                                    "memory segment went away during a "
-                                    "collective");
-        }
-        if (rc != MPI_SUCCESS ||
-            (rc = ucmpi_coll_shm_wait_writable(sh, g > 1 ? last : k)) !=
-                MPI_SUCCESS)
+        g = (maxc - lo + p - 1) / p < gmax ? (maxc - lo + p - 1) / p : gmax;
+        if ((rc = ucmpi_coll_shm_enter_group(comm, lo == 0, (int)g, &sh,
+                                             &k)) != MPI_SUCCESS)
             break;
         for (int i = 0; i < g; i++)
             pack_pieces(ucmpi_coll_shm_buf(sh, me, k + (uint64_t)i), in,
                         counts, displs, lo + i * p, p, esize, n, me, inplace);
-        /* every rank checks every rank's vector size at the first
-         * number (a rank with other counts took other paths and numbers:
-         * they all end here in MPI_ERR_TRUNCATE, see shm.h) */
+        /* every rank checks every vector size at the first number */
         if (lo == 0)
             ucmpi_coll_shm_set_size(sh, k, (uint64_t)total * esize);
         ucmpi_coll_shm_post(sh, k);
@@ -185,7 +163,6 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
             if (rc != MPI_SUCCESS)
                 rc = ucmpi_coll_err(comm, rc, "reduction failed");
         }
-        lo = at;
     }
     if (x != stack)
         free(x);
@@ -193,15 +170,10 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
 }
 
 /* ---- allreduce and reduce with the reduction split among the ranks ----
- *
- * The whole-vector shm allreduce (shm_coll.c) has every rank reduce all
- * n operands: n times the work, and each rank reads n-1 whole vectors.
- * Here a chunk of up to n pieces (P elements each, as in reduce_scatter)
- * goes in two collective numbers: in k1 each rank puts the pieces the
- * others reduce and reduces its own piece (own operand from sbuf); in k2
- * it publishes that result piece and copies everyone else's (allreduce)
- * or only the root does (reduce).  A rank reduces 1/n of the vector and
- * reads (n-1)/n of it twice.  Where it pays: ucmpi_coll_shm_split_wanted. */
+ * Each chunk of up to n pieces takes two numbers: in k1 each rank puts
+ * the pieces the others reduce and reduces its own; in k2 it publishes
+ * its result piece and everyone (allreduce) or the root (reduce) copies
+ * them.  A rank reduces 1/n of the vector instead of all of it. */
 typedef struct {
     ucmpi_comm_t *comm;
     int n, me, root;              /* root < 0: allreduce */
@@ -226,30 +198,9 @@ static void split_piece(MPI_Count len, int n, int d, MPI_Count *b,
     *m = len - *b < q ? len - *b : q;
 }
 
-/* Enters g collective numbers (*k: the first) and waits until their
- * buffers are writable. */
-static int split_enter(split_t *s, int first, int g, ucmpi_coll_shm_t **sh,
-                       uint64_t *k)
-{
-    uint64_t last = 0;
-    int rc = MPI_SUCCESS;
-
-    for (int i = 0; i < g && rc == MPI_SUCCESS; i++) {
-        rc = ucmpi_coll_shm_enter(s->comm, sh, i == 0 ? k : &last);
-        if (rc == UCMPI_SHM_FALLBACK && !(first && i == 0))
-            rc = ucmpi_coll_err(s->comm, MPI_ERR_OTHER, "the shared-"
-                                "memory segment went away during a "
-                                "collective");
-    }
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_shm_wait_writable(*sh, g > 1 ? last : *k);
-    return rc;
-}
-
-/* A group of g chunks (see ucmpi_coll_shm_group), chunk i is elements
- * [lo + i * C, ...) of len[i], C = n * p: phase 1 in numbers k1 + i, phase
- * 2 in k2 + i; each phase posts its first number once all its buffers
- * are written (a flag still says "done with everything before"). */
+/* A group of g chunks, chunk i elements [lo + i * n * p, ...) of len[i]:
+ * phase 1 in numbers k1 + i, phase 2 in k2 + i, each posting its first
+ * number once all its buffers are written. */
 static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
                        int g, int first)
 {
@@ -259,7 +210,8 @@ static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
     uint64_t k1, k2;
     int rc, gather = s->root < 0 || s->root == s->me, waited = 0;
 
-    if ((rc = split_enter(s, first, g, &sh, &k1)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_enter_group(s->comm, first, g, &sh, &k1)) !=
+        MPI_SUCCESS)
         return rc;
     for (int i = 0; i < g; i++) {
         char *mine = ucmpi_coll_shm_buf(sh, s->me, k1 + (uint64_t)i);
@@ -282,15 +234,15 @@ static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
                 MPI_SUCCESS)
             return rc;
     }
-    if ((rc = split_enter(s, 0, g, &sh, &k2)) != MPI_SUCCESS)
+    if ((rc = ucmpi_coll_shm_enter_group(s->comm, 0, g, &sh, &k2)) !=
+        MPI_SUCCESS)
         return rc;
     for (int i = 0; i < g; i++) {
         MPI_Count at = lo + i * c;
         split_piece(len[i], s->n, s->me, &mb, &mm);
         if (mm == 0)
             continue;
-        /* my result piece: into the result when I keep it, else straight
-         * into my buffer for phase 2 */
+        /* my result piece: into the result I keep, else my buffer */
         char *res = s->out != NULL ? s->out + (size_t)(at + mb) * es
                                    : ucmpi_coll_shm_buf(sh, s->me,
                                                         k2 + (uint64_t)i);
@@ -326,8 +278,7 @@ static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
     return MPI_SUCCESS;
 }
 
-/* Bytes of a full piece: a rank's share of a buffer, 64-byte multiples
- * (whole elements of any size dividing 64, aligned copies). */
+/* Bytes of a full piece (64-byte multiples; 0: none fits). */
 static size_t split_piece_bytes(int n)
 {
     size_t cs = ucmpi_coll_shm_slot_size(n) / (size_t)n;
@@ -347,10 +298,9 @@ uint64_t ucmpi_coll_shm_split_numbers(int n, size_t nbytes)
     return 2 * (chunks / g * g + chunks % g);
 }
 
-/* root < 0: allreduce.  Falls back (before any collective number, so on
- * every rank alike) when a piece cannot hold whole elements. */
-static int split_run(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
-                     MPI_Count count, MPI_Datatype dt, MPI_Op op, int root)
+int ucmpi_coll_shm_split(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
+                         MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                         int root)
 {
     int n = comm->size, me = comm->rank;
     size_t es = (size_t)dt->size, pb = split_piece_bytes(n);
@@ -384,33 +334,11 @@ static int split_run(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     return rc;
 }
 
-int ucmpi_coll_shm_allreduce_split(ucmpi_comm_t *comm, const void *sbuf,
-                                   void *rbuf, MPI_Count count,
-                                   MPI_Datatype dt, MPI_Op op)
-{
-    return split_run(comm, sbuf, rbuf, count, dt, op, -1);
-}
-
-int ucmpi_coll_shm_reduce_split(ucmpi_comm_t *comm, const void *sbuf,
-                                void *rbuf, MPI_Count count, MPI_Datatype dt,
-                                MPI_Op op, int root)
-{
-    return split_run(comm, sbuf, rbuf, count, dt, op, root);
-}
-
-/* From these bytes on the shm allreduce and reduce split the reduction
- * (above); below, every rank (allreduce) or the root (reduce) reduces the
- * whole vector in one collective number (shm_coll.c), one flag round
- * fewer.  Data beyond one buffer always splits.  Per 2, 3-4, 5-8 ranks;
- * the UCMPI_COLL_SHM_SPLIT_BYTES tunable (>= 0) overrides them.
- * Whole saves a flag round while the vector fits a buffer, and a reduce's
- * root reduces while the others run ahead (so reduce never splits within
- * a buffer); but the whole-vector allreduce has each of n ranks reduce
- * all n vectors, which costs more CPU than the round from 32 KiB at 5-8
- * ranks and 64 KiB at 3-4.  At 2 ranks, with my
- * operand read from sbuf (shm_coll.c: reduce_scatter_run), whole wins up
- * to 32 KiB and ties at 64 KiB.  Measurements and commands in
- * docs/tuning.md. */
+/* From these bytes on (per 2, 3-4, 5-8 ranks) allreduce and reduce split
+ * the reduction; below, the whole vector in one number saves a flag
+ * round.  Beyond one buffer they always split; a reduce's root reduces
+ * while the others run ahead, so reduce never splits within a buffer.
+ * UCMPI_COLL_SHM_SPLIT_BYTES (>= 0) overrides; evidence in docs/tuning.md. */
 #define BEYOND_SLOT SIZE_MAX
 static const size_t split_rows[2][3] = {
     /*            2 ranks      3-4 ranks    5-8 ranks */
@@ -433,7 +361,7 @@ int ucmpi_coll_shm_split_wanted(int kind, int n, size_t nbytes)
     return nbytes >= lim || nbytes > ucmpi_coll_shm_slot_size(n);
 }
 
-/* Whether split_run takes (count, dt) on n ranks or falls back. */
+/* Whether ucmpi_coll_shm_split takes dt on n ranks or falls back. */
 static int split_fits(int n, MPI_Datatype dt)
 {
     size_t es = (size_t)dt->size;
@@ -461,9 +389,7 @@ int ucmpi_coll_shm_skip(ucmpi_comm_t *comm, int numbers)
     uint64_t k = 0;
     int rc;
 
-    /* my record says "lost": the ranks that check (the root,
-     * every rank of a split reduce) end the call at its first number,
-     * whatever number of them it takes */
+    /* my "lost" record ends the call at its first number for the checkers */
     if (numbers <= 0)
         return MPI_SUCCESS;
     if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS ||

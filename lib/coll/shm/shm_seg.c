@@ -1,20 +1,11 @@
 /*
- * The shm path's segment: one per intracommunicator whose ranks share a
- * node, created at its first eligible collective (which every rank calls),
- * unlinked as soon as every rank mapped it (so a crash leaves nothing in
- * /dev/shm), unmapped when the comm is freed.  The flag protocol (post,
- * wait): shm_wait.c.  Buffer sizes and the selection: shm_select.c.
- *
- * Layout: n flags, each alone in FLAG_STRIDE bytes (no false sharing, also
- * not with the adjacent-line prefetcher), then per rank NBUF buffers of
- * `slot` bytes (collective k uses buffer k % NBUF), then per rank NSMALL
- * buffers of UCMPI_COLL_SHM_SMALL bytes (a collective of that little
- * data uses small buffer k % NSMALL instead), then per rank NSMALL size
- * records (the bytes of the reduction a rank posted k for, at k % NSMALL:
- * a count that differs between ranks is caught, see
- * ucmpi_coll_shm_check_sizes), then, on an oversubscribed node or a
- * 2-rank comm only, per rank NMED buffers of MED_BYTES (MED_BYTES_2 at 2
- * ranks; data up to that size uses medium buffer k % NMED: see NMED).
+ * The shm path's segment: one per intracommunicator on one node, created
+ * at its first eligible collective, unlinked once every rank mapped it
+ * (a crash leaves nothing in /dev/shm), unmapped when the comm is freed.
+ * Layout: n flags of FLAG_STRIDE bytes (no false sharing), per rank NBUF
+ * buffers of `slot` bytes, per rank NSMALL small buffers, per rank NSMALL
+ * size records (k % NSMALL), then (oversubscribed or 2 ranks) per rank
+ * NMED medium buffers.
  */
 #include "coll/shm/shm_seg.h"
 #include "coll/coll.h"
@@ -42,12 +33,9 @@ int ucmpi_coll_shm_ready(ucmpi_comm_t *comm)
     ucmpi_coll_shm_t **slot = (ucmpi_coll_shm_t **)ucmpi_coll_shm_slot(comm);
     const ucmpi_coll_layout_t *l;
 
-    if (slot == NULL)
-        return 0;     /* no per-comm state (out of memory): cannot agree */
     if (*slot != NULL)
         return (*slot)->ok;
-    /* not set up yet: every rank must take the set-up path together, so
-     * decide from the node map even if the layout could not be built */
+    /* not set up: decide from the node map, as every rank does */
     l = ucmpi_coll_layout(comm);
     if (l != NULL)
         return l->nnodes == 1;
@@ -62,14 +50,12 @@ ucmpi_coll_shm_caps_t *ucmpi_coll_shm_caps(ucmpi_comm_t *comm)
 {
     ucmpi_coll_shm_t **slot = (ucmpi_coll_shm_t **)ucmpi_coll_shm_slot(comm);
 
-    return slot != NULL && *slot != NULL && (*slot)->ok ? &(*slot)->caps
-                                                        : NULL;
+    return *slot != NULL && (*slot)->ok ? &(*slot)->caps : NULL;
 }
 
 /* ---- segment set-up ---- */
 
-/* Rank 0 creates the segment (named by its pid, the context id and a
- * counter: unique on the node); "" when it could not. */
+/* Rank 0 creates the segment (name unique on the node); "" on failure. */
 static void create(ucmpi_coll_shm_t *sh, uint32_t ctx, char *name)
 {
     static unsigned counter;
@@ -80,8 +66,7 @@ static void create(ucmpi_coll_shm_t *sh, uint32_t ctx, char *name)
              (unsigned)ctx, counter++);
     fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd >= 0) {
-        /* allocated now: a full /dev/shm fails here (every rank falls
-         * back) rather than with SIGBUS at a later first touch */
+        /* a full /dev/shm fails here, not with a later SIGBUS */
         if (ftruncate(fd, (off_t)sh->len) == 0 &&
             posix_fallocate(fd, 0, (off_t)sh->len) == 0)
             p = mmap(NULL, sh->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
@@ -111,8 +96,7 @@ static void attach(ucmpi_coll_shm_t *sh, const char *name)
         sh->base = p;
 }
 
-/* Blocking p2p collectives on comm for the set-up (bcast of the name,
- * agreement that everyone mapped it), on a comm of 2+ ranks. */
+/* The set-up's blocking p2p collectives (name bcast, agreement). */
 static int run_setup(ucmpi_sched_t *s, int build_rc)
 {
     if (build_rc != MPI_SUCCESS) {
@@ -152,9 +136,8 @@ static size_t seg_len(const ucmpi_coll_shm_t *sh)
                             (size_t)NMED * sh->med);
 }
 
-/* Every rank maps the segment or every rank falls back (sh->ok).  A rank
- * that cannot take part (no memory for its state: `refuse`) still runs the
- * set-up's two collectives, voting no, so nobody is left waiting in them. */
+/* Every rank maps the segment or every rank falls back (sh->ok); a rank
+ * that cannot take part (`refuse`) still runs both collectives, voting no. */
 static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
 {
     /* ints (any MPI has them): the name, then sh->med */
@@ -171,8 +154,7 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
     if (sh->world != NULL)
         for (int r = 0; r < sh->n; r++)
             sh->world[r] = ucmpi_comm_peer_world(comm, r);
-    /* rank 0's wait mode picks the layout for all (only speed depends
-     * on it: a rank launched with another UCMPI_WAIT_MODE follows) */
+    /* rank 0's wait mode picks the layout for all */
     namebuf[NAME_LEN / sizeof(int)] = sh->n == 2                ? MED_BYTES_2
                                       : ucmpi_progress_polling ? 0
                                                                : MED_BYTES;
@@ -180,9 +162,7 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
     sh->len = seg_len(sh);
     if (sh->me == 0 && sh->world != NULL)
         create(sh, comm->ctx, name);
-    /* signed as no collective (sched_sig.h): ranks out of step (one in
-     * the set-up, another in the user's allreduce at that number) never
-     * take each other's messages for a vote */
+    /* signed as no collective: never taken for a user's collective */
     comm->coll.fn = "the shm segment set-up";
     rc = run_bcast(comm, namebuf, NAME_LEN / sizeof(int) + 1);
     sh->med = (size_t)namebuf[NAME_LEN / sizeof(int)];
@@ -191,9 +171,7 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
         sh->world != NULL)
         attach(sh, name);
     mine = sh->base != NULL;
-    /* every rank takes part in the vote, also after its bcast failed (a
-     * dead peer: its sends were lost): skipping it left the ranks
-     * whose bcast worked waiting there for ever (MPICH ft/bcast) */
+    /* every rank votes, also after a failed bcast (MPICH ft/bcast hung) */
     int vote = run_allsum(comm, &mine, &all);
     rc = rc != MPI_SUCCESS ? rc : vote;
     comm->coll.fn = saved;
@@ -213,8 +191,7 @@ static int setup(ucmpi_comm_t *comm, ucmpi_coll_shm_t *sh, int refuse)
     return rc;
 }
 
-/* The state of comms whose set-up this rank could not allocate: the
- * segment is off for good there, as on the ranks it voted against. */
+/* Comms whose set-up state this rank could not allocate: off for good. */
 static ucmpi_coll_shm_t shm_off;
 
 /* Testing: UCMPI_COLL_SHM_FAIL_RANK=<world rank> makes that rank's state
@@ -233,20 +210,15 @@ static ucmpi_coll_shm_t *shm_get(ucmpi_comm_t *comm, int *rc)
     ucmpi_coll_shm_t **slot = (ucmpi_coll_shm_t **)ucmpi_coll_shm_slot(comm);
 
     *rc = MPI_SUCCESS;
-    if (slot == NULL)
-        return NULL;
     if (*slot == NULL) {
         ucmpi_coll_shm_t *sh = inject_failure() ? NULL
                                                 : calloc(1, sizeof(*sh));
         ucmpi_coll_shm_t vote_no = {0};
 
         *slot = sh != NULL ? sh : &shm_off;
-        /* a failed set-up (a peer died during it, a stale message
-         * matched) falls back like a no vote: the ranks whose set-up
-         * worked saw that vote or a failed vote themselves (the loss is
-         * passed on), and the usual algorithm reports a dead peer on
-         * every rank alike; an error here instead had this rank leave
-         * the collective while the others ran it */
+        /* a failed set-up falls back like a no vote (the others saw a
+         * failed vote too); the usual algorithm then reports a dead peer
+         * on every rank alike */
         (void)setup(comm, sh != NULL ? sh : &vote_no, sh == NULL);
     }
     return (*slot)->ok ? *slot : NULL;
@@ -266,24 +238,14 @@ void ucmpi_coll_shm_free(void *p)
 
 /* ---- entering a collective, its buffers ---- */
 
-/* A size record names the call as well as its
- * bytes, (collective id << 8 | root % 256) << 48 over a byte count below
- * 2^40 (rec_of), so that collectives of equal bytes that read the same
- * buffers (Allreduce against Reduce_scatter_block or Reduce, Bcast
- * against Allgather, Barrier against anything) or ranks that name
- * different roots fail where the bytes are compared, instead of taking
- * each other's data.  The id is the one the p2p schedules sign with
- * (sched_sig.c, from the name ucmpi_coll_check_comm records, cached per
- * comm); the root is the one ucmpi_coll_check_root accepted (0 in the
- * calls without one).  Roots that differ by a multiple of 256 alias. */
+/* A size record names the call, (collective id << 8 | root % 256) << 48,
+ * over its bytes (below 2^40): calls of equal bytes that read the same
+ * buffers, or other roots, then fail where the bytes are compared. */
 #define REC_CALL_SHIFT 48
 
-/* The id of the call named fn, from a small table by the name's address
- * (each entry point passes its own literal): calls that alternate
- * (Allreduce, Bcast, Allreduce, ...) compare no strings, which the
- * per-comm cache of sched_sig.c would (~20 compares a change).  An
- * entry is one word, the address's low 48 bits and the id above, so
- * that a thread never reads one name's address with another's id. */
+/* The id of the call named fn, cached by the literal's address (no string
+ * compares when calls alternate); one word per entry (address | id << 48)
+ * so a thread never reads one name's address with another's id. */
 #define ADDR_BITS ((1ULL << 48) - 1)
 static uint64_t call_ids[64];
 
@@ -308,8 +270,7 @@ static inline uint64_t rec_call(ucmpi_comm_t *c)
            << REC_CALL_SHIFT;
 }
 
-/* My record of nbytes in this call.  SIZE_LOST and the p2p voters'
- * records (k << 40 ^ bytes, xfer_check.c) are kept as they are. */
+/* My record of nbytes in this call (SIZE_LOST and voters' kept as is). */
 static inline uint64_t rec_of(const ucmpi_coll_shm_t *sh, uint64_t nbytes)
 {
     return nbytes >> 40 == 0 ? nbytes | sh->call : nbytes;
@@ -348,12 +309,9 @@ char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 
 
 /* A contribution's copy of its size record, (k << 32 | bytes), in the
- * last word of the cache line that holds its data's end (or of the line
- * after, if that word is data), inside the buffer: a line that travels
- * with the data.  Reading the size record's own line cost a 2-rank bcast
- * of 8 B ~8 ns of 37 (this: ~2).  Data that leaves no word in its buffer
- * writes to a private sink and the reader finds no tag there: then, as
- * on any mismatch, ucmpi_coll_shm_check_root_size reads the record. */
+ * last word of the line holding its data's end: it travels with the data
+ * (reading the record's own line cost a small bcast ~8 ns of 37).  No room
+ * in the buffer: a private sink, and the reader checks the record. */
 static inline uint64_t *size_tag(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                                  size_t nbytes)
 {
@@ -404,23 +362,21 @@ int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
 
 /* ---- numbers taken without valid data (see shm.h) ---- */
 
-/* [0]: bit j % 64 set: number j carried no valid data, for the numbers j
- * of the window [hi - 64, hi); [1]: hi (zeroed: nothing marked) */
+/* [0]: bit j % 64: number j had no valid data, in [hi - 64, hi); [1]: hi */
 static inline uint64_t *invalid_marks(ucmpi_coll_shm_t *sh, int r)
 {
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE + 16);
 }
 
-/* Bytes 32-39 of rank 0's flag line, which every wait reads anyway: the
- * highest window end any rank marked (only ever grows). */
+/* The highest hi any rank marked, in rank 0's flag line (every wait reads
+ * it anyway). */
 static inline uint64_t *any_invalid(ucmpi_coll_shm_t *sh)
 {
     return (uint64_t *)(sh->base + 32);
 }
 
-/* The numbers between my last mark and k0 carried data: their bits are
- * cleared, those of [k0, k0 + m) set, then the window moves (release:
- * a reader that sees the new hi sees the new bits). */
+/* Clears the bits since my last mark, sets [k0, k0 + m), then moves the
+ * window (release: a reader that sees the new hi sees the new bits). */
 void ucmpi_coll_shm_mark_invalid(ucmpi_coll_shm_t *sh, uint64_t k0,
                                  uint64_t m)
 {
@@ -477,30 +433,23 @@ static inline uint64_t *size_rec(ucmpi_coll_shm_t *sh, int r, uint64_t k)
     return sh->recs + (size_t)r * NSMALL + k % NSMALL;
 }
 
-/* Bytes 40-55 of rank r's flag line: its size records of the latest
- * even and odd numbers again, as size_key(k, bytes).  A waiter has just
- * read that line for the flag, so the usual check costs one compare per
- * rank and no cache miss; reading the records (lines their writer
- * rewrites every call) made small 2-rank calls 10-27% slower
- * (docs/tuning.md).  Two words: in a
- * collective where everyone waits for everyone, a rank that finished k
- * may record k+1 before a slower one checks k.  The records stay the
- * truth: when a rank ran further ahead, the check reads them. */
+/* Rank r's latest even and odd size records again in its flag line, as
+ * size_key: the waiter just read that line, so the usual check costs no
+ * cache miss (reading the records made small calls 10-27% slower).  The
+ * records stay the truth when a rank ran further ahead. */
 static inline uint64_t *size_word(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 {
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE + 40) + (k & 1);
 }
 
-/* The record with the low 16 bits of k in bits 32-47 (0 where the bytes
- * do not fit 32 bits: those calls, SIZE_LOST and the voters always read
- * the records).  0 is never a key of a call: its id is >= 1. */
+/* The record with k's low 16 bits at 32-47 (0: bytes over 32 bits,
+ * SIZE_LOST, voters: read the records).  No call's key is 0. */
 static inline uint64_t size_key(uint64_t k, uint64_t rec)
 {
     return (rec >> 32 & 0xffff) == 0 ? rec | (k & 0xffff) << 32 : 0;
 }
 
-/* Record k % NSMALL was last read in collective k - NSMALL, which every
- * rank finished once the ring is writable at k (the callers wait). */
+/* Record k % NSMALL was last read at k - NSMALL: the callers waited. */
 void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
                              uint64_t nbytes)
 {
@@ -563,10 +512,8 @@ static int size_error(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                           (unsigned long long)rec_bytes(mine));
 }
 
-/* The ranks of a call of another size may have entered more numbers than
- * k, but posted none beyond it: going back to k (the numbers entered but
- * not posted are free again) ends the call at k on every rank, the ones
- * that do not check (contributors of a whole-vector reduce) included. */
+/* Ranks of another call posted nothing beyond k: going back to k ends
+ * the call there on every rank. */
 static int check_records(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t mine)
 {
     uint64_t theirs = mine;
@@ -581,8 +528,6 @@ static int check_records(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t mine)
     if (bad == sh->n)
         return MPI_SUCCESS;
     sh->seq = k;
-    /* (a voter bound for p2p may meet a chunked allgather/alltoall,
-     * shm_large.c: size_error names it) */
     return size_error(sh, bad, k, theirs, mine);
 }
 
@@ -611,9 +556,7 @@ int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
     *theirs = nbytes;
     if (__builtin_expect(rec == mine, 1))
         return MPI_SUCCESS;
-    /* the root's bytes where it is in this call (a drain takes the
-     * numbers of its chunks), else none: it takes its own numbers (a
-     * root that voted took k alone) */
+    /* the root's bytes when in this call (to drain), else none */
     *theirs = rec != UCMPI_COLL_SHM_SIZE_LOST && !is_vote(rec, k) &&
                       (rec ^ mine) >> REC_CALL_SHIFT == 0
                   ? rec_bytes(rec)
@@ -627,16 +570,12 @@ int ucmpi_coll_shm_voted(ucmpi_coll_shm_t *sh, int r, uint64_t k)
     return is_vote(*size_rec(sh, r, k), k);
 }
 
-/* A bcast non-root whose size vote failed (the bytes of the
- * ranks differ) where the root took the shm path in this call with
- * chunks: the vote took the root's first number, so take the rest as a
- * shm non-root does (ucmpi_coll_shm_bcast_drain); until 2-rank bcast went
- * shm beyond one buffer, no default set-up had a chunked root meet a
- * voter. */
+/* A bcast non-root whose size vote failed takes the rest of a chunked
+ * shm root's numbers (the vote took its first). */
 int ucmpi_coll_shm_vote_drain(ucmpi_comm_t *comm, int root)
 {
     ucmpi_coll_shm_t **slot = (ucmpi_coll_shm_t **)ucmpi_coll_shm_slot(comm);
-    ucmpi_coll_shm_t *sh = slot != NULL ? *slot : NULL;
+    ucmpi_coll_shm_t *sh = *slot;
     uint64_t rec;
 
     if (sh == NULL || !sh->ok || root < 0 || root == sh->me)
@@ -649,8 +588,6 @@ int ucmpi_coll_shm_vote_drain(ucmpi_comm_t *comm, int root)
     return ucmpi_coll_shm_bcast_drain(comm, root, rec_bytes(rec));
 }
 
-/* Rank r's size record for k, read without a check (the vote of
- * ucmpi_xfer_shm_vote compares records that encode k). */
 uint64_t ucmpi_coll_shm_size_of(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 {
     return *size_rec(sh, r, k);

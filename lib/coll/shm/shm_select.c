@@ -1,10 +1,6 @@
-/*
- * Which blocking collectives take the shm path (ucmpi_coll_shm_wanted),
- * and the size of the segment's buffers, which bounds it: forced
- * (UCMPI_<COLL>_ALGORITHM=shm or another algorithm) or automatic, up to
- * the measured per-kind limits below.  The segment itself: shm_seg.c;
- * its flag protocol: shm_wait.c.
- */
+/* Which blocking collectives take the shm path (ucmpi_coll_shm_wanted):
+ * forced, or automatic up to the per-kind limits below; and the size of
+ * the segment's buffers, which bounds it. */
 #include "coll/shm/shm.h"
 #include "coll/coll_tune.h"
 #include "coll/coll.h"
@@ -72,9 +68,8 @@ static size_t slot_bytes(void)
     return (size_t)v;
 }
 
-/* A comm's buffer size: the tunable (64 KiB), cut so that the buffers of
- * a big comm stay within the segment budget (coll_tune.h), at least 4
- * KiB.  The segment is allocated whole at creation (shm_seg.c). */
+/* The tunable buffer size, cut to the segment budget (coll_tune.h) of a
+ * big comm, at least 4 KiB (the segment is allocated whole). */
 static size_t slot_for(int n)
 {
     size_t s = slot_bytes();
@@ -85,8 +80,8 @@ static size_t slot_for(int n)
     return s < cap ? s : cap;
 }
 
-/* The last answer, (n << 32 | bytes) (one word: threads may race): a
- * comm's collectives ask it on every call, and slot_for divides. */
+/* The last answer, (n << 32 | bytes) in one word (threads may race):
+ * asked on every call, and slot_for divides. */
 size_t ucmpi_coll_shm_slot_size(int n)
 {
     static uint64_t last;
@@ -113,8 +108,7 @@ static size_t auto_limit(int kind, int n)
         return (size_t)over;
     int id = auto_max[kind][n == 2 ? 0 : n <= 4 ? 1 : 2];
     lim = id < 0 ? SIZE_MAX : ucmpi_thr(id);
-    /* beyond one buffer only where measured, and not in the chunks of a
-     * tiny tuned buffer (a flag round per few bytes) */
+    /* beyond one buffer only where measured, and not with tiny buffers */
     if ((!chunked[kind] || n > 8 || slot < 4096) && lim > slot)
         lim = slot;
     if (n > 8 && lim > 65536)
@@ -139,8 +133,8 @@ static size_t cap_of(ucmpi_comm_t *comm, int kind, int f)
     return lim == SIZE_MAX ? SIZE_MAX : lim + 1;
 }
 
-/* The answer without the per-comm cache (comm without a segment yet, or
- * a knob changed through MPI_T); fills the cache where comm has one. */
+/* The answer without the per-comm cache (no segment yet, or a knob
+ * changed through MPI_T); fills the cache where comm has one. */
 static __attribute__((noinline)) int
 wanted_slow(ucmpi_comm_t *comm, int kind, size_t nbytes,
                        ucmpi_coll_shm_caps_t *c, unsigned gen)
@@ -162,8 +156,7 @@ wanted_slow(ucmpi_comm_t *comm, int kind, size_t nbytes,
            ucmpi_coll_shm_ready(comm);
 }
 
-/* Cached per comm: a load, a compare and a lookup on a comm with a
- * segment instead of ~90 instructions per call (docs/tuning.md). */
+/* Cached per comm: a load, a compare and a lookup (docs/tuning.md). */
 int ucmpi_coll_shm_wanted(ucmpi_comm_t *comm, int kind, size_t nbytes)
 {
     ucmpi_coll_shm_caps_t *c = ucmpi_coll_shm_caps(comm);

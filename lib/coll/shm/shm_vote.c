@@ -1,13 +1,10 @@
-/* The size vote of a rank whose blocking collective does not take the
- * shm path on a comm with a segment (coll/xfer.h: ucmpi_xfer_shm_vote):
- * in the shm code, which every collective with a shm path links (bcast
- * and reduce in the unit simulator too), not in xfer_check.c. */
+/* The size vote of a rank whose blocking collective leaves the shm path
+ * on a comm with a segment (coll/xfer.h: ucmpi_xfer_shm_vote); here
+ * because every collective with a shm path links the shm code. */
 #include "coll/xfer.h"
 #include "coll/shm/shm.h"
 
-/* The record a voter leaves at k: its bytes with k on top, so that a
- * rank on the shm path (whose record at k is 0 or one left from an
- * earlier collective) never looks like a voter. */
+/* A voter's record at k: its bytes with k on top (never a shm rank's). */
 static uint64_t vote_record(uint64_t k, size_t nbytes)
 {
     return k << 40 ^ (uint64_t)nbytes;

@@ -19,14 +19,9 @@
 
 /* Flag checks before progress/idle calls, when not oversubscribed. */
 #define SPIN_PURE 64
-/* Oversubscribed: idle turns, each a yield (which hands the core to a
- * rank of the same session), before sleeping on the futex.  Sleeping at
- * once made small collectives several times slower; never sleeping lets
- * waiting ranks pass the core among themselves in storms of yields.
- * Yields start at the first idle turn (a yield ~1 us, a switch ~2.5 us
- * on this VM: spinning first only cost time); sleeping after 16 takes
- * the waiters off the run queue early in a storm and rarely happens in
- * the calm mode (~1 yield per call).  Measurements in docs/tuning.md. */
+/* Oversubscribed: idle turns, each a yield, before sleeping on the futex
+ * (sleeping at once was several times slower, never sleeping gave storms
+ * of yields among the waiters; docs/tuning.md). */
 #define SLEEP_AFTER 16
 #define SLEEP_NS 1000000      /* longest futex sleep */
 
@@ -51,14 +46,10 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Oversubscribed (ranks > cores), a waiter that spun and yielded in
- * vain sleeps on the flag (a shared futex): the rank it waits for is
- * then off the CPU, and yields only help within one scheduling group
- * (ranks of different sessions, as under hydra-like launchers, yielded
- * for a whole slice: 4 ranks, bcast 8 B 0.2-12 ms per call at load 15).
- * The poster wakes sleepers: a full barrier between its store and its
- * look at the sleeper count, matching the waiter's increment-then-recheck,
- * so a wake is never lost (and futex_wait rechecks the value itself). */
+/* Oversubscribed, a waiter that spun and yielded in vain sleeps on the
+ * flag's futex (yields only help within one scheduling group).  The
+ * poster's full barrier between its store and its look at the sleeper
+ * count matches the waiter's increment-then-recheck: no lost wake. */
 void ucmpi_coll_shm_post(ucmpi_coll_shm_t *sh, uint64_t k)
 {
     uint64_t *f = flag(sh, sh->me);
@@ -73,8 +64,7 @@ void ucmpi_coll_shm_post(ucmpi_coll_shm_t *sh, uint64_t k)
                 0);
 }
 
-/* Sleeps until rank r's flag moves past `seen` (or a bounded time: the
- * progress engine and the dead-peer check still run now and then). */
+/* Sleeps until rank r's flag moves past `seen`, for a bounded time. */
 static void sleep_on(ucmpi_coll_shm_t *sh, int r, uint64_t seen)
 {
     uint64_t *f = flag(sh, r);
@@ -87,11 +77,8 @@ static void sleep_on(ucmpi_coll_shm_t *sh, int r, uint64_t seen)
     __atomic_sub_fetch(sleepers(sh, r), 1, __ATOMIC_RELAXED);
 }
 
-/* Rank r, which this rank waits for, will never post: it is in
- * MPI_Finalize (lib/core/failure.c asks it once; its answer comes after its
- * last post) or has sent a message of a p2p collective this rank has not
- * started (it skipped or left this one).  MPI_ERR_OTHER and the reason in
- * why, else MPI_SUCCESS. */
+/* Rank r will never post: it is in MPI_Finalize or sent a message of a
+ * p2p collective this rank has not started.  MPI_ERR_OTHER, why filled. */
 static int out_of_step(ucmpi_coll_shm_t *sh, int r, uint64_t k, char *why,
                        size_t n)
 {
@@ -113,21 +100,12 @@ static int out_of_step(ucmpi_coll_shm_t *sh, int r, uint64_t k, char *why,
     return rc;
 }
 
-static double now_sec(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Every 256th idle turn: once the wait has lasted UCMPI_COLL_STALL_SEC
- * (from *t0, set at the first call), out_of_step; a wait that is merely
- * slow (oversubscribed ranks) asks and probes nothing. */
+/* Every 256th idle turn, once the wait lasted UCMPI_COLL_STALL_SEC (from
+ * *t0): out_of_step; a merely slow wait probes nothing. */
 static int stalled_out_of_step(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                                double *t0, char *why, size_t n)
 {
-    double t = now_sec();
+    double t = ucmpi_coll_now();
 
     if (*t0 == 0)
         *t0 = t;
@@ -145,14 +123,10 @@ static inline int pending(ucmpi_coll_shm_t *sh, int from, uint64_t k)
     return sh->n;
 }
 
-/* Waits until rank r (every other rank when r < 0) posted >= k: one
- * idle count for the whole wait, however many ranks it waits for.  Not
- * oversubscribed, it spins a little, then keeps the progress engine going
- * (other requests of this rank may be what a peer waits for).
- * Oversubscribed, every idle turn yields at once (the rank waited for
- * most likely needs this core), and after SLEEP_AFTER of them the rank
- * sleeps on the flag it waits for.  Checks now and then that the peer
- * still lives. */
+/* Waits until rank r (r < 0: every other rank) posted >= k, one idle
+ * count for the whole wait: spins a little, keeps progress going (a
+ * peer may wait for another request of this rank), oversubscribed yields
+ * at once and sleeps after SLEEP_AFTER turns; checks that peers live. */
 static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 {
     int cur = r >= 0 ? r : pending(sh, 0, k);
@@ -182,9 +156,8 @@ static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k)
             ucmpi_progress_yield();
         else
             sleep_on(sh, cur, v);
-        /* sleeping turns last up to SLEEP_NS each: look more often.  The
-         * flag is read again once the peer is known dead: it may have
-         * posted (and left the collective) after our last look. */
+        /* sleeping turns are long: look more often; read the flag again,
+         * the dead peer may have posted after our last look */
         if ((idle % 1024 == 0 || (idle >= SLEEP_AFTER && idle % 16 == 0)) &&
             ucmpi_peer_failed(sh->world[cur]) &&
             __atomic_load_n(flag(sh, cur), __ATOMIC_ACQUIRE) < k) {
@@ -235,8 +208,7 @@ int ucmpi_coll_shm_wait(ucmpi_coll_shm_t *sh, int r, uint64_t k)
     return MPI_SUCCESS;
 }
 
-/* Buffer k % depth was last used by collective k - depth (or earlier),
- * which every rank finished once it posted k - depth + 1. */
+/* Buffer k % depth is free once every rank posted k - depth + 1. */
 static int wait_ring(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t depth)
 {
     if (k < depth || sh->writable >= k - (depth - 1))

@@ -1,8 +1,6 @@
-/*
- * Allgather and alltoall over the comm's shared segment (protocol in
- * shm.h): each rank packs its contribution into its buffer once, posts,
- * and after everyone posted copies what it needs out of the others'.
- */
+/* Allgather and alltoall over the shared segment (protocol in shm.h):
+ * each rank packs its contribution once, posts, and after everyone posted
+ * copies what it needs out of the others' buffers. */
 #include "coll/shm/shm.h"
 #include "coll/coll_util.h"
 
@@ -22,8 +20,8 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
     uint64_t k;
 
     if (nbytes > ucmpi_coll_shm_slot_size(comm->size))
-        return ucmpi_coll_shm_allgather_large(comm, sbuf, scount, sdt, rbuf,
-                                              rcount, rdt);
+        return ucmpi_coll_shm_xfer_large(comm, sbuf, scount, sdt, rbuf,
+                                         rcount, rdt, 0);
     if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS)
         return rc;
     rc = sbuf == MPI_IN_PLACE
@@ -34,17 +32,15 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
                                          nbytes, 0);
     if (rc != MPI_SUCCESS)
         return rc;
-    /* my own block while the others still write: contiguous, straight
-     * from sbuf, not from my buffer, whose lines the others are pulling
-     * to their cores now (5-20% faster at 2 ranks, docs/tuning.md) */
+    /* my own block while the others still write, straight from sbuf (its
+     * lines in my buffer are being pulled by the others: docs/tuning.md) */
     if (sbuf != MPI_IN_PLACE && sdt->contig && rdt->contig)
         ucmpi_coll_shm_copy(block(rbuf, me, rcount, rdt) + rdt->true_lb,
                             (const char *)sbuf + sdt->true_lb, nbytes);
     else if (sbuf != MPI_IN_PLACE)
         ucmpi_coll_shm_unpack(block(rbuf, me, rcount, rdt), rcount, rdt,
                               ucmpi_coll_shm_data(sh, me, k, nbytes));
-    /* every rank's block bytes (the flag-line words the wait just read):
-     * unchecked, counts that differ would be taken as data (MPI_SUCCESS) */
+    /* every rank's block bytes (unchecked, other counts pass as data) */
     if ((rc = ucmpi_coll_shm_wait(sh, -1, k)) != MPI_SUCCESS ||
         (rc = ucmpi_coll_shm_check_valid(sh, k, 1)) != MPI_SUCCESS ||
         (rc = ucmpi_coll_shm_check_sizes(sh, k, nbytes)) != MPI_SUCCESS)
@@ -56,8 +52,7 @@ int ucmpi_coll_shm_allgather(ucmpi_comm_t *comm, const void *sbuf,
     return MPI_SUCCESS;
 }
 
-/* Packs my outgoing blocks into my buffer `mine` (block i at i * blk),
- * except my own block when `skip_me` (it does not go through the segment). */
+/* Packs my outgoing blocks (block i at i * blk), but mine when skip_me. */
 static void pack_blocks(char *mine, const void *sbuf, MPI_Count scount,
                         MPI_Datatype sdt, size_t blk, int n, int me,
                         int skip_me)
@@ -80,11 +75,8 @@ static void pack_blocks(char *mine, const void *sbuf, MPI_Count scount,
                         blk * (size_t)(n - me - 1));      /* blocks > me */
 }
 
-/* A rank's buffer holds its n outgoing blocks back to back (the caller
- * checked that n blocks fit).  My own block skips the segment when it can
- * (in place it is there already; contiguous it goes straight across): at
- * 2 ranks that is a third of the bytes copied (2-rank alltoall of
- * 32 KiB was level with Open MPI's eager exchange). */
+/* A rank's buffer holds its n outgoing blocks back to back; my own block
+ * skips the segment when it can (a third of the bytes at 2 ranks). */
 int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
                             MPI_Count scount, MPI_Datatype sdt, void *rbuf,
                             MPI_Count rcount, MPI_Datatype rdt)
@@ -96,8 +88,8 @@ int ucmpi_coll_shm_alltoall(ucmpi_comm_t *comm, const void *sbuf,
     char *mine;
 
     if (blk * (size_t)n > ucmpi_coll_shm_slot_size(n))
-        return ucmpi_coll_shm_alltoall_large(comm, sbuf, scount, sdt, rbuf,
-                                             rcount, rdt);
+        return ucmpi_coll_shm_xfer_large(comm, sbuf, scount, sdt, rbuf,
+                                         rcount, rdt, 1);
     if ((rc = ucmpi_coll_shm_enter(comm, &sh, &k)) != MPI_SUCCESS)
         return rc;
     if (inplace) {                    /* everything is packed before use */
