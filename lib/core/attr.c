@@ -33,6 +33,7 @@ typedef struct attr {
     struct attr *next;
     keyval_t *kv;
     void *val;
+    int fortran;   /* val is an integer set from Fortran: C reads its address */
 } attr_t;
 
 /* User keyvals get ids from UCMPI_KEYVAL_BASE on; ids are not reused, so a
@@ -217,6 +218,7 @@ int ucmpi_attr_copy_all(int kind, void *old_handle, void *new_handle,
         n->next = NULL;
         n->kv = a->kv;
         n->val = out;
+        n->fortran = a->fortran;
         a->kv->refcount++;
         *tail = n;
         tail = &n->next;
@@ -268,7 +270,7 @@ static int check_keyval(const attr_obj_t *o, int id,
     return MPI_SUCCESS;
 }
 
-static int attr_set(const attr_obj_t *o, int id, void *val)
+static int attr_set(const attr_obj_t *o, int id, void *val, int fortran)
 {
     keyval_t *kv;
     int rc = check_keyval(o, id, 0, &kv);
@@ -284,6 +286,7 @@ static int attr_set(const attr_obj_t *o, int id, void *val)
         pp = list_find(o->attrs, kv);   /* callback may edit the list */
         if (*pp != NULL) {
             (*pp)->val = val;
+            (*pp)->fortran = fortran;
             return MPI_SUCCESS;
         }
     }
@@ -293,6 +296,7 @@ static int attr_set(const attr_obj_t *o, int id, void *val)
                           id);
     a->kv = kv;
     a->val = val;
+    a->fortran = fortran;
     a->next = *o->attrs;
     *o->attrs = a;
     kv->refcount++;
@@ -376,7 +380,8 @@ static void get_predefined(const attr_obj_t *o, int id, void *val, int *flag)
     }
 }
 
-static int attr_get(const attr_obj_t *o, int id, void *val, int *flag)
+static int attr_get(const attr_obj_t *o, int id, void *val, int *flag,
+                    int fortran)
 {
     const char *fn = ucmpi_call_name();
     keyval_t *kv;
@@ -392,8 +397,8 @@ static int attr_get(const attr_obj_t *o, int id, void *val, int *flag)
     }
     attr_t *a = *list_find(o->attrs, kv);
     *flag = a != NULL;
-    if (a != NULL)
-        *(void **)val = a->val;
+    if (a != NULL)   /* MPI-4.1 19.3.7: C reads a Fortran integer by address */
+        *(void **)val = a->fortran && !fortran ? (void *)&a->val : a->val;
     return MPI_SUCCESS;
 }
 
@@ -431,8 +436,9 @@ static int win_obj(MPI_Win win, attr_obj_t *o)
     return MPI_SUCCESS;
 }
 
-/* Every attribute entry point: find the object, then set, get or delete. */
-enum { ATTR_SET, ATTR_GET, ATTR_DELETE };
+/* Every attribute entry point: find the object, then set, get or delete.
+ * The _F forms are the Fortran bindings' (values are integers). */
+enum { ATTR_SET, ATTR_GET, ATTR_DELETE, ATTR_SET_F, ATTR_GET_F };
 
 static inline __attribute__((always_inline)) int
 attr_call(const char *name, int kind, void *handle, int op, int keyval,
@@ -447,10 +453,25 @@ attr_call(const char *name, int kind, void *handle, int op, int keyval,
                                        : win_obj(handle, &o);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (op == ATTR_SET)
-        return attr_set(&o, keyval, val);
-    return op == ATTR_GET ? attr_get(&o, keyval, val, flag)
-                          : attr_delete(&o, keyval);
+    if (op == ATTR_SET || op == ATTR_SET_F)
+        return attr_set(&o, keyval, val, op == ATTR_SET_F);
+    if (op == ATTR_GET || op == ATTR_GET_F)
+        return attr_get(&o, keyval, val, flag, op == ATTR_GET_F);
+    return attr_delete(&o, keyval);
+}
+
+__attribute__((visibility("default"))) int
+ucmpi_attr_fortran(const char *name, int kind, void *handle, int keyval,
+                   MPI_Aint *val, int *flag)
+{
+    if (flag == NULL)
+        return attr_call(name, kind, handle, ATTR_SET_F, keyval,
+                         (void *)(intptr_t)*val, NULL);
+    void *v = NULL;
+    int rc = attr_call(name, kind, handle, ATTR_GET_F, keyval, &v, flag);
+    if (rc == MPI_SUCCESS && *flag)
+        *val = (MPI_Aint)(intptr_t)v;
+    return rc;
 }
 
 /* ---- Keyval entry points ---- */

@@ -20,5 +20,9 @@ typedef struct {
     int (*predefined)(MPI_Win win, int keyval, void *val, int *flag);
 } ucmpi_attr_win_ops_t;
 void ucmpi_attr_win_ops(const ucmpi_attr_win_ops_t *ops);
+/* The Fortran bindings' set (flag NULL) and get of an integer value
+ * (MPI-4.1 19.3.7); kind is UCMPI_ATTR_*. */
+int ucmpi_attr_fortran(const char *name, int kind, void *handle, int keyval,
+                       MPI_Aint *val, int *flag);
 
 #endif

@@ -1,10 +1,13 @@
 /*
  * Attribute values from Fortran.  Fortran stores an integer
  * (INTEGER(KIND=MPI_ADDRESS_KIND), or INTEGER for MPI_ATTR_PUT) where C
- * stores a pointer; the predefined attributes are pointers to the value
- * in C and the value itself in Fortran (MPI-4.1 section 19.3.7).
+ * stores a pointer: lib/core/attr.c keeps which one an attribute holds, so
+ * C reads a Fortran-set value by address and Fortran reads a C-set one as
+ * the address; the predefined attributes are pointers to the value in C
+ * and the value itself in Fortran (MPI-4.1 section 19.3.7).
  */
 #include "fortran/fort.h"
+#include "core/attr.h"
 
 #include <stdint.h>
 
@@ -21,6 +24,31 @@ static MPI_Aint f_value(int keyval, int is_win, void *val)
     return (MPI_Aint)(intptr_t)val;
 }
 
+static void set_attr(const char *name, int kind, void *handle,
+                     const MPI_Fint *keyval, MPI_Aint val, MPI_Fint *ierror)
+{
+    MPI_Fint ierror_absent;
+    if (ierror == NULL)   /* mpi_f08: ierror is optional */
+        ierror = &ierror_absent;
+    *ierror = ucmpi_attr_fortran(name, kind, handle, *keyval, &val, NULL);
+}
+
+static MPI_Aint get_attr(const char *name, int kind, void *handle,
+                         const MPI_Fint *keyval, MPI_Fint *flag,
+                         MPI_Fint *ierror)
+{
+    MPI_Fint ierror_absent;
+    if (ierror == NULL)   /* mpi_f08: ierror is optional */
+        ierror = &ierror_absent;
+    MPI_Aint v = 0;
+    int c_flag = 0;
+    *ierror = ucmpi_attr_fortran(name, kind, handle, *keyval, &v, &c_flag);
+    *flag = *ierror == MPI_SUCCESS && c_flag;
+    return *flag && kind != UCMPI_ATTR_TYPE
+               ? f_value(*keyval, kind == UCMPI_ATTR_WIN, (void *)(intptr_t)v)
+               : v;
+}
+
 #pragma weak mpi_comm_set_attr_ = pmpi_comm_set_attr_
 #pragma weak mpi_comm_set_attr_f08_ = pmpi_comm_set_attr_
 #pragma weak pmpi_comm_set_attr_f08_ = pmpi_comm_set_attr_
@@ -29,11 +57,8 @@ void pmpi_comm_set_attr_(const MPI_Fint *comm, const MPI_Fint *keyval,
 void pmpi_comm_set_attr_(const MPI_Fint *comm, const MPI_Fint *keyval,
                          const MPI_Aint *val, MPI_Fint *ierror)
 {
-    MPI_Fint ierror_absent;
-    if (ierror == NULL)   /* mpi_f08: ierror is optional */
-        ierror = &ierror_absent;
-    *ierror = PMPI_Comm_set_attr(PMPI_Comm_f2c(*comm), *keyval,
-                                 (void *)(intptr_t)*val);
+    set_attr("MPI_Comm_set_attr", UCMPI_ATTR_COMM, PMPI_Comm_f2c(*comm),
+             keyval, *val, ierror);
 }
 
 #pragma weak mpi_comm_get_attr_ = pmpi_comm_get_attr_
@@ -44,15 +69,10 @@ void pmpi_comm_get_attr_(const MPI_Fint *comm, const MPI_Fint *keyval,
 void pmpi_comm_get_attr_(const MPI_Fint *comm, const MPI_Fint *keyval,
                          MPI_Aint *val, MPI_Fint *flag, MPI_Fint *ierror)
 {
-    MPI_Fint ierror_absent;
-    if (ierror == NULL)   /* mpi_f08: ierror is optional */
-        ierror = &ierror_absent;
-    void *c_val = NULL;
-    int c_flag = 0;
-    *ierror = PMPI_Comm_get_attr(PMPI_Comm_f2c(*comm), *keyval, &c_val, &c_flag);
-    if (*ierror == MPI_SUCCESS && c_flag)
-        *val = f_value(*keyval, 0, c_val);
-    *flag = c_flag != 0;
+    MPI_Aint v = get_attr("MPI_Comm_get_attr", UCMPI_ATTR_COMM,
+                          PMPI_Comm_f2c(*comm), keyval, flag, ierror);
+    if (*flag)
+        *val = (MPI_Aint)v;
 }
 
 #pragma weak mpi_attr_put_ = pmpi_attr_put_
@@ -63,11 +83,8 @@ void pmpi_attr_put_(const MPI_Fint *comm, const MPI_Fint *keyval,
 void pmpi_attr_put_(const MPI_Fint *comm, const MPI_Fint *keyval,
                     const MPI_Fint *val, MPI_Fint *ierror)
 {
-    MPI_Fint ierror_absent;
-    if (ierror == NULL)   /* mpi_f08: ierror is optional */
-        ierror = &ierror_absent;
-    *ierror = PMPI_Attr_put(PMPI_Comm_f2c(*comm), *keyval,
-                            (void *)(intptr_t)*val);
+    set_attr("MPI_Attr_put", UCMPI_ATTR_COMM, PMPI_Comm_f2c(*comm),
+             keyval, *val, ierror);
 }
 
 #pragma weak mpi_attr_get_ = pmpi_attr_get_
@@ -78,15 +95,10 @@ void pmpi_attr_get_(const MPI_Fint *comm, const MPI_Fint *keyval,
 void pmpi_attr_get_(const MPI_Fint *comm, const MPI_Fint *keyval,
                     MPI_Fint *val, MPI_Fint *flag, MPI_Fint *ierror)
 {
-    MPI_Fint ierror_absent;
-    if (ierror == NULL)   /* mpi_f08: ierror is optional */
-        ierror = &ierror_absent;
-    void *c_val = NULL;
-    int c_flag = 0;
-    *ierror = PMPI_Attr_get(PMPI_Comm_f2c(*comm), *keyval, &c_val, &c_flag);
-    if (*ierror == MPI_SUCCESS && c_flag)
-        *val = (MPI_Fint)f_value(*keyval, 0, c_val);
-    *flag = c_flag != 0;
+    MPI_Aint v = get_attr("MPI_Attr_get", UCMPI_ATTR_COMM,
+                          PMPI_Comm_f2c(*comm), keyval, flag, ierror);
+    if (*flag)
+        *val = (MPI_Fint)v;
 }
 
 #pragma weak mpi_type_set_attr_ = pmpi_type_set_attr_
@@ -97,11 +109,8 @@ void pmpi_type_set_attr_(const MPI_Fint *type, const MPI_Fint *keyval,
 void pmpi_type_set_attr_(const MPI_Fint *type, const MPI_Fint *keyval,
                          const MPI_Aint *val, MPI_Fint *ierror)
 {
-    MPI_Fint ierror_absent;
-    if (ierror == NULL)   /* mpi_f08: ierror is optional */
-        ierror = &ierror_absent;
-    *ierror = PMPI_Type_set_attr(PMPI_Type_f2c(*type), *keyval,
-                                 (void *)(intptr_t)*val);
+    set_attr("MPI_Type_set_attr", UCMPI_ATTR_TYPE, PMPI_Type_f2c(*type),
+             keyval, *val, ierror);
 }
 
 #pragma weak mpi_type_get_attr_ = pmpi_type_get_attr_
@@ -112,15 +121,10 @@ void pmpi_type_get_attr_(const MPI_Fint *type, const MPI_Fint *keyval,
 void pmpi_type_get_attr_(const MPI_Fint *type, const MPI_Fint *keyval,
                          MPI_Aint *val, MPI_Fint *flag, MPI_Fint *ierror)
 {
-    MPI_Fint ierror_absent;
-    if (ierror == NULL)   /* mpi_f08: ierror is optional */
-        ierror = &ierror_absent;
-    void *c_val = NULL;
-    int c_flag = 0;
-    *ierror = PMPI_Type_get_attr(PMPI_Type_f2c(*type), *keyval, &c_val, &c_flag);
-    if (*ierror == MPI_SUCCESS && c_flag)
-        *val = (MPI_Aint)(intptr_t)c_val;
-    *flag = c_flag != 0;
+    MPI_Aint v = get_attr("MPI_Type_get_attr", UCMPI_ATTR_TYPE,
+                          PMPI_Type_f2c(*type), keyval, flag, ierror);
+    if (*flag)
+        *val = (MPI_Aint)v;
 }
 
 #pragma weak mpi_win_set_attr_ = pmpi_win_set_attr_
@@ -131,11 +135,8 @@ void pmpi_win_set_attr_(const MPI_Fint *win, const MPI_Fint *keyval,
 void pmpi_win_set_attr_(const MPI_Fint *win, const MPI_Fint *keyval,
                         const MPI_Aint *val, MPI_Fint *ierror)
 {
-    MPI_Fint ierror_absent;
-    if (ierror == NULL)   /* mpi_f08: ierror is optional */
-        ierror = &ierror_absent;
-    *ierror = PMPI_Win_set_attr(PMPI_Win_f2c(*win), *keyval,
-                                (void *)(intptr_t)*val);
+    set_attr("MPI_Win_set_attr", UCMPI_ATTR_WIN, PMPI_Win_f2c(*win),
+             keyval, *val, ierror);
 }
 
 #pragma weak mpi_win_get_attr_ = pmpi_win_get_attr_
@@ -146,13 +147,8 @@ void pmpi_win_get_attr_(const MPI_Fint *win, const MPI_Fint *keyval,
 void pmpi_win_get_attr_(const MPI_Fint *win, const MPI_Fint *keyval,
                         MPI_Aint *val, MPI_Fint *flag, MPI_Fint *ierror)
 {
-    MPI_Fint ierror_absent;
-    if (ierror == NULL)   /* mpi_f08: ierror is optional */
-        ierror = &ierror_absent;
-    void *c_val = NULL;
-    int c_flag = 0;
-    *ierror = PMPI_Win_get_attr(PMPI_Win_f2c(*win), *keyval, &c_val, &c_flag);
-    if (*ierror == MPI_SUCCESS && c_flag)
-        *val = f_value(*keyval, 1, c_val);
-    *flag = c_flag != 0;
+    MPI_Aint v = get_attr("MPI_Win_get_attr", UCMPI_ATTR_WIN,
+                          PMPI_Win_f2c(*win), keyval, flag, ierror);
+    if (*flag)
+        *val = (MPI_Aint)v;
 }
