@@ -35,11 +35,4 @@ int ucmpi_bsend_pending_on(ucmpi_comm_t *comm);
 /* Completes nonblocking flushes that are done (lib/p2p/bsend_buffer.c). */
 int ucmpi_bflush_reap(void);
 
-/* Entry-point bodies shared by the int and large-count forms. */
-int ucmpi_bsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
-                int tag, MPI_Comm comm, const char *fn);
-int ucmpi_ibsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
-                 int tag, MPI_Comm comm, MPI_Request *request,
-                 const char *fn);
-
 #endif
