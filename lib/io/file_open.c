@@ -351,8 +351,7 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
     return MPI_SUCCESS;
 }
 
-/* Hints are kept (and reported by get_info) but change nothing: POSIX
- * I/O has no buffering or striping to tune here. */
+/* Hints are kept (and reported by get_info) but change nothing here. */
 int ucmpi_file_merge_info(ucmpi_file_t *f, MPI_Info info)
 {
     if (info == MPI_INFO_NULL)

@@ -9,8 +9,7 @@
 
 #include <stdlib.h>
 
-/* Atomically replaces (op MPI_REPLACE) or advances (MPI_SUM) the pointer;
- * *old gets the previous value. */
+/* Replaces (MPI_REPLACE) or advances (MPI_SUM) the pointer; *old: before. */
 static int update(ucmpi_file_t *f, MPI_Offset val, MPI_Op op,
                   MPI_Offset *old)
 {

@@ -53,8 +53,7 @@ static inline bool ucmpi_file_valid(MPI_File fh)
     return fh != MPI_FILE_NULL && fh->head.magic == UCMPI_MAGIC_FILE;
 }
 
-/* Checks initialization and the handle (MPI_ERR_FILE on MPI_FILE_NULL's
- * handler for a null or closed file). */
+/* Checks initialization and the handle (MPI_ERR_FILE on MPI_FILE_NULL). */
 int ucmpi_file_check(MPI_File fh);
 /* ucmpi_file_check, then MPI_ERR_ARG "<name> is NULL" if out is NULL. */
 int ucmpi_file_check_out(MPI_File fh, const void *out, const char *name);
@@ -111,8 +110,7 @@ int ucmpi_file_ordered_claim(ucmpi_file_t *f, MPI_Offset n,
 /* Position (in etypes) just past the file's last byte in the view. */
 MPI_Offset ucmpi_file_view_eof(const ucmpi_file_t *f, MPI_Offset size);
 
-/* dt's external32 form has its native size, which is what our external32
- * views need (then only the byte order differs). */
+/* dt's external32 size is its native size (then only byte order differs). */
 bool ucmpi_io_ext32_same(MPI_Datatype dt);
 
 /* Checks the arguments of a data access call. */

@@ -57,8 +57,7 @@ static void reclaim(ucmpi_bpool_t *pool)
     }
 }
 
-/* First fit in the attached buffer: a new segment linked in offset order,
- * or NULL when nothing fits. */
+/* First fit in the attached buffer (segments in offset order), or NULL. */
 static seg_t *place(ucmpi_bpool_t *pool, size_t len)
 {
     size_t need = len + MPI_BSEND_OVERHEAD, at = 0;
@@ -124,8 +123,7 @@ static int pool_attached(const ucmpi_bpool_t *pool)
     return pool != NULL && (pool->base != NULL || pool->automatic);
 }
 
-/* The pool a buffered send on comm uses (MPI-4.1): its own buffer, else
- * its session's, else the process's. */
+/* The pool of comm's buffered sends: its own, its session's, the process's. */
 static ucmpi_bpool_t *pool_for(ucmpi_comm_t *comm)
 {
     ucmpi_bpool_t *pool = comm_buffers > 0 ? ucmpi_bpool_of(comm, 0) : NULL;
@@ -244,8 +242,7 @@ void ucmpi_bpool_detach(ucmpi_bpool_t *pool, void *buffer_addr,
 }
 
 /* ---- sending ---- */
-/* MPI_Cancel of the user's request of a buffered send cancels the
- * internal send of the copy, if that still exists. */
+/* Cancelling the user's request cancels the internal send, if any. */
 static int user_cancel(ucmpi_request_t *u)
 {
     ucmpi_lock();

@@ -1,5 +1,4 @@
-/* Buffered-send buffers (lib/p2p/bsend.c) and their MPI API
- * (lib/p2p/bsend_buffer.c): the process's buffer and one per communicator. */
+/* Buffered-send buffers (bsend.c) and their MPI API (bsend_buffer.c). */
 #ifndef UCMPI_BSEND_H
 #define UCMPI_BSEND_H
 

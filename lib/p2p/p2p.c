@@ -26,8 +26,7 @@ static ack_t *acks;
 int ucmpi_p2p_acks_pending;   /* read inline by the progress engine */
 static int cap_acks;
 
-/* Called when a synchronous send's message matched a receive on c:
- * record the acknowledgement to send. */
+/* A synchronous send matched a receive on c: queue its acknowledgement. */
 static void queue_ack(ucmpi_comm_t *c, uint64_t sender_tag)
 {
     int src = ucmpi_tag_src(sender_tag);

@@ -1,5 +1,4 @@
-/* Point-to-point internals shared by lib/p2p*.c, probe, persistent and
- * buffered sends. */
+/* Point-to-point internals shared by the files of lib/p2p. */
 #ifndef UCMPI_P2P_H
 #define UCMPI_P2P_H
 

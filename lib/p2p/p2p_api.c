@@ -101,8 +101,7 @@ int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn)
                               : "communication failed");
 }
 
-/* Any blocking send, out of line: the usual path below then needs no
- * stack frame of its own. */
+/* Any blocking send, out of line, so the usual path needs no stack frame. */
 static __attribute__((noinline)) int
 blocking_send_slow(const void *buf, MPI_Count count, MPI_Datatype dt,
                    int dest, int tag, MPI_Comm comm, int mode, const char *fn)

@@ -213,8 +213,7 @@ static int part_cancel(ucmpi_request_t *r)
                           "partitioned requests cannot be cancelled");
 }
 
-/* The UCX completion reports the data message's envelope: give the
- * user's source and tag instead. */
+/* Give the user's source and tag, not the data message's envelope. */
 static int on_complete(ucmpi_request_t *r)
 {
     if (r->p2p.peer != MPI_PROC_NULL) {

@@ -5,8 +5,7 @@
 #ifndef UCMPI_P2P_PROGRESS_API_H
 #define UCMPI_P2P_PROGRESS_API_H
 
-/* One call drives UCX and every registered hook; returns events seen.
- * Never blocks. */
+/* Drives UCX and every registered hook once (never blocks); events seen. */
 int ucmpi_progress(void);
 /* Hooks return the number of events they handled (0 when idle). */
 typedef int (*ucmpi_progress_fn_t)(void);

@@ -134,8 +134,7 @@ static int finish_report(MPI_Request *rp, MPI_Status *st, const char *fn)
     return rc;
 }
 
-/* The error of a call on many requests (errs failed), with the first
- * collective's reason. */
+/* The error of a call on many requests, with the first collective's reason. */
 static int report_many(int errs, const char *why, const char *fn)
 {
     return ucmpi_error(UCMPI_OBJ_COMM, &ucmpi_comm_world, MPI_ERR_IN_STATUS,
