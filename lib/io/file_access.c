@@ -1,9 +1,8 @@
 /*
- * Blocking data access entry points (MPI-4.1 14.4): explicit offsets,
- * the individual file pointer, their collective forms, and
- * ucmpi_file_access, which all reads and writes go through.  Collective
- * forms are independent I/O followed by a barrier, so that data written by
- * a collective call is in the file for every process when it returns.
+ * Data access entry points (MPI-4.1 14.4).  Collective forms are
+ * independent I/O plus a barrier (the data is in the file for everyone on
+ * return); nonblocking forms do the I/O at once and return a completed
+ * request, with no barrier (they must not block).
  */
 #include "io.h"
 #include "core/call.h"
@@ -26,11 +25,26 @@ static int position(MPI_File fh, int how, int rc, MPI_Offset offset,
     return rc;
 }
 
-int ucmpi_file_access(MPI_File fh, int dir, int how, MPI_Offset offset,
-                      void *buf, MPI_Count count, MPI_Datatype dt,
+/* No ops: cancelling a completed request does nothing, as for a send. */
+static int done_request(const MPI_Status *st, MPI_Request *req)
+{
+    ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_GREQ, NULL);
+    if (r == NULL)
+        return MPI_ERR_NO_MEM;
+    r->status = *st;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    ucmpi_request_set_complete(r);
+    *req = r;
+    return MPI_SUCCESS;
+}
+
+int ucmpi_file_access(MPI_File fh, int how, MPI_Offset offset,
+                      const void *cbuf, MPI_Count count, MPI_Datatype dt,
                       MPI_Status *st, MPI_Request *req)
 {
     const char *fn = ucmpi_call_name();
+    int dir = how & UCMPI_IO_WR ? UCMPI_IO_WRITE : UCMPI_IO_READ;
+    void *buf = (void *)cbuf;   /* written to only by reads */
     int rc = ucmpi_file_check(fh);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -59,78 +73,90 @@ int ucmpi_file_access(MPI_File fh, int dir, int how, MPI_Offset offset,
         fh->fp += done;
         pthread_mutex_unlock(&fh->fp_lock);
     }
-    /* nonblocking collectives must not block: no barrier for them */
     if ((how & UCMPI_IO_COLL) && req == NULL)
         PMPI_Barrier(fh->comm);
     if (req != NULL) {
         *req = MPI_REQUEST_NULL;
-        if (rc == MPI_SUCCESS && ucmpi_file_done_request(&local, rc, req))
+        if (rc == MPI_SUCCESS && done_request(&local, req))
             rc = ucmpi_err_file(fh, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     return rc;
+}
+
+static int blocking(const char *name, int how, MPI_File fh, MPI_Offset offset,
+                    const void *buf, MPI_Count count, MPI_Datatype dt,
+                    MPI_Status *st)
+{
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
+    return ucmpi_file_access(fh, how, offset, buf, count, dt, st, NULL);
+}
+
+static int nonblocking(const char *name, int how, MPI_File fh,
+                       MPI_Offset offset, const void *buf, MPI_Count count,
+                       MPI_Datatype dt, MPI_Request *req)
+{
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
+    if (req == NULL) {
+        int rc = ucmpi_file_check(fh);
+        return rc != MPI_SUCCESS ? rc
+                                 : ucmpi_err_file(fh, MPI_ERR_ARG, fn,
+                                                  "request is NULL");
+    }
+    return ucmpi_file_access(fh, how, offset, buf, count, dt, NULL, req);
 }
 
 #pragma weak MPI_File_read = PMPI_File_read
 int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                    MPI_Status *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read");
-    return ucmpi_file_access(fh, UCMPI_IO_READ, 0, 0, buf, count, datatype,
-        status, NULL);
+    return blocking("MPI_File_read", 0, fh, 0, buf, count, datatype, status);
 }
 
 #pragma weak MPI_File_read_c = PMPI_File_read_c
 int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype
                      datatype, MPI_Status *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_c");
-    return ucmpi_file_access(fh, UCMPI_IO_READ, 0, 0, buf, count, datatype,
-        status, NULL);
+    return blocking("MPI_File_read_c", 0, fh, 0, buf, count, datatype, status);
 }
 
 #pragma weak MPI_File_read_at = PMPI_File_read_at
 int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
                       MPI_Datatype datatype, MPI_Status *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_at");
-    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_AT, offset, buf,
-        count, datatype, status, NULL);
+    return blocking("MPI_File_read_at", UCMPI_IO_AT, fh, offset, buf, count,
+                    datatype, status);
 }
 
 #pragma weak MPI_File_read_at_c = PMPI_File_read_at_c
 int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count
                         count, MPI_Datatype datatype, MPI_Status *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_at_c");
-    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_AT, offset, buf,
-        count, datatype, status, NULL);
+    return blocking("MPI_File_read_at_c", UCMPI_IO_AT, fh, offset, buf, count,
+                    datatype, status);
 }
 
 #pragma weak MPI_File_read_all = PMPI_File_read_all
 int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype
                        datatype, MPI_Status *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_all");
-    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_COLL, 0, buf, count,
-        datatype, status, NULL);
+    return blocking("MPI_File_read_all", UCMPI_IO_COLL, fh, 0, buf, count,
+                    datatype, status);
 }
 
 #pragma weak MPI_File_read_all_c = PMPI_File_read_all_c
 int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype
                          datatype, MPI_Status *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_all_c");
-    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_COLL, 0, buf, count,
-        datatype, status, NULL);
+    return blocking("MPI_File_read_all_c", UCMPI_IO_COLL, fh, 0, buf, count,
+                    datatype, status);
 }
 
 #pragma weak MPI_File_read_at_all = PMPI_File_read_at_all
 int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                           MPI_Datatype datatype, MPI_Status *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_at_all");
-    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_AT | UCMPI_IO_COLL,
-        offset, buf, count, datatype, status, NULL);
+    return blocking("MPI_File_read_at_all", UCMPI_IO_AT | UCMPI_IO_COLL, fh,
+                    offset, buf, count, datatype, status);
 }
 
 #pragma weak MPI_File_read_at_all_c = PMPI_File_read_at_all_c
@@ -138,36 +164,32 @@ int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf,
                             MPI_Count count, MPI_Datatype datatype, MPI_Status
                             *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_at_all_c");
-    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_AT | UCMPI_IO_COLL,
-        offset, buf, count, datatype, status, NULL);
+    return blocking("MPI_File_read_at_all_c", UCMPI_IO_AT | UCMPI_IO_COLL, fh,
+                    offset, buf, count, datatype, status);
 }
 
 #pragma weak MPI_File_write = PMPI_File_write
 int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype
                     datatype, MPI_Status *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write");
-    return ucmpi_file_access(fh, UCMPI_IO_WRITE, 0, 0, (void *)buf, count,
-        datatype, status, NULL);
+    return blocking("MPI_File_write", UCMPI_IO_WR, fh, 0, buf, count, datatype,
+                    status);
 }
 
 #pragma weak MPI_File_write_c = PMPI_File_write_c
 int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count,
                       MPI_Datatype datatype, MPI_Status *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_c");
-    return ucmpi_file_access(fh, UCMPI_IO_WRITE, 0, 0, (void *)buf, count,
-        datatype, status, NULL);
+    return blocking("MPI_File_write_c", UCMPI_IO_WR, fh, 0, buf, count,
+                    datatype, status);
 }
 
 #pragma weak MPI_File_write_at = PMPI_File_write_at
 int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int
                        count, MPI_Datatype datatype, MPI_Status *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_at");
-    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_AT, offset, (void
-        *)buf, count, datatype, status, NULL);
+    return blocking("MPI_File_write_at", UCMPI_IO_WR | UCMPI_IO_AT, fh, offset,
+                    buf, count, datatype, status);
 }
 
 #pragma weak MPI_File_write_at_c = PMPI_File_write_at_c
@@ -175,36 +197,33 @@ int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf,
                          MPI_Count count, MPI_Datatype datatype, MPI_Status
                          *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_at_c");
-    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_AT, offset, (void
-        *)buf, count, datatype, status, NULL);
+    return blocking("MPI_File_write_at_c", UCMPI_IO_WR | UCMPI_IO_AT, fh,
+                    offset, buf, count, datatype, status);
 }
 
 #pragma weak MPI_File_write_all = PMPI_File_write_all
 int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype
                         datatype, MPI_Status *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_all");
-    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_COLL, 0, (void *)buf,
-        count, datatype, status, NULL);
+    return blocking("MPI_File_write_all", UCMPI_IO_WR | UCMPI_IO_COLL, fh, 0,
+                    buf, count, datatype, status);
 }
 
 #pragma weak MPI_File_write_all_c = PMPI_File_write_all_c
 int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count,
                           MPI_Datatype datatype, MPI_Status *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_all_c");
-    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_COLL, 0, (void *)buf,
-        count, datatype, status, NULL);
+    return blocking("MPI_File_write_all_c", UCMPI_IO_WR | UCMPI_IO_COLL, fh, 0,
+                    buf, count, datatype, status);
 }
 
 #pragma weak MPI_File_write_at_all = PMPI_File_write_at_all
 int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int
                            count, MPI_Datatype datatype, MPI_Status *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_at_all");
-    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_AT | UCMPI_IO_COLL,
-        offset, (void *)buf, count, datatype, status, NULL);
+    return blocking("MPI_File_write_at_all",
+                    UCMPI_IO_WR | UCMPI_IO_AT | UCMPI_IO_COLL, fh, offset, buf,
+                    count, datatype, status);
 }
 
 #pragma weak MPI_File_write_at_all_c = PMPI_File_write_at_all_c
@@ -212,7 +231,241 @@ int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf,
                              MPI_Count count, MPI_Datatype datatype, MPI_Status
                              *status)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_at_all_c");
-    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_AT | UCMPI_IO_COLL,
-        offset, (void *)buf, count, datatype, status, NULL);
+    return blocking("MPI_File_write_at_all_c",
+                    UCMPI_IO_WR | UCMPI_IO_AT | UCMPI_IO_COLL, fh, offset, buf,
+                    count, datatype, status);
+}
+
+#pragma weak MPI_File_read_shared = PMPI_File_read_shared
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype
+                          datatype, MPI_Status *status)
+{
+    return blocking("MPI_File_read_shared", UCMPI_IO_SHARED, fh, 0, buf, count,
+                    datatype, status);
+}
+
+#pragma weak MPI_File_read_shared_c = PMPI_File_read_shared_c
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Status *status)
+{
+    return blocking("MPI_File_read_shared_c", UCMPI_IO_SHARED, fh, 0, buf,
+                    count, datatype, status);
+}
+
+#pragma weak MPI_File_read_ordered = PMPI_File_read_ordered
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype
+                           datatype, MPI_Status *status)
+{
+    return blocking("MPI_File_read_ordered", UCMPI_IO_COLL | UCMPI_IO_ORDERED,
+                    fh, 0, buf, count, datatype, status);
+}
+
+#pragma weak MPI_File_read_ordered_c = PMPI_File_read_ordered_c
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Status *status)
+{
+    return blocking("MPI_File_read_ordered_c",
+                    UCMPI_IO_COLL | UCMPI_IO_ORDERED, fh, 0, buf, count,
+                    datatype, status);
+}
+
+#pragma weak MPI_File_write_shared = PMPI_File_write_shared
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count,
+                           MPI_Datatype datatype, MPI_Status *status)
+{
+    return blocking("MPI_File_write_shared", UCMPI_IO_WR | UCMPI_IO_SHARED, fh,
+                    0, buf, count, datatype, status);
+}
+
+#pragma weak MPI_File_write_shared_c = PMPI_File_write_shared_c
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Status *status)
+{
+    return blocking("MPI_File_write_shared_c", UCMPI_IO_WR | UCMPI_IO_SHARED,
+                    fh, 0, buf, count, datatype, status);
+}
+
+#pragma weak MPI_File_write_ordered = PMPI_File_write_ordered
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count,
+                            MPI_Datatype datatype, MPI_Status *status)
+{
+    return blocking("MPI_File_write_ordered",
+                    UCMPI_IO_WR | UCMPI_IO_COLL | UCMPI_IO_ORDERED, fh, 0, buf,
+                    count, datatype, status);
+}
+
+#pragma weak MPI_File_write_ordered_c = PMPI_File_write_ordered_c
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Status *status)
+{
+    return blocking("MPI_File_write_ordered_c",
+                    UCMPI_IO_WR | UCMPI_IO_COLL | UCMPI_IO_ORDERED, fh, 0, buf,
+                    count, datatype, status);
+}
+
+#pragma weak MPI_File_iread = PMPI_File_iread
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                    MPI_Request *request)
+{
+    return nonblocking("MPI_File_iread", 0, fh, 0, buf, count, datatype,
+                       request);
+}
+
+#pragma weak MPI_File_iread_c = PMPI_File_iread_c
+int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype
+                      datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iread_c", 0, fh, 0, buf, count, datatype,
+                       request);
+}
+
+#pragma weak MPI_File_iread_at = PMPI_File_iread_at
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                       MPI_Datatype datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iread_at", UCMPI_IO_AT, fh, offset, buf,
+                       count, datatype, request);
+}
+
+#pragma weak MPI_File_iread_at_c = PMPI_File_iread_at_c
+int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count
+                         count, MPI_Datatype datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iread_at_c", UCMPI_IO_AT, fh, offset, buf,
+                       count, datatype, request);
+}
+
+#pragma weak MPI_File_iread_all = PMPI_File_iread_all
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype
+                        datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iread_all", UCMPI_IO_COLL, fh, 0, buf, count,
+                       datatype, request);
+}
+
+#pragma weak MPI_File_iread_all_c = PMPI_File_iread_all_c
+int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype
+                          datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iread_all_c", UCMPI_IO_COLL, fh, 0, buf,
+                       count, datatype, request);
+}
+
+#pragma weak MPI_File_iread_at_all = PMPI_File_iread_at_all
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int
+                           count, MPI_Datatype datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iread_at_all", UCMPI_IO_AT | UCMPI_IO_COLL,
+                       fh, offset, buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iread_at_all_c = PMPI_File_iread_at_all_c
+int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf,
+                             MPI_Count count, MPI_Datatype datatype,
+                             MPI_Request *request)
+{
+    return nonblocking("MPI_File_iread_at_all_c", UCMPI_IO_AT | UCMPI_IO_COLL,
+                       fh, offset, buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iwrite = PMPI_File_iwrite
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype
+                     datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iwrite", UCMPI_IO_WR, fh, 0, buf, count,
+                       datatype, request);
+}
+
+#pragma weak MPI_File_iwrite_c = PMPI_File_iwrite_c
+int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iwrite_c", UCMPI_IO_WR, fh, 0, buf, count,
+                       datatype, request);
+}
+
+#pragma weak MPI_File_iwrite_at = PMPI_File_iwrite_at
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int
+                        count, MPI_Datatype datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iwrite_at", UCMPI_IO_WR | UCMPI_IO_AT, fh,
+                       offset, buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iwrite_at_c = PMPI_File_iwrite_at_c
+int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf,
+                          MPI_Count count, MPI_Datatype datatype, MPI_Request
+                          *request)
+{
+    return nonblocking("MPI_File_iwrite_at_c", UCMPI_IO_WR | UCMPI_IO_AT, fh,
+                       offset, buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iwrite_all = PMPI_File_iwrite_all
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype
+                         datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iwrite_all", UCMPI_IO_WR | UCMPI_IO_COLL, fh,
+                       0, buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iwrite_all_c = PMPI_File_iwrite_all_c
+int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iwrite_all_c", UCMPI_IO_WR | UCMPI_IO_COLL,
+                       fh, 0, buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iwrite_at_all = PMPI_File_iwrite_at_all
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
+                            int count, MPI_Datatype datatype, MPI_Request
+                            *request)
+{
+    return nonblocking("MPI_File_iwrite_at_all",
+                       UCMPI_IO_WR | UCMPI_IO_AT | UCMPI_IO_COLL, fh, offset,
+                       buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iwrite_at_all_c = PMPI_File_iwrite_at_all_c
+int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf,
+                              MPI_Count count, MPI_Datatype datatype,
+                              MPI_Request *request)
+{
+    return nonblocking("MPI_File_iwrite_at_all_c",
+                       UCMPI_IO_WR | UCMPI_IO_AT | UCMPI_IO_COLL, fh, offset,
+                       buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iread_shared = PMPI_File_iread_shared
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype
+                           datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iread_shared", UCMPI_IO_SHARED, fh, 0, buf,
+                       count, datatype, request);
+}
+
+#pragma weak MPI_File_iread_shared_c = PMPI_File_iread_shared_c
+int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iread_shared_c", UCMPI_IO_SHARED, fh, 0, buf,
+                       count, datatype, request);
+}
+
+#pragma weak MPI_File_iwrite_shared = PMPI_File_iwrite_shared
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count,
+                            MPI_Datatype datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iwrite_shared", UCMPI_IO_WR | UCMPI_IO_SHARED,
+                       fh, 0, buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iwrite_shared_c = PMPI_File_iwrite_shared_c
+int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Request *request)
+{
+    return nonblocking("MPI_File_iwrite_shared_c",
+                       UCMPI_IO_WR | UCMPI_IO_SHARED, fh, 0, buf, count,
+                       datatype, request);
 }

@@ -1,7 +1,6 @@
 /*
- * Error handlers of files.  Files default to MPI_ERRORS_RETURN (MPI-4.1
- * 9.3.4); MPI_FILE_NULL carries the handler new files inherit and the one
- * MPI_File_open and MPI_File_delete failures are reported to.
+ * Error handlers of files: files default to MPI_ERRORS_RETURN (MPI-4.1
+ * 9.3.4); MPI_FILE_NULL's handler is inherited and gets open/delete errors.
  */
 #include "io.h"
 #include "core/call.h"
@@ -26,6 +25,15 @@ int ucmpi_file_check(MPI_File fh)
     if (rc == MPI_SUCCESS && !ucmpi_file_valid(fh))
         rc = ucmpi_err_file(MPI_FILE_NULL, MPI_ERR_FILE, fn,
                             "fh is MPI_FILE_NULL or closed");
+    return rc;
+}
+
+int ucmpi_file_check_out(MPI_File fh, const void *out, const char *name)
+{
+    int rc = ucmpi_file_check(fh);
+    if (rc == MPI_SUCCESS && out == NULL)
+        rc = ucmpi_err_file(fh, MPI_ERR_ARG, ucmpi_call_name(), "%s is NULL",
+                            name);
     return rc;
 }
 

@@ -1,8 +1,7 @@
 /*
  * Opening, closing and deleting files.  Open is collective: rank 0 creates
- * the file (so MPI_MODE_EXCL has one winner), then the others open it, and
- * every rank learns whether all succeeded: either all get a file or all
- * get an error.
+ * the file (one MPI_MODE_EXCL winner), the others then open it, and all
+ * agree, so either every rank gets the file or every rank an error.
  */
 #include "io.h"
 #include "core/call.h"
@@ -87,10 +86,8 @@ static int open_local(ucmpi_file_t *f, const char *path, int creator,
     return 0;
 }
 
-/* Files still open when MPI_Finalize starts are closed then, in the
- * order they were opened (the same on every process of each file), by
- * the delete callback of an attribute on MPI_COMM_SELF: their shared
- * pointer windows must go before the library does. */
+/* Files still open at MPI_Finalize are closed, in open order, by an
+ * MPI_COMM_SELF attribute's delete callback (before the library goes). */
 static ucmpi_file_t *open_head, *open_tail;
 static int finalize_hooked;
 
@@ -323,9 +320,7 @@ int PMPI_File_delete(const char *filename, MPI_Info info)
 int PMPI_File_get_amode(MPI_File fh, int *amode)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_amode");
-    int rc = ucmpi_file_check(fh);
-    if (rc == MPI_SUCCESS && amode == NULL)
-        rc = ucmpi_err_file(fh, MPI_ERR_ARG, fn, "amode is NULL");
+    int rc = ucmpi_file_check_out(fh, amode, "amode");
     if (rc == MPI_SUCCESS)
         *amode = fh->amode;
     return rc;
@@ -335,9 +330,7 @@ int PMPI_File_get_amode(MPI_File fh, int *amode)
 int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_group");
-    int rc = ucmpi_file_check(fh);
-    if (rc == MPI_SUCCESS && group == NULL)
-        rc = ucmpi_err_file(fh, MPI_ERR_ARG, fn, "group is NULL");
+    int rc = ucmpi_file_check_out(fh, group, "group");
     if (rc == MPI_SUCCESS)
         rc = PMPI_Comm_group(fh->comm, group);
     return rc;
@@ -347,11 +340,9 @@ int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
 int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_info");
-    int rc = ucmpi_file_check(fh);
+    int rc = ucmpi_file_check_out(fh, info_used, "info_used");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (info_used == NULL)
-        return ucmpi_err_file(fh, MPI_ERR_ARG, fn, "info_used is NULL");
     *info_used = ucmpi_info_filter(fh->info, NULL);
     if (*info_used == NULL) {
         *info_used = MPI_INFO_NULL;
@@ -360,8 +351,7 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
     return MPI_SUCCESS;
 }
 
-/* Hints are kept (and reported by get_info) but change nothing: POSIX
- * I/O has no buffering or striping to tune here. */
+/* Hints are kept (and reported by get_info) but change nothing here. */
 int ucmpi_file_merge_info(ucmpi_file_t *f, MPI_Info info)
 {
     if (info == MPI_INFO_NULL)

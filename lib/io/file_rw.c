@@ -1,9 +1,7 @@
 /*
- * The data path of every read and write: memory is packed into (or
- * unpacked from) one contiguous buffer when its type has holes, and the
- * view's data stream is cut into the file's contiguous runs, each moved
- * with pread/pwrite (looping on short transfers and EINTR).  In atomic
- * mode an fcntl lock on the file serialises conflicting accesses.
+ * The data path of every read and write: holed memory types go through a
+ * packed buffer, the view's stream is cut into the file's contiguous runs,
+ * each moved with pread/pwrite; atomic mode takes an fcntl lock.
  */
 #include "io.h"
 #include "core/call.h"
@@ -85,9 +83,8 @@ static void atomic_lock(ucmpi_file_t *f, int dir, int on)
         ;
 }
 
-/* Data sieving for reads through views with holes: one pread of a span
- * of up to SIEVE_SPAN bytes covering many small runs, then copies, instead
- * of a system call per run. */
+/* Data sieving for reads through holed views: one pread of up to
+ * SIEVE_SPAN bytes over many small runs instead of a system call each. */
 enum { SIEVE_SPAN = 4 << 20, SIEVE_RUN = 64 << 10 };
 
 /* How many stream bytes from pos (at most len) fall into one sieve span:
@@ -233,18 +230,5 @@ int ucmpi_file_xfer(ucmpi_file_t *f, int dir, MPI_Offset offset, void *buf,
         return ucmpi_err_file(f, cls, fn, "%s \"%s\": %s",
                               dir == UCMPI_IO_READ ? "reading" : "writing",
                               f->filename, strerror(err));
-    return MPI_SUCCESS;
-}
-
-/* No ops: cancelling a completed request does nothing, as for a send. */
-int ucmpi_file_done_request(const MPI_Status *st, int rc, MPI_Request *req)
-{
-    ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_GREQ, NULL);
-    if (r == NULL)
-        return MPI_ERR_NO_MEM;
-    r->status = *st;
-    r->status.MPI_ERROR = rc;
-    ucmpi_request_set_complete(r);
-    *req = r;
     return MPI_SUCCESS;
 }

@@ -1,17 +1,15 @@
 /*
- * The shared file pointer (MPI-4.1 14.4.4): one MPI_Offset in an RMA
- * window on rank 0 of the file's communicator, advanced with
- * MPI_Fetch_and_op in a lock_all epoch open while the file is, so a
- * process takes its place without the others taking part.  The ordered
- * forms hand out places in rank order with one allgather.
+ * The shared file pointer (MPI-4.1 14.4.4): an MPI_Offset in an RMA window
+ * on rank 0, advanced with MPI_Fetch_and_op in a lock_all epoch open while
+ * the file is, so no other process takes part; ordered forms add an
+ * allgather to hand out places in rank order.
  */
 #include "io.h"
 #include "core/call.h"
 
 #include <stdlib.h>
 
-/* Atomically replaces (op MPI_REPLACE) or advances (MPI_SUM) the pointer;
- * *old gets the previous value. */
+/* Replaces (MPI_REPLACE) or advances (MPI_SUM) the pointer; *old: before. */
 static int update(ucmpi_file_t *f, MPI_Offset val, MPI_Op op,
                   MPI_Offset *old)
 {
@@ -145,85 +143,11 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_position_shared");
-    int rc = ucmpi_file_check(fh);
+    int rc = ucmpi_file_check_out(fh, offset, "offset");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (offset == NULL)
-        return ucmpi_err_file(fh, MPI_ERR_ARG, fn, "offset is NULL");
     if (update(fh, 0, MPI_SUM, offset) != MPI_SUCCESS)
         return ucmpi_err_file(fh, MPI_ERR_INTERN, fn,
                               "reading the shared file pointer failed");
     return MPI_SUCCESS;
-}
-
-#pragma weak MPI_File_read_shared = PMPI_File_read_shared
-int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype
-                          datatype, MPI_Status *status)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_shared");
-    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_SHARED, 0, buf, count,
-        datatype, status, NULL);
-}
-
-#pragma weak MPI_File_read_shared_c = PMPI_File_read_shared_c
-int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count,
-                            MPI_Datatype datatype, MPI_Status *status)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_shared_c");
-    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_SHARED, 0, buf, count,
-        datatype, status, NULL);
-}
-
-#pragma weak MPI_File_read_ordered = PMPI_File_read_ordered
-int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype
-                           datatype, MPI_Status *status)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_ordered");
-    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_COLL |
-        UCMPI_IO_ORDERED, 0, buf, count, datatype, status, NULL);
-}
-
-#pragma weak MPI_File_read_ordered_c = PMPI_File_read_ordered_c
-int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count,
-                             MPI_Datatype datatype, MPI_Status *status)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_read_ordered_c");
-    return ucmpi_file_access(fh, UCMPI_IO_READ, UCMPI_IO_COLL |
-        UCMPI_IO_ORDERED, 0, buf, count, datatype, status, NULL);
-}
-
-#pragma weak MPI_File_write_shared = PMPI_File_write_shared
-int PMPI_File_write_shared(MPI_File fh, const void *buf, int count,
-                           MPI_Datatype datatype, MPI_Status *status)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_shared");
-    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_SHARED, 0, (void
-        *)buf, count, datatype, status, NULL);
-}
-
-#pragma weak MPI_File_write_shared_c = PMPI_File_write_shared_c
-int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count,
-                             MPI_Datatype datatype, MPI_Status *status)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_shared_c");
-    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_SHARED, 0, (void
-        *)buf, count, datatype, status, NULL);
-}
-
-#pragma weak MPI_File_write_ordered = PMPI_File_write_ordered
-int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count,
-                            MPI_Datatype datatype, MPI_Status *status)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_ordered");
-    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_COLL |
-        UCMPI_IO_ORDERED, 0, (void *)buf, count, datatype, status, NULL);
-}
-
-#pragma weak MPI_File_write_ordered_c = PMPI_File_write_ordered_c
-int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count,
-                              MPI_Datatype datatype, MPI_Status *status)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_write_ordered_c");
-    return ucmpi_file_access(fh, UCMPI_IO_WRITE, UCMPI_IO_COLL |
-        UCMPI_IO_ORDERED, 0, (void *)buf, count, datatype, status, NULL);
 }

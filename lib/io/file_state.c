@@ -1,8 +1,7 @@
 /*
- * File state: size, preallocation, sync, atomicity (MPI-4.1 14.2.4-14.2.8,
- * 14.6.1) and the individual file pointer (14.4.3).  Collective calls that
- * change the file are done by rank 0 and agreed on, so every process
- * returns the same outcome.
+ * File size, preallocation, sync, atomicity and the individual file
+ * pointer (MPI-4.1 14.2.4-14.2.8, 14.4.3, 14.6.1).  Rank 0 makes the
+ * collective changes and all return its outcome.
  */
 #include "io.h"
 #include "core/call.h"
@@ -35,22 +34,21 @@ static int file_size(ucmpi_file_t *f, MPI_Offset *size, int *err)
 int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_size");
-    int rc = ucmpi_file_check(fh), err;
+    int rc = ucmpi_file_check_out(fh, size, "size"), err;
     if (rc != MPI_SUCCESS)
         return rc;
-    if (size == NULL)
-        return ucmpi_err_file(fh, MPI_ERR_ARG, fn, "size is NULL");
     if (file_size(fh, size, &err) != 0)
         return ucmpi_err_file(fh, MPI_ERR_IO, fn, "\"%s\": %s", fh->filename,
                               strerror(err));
     return MPI_SUCCESS;
 }
 
-/* set_size and preallocate: argument checks every process makes alike. */
-static int resize_args(MPI_File fh, MPI_Offset size)
+/* set_size, or preallocate (grow: the file only grows); rank 0 changes
+ * the file and every process returns the outcome. */
+static int resize(MPI_File fh, MPI_Offset size, bool grow)
 {
     const char *fn = ucmpi_call_name();
-    int rc = ucmpi_file_check(fh);
+    int rc = ucmpi_file_check(fh), rank, err = 0;
     if (rc != MPI_SUCCESS)
         return rc;
     if (size < 0)
@@ -60,40 +58,13 @@ static int resize_args(MPI_File fh, MPI_Offset size)
         return ucmpi_err_file(fh, MPI_ERR_READ_ONLY, fn,
                               "\"%s\" was opened MPI_MODE_RDONLY",
                               fh->filename);
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_File_set_size = PMPI_File_set_size
-int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_set_size");
-    int rc = resize_args(fh, size), rank, err = 0;
-    if (rc != MPI_SUCCESS)
-        return rc;
-    PMPI_Comm_rank(fh->comm, &rank);
-    PMPI_Barrier(fh->comm);   /* accesses made before the call come first */
-    if (rank == 0 && ftruncate(fh->fd, (off_t)size) != 0)
-        err = errno;
-    err = rank0_errno(fh, err);
-    if (err != 0)
-        return ucmpi_err_file(fh, ucmpi_io_errno_class(err), fn,
-                              "\"%s\" to %lld bytes: %s", fh->filename, size,
-                              strerror(err));
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_File_preallocate = PMPI_File_preallocate
-int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
-{
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_preallocate");
-    int rc = resize_args(fh, size), rank, err = 0;
-    if (rc != MPI_SUCCESS)
-        return rc;
     PMPI_Comm_rank(fh->comm, &rank);
     PMPI_Barrier(fh->comm);   /* accesses made before the call come first */
     MPI_Offset cur = 0;
-    /* only grows the file; a file system without fallocate gets zeros */
-    if (rank == 0 && file_size(fh, &cur, &err) == 0 && size > cur) {
+    if (rank == 0 && !grow && ftruncate(fh->fd, (off_t)size) != 0)
+        err = errno;
+    /* a file system without fallocate gets zeros */
+    if (rank == 0 && grow && file_size(fh, &cur, &err) == 0 && size > cur) {
         err = posix_fallocate(fh->fd, 0, (off_t)size);
         if (err == EOPNOTSUPP || err == EINVAL)
             err = ftruncate(fh->fd, (off_t)size) == 0 ? 0 : errno;
@@ -104,6 +75,20 @@ int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
                               "\"%s\" to %lld bytes: %s", fh->filename, size,
                               strerror(err));
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_File_set_size = PMPI_File_set_size
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
+{
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_set_size");
+    return resize(fh, size, false);
+}
+
+#pragma weak MPI_File_preallocate = PMPI_File_preallocate
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
+{
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_preallocate");
+    return resize(fh, size, true);
 }
 
 #pragma weak MPI_File_sync = PMPI_File_sync
@@ -136,9 +121,7 @@ int PMPI_File_set_atomicity(MPI_File fh, int flag)
 int PMPI_File_get_atomicity(MPI_File fh, int *flag)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_atomicity");
-    int rc = ucmpi_file_check(fh);
-    if (rc == MPI_SUCCESS && flag == NULL)
-        rc = ucmpi_err_file(fh, MPI_ERR_ARG, fn, "flag is NULL");
+    int rc = ucmpi_file_check_out(fh, flag, "flag");
     if (rc == MPI_SUCCESS)
         *flag = fh->atomic;
     return rc;
@@ -205,9 +188,7 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_position");
-    int rc = ucmpi_file_check(fh);
-    if (rc == MPI_SUCCESS && offset == NULL)
-        rc = ucmpi_err_file(fh, MPI_ERR_ARG, fn, "offset is NULL");
+    int rc = ucmpi_file_check_out(fh, offset, "offset");
     if (rc == MPI_SUCCESS) {
         pthread_mutex_lock(&fh->fp_lock);
         *offset = fh->fp;

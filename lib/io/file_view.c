@@ -1,9 +1,7 @@
 /*
- * File views (MPI-4.1 14.3): a displacement, an etype and a filetype that
- * tiles the file from the displacement on.  The filetype is flattened once
- * into its data runs (the datatype engine's iov), so mapping a position of
- * the view's data stream to a file offset is a division and a binary
- * search.  Only the "native" representation ("internal" is the same here).
+ * File views (MPI-4.1 14.3).  The filetype is flattened once into its data
+ * runs, so a view position maps to a file offset by a division and a
+ * binary search.  "native" only ("internal" is the same here).
  */
 #include "io.h"
 #include "core/call.h"
@@ -104,9 +102,8 @@ bool ucmpi_io_ext32_same(MPI_Datatype dt)
                MPI_SUCCESS && sz == dt->size;
 }
 
-/* Etype and filetype displacements must be nonnegative and nondecreasing,
- * and must not overlap in a file opened for writing (MPI-4.1 14.3); ROMIO
- * reports these with MPI_ERR_IO, and so do we. */
+/* Displacements must be nonnegative, nondecreasing and, for writing, not
+ * overlap (MPI-4.1 14.3): MPI_ERR_IO, as ROMIO reports them. */
 static int runs_ordered(MPI_Datatype dt, int writable, const char **why)
 {
     ucmpi_dt_iov_t *runs;
@@ -237,11 +234,9 @@ int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset,
                               MPI_Offset *disp)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_byte_offset");
-    int rc = ucmpi_file_check(fh);
+    int rc = ucmpi_file_check_out(fh, disp, "disp");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (disp == NULL)
-        return ucmpi_err_file(fh, MPI_ERR_ARG, fn, "disp is NULL");
     if (offset < 0)
         return ucmpi_err_file(fh, MPI_ERR_ARG, fn,
                               "offset %lld is negative", offset);

@@ -1,7 +1,6 @@
 /*
- * Internals of MPI-IO (lib/io/): the file object and the services its
- * files share.  Data moves with POSIX pread/pwrite on one descriptor per
- * process; a file view maps the view's byte stream onto file byte ranges.
+ * Internals of MPI-IO: the file object and what its files share.  Data
+ * moves with pread/pwrite on one descriptor per process.
  */
 #ifndef UCMPI_IO_H
 #define UCMPI_IO_H
@@ -54,9 +53,10 @@ static inline bool ucmpi_file_valid(MPI_File fh)
     return fh != MPI_FILE_NULL && fh->head.magic == UCMPI_MAGIC_FILE;
 }
 
-/* Checks initialization and the handle (MPI_ERR_FILE on MPI_FILE_NULL's
- * handler for a null or closed file). */
+/* Checks initialization and the handle (MPI_ERR_FILE on MPI_FILE_NULL). */
 int ucmpi_file_check(MPI_File fh);
+/* ucmpi_file_check, then MPI_ERR_ARG "<name> is NULL" if out is NULL. */
+int ucmpi_file_check_out(MPI_File fh, const void *out, const char *name);
 #define ucmpi_err_file(fh, code, fn, ...) \
     ucmpi_error(UCMPI_OBJ_FILE, (fh), (code), (fn), __VA_ARGS__)
 
@@ -77,24 +77,23 @@ MPI_Offset ucmpi_file_view_map(const ucmpi_file_t *f, MPI_Offset pos,
 
 /* ---- the data path (file_rw.c) ---- */
 enum { UCMPI_IO_READ, UCMPI_IO_WRITE };
-/* Moves count elements of dt between buf and the view starting at
- * `offset` etypes; fills st (bytes) and reports errors on fh. *done gets
- * the number of etypes moved (for the file pointers). */
+/* Moves count elements of dt between buf and the view from `offset`
+ * etypes on; fills st; *done gets the etypes moved (for the pointers). */
 int ucmpi_file_xfer(ucmpi_file_t *f, int dir, MPI_Offset offset, void *buf,
                     MPI_Count count, MPI_Datatype dt, MPI_Status *st,
                     MPI_Offset *done);
-/* How a data access call positions and synchronises. */
+/* How a data access call moves, positions and synchronises. */
 enum {
     UCMPI_IO_AT = 1,          /* explicit offset */
     UCMPI_IO_COLL = 2,        /* collective (_all, _ordered) */
     UCMPI_IO_SHARED = 4,      /* shared file pointer */
-    UCMPI_IO_ORDERED = 8      /* shared pointer, in rank order */
+    UCMPI_IO_ORDERED = 8,     /* shared pointer, in rank order */
+    UCMPI_IO_WR = 16          /* a write (else a read) */
 };
 /* Every read/write entry point: checks, positions, moves the data and
- * fills *st, or (req != NULL) a completed request.  buf is written to
- * only for reads. */
-int ucmpi_file_access(MPI_File fh, int dir, int how, MPI_Offset offset,
-                      void *buf, MPI_Count count, MPI_Datatype dt,
+ * fills *st, or (req != NULL) a completed request. */
+int ucmpi_file_access(MPI_File fh, int how, MPI_Offset offset,
+                      const void *buf, MPI_Count count, MPI_Datatype dt,
                       MPI_Status *st, MPI_Request *req);
 
 /* ---- shared file pointer (file_shared.c) ---- */
@@ -111,8 +110,7 @@ int ucmpi_file_ordered_claim(ucmpi_file_t *f, MPI_Offset n,
 /* Position (in etypes) just past the file's last byte in the view. */
 MPI_Offset ucmpi_file_view_eof(const ucmpi_file_t *f, MPI_Offset size);
 
-/* dt's external32 form has its native size, which is what our external32
- * views need (then only the byte order differs). */
+/* dt's external32 size is its native size (then only byte order differs). */
 bool ucmpi_io_ext32_same(MPI_Datatype dt);
 
 /* Checks the arguments of a data access call. */
@@ -120,7 +118,5 @@ int ucmpi_file_check_access(ucmpi_file_t *f, int dir, const void *buf,
                             MPI_Count count, MPI_Datatype dt);
 /* Fills a status for n bytes moved. */
 void ucmpi_file_status(MPI_Status *st, MPI_Offset bytes);
-/* A request completed at post time, with the status of the I/O. */
-int ucmpi_file_done_request(const MPI_Status *st, int rc, MPI_Request *req);
 
 #endif /* UCMPI_IO_H */

@@ -1,11 +1,9 @@
 /*
- * Buffered sends: the data is packed into an attached buffer (first fit
- * among the segments still in flight) and sent from there; segments are
- * reclaimed as their sends complete.  MPI_BUFFER_AUTOMATIC makes the
- * library allocate each copy itself.  A buffer attached to a communicator
- * (MPI-4.1) serves its buffered sends before its session's buffer (if it
- * derives from a session that has one) and the process's buffer; it is
- * kept as an attribute so that freeing the communicator detaches it.
+ * Buffered sends: data is packed into an attached buffer (first fit among
+ * the segments in flight), sent from there and reclaimed on completion;
+ * MPI_BUFFER_AUTOMATIC allocates each copy.  A communicator's buffer (an
+ * attribute, detached when the communicator is freed) comes before its
+ * session's, which comes before the process's.
  */
 #include "p2p/progress_api.h"
 #include "p2p/pt2pt.h"
@@ -59,8 +57,7 @@ static void reclaim(ucmpi_bpool_t *pool)
     }
 }
 
-/* First fit in the attached buffer: a new segment linked in offset order,
- * or NULL when nothing fits. */
+/* First fit in the attached buffer (segments in offset order), or NULL. */
 static seg_t *place(ucmpi_bpool_t *pool, size_t len)
 {
     size_t need = len + MPI_BSEND_OVERHEAD, at = 0;
@@ -126,8 +123,7 @@ static int pool_attached(const ucmpi_bpool_t *pool)
     return pool != NULL && (pool->base != NULL || pool->automatic);
 }
 
-/* The pool a buffered send on comm uses (MPI-4.1): its own buffer, else
- * its session's, else the process's. */
+/* The pool of comm's buffered sends: its own, its session's, the process's. */
 static ucmpi_bpool_t *pool_for(ucmpi_comm_t *comm)
 {
     ucmpi_bpool_t *pool = comm_buffers > 0 ? ucmpi_bpool_of(comm, 0) : NULL;
@@ -246,8 +242,7 @@ void ucmpi_bpool_detach(ucmpi_bpool_t *pool, void *buffer_addr,
 }
 
 /* ---- sending ---- */
-/* MPI_Cancel of the user's request of a buffered send cancels the
- * internal send of the copy, if that still exists. */
+/* Cancelling the user's request cancels the internal send, if any. */
 static int user_cancel(ucmpi_request_t *u)
 {
     ucmpi_lock();
@@ -310,9 +305,8 @@ int ucmpi_bsend_start(const void *buf, MPI_Count count, MPI_Datatype dt,
         }
     } else {
         s = place(pool, bytes);
-        /* Full: completions may be waiting in UCX's queues (a shared-memory
-         * barrier can return before the receiver's rendezvous replies are
-         * read).  Take in what has arrived, a local step, and retry. */
+        /* Full: completions may still sit in UCX's queues; take in what
+         * has arrived (a local step) and retry. */
         for (int idle = 0; s == NULL && idle < 16;) {
             ucmpi_unlock();
             idle = ucmpi_progress() != 0 ? 0 : idle + 1;
@@ -341,36 +335,31 @@ int ucmpi_bsend_start(const void *buf, MPI_Count count, MPI_Datatype dt,
     return MPI_SUCCESS;
 }
 
-int ucmpi_bsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
-                int tag, MPI_Comm comm, const char *fn)
+/* MPI_Bsend, or (nb) MPI_Ibsend, whose request is done at once: the data
+ * is in the attached buffer. */
+static int bsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                 int tag, MPI_Comm comm, bool nb, MPI_Request *request,
+                 const char *fn)
 {
+    ucmpi_request_t *r = NULL;
     int rc = ucmpi_p2p_check_send(buf, count, dt, dest, tag, comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    return ucmpi_bsend_start(buf, count, ucmpi_p2p_dt(dt), dest, tag, comm,
-                             NULL, fn);
-}
-
-int ucmpi_ibsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
-                 int tag, MPI_Comm comm, MPI_Request *request, const char *fn)
-{
-    int rc = ucmpi_p2p_check_send(buf, count, dt, dest, tag, comm, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (request == NULL)
+    if (nb && request == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
-    /* the data is in the attached buffer: the user's request is done */
-    ucmpi_request_t *r = ucmpi_request_alloc(UCMPI_REQ_SEND, comm);
-    if (r == NULL)
+    if (nb && (r = ucmpi_request_alloc(UCMPI_REQ_SEND, comm)) == NULL)
         return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn, "out of requests");
     rc = ucmpi_bsend_start(buf, count, ucmpi_p2p_dt(dt), dest, tag, comm, r,
                            fn);
     if (rc != MPI_SUCCESS) {
-        ucmpi_request_free(r);
+        if (r != NULL)
+            ucmpi_request_free(r);
         return rc;
     }
-    ucmpi_request_set_complete(r);
-    *request = r;
+    if (r != NULL) {
+        ucmpi_request_set_complete(r);
+        *request = r;
+    }
     return MPI_SUCCESS;
 }
 
@@ -378,28 +367,28 @@ int ucmpi_ibsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest,
                int tag, MPI_Comm comm)
 {
-    return ucmpi_bsend(buf, count, dt, dest, tag, comm, "MPI_Bsend");
+    return bsend(buf, count, dt, dest, tag, comm, false, NULL, "MPI_Bsend");
 }
 
 #pragma weak MPI_Ibsend = PMPI_Ibsend
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest,
                 int tag, MPI_Comm comm, MPI_Request *request)
 {
-    return ucmpi_ibsend(buf, count, dt, dest, tag, comm, request,
-                        "MPI_Ibsend");
+    return bsend(buf, count, dt, dest, tag, comm, true, request,
+                 "MPI_Ibsend");
 }
 
 #pragma weak MPI_Bsend_c = PMPI_Bsend_c
 int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                  int tag, MPI_Comm comm)
 {
-    return ucmpi_bsend(buf, count, dt, dest, tag, comm, "MPI_Bsend_c");
+    return bsend(buf, count, dt, dest, tag, comm, false, NULL, "MPI_Bsend_c");
 }
 
 #pragma weak MPI_Ibsend_c = PMPI_Ibsend_c
 int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                   int tag, MPI_Comm comm, MPI_Request *request)
 {
-    return ucmpi_ibsend(buf, count, dt, dest, tag, comm, request,
-                        "MPI_Ibsend_c");
+    return bsend(buf, count, dt, dest, tag, comm, true, request,
+                 "MPI_Ibsend_c");
 }

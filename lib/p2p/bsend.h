@@ -1,5 +1,4 @@
-/* Buffered-send buffers (lib/p2p/bsend.c) and their MPI API
- * (lib/p2p/bsend_buffer.c): the process's buffer and one per communicator. */
+/* Buffered-send buffers (bsend.c) and their MPI API (bsend_buffer.c). */
 #ifndef UCMPI_BSEND_H
 #define UCMPI_BSEND_H
 
@@ -34,12 +33,5 @@ int ucmpi_bpool_busy(ucmpi_bpool_t *pool, uint64_t upto);
 int ucmpi_bsend_pending_on(ucmpi_comm_t *comm);
 /* Completes nonblocking flushes that are done (lib/p2p/bsend_buffer.c). */
 int ucmpi_bflush_reap(void);
-
-/* Entry-point bodies shared by the int and large-count forms. */
-int ucmpi_bsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
-                int tag, MPI_Comm comm, const char *fn);
-int ucmpi_ibsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
-                 int tag, MPI_Comm comm, MPI_Request *request,
-                 const char *fn);
 
 #endif

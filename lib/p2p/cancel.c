@@ -24,9 +24,8 @@ int PMPI_Cancel(MPI_Request *request)
         return MPI_SUCCESS;
     if (r->ops != NULL)     /* generalized ones learn whether complete */
         return r->ops->cancel != NULL ? r->ops->cancel(r) : MPI_SUCCESS;
-    /* a send locally complete may still be unmatched: ask the receiver
-     * (lib/p2p/p2p_cancel.c); where it cannot be recalled it completes
-     * normally and MPI_Test_cancelled reports false */
+    /* a send may still be unmatched: ask the receiver; if it cannot be
+     * recalled it completes normally (not cancelled) */
     if (r->kind == UCMPI_REQ_SEND)
         ucmpi_p2p_cancel_send(r);
     else if (r->kind == UCMPI_REQ_RECV && !ucmpi_request_is_complete(r))

@@ -82,48 +82,36 @@ static int start_pair(const void *sbuf, MPI_Count scount, MPI_Datatype stype,
     return MPI_SUCCESS;
 }
 
-static int isendrecv_common(const void *sendbuf, MPI_Count sendcount,
-                            MPI_Datatype sendtype, int dest, int sendtag,
-                            void *recvbuf, MPI_Count recvcount,
-                            MPI_Datatype recvtype, int source, int recvtag,
-                            MPI_Comm comm, MPI_Request *request,
-                            const char *fn)
+/* MPI_Isendrecv, or (replace) MPI_Isendrecv_replace, which sends a packed
+ * copy of the buffer so that the receive may overwrite it at once. */
+static int istart(const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                  int dest, int stag, void *rbuf, MPI_Count rcount,
+                  MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                  MPI_Request *request, bool replace, const char *fn)
 {
-    int rc = ucmpi_p2p_check_send(sendbuf, sendcount, sendtype, dest, sendtag,
-                                  comm, fn);
+    void *copy = NULL;
+    int rc = ucmpi_p2p_check_send(sbuf, scount, stype, dest, stag, comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_p2p_check_recv(recvbuf, recvcount, recvtype, source,
-                                  recvtag, comm, fn);
+        rc = ucmpi_p2p_check_recv(rbuf, rcount, rtype, source, rtag, comm,
+                                  fn);
     if (rc == MPI_SUCCESS && request == NULL)
         rc = ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
     if (rc != MPI_SUCCESS)
         return rc;
-    return start_pair(sendbuf, sendcount, ucmpi_p2p_dt(sendtype), dest,
-                      sendtag, recvbuf, recvcount, ucmpi_p2p_dt(recvtype), source, recvtag, comm, NULL,
-                      request, fn);
-}
-
-static int ireplace_common(void *buf, MPI_Count count, MPI_Datatype dt,
-                           int dest, int sendtag, int source, int recvtag,
-                           MPI_Comm comm, MPI_Request *request,
-                           const char *fn)
-{
-    int rc = ucmpi_p2p_check_send(buf, count, dt, dest, sendtag, comm, fn);
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_p2p_check_recv(buf, count, dt, source, recvtag, comm, fn);
-    if (rc == MPI_SUCCESS && request == NULL)
-        rc = ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "request is NULL");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    dt = ucmpi_p2p_dt(dt);
-    size_t bytes = (size_t)count * (size_t)dt->size;
-    void *copy = malloc(bytes ? bytes : 1);
-    if (copy == NULL)
-        return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn,
-                              "cannot allocate %zu bytes", bytes);
-    ucmpi_dt_pack(dt, buf, count, copy);
-    return start_pair(copy, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf,
-                      count, dt, source, recvtag, comm, copy, request, fn);
+    stype = ucmpi_p2p_dt(stype);
+    rtype = ucmpi_p2p_dt(rtype);
+    if (replace) {
+        size_t bytes = (size_t)scount * (size_t)stype->size;
+        if ((copy = malloc(bytes ? bytes : 1)) == NULL)
+            return ucmpi_err_comm(comm, MPI_ERR_NO_MEM, fn,
+                                  "cannot allocate %zu bytes", bytes);
+        ucmpi_dt_pack(stype, sbuf, scount, copy);
+        sbuf = copy;
+        scount = (MPI_Count)bytes;
+        stype = MPI_BYTE;
+    }
+    return start_pair(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
+                      source, rtag, comm, copy, request, fn);
 }
 
 #pragma weak MPI_Isendrecv = PMPI_Isendrecv
@@ -132,9 +120,9 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    MPI_Datatype recvtype, int source, int recvtag,
                    MPI_Comm comm, MPI_Request *request)
 {
-    return isendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag,
-                            recvbuf, recvcount, recvtype, source, recvtag,
-                            comm, request, "MPI_Isendrecv");
+    return istart(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                  recvcount, recvtype, source, recvtag, comm, request, false,
+                  "MPI_Isendrecv");
 }
 
 #pragma weak MPI_Isendrecv_c = PMPI_Isendrecv_c
@@ -144,9 +132,9 @@ int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount,
                      MPI_Datatype recvtype, int source, int recvtag,
                      MPI_Comm comm, MPI_Request *request)
 {
-    return isendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag,
-                            recvbuf, recvcount, recvtype, source, recvtag,
-                            comm, request, "MPI_Isendrecv_c");
+    return istart(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                  recvcount, recvtype, source, recvtag, comm, request, false,
+                  "MPI_Isendrecv_c");
 }
 
 #pragma weak MPI_Isendrecv_replace = PMPI_Isendrecv_replace
@@ -154,8 +142,8 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
                            int sendtag, int source, int recvtag,
                            MPI_Comm comm, MPI_Request *request)
 {
-    return ireplace_common(buf, count, dt, dest, sendtag, source, recvtag,
-                           comm, request, "MPI_Isendrecv_replace");
+    return istart(buf, count, dt, dest, sendtag, buf, count, dt, source,
+                  recvtag, comm, request, true, "MPI_Isendrecv_replace");
 }
 
 #pragma weak MPI_Isendrecv_replace_c = PMPI_Isendrecv_replace_c
@@ -163,6 +151,6 @@ int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype dt,
                              int dest, int sendtag, int source, int recvtag,
                              MPI_Comm comm, MPI_Request *request)
 {
-    return ireplace_common(buf, count, dt, dest, sendtag, source, recvtag,
-                           comm, request, "MPI_Isendrecv_replace_c");
+    return istart(buf, count, dt, dest, sendtag, buf, count, dt, source,
+                  recvtag, comm, request, true, "MPI_Isendrecv_replace_c");
 }

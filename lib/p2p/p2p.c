@@ -1,9 +1,8 @@
 /*
- * Internal point-to-point: messages on a communicator sub-context, used by
- * the MPI entry points (lib/p2p/p2p_api.c) and by collectives, communicator
- * management and RMA.  Synchronous sends carry a flag in the tag; the
- * receiver acknowledges from the progress engine (never inside a UCX
- * callback) once the message matched.
+ * Internal point-to-point on a communicator sub-context, for the MPI entry
+ * points, collectives, communicator management and RMA.  A synchronous
+ * send flags its tag; the receiver acknowledges from the progress engine
+ * (never inside a UCX callback) once the message matched.
  */
 #include "core/failure.h"
 #include "p2p/progress_api.h"
@@ -27,8 +26,7 @@ static ack_t *acks;
 int ucmpi_p2p_acks_pending;   /* read inline by the progress engine */
 static int cap_acks;
 
-/* Called when a synchronous send's message matched a receive on c:
- * record the acknowledgement to send. */
+/* A synchronous send matched a receive on c: queue its acknowledgement. */
 static void queue_ack(ucmpi_comm_t *c, uint64_t sender_tag)
 {
     int src = ucmpi_tag_src(sender_tag);
@@ -115,13 +113,10 @@ int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
     return ucmpi_p2p_start_recv_inline(r, comm, false);
 }
 
-/* Internal standard/ready send of contiguous data (collectives, protocols;
- * single-threaded levels): UCX
- * usually completes it at once, and then no request is set up at all (the
- * shared completed request is returned).  The head of the request pool is
- * only named as the callback's argument, and taken and initialised when
- * UCX keeps the operation (its callback runs in a later progress call).
- * Returns -1 when the generic path must be used. */
+/* Internal standard/ready send of contiguous data (single-threaded
+ * levels): when UCX completes it at once no request is set up (the shared
+ * completed request is returned); the pool's head request is taken only
+ * when UCX keeps the operation.  -1: use the generic path. */
 static int isend_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
                         int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,
                         ucmpi_request_t **req)
@@ -264,10 +259,8 @@ int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     return rc;
 }
 
-/* Waiting loops call this now and then (ucmpi_request_check_peer): a
- * receive from or a send to a dead peer fails with MPI_ERR_PROC_FAILED
- * (the UCX receive is cancelled, a send UCX still holds is abandoned:
- * ucmpi_p2p_send_abandon). */
+/* Called now and then by waiting loops: a receive from or a send to a dead
+ * peer fails with MPI_ERR_PROC_FAILED (see ucmpi_p2p_send_abandon). */
 static void p2p_check_peer(void *arg)
 {
     ucmpi_request_t *r = arg;

@@ -1,5 +1,4 @@
-/* Point-to-point internals shared by lib/p2p*.c, probe, persistent and
- * buffered sends. */
+/* Point-to-point internals shared by the files of lib/p2p. */
 #ifndef UCMPI_P2P_H
 #define UCMPI_P2P_H
 
@@ -19,8 +18,7 @@ ucmpi_request_t *ucmpi_request_get_raw(void);
 /* (hidden: the paths of every message reach it without the GOT) */
 extern ucmpi_request_t *ucmpi_request_pool __attribute__((visibility("hidden"))); /* the free list */
 /* Zeroes a request in 64-byte pieces, which gcc turns into vector stores
- * (a plain memset of the whole struct became `rep stos`: 15% of a
- * message-rate loop). */
+ * (a plain memset became `rep stos`). */
 static inline void ucmpi_request_zero(ucmpi_request_t *r)
 {
     char *p = (char *)r;
@@ -69,8 +67,8 @@ static inline ucmpi_request_t *ucmpi_request_alloc_fast(int kind,
 }
 
 /* ucmpi_request_free of the usual request (no ops, a predefined type, a
- * communicator that keeps other references) without the call.  The shared
- * completed send has no communicator: ucmpi_request_free keeps it. */
+ * comm with other references) inline; the shared completed send has no
+ * comm, so ucmpi_request_free keeps it. */
 static inline void ucmpi_request_free_fast(ucmpi_request_t *r)
 {
     ucmpi_comm_t *c = r->comm;
@@ -91,21 +89,17 @@ static inline void ucmpi_request_free_fast(ucmpi_request_t *r)
  * synchronous sender was acknowledged then, not again at the receive. */
 #define UCMPI_RECV_ACKED (-1)
 
-/* World rank w runs on this node.  Such peers talk without UCX error
- * handling (lib/ucp_glue/endpoint.c), so synchronous sends to them can use
- * UCX's synchronous send, which other endpoints refuse, and carry no sync
- * flag in the tag (lib/p2p/tag.h).  Both ends decide the same way from the
- * same node map. */
+/* World rank w runs on this node: no UCX error handling towards it
+ * (lib/ucp_glue/endpoint.c), so synchronous sends use UCX's own and carry
+ * no tag flag; both ends decide alike from the node map. */
 static inline bool ucmpi_p2p_peer_local(int w)
 {
     const int *node = ucmpi_global.node_of;
     return node != NULL && node[w] == node[ucmpi_global.world_rank];
 }
 
-/* Synchronous sends to world rank w use UCX's synchronous send (no flag
- * in the tag) and small receives from it match exactly: on-node peers,
- * unless UCMPI_SYNC_FLAG_ALWAYS=1 (read once at start-up, lib/p2p/p2p.c)
- * keeps the tag-flag protocol everywhere (see lib/p2p/tag.h). */
+/* Keep the tag-flag protocol of synchronous sends for on-node peers too
+ * (UCMPI_SYNC_FLAG_ALWAYS=1, read at start-up; see lib/p2p/tag.h). */
 extern bool ucmpi_p2p_sync_flag_always;
 static inline bool ucmpi_p2p_sync_by_ucx(int w)
 {
@@ -126,9 +120,7 @@ void ucmpi_p2p_queue_sync_ack(ucmpi_comm_t *c, uint64_t sender_tag);
 extern int ucmpi_p2p_acks_pending;
 int ucmpi_p2p_send_queued_acks(void);
 /* The usual arguments of a send (recv: also wildcards) in one predicted
- * branch: initialised, a valid communicator and committed datatype,
- * count >= 0, a buffer when there is data, a real rank and tag.  Anything
- * else goes to the full checks, which name the bad argument. */
+ * branch; anything else goes to the full checks, which name the bad one. */
 static inline bool ucmpi_p2p_args_ok(const void *buf, MPI_Count count,
                                      MPI_Datatype dt, int peer, int tag,
                                      MPI_Comm comm, bool recv)
@@ -144,10 +136,9 @@ static inline bool ucmpi_p2p_args_ok(const void *buf, MPI_Count count,
 
 int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int dest, int tag, MPI_Comm comm, const char *fn);
-/* A point-to-point buffer (count, dt): MPI-4.1 leaves the datatype of an
- * empty transfer free, so count 0 with MPI_DATATYPE_NULL passes (as in
- * MPICH; collectives and RMA still check the type).  ucmpi_p2p_dt then
- * gives the paths below the checks MPI_BYTE in its place. */
+/* A point-to-point buffer: count 0 with MPI_DATATYPE_NULL passes, as
+ * MPI-4.1 leaves an empty transfer's type free; ucmpi_p2p_dt then gives
+ * the paths below MPI_BYTE in its place. */
 int ucmpi_p2p_check_buf(MPI_Comm comm, const void *buf, MPI_Count count,
                         MPI_Datatype dt, const char *fn);
 static inline MPI_Datatype ucmpi_p2p_dt(MPI_Datatype dt)

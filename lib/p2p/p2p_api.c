@@ -50,10 +50,8 @@ int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
     return rc;
 }
 
-/* The checks of the two functions above with their usual outcome inline
- * (nonblocking calls: every message pays for them).  A call that cannot
- * block does not publish its name for --timeout (rt_calls.h): only a
- * waiting loop shows it, and the next call that waits sets its own. */
+/* The checks above with their usual outcome inline.  A call that cannot
+ * block does not publish its name for --timeout (rt_calls.h). */
 static inline int check_send(const void *buf, MPI_Count count,
                              MPI_Datatype dt, int dest, int tag,
                              MPI_Comm comm, bool blocking, const char *fn)
@@ -103,8 +101,7 @@ int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn)
                               : "communication failed");
 }
 
-/* Any blocking send, out of line: the usual path below then needs no
- * stack frame of its own. */
+/* Any blocking send, out of line, so the usual path needs no stack frame. */
 static __attribute__((noinline)) int
 blocking_send_slow(const void *buf, MPI_Count count, MPI_Datatype dt,
                    int dest, int tag, MPI_Comm comm, int mode, const char *fn)
@@ -117,24 +114,21 @@ blocking_send_slow(const void *buf, MPI_Count count, MPI_Datatype dt,
     return ucmpi_p2p_report(comm, rc, fn);
 }
 
-/* A blocking entry point's slow path with the entry point's own six
- * arguments: the usual path then ends in a jump either way and needs no
- * stack frame (see nb_slow_t). */
+/* A blocking entry point's slow path with its own six arguments: the
+ * usual path then ends in a jump either way, with no stack frame. */
 typedef int (*send_slow_t)(const void *buf, MPI_Count count, MPI_Datatype dt,
                            int dest, int tag, MPI_Comm comm);
 
 /* The bodies below are forced inline into each entry point: one call
- * layer less on every message (the fast path is a few dozen instructions
- * and a call with six arguments costs a good part of it). */
+ * layer less on every message. */
 static inline __attribute__((always_inline)) int
 blocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
               int dest, int tag, MPI_Comm comm, int mode,
               const char *fn, send_slow_t slow)
 {
     /* the usual case straight to the glue, a tail call that reports its
-     * own errors: one call on the path a message's latency waits for
-     * (comm is valid, dest a rank; below MPI_THREAD_MULTIPLE the send's
-     * number is a plain increment, ucmpi_p2p_send_direct's next_seq) */
+     * own errors (below MPI_THREAD_MULTIPLE the send's number is a plain
+     * increment) */
     if (__builtin_expect(mode != UCMPI_SEND_SYNC &&
                          ucmpi_p2p_args_ok(buf, count, dt, dest, tag, comm,
                                            false) && dt->contig &&
@@ -185,16 +179,15 @@ nonblocking_send_slow(const void *buf, MPI_Count count, MPI_Datatype dt,
     return MPI_SUCCESS;
 }
 
-/* An entry point's slow path with the entry point's own seven arguments:
- * its usual path then ends in a jump either way and needs no stack frame
- * (nine arguments would not fit the caller's). */
+/* A nonblocking entry point's slow path with its own seven arguments
+ * (nine would not fit the caller's frame; see send_slow_t). */
 typedef int (*nb_slow_t)(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int peer, int tag, MPI_Comm comm,
                          MPI_Request *request);
 
 /* The usual nonblocking call: valid arguments naming a rank (receives:
- * or MPI_ANY_SOURCE), contiguous data of a predefined type, a request in
- * the pool, below MPI_THREAD_MULTIPLE (see ucmpi_p2p_pop_fast). */
+ * or MPI_ANY_SOURCE), contiguous predefined data, a request in the pool,
+ * below MPI_THREAD_MULTIPLE. */
 static inline bool nb_usual(const void *buf, MPI_Count count,
                             MPI_Datatype dt, int peer, int tag,
                             MPI_Comm comm, MPI_Request *request, bool recv)
@@ -349,9 +342,8 @@ recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src,
             int tag, MPI_Comm comm, MPI_Status *status,
             const char *fn)
 {
-    /* the usual case (see blocking_send); src is a rank or MPI_ANY_SOURCE,
-     * and a single-threaded receive may post without the lock: a tail
-     * call into the glue, which reports errors as the call named here */
+    /* the usual case (see blocking_send): a tail call into the glue,
+     * which reports errors as the call named here */
     if (__builtin_expect(ucmpi_p2p_args_ok(buf, count, dt, src, tag, comm,
                                            true) && dt->contig &&
                          ucmpi_global.thread_level != MPI_THREAD_MULTIPLE &&
@@ -379,9 +371,8 @@ irecv_slow(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
     return MPI_SUCCESS;
 }
 
-/* The usual case (a rank or MPI_ANY_SOURCE, below MPI_THREAD_MULTIPLE,
- * nothing stashed by a send cancellation) ends in a tail call to the
- * glue, as nonblocking_send. */
+/* The usual case (nothing stashed by a send cancellation) ends in a tail
+ * call to the glue, as nonblocking_send. */
 static inline __attribute__((always_inline)) int
 irecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
              int src, int tag, MPI_Comm comm, MPI_Request *request,

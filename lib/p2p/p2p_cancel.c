@@ -1,8 +1,6 @@
 /*
  * Send cancellation (protocol in p2p_cancel.h): the sender's side, the
- * receiver's stash of messages taken out of UCX, and the work the UCX
- * callbacks leave for the progress engine (drop a message, reply, resolve
- * the sender's request).
+ * receiver's stash, and the work UCX callbacks leave for progress.
  */
 #include "core/failure.h"
 #include "p2p/progress_api.h"

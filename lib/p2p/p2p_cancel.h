@@ -1,32 +1,23 @@
 /*
- * Cancelling sends (MPI_Cancel on a send request).  UCX 1.13 cannot recall
- * a send (ucp_request_cancel only removes posted receives), so the sender
- * asks the receiver: an active message on the same endpoint as the data,
- * hence processed after the message arrived.  The receiver moves every
- * unexpected message of that sender and communicator out of UCX into a
- * stash (keeping their order); if the message is there it is dropped
- * unreceived and the reply says "cancelled", else it was matched already.
- * Later receives and probes look at the stash before UCX.
+ * Cancelling sends.  UCX cannot recall a send, so the sender asks the
+ * receiver with an active message on the data's endpoint (processed after
+ * the data arrived).  The receiver moves that sender's unexpected messages
+ * on the communicator out of UCX into a stash, in order; if the message is
+ * there it is dropped and the reply says "cancelled", else it had matched.
+ * Receives and probes look at the stash before UCX.  The message to cancel
+ * is the newest of its envelope, certain only when no later send went to
+ * that peer (per-peer send numbers); otherwise the cancel fails.
  *
- * Which stashed message is the one to cancel: a message is identified as
- * the newest of its envelope, which is only certain when no later
- * point-to-point send went to that peer (per-peer send numbers); otherwise
- * the cancel fails and the message is delivered normally.
- *
- * MPI_THREAD_MULTIPLE: the stash is changed under the big lock (UCX
- * callbacks run inside ucmpi_progress, which holds it).  Two windows are
- * closed without putting a lock on the fast paths until a cancel happens:
- * - a receive between its look at the stash and its UCX post could miss a
- *   message moved into the stash meanwhile.  Receives count themselves in
- *   ucmpi_p2p_recv_posting; the first stashing sets ucmpi_p2p_stash_guard,
- *   after which receives post under the lock, and a stashing that finds a
- *   counted receive in flight declines (the cancel fails, allowed).
- * - a send numbered by one thread while another cancels: the canceller
- *   raises ucmpi_p2p_cancelling before it checks "newest"; a send that
- *   sees it waits on the lock until the cancel's message is out, so it
- *   goes behind it; one that does not see it was seen by the check.
- * (Both are Dekker-style: each side writes its flag, then reads the
- * other's, with sequentially consistent atomics.)
+ * MPI_THREAD_MULTIPLE (the stash changes under the big lock) closes two
+ * windows without a lock on the fast paths, Dekker-style (each side writes
+ * its flag, then reads the other's, sequentially consistent):
+ * - a receive between its stash look and its UCX post: receives count
+ *   themselves in ucmpi_p2p_recv_posting; after the first stashing
+ *   (ucmpi_p2p_stash_guard) they post under the lock, and a stashing that
+ *   sees a counted receive declines (the cancel fails, allowed).
+ * - a send numbered while another thread cancels: the canceller raises
+ *   ucmpi_p2p_cancelling before checking "newest"; a send that sees it
+ *   waits on the lock until the cancel's message is out.
  */
 #ifndef UCMPI_P2P_CANCEL_H
 #define UCMPI_P2P_CANCEL_H

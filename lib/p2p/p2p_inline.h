@@ -1,7 +1,7 @@
 /*
- * The message paths every nonblocking call takes, inline in both the
- * internal API (lib/p2p/p2p.c) and the entry points (lib/p2p/p2p_api.c): a call
- * layer with seven arguments is a good part of an Isend's own cost.
+ * The message paths of every nonblocking call, inline in both the internal
+ * API (p2p.c) and the entry points (p2p_api.c): a call layer with seven
+ * arguments is a good part of an Isend's cost.
  */
 #ifndef UCMPI_P2P_INLINE_H
 #define UCMPI_P2P_INLINE_H
@@ -39,11 +39,8 @@ static inline void *ucmpi_p2p_contig_addr(const void *buf, MPI_Datatype dt,
 }
 
 /* Receive buffers up to this size match exactly (UCX's hashed expected
- * queue) when the sender never flags its tag: 80 fewer instructions a
- * message, 3-4% lower 8-64 B latency.  Larger ones keep the flag-ignoring
- * wildcard match, which measured 2-7% faster from 128 B to 4 KiB (the hash
- * buckets are two more cache lines, evicted by the data copies).  Both
- * forms match the same messages, and UCX keeps their order. */
+ * queue), larger ones with the flag-ignoring wildcard: each was faster in
+ * its range (docs/tuning.md); both match the same messages in order. */
 #define EXACT_RECV_MAX 64
 
 /* Receive tag and mask from comm rank src (world rank world >= 0) into a
@@ -137,10 +134,9 @@ ucmpi_p2p_start_recv_inline(ucmpi_request_t *r, ucmpi_comm_t *comm,
     return rc;
 }
 
-/* User standard/ready send of contiguous data (UCMPI_CTX_P2P): a request
- * of its own, which MPI_Cancel may use even after UCX completed the send
- * (lib/p2p/p2p_cancel.h), set up before posting (MPI_THREAD_MULTIPLE: another
- * thread's progress may run the callback at once). */
+/* User standard/ready send of contiguous data: a request of its own (for
+ * MPI_Cancel even after UCX completed the send), set up before posting as
+ * another thread's progress may run the callback at once. */
 static inline __attribute__((always_inline)) int
 ucmpi_p2p_isend_post(ucmpi_request_t *r, const void *buf, MPI_Count count,
                      MPI_Datatype dt, int dest, int tag, ucmpi_comm_t *comm)
@@ -160,10 +156,9 @@ ucmpi_p2p_isend_post(ucmpi_request_t *r, const void *buf, MPI_Count count,
         ucmpi_p2p_contig_addr(buf, dt, bytes), bytes);
 }
 
-/* The entry points' usual cases below do no call but the last (a jump),
- * so they need no stack frame: the caller made sure of a predefined type,
- * a request in the pool and a level below MPI_THREAD_MULTIPLE, which
- * leaves out ucmpi_dt_retain, the pool's growth and the locked paths. */
+/* Pops a request without a call, so the entry points' usual cases need no
+ * stack frame: the caller made sure of a predefined type, a request in the
+ * pool and a level below MPI_THREAD_MULTIPLE. */
 static inline ucmpi_request_t *ucmpi_p2p_pop_fast(int kind, ucmpi_comm_t *c)
 {
     ucmpi_request_t *r = ucmpi_request_pool;
@@ -253,10 +248,8 @@ ucmpi_p2p_irecv_inline(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     return ucmpi_p2p_start_recv_inline(r, comm, true);
 }
 
-/* The parameters of a blocking send and what its rare outcomes need, in
- * one object: the compiler then keeps nothing in registers across the
- * glue's call (no saves and restores on the usual path, which a message's
- * latency waits for). */
+/* A blocking send's parameters and what its rare outcomes need, in one
+ * object: nothing is kept in registers across the glue's call. */
 typedef struct {
     ucmpi_ucx_wait_t w;
     ucmpi_comm_t *comm;
@@ -288,9 +281,8 @@ ucmpi_p2p_send_contig(int world, uint64_t tag, const void *buf, size_t len,
     return ucmpi_p2p_send_contig_end(&f, rc);
 }
 
-/* Blocking standard/ready send of contiguous data to rank dest >= 0: no
- * request (UCX completes it at once, or the glue waits for it).  Errors
- * go through comm's handler as call fn unless fn is NULL. */
+/* Blocking standard/ready send of contiguous data to rank dest >= 0
+ * without a request; errors to comm's handler as call fn unless NULL. */
 static inline __attribute__((always_inline)) int
 ucmpi_p2p_send_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
                       int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,

@@ -1,22 +1,12 @@
 /*
- * Partitioned point-to-point (MPI-4.1 chapter 4): MPI_Psend_init,
- * MPI_Precv_init, MPI_Pready(_range, _list), MPI_Parrived.
- *
- * Protocol.  MPI_Psend_init sends a 16-byte header (message size and a
- * channel number the sender picks) tagged with the user's tag; each
- * MPI_Precv_init posts the receive of one header.  Headers travel in init
- * order and UCX matches them in posting order, so sends and receives pair
- * up in init order, as the standard requires.  Each round, once every
- * partition is ready, the whole buffer goes as one message tagged with the
- * channel: the user's request itself is the UCX transfer, so its
- * completion needs no hook.  Send and receive may partition the buffer
- * differently (only the total must match); MPI_Parrived reports a
- * partition once the message is in.
- *
- * Tags.  This traffic uses the acknowledgement sub-context with bit 20 of
- * the source field set (bit 19 too for data): acknowledgement receives
- * name an exact source below 2^19, so they never match it, and no user
- * receive looks there.
+ * Partitioned point-to-point (MPI-4.1 chapter 4).  MPI_Psend_init sends a
+ * 16-byte header (size, a channel the sender picks) on the user's tag;
+ * each MPI_Precv_init posts the receive of one, so sends and receives pair
+ * up in init order.  Each round, once every partition is ready, the whole
+ * buffer goes as one message on the channel (the user's request is the
+ * UCX transfer); the two sides may partition differently.
+ * Tags: the ACK sub-context with source bit 20 (bit 19 too for data),
+ * which acknowledgement receives (exact sources below 2^19) never match.
  */
 #include "p2p/progress_api.h"
 #include "p2p/pt2pt.h"
@@ -117,13 +107,10 @@ static void unlink_pending(part_t *p)
     }
 }
 
-/* Progress hook: started receives whose header came in.  It leaves once
- * nothing is left for it: while any hook is registered the
- * single-operation waits take the engine's full progress path instead of
- * UCX progress alone (lib/p2p/progress.h).  hook_on changes under part_lock
- * with the lists, so a receive queued meanwhile registers it again (under
- * MPI_THREAD_MULTIPLE that registration waits for the big lock, which the
- * engine holds around this hook until it has unregistered). */
+/* Progress hook: started receives whose header came in.  It unregisters
+ * when idle (any hook sends single-operation waits to the full progress
+ * path); hook_on changes under part_lock with the lists, so a receive
+ * queued meanwhile registers it again. */
 static int part_progress(void)
 {
     int events = 0, leave;
@@ -161,9 +148,8 @@ static int part_progress(void)
     return events;
 }
 
-/* After queueing on pending or zombies (part_lock held): 1 when the
- * caller must register the hook once it dropped part_lock (registering
- * takes the big lock, which the engine holds while it runs the hook). */
+/* After queueing on pending or zombies (part_lock held): 1 when the caller
+ * must register the hook after dropping part_lock (it takes the big lock). */
 static int want_hook(void)
 {
     if (hook_on)
@@ -227,8 +213,7 @@ static int part_cancel(ucmpi_request_t *r)
                           "partitioned requests cannot be cancelled");
 }
 
-/* The UCX completion reports the data message's envelope: give the
- * user's source and tag instead. */
+/* Give the user's source and tag, not the data message's envelope. */
 static int on_complete(ucmpi_request_t *r)
 {
     if (r->p2p.peer != MPI_PROC_NULL) {
@@ -317,11 +302,14 @@ static int check_init(const void *buf, int partitions, MPI_Count count,
     return MPI_SUCCESS;
 }
 
-/* Sender: the header, sent now so that pairs match in init order; 16
- * bytes go eagerly, so waiting for it is local. */
-static int send_header(part_t *p, ucmpi_comm_t *c, int tag)
+/* The header: the sender sends it now so that pairs match in init order
+ * (16 bytes go eagerly, so waiting for it is local); the receiver posts
+ * its receive. */
+static int header(part_t *p, ucmpi_comm_t *c, int tag)
 {
-    ucmpi_request_t *h = ucmpi_request_alloc(UCMPI_REQ_SEND, c);
+    ucmpi_request_t *h = ucmpi_request_alloc(
+        p->is_send ? UCMPI_REQ_SEND : UCMPI_REQ_RECV, c);
+    uint64_t rtag, mask;
 
     if (h == NULL)
         return MPI_ERR_NO_MEM;
@@ -330,6 +318,13 @@ static int send_header(part_t *p, ucmpi_comm_t *c, int tag)
     h->p2p.dt = MPI_BYTE;
     h->p2p.peer = p->req->p2p.peer;
     h->p2p.world_peer = p->req->p2p.world_peer;
+    if (!p->is_send) {
+        ucmpi_tag_recv(c->ctx, UCMPI_CTX_ACK, PART_SRC | h->p2p.peer, tag,
+                       &rtag, &mask);
+        p->hreq = h;
+        ucmpi_p2p_post_recv(h, rtag, mask, 0, NULL);   /* errors complete h */
+        return MPI_SUCCESS;
+    }
     int rc = ucmpi_p2p_post_send(h, h->p2p.world_peer,
                                  ucmpi_tag_make(c->ctx, UCMPI_CTX_ACK,
                                                 PART_SRC | c->rank, tag));
@@ -337,24 +332,6 @@ static int send_header(part_t *p, ucmpi_comm_t *c, int tag)
         rc = ucmpi_request_wait(h);
     ucmpi_request_free(h);
     return rc;
-}
-
-static int post_header_recv(part_t *p, ucmpi_comm_t *c, int src, int tag)
-{
-    ucmpi_request_t *h = ucmpi_request_alloc(UCMPI_REQ_RECV, c);
-    uint64_t rtag, mask;
-
-    if (h == NULL)
-        return MPI_ERR_NO_MEM;
-    h->p2p.buf = &p->hdr;
-    h->p2p.count = sizeof(p->hdr);
-    h->p2p.dt = MPI_BYTE;
-    h->p2p.peer = src;
-    h->p2p.world_peer = p->req->p2p.world_peer;
-    ucmpi_tag_recv(c->ctx, UCMPI_CTX_ACK, PART_SRC | src, tag, &rtag, &mask);
-    p->hreq = h;
-    ucmpi_p2p_post_recv(h, rtag, mask, 0, NULL);   /* errors complete h */
-    return MPI_SUCCESS;
 }
 
 static int part_init(const void *buf, int partitions, MPI_Count count,
@@ -396,14 +373,11 @@ static int part_init(const void *buf, int partitions, MPI_Count count,
     p->hdr.bytes = (uint64_t)(partitions * count * dt->size);
     if (peer != MPI_PROC_NULL) {
         r->p2p.world_peer = ucmpi_comm_peer_world(comm, peer);
-        if (is_send) {
+        if (is_send)
             p->hdr.channel =
                 __atomic_fetch_add(&next_channel, 1, __ATOMIC_RELAXED) &
                 UCMPI_TAG_MAX;
-            rc = send_header(p, comm, tag);
-        } else {
-            rc = post_header_recv(p, comm, peer, tag);
-        }
+        rc = header(p, comm, tag);
         if (rc != MPI_SUCCESS) {
             ucmpi_request_free(r);
             return ucmpi_err_comm(comm, rc, fn, "cannot reach rank %d", peer);
@@ -491,22 +465,9 @@ static int check_ready(MPI_Request r, const char *fn)
     return rc;
 }
 
-#pragma weak MPI_Pready = PMPI_Pready
-int PMPI_Pready(int partition, MPI_Request request)
+static int ready_range(int partition_low, int partition_high,
+                       MPI_Request request, const char *fn)
 {
-    int rc = check_ready(request, "MPI_Pready");
-    if (rc == MPI_SUCCESS)
-        rc = check_partition(request, partition, "MPI_Pready");
-    if (rc == MPI_SUCCESS)
-        rc = mark_ready(request, partition, "MPI_Pready");
-    return rc;
-}
-
-#pragma weak MPI_Pready_range = PMPI_Pready_range
-int PMPI_Pready_range(int partition_low, int partition_high,
-                      MPI_Request request)
-{
-    const char *fn = "MPI_Pready_range";
     int rc = check_ready(request, fn);
     if (rc == MPI_SUCCESS)
         rc = check_partition(request, partition_low, fn);
@@ -519,6 +480,20 @@ int PMPI_Pready_range(int partition_low, int partition_high,
     for (int i = partition_low; rc == MPI_SUCCESS && i <= partition_high; i++)
         rc = mark_ready(request, i, fn);
     return rc;
+}
+
+#pragma weak MPI_Pready = PMPI_Pready
+int PMPI_Pready(int partition, MPI_Request request)
+{
+    return ready_range(partition, partition, request, "MPI_Pready");
+}
+
+#pragma weak MPI_Pready_range = PMPI_Pready_range
+int PMPI_Pready_range(int partition_low, int partition_high,
+                      MPI_Request request)
+{
+    return ready_range(partition_low, partition_high, request,
+                       "MPI_Pready_range");
 }
 
 #pragma weak MPI_Pready_list = PMPI_Pready_list

@@ -53,9 +53,8 @@ static int check(int source, int tag, MPI_Comm comm, const char *fn)
     return rc;
 }
 
-/* The stash, then UCX: messages a send cancellation took out of UCX are
- * older.  One lock over both, so a stashing in another thread cannot
- * pass us between them. */
+/* The stash, then UCX (stashed messages are older), under one lock so
+ * that another thread's stashing cannot pass us between them. */
 static int look_once(uint64_t rtag, uint64_t mask, int remove, matched_t *m)
 {
     ucmpi_lock();
@@ -69,9 +68,8 @@ static int look_once(uint64_t rtag, uint64_t mask, int remove, matched_t *m)
     return found;
 }
 
-/* One look (two if the first missed and progress found events); a
- * miss of the nonblocking probes, which programs spin on, lets the
- * progress engine give the core away (lib/p2p/progress_poll.h). */
+/* One look (two if progress found events after a miss); a miss of a
+ * nonblocking probe may give the core away (lib/p2p/progress_poll.h). */
 static int look(int source, int tag, MPI_Comm comm, int remove, matched_t *m,
                 bool poll)
 {
@@ -97,41 +95,6 @@ static void wait_look(int source, int tag, MPI_Comm comm, int remove,
     ucmpi_rt_wait_done();
 }
 
-#pragma weak MPI_Iprobe = PMPI_Iprobe
-int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
-                MPI_Status *status)
-{
-    int rc = check(source, tag, comm, "MPI_Iprobe");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (source == MPI_PROC_NULL) {
-        *flag = 1;
-        proc_null_status(status);
-        return MPI_SUCCESS;
-    }
-    matched_t m;
-    *flag = look(source, tag, comm, 0, &m, true);
-    if (*flag)
-        fill_status(status, m.sender_tag, m.len);
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Probe = PMPI_Probe
-int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
-{
-    int rc = check(source, tag, comm, "MPI_Probe");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (source == MPI_PROC_NULL) {
-        proc_null_status(status);
-        return MPI_SUCCESS;
-    }
-    matched_t m;
-    wait_look(source, tag, comm, 0, &m);
-    fill_status(status, m.sender_tag, m.len);
-    return MPI_SUCCESS;
-}
-
 /* A matched message becomes a request holding the UCX handle; a
  * synchronous sender is acknowledged now, since matching happened. */
 static int make_message(MPI_Comm comm, matched_t *m, MPI_Message *message,
@@ -155,41 +118,59 @@ static int make_message(MPI_Comm comm, matched_t *m, MPI_Message *message,
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Improbe = PMPI_Improbe
-int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
-                 MPI_Message *message, MPI_Status *status)
+/* The four probes: flag NULL waits for a message; message NULL only
+ * looks, else the message is taken out (matched probe). */
+static int probe(int source, int tag, MPI_Comm comm, int *flag,
+                 MPI_Message *message, MPI_Status *status, const char *fn)
 {
-    int rc = check(source, tag, comm, "MPI_Improbe");
+    int rc = check(source, tag, comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
-        *flag = 1;
-        *message = MPI_MESSAGE_NO_PROC;
+        if (flag != NULL)
+            *flag = 1;
+        if (message != NULL)
+            *message = MPI_MESSAGE_NO_PROC;
         proc_null_status(status);
         return MPI_SUCCESS;
     }
     matched_t m;
-    *flag = look(source, tag, comm, 1, &m, true);
-    if (!*flag)
+    int remove = message != NULL;
+    if (flag == NULL)
+        wait_look(source, tag, comm, remove, &m);
+    else if (!(*flag = look(source, tag, comm, remove, &m, true)))
         return MPI_SUCCESS;
-    return make_message(comm, &m, message, status, "MPI_Improbe");
+    if (message != NULL)
+        return make_message(comm, &m, message, status, fn);
+    fill_status(status, m.sender_tag, m.len);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Iprobe = PMPI_Iprobe
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
+                MPI_Status *status)
+{
+    return probe(source, tag, comm, flag, NULL, status, "MPI_Iprobe");
+}
+
+#pragma weak MPI_Probe = PMPI_Probe
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    return probe(source, tag, comm, NULL, NULL, status, "MPI_Probe");
+}
+
+#pragma weak MPI_Improbe = PMPI_Improbe
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
+                 MPI_Message *message, MPI_Status *status)
+{
+    return probe(source, tag, comm, flag, message, status, "MPI_Improbe");
 }
 
 #pragma weak MPI_Mprobe = PMPI_Mprobe
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
                 MPI_Status *status)
 {
-    int rc = check(source, tag, comm, "MPI_Mprobe");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (source == MPI_PROC_NULL) {
-        *message = MPI_MESSAGE_NO_PROC;
-        proc_null_status(status);
-        return MPI_SUCCESS;
-    }
-    matched_t m;
-    wait_look(source, tag, comm, 1, &m);
-    return make_message(comm, &m, message, status, "MPI_Mprobe");
+    return probe(source, tag, comm, NULL, message, status, "MPI_Mprobe");
 }
 
 /* Turns a matched message into a running receive into (buf, count, dt). */

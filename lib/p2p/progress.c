@@ -1,12 +1,8 @@
 /*
  * The one progress engine: drives the UCX worker, sends queued protocol
- * messages and runs every registered hook (collective schedules, RMA,
- * generalized requests).  Waiting loops call ucmpi_progress() and, when it
- * found nothing, ucmpi_progress_idle(), which yields the core to other
- * ranks when the node is oversubscribed.
- *
- * ucmpi_progress() sits in every waiting loop, so its fast path (single
- * threaded, no acknowledgement queued, no hook) is one UCX progress call.
+ * messages and runs the registered hooks; ucmpi_progress_idle() yields the
+ * core on an oversubscribed node.  The fast path (single-threaded, nothing
+ * queued, no hook) is one UCX progress call.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_OR */
 #include "p2p/progress_api.h"
@@ -27,15 +23,10 @@
 
 #define MAX_HOOKS 16
 #define CPUS_KEY "ucmpi.cpus"
-/* Longest sleep of an idle rank in wait mode block.  8 ranks on 2 cores
- * at load 25 (bench/oversub, 300 rounds, interleaved): 1 ms left shm
- * collectives 1.3 s, 100-250 us 0.28-0.49 s, 20 us 1.5 s (the sleepers'
- * wake-ups take the CPU). */
+/* Longest sleep of an idle rank in wait mode block (bench/oversub). */
 #define BLOCK_SLEEP_NS 100000L
-/* Idle turns (spins) before blocking: 64 polls, then 64 yields, which hand
- * the core to a rank of the same session (mpiexec keeps oversubscribed
- * ranks in its own) at less cost than a sleep; shm collective waits sleep
- * on their futex from their 16th turn on (lib/coll/shm/shm_wait.c). */
+/* Idle turns before blocking: 64 polls, then 64 yields, which hand the
+ * core to another rank at less cost than a sleep. */
 #define BLOCK_AFTER 128
 /* Idle turns between yields of wait mode poll on an oversubscribed node. */
 #define POLL_YIELD_EVERY 64
@@ -112,9 +103,7 @@ void ucmpi_progress_idle(unsigned spins)
     ucmpi_rt_waiting();
     if (wait_mode == WAIT_POLL) {
         /* forced on an oversubscribed node: a poller that never yields
-         * keeps the rank it waits for off this core for a whole slice
-         * (ranks done with a lock loop, spinning in MPI_Barrier, made
-         * each grant of the others cost ~3 ms) */
+         * keeps the rank it waits for off this core for a whole slice */
         if (oversubscribed && spins % POLL_YIELD_EVERY == 0)
             sched_yield();
         return;
@@ -125,9 +114,8 @@ void ucmpi_progress_idle(unsigned spins)
         sched_yield();
         return;
     }
-    /* block: sleep on the worker's event fd, at most BLOCK_SLEEP_NS (so
-     * hooks and shared-memory collectives, which signal no event, still
-     * move; without hooks UCX wakes us as soon as a message comes) */
+    /* block: sleep on the worker's event fd at most BLOCK_SLEEP_NS (hooks
+     * and shared-memory collectives signal no event) */
     ucmpi_lock();
     int armed = ucmpi_progress_num_hooks > 0 || ucmpi_ucx_arm() == 0;
     ucmpi_unlock();
@@ -138,10 +126,9 @@ void ucmpi_progress_idle(unsigned spins)
     }
 }
 
-/* An idle turn of a wait that ends as soon as the rank waited for gets
- * to run: when oversubscribed, hand the core over at once (a system call
- * costs ~1 us on this VM, as much as 25 pauses: spinning first only
- * delays the rank that would end the wait; see lib/coll/shm/shm_wait.c). */
+/* An idle turn of a wait that ends as soon as the rank waited for runs:
+ * when oversubscribed, hand the core over at once (spinning first only
+ * delays that rank). */
 void ucmpi_progress_yield(void)
 {
     ucmpi_rt_waiting();
@@ -149,13 +136,10 @@ void ucmpi_progress_yield(void)
         sched_yield();
 }
 
-/* The turn after a progress call that saw `events`, in a wait that only
- * one given rank can end (a ticket lock's next holder, lib/rma/lock.c;
- * an RMA completion that needs its target's progress, rma_ops.c):
- * when the node has more ranks than cores, hand the core over every
- * turn, busy or not, even in wait mode poll.  A waiter that keeps it
- * costs a time slice per grant: MPICH rma/contention_putget took 73-150 s
- * or hung polling at 4 ranks on 2 cores. */
+/* The turn after a progress call that saw `events`, in a wait only one
+ * given rank can end (a ticket lock's next holder, an RMA completion that
+ * needs its target's progress): on an oversubscribed node hand the core
+ * over every turn, even in wait mode poll, or each grant costs a slice. */
 void ucmpi_progress_handoff(int events, unsigned *spins)
 {
     if (events == 0)
@@ -187,9 +171,8 @@ int ucmpi_progress_publish(void)
     return ucmpi_rt_put(CPUS_KEY, &set, sizeof(set));
 }
 
-/* Cores the ranks of this node may use: the union of their affinity masks
- * (a rank bound to one core must not conclude that the node has one), or
- * the online CPUs when a mask is missing. */
+/* Cores the ranks of this node may use: the union of their affinity
+ * masks, or the online CPUs when a mask is missing. */
 static long node_cores(void)
 {
     long online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -213,9 +196,8 @@ static long node_cores(void)
 }
 
 /* Chooses the wait mode from UCMPI_WAIT_MODE: auto yields when this node
- * runs more ranks than its ranks have cores.  (block helps oversubscribed
- * p2p but makes RMA over TCP ~5x slower, since a rank polling a remote
- * lock word sleeps each turn (docs/tuning.md); so it stays opt-in.) */
+ * runs more ranks than cores (block stays opt-in: it slows RMA over TCP,
+ * docs/tuning.md). */
 void ucmpi_progress_init(void)
 {
     const char *m = ucmpi_config_str("WAIT_MODE");

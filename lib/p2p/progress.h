@@ -1,8 +1,7 @@
 /*
- * Inline fast paths of the progress engine (lib/p2p/progress.c) for the loops
- * that wait on one operation: a message's round trip is a few hundred
- * instructions, and a waiting loop that costs 170 a turn instead of 110
- * adds its half to every message's latency.
+ * Inline fast paths of the progress engine (lib/p2p/progress.c) for the
+ * loops that wait on one operation: their turn is part of every
+ * message's latency.
  */
 #ifndef UCMPI_PROGRESS_H
 #define UCMPI_PROGRESS_H
@@ -11,9 +10,8 @@
 #include "p2p/progress_api.h"
 #include "ucp_glue/ucx.h"
 
-/* Registered hooks (lib/p2p/progress.c) and queued Ssend acknowledgements
- * (lib/p2p/p2p.c): while both are 0 below MPI_THREAD_MULTIPLE, progress is
- * one UCX progress call. */
+/* Registered hooks and queued Ssend acknowledgements: while both are 0
+ * below MPI_THREAD_MULTIPLE, progress is one UCX progress call. */
 extern int ucmpi_progress_num_hooks __attribute__((visibility("hidden")));
 extern int ucmpi_p2p_acks_pending __attribute__((visibility("hidden")));
 /* 1 in wait mode poll: idle turns only publish "waiting" once. */
@@ -24,9 +22,8 @@ extern int ucmpi_progress_polling __attribute__((visibility("hidden")));
 extern int ucmpi_progress_poll_gate __attribute__((visibility("hidden")));
 void ucmpi_progress_poll_idle(int events);
 
-/* After a call a program may spin on (MPI_Test*, MPI_Iprobe,
- * MPI_Parrived, MPI_Win_test, ...) found nothing; `events`: what its
- * progress call saw.  Not oversubscribed: one predicted branch. */
+/* A call a program may spin on (MPI_Test*, MPI_Iprobe, ...) found
+ * nothing; `events`: what its progress call saw. */
 static inline void ucmpi_progress_poll_miss(int events)
 {
     if (__builtin_expect(ucmpi_progress_poll_gate, 0))
@@ -56,11 +53,8 @@ static inline void ucmpi_progress_idle_fast(unsigned spins)
 
 /* A waiting loop's progress and idle steps, with what stays true between
  * turns kept in registers: whether UCX progress alone is enough (it can
- * only change when a turn saw events: below MPI_THREAD_MULTIPLE only
- * callbacks run inside progress queue acknowledgements or hooks), and
- * whether polling already published "waiting" (then idle turns have
- * nothing to do).  A turn of the single-operation loops is what a message
- * waits for on average: ~30 instructions of bookkeeping were half of it. */
+ * change only in a turn that saw events) and whether polling already
+ * published "waiting". */
 typedef struct {
     unsigned spins;   /* turns without events */
     bool fast;        /* ucmpi_progress_ucx_only() */

@@ -5,8 +5,7 @@
 #ifndef UCMPI_P2P_PROGRESS_API_H
 #define UCMPI_P2P_PROGRESS_API_H
 
-/* One call drives UCX and every registered hook; returns events seen.
- * Never blocks. */
+/* Drives UCX and every registered hook once (never blocks); events seen. */
 int ucmpi_progress(void);
 /* Hooks return the number of events they handled (0 when idle). */
 typedef int (*ucmpi_progress_fn_t)(void);
@@ -17,9 +16,8 @@ void ucmpi_progress_unregister(ucmpi_progress_fn_t fn);
 void ucmpi_progress_idle(unsigned spins);
 /* Idle turn that yields at once when oversubscribed (lib/p2p/progress.c). */
 void ucmpi_progress_yield(void);
-/* Turn of a wait only one given rank can end, after progress saw events:
- * counts idle turns in *spins; yields whenever the node is oversubscribed,
- * whatever the wait mode, else idles as ucmpi_progress_idle(*spins). */
+/* Turn of a wait only one given rank can end (see
+ * ucmpi_progress_handoff in progress.c); counts idle turns in *spins. */
 void ucmpi_progress_handoff(int events, unsigned *spins);
 
 #endif

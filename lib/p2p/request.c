@@ -1,9 +1,7 @@
 /*
- * Request objects come from a free list grown in slabs: no malloc on the
- * fast path.  Slabs are kept until MPI_Finalize.  Each pool request has
- * UCMPI_REQ_UCX_ROOM bytes in front of it where UCX can keep its own
- * request (lib/ucp_glue/tag.c): a receive then takes nothing from UCX's
- * request pool and gives nothing back.
+ * Requests come from a free list grown in slabs (kept until MPI_Finalize):
+ * no malloc on the fast path.  Each has UCMPI_REQ_UCX_ROOM bytes in front
+ * for UCX's own request, so a receive takes nothing from UCX's pool.
  */
 #include "p2p/request.h"
 #include "datatype/datatype.h"
@@ -104,9 +102,8 @@ ucmpi_request_t *ucmpi_request_alloc(int kind, ucmpi_comm_t *comm)
     return r;
 }
 
-/* Sends UCX completed at once share this request: it is complete, has the
- * empty status and is never freed (MPICH hands out a shared completed
- * request the same way). */
+/* Sends UCX completed at once share this request: complete, empty status,
+ * never freed (as MPICH's shared completed request). */
 ucmpi_request_t ucmpi_request_send_done = {
     .magic = UCMPI_MAGIC_REQUEST,
     .kind = UCMPI_REQ_SEND,
@@ -154,11 +151,9 @@ int ucmpi_request_wait(ucmpi_request_t *req)
     return req->status.MPI_ERROR;
 }
 
-/* MPI_Finalize, before endpoints close: persistent requests the user
- * never freed (inactive, or complete but not waited) release what they
- * own: a collective's schedule, comm and datatype references (MPICH
- * comm/inactive_reqs).  The standard lets them outlive the program's
- * use; an active incomplete one is the program's error and is left. */
+/* MPI_Finalize, before endpoints close: inactive or complete persistent
+ * requests the user never freed release their schedules, comm and
+ * datatype references (MPICH comm/inactive_reqs). */
 static void release_live(void *unused)
 {
     (void)unused;

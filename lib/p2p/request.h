@@ -88,8 +88,7 @@ static inline bool ucmpi_request_inactive(const ucmpi_request_t *r)
 }
 /* Progress until complete; returns status.MPI_ERROR of the request. */
 int ucmpi_request_wait(ucmpi_request_t *req);
-/* Waiting loops call this now and then (e.g. every 1024 idle spins): a
- * receive from a peer that died completes with MPI_ERR_PROC_FAILED. */
+/* Called now and then by waiting loops: fails a receive from a dead peer. */
 void ucmpi_request_check_peer(ucmpi_request_t *req);
 
 #endif

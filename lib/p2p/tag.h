@@ -8,17 +8,12 @@
 #include "ucp_glue/tag.h"
 
 /* The MPI-tag field of a collective message (sub-context UCMPI_CTX_COLL):
- *   [23:16]  signature (ucmpi_coll_sig): the collective, its algorithm and
- *            shape (0: unsigned, communicator management; 0xff: an abort
- *            message; 0xf0: a call whose data is 0 bytes on this rank)
- *   [15:0]   the collective's sequence number (ucmpi_comm_next_coll_tag)
- * Ranks that called different collectives, or chose different algorithms
- * for one (counts that differ between ranks), never match each other's
- * messages: they stall, and the stalled schedule's probe finds the
- * foreign signature (lib/coll/check/sched_abort.c).  The other 40 bits of the
- * UCP tag are taken (context, source rank), so the signature is a
- * checksum of 8 bits, not the whole choice; see ucmpi_coll_sig for which
- * choices it always tells apart. */
+ *   [23:16]  signature (ucmpi_coll_sig; 0: unsigned, communicator
+ *            management; 0xff: abort message; 0xf0: 0 bytes on this rank)
+ *   [15:0]   sequence number (ucmpi_comm_next_coll_tag)
+ * Ranks in different collectives or algorithms never match each other's
+ * messages: they stall, and the stall probe finds the foreign signature
+ * (lib/coll/check/sched_abort.c).  8 bits make it a checksum. */
 #define UCMPI_COLL_SEQ_BITS 16
 #define UCMPI_COLL_SEQ_MASK UCMPI_TAG_FIELD(UCMPI_COLL_SEQ_BITS)
 #define UCMPI_COLL_SIG_BITS 8
@@ -32,15 +27,11 @@
 #define UCMPI_COLL_SIG_MOD 251u
 
 /* The signature of collective coll (< UCMPI_COLL_SIG_COLLS), algorithm
- * alg (< UCMPI_COLL_SIG_ALGS) and shape: v = 8 coll + alg + 16 shape
- * modulo the prime 251, mapped onto 1..252 minus 0xf0.  It tells apart
- * (a) every two (coll, alg) with shape 0, (b) every two algorithms of
- * one collective with shapes below 16, (c) every two shapes of one
- * (coll, alg) that differ by less than 251 (ring_segmented's segment
- * counts, at most 64; roots).  Other choices collide when their sums
- * meet modulo 251 (e.g. coll c with shape 1 and coll c + 2 with shape
- * 0): such ranks match each other's messages as an unsigned schedule
- * would (a truncation error, wrong data or a hang). */
+ * alg (< UCMPI_COLL_SIG_ALGS) and shape: 8 coll + alg + 16 shape modulo
+ * 251, mapped onto 1..252 minus 0xf0.  It tells apart every two (coll,
+ * alg) of shape 0, two algorithms of one collective with shapes below 16,
+ * and two shapes of one (coll, alg) less than 251 apart; other choices
+ * may collide (then they match as unsigned schedules would). */
 static inline unsigned ucmpi_coll_sig(unsigned coll, unsigned alg,
                                       unsigned shape)
 {

@@ -1,7 +1,6 @@
 /*
- * Completion: MPI_Wait/Test and their any/all/some forms, request free
- * and status queries (MPI_Cancel: cancel.c).  Every kind of request (p2p, schedule,
- * RMA, generalized) completes through here.
+ * Completion of every kind of request: MPI_Wait/Test and their any/all/some
+ * forms, request free and status queries.
  */
 #include "p2p/request.h"
 #include "p2p/progress_api.h"
@@ -99,9 +98,9 @@ static int finish(MPI_Request *rp, MPI_Status *st)
     return err;
 }
 
-/* A failed collective request's reason (which call, which peer, why: as
- * the blocking call says it), kept in the first empty why[WHY_LEN] of
- * the caller; read before finish() frees the schedule. */
+/* A failed collective request's reason (as the blocking call says it),
+ * kept in the caller's why[WHY_LEN] if still empty; read before finish()
+ * frees the schedule. */
 #define WHY_LEN 400
 
 static int finish_why(MPI_Request *rp, MPI_Status *st, char *why)
@@ -135,8 +134,7 @@ static int finish_report(MPI_Request *rp, MPI_Status *st, const char *fn)
     return rc;
 }
 
-/* The error of a call on many requests (errs failed), with the first
- * collective's reason. */
+/* The error of a call on many requests, with the first collective's reason. */
 static int report_many(int errs, const char *why, const char *fn)
 {
     return ucmpi_error(UCMPI_OBJ_COMM, &ucmpi_comm_world, MPI_ERR_IN_STATUS,
@@ -399,41 +397,35 @@ static int finish_one(MPI_Request reqs[], int i, MPI_Status *st,
     return finish_report(&reqs[i], st, fn);
 }
 
-#pragma weak MPI_Waitany = PMPI_Waitany
-int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
+/* find_any after waiting for a result (wait), or after one progress
+ * call if none is complete yet. */
+static int find_progress(int count, MPI_Request reqs[], bool wait)
 {
-    int rc = check_array(count, reqs, "MPI_Waitany");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_wait_loop_t l;
     int i;
-    ucmpi_wait_loop_init(&l);
-    while ((i = find_any(count, reqs)) == -1)
-        check_peers(ucmpi_wait_loop_turn(&l), count, reqs);
-    ucmpi_rt_wait_done();
-    *index = i;
-    if (i == MPI_UNDEFINED) {
-        if (st != MPI_STATUS_IGNORE)
-            *st = ucmpi_empty_status;
-        return MPI_SUCCESS;
-    }
-    return finish_one(reqs, i, st, "MPI_Waitany");
-}
-
-#pragma weak MPI_Testany = PMPI_Testany
-int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
-                 MPI_Status *st)
-{
-    int rc = check_array(count, reqs, "MPI_Testany");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    int i = find_any(count, reqs);
-    if (i == -1) {
+    if (wait) {
+        ucmpi_wait_loop_t l;
+        ucmpi_wait_loop_init(&l);
+        while ((i = find_any(count, reqs)) == -1)
+            check_peers(ucmpi_wait_loop_turn(&l), count, reqs);
+        ucmpi_rt_wait_done();
+    } else if ((i = find_any(count, reqs)) == -1) {
         int n = ucmpi_progress_fast();
         if ((i = find_any(count, reqs)) == -1)
             ucmpi_progress_poll_miss(n);
     }
-    *flag = i != -1;
+    return i;
+}
+
+/* MPI_Waitany (flag NULL) and MPI_Testany. */
+static int any(int count, MPI_Request reqs[], int *index, int *flag,
+               MPI_Status *st, const char *fn)
+{
+    int rc = check_array(count, reqs, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int i = find_progress(count, reqs, flag == NULL);
+    if (flag != NULL)
+        *flag = i != -1;
     *index = i == -1 ? MPI_UNDEFINED : i;
     if (i == -1)
         return MPI_SUCCESS;
@@ -442,12 +434,33 @@ int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
             *st = ucmpi_empty_status;
         return MPI_SUCCESS;
     }
-    return finish_one(reqs, i, st, "MPI_Testany");
+    return finish_one(reqs, i, st, fn);
 }
 
-static int some(int count, MPI_Request reqs[], int *outcount, int idx[],
-                MPI_Status sts[], const char *fn)
+#pragma weak MPI_Waitany = PMPI_Waitany
+int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
 {
+    return any(count, reqs, index, NULL, st, "MPI_Waitany");
+}
+
+#pragma weak MPI_Testany = PMPI_Testany
+int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
+                 MPI_Status *st)
+{
+    return any(count, reqs, index, flag, st, "MPI_Testany");
+}
+
+/* MPI_Waitsome (wait) and MPI_Testsome. */
+static int some(int count, MPI_Request reqs[], int *outcount, int idx[],
+                MPI_Status sts[], bool wait, const char *fn)
+{
+    int rc = check_array(count, reqs, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (find_progress(count, reqs, wait) == MPI_UNDEFINED) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
     int n = 0, errs = 0;
     char why[WHY_LEN];
     why[0] = '\0';
@@ -472,40 +485,14 @@ static int some(int count, MPI_Request reqs[], int *outcount, int idx[],
 int PMPI_Waitsome(int count, MPI_Request reqs[], int *outcount, int idx[],
                   MPI_Status sts[])
 {
-    int rc = check_array(count, reqs, "MPI_Waitsome");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_wait_loop_t l;
-    int i;
-    ucmpi_wait_loop_init(&l);
-    while ((i = find_any(count, reqs)) == -1)
-        check_peers(ucmpi_wait_loop_turn(&l), count, reqs);
-    ucmpi_rt_wait_done();
-    if (i == MPI_UNDEFINED) {
-        *outcount = MPI_UNDEFINED;
-        return MPI_SUCCESS;
-    }
-    return some(count, reqs, outcount, idx, sts, "MPI_Waitsome");
+    return some(count, reqs, outcount, idx, sts, true, "MPI_Waitsome");
 }
 
 #pragma weak MPI_Testsome = PMPI_Testsome
 int PMPI_Testsome(int count, MPI_Request reqs[], int *outcount, int idx[],
                   MPI_Status sts[])
 {
-    int rc = check_array(count, reqs, "MPI_Testsome");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    int i = find_any(count, reqs);
-    if (i == -1) {
-        int n = ucmpi_progress_fast();
-        if ((i = find_any(count, reqs)) == -1)
-            ucmpi_progress_poll_miss(n);
-    }
-    if (i == MPI_UNDEFINED) {
-        *outcount = MPI_UNDEFINED;
-        return MPI_SUCCESS;
-    }
-    return some(count, reqs, outcount, idx, sts, "MPI_Testsome");
+    return some(count, reqs, outcount, idx, sts, false, "MPI_Testsome");
 }
 
 #pragma weak MPI_Request_free = PMPI_Request_free

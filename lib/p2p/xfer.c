@@ -1,9 +1,8 @@
 /*
- * Point-to-point requests on the UCX glue (lib/ucp_glue/ucx.h): a
- * request's transfer and its completion (status, truncation, bounce
- * buffers, datatype streaming, synchronous-send acknowledgements), and the
- * blocking contiguous paths of MPI_Send and MPI_Recv, which wait without
- * a request.
+ * Point-to-point requests on the UCX glue: a request's transfer and
+ * completion (status, truncation, bounce buffers, datatype streaming,
+ * synchronous acknowledgements), and the blocking contiguous paths of
+ * MPI_Send and MPI_Recv, which wait without a request.
  */
 #include "core/failure.h"
 #include "p2p/request.h"
@@ -120,10 +119,8 @@ recv_complete(ucmpi_request_t *req, int st, uint64_t stag, size_t length)
     ucmpi_p2p_op_done(req, st);
 }
 
-/* The usual message inline: whole (UCX reports a contiguous buffer's
- * truncation) and filling the buffer or of a byte type (nothing for
- * ucmpi_dt_partial to find), no unpacking, no acknowledgement, the
- * request's only operation (~25 instructions less per receive). */
+/* The usual message inline: whole, filling the buffer or of a byte type,
+ * no unpacking, no acknowledgement, the request's only operation. */
 void ucmpi_p2p_recv_done(ucmpi_ucx_op_t *op, int st, uint64_t stag,
                          size_t length)
 {
@@ -154,9 +151,8 @@ int ucmpi_p2p_post_failed(ucmpi_request_t *req, int rc)
 }
 
 /* --- posting --- */
-/* The request's data for x: contiguous as it is; small non-contiguous
- * data through a bounce buffer (packed now for a send); large data
- * streamed by the glue (dt ops above).  0 or MPI_ERR_NO_MEM. */
+/* The request's data for x: contiguous as it is, small non-contiguous
+ * data through a bounce buffer, large data streamed.  MPI_ERR_NO_MEM. */
 static int prepare(ucmpi_request_t *req, int packing, ucmpi_ucx_xfer_t *x)
 {
     static long bounce_limit = -1;  /* the tunable, read once */
@@ -243,11 +239,9 @@ int ucmpi_p2p_post_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask,
     return rc;
 }
 
-/* A send UCX still holds for a dead peer (a rendezvous waiting for the
- * receiver) would never complete: UCX 1.13 neither cancels sends nor
- * purges them when an endpoint without error handling is closed.  It ends
- * now with MPI_ERR_PROC_FAILED, and the request stays out of the pool for
- * good (ucmpi_request_held_ops): UCX may still call back with it. */
+/* A send UCX still holds for a dead peer would never complete (UCX
+ * neither cancels nor purges it): it ends now with MPI_ERR_PROC_FAILED and
+ * the request stays out of the pool for good (UCX may still call back). */
 void ucmpi_p2p_send_abandon(ucmpi_request_t *req)
 {
     if (ucmpi_request_is_complete(req) || req->ops != NULL)
@@ -263,10 +257,9 @@ void ucmpi_p2p_send_abandon(ucmpi_request_t *req)
 
 /* --- blocking contiguous transfers without a request --- */
 
-/* A blocking send UCX kept (or failed to post): wait for it; once the
- * peer is seen dead the send is left to UCX (it releases it when done
- * with it, which may be never).  Errors go through comm's handler as call
- * fn unless fn is NULL. */
+/* A blocking send UCX kept (or failed to post): wait for it, leaving it to
+ * UCX once the peer is dead.  Errors go to comm's handler as call fn unless
+ * fn is NULL. */
 int ucmpi_p2p_send_contig_end(ucmpi_p2p_send_frame_t *f, int st)
 {
     int world = f->world, dead = 0;
@@ -289,10 +282,9 @@ int ucmpi_p2p_send_contig_end(ucmpi_p2p_send_frame_t *f, int st)
     return f->fn != NULL ? ucmpi_p2p_report(f->comm, st, f->fn) : st;
 }
 
-/* Waits for a blocking receive: the glue's callback fills w, status last
- * (below MPI_THREAD_MULTIPLE inside this thread's progress), so each turn
- * reads a local; once world_peer >= 0 is seen dead the receive is
- * cancelled and *dead tells so. */
+/* Waits for a blocking receive that the glue's callback fills, status
+ * last; once world_peer >= 0 is dead the receive is cancelled and *dead
+ * says so. */
 static inline __attribute__((always_inline)) int
 wait_recv(ucmpi_ucx_wait_t *w, int world_peer, int *dead)
 {
@@ -318,9 +310,8 @@ wait_recv(ucmpi_ucx_wait_t *w, int world_peer, int *dead)
     return st;
 }
 
-/* Blocking receive into a contiguous buffer, UCX's request in this
- * frame (as ucp_tag_recv_nbr's did; Open MPI's MPI_Recv does the same):
- * no request pool get and free per message.  The caller made sure the
+/* Blocking receive into a contiguous buffer with UCX's request in this
+ * frame (no pool get and free per message).  The caller made sure the
  * stash is empty and may post without the lock. */
 static inline __attribute__((always_inline)) int
 recv_contig(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
@@ -384,10 +375,8 @@ int ucmpi_p2p_recv_direct(void *buf, MPI_Count count, MPI_Datatype dt,
     return recv_contig(buf, count, dt, src, tag, comm, ctx_sub, st);
 }
 
-/* MPI_Recv's usual case in one frame, from the post to the status (the
- * way back from the callback to the user is part of every message's
- * latency); errors are reported as the call the entry point published
- * (ucmpi_rt_call). */
+/* MPI_Recv's usual case in one frame, from the post to the status; errors
+ * are reported as the call the entry point published. */
 int ucmpi_p2p_recv_user(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                         int tag, MPI_Comm comm, MPI_Status *st)
 {

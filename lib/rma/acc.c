@@ -1,15 +1,10 @@
 /*
- * Accumulate family: Accumulate, Get_accumulate, Fetch_and_op,
- * Compare_and_swap and their request-based forms.
- *
- * An origin that has the target's memory mapped (same node, see shm.c)
- * applies the operation itself; other origins send it to the target's
- * active-message handler (am.c).  Both apply runs under the memory's
- * accumulate lock (atomic.c), so per-element atomicity holds among all
- * of them, and one origin's operations on one target happen in program
- * order (default ordering).  UCP hardware atomics are not used for
- * remote targets: they would not be atomic towards the target CPU
- * applying other accumulates to the same location under its lock.
+ * Accumulate family, plain and request-based.  An origin that maps the
+ * target's memory (same node, shm.c) applies the operation itself, others
+ * send it to the target's active-message handler (am.c); both apply under
+ * the memory's accumulate lock (atomic.c), for per-element atomicity and
+ * program order per origin and target.  No UCP hardware atomics: they
+ * would not be atomic towards the target CPU holding that lock.
  */
 #include "rma/rma.h"
 
@@ -49,10 +44,8 @@ static int check_op(MPI_Win win, const char *fn, MPI_Op op,
     return MPI_SUCCESS;
 }
 
-/* The element type accumulates work on.  MPI_CHAR counts as the C char
- * it is (MPICH accepts it in accumulates, and its test suite uses it;
- * the standard leaves it out of the reduction types, so accepting it is
- * an extension). */
+/* The element type accumulates work on.  MPI_CHAR counts as the C char it
+ * is, an extension MPICH has too (and its test suite uses). */
 static MPI_Datatype acc_basic(MPI_Datatype dt)
 {
     MPI_Datatype b = ucmpi_rma_basic_type(dt);
@@ -284,13 +277,17 @@ int ucmpi_rma_acc_call(MPI_Win win, int kind, const void *obuf,
                        MPI_Op op, MPI_Request *req, const char *fn)
 {
     acc_args_t a = {obuf, ocount, otype, rbuf, rcount, rtype, target, disp,
-                    tcount, ttype, op, kind, NULL};
+                    tcount, ttype, op, kind & ~UCMPI_RMA_RFORM, NULL};
+    if (kind & UCMPI_RMA_RFORM) {
+        int rc = ucmpi_rma_check_request_arg(win, target, req, fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     return acc_common(win, &a, req, fn);
 }
 
-/* The common direct-path call, checked inline: count elements of one
- * predefined 4/8-byte type on a mapped target, an op the type allows, an
- * access epoch towards it.  Anything else goes the general way. */
+/* The common direct-path call checked inline (one predefined 4/8-byte
+ * type, a mapped target, an allowed op, an epoch); else the general way. */
 static char *fast_target(ucmpi_win_t *win, int target, MPI_Aint disp,
                          MPI_Count count, MPI_Datatype dt, MPI_Op op)
 {
@@ -345,14 +342,11 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count,
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                      MPI_Request *request)
 {
-    static const char fn[] = "MPI_Raccumulate";
-    int rc = ucmpi_rma_check_request_arg(win, target_rank, request, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    acc_args_t a = {origin_addr, origin_count, origin_datatype, NULL, 0,
-                    MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
-                    target_datatype, op, UCMPI_RMA_AM_ACC, NULL};
-    return acc_common(win, &a, request, fn);
+    return ucmpi_rma_acc_call(win, UCMPI_RMA_AM_ACC | UCMPI_RMA_RFORM,
+                              origin_addr, origin_count, origin_datatype, NULL,
+                              0, MPI_DATATYPE_NULL, target_rank, target_disp,
+                              target_count, target_datatype, op, request,
+                              "MPI_Raccumulate");
 }
 
 #pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
@@ -363,11 +357,11 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
                         int target_count, MPI_Datatype target_datatype,
                         MPI_Op op, MPI_Win win)
 {
-    acc_args_t a = {origin_addr, origin_count, origin_datatype, result_addr,
-                    result_count, result_datatype, target_rank, target_disp,
-                    target_count, target_datatype, op, UCMPI_RMA_AM_GACC,
-                    NULL};
-    return acc_common(win, &a, NULL, "MPI_Get_accumulate");
+    return ucmpi_rma_acc_call(win, UCMPI_RMA_AM_GACC, origin_addr,
+                              origin_count, origin_datatype, result_addr,
+                              result_count, result_datatype, target_rank,
+                              target_disp, target_count, target_datatype, op,
+                              NULL, "MPI_Get_accumulate");
 }
 
 #pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
@@ -378,15 +372,12 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
                          int target_count, MPI_Datatype target_datatype,
                          MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Rget_accumulate";
-    int rc = ucmpi_rma_check_request_arg(win, target_rank, request, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    acc_args_t a = {origin_addr, origin_count, origin_datatype, result_addr,
-                    result_count, result_datatype, target_rank, target_disp,
-                    target_count, target_datatype, op, UCMPI_RMA_AM_GACC,
-                    NULL};
-    return acc_common(win, &a, request, fn);
+    return ucmpi_rma_acc_call(win, UCMPI_RMA_AM_GACC | UCMPI_RMA_RFORM,
+                              origin_addr, origin_count, origin_datatype,
+                              result_addr, result_count, result_datatype,
+                              target_rank, target_disp, target_count,
+                              target_datatype, op, request,
+                              "MPI_Rget_accumulate");
 }
 
 #pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
@@ -409,9 +400,8 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
     return acc_common(win, &a, NULL, "MPI_Fetch_and_op");
 }
 
-/* MPI-4.1 12.3.4: C/Fortran integer, logical, multi-language types and
- * byte (the types of MPI_BAND or MPI_LAND).  MPI_CHAR is accepted too,
- * as MPICH and Open MPI do: comparing its bytes is well defined. */
+/* MPI-4.1 12.3.4: the types of MPI_BAND or MPI_LAND; MPI_CHAR too, as
+ * MPICH and Open MPI accept it. */
 static bool cas_type_ok(MPI_Datatype dt)
 {
     const char *why;

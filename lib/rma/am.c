@@ -1,10 +1,8 @@
 /*
- * Target-side active-message path: accumulates from origins that cannot
- * reach the target's memory directly (applied under the regime of
- * atomic.c, which on-node origins share), and put/get on dynamic
- * windows.  Every request is answered with
- * a reply carrying status and fetched data, which is how the origin knows
- * the operation completed at the target.
+ * Target side of the active-message path: accumulates from origins that
+ * cannot reach the memory (under atomic.c's regime) and put/get on dynamic
+ * windows.  Each request gets a reply with status and fetched data, which
+ * tells the origin it completed at the target.
  */
 #include "rma/rma.h"
 

@@ -1,18 +1,11 @@
 /*
- * The atomicity regime of accumulates.  Accumulates reach a window's
- * memory two ways: origins on the same node apply them directly to the
- * mapped memory, and the target's active-message handler applies those of
- * other origins.  Both come here and apply a whole run under the memory's
- * accumulate lock (a spin lock in its shared segment, or in the window
- * when the memory is not shared), so the standard's per-element atomicity
- * holds between all of them, for every op and type.
- *
- * Why one lock and not CPU atomics per element (the first version used
- * those for aligned 4/8-byte elements): a single fetch-and-op costs about
- * the same either way, but a large accumulate as a CAS loop per element is
- * hundreds of times slower than the vectorised kernel under the lock
- * (docs/tuning.md).  Mixing both per size would not be atomic towards
- * each other.
+ * The atomicity regime of accumulates: on-node origins and the target's
+ * message handler both apply a whole run under the memory's accumulate
+ * lock (a spin lock in its shared segment, or in the window), so
+ * per-element atomicity holds between all of them for every op and type.
+ * One lock rather than CPU atomics per element: a large accumulate as a
+ * CAS loop is far slower than the vectorised kernel (docs/tuning.md), and
+ * mixing both would not be atomic.
  */
 #include "rma/rma.h"
 #include "core/config.h"
@@ -31,9 +24,8 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* The lock word holds its holder's pid, so that a waiter can tell a holder
- * that died (a process of this node: the lock is in memory mapped on the
- * node only) from a slow one, and fail instead of spinning forever. */
+/* The lock word holds its holder's pid, so that a waiter can tell a dead
+ * holder (on this node) from a slow one and fail instead of spinning. */
 static uint32_t my_pid;
 
 /* Testing: UCMPI_RMA_ACC_LOCK_DEAD=<world rank> makes that rank's first

@@ -1,8 +1,6 @@
 /*
- * The direct path: a target whose window memory is mapped here (itself,
- * a node peer of a Win_allocate or shared window) is accessed with
- * memcpy.  Operations complete when the call returns; flushes and
- * synchronisation add the memory barriers (ucmpi_rma_complete).
+ * The direct path: a target whose window memory is mapped here is
+ * accessed with memcpy; flushes and synchronisation add the barriers.
  */
 #include "rma/rma.h"
 

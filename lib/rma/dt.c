@@ -7,12 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * Runs of a derived type, from the datatype engine's iov walk: no limit on
- * the span the type covers (the pack-based finder this replaces mapped the
- * whole span and refused types spanning over 256 MiB with MPI_ERR_TYPE,
- * e.g. MPICH rma/accfence1 with a resized subarray of a subarray).
- */
+/* Runs of a derived type from the datatype engine's iov walk: no limit on
+ * the span the type covers. */
 static int segs_generic(MPI_Datatype dt, MPI_Count count,
                         ucmpi_rma_seg_t **segs, size_t *nsegs)
 {

@@ -10,9 +10,9 @@ int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count,
                MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win)
 {
-    return ucmpi_rma_put_call(origin_addr, origin_count, origin_datatype,
-                              target_rank, target_disp, target_count,
-                              target_datatype, win, NULL, "MPI_Put_c");
+    return ucmpi_rma_xfer_call(0, origin_addr, origin_count, origin_datatype,
+                               target_rank, target_disp, target_count,
+                               target_datatype, win, NULL, "MPI_Put_c");
 }
 
 #pragma weak MPI_Get_c = PMPI_Get_c
@@ -21,9 +21,10 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count,
                MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win)
 {
-    return ucmpi_rma_get_call(origin_addr, origin_count, origin_datatype,
-                              target_rank, target_disp, target_count,
-                              target_datatype, win, NULL, "MPI_Get_c");
+    return ucmpi_rma_xfer_call(UCMPI_RMA_GET, origin_addr, origin_count,
+                               origin_datatype, target_rank, target_disp,
+                               target_count, target_datatype, win, NULL,
+                               "MPI_Get_c");
 }
 
 #pragma weak MPI_Rput_c = PMPI_Rput_c
@@ -33,13 +34,10 @@ int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count,
                 MPI_Datatype target_datatype, MPI_Win win,
                 MPI_Request *request)
 {
-    static const char fn[] = "MPI_Rput_c";
-    int rc = ucmpi_rma_check_request_arg(win, target_rank, request, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return ucmpi_rma_put_call(origin_addr, origin_count, origin_datatype,
-                              target_rank, target_disp, target_count,
-                              target_datatype, win, request, fn);
+    return ucmpi_rma_xfer_call(UCMPI_RMA_RFORM, origin_addr, origin_count,
+                               origin_datatype, target_rank, target_disp,
+                               target_count, target_datatype, win, request,
+                               "MPI_Rput_c");
 }
 
 #pragma weak MPI_Rget_c = PMPI_Rget_c
@@ -49,13 +47,10 @@ int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count,
                 MPI_Datatype target_datatype, MPI_Win win,
                 MPI_Request *request)
 {
-    static const char fn[] = "MPI_Rget_c";
-    int rc = ucmpi_rma_check_request_arg(win, target_rank, request, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return ucmpi_rma_get_call(origin_addr, origin_count, origin_datatype,
-                              target_rank, target_disp, target_count,
-                              target_datatype, win, request, fn);
+    return ucmpi_rma_xfer_call(UCMPI_RMA_GET | UCMPI_RMA_RFORM, origin_addr,
+                               origin_count, origin_datatype, target_rank,
+                               target_disp, target_count, target_datatype, win,
+                               request, "MPI_Rget_c");
 }
 
 #pragma weak MPI_Accumulate_c = PMPI_Accumulate_c
@@ -64,11 +59,10 @@ int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
                       MPI_Aint target_disp, MPI_Count target_count,
                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    return ucmpi_rma_acc_call(win, UCMPI_RMA_AM_ACC, origin_addr,
-                              origin_count, origin_datatype, NULL, 0,
-                              MPI_DATATYPE_NULL, target_rank, target_disp,
-                              target_count, target_datatype, op, NULL,
-                              "MPI_Accumulate_c");
+    return ucmpi_rma_acc_call(win, UCMPI_RMA_AM_ACC, origin_addr, origin_count,
+                              origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                              target_rank, target_disp, target_count,
+                              target_datatype, op, NULL, "MPI_Accumulate_c");
 }
 
 #pragma weak MPI_Raccumulate_c = PMPI_Raccumulate_c
@@ -78,14 +72,11 @@ int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                        MPI_Request *request)
 {
-    static const char fn[] = "MPI_Raccumulate_c";
-    int rc = ucmpi_rma_check_request_arg(win, target_rank, request, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return ucmpi_rma_acc_call(win, UCMPI_RMA_AM_ACC, origin_addr,
-                              origin_count, origin_datatype, NULL, 0,
-                              MPI_DATATYPE_NULL, target_rank, target_disp,
-                              target_count, target_datatype, op, request, fn);
+    return ucmpi_rma_acc_call(win, UCMPI_RMA_AM_ACC | UCMPI_RMA_RFORM,
+                              origin_addr, origin_count, origin_datatype, NULL,
+                              0, MPI_DATATYPE_NULL, target_rank, target_disp,
+                              target_count, target_datatype, op, request,
+                              "MPI_Raccumulate_c");
 }
 
 #pragma weak MPI_Get_accumulate_c = PMPI_Get_accumulate_c
@@ -113,13 +104,10 @@ int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
                            MPI_Datatype target_datatype, MPI_Op op,
                            MPI_Win win, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Rget_accumulate_c";
-    int rc = ucmpi_rma_check_request_arg(win, target_rank, request, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return ucmpi_rma_acc_call(win, UCMPI_RMA_AM_GACC, origin_addr,
-                              origin_count, origin_datatype, result_addr,
-                              result_count, result_datatype, target_rank,
-                              target_disp, target_count, target_datatype, op,
-                              request, fn);
+    return ucmpi_rma_acc_call(win, UCMPI_RMA_AM_GACC | UCMPI_RMA_RFORM,
+                              origin_addr, origin_count, origin_datatype,
+                              result_addr, result_count, result_datatype,
+                              target_rank, target_disp, target_count,
+                              target_datatype, op, request,
+                              "MPI_Rget_accumulate_c");
 }

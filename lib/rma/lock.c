@@ -1,16 +1,10 @@
 /*
  * Passive-target locks: a fair reader-writer ticket lock in two remote
- * 64-bit words per rank (writers in the high, readers in the low half).
- * A writer takes a writer ticket and waits until every earlier ticket,
- * reader or writer, was released; a reader waits only for earlier
- * writers.  Tickets are served in order, so nobody starves.
- *
- * A ticket taken by a process that then dies is never released, so each
- * origin also records its request (pid, kind, ticket) in a slot of the
- * target's control words.  A waiter that has waited a while looks at the
- * slots: a dead origin whose ticket comes before its own means the lock
- * will never be granted, and the waiter fails with MPI_ERR_PROC_FAILED
- * instead of spinning forever.
+ * 64-bit words per rank.  A writer waits for every earlier ticket, a
+ * reader only for earlier writers; tickets are served in order.  Each
+ * origin also records (pid, kind, ticket) in a slot of the target's
+ * control words, so a waiter finding a dead origin ahead of it fails with
+ * MPI_ERR_PROC_FAILED instead of spinning forever.
  */
 #include "rma/rma.h"
 #include "core/failure.h"
@@ -23,18 +17,17 @@
 
 #define WRITER ((uint64_t)1 << 32)
 #define READER ((uint64_t)1)
-/* A waiter for a lock off the node reads the released count every
- * 1, 2, 4, ... up to this many turns: each read is a remote atomic that
- * the target's NIC (or, over TCP, its own progress) must serve. */
+/* A waiter for a lock off the node reads the released count every 1, 2,
+ * 4, ... up to this many turns (each read is a remote atomic). */
 #define REMOTE_GAP_MAX 64
 
 /* Blocking 64-bit atomic on target's control word at `off`.  What UCX
  * writes to lives on the heap: towards a dead target it is abandoned. */
-static int ctrl_amo(MPI_Win win, int t, int aop, size_t off, uint64_t val,
+static int ctrl_amo(MPI_Win win, int t, size_t off, uint64_t val,
                     uint64_t *old)
 {
     ucmpi_rma_peer_t *p = &win->peers[t];
-    if (p->ctrl_local != NULL && aop == UCMPI_RMA_AOP_ADD) {
+    if (p->ctrl_local != NULL) {
         /* mapped here (myself, a node peer): a CPU atomic */
         uint64_t *w = (uint64_t *)((char *)p->ctrl_local + off);
         uint64_t was = __atomic_fetch_add(w, val, __ATOMIC_SEQ_CST);
@@ -49,8 +42,8 @@ static int ctrl_amo(MPI_Win win, int t, int aop, size_t off, uint64_t val,
     if (a == NULL)
         return MPI_ERR_NO_MEM;
     a->val = val;
-    int rc = ucmpi_rma_atomic(p->world, aop, 8, &a->val, &a->res,
-                              p->ctrl_addr + off, p->ctrl_rkey, &a->c);
+    int rc = ucmpi_rma_fetch_add(p->world, &a->val, &a->res,
+                                 p->ctrl_addr + off, p->ctrl_rkey, &a->c);
     int st = ucmpi_rma_cnt_wait_peer(&a->c, p->world);
     if (st == MPI_ERR_PROC_FAILED)
         return st;
@@ -106,8 +99,7 @@ static int read_done(MPI_Win win, int t, uint64_t *done)
             __ATOMIC_ACQUIRE);
         return MPI_SUCCESS;
     }
-    return ctrl_amo(win, t, UCMPI_RMA_AOP_ADD,
-                    offsetof(ucmpi_rma_ctrl_t, lock_done), 0, done);
+    return ctrl_amo(win, t, offsetof(ucmpi_rma_ctrl_t, lock_done), 0, done);
 }
 
 static size_t slot_off(int origin)
@@ -155,9 +147,8 @@ static bool after(uint32_t a, uint32_t b)
     return (int32_t)(a - b) > 0;
 }
 
-/* MPI_ERR_PROC_FAILED when a dead origin took a ticket of target t's
- * lock that comes before ours (excl: our kind) and was not released: it
- * never will be.  A request without a known ticket counts as before. */
+/* MPI_ERR_PROC_FAILED when a dead origin holds an unreleased ticket of
+ * target t's lock ahead of ours (an unknown ticket counts as ahead). */
 static int dead_ahead(MPI_Win win, int t, uint64_t ticket, bool excl,
                       uint64_t done)
 {
@@ -216,8 +207,7 @@ static int acquire(MPI_Win win, int t, int type)
     /* on the node a store: a death between it and the ticket is seen */
     if (p->ctrl_local != NULL)
         slot_write(win, t, who_of(pid, UCMPI_RMA_SLOT_REQUESTING), 0);
-    int rc = ctrl_amo(win, t, UCMPI_RMA_AOP_ADD,
-                      offsetof(ucmpi_rma_ctrl_t, lock_req),
+    int rc = ctrl_amo(win, t, offsetof(ucmpi_rma_ctrl_t, lock_req),
                       excl ? WRITER : READER, &ticket);
     if (rc == MPI_SUCCESS)
         rc = slot_write(win, t, who_of(pid, excl ? UCMPI_RMA_SLOT_EXCLUSIVE
@@ -259,8 +249,7 @@ static int release(MPI_Win win, int t, int type)
     if (win->peers[t].lock_abandoned)
         return MPI_SUCCESS;        /* testing: its holder "died" */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    int rc = ctrl_amo(win, t, UCMPI_RMA_AOP_ADD,
-                      offsetof(ucmpi_rma_ctrl_t, lock_done),
+    int rc = ctrl_amo(win, t, offsetof(ucmpi_rma_ctrl_t, lock_done),
                       type == MPI_LOCK_EXCLUSIVE ? WRITER : READER, NULL);
     int rc2 = slot_write(win, t, 0, 0);
     return rc != MPI_SUCCESS ? rc : rc2;

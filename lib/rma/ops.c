@@ -1,8 +1,7 @@
 /*
- * Put and get (plain and request-based), and the origin-side checks every
- * RMA call shares: epoch, target rank, datatypes, range.  Static windows
- * use UCP put/get on the exchanged keys; dynamic windows go through the
- * active-message path, where the target checks attached regions.
+ * Put and get, plain and request-based, and the origin-side checks every
+ * RMA call shares.  Static windows use UCP put/get; dynamic windows go
+ * through the active-message path (the target checks attached regions).
  */
 #include "rma/rma.h"
 
@@ -214,10 +213,11 @@ static int direct_get(void *buf, MPI_Count count, MPI_Datatype dt,
     return MPI_SUCCESS;
 }
 
-static int put_common_locked(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
-                      int target, MPI_Aint disp, MPI_Count tcount,
-                      MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
-                      const char *fn)
+/* Put (get false) or get between obuf and the target. */
+static int xfer_locked(bool get, void *obuf, MPI_Count ocount,
+                       MPI_Datatype otype, int target, MPI_Aint disp,
+                       MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
+                       MPI_Request *req, const char *fn)
 {
     ucmpi_rma_target_t t;
     ucmpi_rma_ctx_t *ctx;
@@ -241,7 +241,9 @@ static int put_common_locked(const void *obuf, MPI_Count ocount, MPI_Datatype ot
     }
     if (t.local != NULL && req == NULL) {
         /* direct path: done when the copy is */
-        rc = t.bytes ? direct_put(obuf, ocount, otype, &t) : MPI_SUCCESS;
+        rc = t.bytes == 0 ? MPI_SUCCESS
+             : get        ? direct_get(obuf, ocount, otype, &t)
+                          : direct_put(obuf, ocount, otype, &t);
         ucmpi_rma_target_free(&t);
         if (rc != MPI_SUCCESS)
             return ucmpi_err_win(win, rc, fn, "out of memory");
@@ -256,84 +258,11 @@ static int put_common_locked(const void *obuf, MPI_Count ocount, MPI_Datatype ot
     if (t.bytes == 0)
         goto done;
     if (t.local != NULL) {
-        rc = direct_put(obuf, ocount, otype, &t);
+        rc = get ? direct_get(obuf, ocount, otype, &t)
+                 : direct_put(obuf, ocount, otype, &t);
         goto done;
     }
-    rc = origin_packed(obuf, ocount, otype, &data, &copy);
-    if (rc != MPI_SUCCESS)
-        goto done;
-    if (use_am(win, &t)) {
-        ucmpi_rma_am_op_t op = {
-            .kind = UCMPI_RMA_AM_PUT, .target = target, .op = MPI_OP_NULL,
-            .basic = MPI_DATATYPE_NULL, .segs = t.segs, .nsegs = t.nsegs,
-            .raddr = t.raddr, .data = data, .dlen = t.bytes,
-            .req_cnt = &ctx->cnt};
-        rc = ucmpi_rma_am_issue(win, &op);
-        free(copy);
-        goto done;
-    }
-    ctx->bounce = copy;   /* freed when the puts completed locally */
-    mark_dirty(win, target);
-    uint64_t pos = 0;
-    for (size_t i = 0; i < t.nsegs && rc == MPI_SUCCESS; i++) {
-        rc = ucmpi_rma_put(win->peers[target].world, (const char *)data + pos,
-                           t.segs[i].len, t.raddr + t.segs[i].off,
-                           win->peers[target].rkey, &ctx->cnt);
-        pos += t.segs[i].len;
-    }
-done:
-    ucmpi_rma_target_free(&t);
-    ucmpi_rma_ctx_issued(ctx, rc);
-    if (rc != MPI_SUCCESS)
-        return ucmpi_err_win(win, ucmpi_rma_peer_err(win, target, rc), fn,
-                             "transfer to target %d failed",
-                             target);
-    return MPI_SUCCESS;
-}
-
-static int get_common_locked(void *obuf, MPI_Count ocount, MPI_Datatype otype,
-                      int target, MPI_Aint disp, MPI_Count tcount,
-                      MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
-                      const char *fn)
-{
-    ucmpi_rma_target_t t;
-    ucmpi_rma_ctx_t *ctx;
-
-    int rc = ucmpi_rma_check_win(win, fn);
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_rma_check_buf(win, fn, "origin", obuf, ocount, otype);
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_rma_target_prep(win, fn, target, disp, tcount, ttype, &t);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (target != MPI_PROC_NULL &&
-        (uint64_t)(otype->size * ocount) != t.bytes) {
-        ucmpi_rma_target_free(&t);
-        return ucmpi_err_win(win, MPI_ERR_TYPE, fn,
-                             "origin has %lld bytes, target %llu",
-                             (long long)(otype->size * ocount),
-                             (unsigned long long)t.bytes);
-    }
-    if (t.local != NULL && req == NULL) {
-        rc = t.bytes ? direct_get(obuf, ocount, otype, &t) : MPI_SUCCESS;
-        ucmpi_rma_target_free(&t);
-        if (rc != MPI_SUCCESS)
-            return ucmpi_err_win(win, rc, fn, "out of memory");
-        return MPI_SUCCESS;
-    }
-    rc = ucmpi_rma_ctx_new(win, target == MPI_PROC_NULL ? -1 : target, req,
-                           &ctx);
-    if (rc != MPI_SUCCESS) {
-        ucmpi_rma_target_free(&t);
-        return ucmpi_err_win(win, rc, fn, "out of memory");
-    }
-    if (t.bytes == 0)
-        goto done;
-    if (t.local != NULL) {
-        rc = direct_get(obuf, ocount, otype, &t);
-        goto done;
-    }
-    if (use_am(win, &t)) {
+    if (get && use_am(win, &t)) {
         ucmpi_rma_am_op_t op = {
             .kind = UCMPI_RMA_AM_GET, .target = target, .op = MPI_OP_NULL,
             .basic = MPI_DATATYPE_NULL, .segs = t.segs, .nsegs = t.nsegs,
@@ -343,7 +272,7 @@ static int get_common_locked(void *obuf, MPI_Count ocount, MPI_Datatype otype,
         goto done;
     }
     char *dst = (char *)obuf + otype->true_lb;
-    if (!otype->contig) {
+    if (get && !otype->contig) {
         dst = ctx->bounce = malloc(t.bytes);
         if (dst == NULL) {
             rc = MPI_ERR_NO_MEM;
@@ -355,12 +284,33 @@ static int get_common_locked(void *obuf, MPI_Count ocount, MPI_Datatype otype,
         ctx->count = ocount;
         ctx->bytes = t.bytes;
     }
+    if (!get) {
+        rc = origin_packed(obuf, ocount, otype, &data, &copy);
+        if (rc != MPI_SUCCESS)
+            goto done;
+        if (use_am(win, &t)) {
+            ucmpi_rma_am_op_t op = {
+                .kind = UCMPI_RMA_AM_PUT, .target = target,
+                .op = MPI_OP_NULL, .basic = MPI_DATATYPE_NULL,
+                .segs = t.segs, .nsegs = t.nsegs, .raddr = t.raddr,
+                .data = data, .dlen = t.bytes, .req_cnt = &ctx->cnt};
+            rc = ucmpi_rma_am_issue(win, &op);
+            free(copy);
+            goto done;
+        }
+        ctx->bounce = copy;   /* freed when the puts completed locally */
+        dst = (char *)data;
+    }
     mark_dirty(win, target);
     uint64_t pos = 0;
     for (size_t i = 0; i < t.nsegs && rc == MPI_SUCCESS; i++) {
-        rc = ucmpi_rma_get(win->peers[target].world, dst + pos, t.segs[i].len,
-                           t.raddr + t.segs[i].off, win->peers[target].rkey,
-                           &ctx->cnt);
+        uint64_t raddr = t.raddr + t.segs[i].off;
+        ucmpi_rma_rkey_t *rkey = win->peers[target].rkey;
+        int world = win->peers[target].world;
+        rc = get ? ucmpi_rma_get(world, dst + pos, t.segs[i].len, raddr, rkey,
+                                 &ctx->cnt)
+                 : ucmpi_rma_put(world, dst + pos, t.segs[i].len, raddr, rkey,
+                                 &ctx->cnt);
         pos += t.segs[i].len;
     }
 done:
@@ -368,8 +318,8 @@ done:
     ucmpi_rma_ctx_issued(ctx, rc);
     if (rc != MPI_SUCCESS)
         return ucmpi_err_win(win, ucmpi_rma_peer_err(win, target, rc), fn,
-                             "transfer from target %d failed",
-                             target);
+                             get ? "transfer from target %d failed"
+                                 : "transfer to target %d failed", target);
     return MPI_SUCCESS;
 }
 
@@ -399,26 +349,19 @@ int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
 
 /* The general paths touch shared state (counters, endpoints, the
  * window's lists): one thread at a time under MPI_THREAD_MULTIPLE. */
-int ucmpi_rma_put_call(const void *obuf, MPI_Count ocount,
-                       MPI_Datatype otype, int target, MPI_Aint disp,
-                       MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
-                       MPI_Request *req, const char *fn)
+int ucmpi_rma_xfer_call(int how, const void *obuf, MPI_Count ocount,
+                        MPI_Datatype otype, int target, MPI_Aint disp,
+                        MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
+                        MPI_Request *req, const char *fn)
 {
+    if (how & UCMPI_RMA_RFORM) {
+        int rc = ucmpi_rma_check_request_arg(win, target, req, fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     ucmpi_lock();
-    int rc = put_common_locked(obuf, ocount, otype, target, disp, tcount,
-                               ttype, win, req, fn);
-    ucmpi_unlock();
-    return rc;
-}
-
-int ucmpi_rma_get_call(void *obuf, MPI_Count ocount, MPI_Datatype otype,
-                       int target, MPI_Aint disp, MPI_Count tcount,
-                       MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
-                       const char *fn)
-{
-    ucmpi_lock();
-    int rc = get_common_locked(obuf, ocount, otype, target, disp, tcount,
-                               ttype, win, req, fn);
+    int rc = xfer_locked(how & UCMPI_RMA_GET, (void *)obuf, ocount, otype,
+                         target, disp, tcount, ttype, win, req, fn);
     ucmpi_unlock();
     return rc;
 }
@@ -429,9 +372,8 @@ static inline bool dt_simple(MPI_Datatype dt)
            dt->committed && dt->contig;
 }
 
-/* The common direct-path call, checked inline: a mapped target in range,
- * contiguous types, an access epoch towards it.  Anything else (errors
- * included) goes the general way, which checks everything again. */
+/* The common direct-path call checked inline (a mapped target in range,
+ * contiguous types, an epoch); anything else goes the general way. */
 static inline char *fast_target(ucmpi_win_t *win, int target, MPI_Aint disp,
                                 MPI_Count ocount, MPI_Datatype otype,
                                 MPI_Count tcount, MPI_Datatype ttype,
@@ -473,9 +415,9 @@ int PMPI_Put(const void *origin_addr, int origin_count,
         ucmpi_rma_nt_fence(n);
         return MPI_SUCCESS;
     }
-    return ucmpi_rma_put_call(origin_addr, origin_count, origin_datatype, target_rank,
-                      target_disp, target_count, target_datatype, win, NULL,
-                      "MPI_Put");
+    return ucmpi_rma_xfer_call(0, origin_addr, origin_count, origin_datatype,
+                               target_rank, target_disp, target_count,
+                               target_datatype, win, NULL, "MPI_Put");
 }
 
 #pragma weak MPI_Get = PMPI_Get
@@ -491,9 +433,10 @@ int PMPI_Get(void *origin_addr, int origin_count,
         ucmpi_rma_copy((char *)origin_addr + origin_datatype->true_lb, t, n);
         return MPI_SUCCESS;
     }
-    return ucmpi_rma_get_call(origin_addr, origin_count, origin_datatype, target_rank,
-                      target_disp, target_count, target_datatype, win, NULL,
-                      "MPI_Get");
+    return ucmpi_rma_xfer_call(UCMPI_RMA_GET, origin_addr, origin_count,
+                               origin_datatype, target_rank, target_disp,
+                               target_count, target_datatype, win, NULL,
+                               "MPI_Get");
 }
 
 #pragma weak MPI_Rput = PMPI_Rput
@@ -502,12 +445,10 @@ int PMPI_Rput(const void *origin_addr, int origin_count,
               MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    int rc = ucmpi_rma_check_request_arg(win, target_rank, request, "MPI_Rput");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return ucmpi_rma_put_call(origin_addr, origin_count, origin_datatype, target_rank,
-                      target_disp, target_count, target_datatype, win,
-                      request, "MPI_Rput");
+    return ucmpi_rma_xfer_call(UCMPI_RMA_RFORM, origin_addr, origin_count,
+                               origin_datatype, target_rank, target_disp,
+                               target_count, target_datatype, win, request,
+                               "MPI_Rput");
 }
 
 #pragma weak MPI_Rget = PMPI_Rget
@@ -516,10 +457,8 @@ int PMPI_Rget(void *origin_addr, int origin_count,
               MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    int rc = ucmpi_rma_check_request_arg(win, target_rank, request, "MPI_Rget");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return ucmpi_rma_get_call(origin_addr, origin_count, origin_datatype, target_rank,
-                      target_disp, target_count, target_datatype, win,
-                      request, "MPI_Rget");
+    return ucmpi_rma_xfer_call(UCMPI_RMA_GET | UCMPI_RMA_RFORM, origin_addr,
+                               origin_count, origin_datatype, target_rank,
+                               target_disp, target_count, target_datatype,
+                               win, request, "MPI_Rget");
 }

@@ -36,9 +36,8 @@ typedef struct {
     uint64_t *ctrl_local;     /* its lock words mapped here, or NULL */
 } ucmpi_rma_peer_t;
 
-/* Who asked for a member's passive-target lock: one slot per origin
- * (window rank), so that a waiter can tell a dead holder (or a dead
- * requester ahead of it) from a slow one (lock.c). */
+/* Who asked for a member's passive-target lock, one slot per origin, so
+ * that a waiter can tell a dead holder or requester from a slow one. */
 typedef struct {
     uint64_t who;             /* pid << 32 | UCMPI_RMA_SLOT_*, 0: none */
     uint64_t ticket;          /* its ticket (valid unless REQUESTING) */
@@ -77,12 +76,6 @@ typedef struct ucmpi_rma_region {
     struct ucmpi_rma_region *next;
 } ucmpi_rma_region_t;
 
-/* Buffers freed once every operation of the window completed. */
-typedef struct ucmpi_rma_garbage {
-    void *ptr;
-    struct ucmpi_rma_garbage *next;
-} ucmpi_rma_garbage_t;
-
 struct ucmpi_win_s {
     uint32_t magic;           /* these three as ucmpi_win_head_t */
     int refcount;
@@ -118,7 +111,6 @@ struct ucmpi_win_s {
     size_t shm_len;
     MPI_Aint *shm_offsets;    /* [size] my mapping offset of each rank */
     ucmpi_rma_region_t *regions;   /* dynamic: attached memory */
-    ucmpi_rma_garbage_t *garbage;
     /* info */
     int no_locks, same_size, same_disp_unit, acc_ordering_none;
     char name[MPI_MAX_OBJECT_NAME];
@@ -149,21 +141,14 @@ int ucmpi_rma_check_create(MPI_Comm comm, MPI_Aint size, MPI_Aint disp_unit,
 void ucmpi_rma_win_destroy(ucmpi_win_t *win);
 void ucmpi_rma_apply_info(ucmpi_win_t *win, MPI_Info info);
 
-/* Keep `ptr` until the window's operations completed. */
-void ucmpi_rma_keep(ucmpi_win_t *win, void *ptr);
-/* Free kept buffers (all operations completed). */
-void ucmpi_rma_collect(ucmpi_win_t *win);
-
 /* Wait for every operation towards target (-1: all) to complete locally
  * and, with remote, remotely.  Returns the first error seen. */
 int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote);
 
 /* rc, or MPI_ERR_PROC_FAILED when it is an error and target died. */
 int ucmpi_rma_peer_err(ucmpi_win_t *win, int target, int rc);
-/* Progress until the counter drains; returns its status.  The _peer form
- * gives up with MPI_ERR_PROC_FAILED once world rank peer (-1: none) is
- * known dead; what is pending then never completes. */
-int ucmpi_rma_cnt_wait(ucmpi_rma_cnt_t *c);
+/* Progress until the counter drains; returns its status, or
+ * MPI_ERR_PROC_FAILED once world rank peer (-1: none) is dead. */
 int ucmpi_rma_cnt_wait_peer(ucmpi_rma_cnt_t *c, int peer);
 /* Remote completion of every put/atomic issued to world rank peer (-1:
  * to all), waited for (lib/rma/sync.c). */
@@ -277,16 +262,14 @@ int ucmpi_rma_check_buf(ucmpi_win_t *win, const char *fn, const char *what,
 int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
                                 const char *fn);
 /* The general paths of the operations (any counts), used by the _c
- * forms; req NULL for the plain forms. */
-int ucmpi_rma_put_call(const void *obuf, MPI_Count ocount,
-                       MPI_Datatype otype, int target, MPI_Aint disp,
-                       MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
-                       MPI_Request *req, const char *fn);
-int ucmpi_rma_get_call(void *obuf, MPI_Count ocount, MPI_Datatype otype,
-                       int target, MPI_Aint disp, MPI_Count tcount,
-                       MPI_Datatype ttype, MPI_Win win, MPI_Request *req,
-                       const char *fn);
-/* kind: UCMPI_RMA_AM_ACC or UCMPI_RMA_AM_GACC */
+ * forms.  how: UCMPI_RMA_GET (else a put), UCMPI_RMA_RFORM (a request-based
+ * form: checks the epoch and req first; req NULL for the plain forms). */
+enum { UCMPI_RMA_GET = 1, UCMPI_RMA_RFORM = 0x100 };
+int ucmpi_rma_xfer_call(int how, const void *obuf, MPI_Count ocount,
+                        MPI_Datatype otype, int target, MPI_Aint disp,
+                        MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
+                        MPI_Request *req, const char *fn);
+/* kind: UCMPI_RMA_AM_ACC or UCMPI_RMA_AM_GACC, | UCMPI_RMA_RFORM */
 int ucmpi_rma_acc_call(MPI_Win win, int kind, const void *obuf,
                        MPI_Count ocount, MPI_Datatype otype, void *rbuf,
                        MPI_Count rcount, MPI_Datatype rtype, int target,
@@ -314,17 +297,14 @@ void ucmpi_rma_shm_disconnect(ucmpi_win_t *win);
 void ucmpi_rma_ctrl_setup(ucmpi_win_t *win);
 
 /* --- the accumulate atomicity regime (atomic.c) --- */
-/* Applies op to the run dst[0, len) from src (NULL for NO_OP), fetching
- * the old values into out (may be NULL), under *lock, the accumulate lock
- * of that memory.  Every path that accumulates (origins on the node, the
- * target's message handler) goes through here, so all of them stay
- * element-atomic towards each other.  MPI_ERR_PROC_FAILED (nothing
- * applied) when the lock's holder died while holding it. */
+/* Applies op to dst[0, len) from src (NULL for NO_OP), fetching the old
+ * values into out (may be NULL), under *lock, the memory's accumulate
+ * lock, which every accumulating path takes.  MPI_ERR_PROC_FAILED
+ * (nothing applied) when the lock's holder died holding it. */
 int ucmpi_rma_acc_run(uint32_t *lock, MPI_Op op, MPI_Datatype basic,
                       const void *src, void *dst, void *out, uint64_t len);
-/* A predefined type with a hole between its fields (MPI_SHORT_INT): its
- * accumulates go one element per segment, dst at the element's first
- * byte, len its packed size (ucmpi_rma_elem_segs). */
+/* A predefined type with a hole (MPI_SHORT_INT): its accumulates go one
+ * element per segment (ucmpi_rma_elem_segs). */
 static inline bool ucmpi_rma_holed(MPI_Datatype basic)
 {
     return basic->size != basic->true_extent;
@@ -349,10 +329,8 @@ int ucmpi_rma_cas_run(uint32_t *lock, size_t n, const void *val,
                       const void *cmp, void *dst, void *out);
 
 /* --- the direct path (direct.c) --- */
-/* Copies on the direct path go in pieces of this size: glibc's memcpy
- * uses `rep movsb` only below the L2 size and a slower vector loop above,
- * so pieces win from 1 MiB up (docs/tuning.md).  Open MPI's osc/sm copies
- * in 128 KiB pieces too. */
+/* Direct-path copies go in pieces of this size: glibc's memcpy is slower
+ * above the L2 size (docs/tuning.md). */
 #define UCMPI_RMA_COPY_CHUNK ((size_t)128 << 10)
 static inline void ucmpi_rma_copy(void *dst, const void *src, size_t n)
 {
@@ -378,10 +356,9 @@ static inline void ucmpi_rma_nt_fence(size_t len)
     (void)len;
 #endif
 }
-/* Memory barrier of completion on the direct path: our stores (also
- * non-temporal ones) are visible before anything we do later, and our
- * later loads see what others stored before they told us.  A locked
- * instruction orders like mfence on x86 and costs less. */
+/* Memory barrier of completion on the direct path (stores, non-temporal
+ * too, visible before what follows; later loads see others' stores); a
+ * locked instruction is a cheaper mfence on x86. */
 static inline void ucmpi_rma_full_barrier(void)
 {
 #if defined(__x86_64__)

@@ -1,11 +1,8 @@
 /*
- * Node-shared window memory: the direct path's plumbing.  Win_allocate
- * puts each rank's memory in its own POSIX shared memory segment (a
- * UCMPI_RMA_SHM_HDR header, then the data) and node peers map it, so
- * puts, gets and accumulates between ranks of one node are loads and
- * stores instead of UCX transfers.  Shared windows already have one
- * segment for the node.  Any peer whose segment cannot be mapped simply
- * stays on the UCX path.
+ * Node-shared window memory: Win_allocate puts each rank's memory in its
+ * own POSIX shared segment (UCMPI_RMA_SHM_HDR, then data) that node peers
+ * map, so RMA within a node is loads and stores.  A peer whose segment
+ * cannot be mapped stays on UCX.
  */
 #include "rma/rma.h"
 #include "core/config.h"
@@ -114,11 +111,9 @@ int ucmpi_rma_shm_connect(ucmpi_win_t *win, const char *name)
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 
-/* Win_create memory of a node peer, when UCX can map it into this
- * process (ucp_rkey_ptr: xpmem, or memory a shared-memory transport
- * allocated).  Both its window memory and its accumulate lock must map;
- * UCX 1.13 without xpmem cannot map user memory: such peers stay on
- * UCP put/get (cma for large transfers). */
+/* Win_create memory of a node peer, when UCX can map it (ucp_rkey_ptr:
+ * xpmem, or memory a shared-memory transport allocated), with its
+ * accumulate lock; otherwise the peer stays on UCP put/get. */
 static void map_created(ucmpi_win_t *win, ucmpi_rma_peer_t *p)
 {
     if (!ucmpi_rma_direct_enabled() || !same_node(p->world) || p->map)
@@ -132,10 +127,7 @@ static void map_created(ucmpi_win_t *win, ucmpi_rma_peer_t *p)
 }
 
 /* Lock words are UCX-allocated (win.c), so node peers can map them and
- * lock with CPU atomics.  Through UCX they were software atomics: an
- * active-message round trip that the target had to be scheduled to
- * serve: tens of times slower, and minutes for MPICH's contention_putget
- * on an oversubscribed machine (docs/tuning.md). */
+ * lock with CPU atomics instead of slow software atomics through UCX. */
 void ucmpi_rma_ctrl_setup(ucmpi_win_t *win)
 {
     /* only when every member is on this node: a NIC's atomics from

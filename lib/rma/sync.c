@@ -214,47 +214,44 @@ static int end_exposure(MPI_Win win)
     return rc;
 }
 
-#pragma weak MPI_Win_wait = PMPI_Win_wait
-int PMPI_Win_wait(MPI_Win win)
+/* MPI_Win_wait (test false) and MPI_Win_test. */
+static int wait_test(MPI_Win win, bool test, int *flag, const char *fn)
 {
-    static const char fn[] = "MPI_Win_wait";
     int rc = ucmpi_rma_check_win(win, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (test && flag == NULL)
+        return ucmpi_err_win(win, MPI_ERR_ARG, fn, "flag is NULL");
     if (win->exposure != UCMPI_EPOCH_PSCW)
         return ucmpi_err_win(win, MPI_ERR_RMA_SYNC, fn,
                              "no MPI_Win_post epoch is open");
+    if (test) {
+        int n = ucmpi_progress();
+        *flag = 1;
+        for (int i = 0; i < win->npost_reqs; i++)
+            if (!ucmpi_request_is_complete(win->post_reqs[i]))
+                *flag = 0;
+        if (!*flag) {
+            ucmpi_progress_poll_miss(n);
+            return MPI_SUCCESS;
+        }
+    }
     rc = end_exposure(win);
     if (rc != MPI_SUCCESS)
         return ucmpi_err_win(win, rc, fn, "waiting for origins failed");
     return MPI_SUCCESS;
 }
 
+#pragma weak MPI_Win_wait = PMPI_Win_wait
+int PMPI_Win_wait(MPI_Win win)
+{
+    return wait_test(win, false, NULL, "MPI_Win_wait");
+}
+
 #pragma weak MPI_Win_test = PMPI_Win_test
 int PMPI_Win_test(MPI_Win win, int *flag)
 {
-    static const char fn[] = "MPI_Win_test";
-    int rc = ucmpi_rma_check_win(win, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (flag == NULL)
-        return ucmpi_err_win(win, MPI_ERR_ARG, fn, "flag is NULL");
-    if (win->exposure != UCMPI_EPOCH_PSCW)
-        return ucmpi_err_win(win, MPI_ERR_RMA_SYNC, fn,
-                             "no MPI_Win_post epoch is open");
-    int n = ucmpi_progress();
-    *flag = 1;
-    for (int i = 0; i < win->npost_reqs; i++)
-        if (!ucmpi_request_is_complete(win->post_reqs[i]))
-            *flag = 0;
-    if (!*flag)
-        ucmpi_progress_poll_miss(n);
-    if (*flag) {
-        rc = end_exposure(win);
-        if (rc != MPI_SUCCESS)
-            return ucmpi_err_win(win, rc, fn, "waiting for origins failed");
-    }
-    return MPI_SUCCESS;
+    return wait_test(win, true, flag, "MPI_Win_test");
 }
 
 /* ---- flush family: only inside passive-target epochs ---- */
@@ -323,11 +320,6 @@ int PMPI_Win_sync(MPI_Win win)
      * write: nothing to do lets another rank have the core */
     ucmpi_progress_poll_miss(ucmpi_progress());
     return MPI_SUCCESS;
-}
-
-int ucmpi_rma_cnt_wait(ucmpi_rma_cnt_t *c)
-{
-    return ucmpi_rma_cnt_wait_peer(c, -1);
 }
 
 int ucmpi_rma_cnt_wait_peer(ucmpi_rma_cnt_t *c, int peer)

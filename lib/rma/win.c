@@ -1,8 +1,7 @@
 /*
- * Window creation and destruction (create, allocate, create_dynamic; the
- * shared flavor lives in win_shared.c): register memory, exchange base,
- * size, displacement unit and remote keys once, keep an id table so that
- * incoming messages find their window.
+ * Window creation and destruction (shared windows: win_shared.c): register
+ * memory, exchange base, size, displacement unit and keys once, and keep
+ * an id table for incoming messages.
  */
 #include "rma/rma.h"
 #include "core/hooks.h"
@@ -30,9 +29,8 @@ _Static_assert(offsetof(struct ucmpi_win_s, magic) ==
                    offsetof(ucmpi_win_head_t, errhandler),
                "struct ucmpi_win_s must start like ucmpi_win_head_t");
 
-/* While windows exist, targets must keep answering active messages that
- * arrive over shared memory (which wakes no event fd): registering a
- * progress hook keeps waiting loops from blocking on the worker. */
+/* While windows exist, targets must answer active messages arriving over
+ * shared memory (no event fd): a progress hook keeps waits from blocking. */
 static int live_windows;
 
 static int rma_progress(void)
@@ -56,34 +54,29 @@ static void windows_dec(void)
 static ucmpi_win_t **table;
 static uint32_t table_len;
 
-static int table_add_locked(ucmpi_win_t *win);
-
 static int table_add(ucmpi_win_t *win)
 {
+    int rc = MPI_SUCCESS;
+    uint32_t i = 0;
     ucmpi_lock();
-    int rc = table_add_locked(win);
+    while (i < table_len && table[i] != NULL)
+        i++;
+    if (i == table_len) {   /* full: double it */
+        uint32_t n = table_len ? table_len * 2 : 16;
+        ucmpi_win_t **t = realloc(table, n * sizeof(*t));
+        if (t != NULL) {
+            memset(t + table_len, 0, (n - table_len) * sizeof(*t));
+            table = t;
+            table_len = n;
+        }
+        rc = t != NULL ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    }
+    if (rc == MPI_SUCCESS) {
+        table[i] = win;
+        win->id = i;
+    }
     ucmpi_unlock();
     return rc;
-}
-
-static int table_add_locked(ucmpi_win_t *win)
-{
-    for (uint32_t i = 0; i < table_len; i++)
-        if (table[i] == NULL) {
-            table[i] = win;
-            win->id = i;
-            return MPI_SUCCESS;
-        }
-    uint32_t n = table_len ? table_len * 2 : 16;
-    ucmpi_win_t **t = realloc(table, n * sizeof(*t));
-    if (t == NULL)
-        return MPI_ERR_NO_MEM;
-    memset(t + table_len, 0, (n - table_len) * sizeof(*t));
-    table = t;
-    win->id = table_len;
-    table[table_len] = win;
-    table_len = n;
-    return MPI_SUCCESS;
 }
 
 ucmpi_win_t *ucmpi_rma_win_lookup(uint32_t id)
@@ -102,37 +95,6 @@ int ucmpi_rma_check_win(MPI_Win win, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* ---- kept buffers ---- */
-void ucmpi_rma_keep(ucmpi_win_t *win, void *ptr)
-{
-    ucmpi_rma_garbage_t *g = malloc(sizeof(*g));
-    if (g == NULL) {
-        /* cannot defer: wait for everything, then free now */
-        ucmpi_rma_cnt_wait(&win->all);
-        free(ptr);
-        return;
-    }
-    g->ptr = ptr;
-    ucmpi_lock();
-    g->next = win->garbage;
-    win->garbage = g;
-    ucmpi_unlock();
-}
-
-void ucmpi_rma_collect(ucmpi_win_t *win)
-{
-    if (!ucmpi_rma_cnt_done(&win->all))
-        return;
-    ucmpi_lock();
-    while (win->garbage != NULL) {
-        ucmpi_rma_garbage_t *g = win->garbage;
-        win->garbage = g->next;
-        free(g->ptr);
-        free(g);
-    }
-    ucmpi_unlock();
-}
-
 int ucmpi_rma_peer_err(ucmpi_win_t *win, int target, int rc)
 {
     if (rc != MPI_SUCCESS && target >= 0 && target < win->size &&
@@ -148,11 +110,9 @@ int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote)
 
     if (target >= 0 && ucmpi_rma_cnt_done(&win->peers[target].cnt) &&
         !win->peers[target].ucx_dirty && win->deferred_err == MPI_SUCCESS &&
-        win->peers[target].cnt.status == MPI_SUCCESS &&
-        win->garbage == NULL) {
+        win->peers[target].cnt.status == MPI_SUCCESS) {
         /* only direct-path work since the last completion; still serve
-         * others now and then (a rank polling a window with flushes must
-         * answer the messages it is waiting for) */
+         * others now and then */
         ucmpi_rma_full_barrier();
         if (++win->quick_flushes % 16 == 0)
             ucmpi_progress();
@@ -194,7 +154,6 @@ int ucmpi_rma_complete(ucmpi_win_t *win, int target, int remote)
     }
     ucmpi_unlock();
     win->all.status = MPI_SUCCESS;
-    ucmpi_rma_collect(win);
     return rc;
 }
 
@@ -285,10 +244,8 @@ out:
     return rc;
 }
 
-/* Windows the program never freed, at MPI_Finalize after its barrier: no
- * peer uses them any more, so each one's operations are completed and it
- * is torn down locally (its registered memory left in place made
- * ucp_cleanup abort). */
+/* Windows never freed, at MPI_Finalize after its barrier: completed and
+ * torn down locally (registered memory left in place aborts ucp_cleanup). */
 static void finalize_windows(void *unused)
 {
     (void)unused;
@@ -355,9 +312,8 @@ void ucmpi_rma_win_destroy(ucmpi_win_t *win)
         free(win);
 }
 
-/* Argument checks and the common part of every flavor: the window object,
- * its private communicator, registered memory and the exchange.  `base`
- * and `size` describe my memory (already allocated by the caller). */
+/* Checks and the part every flavor shares: the window, its private
+ * communicator, registered memory (base, size: mine) and the exchange. */
 int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
                         MPI_Aint disp_unit, int flavor, MPI_Info info,
                         const char *fn, ucmpi_win_t **out)
@@ -391,9 +347,8 @@ int ucmpi_rma_win_setup(MPI_Comm comm, void *base, MPI_Aint size,
     win->size = win->comm->size;
     rc = MPI_ERR_NO_MEM;
     win->peers = calloc(win->size, sizeof(*win->peers));
-    /* lock words in UCX-allocated memory: node peers lock with CPU
-     * atomics over shared memory instead of UCX's software atomics (an
-     * active message round trip to this process each) */
+    /* lock words in UCX-allocated memory: node peers lock them with CPU
+     * atomics (shm.c) */
     if (ucmpi_rma_mem_alloc(ucmpi_rma_ctrl_size(win->size),
                             (void **)&win->ctrl,
                             &win->ctrl_mem) != MPI_SUCCESS)

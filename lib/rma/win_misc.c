@@ -1,7 +1,6 @@
 /*
- * Window accessors: group, name, info and the predefined
- * attributes (answered for lib/core/attr.c through two hooks); lib/core/errhandler.c
- * handles window error handlers through ucmpi_win_head_t.
+ * Window accessors: group, name, info and the predefined attributes
+ * (answered for lib/core/attr.c through two hooks).
  */
 #include "rma/rma.h"
 #include "core/attr.h"

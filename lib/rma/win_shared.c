@@ -1,8 +1,7 @@
 /*
- * Shared-memory windows: the ranks of one node map one POSIX shared
- * memory segment, each owning a 64-byte aligned slice in rank order
- * (contiguous, as alloc_shared_noncontig=false requires).  The slices are
- * also registered with UCP so that RMA calls work as on other windows.
+ * Shared-memory windows: the node's ranks map one POSIX segment, each
+ * owning a 64-byte aligned slice in rank order, also registered with UCP
+ * so RMA calls work as on other windows.
  */
 #include "rma/rma.h"
 #include "core/call.h"

@@ -1,12 +1,12 @@
 /*
- * Active messages for the layers above (send cancellation: lib/p2p/
- * p2p_cancel.c): a handler per id, eager sends of a copy on the endpoint
- * of the tagged data (so that a cancel request is processed after the
- * message it names arrived), and the drop of a probed message.
+ * Active messages for the layers above (send cancellation): a handler per
+ * id, eager sends on the endpoint of the tagged data (so a cancel is
+ * processed after its message arrived), and dropping a probed message.
  */
 #include "glue.h"
 #include "ucx.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +23,10 @@ static ucs_status_t am_cb(void *arg, const void *header, size_t hlen,
 {
     const am_handler_t *h = arg;
 
-    if (!(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))  /* senders force eager */
+    if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)  /* senders force eager */
+        fprintf(stderr, "ucmpi: active message %u arrived as rendezvous\n",
+                (unsigned)(h - handlers));
+    else
         h->fn(h->arg, data, len);
     return UCS_OK;
 }

@@ -5,9 +5,6 @@
 #include "glue.h"
 #include "ucp_glue/rma.h"
 
-ucp_ep_h ucmpi_rma_ep(int r);
-
-#include <stdio.h>
 #include <stdlib.h>
 
 static unsigned am_id(int id)
@@ -15,33 +12,14 @@ static unsigned am_id(int id)
     return id == UCMPI_RMA_MSG_REQUEST ? UCMPI_AM_RMA_ACC : UCMPI_AM_RMA_REPLY;
 }
 
-static ucs_status_t am_cb(void *arg, const void *header, size_t hlen,
-                          void *data, size_t len,
-                          const ucp_am_recv_param_t *param)
+static void rma_am(void *arg, const void *data, size_t len)
 {
-    ucmpi_rma_am_fn_t fn = (ucmpi_rma_am_fn_t)arg;
-    /* Senders force the eager protocol, so the data is always here. */
-    if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
-        fprintf(stderr, "ucmpi: RMA active message arrived as rendezvous\n");
-        return UCS_OK;
-    }
-    fn(data, len);
-    return UCS_OK;
+    ((ucmpi_rma_am_fn_t)arg)(data, len);
 }
 
 int ucmpi_rma_am_set_handler(int id, ucmpi_rma_am_fn_t fn)
 {
-    ucp_am_handler_param_t p = {
-        .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
-                      UCP_AM_HANDLER_PARAM_FIELD_CB |
-                      UCP_AM_HANDLER_PARAM_FIELD_ARG |
-                      UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
-        .id = am_id(id),
-        .cb = am_cb,
-        .arg = (void *)fn,
-        .flags = UCP_AM_FLAG_WHOLE_MSG,
-    };
-    if (ucp_worker_set_am_recv_handler(ucmpi_ucx.worker, &p) != UCS_OK)
+    if (ucmpi_ucx_am_handler(am_id(id), rma_am, (void *)fn) != 0)
         return ucmpi_ucx_err(UCMPI_UCX_E_INTERN);
     return 0;
 }

@@ -38,13 +38,9 @@ static ucs_thread_mode_t thread_mode(int mode)
     }
 }
 
-/* UCX gives each endpoint an atomic lane per shared-memory domain: with
- * sysv and posix both there, a posix lane serves atomics only, and the
- * worker then polls two shared-memory FIFOs on every progress call
- * (callgrind: two uct mm progress calls per ucp_worker_progress where Open
- * MPI's pml, asking no atomics, has one).  Unless the user chose the
- * transports (mpiexec's default ^tcp aside), leave posix out when SysV
- * shared memory works: sysv then carries messages and atomics alone. */
+/* With sysv and posix shared memory both present, UCX gives posix an
+ * atomic lane and then polls two FIFOs per progress call.  Unless the user
+ * chose the transports, leave posix out when SysV works. */
 static void drop_posix_shm(ucp_config_t *config)
 {
     const char *tls = getenv("UCX_TLS");

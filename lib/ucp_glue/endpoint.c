@@ -23,11 +23,9 @@ int ucmpi_ucx_peer_failed(int r)
     return ucmpi_ucx.peer_failed != NULL && ucmpi_ucx.peer_failed[r];
 }
 
-/* Peer error handling in UCX 1.13 excludes every shared-memory transport
- * ("no peer failure handler"), which made on-node traffic go over TCP
- * loopback (30x the latency).  So peers on this node use no UCX error
- * handling (their death is seen from their pid, lib/core/failure.c), and only
- * peers on other nodes use peer mode. */
+/* UCX's peer error handling excludes every shared-memory transport, so
+ * peers on this node use none (their death is seen from their pid,
+ * lib/core/failure.c); only peers on other nodes use peer mode. */
 static ucp_err_handling_mode_t error_mode(int r)
 {
     if (ucmpi_ucx_peer_local(r))
@@ -74,9 +72,7 @@ static ucp_ep_h ep_create(int r)
 }
 
 /* Under the big lock: two threads' first sends to one peer must not make
- * two endpoints (a thread's later messages would take the other one and
- * could overtake its first), nor two peer_failed arrays (ASan saw the
- * leak in p2p_cancel_threads). */
+ * two endpoints (later messages could overtake the first). */
 ucp_ep_h ucmpi_ucx_ep_create(int r)
 {
     ucmpi_ucx_params.lock();
@@ -89,11 +85,9 @@ ucp_ep_h ucmpi_ucx_ep_create(int r)
  * finished at finalize. */
 static void **gone_closes;
 
-/* World rank r died, seen from its pid (on-node peers have no UCX error
- * handling): its endpoint is closed with FORCE and none is made again, so
- * later operations on r fail at once with MPI_ERR_PROC_FAILED.  UCX 1.13
- * does not complete the sends it still holds for r on such an endpoint (a
- * rendezvous waiting for the receiver): ucmpi_ucx_send_abandon ends them. */
+/* World rank r died (seen from its pid): its endpoint is closed with FORCE
+ * and none is made again, so later operations on r fail at once; sends UCX
+ * still holds for r are ended by ucmpi_ucx_send_abandon. */
 void ucmpi_ucx_peer_gone(int r)
 {
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
@@ -128,9 +122,8 @@ static void wait_and_free(void **reqs, int n)
     free(reqs);
 }
 
-/* Close every endpoint, flushing; a peer that is gone makes its close end
- * with an error rather than hang (peer error mode), and a bounded number
- * of progress rounds covers the rest by forcing the close. */
+/* Close every endpoint, flushing; a bounded number of progress rounds,
+ * then forcing, keeps departed peers from hanging it. */
 void ucmpi_ucx_close_eps(void)
 {
     int n = ucmpi_ucx_params.world_size;

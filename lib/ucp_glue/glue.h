@@ -63,10 +63,12 @@ static inline int ucmpi_ucx_err(int e)
 }
 int ucmpi_ucx_code(ucs_status_t st);
 
-/* Large messages between ranks of one node: huge pages under buffers used
- * again and again (lib/ucp_glue/hugepage.c).  Contiguous sends and
- * receives of min bytes or more call these (world_src < 0: any source);
- * min is SIZE_MAX when turned off. */
+/* Endpoint for one-sided traffic to world rank r (rma_ep.c), or NULL. */
+ucp_ep_h ucmpi_rma_ep(int r);
+
+/* Huge pages under on-node message buffers used again and again
+ * (hugepage.c): contiguous transfers of min bytes or more (SIZE_MAX: off;
+ * world_src < 0: any source). */
 extern size_t ucmpi_ucx_hugepage_min __attribute__((visibility("hidden")));
 void ucmpi_ucx_hugepage_init(void);
 void ucmpi_ucx_hugepage_send(int world_dest, const void *buf, size_t len);

@@ -1,30 +1,13 @@
 /*
  * Large messages between ranks of one node: huge pages under the buffers.
- *
- * UCX (1.13) moves a rendezvous message between ranks of one node with
- * CMA: the receiver's process_vm_readv() pins the sender's pages and
- * copies from them.  Pinning costs ~230 ns per 4 KiB page on this VM, so
- * from base pages the copy runs at ~12 GB/s against ~45 GB/s from
- * transparent huge pages (docs/tuning.md).  Open MPI and MPICH move it
- * the same way, so all three
- * ran at the base-page rate on malloc'd buffers (THP is "madvise" on
- * Debian).  A buffer the user sends again and again from is worth
- * collapsing into huge pages (MADV_COLLAPSE, Linux >= 6.1): the contents
- * stay, only the backing changes.  A first collapse costs ~0.5 ms of CPU
- * per 2 MiB, about four sends' worth of saving (~0.12 ms each), so a
- * 2 MiB chunk is collapsed on its 8th use: a buffer used exactly that
- * often and then freed loses at most ~40%, one used on and on gains 3x.
- * One already huge costs <1 us to recheck.
- * Receive buffers too: the receiver's side of the copy writes ~10% faster
- * into huge pages (fewer TLB misses: 93 against 104 us per 4 MiB).
- * The 2 MiB-aligned chunks the message overlaps are collapsed whole (a
- * message rarely starts on a 2 MiB boundary): the kernel refuses a chunk
- * that leaves the mapping or is not anonymous memory, and fills empty
- * pages of one it takes, so resident memory may grow by what the
- * buffer's neighbourhood in its chunks had not touched yet.
- *
- * UCMPI_P2P_HUGEPAGE_MIN (bytes; 0 turns this off) and
- * UCMPI_P2P_HUGEPAGE_REUSE (the use on which a chunk is collapsed).
+ * UCX moves on-node rendezvous data with CMA, which pins the sender's
+ * pages: from base pages that copy runs several times slower than from
+ * huge pages (docs/tuning.md).  A 2 MiB chunk a buffer is sent from (or
+ * received into) again and again is collapsed into huge pages
+ * (MADV_COLLAPSE, Linux >= 6.1) on its UCMPI_P2P_HUGEPAGE_REUSE-th use,
+ * which repays the collapse; the contents stay.  The kernel may fill the
+ * untouched pages of a chunk it takes.  UCMPI_P2P_HUGEPAGE_MIN (bytes; 0:
+ * off) is the smallest message concerned.
  */
 #define _GNU_SOURCE
 #include "glue.h"
@@ -48,9 +31,8 @@
 size_t ucmpi_ucx_hugepage_min = SIZE_MAX;   /* read inline by tag.c */
 static unsigned reuse = 8;
 
-/* A slot packs chunk number << 32 | state: one relaxed 64-bit word, so
- * threads racing on it only lose a count (it is a hint).  The state counts
- * sends up to `reuse`, then tries; DONE once a collapse succeeded. */
+/* A slot packs chunk number << 32 | state in one relaxed word (a hint:
+ * racing threads only lose a count); DONE once a collapse succeeded. */
 static uint64_t slots[SLOTS];
 #define DONE UINT32_MAX
 
@@ -80,11 +62,9 @@ void ucmpi_ucx_hugepage_init(void)
     reuse = r >= 1 ? (unsigned)r : 1;
 }
 
-/* One more message in chunk c: collapse it on its reuse-th use; after a
- * failure (pages pinned by a copy under way, say) every RETRY uses, TRIES
- * times at most.  A collapsed chunk is not looked at again while it keeps
- * its slot: rechecking every 64 sends cost 1-4 ms a time in p2p_bench,
- * for a chunk that straddles its two buffers and did not stay huge. */
+/* One more message in chunk c: collapse it on its reuse-th use, retrying
+ * a failure every RETRY uses, TRIES times at most; a collapsed chunk is
+ * not looked at again while it keeps its slot. */
 static void chunk_used(uintptr_t c)
 {
     uint64_t no = c >> CHUNK_SHIFT;

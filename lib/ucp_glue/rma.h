@@ -13,9 +13,8 @@
 typedef struct ucmpi_rma_mem ucmpi_rma_mem_t;     /* registered local region */
 typedef struct ucmpi_rma_rkey ucmpi_rma_rkey_t;   /* unpacked remote key */
 
-/* Completion counter: each operation started on it adds one to pending
- * (and to its parent's), completion takes it off again.  The first failure
- * (an error code, see ucx.h) is kept in status. */
+/* Completion counter: each operation adds one to pending (and to its
+ * parent's), completion takes it off; status keeps the first failure. */
 typedef struct ucmpi_rma_cnt {
     int pending;
     int status;
@@ -54,9 +53,8 @@ void ucmpi_rma_eps_release(void);
 /* Register [base, base+len) for remote access (len may be 0: no region). */
 int ucmpi_rma_mem_map(void *base, size_t len, ucmpi_rma_mem_t **mem);
 void ucmpi_rma_mem_unmap(ucmpi_rma_mem_t *mem);
-/* len bytes (zeroed) allocated and registered by UCX: node peers' UCX
- * then reaches them through a shared-memory transport, with CPU atomics
- * and no work for this process.  ucmpi_rma_mem_unmap frees them. */
+/* len zeroed bytes allocated and registered by UCX, so node peers reach
+ * them through shared memory (ucmpi_rma_mem_unmap frees them). */
 int ucmpi_rma_mem_alloc(size_t len, void **ptr, ucmpi_rma_mem_t **mem);
 /* Packed remote key in a malloc'd buffer (free() it); *len 0 for NULL mem. */
 int ucmpi_rma_rkey_pack(ucmpi_rma_mem_t *mem, void **buf, size_t *len);
@@ -68,22 +66,17 @@ void ucmpi_rma_rkey_destroy(ucmpi_rma_rkey_t *rkey);
  * transport can map it (shared memory it allocated, xpmem); else NULL. */
 void *ucmpi_rma_rkey_ptr(ucmpi_rma_rkey_t *rkey, uint64_t raddr);
 
-/* Nonblocking one-sided transfers to world rank `peer`.  Completion on
- * `cnt` is local (buffer reusable / data arrived); remote completion of
- * puts and atomics needs ucmpi_rma_flush. */
+/* Nonblocking one-sided transfers to world rank `peer`, locally complete
+ * on `cnt`; remote completion needs ucmpi_rma_flush. */
 int ucmpi_rma_put(int peer, const void *buf, size_t len, uint64_t raddr,
                   ucmpi_rma_rkey_t *rkey, ucmpi_rma_cnt_t *cnt);
 int ucmpi_rma_get(int peer, void *buf, size_t len, uint64_t raddr,
                   ucmpi_rma_rkey_t *rkey, ucmpi_rma_cnt_t *cnt);
-
-enum { UCMPI_RMA_AOP_ADD, UCMPI_RMA_AOP_SWAP, UCMPI_RMA_AOP_CSWAP,
-       UCMPI_RMA_AOP_AND, UCMPI_RMA_AOP_OR, UCMPI_RMA_AOP_XOR };
-/* 4- or 8-byte atomic on raddr.  *value is the operand; for CSWAP *result
- * holds the compare value on entry.  With result != NULL the old value is
- * fetched into it. */
-int ucmpi_rma_atomic(int peer, int aop, size_t size, const void *value,
-                     void *result, uint64_t raddr, ucmpi_rma_rkey_t *rkey,
-                     ucmpi_rma_cnt_t *cnt);
+/* 64-bit atomic add of *value on raddr, the old value fetched into
+ * *result. */
+int ucmpi_rma_fetch_add(int peer, const uint64_t *value, uint64_t *result,
+                        uint64_t raddr, ucmpi_rma_rkey_t *rkey,
+                        ucmpi_rma_cnt_t *cnt);
 
 /* Remote completion of every put/atomic issued to `peer` (-1: to all),
  * counted on cnt. */

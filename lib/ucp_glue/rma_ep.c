@@ -1,10 +1,7 @@
 /*
- * Endpoints for one-sided traffic.  The point-to-point endpoints use the
- * peer error-handling mode, under which UCX 1.13 leaves out the shared
- * memory transports (posix, sysv, cma) and emulates RMA and atomics over
- * TCP loopback.  RMA therefore gets its own endpoints without error
- * handling, which can use shared memory and cma; they exist while some
- * window does and are closed when the last one is freed.
+ * Endpoints for one-sided traffic: in the peer error-handling mode of the
+ * point-to-point endpoints UCX leaves out shared memory and cma, so RMA
+ * gets its own endpoints without it, open while some window exists.
  */
 #include "glue.h"
 #include "ucx.h"
@@ -16,47 +13,34 @@
 static ucp_ep_h *rma_eps;
 static int users;
 
-static ucp_ep_h ep_locked(int r);
-
 /* Called from several threads under MPI_THREAD_MULTIPLE. */
-ucp_ep_h ucmpi_rma_ep(int r);
 ucp_ep_h ucmpi_rma_ep(int r)
-{
-    ucmpi_ucx_params.lock();
-    ucp_ep_h h = ep_locked(r);
-    ucmpi_ucx_params.unlock();
-    return h;
-}
-
-static ucp_ep_h ep_locked(int r)
 {
     void *addr = NULL;
     size_t len = 0;
-    ucp_ep_h h;
+    ucp_ep_h h = NULL;
 
-    if (rma_eps == NULL) {
+    ucmpi_ucx_params.lock();
+    if (rma_eps == NULL)
         rma_eps = calloc((size_t)ucmpi_ucx_params.world_size, sizeof(*rma_eps));
-        if (rma_eps == NULL)
-            return NULL;
+    if (rma_eps != NULL && rma_eps[r] == NULL &&
+        ucmpi_ucx_params.lookup(r, &addr, &len) == 0) {
+        ucp_ep_params_t ep = {
+            .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
+                          UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
+            .address = addr,
+            .err_mode = UCP_ERR_HANDLING_MODE_NONE,
+        };
+        ucs_status_t st = ucp_ep_create(ucmpi_ucx.worker, &ep, &h);
+        free(addr);
+        if (st == UCS_OK)
+            rma_eps[r] = h;
+        else
+            fprintf(stderr, "ucmpi: rank %d: no RMA endpoint to rank %d: %s\n",
+                    ucmpi_ucx_params.world_rank, r, ucs_status_string(st));
     }
-    if (rma_eps[r] != NULL)
-        return rma_eps[r];
-    if (ucmpi_ucx_params.lookup(r, &addr, &len) != 0)
-        return NULL;
-    ucp_ep_params_t ep = {
-        .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
-                      UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
-        .address = addr,
-        .err_mode = UCP_ERR_HANDLING_MODE_NONE,
-    };
-    ucs_status_t st = ucp_ep_create(ucmpi_ucx.worker, &ep, &h);
-    free(addr);
-    if (st != UCS_OK) {
-        fprintf(stderr, "ucmpi: rank %d: no RMA endpoint to rank %d: %s\n",
-                ucmpi_ucx_params.world_rank, r, ucs_status_string(st));
-        return NULL;
-    }
-    rma_eps[r] = h;
+    h = rma_eps != NULL ? rma_eps[r] : NULL;
+    ucmpi_ucx_params.unlock();
     return h;
 }
 

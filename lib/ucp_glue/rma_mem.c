@@ -4,8 +4,6 @@
 #include "glue.h"
 #include "ucp_glue/rma.h"
 
-ucp_ep_h ucmpi_rma_ep(int r);
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,28 +15,10 @@ struct ucmpi_rma_rkey {
     ucp_rkey_h rkey;
 };
 
-int ucmpi_rma_mem_map(void *base, size_t len, ucmpi_rma_mem_t **mem)
-{
-    ucmpi_rma_mem_t *m = calloc(1, sizeof(*m));
-    if (m == NULL)
-        return ucmpi_ucx_err(UCMPI_UCX_E_NO_MEM);
-    if (len > 0) {
-        ucp_mem_map_params_t p = {
-            .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS |
-                          UCP_MEM_MAP_PARAM_FIELD_LENGTH,
-            .address = base,
-            .length = len,
-        };
-        if (ucp_mem_map(ucmpi_ucx.context, &p, &m->memh) != UCS_OK) {
-            free(m);
-            return ucmpi_ucx_err(UCMPI_UCX_E_INTERN);
-        }
-    }
-    *mem = m;
-    return 0;
-}
-
-int ucmpi_rma_mem_alloc(size_t len, void **ptr, ucmpi_rma_mem_t **mem)
+/* Registers len bytes at base, or (alloc) len zeroed bytes UCX allocates,
+ * into *ptr. */
+static int mem_map(void *base, size_t len, bool alloc, void **ptr,
+                   ucmpi_rma_mem_t **mem)
 {
     ucmpi_rma_mem_t *m = calloc(1, sizeof(*m));
     if (m == NULL)
@@ -47,24 +27,37 @@ int ucmpi_rma_mem_alloc(size_t len, void **ptr, ucmpi_rma_mem_t **mem)
         .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS |
                       UCP_MEM_MAP_PARAM_FIELD_LENGTH |
                       UCP_MEM_MAP_PARAM_FIELD_FLAGS,
-        .address = NULL,
+        .address = base,
         .length = len,
-        .flags = UCP_MEM_MAP_ALLOCATE,
+        .flags = alloc ? UCP_MEM_MAP_ALLOCATE : 0,
     };
     ucp_mem_attr_t attr = {.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS};
-    if (ucp_mem_map(ucmpi_ucx.context, &p, &m->memh) != UCS_OK) {
+    if ((alloc || len > 0) &&
+        ucp_mem_map(ucmpi_ucx.context, &p, &m->memh) != UCS_OK) {
         free(m);
-        return ucmpi_ucx_err(UCMPI_UCX_E_NO_MEM);
+        return ucmpi_ucx_err(alloc ? UCMPI_UCX_E_NO_MEM : UCMPI_UCX_E_INTERN);
     }
-    if (ucp_mem_query(m->memh, &attr) != UCS_OK) {
+    if (alloc && ucp_mem_query(m->memh, &attr) != UCS_OK) {
         ucp_mem_unmap(ucmpi_ucx.context, m->memh);
         free(m);
         return ucmpi_ucx_err(UCMPI_UCX_E_INTERN);
     }
-    memset(attr.address, 0, len);
-    *ptr = attr.address;
+    if (alloc) {
+        memset(attr.address, 0, len);
+        *ptr = attr.address;
+    }
     *mem = m;
     return 0;
+}
+
+int ucmpi_rma_mem_map(void *base, size_t len, ucmpi_rma_mem_t **mem)
+{
+    return mem_map(base, len, false, NULL, mem);
+}
+
+int ucmpi_rma_mem_alloc(size_t len, void **ptr, ucmpi_rma_mem_t **mem)
+{
+    return mem_map(NULL, len, true, ptr, mem);
 }
 
 void ucmpi_rma_mem_unmap(ucmpi_rma_mem_t *mem)

@@ -7,14 +7,7 @@
 
 #include <stdlib.h>
 
-ucp_ep_h ucmpi_rma_ep(int r);
-
 ucp_rkey_h ucmpi_rma_rkey_ucp(ucmpi_rma_rkey_t *rkey);
-
-static void cnt_add(ucmpi_rma_cnt_t *c)
-{
-    ucmpi_rma_cnt_add(c);
-}
 
 static void cnt_done(ucmpi_rma_cnt_t *c, ucs_status_t st)
 {
@@ -52,55 +45,46 @@ static ucp_request_param_t op_param(ucmpi_rma_cnt_t *cnt)
     return p;
 }
 
-int ucmpi_rma_put(int peer, const void *buf, size_t len, uint64_t raddr,
-                  ucmpi_rma_rkey_t *rkey, ucmpi_rma_cnt_t *cnt)
+static int put_get(bool get, int peer, void *buf, size_t len,
+                   uint64_t raddr, ucmpi_rma_rkey_t *rkey,
+                   ucmpi_rma_cnt_t *cnt)
 {
     ucp_ep_h ep = ucmpi_rma_ep(peer);
     if (ep == NULL || rkey == NULL)
         return ucmpi_ucx_err(UCMPI_UCX_E_OTHER);
     ucp_request_param_t p = op_param(cnt);
-    cnt_add(cnt);
-    return finish(ucp_put_nbx(ep, buf, len, raddr, ucmpi_rma_rkey_ucp(rkey),
-                              &p), cnt);
+    ucp_rkey_h rk = ucmpi_rma_rkey_ucp(rkey);
+    ucmpi_rma_cnt_add(cnt);
+    return finish(get ? ucp_get_nbx(ep, buf, len, raddr, rk, &p)
+                      : ucp_put_nbx(ep, buf, len, raddr, rk, &p), cnt);
+}
+
+int ucmpi_rma_put(int peer, const void *buf, size_t len, uint64_t raddr,
+                  ucmpi_rma_rkey_t *rkey, ucmpi_rma_cnt_t *cnt)
+{
+    return put_get(false, peer, (void *)buf, len, raddr, rkey, cnt);
 }
 
 int ucmpi_rma_get(int peer, void *buf, size_t len, uint64_t raddr,
                   ucmpi_rma_rkey_t *rkey, ucmpi_rma_cnt_t *cnt)
 {
+    return put_get(true, peer, buf, len, raddr, rkey, cnt);
+}
+
+int ucmpi_rma_fetch_add(int peer, const uint64_t *value, uint64_t *result,
+                        uint64_t raddr, ucmpi_rma_rkey_t *rkey,
+                        ucmpi_rma_cnt_t *cnt)
+{
     ucp_ep_h ep = ucmpi_rma_ep(peer);
     if (ep == NULL || rkey == NULL)
         return ucmpi_ucx_err(UCMPI_UCX_E_OTHER);
     ucp_request_param_t p = op_param(cnt);
-    cnt_add(cnt);
-    return finish(ucp_get_nbx(ep, buf, len, raddr, ucmpi_rma_rkey_ucp(rkey),
-                              &p), cnt);
-}
-
-static const ucp_atomic_op_t aop_ucp[] = {
-    [UCMPI_RMA_AOP_ADD] = UCP_ATOMIC_OP_ADD,
-    [UCMPI_RMA_AOP_SWAP] = UCP_ATOMIC_OP_SWAP,
-    [UCMPI_RMA_AOP_CSWAP] = UCP_ATOMIC_OP_CSWAP,
-    [UCMPI_RMA_AOP_AND] = UCP_ATOMIC_OP_AND,
-    [UCMPI_RMA_AOP_OR] = UCP_ATOMIC_OP_OR,
-    [UCMPI_RMA_AOP_XOR] = UCP_ATOMIC_OP_XOR,
-};
-
-int ucmpi_rma_atomic(int peer, int aop, size_t size, const void *value,
-                     void *result, uint64_t raddr, ucmpi_rma_rkey_t *rkey,
-                     ucmpi_rma_cnt_t *cnt)
-{
-    ucp_ep_h ep = ucmpi_rma_ep(peer);
-    if (ep == NULL || rkey == NULL || (size != 4 && size != 8))
-        return ucmpi_ucx_err(UCMPI_UCX_E_OTHER);
-    ucp_request_param_t p = op_param(cnt);
-    p.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
-    p.datatype = ucp_dt_make_contig(size);
-    if (result != NULL) {
-        p.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
-        p.reply_buffer = result;
-    }
-    cnt_add(cnt);
-    return finish(ucp_atomic_op_nbx(ep, aop_ucp[aop], value, 1, raddr,
+    p.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE |
+                      UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+    p.datatype = ucp_dt_make_contig(8);
+    p.reply_buffer = result;
+    ucmpi_rma_cnt_add(cnt);
+    return finish(ucp_atomic_op_nbx(ep, UCP_ATOMIC_OP_ADD, value, 1, raddr,
                                     ucmpi_rma_rkey_ucp(rkey), &p), cnt);
 }
 
@@ -111,7 +95,7 @@ int ucmpi_rma_flush(int peer, ucmpi_rma_cnt_t *cnt)
 
     if (peer >= 0 && (ep = ucmpi_rma_ep(peer)) == NULL)
         return ucmpi_ucx_err(UCMPI_UCX_E_OTHER);
-    cnt_add(cnt);
+    ucmpi_rma_cnt_add(cnt);
     return finish(ep == NULL ? ucp_worker_flush_nbx(ucmpi_ucx.worker, &p)
                              : ucp_ep_flush_nbx(ep, &p), cnt);
 }

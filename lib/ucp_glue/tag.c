@@ -1,9 +1,7 @@
 /*
- * Tagged messages on UCP: the one send and the one receive of the glue.
- * Contiguous buffers go to UCX as they are; non-contiguous data streams
- * through a UCX generic datatype driven by the dt ops the layer above
- * registered.  Completion goes to the op's done callback, or, for a
- * blocking call's wait, into its fields.
+ * Tagged messages on UCP: the glue's one send and one receive.  Contiguous
+ * buffers go to UCX as they are, others stream through a UCX generic
+ * datatype driven by the registered dt ops.
  */
 #include "glue.h"
 #include "ucx.h"
@@ -91,10 +89,9 @@ static void copy_sent_cb(void *ucx_req, ucs_status_t st, void *copy)
     ucp_request_free(ucx_req);
 }
 
-/* After the post: a fire-and-forget send is released (its copy freed
- * by copy_sent_cb, or here when UCX is done at once); a kept one is
- * recorded in its op (not under UCMPI_UCX_THREAD_MULTI with a callback:
- * another thread may have ended the op and its owner freed it). */
+/* After the post: a fire-and-forget send is released (its copy freed by
+ * copy_sent_cb, or here); a kept one is recorded in its op (not under
+ * UCMPI_UCX_THREAD_MULTI with a callback: the op may be gone). */
 static int send_posted(const ucmpi_ucx_xfer_t *x, void *ret, void *copy)
 {
     ucmpi_ucx_op_t *op = x->op;
@@ -163,12 +160,9 @@ send_op_slow(int peer, uint64_t tag, const void *buf, size_t len,
     return ucmpi_ucx_send_any(&x);
 }
 
-/* The usual send (an op, contiguous data, an endpoint, no huge pages)
- * alone: only op lives across the UCX call.  A blocking send (op without
- * done) tells UCX it waits at once (FAST_CMPL, as ucp_tag_send_nbr and
- * Open MPI's MPI_Send): UCX then copies eagerly up to
- * UCX_RNDV_SEND_NBR_THRESH (256 KiB) instead of a rendezvous from ~8 KiB,
- * 3-10x faster for 16-128 KiB on shared memory. */
+/* The usual send alone (an op, contiguous data, an endpoint, no huge
+ * pages).  A blocking send (no done) passes FAST_CMPL, as Open MPI's
+ * MPI_Send: UCX then sends eagerly up to UCX_RNDV_SEND_NBR_THRESH. */
 int ucmpi_ucx_send_op(int peer, uint64_t tag, const void *buf, size_t len,
                       ucmpi_ucx_op_t *op)
 {
@@ -229,10 +223,9 @@ static void recv_cb(void *ucx_req, ucs_status_t st,
     op->done(op, code(st), tag, len);
 }
 
-/* UCX's request in the caller's room: nothing to free.  UCX still writes
- * its flags there after this returns, so the room may not be reused
- * before the progress call ends: true below UCMPI_UCX_THREAD_MULTI, the
- * only case that posts such receives. */
+/* UCX's request in the caller's room: nothing to free (UCX still writes
+ * there after this returns: fine below UCMPI_UCX_THREAD_MULTI, the only
+ * case that posts such receives). */
 static void recv_cb_own(void *ucx_req, ucs_status_t st,
                         const ucp_tag_recv_info_t *info, void *user_data)
 {
@@ -292,10 +285,8 @@ static __attribute__((noinline)) int recv_failed(ucmpi_ucx_op_t *op,
     return 0;
 }
 
-/* Every receive (see ucmpi_ucx_recv).  UCX 1.13 does
- * not always fill recv_info on immediate completion (seen: garbage
- * lengths for small eager messages), so receives never complete
- * immediately: the callback always reports the envelope. */
+/* Every receive (see ucmpi_ucx_recv).  UCX does not always fill recv_info
+ * on immediate completion, so receives never complete immediately. */
 int ucmpi_ucx_recv_any(const ucmpi_ucx_xfer_t *x)
 {
     ucp_request_param_t p;
@@ -356,9 +347,8 @@ recv_op_slow(void *buf, size_t len, uint64_t tag, uint64_t mask,
     return ucmpi_ucx_recv_any(&x);
 }
 
-/* The usual receive (contiguous data below the huge-page size into an op
- * whose owner gave UCX's request room, below UCMPI_UCX_THREAD_MULTI)
- * alone: only op lives across the UCX call. */
+/* The usual receive alone (contiguous, below the huge-page size, UCX's
+ * request in the op's room, below UCMPI_UCX_THREAD_MULTI). */
 int ucmpi_ucx_recv_op(void *buf, size_t len, uint64_t tag, uint64_t mask,
                       ucmpi_ucx_op_t *op, void *req_mem, int peer)
 {

@@ -1,22 +1,14 @@
 /*
- * The 64-bit UCP tag of every tagged message (the glue moves it as it is;
- * lib/p2p sets the sync flag and reads source and tag from it):
+ * The 64-bit UCP tag of every tagged message:
  *   [63]     synchronous-send flag (receiver acknowledges when matched)
  *   [62:45]  context: communicator context id * 4 + sub-context
  *   [44:24]  source rank in the sender's (local) group
  *   [23:0]   MPI tag
- * Partitioned communication (lib/p2p/part.c) sends on the ACK sub-context
- * with bit 20 (headers) or bits 20 and 19 (data) of the source field set:
- * acknowledgement receives must keep naming an exact source below 2^19.
- * MPI_ANY_SOURCE and MPI_ANY_TAG clear the field from the mask, and so
- * does the sync flag: such a receive is a wildcard to UCX (its linear
- * expected list, ucp_tag_exp_search_all per message).  On-node peers use
- * UCX's own synchronous send instead (lib/ucp_glue/tag.c; unless
- * UCMPI_SYNC_FLAG_ALWAYS=1), so a receive from one on-node source and tag
- * may match every bit (ucmpi_tag_recv_exact), which UCX files in its
- * hashed expected queue: 80 fewer instructions a message.  lib/p2p/p2p.c does
- * that for small buffers only (measured faster up to 64 B, slower from
- * 128 B to 4 KiB in 2-rank ping-pong).
+ * Partitioned traffic sets source bits 20 (and 19) on the ACK sub-context.
+ * Wildcards and the sync flag leave fields out of the mask (UCX's linear
+ * expected list); on-node peers use UCX's own synchronous send, so an
+ * exact receive may match every bit (ucmpi_tag_recv_exact, UCX's hashed
+ * queue), used for small buffers (lib/p2p/p2p_inline.h).
  */
 #ifndef UCMPI_UCX_TAG_H
 #define UCMPI_UCX_TAG_H

@@ -11,18 +11,16 @@
 #define UCMPI_UCX_HIDDEN __attribute__((visibility("hidden")))
 #define UCMPI_UCX_EXPORT __attribute__((visibility("default")))
 
-/* Outcomes of the glue's operations.  Functions return 0 or the code
- * the layer above chose for the outcome (params.errors); done callbacks
- * also see UCMPI_UCX_CANCELED. */
+/* Outcomes of the glue's operations: 0 or the code the layer above chose
+ * (params.errors); done callbacks also see UCMPI_UCX_CANCELED. */
 enum { UCMPI_UCX_OK, UCMPI_UCX_E_TRUNCATE, UCMPI_UCX_E_NO_MEM,
        UCMPI_UCX_E_PEER, UCMPI_UCX_E_OTHER, UCMPI_UCX_E_INTERN,
        UCMPI_UCX_NCODES };
 #define UCMPI_UCX_CANCELED (-1)
 #define UCMPI_UCX_POSTED   (-2)   /* UCX holds the operation */
 
-/* What the glue is told at start-up: the job's shape, the tunables it
- * uses, and the services of the layers above it calls back (never by
- * name).  Kept by the glue until ucmpi_ucx_finalize. */
+/* What the glue is told at start-up (the job's shape, tunables, and the
+ * callbacks of the layers above), kept until ucmpi_ucx_finalize. */
 enum { UCMPI_UCX_THREAD_SINGLE, UCMPI_UCX_THREAD_SERIALIZED,
        UCMPI_UCX_THREAD_MULTI };
 typedef struct {
@@ -44,8 +42,6 @@ typedef struct {
 
 /* Context + worker, address published (the caller fences). */
 int ucmpi_ucx_init(const ucmpi_ucx_params_t *params);
-/* After the modex fence: fetch peers' addresses. */
-int ucmpi_ucx_wireup(void);
 /* Close endpoints (flushing), progressing the worker. */
 void ucmpi_ucx_close_eps(void);
 void ucmpi_ucx_finalize(void);
@@ -108,14 +104,11 @@ typedef struct {
     void *msg;                    /* UCMPI_UCX_MSG */
 } ucmpi_ucx_xfer_t;
 
-/* The send: 0 when done at once (done is not called), UCMPI_UCX_POSTED
- * when UCX holds it (done, or the wait's fields, tell the end), else an
- * error code (nothing started).  The receive never ends at once: 0 once
- * posted; a failed post ends through done (so that callers may end with a
- * tail call), or returns its error code for an op without done.  The
- * usual cases (contiguous data, one op, no huge pages) take the _op forms:
- * register arguments, no xfer in memory on every message's path (the
- * _any forms handle everything).  Hidden: no PLT either. */
+/* The send: 0 when done at once (done not called), UCMPI_UCX_POSTED when
+ * UCX holds it, else an error (nothing started).  The receive: 0 once
+ * posted; a failed post ends through done, or returns its error for an op
+ * without done.  The _op forms take the usual case in registers; the _any
+ * forms handle everything. */
 int ucmpi_ucx_send_op(int peer, uint64_t tag, const void *buf, size_t len,
                       ucmpi_ucx_op_t *op) UCMPI_UCX_HIDDEN;
 int ucmpi_ucx_send_any(const ucmpi_ucx_xfer_t *x) UCMPI_UCX_HIDDEN;
@@ -165,10 +158,9 @@ int ucmpi_ucx_tag_probe(uint64_t tag, uint64_t mask, int remove,
 /* Receives a probed message into nothing (cancelled, or left over). */
 void ucmpi_ucx_msg_discard(void *msg);
 
-/* Fire-and-forget send of a copy of (buf, len); zero-byte one (a
- * synchronous send's acknowledgement); the receive of a message probed
- * out with remove=1 into (buf, len), waited for on the spot (small eager
- * messages only): 0, or an error code. */
+/* Fire-and-forget send of a copy of (buf, len); a zero-byte one (a sync
+ * acknowledgement); the receive of a message probed out (small eager
+ * ones only), waited for on the spot: 0, or an error code. */
 static inline int ucmpi_ucx_send_copy(int world_dest, uint64_t tag,
                                       const void *buf, size_t len)
 {
@@ -199,10 +191,9 @@ enum {
     UCMPI_AM_IDS
 };
 
-/* Active messages of the layers above (ids above): the
- * handler runs inside progress and only records (no progress, no sends);
- * ucmpi_ucx_am_send sends a copy of (data, len) eagerly on the endpoint
- * the tagged messages take, so it arrives after those sent before it. */
+/* Active messages of the layers above: the handler runs inside progress
+ * and only records; ucmpi_ucx_am_send sends a copy eagerly on the tagged
+ * messages' endpoint, so it arrives after those sent before it. */
 typedef void (*ucmpi_ucx_am_fn_t)(void *arg, const void *data, size_t len);
 int ucmpi_ucx_am_handler(unsigned id, ucmpi_ucx_am_fn_t fn, void *arg);
 int ucmpi_ucx_am_send(int world_dest, unsigned id, const void *data,
