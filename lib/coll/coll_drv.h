@@ -138,4 +138,29 @@ ucmpi_coll_call_basic(const ucmpi_coll_desc_t *d, MPI_Comm comm,
     return ucmpi_coll_call(d, &a, mode, req, name);
 }
 
+/* Entry points of a basic collective, as UCMPI_XFER_FORMS (xfer.h) for
+ * the others: UCMPI_COLL_BASIC_FORMS(Stem, stem, sfx, desc, (params),
+ * args) defines PMPI_<Stem><sfx>, PMPI_I<stem><sfx> and
+ * PMPI_<Stem>_init<sfx> with their MPI_ aliases; params is the blocking
+ * form's parameter list, args ucmpi_coll_call_basic's from comm to root. */
+#define UCMPI_COLL_STR(x) #x
+#define UCMPI_COLL_LIST(...) __VA_ARGS__
+#define UCMPI_COLL_BASIC_FORM(f, desc, mode, req, params, ...)              \
+    _Pragma(UCMPI_COLL_STR(weak MPI_##f = PMPI_##f))                         \
+    int PMPI_##f params                                                      \
+    {                                                                        \
+        return ucmpi_coll_call_basic(&desc, __VA_ARGS__, mode, req,          \
+                                     "MPI_" #f);                             \
+    }
+#define UCMPI_COLL_BASIC_FORMS(Stem, stem, sfx, desc, params, ...)           \
+    UCMPI_COLL_BASIC_FORM(Stem##sfx, desc, UCMPI_COLL_BLOCKING, NULL,        \
+                          params, __VA_ARGS__)                               \
+    UCMPI_COLL_BASIC_FORM(I##stem##sfx, desc, UCMPI_COLL_NONBLOCKING,        \
+                          request,                                           \
+                          (UCMPI_COLL_LIST params, MPI_Request *request),    \
+                          __VA_ARGS__)                                       \
+    UCMPI_COLL_BASIC_FORM(Stem##_init##sfx, desc, UCMPI_COLL_PERSISTENT,     \
+                          request, (UCMPI_COLL_LIST params, MPI_Info info,   \
+                                    MPI_Request *request), __VA_ARGS__)
+
 #endif

@@ -6,7 +6,6 @@
  */
 #include "datatype/datatype.h"
 #include "coll/op.h"
-#include "coll/op.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,11 +14,9 @@
 #include <stdbool.h>
 #include <complex.h>
 
-/* Each kernel compiled for AVX-512, AVX2 and the x86-64 baseline (SSE2),
- * picked once at load time (ifunc): the baseline does 2 doubles per
- * instruction.  MPI_SUM of 2048 doubles (16 KiB, in L1): 0.60 us SSE2,
- * 0.14 us AVX-512 on this EPYC; the 2-rank 16 KiB shm allreduce spent
- * about half its 1.33 us there. */
+/* Each kernel compiled for AVX-512, AVX2 and the x86-64 baseline (SSE2,
+ * 2 doubles per instruction), picked once at load time (ifunc); the
+ * figures are in docs/tuning.md. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
     defined(__has_attribute)
 #if __has_attribute(target_clones)
@@ -153,58 +151,38 @@ PAIR_KERNELS(2double, double, double)
 #define PAIR_ROW(s, x) {                                               \
         [UCMPI_OP_MINLOC] = minloc_##s##x, [UCMPI_OP_MAXLOC] = maxloc_##s##x }
 
-static ucmpi_op_kernel_t *const kernels[UCMPI_OPT_NUM][UCMPI_OP_NUM] = {
-    [UCMPI_OPT_I8] = INT_ROW(i8, ),
-    [UCMPI_OPT_I16] = INT_ROW(i16, ),
-    [UCMPI_OPT_I32] = INT_ROW(i32, ),
-    [UCMPI_OPT_I64] = INT_ROW(i64, ),
-    [UCMPI_OPT_U8] = INT_ROW(u8, ),
-    [UCMPI_OPT_U16] = INT_ROW(u16, ),
-    [UCMPI_OPT_U32] = INT_ROW(u32, ),
-    [UCMPI_OPT_U64] = INT_ROW(u64, ),
-    [UCMPI_OPT_FLOAT] = FLOAT_ROW(f, ),
-    [UCMPI_OPT_DOUBLE] = FLOAT_ROW(d, ),
-    [UCMPI_OPT_LDOUBLE] = FLOAT_ROW(ld, ),
-    [UCMPI_OPT_CFLOAT] = COMPLEX_ROW(cf, ),
-    [UCMPI_OPT_CDOUBLE] = COMPLEX_ROW(cd, ),
-    [UCMPI_OPT_CLDOUBLE] = COMPLEX_ROW(cld, ),
-    [UCMPI_OPT_BOOL] = LOGICAL_ROW(bool, ),
-    [UCMPI_OPT_LOGICAL] = LOGICAL_ROW(logical, ),
-    [UCMPI_OPT_FLOAT_INT] = PAIR_ROW(float_int, ),
-    [UCMPI_OPT_DOUBLE_INT] = PAIR_ROW(double_int, ),
-    [UCMPI_OPT_LONG_INT] = PAIR_ROW(long_int, ),
-    [UCMPI_OPT_2INT] = PAIR_ROW(2int, ),
-    [UCMPI_OPT_SHORT_INT] = PAIR_ROW(short_int, ),
-    [UCMPI_OPT_LDOUBLE_INT] = PAIR_ROW(ldouble_int, ),
-    [UCMPI_OPT_2FLOAT] = PAIR_ROW(2float, ),
-    [UCMPI_OPT_2DOUBLE] = PAIR_ROW(2double, ),
-};
+/* Both tables, of the kernels named with suffix x (nothing or _3). */
+#define KERNEL_ROWS(x)                                                 \
+    [UCMPI_OPT_I8] = INT_ROW(i8, x),                                   \
+    [UCMPI_OPT_I16] = INT_ROW(i16, x),                                 \
+    [UCMPI_OPT_I32] = INT_ROW(i32, x),                                 \
+    [UCMPI_OPT_I64] = INT_ROW(i64, x),                                 \
+    [UCMPI_OPT_U8] = INT_ROW(u8, x),                                   \
+    [UCMPI_OPT_U16] = INT_ROW(u16, x),                                 \
+    [UCMPI_OPT_U32] = INT_ROW(u32, x),                                 \
+    [UCMPI_OPT_U64] = INT_ROW(u64, x),                                 \
+    [UCMPI_OPT_FLOAT] = FLOAT_ROW(f, x),                               \
+    [UCMPI_OPT_DOUBLE] = FLOAT_ROW(d, x),                              \
+    [UCMPI_OPT_LDOUBLE] = FLOAT_ROW(ld, x),                            \
+    [UCMPI_OPT_CFLOAT] = COMPLEX_ROW(cf, x),                           \
+    [UCMPI_OPT_CDOUBLE] = COMPLEX_ROW(cd, x),                          \
+    [UCMPI_OPT_CLDOUBLE] = COMPLEX_ROW(cld, x),                        \
+    [UCMPI_OPT_BOOL] = LOGICAL_ROW(bool, x),                           \
+    [UCMPI_OPT_LOGICAL] = LOGICAL_ROW(logical, x),                     \
+    [UCMPI_OPT_FLOAT_INT] = PAIR_ROW(float_int, x),                    \
+    [UCMPI_OPT_DOUBLE_INT] = PAIR_ROW(double_int, x),                  \
+    [UCMPI_OPT_LONG_INT] = PAIR_ROW(long_int, x),                      \
+    [UCMPI_OPT_2INT] = PAIR_ROW(2int, x),                              \
+    [UCMPI_OPT_SHORT_INT] = PAIR_ROW(short_int, x),                    \
+    [UCMPI_OPT_LDOUBLE_INT] = PAIR_ROW(ldouble_int, x),                \
+    [UCMPI_OPT_2FLOAT] = PAIR_ROW(2float, x),                          \
+    [UCMPI_OPT_2DOUBLE] = PAIR_ROW(2double, x)
 
+static ucmpi_op_kernel_t *const kernels[UCMPI_OPT_NUM][UCMPI_OP_NUM] = {
+    KERNEL_ROWS()
+};
 static ucmpi_op_kernel3_t *const kernels3[UCMPI_OPT_NUM][UCMPI_OP_NUM] = {
-    [UCMPI_OPT_I8] = INT_ROW(i8, _3),
-    [UCMPI_OPT_I16] = INT_ROW(i16, _3),
-    [UCMPI_OPT_I32] = INT_ROW(i32, _3),
-    [UCMPI_OPT_I64] = INT_ROW(i64, _3),
-    [UCMPI_OPT_U8] = INT_ROW(u8, _3),
-    [UCMPI_OPT_U16] = INT_ROW(u16, _3),
-    [UCMPI_OPT_U32] = INT_ROW(u32, _3),
-    [UCMPI_OPT_U64] = INT_ROW(u64, _3),
-    [UCMPI_OPT_FLOAT] = FLOAT_ROW(f, _3),
-    [UCMPI_OPT_DOUBLE] = FLOAT_ROW(d, _3),
-    [UCMPI_OPT_LDOUBLE] = FLOAT_ROW(ld, _3),
-    [UCMPI_OPT_CFLOAT] = COMPLEX_ROW(cf, _3),
-    [UCMPI_OPT_CDOUBLE] = COMPLEX_ROW(cd, _3),
-    [UCMPI_OPT_CLDOUBLE] = COMPLEX_ROW(cld, _3),
-    [UCMPI_OPT_BOOL] = LOGICAL_ROW(bool, _3),
-    [UCMPI_OPT_LOGICAL] = LOGICAL_ROW(logical, _3),
-    [UCMPI_OPT_FLOAT_INT] = PAIR_ROW(float_int, _3),
-    [UCMPI_OPT_DOUBLE_INT] = PAIR_ROW(double_int, _3),
-    [UCMPI_OPT_LONG_INT] = PAIR_ROW(long_int, _3),
-    [UCMPI_OPT_2INT] = PAIR_ROW(2int, _3),
-    [UCMPI_OPT_SHORT_INT] = PAIR_ROW(short_int, _3),
-    [UCMPI_OPT_LDOUBLE_INT] = PAIR_ROW(ldouble_int, _3),
-    [UCMPI_OPT_2FLOAT] = PAIR_ROW(2float, _3),
-    [UCMPI_OPT_2DOUBLE] = PAIR_ROW(2double, _3),
+    KERNEL_ROWS(_3)
 };
 
 ucmpi_op_kernel_t *ucmpi_op_kernel(int op, int type)

@@ -7,36 +7,35 @@
 #include "coll/coll.h"
 #include "core/check.h"
 
-static int ar_recdbl(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+/* The rows over the whole comm: alg(s, mine, rbuf, count, dt, op, g). */
+typedef int (*ar_fn_t)(ucmpi_sched_t *, const void *, void *, MPI_Count,
+                       MPI_Datatype, MPI_Op, const ucmpi_coll_grp_t *);
+
+static int ar_build(ucmpi_sched_t *s, const ucmpi_coll_args_t *a, ar_fn_t fn)
 {
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
 
-    return ucmpi_allreduce_recdbl(s, ucmpi_coll_mine(a), a->rbuf,
-                                  a->rcount, a->rdt, a->op, &g);
+    return fn(s, ucmpi_coll_mine(a), a->rbuf, a->rcount, a->rdt, a->op, &g);
+}
+
+static int ar_recdbl(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    return ar_build(s, a, ucmpi_allreduce_recdbl);
 }
 
 static int ar_rabenseifner(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
-    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
-
-    return ucmpi_allreduce_rabenseifner(s, ucmpi_coll_mine(a), a->rbuf,
-                                        a->rcount, a->rdt, a->op, &g);
+    return ar_build(s, a, ucmpi_allreduce_rabenseifner);
 }
 
 static int ar_ring(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
-    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
-
-    return ucmpi_allreduce_ring(s, ucmpi_coll_mine(a), a->rbuf,
-                                a->rcount, a->rdt, a->op, &g);
+    return ar_build(s, a, ucmpi_allreduce_ring);
 }
 
 static int ar_reduce_bcast(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
-    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
-
-    return ucmpi_allreduce_reduce_bcast(s, ucmpi_coll_mine(a), a->rbuf,
-                                        a->rcount, a->rdt, a->op, &g);
+    return ar_build(s, a, ucmpi_allreduce_reduce_bcast);
 }
 
 static int ar_hierarchical(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
@@ -47,10 +46,7 @@ static int ar_hierarchical(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 
 static int ar_ring_seg(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
-    ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
-
-    return ucmpi_allreduce_ring_seg(s, ucmpi_coll_mine(a), a->rbuf,
-                                    a->rcount, a->rdt, a->op, &g);
+    return ar_build(s, a, ucmpi_allreduce_ring_seg);
 }
 
 /* The shm row (s == NULL: runs the blocking call, coll_alg.h). */
@@ -61,8 +57,7 @@ static inline int ar_shm(ucmpi_sched_t *s,
                                     a->rdt, a->op);
 }
 
-/* One rank: its contribution is the result. */
-static int ar_self(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+int ucmpi_allreduce_self(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     int rc = MPI_SUCCESS;
 
@@ -101,7 +96,8 @@ static const ucmpi_coll_alg_t allreduce_algs[] = {
 };
 /* Not in the table (never forced): a 1-rank comm, intercommunicators. */
 static const ucmpi_coll_alg_t ar_self_alg = {
-    UCMPI_ALLREDUCE_RECURSIVE_DOUBLING, "self", "one rank", ar_self};
+    UCMPI_ALLREDUCE_RECURSIVE_DOUBLING, "self", "one rank",
+    ucmpi_allreduce_self};
 static const ucmpi_coll_alg_t ar_inter_alg = {
     -1, "inter", "reduce in each group, leaders swap, bcast", ar_inter};
 #define ROW(id) (&allreduce_algs[id])
@@ -121,14 +117,11 @@ static int op_ok(int alg, ucmpi_comm_t *comm, MPI_Op op)
     return 1;
 }
 
-/* The schedule row for *a (the shm row is the start's).  Count 0: a
- * count-0 rank runs recursive doubling with empty messages, signed as
- * such, whatever the others chose: where they chose it too (small
- * vectors) their exact receives report its empty messages (and theirs
- * fail its own); where they chose another algorithm (forced, or large
- * vectors) the signatures differ and the stall probe fails every rank
- * (sched_abort.h), instead of this rank returning at once and leaving
- * them waiting.  Ranks that all pass 0 exchange empty messages. */
+/* The schedule row for *a (the shm row is the start's).  A count-0 rank
+ * runs recursive doubling with empty messages whatever the others chose:
+ * where they chose it too their exact receives see it, else the
+ * signatures differ and the stall probe fails every rank (sched_abort.h)
+ * instead of leaving them waiting. */
 static const ucmpi_coll_alg_t *allreduce_select(const ucmpi_coll_args_t *a)
 {
     const ucmpi_coll_alg_t *f =
@@ -152,10 +145,7 @@ static const ucmpi_coll_alg_t *allreduce_select(const ucmpi_coll_args_t *a)
         nbytes <= ucmpi_thr(UCMPI_THR_ALLREDUCE_RD_MAX_BYTES) ||
         a->rcount < comm->size)
         return ROW(UCMPI_ALLREDUCE_RECURSIVE_DOUBLING);
-    /* ring_segmented measured against the others (2 ranks, 32 KiB-64 MiB:
-     * 0.6-0.95x Rabenseifner's time; 4 ranks, >= 1 MiB: 0.75x ring's):
-     *   UCMPI_ALLREDUCE_ALGORITHM=A mpiexec -n N bench/coll_bench
-     *     -b allreduce -m 8192 -M 67108864 */
+    /* ring_segmented: measured against the others in docs/tuning.md */
     if (comm->size == 2 ||
         nbytes >= ucmpi_thr(UCMPI_THR_ALLREDUCE_RING_MIN_BYTES))
         return ROW(UCMPI_ALLREDUCE_RING_SEGMENTED);
@@ -207,8 +197,8 @@ static int allreduce_start(ucmpi_coll_args_t *a)
                               comm->is_inter ? NULL : allreduce_algs, 0);
 }
 
-static void allreduce_record(const ucmpi_coll_args_t *a,
-                             ucmpi_coll_check_args_t *r)
+void ucmpi_allreduce_record(const ucmpi_coll_args_t *a,
+                            ucmpi_coll_check_args_t *r)
 {
     *r = (ucmpi_coll_check_args_t){
         .has_op = 1, .op = a->op, .op_dt = a->rdt,
@@ -217,65 +207,13 @@ static void allreduce_record(const ucmpi_coll_args_t *a,
 }
 
 static const ucmpi_coll_desc_t allreduce_desc = {
-    .record = allreduce_record, .start = allreduce_start};
+    .record = ucmpi_allreduce_record, .start = allreduce_start};
 
-#pragma weak MPI_Allreduce = PMPI_Allreduce
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
-                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return ucmpi_coll_call_basic(&allreduce_desc, comm, sendbuf, recvbuf,
-                                 count, datatype, op, 0, UCMPI_COLL_BLOCKING,
-                                 NULL, "MPI_Allreduce");
-}
-
-#pragma weak MPI_Iallreduce = PMPI_Iallreduce
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
-                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                    MPI_Request *request)
-{
-    return ucmpi_coll_call_basic(&allreduce_desc, comm, sendbuf, recvbuf,
-                                 count, datatype, op, 0,
-                                 UCMPI_COLL_NONBLOCKING, request,
-                                 "MPI_Iallreduce");
-}
-
-#pragma weak MPI_Allreduce_init = PMPI_Allreduce_init
-int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count,
-                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
-{
-    return ucmpi_coll_call_basic(&allreduce_desc, comm, sendbuf, recvbuf,
-                                 count, datatype, op, 0, UCMPI_COLL_PERSISTENT,
-                                 request, "MPI_Allreduce_init");
-}
-
-/* Large-count (MPI-4) forms. */
-#pragma weak MPI_Allreduce_c = PMPI_Allreduce_c
-int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return ucmpi_coll_call_basic(&allreduce_desc, comm, sendbuf, recvbuf,
-                                 count, datatype, op, 0, UCMPI_COLL_BLOCKING,
-                                 NULL, "MPI_Allreduce_c");
-}
-
-#pragma weak MPI_Iallreduce_c = PMPI_Iallreduce_c
-int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                      MPI_Request *request)
-{
-    return ucmpi_coll_call_basic(&allreduce_desc, comm, sendbuf, recvbuf,
-                                 count, datatype, op, 0,
-                                 UCMPI_COLL_NONBLOCKING, request,
-                                 "MPI_Iallreduce_c");
-}
-
-#pragma weak MPI_Allreduce_init_c = PMPI_Allreduce_init_c
-int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                          MPI_Info info, MPI_Request *request)
-{
-    return ucmpi_coll_call_basic(&allreduce_desc, comm, sendbuf, recvbuf,
-                                 count, datatype, op, 0, UCMPI_COLL_PERSISTENT,
-                                 request, "MPI_Allreduce_init_c");
-}
+UCMPI_COLL_BASIC_FORMS(Allreduce, allreduce, , allreduce_desc,
+                       (const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
+                       comm, sendbuf, recvbuf, count, datatype, op, 0)
+UCMPI_COLL_BASIC_FORMS(Allreduce, allreduce, _c, allreduce_desc,
+                       (const void *sendbuf, void *recvbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
+                       comm, sendbuf, recvbuf, count, datatype, op, 0)

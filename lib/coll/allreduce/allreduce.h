@@ -15,6 +15,21 @@ enum { UCMPI_ALLREDUCE_RECURSIVE_DOUBLING, UCMPI_ALLREDUCE_RABENSEIFNER,
 int ucmpi_allreduce_recdbl(ucmpi_sched_t *s, const void *mine, void *rbuf,
                            MPI_Count count, MPI_Datatype dt, MPI_Op op,
                            const ucmpi_coll_grp_t *g);
+/* The non-power-of-two fold of recursive doubling and halving: in is
+ * copied to buf, then members 2i send buf to 2i+1, which reduces it into
+ * its own through tmp; and back at the end (2i+1 sends sbuf, 2i receives
+ * rbuf).  No messages past member 2*rem. */
+int ucmpi_allreduce_fold(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g,
+                         int rem, const void *in, void *buf, void *tmp,
+                         MPI_Count count, MPI_Datatype dt, MPI_Op op);
+int ucmpi_allreduce_unfold(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g,
+                           int rem, const void *sbuf, MPI_Count scount,
+                           void *rbuf, MPI_Count rcount, MPI_Datatype dt);
+/* A step of a schedule: sends sbuf to `to`, receives exactly rbuf from
+ * `from`, then waits for both. */
+int ucmpi_allreduce_xchg(ucmpi_sched_t *s, const void *sbuf, MPI_Count scount,
+                         void *rbuf, MPI_Count rcount, MPI_Datatype dt,
+                         int to, int from);
 /* Commutative ops: recursive-halving reduce-scatter + recursive-doubling
  * allgather. */
 int ucmpi_allreduce_rabenseifner(ucmpi_sched_t *s, const void *mine,
@@ -40,21 +55,22 @@ int ucmpi_allreduce_reduce_bcast(ucmpi_sched_t *s, const void *mine,
 int ucmpi_allreduce_hierarchical(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                                  const void *mine, void *rbuf,
                                  MPI_Count count, MPI_Datatype dt, MPI_Op op);
+/* One rank (allreduce, reduce): its contribution is the result. */
+int ucmpi_allreduce_self(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
+/* What UCMPI_COLL_CHECK compares of an allreduce (and of a scan). */
+void ucmpi_allreduce_record(const ucmpi_coll_args_t *a,
+                            ucmpi_coll_check_args_t *r);
 int ucmpi_allreduce_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                           ucmpi_comm_t *local, const void *sbuf, void *rbuf,
                           MPI_Count count, MPI_Datatype dt, MPI_Op op);
 
-/* A blocking reduction (kind UCMPI_SHM_ALLREDUCE or
- * _REDUCE_SCATTER, nbytes per rank) on a comm with a shm segment that
- * does not take the shm path (count 0, or more than the automatic shm
- * limit, e.g. with tiny tuned buffers) while another rank's call may
- * (counts differing between ranks): it takes the shm number the others'
- * call starts with, records its bytes there and checks every rank's, as
- * the shm reductions do (ucmpi_coll_shm_check_sizes), so a mismatch ends
- * the call on every rank in MPI_ERR_TRUNCATE instead of leaving some
- * waiting in the segment and others on p2p.  MPI_SUCCESS: every rank
- * passed nbytes; UCMPI_SHM_FALLBACK: no segment (nothing taken).  One
- * flag round, off the shm path. */
+/* A blocking reduction (kind, nbytes per rank) on a comm with a shm
+ * segment that does not take the shm path (count 0, or past the shm
+ * limit) while another rank's may: it records its bytes under the shm
+ * number the others take and checks every rank's, so that a mismatch
+ * fails every rank in MPI_ERR_TRUNCATE instead of leaving some waiting in
+ * the segment.  MPI_SUCCESS: every rank passed nbytes;
+ * UCMPI_SHM_FALLBACK: no segment.  One flag round, off the shm path. */
 int ucmpi_reduction_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes);
 
 /* The blocking shm path of allreduce and reduce_scatter (kind), count

@@ -20,11 +20,7 @@ int ucmpi_allreduce_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
         rc = ucmpi_reduce_tree(s, sbuf, tmp, count, dt, op, 0, &lg, 2);
     if (rc == MPI_SUCCESS && lg.rank == 0) {
         ucmpi_sched_set_comm(s, comm);
-        rc = ucmpi_sched_send(s, tmp, count, dt, 0);
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_recv_exact(s, rbuf, count, dt, 0);
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_fence(s);
+        rc = ucmpi_allreduce_xchg(s, tmp, count, rbuf, count, dt, 0, 0);
         ucmpi_sched_set_comm(s, local);
     }
     if (rc == MPI_SUCCESS)

@@ -30,25 +30,11 @@ int ucmpi_allreduce_rabenseifner(ucmpi_sched_t *s, const void *mine,
     void *tmp = ucmpi_coll_tmpbuf(s, count, dt);
     int send_idx = 0, recv_idx = 0, last_idx = pof2, mask;
     MPI_Count soff, roff, scnt, rcnt;
-    int rc = MPI_SUCCESS;
+    int rc;
 
     if (tmp == NULL)
         return MPI_ERR_NO_MEM;
-    if (mine != rbuf)
-        rc = ucmpi_sched_copy(s, mine, count, dt, rbuf, count, dt);
-    if (rc == MPI_SUCCESS && me < 2 * rem) {
-        if (me % 2 == 0) {
-            rc = ucmpi_sched_send(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me + 1));
-        } else {
-            rc = ucmpi_sched_recv_exact(s, tmp, count, dt, ucmpi_coll_grp_peer(g, me - 1));
-            if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_fence(s);
-            if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_reduce(s, tmp, rbuf, count, dt, op);
-        }
-    }
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_sched_fence(s);
+    rc = ucmpi_allreduce_fold(s, g, rem, mine, rbuf, tmp, count, dt, op);
     if (newrank >= 0) {
         /* reduce-scatter by recursive halving */
         for (mask = 1; mask < pof2 && rc == MPI_SUCCESS;) {
@@ -63,11 +49,9 @@ int ucmpi_allreduce_rabenseifner(ucmpi_sched_t *s, const void *mine,
                 scnt = span(count, pof2, send_idx, recv_idx, &soff);
                 rcnt = span(count, pof2, recv_idx, last_idx, &roff);
             }
-            rc = ucmpi_sched_send(s, ucmpi_coll_at(rbuf, soff, dt), scnt, dt, peer);
-            if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_recv_exact(s, ucmpi_coll_at(tmp, roff, dt), rcnt, dt, peer);
-            if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_fence(s);
+            rc = ucmpi_allreduce_xchg(s, ucmpi_coll_at(rbuf, soff, dt), scnt,
+                                      ucmpi_coll_at(tmp, roff, dt), rcnt, dt,
+                                      peer, peer);
             if (rc == MPI_SUCCESS)
                 rc = ucmpi_sched_reduce(s, ucmpi_coll_at(tmp, roff, dt),
                                         ucmpi_coll_at(rbuf, roff, dt), rcnt,
@@ -92,22 +76,14 @@ int ucmpi_allreduce_rabenseifner(ucmpi_sched_t *s, const void *mine,
                 scnt = span(count, pof2, send_idx, last_idx, &soff);
                 rcnt = span(count, pof2, recv_idx, send_idx, &roff);
             }
-            rc = ucmpi_sched_send(s, ucmpi_coll_at(rbuf, soff, dt), scnt, dt, peer);
-            if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_recv_exact(s, ucmpi_coll_at(rbuf, roff, dt), rcnt, dt, peer);
-            if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_fence(s);
+            rc = ucmpi_allreduce_xchg(s, ucmpi_coll_at(rbuf, soff, dt), scnt,
+                                      ucmpi_coll_at(rbuf, roff, dt), rcnt, dt,
+                                      peer, peer);
             if (newrank > pnew)
                 send_idx = recv_idx;
         }
     }
-    if (rc == MPI_SUCCESS && me < 2 * rem) {
-        if (me % 2)
-            rc = ucmpi_sched_send(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me - 1));
-        else
-            rc = ucmpi_sched_recv_exact(s, rbuf, count, dt, ucmpi_coll_grp_peer(g, me + 1));
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_fence(s);
-    }
-    return rc;
+    return rc == MPI_SUCCESS ? ucmpi_allreduce_unfold(s, g, rem, rbuf, count,
+                                                      rbuf, count, dt)
+                             : rc;
 }

@@ -24,11 +24,8 @@ int ucmpi_allreduce_ring(ucmpi_sched_t *s, const void *mine, void *rbuf,
     for (int k = 0; k < n - 1 && rc == MPI_SUCCESS; k++) {
         ucmpi_coll_block(count, n, (r - k + n) % n, &soff, &scnt);
         ucmpi_coll_block(count, n, (r - k - 1 + 2 * n) % n, &roff, &rcnt);
-        rc = ucmpi_sched_send(s, ucmpi_coll_at(rbuf, soff, dt), scnt, dt, right);
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_recv_exact(s, tmp, rcnt, dt, left);
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_fence(s);
+        rc = ucmpi_allreduce_xchg(s, ucmpi_coll_at(rbuf, soff, dt), scnt, tmp,
+                                  rcnt, dt, right, left);
         if (rc == MPI_SUCCESS)   /* runs before the next step's send */
             rc = ucmpi_sched_reduce(s, tmp, ucmpi_coll_at(rbuf, roff, dt),
                                     rcnt, dt, op);
@@ -36,12 +33,9 @@ int ucmpi_allreduce_ring(ucmpi_sched_t *s, const void *mine, void *rbuf,
     for (int k = 0; k < n - 1 && rc == MPI_SUCCESS; k++) {
         ucmpi_coll_block(count, n, (r + 1 - k + n) % n, &soff, &scnt);
         ucmpi_coll_block(count, n, (r - k + n) % n, &roff, &rcnt);
-        rc = ucmpi_sched_send(s, ucmpi_coll_at(rbuf, soff, dt), scnt, dt, right);
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_recv_exact(s, ucmpi_coll_at(rbuf, roff, dt),
-                                        rcnt, dt, left);
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_fence(s);
+        rc = ucmpi_allreduce_xchg(s, ucmpi_coll_at(rbuf, soff, dt), scnt,
+                                  ucmpi_coll_at(rbuf, roff, dt), rcnt, dt,
+                                  right, left);
     }
     return rc;
 }

@@ -11,11 +11,9 @@
 /* Bytes per segment of the pipelined chain. */
 #define CHAIN_SEGMENT (128 * 1024)
 
-/* An intracomm bcast's schedule is signed with its root (as the
- * intercomm one and gather/scatter's are): a rank that names another
- * root finds the others' messages foreign and fails at once, where it
- * would wait for a parent of its own tree that never sends, or take
- * another root's data through a rank both trees share. */
+/* An intracomm bcast's schedule is signed with its root: a rank that
+ * names another root finds the others' messages foreign and fails at
+ * once instead of waiting for a parent that never sends. */
 static ucmpi_coll_grp_t bc_signed(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     ucmpi_sched_shape(s, (unsigned)a->root);
@@ -58,11 +56,9 @@ static int bc_inter(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
                              a->rcount, a->rdt, a->root);
 }
 
-/* The blocking shm row (s == NULL).  Past the shm limit (2 ranks: 512
- * KiB, shm_select.c) on a comm with a segment the rank votes with its
- * bytes, as allgather does: the ranks go on to p2p together
- * (UCMPI_SHM_FALLBACK), or all fail, where one rank's count alone would
- * have put it in the segment and the others on p2p (a hang). */
+/* The blocking shm row (s == NULL).  Past the shm limit on a comm with a
+ * segment the rank votes with its bytes, as allgather does: the ranks go
+ * on to p2p together, or all fail instead of splitting (a hang). */
 static inline int bc_shm(ucmpi_sched_t *s,
                          const ucmpi_coll_args_t *a)
 {
@@ -123,12 +119,9 @@ static const ucmpi_coll_alg_t *bcast_select(const ucmpi_coll_args_t *a)
     return ROW(UCMPI_BCAST_BINOMIAL);
 }
 
-/* The count-0 rule (coll_util.h): 0 bytes still take part.  A blocking
- * call on a comm with a shm segment takes the shm path with 0 bytes, as
- * the others do with theirs: a non-root compares the root's byte count
- * with its own there, a zero root every rank's (shm_coll.c), and where
- * the others' bytes are past the shm limit they vote instead and see its
- * 0 (bc_shm).  Over p2p, after that: the empty schedule. */
+/* The count-0 rule (coll_util.h): 0 bytes still take part, on the shm
+ * path (where byte counts are compared, or voted past its limit: bc_shm)
+ * or, over p2p, in the empty schedule. */
 static int bcast_empty(const ucmpi_coll_args_t *a)
 {
     return a->rcount * a->rdt->size == 0 && !a->comm->is_inter &&
@@ -136,12 +129,10 @@ static int bcast_empty(const ucmpi_coll_args_t *a)
 }
 
 /* This rank's buffer failed a check (err); count, type and root are fine.
- * It still takes part, so that nobody waits for it: in the background, or
- * in the request a persistent init hands back.  A root has no data: its
- * messages are empty (ucmpi_sched_poison), which the others' exact
- * receives turn into an error (on the blocking shm path its byte count
- * says it sent nothing).  Another rank passes the data on through
- * scratch. */
+ * It still takes part, so that nobody waits for it.  A root sends empty
+ * messages (ucmpi_sched_poison; on the shm path its byte count says so),
+ * which the others' exact receives turn into an error; another rank
+ * passes the data on through scratch. */
 static char bcast_nodata;
 
 static int bcast_failed(const ucmpi_coll_args_t *a, int err)
@@ -240,62 +231,11 @@ static void bcast_record(const ucmpi_coll_args_t *a,
 static const ucmpi_coll_desc_t bcast_desc = {
     .record = bcast_record, .start = bcast_start};
 
-#pragma weak MPI_Bcast = PMPI_Bcast
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
-               MPI_Comm comm)
-{
-    return ucmpi_coll_call_basic(&bcast_desc, comm, NULL, buffer, count,
-                                 datatype, MPI_OP_NULL, root,
-                                 UCMPI_COLL_BLOCKING, NULL, "MPI_Bcast");
-}
-
-#pragma weak MPI_Ibcast = PMPI_Ibcast
-int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
-                MPI_Comm comm, MPI_Request *request)
-{
-    return ucmpi_coll_call_basic(&bcast_desc, comm, NULL, buffer, count,
-                                 datatype, MPI_OP_NULL, root,
-                                 UCMPI_COLL_NONBLOCKING, request,
-                                 "MPI_Ibcast");
-}
-
-#pragma weak MPI_Bcast_init = PMPI_Bcast_init
-int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
-                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return ucmpi_coll_call_basic(&bcast_desc, comm, NULL, buffer, count,
-                                 datatype, MPI_OP_NULL, root,
-                                 UCMPI_COLL_PERSISTENT, request,
-                                 "MPI_Bcast_init");
-}
-
-/* Large-count (MPI-4) forms. */
-#pragma weak MPI_Bcast_c = PMPI_Bcast_c
-int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
-                 int root, MPI_Comm comm)
-{
-    return ucmpi_coll_call_basic(&bcast_desc, comm, NULL, buffer, count,
-                                 datatype, MPI_OP_NULL, root,
-                                 UCMPI_COLL_BLOCKING, NULL, "MPI_Bcast_c");
-}
-
-#pragma weak MPI_Ibcast_c = PMPI_Ibcast_c
-int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
-                  int root, MPI_Comm comm, MPI_Request *request)
-{
-    return ucmpi_coll_call_basic(&bcast_desc, comm, NULL, buffer, count,
-                                 datatype, MPI_OP_NULL, root,
-                                 UCMPI_COLL_NONBLOCKING, request,
-                                 "MPI_Ibcast_c");
-}
-
-#pragma weak MPI_Bcast_init_c = PMPI_Bcast_init_c
-int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
-                      int root, MPI_Comm comm, MPI_Info info,
-                      MPI_Request *request)
-{
-    return ucmpi_coll_call_basic(&bcast_desc, comm, NULL, buffer, count,
-                                 datatype, MPI_OP_NULL, root,
-                                 UCMPI_COLL_PERSISTENT, request,
-                                 "MPI_Bcast_init_c");
-}
+UCMPI_COLL_BASIC_FORMS(Bcast, bcast, , bcast_desc,
+                       (void *buffer, int count, MPI_Datatype datatype,
+                        int root, MPI_Comm comm),
+                       comm, NULL, buffer, count, datatype, MPI_OP_NULL, root)
+UCMPI_COLL_BASIC_FORMS(Bcast, bcast, _c, bcast_desc,
+                       (void *buffer, MPI_Count count, MPI_Datatype datatype,
+                        int root, MPI_Comm comm),
+                       comm, NULL, buffer, count, datatype, MPI_OP_NULL, root)

@@ -12,12 +12,10 @@
 #include <string.h>
 
 /* A non-root's part in the shm reduce at count 0: it records 0 bytes and
- * posts, as a contributor does (ucmpi_coll_shm_reduce); the root (and
- * every rank of a split reduce, or a voter) checks the records and fails
- * the call if counts differ.  It then checks the root's record too (the
- * root records before it posts, whichever path it takes: shm reduce,
- * split, vote), so that it fails as well instead of returning
- * MPI_SUCCESS; a wait only at 0 bytes.  UCMPI_SHM_FALLBACK: no segment. */
+ * posts as a contributor does (the root checks the records), then checks
+ * the root's record too (recorded whichever path the root takes), so
+ * that a count mismatch fails it as well.  UCMPI_SHM_FALLBACK: no
+ * segment. */
 static int reduce_shm_zero(ucmpi_comm_t *comm, int root)
 {
     ucmpi_coll_shm_t *sh;
@@ -36,13 +34,10 @@ static int reduce_shm_zero(ucmpi_comm_t *comm, int root)
     return ucmpi_coll_shm_check_root_size(sh, root, k, 0, &theirs);
 }
 
-/* The count-0 rule (coll_util.h): count 0 on an intracomm of 2+ ranks
- * (root valid) takes part instead of returning at once; err: this rank's
- * arguments failed a check (reported), else MPI_SUCCESS.  Blocking with
- * a contiguous type on a comm with a shm segment, where the others take
- * the shm path or vote (reduce_shm): the root votes (every rank's record
- * checked), a non-root records 0 bytes.  Else the empty schedule around
- * the root. */
+/* The count-0 rule (coll_util.h) on an intracomm of 2+ ranks (root
+ * valid); err: this rank's own check result.  Blocking and contiguous on
+ * a comm with a segment: the root votes, a non-root records 0 bytes (as
+ * the others take the shm path or vote); else the empty schedule. */
 static int reduce_zero(ucmpi_comm_t *comm, MPI_Datatype dt, int root,
                        int mode, MPI_Request *req, int err)
 {
@@ -88,18 +83,6 @@ static int rd_chain(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
                               (size_t)ucmpi_config_long("REDUCE_SEGMENT"));
 }
 
-/* One rank: its contribution is the result. */
-static int rd_self(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
-{
-    int rc;
-
-    if (a->rcount == 0)
-        return MPI_SUCCESS;
-    rc = ucmpi_sched_copy(s, ucmpi_coll_mine(a), a->rcount, a->rdt, a->rbuf,
-                          a->rcount, a->rdt);
-    return rc == MPI_SUCCESS ? ucmpi_sched_fence(s) : rc;
-}
-
 static int rd_inter(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     if (a->rcount == 0)
@@ -110,12 +93,9 @@ static int rd_inter(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 
 /* The blocking shm row (s == NULL) of a contiguous type
  * (UCMPI_SHM_FALLBACK: go on to p2p).  A rank that does not take it
- * (count 0, or too large for it) while the segment exists votes with its
- * bytes, as allreduce does: if every rank passed the same, they all go
- * on together (p2p, or done at count 0); if not, the vote fails instead
- * of some ranks waiting in the segment and others on p2p.  (A non-root
- * at count 0 records its 0 bytes for the checking ranks:
- * reduce_shm_zero.) */
+ * (count 0, or too large) votes with its bytes, as allreduce does, so
+ * that a count mismatch fails every rank instead of splitting them
+ * between the segment and p2p (a non-root at 0: reduce_shm_zero). */
 static inline int rd_shm(ucmpi_sched_t *s,
                          const ucmpi_coll_args_t *a)
 {
@@ -150,17 +130,14 @@ static const ucmpi_coll_alg_t reduce_algs[] = {
 };
 /* Not in the table (never forced): a 1-rank comm, intercommunicators. */
 static const ucmpi_coll_alg_t rd_self_alg = {
-    UCMPI_REDUCE_BINOMIAL, "self", "one rank", rd_self};
+    UCMPI_REDUCE_BINOMIAL, "self", "one rank", ucmpi_allreduce_self};
 static const ucmpi_coll_alg_t rd_inter_alg = {
     -1, "inter", "reduce in the group to the root of the other", rd_inter};
 #define ROW(id) (&reduce_algs[id])
 
 /* The schedule row for *a (the shm row is the start's); forced: the row
  * forced, NULL for none.  Linear costs one round but n-1 receives and
- * buffers at the root: only for tiny communicators and messages (usual
- * MPICH-style defaults, not measured here yet; refine with, for each
- * algorithm A: UCMPI_REDUCE_ALGORITHM=A mpiexec -n N <loop of
- * MPI_Reduce>). */
+ * buffers at the root: only for tiny comms and messages (docs/tuning.md). */
 static const ucmpi_coll_alg_t *reduce_select(const ucmpi_coll_args_t *a,
                                              const ucmpi_coll_alg_t *forced)
 {
@@ -249,15 +226,12 @@ static int build_zero_reduce(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
     return alg->build(s, &b);
 }
 
-/* This rank's buffers failed a check (count, type and op are fine).
- * The root still takes part, into scratch that it drops, so that the
- * others' contributions past the rendezvous threshold (or beyond the shm
- * path's buffers) are taken and the communicator stays in step: in the
- * background, or in the request a persistent init hands back.  A
- * non-root on the shm path takes the number with a "lost" record
- * (reduce_skip); else it runs the others' schedule with zeros in and
- * every send empty (poisoned), so that its parent's exact receive passes
- * the loss up to the root, which reports it instead of waiting. */
+/* This rank's buffers failed a check (count, type and op are fine).  The
+ * root still takes part, into scratch it drops, so that the others' sends
+ * complete and the communicator stays in step.  A non-root on the shm
+ * path takes the number with a "lost" record (reduce_skip); else it runs
+ * the others' schedule with zeros in and every send empty (poisoned): its
+ * parent's exact receive passes the loss up to the root, which reports it. */
 static int reduce_buf_failed(const ucmpi_coll_args_t *a, int am_root, int err)
 {
     ucmpi_comm_t *comm = a->comm;
@@ -303,15 +277,12 @@ static int reduce_buf_failed(const ucmpi_coll_args_t *a, int am_root, int err)
 }
 
 /* A rank of an intracomm whose count, type or op failed a check, where
- * the others run p2p: it runs their schedule poisoned (every send empty),
- * so its parent's exact receive passes the loss up to the root, and a
- * root takes (drops) what its children send.  With count and type valid
- * (a bad op) the shape is known; with either bad, only where the
- * algorithm does not depend on the size (forced binomial or linear, or 2
- * ranks where both are one message to the root), as one byte per rank
- * that takes whatever comes.  The op's commutativity shapes the tree: a
- * valid user op is kept, any other taken as commutative (MPI_SUM, never
- * applied: the schedule is poisoned).  Else it skips, as before. */
+ * the others run p2p: it runs their schedule poisoned (every send empty,
+ * a root drops what comes).  With count and type valid the shape is
+ * known; else only where the algorithm does not depend on the size
+ * (forced binomial or linear, or 2 ranks), as one byte per rank.  A valid
+ * user op keeps its commutativity, any other is taken as MPI_SUM (never
+ * applied).  Else it skips. */
 static int reduce_blind_failed(const ucmpi_coll_args_t *a, int err,
                                int dt_ok)
 {
@@ -410,61 +381,13 @@ static void reduce_record(const ucmpi_coll_args_t *a,
 static const ucmpi_coll_desc_t reduce_desc = {
     .record = reduce_record, .start = reduce_start};
 
-#pragma weak MPI_Reduce = PMPI_Reduce
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
-                MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
-{
-    return ucmpi_coll_call_basic(&reduce_desc, comm, sendbuf, recvbuf, count,
-                                 datatype, op, root, UCMPI_COLL_BLOCKING, NULL,
-                                 "MPI_Reduce");
-}
-
-#pragma weak MPI_Ireduce = PMPI_Ireduce
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
-                 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-                 MPI_Request *request)
-{
-    return ucmpi_coll_call_basic(&reduce_desc, comm, sendbuf, recvbuf, count,
-                                 datatype, op, root, UCMPI_COLL_NONBLOCKING,
-                                 request, "MPI_Ireduce");
-}
-
-#pragma weak MPI_Reduce_init = PMPI_Reduce_init
-int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
-                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-                     MPI_Info info, MPI_Request *request)
-{
-    return ucmpi_coll_call_basic(&reduce_desc, comm, sendbuf, recvbuf, count,
-                                 datatype, op, root, UCMPI_COLL_PERSISTENT,
-                                 request, "MPI_Reduce_init");
-}
-
-/* Large-count (MPI-4) forms. */
-#pragma weak MPI_Reduce_c = PMPI_Reduce_c
-int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
-{
-    return ucmpi_coll_call_basic(&reduce_desc, comm, sendbuf, recvbuf, count,
-                                 datatype, op, root, UCMPI_COLL_BLOCKING, NULL,
-                                 "MPI_Reduce_c");
-}
-
-#pragma weak MPI_Ireduce_c = PMPI_Ireduce_c
-int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-                   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-                   MPI_Request *request)
-{
-    return ucmpi_coll_call_basic(&reduce_desc, comm, sendbuf, recvbuf, count,
-                                 datatype, op, root, UCMPI_COLL_NONBLOCKING,
-                                 request, "MPI_Ireduce_c");
-}
-
-#pragma weak MPI_Reduce_init_c = PMPI_Reduce_init_c
-int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-                       MPI_Datatype datatype, MPI_Op op, int root,
-                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return ucmpi_coll_call_basic(&reduce_desc, comm, sendbuf, recvbuf, count,
-                                 datatype, op, root, UCMPI_COLL_PERSISTENT,
-                                 request, "MPI_Reduce_init_c");
-}
+UCMPI_COLL_BASIC_FORMS(Reduce, reduce, , reduce_desc,
+                       (const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype datatype, MPI_Op op, int root,
+                        MPI_Comm comm),
+                       comm, sendbuf, recvbuf, count, datatype, op, root)
+UCMPI_COLL_BASIC_FORMS(Reduce, reduce, _c, reduce_desc,
+                       (const void *sendbuf, void *recvbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op, int root,
+                        MPI_Comm comm),
+                       comm, sendbuf, recvbuf, count, datatype, op, root)

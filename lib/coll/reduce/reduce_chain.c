@@ -24,38 +24,27 @@ static MPI_Count seg_len(const chain_t *c, MPI_Count j)
     return c->count - lo < c->seg ? c->count - lo : c->seg;
 }
 
-/* The chain's upstream end: sends its segments, one per round. */
-static int chain_head(chain_t *c, MPI_Count nseg, int dn)
-{
-    int rc = MPI_SUCCESS;
-
-    for (MPI_Count j = 0; j < nseg && rc == MPI_SUCCESS; j++) {
-        rc = ucmpi_sched_send(c->s, ucmpi_coll_at(c->mine, j * c->seg, c->dt),
-                              seg_len(c, j), c->dt, dn);
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_fence(c->s);
-    }
-    return rc;
-}
-
-/* The head that is also the root of a non-commutative chain of n members:
- * round j sends segment j and receives final segment j - (n - 1) from
- * member 0, which sends it in the round that runs along with this one
- * (the head's round j runs with member n-2's round j, and each link below
- * shifts the rounds by one).  Receiving the finals only after the last
- * send deadlocked once segments went by rendezvous: member 0's round that
+/* The chain's upstream end: sends its segments, one per round.  The head
+ * that is also the root of a non-commutative chain of n members (fin >= 0)
+ * also receives final segment j - (n - 1) from member 0 in round j, which
+ * member 0 sends in the round that runs along with this one (the head's
+ * round j runs with member n-2's round j, and each link below shifts the
+ * rounds by one).  Receiving the finals only after the last send
+ * deadlocked once segments went by rendezvous: member 0's round that
  * sends final 0 could not end before the root took it. */
-static int chain_head_root(chain_t *c, MPI_Count nseg, int dn, void *out,
-                           int fin, int n)
+static int chain_head(chain_t *c, MPI_Count nseg, int dn, void *out, int fin,
+                      int n)
 {
+    MPI_Count rounds = nseg + (fin >= 0 ? n - 1 : 0);
     int rc = MPI_SUCCESS;
 
-    for (MPI_Count j = 0; j < nseg + n - 1 && rc == MPI_SUCCESS; j++) {
+    for (MPI_Count j = 0; j < rounds && rc == MPI_SUCCESS; j++) {
         if (j < nseg)
             rc = ucmpi_sched_send(c->s,
                                   ucmpi_coll_at(c->mine, j * c->seg, c->dt),
                                   seg_len(c, j), c->dt, dn);
-        if (rc == MPI_SUCCESS && j >= n - 1 && j - (n - 1) < nseg)
+        if (rc == MPI_SUCCESS && fin >= 0 && j >= n - 1 &&
+            j - (n - 1) < nseg)
             rc = ucmpi_sched_recv_exact(c->s,
                                         ucmpi_coll_at(out,
                                                       (j - (n - 1)) * c->seg,
@@ -139,11 +128,10 @@ int ucmpi_reduce_chain(ucmpi_sched_t *s, const void *mine, void *rbuf,
     c.seg = (MPI_Count)(seg_bytes / ext);
     c.seg = c.seg < 1 ? 1 : c.seg > count ? count : c.seg;
     MPI_Count nseg = (count + c.seg - 1) / c.seg;
-    if (v == n - 1 && !(me_root && end != root))
-        return chain_head(&c, nseg, dn);
-    if (v == n - 1)                        /* head, and the root of a  */
-        return chain_head_root(&c, nseg, dn, /* non-commutative chain  */
-                               rbuf, ucmpi_coll_grp_peer(g, end), n);
+    if (v == n - 1)                        /* the head; maybe the root */
+        return chain_head(&c, nseg, dn, rbuf,
+                          me_root && end != root ? ucmpi_coll_grp_peer(g, end)
+                                                 : -1, n);
     if (v == 0)                            /* the end: root, or member 0 */
         return chain_member(&c, nseg, up, -1,
                             me_root ? -1 : ucmpi_coll_grp_peer(g, root),

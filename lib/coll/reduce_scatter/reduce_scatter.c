@@ -5,6 +5,7 @@
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/alias.h"
+#include "coll/xfer.h"
 #include "core/check.h"
 
 #include <stdlib.h>
@@ -154,10 +155,8 @@ static const ucmpi_coll_alg_t rs_none_alg = {
     -1, "none", "total 0 on large-vector rows", rs_none};
 #define ROW(id) (&rs_algs[id])
 
-/* ring_segmented replaces ring (no copy of the input); on 2 ranks it beat
- * recursive halving from 32 KiB (2 ranks, 1 MiB: 52 vs 148 us; MPICH 64):
- *   UCMPI_REDUCE_SCATTER_ALGORITHM=A mpiexec -n 2 bench/coll_bench
- *     -b reduce_scatter -m 32768 -M 16777216 */
+/* ring_segmented replaces ring (no copy of the input); on 2 ranks from
+ * 32 KiB (docs/tuning.md). */
 static const ucmpi_coll_alg_t *rs_select(MPI_Op op, size_t total_bytes, int n)
 {
     const ucmpi_coll_alg_t *f =
@@ -174,14 +173,11 @@ static const ucmpi_coll_alg_t *rs_select(MPI_Op op, size_t total_bytes, int n)
 }
 
 /* The schedule row for a call of total elements (the shm row is the
- * start's).  Total 0: the ranks of an erroneous call with more went
- * ahead on the small-vector algorithm; it runs too, empty (their exact
- * receives fail instead of waiting for this rank).  Signed with the
- * algorithm (ring_segmented adds its segment count): ranks whose counts
- * differ enough to choose different ones never match each other's
- * messages, and the stall probe fails them (a recursive-halving rank 0
- * against ring_segmented elsewhere hung at 4 and 5 ranks when the
- * schedules were signed by the collective only). */
+ * start's).  Total 0 runs the small-vector algorithm empty, so that the
+ * exact receives of an erroneous call's other ranks fail instead of
+ * waiting.  Signed with the algorithm (and ring_segmented's segment
+ * count): ranks whose counts choose different ones never match each
+ * other's messages, and the stall probe fails them. */
 static const ucmpi_coll_alg_t *rs_choose(const ucmpi_coll_args_t *a,
                                          MPI_Count total)
 {
@@ -274,144 +270,20 @@ static const ucmpi_coll_desc_t rsb_desc = {
     .record = rs_record, .start = rs_start};
 
 /* The entry points: recvcounts (int or _c forms) or one count for every
- * member (_block forms).  Inline, so that each calls its descriptor's
- * check and start directly (as ucmpi_coll_call wants). */
-static inline __attribute__((always_inline)) int
-rs_call(const ucmpi_coll_desc_t *d, const void *sbuf, void *rbuf,
-        const int *counts, const MPI_Count *ccounts, MPI_Count count,
-        MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int mode, MPI_Request *req,
-        const char *name)
-{
-    ucmpi_coll_args_t a = {.comm = comm, .sbuf = sbuf, .rbuf = rbuf,
-                           .rcounts = counts, .rcounts_c = ccounts,
-                           .rcount = count, .rdt = dt, .op = op};
-
-    return ucmpi_coll_call(d, &a, mode, req, name);
-}
-
-#pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
-                        const int recvcounts[], MPI_Datatype datatype,
-                        MPI_Op op, MPI_Comm comm)
-{
-    return rs_call(&rs_desc, sendbuf, recvbuf, recvcounts, NULL, 0, datatype,
-                   op, comm, UCMPI_COLL_BLOCKING, NULL,
-                   "MPI_Reduce_scatter");
-}
-
-#pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
-                         const int recvcounts[], MPI_Datatype datatype,
-                         MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    return rs_call(&rs_desc, sendbuf, recvbuf, recvcounts, NULL, 0, datatype,
-                   op, comm, UCMPI_COLL_NONBLOCKING, request,
-                   "MPI_Ireduce_scatter");
-}
-
-#pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
-int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf,
-                             const int recvcounts[], MPI_Datatype datatype,
-                             MPI_Op op, MPI_Comm comm, MPI_Info info,
-                             MPI_Request *request)
-{
-    return rs_call(&rs_desc, sendbuf, recvbuf, recvcounts, NULL, 0, datatype,
-                   op, comm, UCMPI_COLL_PERSISTENT, request,
-                   "MPI_Reduce_scatter_init");
-}
-
-#pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
-                              int recvcount, MPI_Datatype datatype, MPI_Op op,
-                              MPI_Comm comm)
-{
-    return rs_call(&rsb_desc, sendbuf, recvbuf, NULL, NULL, recvcount,
-                   datatype, op, comm, UCMPI_COLL_BLOCKING, NULL,
-                   "MPI_Reduce_scatter_block");
-}
-
-#pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
-                               int recvcount, MPI_Datatype datatype, MPI_Op op,
-                               MPI_Comm comm, MPI_Request *request)
-{
-    return rs_call(&rsb_desc, sendbuf, recvbuf, NULL, NULL, recvcount,
-                   datatype, op, comm, UCMPI_COLL_NONBLOCKING, request,
-                   "MPI_Ireduce_scatter_block");
-}
-
-#pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
-int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf,
-                                   int recvcount, MPI_Datatype datatype,
-                                   MPI_Op op, MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request)
-{
-    return rs_call(&rsb_desc, sendbuf, recvbuf, NULL, NULL, recvcount,
-                   datatype, op, comm, UCMPI_COLL_PERSISTENT, request,
-                   "MPI_Reduce_scatter_block_init");
-}
-
-/* Large-count (MPI-4) forms. */
-#pragma weak MPI_Reduce_scatter_c = PMPI_Reduce_scatter_c
-int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf,
-                          const MPI_Count recvcounts[], MPI_Datatype datatype,
-                          MPI_Op op, MPI_Comm comm)
-{
-    return rs_call(&rs_desc, sendbuf, recvbuf, NULL, recvcounts, 0, datatype,
-                   op, comm, UCMPI_COLL_BLOCKING, NULL,
-                   "MPI_Reduce_scatter_c");
-}
-
-#pragma weak MPI_Ireduce_scatter_c = PMPI_Ireduce_scatter_c
-int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf,
-                           const MPI_Count recvcounts[], MPI_Datatype datatype,
-                           MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    return rs_call(&rs_desc, sendbuf, recvbuf, NULL, recvcounts, 0, datatype,
-                   op, comm, UCMPI_COLL_NONBLOCKING, request,
-                   "MPI_Ireduce_scatter_c");
-}
-
-#pragma weak MPI_Reduce_scatter_init_c = PMPI_Reduce_scatter_init_c
-int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
-                               const MPI_Count recvcounts[],
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Info info, MPI_Request *request)
-{
-    return rs_call(&rs_desc, sendbuf, recvbuf, NULL, recvcounts, 0, datatype,
-                   op, comm, UCMPI_COLL_PERSISTENT, request,
-                   "MPI_Reduce_scatter_init_c");
-}
-
-#pragma weak MPI_Reduce_scatter_block_c = PMPI_Reduce_scatter_block_c
-int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
-                                MPI_Count recvcount, MPI_Datatype datatype,
-                                MPI_Op op, MPI_Comm comm)
-{
-    return rs_call(&rsb_desc, sendbuf, recvbuf, NULL, NULL, recvcount,
-                   datatype, op, comm, UCMPI_COLL_BLOCKING, NULL,
-                   "MPI_Reduce_scatter_block_c");
-}
-
-#pragma weak MPI_Ireduce_scatter_block_c = PMPI_Ireduce_scatter_block_c
-int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
-                                 MPI_Count recvcount, MPI_Datatype datatype,
-                                 MPI_Op op, MPI_Comm comm,
-                                 MPI_Request *request)
-{
-    return rs_call(&rsb_desc, sendbuf, recvbuf, NULL, NULL, recvcount,
-                   datatype, op, comm, UCMPI_COLL_NONBLOCKING, request,
-                   "MPI_Ireduce_scatter_block_c");
-}
-
-#pragma weak MPI_Reduce_scatter_block_init_c = PMPI_Reduce_scatter_block_init_c
-int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
-                                     MPI_Count recvcount,
-                                     MPI_Datatype datatype, MPI_Op op,
-                                     MPI_Comm comm, MPI_Info info,
-                                     MPI_Request *request)
-{
-    return rs_call(&rsb_desc, sendbuf, recvbuf, NULL, NULL, recvcount,
-                   datatype, op, comm, UCMPI_COLL_PERSISTENT, request,
-                   "MPI_Reduce_scatter_block_init_c");
-}
+ * member (_block forms). */
+#define RS_PARAMS(counts)                                                    \
+    (const void *sendbuf, void *recvbuf, counts, MPI_Datatype datatype,      \
+     MPI_Op op, MPI_Comm comm)
+#define RS_FILL(field, counts)                                               \
+    .comm = comm, .sbuf = sendbuf, .rbuf = recvbuf, .field = counts,         \
+    .rdt = datatype, .op = op
+UCMPI_XFER_FORMS(Reduce_scatter, reduce_scatter, , rs_desc,
+                 RS_PARAMS(const int recvcounts[]),
+                 RS_FILL(rcounts, recvcounts))
+UCMPI_XFER_FORMS(Reduce_scatter, reduce_scatter, _c, rs_desc,
+                 RS_PARAMS(const MPI_Count recvcounts[]),
+                 RS_FILL(rcounts_c, recvcounts))
+UCMPI_XFER_FORMS(Reduce_scatter_block, reduce_scatter_block, , rsb_desc,
+                 RS_PARAMS(int recvcount), RS_FILL(rcount, recvcount))
+UCMPI_XFER_FORMS(Reduce_scatter_block, reduce_scatter_block, _c, rsb_desc,
+                 RS_PARAMS(MPI_Count recvcount), RS_FILL(rcount, recvcount))

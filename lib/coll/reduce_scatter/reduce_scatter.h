@@ -23,6 +23,15 @@ int ucmpi_rs_ring(ucmpi_sched_t *s, const void *in, void *rbuf,
 int ucmpi_rs_ring_seg(ucmpi_sched_t *s, const void *in, void *rbuf,
                       const MPI_Count *counts, MPI_Datatype dt, MPI_Op op,
                       const ucmpi_coll_grp_t *g);
+/* Its rounds, and allreduce's with whole = 1: then rbuf holds the whole
+ * vector (blocks at displs; partials where they end), member r ends with
+ * block r+1 (not r) reduced and empty segments move too (a rank whose
+ * count differs from its neighbour's still matches every message, and
+ * exact receives see it). */
+int ucmpi_rs_ring_seg_rounds(ucmpi_sched_t *s, const void *in, void *rbuf,
+                             const MPI_Count *counts, const MPI_Count *displs,
+                             MPI_Datatype dt, MPI_Op op,
+                             const ucmpi_coll_grp_t *g, int whole);
 /* Any op (rank order kept). */
 int ucmpi_rs_pairwise(ucmpi_sched_t *s, const void *in, void *rbuf,
                       const MPI_Count *counts, MPI_Datatype dt, MPI_Op op,

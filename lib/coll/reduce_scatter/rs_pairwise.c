@@ -3,6 +3,7 @@
  * contribution to its own.  Commutative ops fold each contribution on
  * arrival; non-commutative ones keep them all and combine in rank order. */
 #include "coll/reduce_scatter/reduce_scatter.h"
+#include "coll/allreduce/allreduce.h"
 #include "coll/reduce/reduce.h"
 
 int ucmpi_rs_pairwise(ucmpi_sched_t *s, const void *in, void *rbuf,
@@ -27,13 +28,10 @@ int ucmpi_rs_pairwise(ucmpi_sched_t *s, const void *in, void *rbuf,
         if (tmp == NULL)
             return MPI_ERR_NO_MEM;
         x[src] = tmp;
-        rc = ucmpi_sched_send(s, ucmpi_coll_at(in, displs[dst], dt),
-                              counts[dst], dt, ucmpi_coll_grp_peer(g, dst));
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_recv_exact(s, tmp, c, dt,
-                                        ucmpi_coll_grp_peer(g, src));
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_fence(s);
+        rc = ucmpi_allreduce_xchg(s, ucmpi_coll_at(in, displs[dst], dt),
+                                  counts[dst], tmp, c, dt,
+                                  ucmpi_coll_grp_peer(g, dst),
+                                  ucmpi_coll_grp_peer(g, src));
         if (rc == MPI_SUCCESS && commute)
             rc = ucmpi_sched_reduce(s, tmp, acc, c, dt, op);
     }

@@ -4,6 +4,7 @@
  * whole vector once in total.  A folded pair's survivor hands its partner
  * that partner's share at the end. */
 #include "coll/reduce_scatter/reduce_scatter.h"
+#include "coll/allreduce/allreduce.h"
 
 int ucmpi_rs_recursive_halving(ucmpi_sched_t *s, const void *in, void *rbuf,
                                const MPI_Count *counts, MPI_Datatype dt,
@@ -11,7 +12,7 @@ int ucmpi_rs_recursive_halving(ucmpi_sched_t *s, const void *in, void *rbuf,
 {
     int n = g->size, me = g->rank;
     int pof2 = ucmpi_coll_pof2_floor(n), rem = n - pof2;
-    int newrank = ucmpi_coll_rd_newrank(me, rem);
+    int newrank = ucmpi_coll_rd_newrank(me, rem), ev = me & ~1;
     MPI_Count *displs = ucmpi_sched_alloc(s, (n + 1) * sizeof(MPI_Count));
     MPI_Count *ncnt = ucmpi_sched_alloc(s, pof2 * sizeof(MPI_Count));
     MPI_Count *ndsp = ucmpi_sched_alloc(s, pof2 * sizeof(MPI_Count));
@@ -32,21 +33,7 @@ int ucmpi_rs_recursive_halving(ucmpi_sched_t *s, const void *in, void *rbuf,
         ndsp[i] = displs[first];
         ncnt[i] = displs[last] + counts[last] - displs[first];
     }
-    rc = ucmpi_sched_copy(s, in, total, dt, res, total, dt);
-    if (rc == MPI_SUCCESS && me < 2 * rem) {
-        if (me % 2 == 0) {
-            rc = ucmpi_sched_send(s, res, total, dt, ucmpi_coll_grp_peer(g, me + 1));
-        } else {
-            rc = ucmpi_sched_recv_exact(s, tmp, total, dt,
-                                        ucmpi_coll_grp_peer(g, me - 1));
-            if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_fence(s);
-            if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_reduce(s, tmp, res, total, dt, op);
-        }
-    }
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_sched_fence(s);
+    rc = ucmpi_allreduce_fold(s, g, rem, in, res, tmp, total, dt, op);
     if (newrank >= 0) {
         int send_idx = 0, recv_idx = 0, last_idx = pof2;
         for (int mask = pof2 >> 1; mask > 0 && rc == MPI_SUCCESS; mask >>= 1) {
@@ -62,13 +49,9 @@ int ucmpi_rs_recursive_halving(ucmpi_sched_t *s, const void *in, void *rbuf,
             }
             MPI_Count scnt = ndsp[sb - 1] + ncnt[sb - 1] - ndsp[sa];
             MPI_Count rcnt = ndsp[rb - 1] + ncnt[rb - 1] - ndsp[ra];
-            rc = ucmpi_sched_send(s, ucmpi_coll_at(res, ndsp[sa], dt), scnt,
-                                  dt, peer);
-            if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_recv_exact(s, ucmpi_coll_at(tmp, ndsp[ra], dt),
-                                            rcnt, dt, peer);
-            if (rc == MPI_SUCCESS)
-                rc = ucmpi_sched_fence(s);
+            rc = ucmpi_allreduce_xchg(s, ucmpi_coll_at(res, ndsp[sa], dt), scnt,
+                                      ucmpi_coll_at(tmp, ndsp[ra], dt), rcnt,
+                                      dt, peer, peer);
             if (rc == MPI_SUCCESS)
                 rc = ucmpi_sched_reduce(s, ucmpi_coll_at(tmp, ndsp[ra], dt),
                                         ucmpi_coll_at(res, ndsp[ra], dt),
@@ -82,16 +65,10 @@ int ucmpi_rs_recursive_halving(ucmpi_sched_t *s, const void *in, void *rbuf,
     }
     if (rc == MPI_SUCCESS)
         rc = ucmpi_sched_fence(s);
-    if (rc == MPI_SUCCESS && me < 2 * rem) {
-        if (me % 2)
-            rc = ucmpi_sched_send(s, ucmpi_coll_at(res, displs[me - 1], dt),
-                                  counts[me - 1], dt,
-                                  ucmpi_coll_grp_peer(g, me - 1));
-        else
-            rc = ucmpi_sched_recv_exact(s, rbuf, counts[me], dt,
-                                        ucmpi_coll_grp_peer(g, me + 1));
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_fence(s);
-    }
-    return rc;
+    /* (ev: the even member of a folded pair, the one that gets a share) */
+    return rc == MPI_SUCCESS
+               ? ucmpi_allreduce_unfold(s, g, rem,
+                                        ucmpi_coll_at(res, displs[ev], dt),
+                                        counts[ev], rbuf, counts[me], dt)
+               : rc;
 }

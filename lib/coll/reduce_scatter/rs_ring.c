@@ -3,6 +3,7 @@
  * the partial of block r-k-2 arriving from the left; after n-1 steps it
  * holds block r complete.  Bandwidth-optimal for long vectors. */
 #include "coll/reduce_scatter/reduce_scatter.h"
+#include "coll/allreduce/allreduce.h"
 
 int ucmpi_rs_ring(ucmpi_sched_t *s, const void *in, void *rbuf,
                   const MPI_Count *counts, MPI_Datatype dt, MPI_Op op,
@@ -29,12 +30,8 @@ int ucmpi_rs_ring(ucmpi_sched_t *s, const void *in, void *rbuf,
         rc = ucmpi_sched_fence(s);
     for (int k = 0; k < n - 1 && rc == MPI_SUCCESS; k++) {
         int sb = (r - k - 1 + 2 * n) % n, rb = (r - k - 2 + 2 * n) % n;
-        rc = ucmpi_sched_send(s, ucmpi_coll_at(acc, displs[sb], dt),
-                              counts[sb], dt, right);
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_recv_exact(s, tmp, counts[rb], dt, left);
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_sched_fence(s);
+        rc = ucmpi_allreduce_xchg(s, ucmpi_coll_at(acc, displs[sb], dt),
+                                  counts[sb], tmp, counts[rb], dt, right, left);
         if (rc == MPI_SUCCESS)   /* runs before the next step's send */
             rc = ucmpi_sched_reduce(s, tmp, ucmpi_coll_at(acc, displs[rb], dt),
                                     counts[rb], dt, op);

@@ -1,16 +1,12 @@
 /* Segmented ring reduce-scatter (commutative ops), for long vectors: the
- * ring of rs_ring.c (in step k member r passes its partial of block r-k-1
- * to the right and folds its own data into block r-k-2 from the left;
- * block r is complete after n-1 steps) with every block cut into
- * segments of ALLREDUCE_SEGMENT bytes and software-pipelined: a round
- * posts the receive of segment t, reduces segment t-1 and sends segment t.
- *
- * No copy of the input vector: step 0 sends straight from it.  Out of
- * place, segments are received where their partial lives (the last step:
- * recvbuf itself) and reduced there with the input; partials of earlier
- * steps alternate between two block-sized buffers (none for 2 ranks).  In
- * place, partials live in recvbuf and two segment buffers take the
- * receives; block r then moves to the front. */
+ * ring of rs_ring.c with every block cut into segments of
+ * ALLREDUCE_SEGMENT bytes and software-pipelined: a round posts the
+ * receive of segment t, reduces segment t-1 (still in cache) and sends
+ * segment t.  No copy of the input: step 0 sends straight from it.  Out
+ * of place, segments are received where their partial lives (the last
+ * step: recvbuf) and reduced there with the input, earlier partials in
+ * two block-sized buffers; in place, partials live in recvbuf and two
+ * segment buffers take the receives (block r then moves to the front). */
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "core/config.h"
 
@@ -19,6 +15,7 @@ typedef struct {
     const MPI_Count *counts, *displs;
     MPI_Count segc;           /* elements per segment */
     int nseg;                 /* segments of the largest block */
+    int whole;                /* allreduce's: see ucmpi_rs_ring_seg_rounds */
     MPI_Datatype dt;
     MPI_Op op;
     const void *in;           /* the input vector (rbuf when in place) */
@@ -32,11 +29,11 @@ static int inplace(const rs_t *p)
     return p->in == p->rbuf;
 }
 
-/* Block received in step k. */
+/* Block received in step k (sent in step k+1). */
 static int rblock(const rs_t *p, int k)
 {
     int n = p->g->size;
-    return ((p->g->rank - k - 2) % n + 2 * n) % n;
+    return ((p->g->rank - k - 2 + p->whole) % n + 2 * n) % n;
 }
 
 /* Where the partial of the block received in step k lives (element 0 of
@@ -45,7 +42,7 @@ static char *partial(const rs_t *p, int k)
 {
     int n = p->g->size;
 
-    if (inplace(p))
+    if (inplace(p) || p->whole)
         return ucmpi_coll_at(p->rbuf, p->displs[rblock(p, k)], p->dt);
     if (k == n - 2)
         return p->rbuf;
@@ -85,21 +82,20 @@ static int rounds(ucmpi_sched_t *s, const rs_t *p)
     int nrounds = (n - 1) * p->nseg;
 
     for (int t = 0; t < nrounds && rc == MPI_SUCCESS; t++) {
-        int k = t / p->nseg, j = t % p->nseg;
-        int sb = ((r - k - 1) % n + n) % n;
+        int k = t / p->nseg, j = t % p->nseg, sb = rblock(p, k - 1);
         MPI_Count roff, soff;
         MPI_Count rcnt = seg(p, rblock(p, k), j, &roff);
         MPI_Count scnt = seg(p, sb, j, &soff);
         const char *src = k == 0 ? ucmpi_coll_at(p->in, p->displs[sb], p->dt)
                                  : partial(p, k - 1);
 
-        if (rcnt > 0)
+        if (rcnt > 0 || p->whole)
             rc = ucmpi_sched_recv_exact(s, inplace(p) ? p->tmp[t % 2]
                                         : ucmpi_coll_at(partial(p, k), roff, p->dt),
                                         rcnt, p->dt, left);
         if (rc == MPI_SUCCESS && t > 0)
             rc = reduce_seg(s, p, t - 1);
-        if (rc == MPI_SUCCESS && scnt > 0)
+        if (rc == MPI_SUCCESS && (scnt > 0 || p->whole))
             rc = ucmpi_sched_send(s, ucmpi_coll_at(src, soff, p->dt), scnt,
                                   p->dt, right);
         if (rc == MPI_SUCCESS)
@@ -108,34 +104,42 @@ static int rounds(ucmpi_sched_t *s, const rs_t *p)
     return rc == MPI_SUCCESS ? reduce_seg(s, p, nrounds - 1) : rc;
 }
 
+int ucmpi_rs_ring_seg_rounds(ucmpi_sched_t *s, const void *in, void *rbuf,
+                             const MPI_Count *counts, const MPI_Count *displs,
+                             MPI_Datatype dt, MPI_Op op,
+                             const ucmpi_coll_grp_t *g, int whole)
+{
+    long segb = ucmpi_config_long("ALLREDUCE_SEGMENT");
+    MPI_Count maxc = 0;
+    rs_t p = {g, counts, displs, 1, 1, whole, dt, op, in, rbuf, {0}, {0}};
+
+    for (int i = 0; i < g->size; i++)
+        maxc = counts[i] > maxc ? counts[i] : maxc;
+    p.segc = ucmpi_coll_ring_segs(maxc, dt->extent, segb, &p.nseg);
+    ucmpi_sched_shape(s, (unsigned)p.nseg);   /* the message count */
+    for (int i = 0; i < 2; i++) {
+        if (inplace(&p) &&
+            (p.tmp[i] = ucmpi_coll_tmpbuf(s, p.segc, dt)) == NULL)
+            return MPI_ERR_NO_MEM;
+        if (!inplace(&p) && !whole && i < g->size - 2 &&
+            (p.part[i] = ucmpi_coll_tmpbuf(s, maxc, dt)) == NULL)
+            return MPI_ERR_NO_MEM;
+    }
+    return rounds(s, &p);
+}
+
 int ucmpi_rs_ring_seg(ucmpi_sched_t *s, const void *in, void *rbuf,
                       const MPI_Count *counts, MPI_Datatype dt, MPI_Op op,
                       const ucmpi_coll_grp_t *g)
 {
     int n = g->size, r = g->rank, rc;
-    long segb = ucmpi_config_long("ALLREDUCE_SEGMENT");
     MPI_Count *displs = ucmpi_sched_alloc(s, (n + 1) * sizeof(MPI_Count));
-    MPI_Count maxc = 0;
-    rs_t p = {g, counts, displs, 1, 1, dt, op, in, rbuf, {0}, {0}};
 
     if (displs == NULL)
         return MPI_ERR_NO_MEM;
     ucmpi_rs_displs(counts, n, displs);
-    for (int i = 0; i < n; i++)
-        maxc = counts[i] > maxc ? counts[i] : maxc;
-    p.segc = ucmpi_coll_ring_segs(maxc, dt->extent, segb, &p.nseg);
-    ucmpi_sched_shape(s, (unsigned)p.nseg);   /* the message count */
-    for (int i = 0; i < 2; i++) {
-        if (inplace(&p))
-            p.tmp[i] = ucmpi_coll_tmpbuf(s, p.segc, dt);
-        else if (n > 2 && i < n - 2)
-            p.part[i] = ucmpi_coll_tmpbuf(s, maxc, dt);
-        if ((inplace(&p) && p.tmp[i] == NULL) ||
-            (!inplace(&p) && n > 2 && i < n - 2 && p.part[i] == NULL))
-            return MPI_ERR_NO_MEM;
-    }
-    rc = rounds(s, &p);
-    if (rc == MPI_SUCCESS && inplace(&p) && r > 0)
+    rc = ucmpi_rs_ring_seg_rounds(s, in, rbuf, counts, displs, dt, op, g, 0);
+    if (rc == MPI_SUCCESS && in == rbuf && r > 0)   /* block r to the front */
         rc = ucmpi_sched_copy(s, ucmpi_coll_at(rbuf, displs[r], dt),
                               counts[r], dt, rbuf, counts[r], dt);
     if (rc == MPI_SUCCESS)
