@@ -21,6 +21,24 @@ ucmpi_xblk_t *ucmpi_xblk_uniform(ucmpi_sched_t *s, int n, const void *buf,
     return b;
 }
 
+int ucmpi_xfer_rotate(ucmpi_sched_t *s, char *tmp, size_t bs, void *buf,
+                      MPI_Count count, MPI_Datatype dt, int n, int r,
+                      int pack)
+{
+    char *hi = ucmpi_xfer_at(buf, r, count, dt);
+    char *lo = tmp + (size_t)(n - r) * bs;    /* where blocks 0.. go */
+    MPI_Count m = n - r, b = (MPI_Count)bs;
+    int rc = pack ? ucmpi_sched_copy(s, hi, m * count, dt, tmp, m * b,
+                                     MPI_BYTE)
+                  : ucmpi_sched_copy(s, tmp, m * b, MPI_BYTE, hi, m * count,
+                                     dt);
+
+    if (rc != MPI_SUCCESS || r == 0)
+        return rc;
+    return pack ? ucmpi_sched_copy(s, buf, r * count, dt, lo, r * b, MPI_BYTE)
+                : ucmpi_sched_copy(s, lo, r * b, MPI_BYTE, buf, r * count, dt);
+}
+
 /* v and w blocks: int counts or the _c forms' ccounts; displacements
  * (displs, or MPI_Aint adispls) in extents of dt, or in bytes with a type
  * per block (dts: the w forms). */

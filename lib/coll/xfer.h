@@ -1,8 +1,8 @@
 /*
  * Data-movement collectives (gather, scatter, allgather, alltoall and the
- * neighbor collectives): the argument block every algorithm reads, the
- * per-peer block lists the v/w forms reduce to, algorithm tables and the
- * shared tail of every entry point (blocking / nonblocking / persistent).
+ * neighbor collectives): the entry-point forms, the rooted collectives'
+ * selection, argument checks, the paths of a rank whose arguments failed,
+ * and the shared schedule tail (blocking / nonblocking / persistent).
  */
 #ifndef UCMPI_COLL_XFER_H
 #define UCMPI_COLL_XFER_H
@@ -16,10 +16,10 @@
 #include "coll/coll_alg.h"
 #include "coll/shm/shm.h"
 
-/* Entry points.  UCMPI_XFER_FORMS(Stem, stem, sfx, desc, (params), fill)
- * defines PMPI_<Stem><sfx>, PMPI_I<stem><sfx> and PMPI_<Stem>_init<sfx>
- * (sfx: nothing or _c) with their MPI_ aliases; params is the blocking
- * form's parameter list, fill the designated initializers of the
+/* UCMPI_XFER_FORMS(Stem, stem, sfx, desc, (params), fill) defines
+ * PMPI_<Stem><sfx>, PMPI_I<stem><sfx> and PMPI_<Stem>_init<sfx> (sfx:
+ * nothing or _c) and their MPI_ aliases; params is the blocking form's
+ * parameter list, fill the designated initializers of the
  * ucmpi_coll_args_t each form hands to the driver with desc. */
 #define UCMPI_XFER_STR(x) #x
 #define UCMPI_XFER_LIST(...) __VA_ARGS__
@@ -47,6 +47,15 @@
 #define UCMPI_XFER_UNIFORM_FILL                                              \
     .sbuf = sendbuf, .scount = sendcount, .sdt = sendtype, .rbuf = recvbuf,  \
     .rcount = recvcount, .rdt = recvtype, .comm = comm
+/* A uniform collective's int and _c forms (descriptors desc, cdesc;
+ * extra: parameters after the buffers, xfill: their fill). */
+#define UCMPI_XFER_UNIFORM_FORMS(Stem, stem, desc, cdesc, extra, ...)        \
+    UCMPI_XFER_FORMS(Stem, stem, , desc,                                     \
+                     (UCMPI_XFER_UNIFORM(int), UCMPI_XFER_LIST extra),       \
+                     UCMPI_XFER_UNIFORM_FILL, __VA_ARGS__)                   \
+    UCMPI_XFER_FORMS(Stem, stem, _c, cdesc,                                  \
+                     (UCMPI_XFER_UNIFORM(MPI_Count), UCMPI_XFER_LIST extra), \
+                     UCMPI_XFER_UNIFORM_FILL, __VA_ARGS__)
 
 /* v and w forms: count type ct, displacement type at; the fills name the
  * int forms' fields (sfx empty) or the _c forms' (sfx _c). */
@@ -76,9 +85,9 @@
     .rdts = recvtypes, .comm = comm
 
 /* A rooted collective (gather: data flows to the root; else scatter; and
- * their v forms): its table, row 0 linear, row 1 the tree, chosen from
- * min_ranks ranks on (ucmpi_thr_n id) while the n blocks stay under
- * max_total bytes (ucmpi_thr id; -1: no limit). */
+ * their v forms): row 0 of algs is linear, row 1 the tree, chosen from
+ * min_ranks ranks on while the n blocks stay under max_total bytes
+ * (ucmpi_thr ids; -1: no limit). */
 typedef struct {
     const ucmpi_coll_alg_t *algs;
     const char *knob;
@@ -86,112 +95,84 @@ typedef struct {
     int gather;
 } ucmpi_xfer_rooted_t;
 
-/* Its algorithm for *a (the block size: the root's side at the root, the
- * own block elsewhere): linear on an intercommunicator, else the forced
- * one, else by size. */
+/* Its algorithm for *a (block size: the root's side at the root, the own
+ * block elsewhere): linear on an intercomm, else the forced one, else by
+ * size. */
 const ucmpi_coll_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
                                                  const ucmpi_coll_args_t *a);
-/* The algorithm the others run, seen from a rank that does not know the
- * block size (its own count or type is bad): the forced one, or linear
- * below the tree's rank threshold; NULL when it cannot be known. */
+/* The others' algorithm seen from a rank that lacks the block size: the
+ * forced one, or linear below the tree's rank threshold; else NULL. */
 const ucmpi_coll_alg_t *ucmpi_xfer_rooted_guess(const ucmpi_xfer_rooted_t *k,
                                                 const ucmpi_coll_args_t *a);
 /* gather (gather: 1) and scatter: the root, MPI_IN_PLACE (the root's
  * buffer never; the other side's only at an intracomm root) and the
  * non-root side's buffer where it is used. */
 int ucmpi_xfer_check_rooted(const ucmpi_coll_args_t *a, int gather);
-/* The root's own block mismatches (error err, reported): its own block
- * (gather: send, scatter: receive) is dropped and the others' blocks
- * still move under alg (ucmpi_xfer_run_anyway).  Returns err. */
+/* The root's own block mismatched (err, reported): it is dropped and the
+ * others' blocks still move (ucmpi_xfer_run_anyway).  Returns err. */
 int ucmpi_xfer_run_without_own(const ucmpi_xfer_rooted_t *k,
                                ucmpi_coll_args_t *a, int err);
 
-/* Signs s with alg and a's root (ucmpi_sched_sign): every schedule
- * built from an algorithm table row, including a failed rank's stand-ins
- * for the others' schedule, is signed so (only alg's own name is known
- * to the mismatch messages). */
+/* Signs s with alg and a's root: every schedule built from a table row,
+ * a failed rank's stand-ins included (only alg's name is known to the
+ * mismatch messages). */
 void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_coll_alg_t *alg,
                      const ucmpi_coll_args_t *a);
 
-/* Tail of every entry point: creates the schedule, builds it with alg,
- * then runs it per mode (request is the user's MPI_Request * for
- * nonblocking and persistent calls).  Reports failures on comm. */
+/* Tail of every entry point: builds alg's schedule over *a and runs it
+ * per mode (request: the user's).  Reports failures on comm. */
 int ucmpi_xfer_run(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                    int mode, MPI_Request *request);
 
-/* The root's own block failed its check (err, already reported): the
- * other ranks went ahead and may wait for the root's data (scatter) or
- * hold sends to it (gather), so the collective still runs for their
- * blocks (the caller marks the root's own block in place).  Nonblocking
- * forms complete it before returning too (the user may free the buffers
- * once the call failed).  A persistent init hands back a request that
- * runs it on each start and completes in err (ucmpi_coll_persist_failed);
- * otherwise *request becomes MPI_REQUEST_NULL.  Returns err. */
+/* A rooted collective whose root's own block failed its check (err,
+ * reported): the others went ahead and may wait for its data or hold
+ * sends to it, so the collective still runs for their blocks, to the end
+ * before returning (the user may free the buffers once the call failed);
+ * a persistent init hands back a request that runs it on each start and
+ * completes in err, else *request becomes MPI_REQUEST_NULL.  Returns err. */
 int ucmpi_xfer_run_anyway(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                           int mode, MPI_Request *request, int err);
-/* A rank whose own arguments failed a check (err, already
- * reported) in a collective where everyone sends to and receives from
- * everyone (allgather, alltoall) still runs the others' algorithm alg,
- * built from *a (its receive side must be valid), poisoned: it takes what
- * they send (their rendezvous sends return) and sends them empty
+/* The same for a rank of allgather/alltoall (everyone sends to everyone)
+ * whose arguments failed (its receive side valid): it runs the others'
+ * algorithm poisoned, taking what they send and sending them empty
  * messages, which their receives report as MPI_ERR_TRUNCATE instead of
- * waiting for ever or keeping a stale block.  Blocking and nonblocking
- * forms finish it before returning (the caller may reuse its buffers once
- * the call failed); a persistent init hands back a request that does it
- * on each start and completes in err.  Returns err. */
+ * waiting for ever.  Returns err. */
 int ucmpi_xfer_run_poisoned(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                             int mode, MPI_Request *request, int err);
-/* (count, dt) passes ucmpi_xfer_check_buf (no report): 1, else 0. */
-int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt);
-/* The blocks of a v/w side (int arrays, or the _c forms' ccounts
- * and cdispls; one type dt, or one per block in dts) pass the checks of
- * ucmpi_xfer_check_blocks (no report): 1, else 0.  A
- * rank whose send side failed still serves the others when its receive
- * side is usable. */
-int ucmpi_xfer_blocks_ok(int n, const int *counts, const int *displs,
-                         const MPI_Count *ccounts, const MPI_Aint *cdispls,
-                         MPI_Datatype dt, const MPI_Datatype *dts);
 
-/* A blocking allgather/alltoall (shm kind `kind`, nbytes per rank
- * as the shm path counts them) on a comm with a shm segment that does
- * not take the shm path (more bytes than its automatic limit, e.g. with
- * tiny tuned buffers) while another rank's may (sizes differing between
- * ranks): it takes the shm number the others' call takes, marked invalid
- * (a shm-path reader reports MPI_ERR_TRUNCATE), records its bytes (with
- * k) and checks that every rank voted alike; else MPI_ERR_TRUNCATE,
- * reported.  MPI_SUCCESS: every rank voted with nbytes (all run the p2p
- * schedules); UCMPI_SHM_FALLBACK: no segment.  One flag round, off the
- * shm path.  Sizes whose shm path is chunked are not covered (a chunked
- * reader goes on past an invalid number).  Flags: QUIET, a rank whose
- * arguments failed (already reported): a mismatch is returned, not
- * reported; LOST, such a rank with no usable receive side (its size
- * unknown): the others report MPI_ERR_OTHER. */
+/* A blocking allgather/alltoall (shm kind `kind`, nbytes per rank as the
+ * shm path counts them) on a comm with a shm segment whose size leaves
+ * the shm path while another rank's may take it: it takes the shm number
+ * the others' call takes, marked invalid (a shm-path reader reports
+ * MPI_ERR_TRUNCATE), records its bytes and checks that every rank voted
+ * alike; else MPI_ERR_TRUNCATE, reported.  MPI_SUCCESS: all run the p2p
+ * schedules; UCMPI_SHM_FALLBACK: no segment.  Flags: QUIET, a rank whose
+ * arguments failed (reported): a mismatch is returned, not reported;
+ * LOST, such a rank with no usable receive side: the others report
+ * MPI_ERR_OTHER. */
 enum { UCMPI_XFER_VOTE_QUIET = 1, UCMPI_XFER_VOTE_LOST = 2 };
 int ucmpi_xfer_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
                         int flags, const char *fn);
 
 /* A blocking allgather/alltoall rank whose arguments failed (reported),
  * with a usable receive side of nbytes: takes the shm numbers of the
- * others' call, by `skip` (their shm path) or a quiet vote (theirs left
- * it).  1: that ended the call for this rank; 0: on to the p2p schedule,
- * poisoned. */
+ * others' call, by `skip` (their shm path) or a quiet vote.  1: that
+ * ended the call here; 0: on to the p2p schedule, poisoned. */
 typedef int (*ucmpi_xfer_shm_skip_fn)(ucmpi_comm_t *comm, size_t nbytes,
                                       const char *fn);
 int ucmpi_xfer_failed_shm(ucmpi_comm_t *comm, int kind, size_t nbytes,
                           MPI_Count count, ucmpi_xfer_shm_skip_fn skip);
 
-/* A rank of allgather/alltoall whose arguments failed (rc, reported)
- * with no usable receive side (its size unknown): the voters of shm kind
- * (-1: none, not blocking) fail, or the others' schedule gets an abort
+/* Such a rank with no usable receive side (its size unknown): the voters
+ * of shm kind (-1: none) fail, or the others' schedule gets an abort
  * (ucmpi_coll_skip_abort).  Returns rc. */
 int ucmpi_xfer_lost(ucmpi_comm_t *comm, int rc, int kind, int mode,
                     MPI_Request *req);
 
-/* The blocking shm path of allgather/alltoall (kind, shm: its collective;
- * nbytes per rank as the shm path counts them): the shm collective's
- * result, or the shm vote's when this rank's size leaves the path (count
- * 0 or past its limit: the others may differ); UCMPI_SHM_FALLBACK: on to
- * the p2p schedule.  Inline: the smallest collectives' path. */
+/* The blocking shm path of allgather/alltoall (nbytes per rank as the shm
+ * path counts them): the shm collective's result, or the shm vote's when
+ * this rank's size leaves the path; UCMPI_SHM_FALLBACK: on to the p2p
+ * schedule.  Inline: the smallest collectives' path. */
 typedef int (*ucmpi_xfer_shm_fn)(ucmpi_comm_t *comm, const void *sbuf,
                                  MPI_Count scount, MPI_Datatype sdt,
                                  void *rbuf, MPI_Count rcount,
@@ -209,8 +190,7 @@ static inline int ucmpi_xfer_shm(const ucmpi_coll_args_t *a, int kind,
     return rc == MPI_SUCCESS && a->rcount != 0 ? UCMPI_SHM_FALLBACK : rc;
 }
 
-/* Turns the v/w arrays of *a into a->sblk/a->rblk (scratch of s); done
- * by ucmpi_xfer_run() before the builder runs. */
+/* Turns the v/w arrays of *a into a->sblk/a->rblk (scratch of s). */
 int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_coll_args_t *a);
 
 /* Uniform blocks: n blocks of count x dt, one after the other at buf. */
@@ -222,24 +202,31 @@ static inline char *ucmpi_xfer_at(const void *buf, MPI_Count i,
 {
     return (char *)buf + i * count * dt->extent;
 }
+/* Packs (pack) or unpacks the n blocks of buf (count x dt, bs bytes each)
+ * at tmp in the order r..n-1, 0..r-1 (the trees' and Bruck's order). */
+int ucmpi_xfer_rotate(ucmpi_sched_t *s, char *tmp, size_t bs, void *buf,
+                      MPI_Count count, MPI_Datatype dt, int n, int r,
+                      int pack);
 
-/* Reports code for the current call (core/call.h) on comm c. */
-#define ucmpi_xfer_err(c, code, ...) \
-    ucmpi_err_comm((c), (code), ucmpi_call_name(), __VA_ARGS__)
-
-/* Argument checks shared by the entry points; each returns MPI_SUCCESS or
- * the code from ucmpi_error().  `what` names the argument in messages. */
+/* Argument checks of the entry points: MPI_SUCCESS or the code reported
+ * on c; with c NULL (a failed rank asking what it can still use) nothing
+ * is reported.  `what` names the argument in messages. */
 /* allgather/alltoall: only sendbuf may be MPI_IN_PLACE, not on an
  * intercommunicator */
 int ucmpi_xfer_check_inplace(ucmpi_comm_t *c, const void *sbuf,
                              const void *rbuf);
 int ucmpi_xfer_check_buf(ucmpi_comm_t *c, MPI_Count count, MPI_Datatype dt,
                          const char *what);
-/* A v or w side's arrays (n blocks; counts, or the _c forms' ccounts with
- * adispls; displs or MPI_Aint adispls; dt, or one type per block in dts):
- * present, counts >= 0, types valid. */
+/* A v or w side's arrays: present, counts >= 0, types valid. */
 int ucmpi_xfer_check_blocks(ucmpi_comm_t *c, const ucmpi_coll_side_t *s,
                             const char *what);
+static inline int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt)
+{
+    return ucmpi_xfer_check_buf(NULL, count, dt, NULL) == MPI_SUCCESS;
+}
+/* UCMPI_COLL_CHECK's record of allgather and alltoall. */
+void ucmpi_xfer_record_uniform(const ucmpi_coll_args_t *u,
+                               ucmpi_coll_check_args_t *r);
 /* The block a rank sends itself must have the size it receives:
  * MPI_ERR_TRUNCATE when it sends more, MPI_ERR_COUNT when less. */
 int ucmpi_xfer_check_match(ucmpi_comm_t *c, MPI_Count scount,

@@ -5,14 +5,18 @@
 #include "coll/xfer.h"
 #include "coll/coll_tune.h"
 
+/* Reported on c, or only returned (c NULL: see xfer.h). */
+#define FAIL(c, code, ...) \
+    ((c) ? ucmpi_coll_err((c), (code), __VA_ARGS__) : (code))
+
 int ucmpi_xfer_check_inplace(ucmpi_comm_t *c, const void *sbuf,
                              const void *rbuf)
 {
     if (rbuf == MPI_IN_PLACE)
-        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE "
+        return ucmpi_coll_err(c, MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE "
                               "(only sendbuf may be)");
     if (sbuf == MPI_IN_PLACE && c->is_inter)
-        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "MPI_IN_PLACE on an "
+        return ucmpi_coll_err(c, MPI_ERR_BUFFER, "MPI_IN_PLACE on an "
                               "intercommunicator");
     return MPI_SUCCESS;
 }
@@ -24,11 +28,11 @@ int ucmpi_xfer_check_buf(ucmpi_comm_t *c, MPI_Count count, MPI_Datatype dt,
     int rc;
 
     if (count < 0)
-        return ucmpi_xfer_err(c, MPI_ERR_COUNT, "%s count %lld < 0", what,
+        return FAIL(c, MPI_ERR_COUNT, "%s count %lld < 0", what,
                               (long long)count);
     rc = ucmpi_dt_check(dt, 1, &why);
     if (rc != MPI_SUCCESS)
-        return ucmpi_xfer_err(c, rc, "%s datatype: %s", what, why);
+        return FAIL(c, rc, "%s datatype: %s", what, why);
     return MPI_SUCCESS;
 }
 
@@ -43,26 +47,35 @@ int ucmpi_xfer_check_blocks(ucmpi_comm_t *c, const ucmpi_coll_side_t *s,
 
     if (n > 0 && ((s->ccounts == NULL && s->counts == NULL) ||
                   displs == NULL))
-        return ucmpi_xfer_err(c, MPI_ERR_ARG, "%s counts%s displacements "
+        return FAIL(c, MPI_ERR_ARG, "%s counts%s displacements "
                               "array is NULL", what,
                               s->dts && !s->ccounts ? ", types or" : " or");
     if (n > 0 && s->ccounts && s->dt == MPI_DATATYPE_NULL && !s->dts)
-        return ucmpi_xfer_err(c, MPI_ERR_ARG, "%s types array is NULL",
+        return FAIL(c, MPI_ERR_ARG, "%s types array is NULL",
                               what);
     for (int i = 0; i < n; i++) {
         MPI_Count k = s->ccounts ? s->ccounts[i] : s->counts[i];
 
         if (k < 0)
-            return ucmpi_xfer_err(c, MPI_ERR_COUNT, "%s count[%d] = %lld "
+            return FAIL(c, MPI_ERR_COUNT, "%s count[%d] = %lld "
                                   "< 0", what, i, (long long)k);
         if (s->dts && (rc = ucmpi_dt_check(s->dts[i], 1, &why)) !=
                           MPI_SUCCESS)
-            return ucmpi_xfer_err(c, rc, "%s datatype[%d]: %s", what, i,
+            return FAIL(c, rc, "%s datatype[%d]: %s", what, i,
                                   why);
     }
     if (!s->dts && (rc = ucmpi_dt_check(s->dt, 1, &why)) != MPI_SUCCESS)
-        return ucmpi_xfer_err(c, rc, "%s datatype: %s", what, why);
+        return FAIL(c, rc, "%s datatype: %s", what, why);
     return MPI_SUCCESS;
+}
+
+void ucmpi_xfer_record_uniform(const ucmpi_coll_args_t *u,
+                               ucmpi_coll_check_args_t *r)
+{
+    *r = (ucmpi_coll_check_args_t){
+        .send = {.count = u->sbuf == MPI_IN_PLACE ? u->rcount : u->scount,
+                 .dt = u->sbuf == MPI_IN_PLACE ? u->rdt : u->sdt},
+        .recv = {.count = u->rcount, .dt = u->rdt}};
 }
 
 int ucmpi_xfer_check_match(ucmpi_comm_t *c, MPI_Count scount,
@@ -74,37 +87,10 @@ int ucmpi_xfer_check_match(ucmpi_comm_t *c, MPI_Count scount,
 
     if (sb == rb)
         return MPI_SUCCESS;
-    return ucmpi_xfer_err(c, sb > rb ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT,
+    return ucmpi_coll_err(c, sb > rb ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT,
                           "%s: this rank sends %lld bytes to itself but "
                           "receives %lld (type signatures must match)", what,
                           sb, rb);
-}
-
-int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt)
-{
-    const char *why;
-
-    return count >= 0 && ucmpi_dt_check(dt, 1, &why) == MPI_SUCCESS;
-}
-
-int ucmpi_xfer_blocks_ok(int n, const int *counts, const int *displs,
-                         const MPI_Count *ccounts, const MPI_Aint *cdispls,
-                         MPI_Datatype dt, const MPI_Datatype *dts)
-{
-    const char *why;
-
-    if (n > 0 && ((counts == NULL && ccounts == NULL) ||
-                  (counts ? displs == NULL : cdispls == NULL)))
-        return 0;
-    if (n > 0 && dts == NULL && dt == MPI_DATATYPE_NULL)
-        return 0;
-    for (int i = 0; i < n; i++) {
-        if ((counts ? counts[i] : ccounts[i]) < 0)
-            return 0;
-        if (dts && ucmpi_dt_check(dts[i], 1, &why) != MPI_SUCCESS)
-            return 0;
-    }
-    return dts != NULL || ucmpi_dt_check(dt, 1, &why) == MPI_SUCCESS;
 }
 
 int ucmpi_xfer_failed_shm(ucmpi_comm_t *comm, int kind, size_t nbytes,
@@ -174,10 +160,10 @@ int ucmpi_xfer_check_rooted(const ucmpi_coll_args_t *a, int gather)
     if (rc != MPI_SUCCESS)
         return rc;
     if (rootbuf == MPI_IN_PLACE && is_root)
-        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE (only "
+        return ucmpi_coll_err(c, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE (only "
                               "%s may be, at the root)", rootname, leafname);
     if (leafbuf == MPI_IN_PLACE && (!is_root || c->is_inter))
-        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE on a %s",
+        return ucmpi_coll_err(c, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE on a %s",
                               leafname, c->is_inter ? "intercommunicator"
                                                     : "rank that is not root");
     if ((c->is_inter && (a->root == MPI_PROC_NULL || is_root)) ||

@@ -9,7 +9,7 @@
 
 enum { AG_RING, AG_BRUCK, AG_RD, AG_LINEAR, AG_SHM };
 
-const ucmpi_coll_alg_t ucmpi_allgather_algs[] = {
+static const ucmpi_coll_alg_t ucmpi_allgather_algs[] = {
     {AG_RING, "ring", "n-1 neighbour rounds, bandwidth-optimal",
      ucmpi_allgather_ring},
     {AG_BRUCK, "bruck", "ceil(log2 n) rounds of packed prefixes",
@@ -26,7 +26,7 @@ const ucmpi_coll_alg_t ucmpi_allgather_algs[] = {
 };
 
 /* allgatherv: the same builders minus recursive doubling (uniform only) */
-const ucmpi_coll_alg_t ucmpi_allgatherv_algs[] = {
+static const ucmpi_coll_alg_t ucmpi_allgatherv_algs[] = {
     {AG_RING, "ring", "n-1 neighbour rounds, bandwidth-optimal",
      ucmpi_allgather_ring},
     {AG_BRUCK, "bruck", "ceil(log2 n) rounds of packed prefixes",
@@ -35,7 +35,6 @@ const ucmpi_coll_alg_t ucmpi_allgatherv_algs[] = {
      ucmpi_allgather_linear},
     {0, NULL, NULL, NULL}
 };
-
 
 static const ucmpi_coll_alg_t *ag_select(const ucmpi_coll_alg_t *table,
                                          const char *knob, size_t total,
@@ -141,24 +140,11 @@ static int allgather_start(ucmpi_coll_args_t *a)
                           a, a->mode, a->req);
 }
 
-static void allgather_record(const ucmpi_coll_args_t *u,
-                             ucmpi_coll_check_args_t *r)
-{
-    *r = (ucmpi_coll_check_args_t){
-        .send = {.count = u->sbuf == MPI_IN_PLACE ? u->rcount : u->scount,
-                 .dt = u->sbuf == MPI_IN_PLACE ? u->rdt : u->sdt},
-        .recv = {.count = u->rcount, .dt = u->rdt}};
-}
-
 static const ucmpi_coll_desc_t allgather_desc = {
-    .record = allgather_record, .start = allgather_start};
+    .record = ucmpi_xfer_record_uniform, .start = allgather_start};
 
-UCMPI_XFER_FORMS(Allgather, allgather, , allgather_desc,
-                 (UCMPI_XFER_UNIFORM(int), MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL)
-UCMPI_XFER_FORMS(Allgather, allgather, _c, allgather_desc,
-                 (UCMPI_XFER_UNIFORM(MPI_Count), MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL)
+UCMPI_XFER_UNIFORM_FORMS(Allgather, allgather, allgather_desc, allgather_desc,
+                         (MPI_Comm comm))
 
 /* ---- allgatherv ---- */
 
@@ -181,8 +167,7 @@ static int allgatherv_start(ucmpi_coll_args_t *a)
         /* a failed send side: the others still wait for this
          * rank's block, so it serves them if it can receive theirs */
         recv_ok = a->rbuf != MPI_IN_PLACE &&
-                  ucmpi_xfer_blocks_ok(r.n, r.counts, r.displs, r.ccounts,
-                                       r.adispls, r.dt, NULL);
+                  ucmpi_xfer_check_blocks(NULL, &r, NULL) == MPI_SUCCESS;
     }
     if (rc == MPI_SUCCESS && a->sbuf != MPI_IN_PLACE)
         rc = ucmpi_coll_check_alias(comm, &s, &r, ucmpi_call_name());

@@ -9,7 +9,7 @@
 
 enum { A2A_SCATTERED, A2A_PAIRWISE, A2A_BRUCK, A2A_SHM };
 
-const ucmpi_coll_alg_t ucmpi_alltoall_algs[] = {
+static const ucmpi_coll_alg_t ucmpi_alltoall_algs[] = {
     {A2A_SCATTERED, "scattered",
      "all peers at once in windows of ALLTOALL_WINDOW steps",
      ucmpi_alltoall_scattered},
@@ -23,7 +23,7 @@ const ucmpi_coll_alg_t ucmpi_alltoall_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-const ucmpi_coll_alg_t ucmpi_alltoallv_algs[] = {
+static const ucmpi_coll_alg_t ucmpi_alltoallv_algs[] = {
     {A2A_SCATTERED, "scattered",
      "all peers at once in windows of ALLTOALL_WINDOW steps",
      ucmpi_alltoall_scattered},
@@ -31,7 +31,6 @@ const ucmpi_coll_alg_t ucmpi_alltoallv_algs[] = {
      ucmpi_alltoall_pairwise},
     {0, NULL, NULL, NULL}
 };
-
 
 static const ucmpi_coll_alg_t *a2a_select(const ucmpi_coll_args_t *a)
 {
@@ -132,24 +131,11 @@ static int alltoall_start(ucmpi_coll_args_t *a)
     return ucmpi_xfer_run(a2a_select(a), a, a->mode, a->req);
 }
 
-static void alltoall_record(const ucmpi_coll_args_t *u,
-                            ucmpi_coll_check_args_t *r)
-{
-    *r = (ucmpi_coll_check_args_t){
-        .send = {.count = u->sbuf == MPI_IN_PLACE ? u->rcount : u->scount,
-                 .dt = u->sbuf == MPI_IN_PLACE ? u->rdt : u->sdt},
-        .recv = {.count = u->rcount, .dt = u->rdt}};
-}
-
 static const ucmpi_coll_desc_t alltoall_desc = {
-    .record = alltoall_record, .start = alltoall_start};
+    .record = ucmpi_xfer_record_uniform, .start = alltoall_start};
 
-UCMPI_XFER_FORMS(Alltoall, alltoall, , alltoall_desc,
-                 (UCMPI_XFER_UNIFORM(int), MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL)
-UCMPI_XFER_FORMS(Alltoall, alltoall, _c, alltoall_desc,
-                 (UCMPI_XFER_UNIFORM(MPI_Count), MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL)
+UCMPI_XFER_UNIFORM_FORMS(Alltoall, alltoall, alltoall_desc, alltoall_desc,
+                         (MPI_Comm comm))
 
 /* ---- alltoallv / alltoallw (sdts/rdts non-NULL: w, byte displs) ---- */
 
@@ -158,13 +144,13 @@ UCMPI_XFER_FORMS(Alltoall, alltoall, _c, alltoall_desc,
  * poisoned as a2a_skip does (returning at once would leave them waiting
  * for ever), its receive blocks standing in for the send side; with no
  * usable receive side, its schedule's tag. */
-static int a2av_skip(int rc, ucmpi_coll_args_t *a)
+static int a2av_skip(int rc, ucmpi_coll_args_t *a,
+                     const ucmpi_coll_side_t *r)
 {
     int n = a->comm->remote_size;
 
     if (a->rbuf == MPI_IN_PLACE ||
-        !ucmpi_xfer_blocks_ok(n, a->rcounts, a->rdispls, a->rcounts_c,
-                              a->rdispls_c, a->rdt, a->rdts))
+        ucmpi_xfer_check_blocks(NULL, r, NULL) != MPI_SUCCESS)
         return ucmpi_coll_skip_abort(a->comm, rc, a->mode, a->req);
     if (a->rdt == MPI_DATATYPE_NULL)
         a->rdt = MPI_BYTE;
@@ -202,7 +188,7 @@ static int alltoallvw_start(ucmpi_coll_args_t *a)
     if (rc == MPI_SUCCESS && !in_place)
         rc = ucmpi_coll_check_alias(comm, &s, &r, ucmpi_call_name());
     if (rc != MPI_SUCCESS)
-        return a2av_skip(rc, a);
+        return a2av_skip(rc, a, &r);
     a->nsblk = a->nrblk = n;
     if (in_place) {           /* the send arrays are ignored */
         a->scounts = NULL;
@@ -222,7 +208,7 @@ static int alltoallvw_start(ucmpi_coll_args_t *a)
                                     r.ccounts ? r.ccounts[me] : r.counts[me],
                                     r.dts ? r.dts[me] : r.dt, "own block");
         if (rc != MPI_SUCCESS)
-            return a2av_skip(rc, a);
+            return a2av_skip(rc, a, &r);
     }
     return ucmpi_xfer_run(a2av_select(a), a, a->mode, a->req);
 }

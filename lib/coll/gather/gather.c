@@ -6,13 +6,12 @@
 #include "coll/coll_drv.h"
 #include "coll/coll_tune.h"
 #include "coll/gather/gather.h"
-#include "coll/gather/vtree.h"
 
 #include <string.h>
 
 enum { GATHER_LINEAR, GATHER_BINOMIAL };
 
-const ucmpi_coll_alg_t ucmpi_gather_algs[] = {
+static const ucmpi_coll_alg_t ucmpi_gather_algs[] = {
     {GATHER_LINEAR, "linear", "root receives from every rank in one round",
      ucmpi_gather_linear},
     {GATHER_BINOMIAL, "binomial",

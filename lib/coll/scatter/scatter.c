@@ -4,12 +4,11 @@
  */
 #include "coll/coll_drv.h"
 #include "coll/coll_tune.h"
-#include "coll/scatter/scatter.h"
-#include "coll/gather/vtree.h"
+#include "coll/gather/gather.h"
 
 enum { SCATTER_LINEAR, SCATTER_BINOMIAL };
 
-const ucmpi_coll_alg_t ucmpi_scatter_algs[] = {
+static const ucmpi_coll_alg_t ucmpi_scatter_algs[] = {
     {SCATTER_LINEAR, "linear", "root sends to every rank in one round",
      ucmpi_scatter_linear},
     {SCATTER_BINOMIAL, "binomial",

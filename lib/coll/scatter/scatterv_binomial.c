@@ -1,11 +1,10 @@
-/* Binomial scatterv (see coll/gather/vtree.h): the root sends each child
+/* Binomial scatterv (see coll/gather/gather.h): the root sends each child
  * the byte counts of its subtree, its own block (straight from the send
  * buffer) and the packed rest; an inner node receives its own block
  * straight into the receive buffer, lays out its buffer once the counts
  * are in, receives the rest and hands each child its part the same way.
  * About 2 ceil(log2 n) rounds instead of n-1 messages out of the root. */
-#include "coll/scatter/scatter.h"
-#include "coll/gather/vtree.h"
+#include "coll/gather/gather.h"
 
 static int root_side(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                      ucmpi_vtree_t *t)
