@@ -1,8 +1,5 @@
-/*
- * Shared tail of the data-movement collectives: algorithm lookup, block
- * lists for the v/w forms, argument checks, and running a built schedule
- * as a blocking, nonblocking or persistent operation.
- */
+/* Shared tail of the data-movement collectives: block lists and running
+ * a built schedule (blocking, nonblocking, persistent, or served). */
 #include "coll/xfer.h"
 
 #include <stdio.h>
@@ -133,39 +130,26 @@ int ucmpi_xfer_run(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                               reuse ? &key : NULL);
 }
 
-int ucmpi_xfer_run_anyway(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
-                          int mode, MPI_Request *request, int err)
+int ucmpi_xfer_run_failed(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
+                          int err, int poison)
 {
     ucmpi_sched_t *s;
     int rc;
 
-    if (request != NULL)
-        *request = MPI_REQUEST_NULL;
-    if (mode == UCMPI_COLL_PERSISTENT) {
-        /* each start of the request it hands back serves the others */
-        if ((s = xfer_build(alg, a, &rc)) == NULL)
-            return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
-        return ucmpi_coll_persist_failed(s, rc, request, err);
+    if (a->mode != UCMPI_COLL_BLOCKING && a->req != NULL)
+        *a->req = MPI_REQUEST_NULL;
+    if (!poison && a->mode != UCMPI_COLL_PERSISTENT) {
+        /* the same schedule and tag as the nonblocking form; its own
+         * failures (truncation) are reported on comm too */
+        (void)ucmpi_xfer_run(alg, a, UCMPI_COLL_BLOCKING, NULL);
+        return err;
     }
-    /* the same schedule and tag as the nonblocking form; its own failures
-     * (truncation) are reported on comm too */
-    (void)ucmpi_xfer_run(alg, a, UCMPI_COLL_BLOCKING, NULL);
-    return err;
-}
-
-int ucmpi_xfer_run_poisoned(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
-                            int mode, MPI_Request *request, int err)
-{
-    ucmpi_sched_t *s;
-    int rc;
-
-    if (mode != UCMPI_COLL_BLOCKING && request != NULL)
-        *request = MPI_REQUEST_NULL;
     if ((s = xfer_build(alg, a, &rc)) == NULL)
         return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
-    ucmpi_sched_poison(s);
-    if (mode == UCMPI_COLL_PERSISTENT)
-        return ucmpi_coll_persist_failed(s, rc, request, err);
+    if (poison)
+        ucmpi_sched_poison(s);
+    if (a->mode == UCMPI_COLL_PERSISTENT)   /* each start serves them */
+        return ucmpi_coll_persist_failed(s, rc, a->req, err);
     if (rc != MPI_SUCCESS) {
         ucmpi_sched_free(s);      /* its tag is taken: still in step */
         return err;

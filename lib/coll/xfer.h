@@ -17,10 +17,9 @@
 #include "coll/shm/shm.h"
 
 /* UCMPI_XFER_FORMS(Stem, stem, sfx, desc, (params), fill) defines
- * PMPI_<Stem><sfx>, PMPI_I<stem><sfx> and PMPI_<Stem>_init<sfx> (sfx:
- * nothing or _c) and their MPI_ aliases; params is the blocking form's
- * parameter list, fill the designated initializers of the
- * ucmpi_coll_args_t each form hands to the driver with desc. */
+ * PMPI_<Stem><sfx>, PMPI_I<stem><sfx>, PMPI_<Stem>_init<sfx> and their
+ * MPI_ aliases: params, the blocking form's parameters; fill, the
+ * ucmpi_coll_args_t each hands to the driver with desc. */
 #define UCMPI_XFER_STR(x) #x
 #define UCMPI_XFER_LIST(...) __VA_ARGS__
 #define UCMPI_XFER_FORM(f, desc, mode, req, params, ...)                    \
@@ -40,25 +39,25 @@
                     (UCMPI_XFER_LIST params, MPI_Info info,                  \
                      MPI_Request *request), __VA_ARGS__)
 
-/* The uniform forms' buffer parameters (count type ct) and their fill. */
-#define UCMPI_XFER_UNIFORM(ct)                                               \
+/* The int and _c forms (descriptors desc, cdesc): P(ct, at), their buffer
+ * parameters by count and displacement type, F(sfx) their fill (sfx _c:
+ * the _c fields), extra the parameters after the buffers and ... their
+ * fill. */
+#define UCMPI_XFER_PAIR(Stem, stem, desc, cdesc, P, F, extra, ...)          \
+    UCMPI_XFER_FORMS(Stem, stem, , desc,                                     \
+                     (P(int, int), UCMPI_XFER_LIST extra), F(),             \
+                     __VA_ARGS__)                                            \
+    UCMPI_XFER_FORMS(Stem, stem, _c, cdesc,                                  \
+                     (P(MPI_Count, MPI_Aint), UCMPI_XFER_LIST extra),        \
+                     F(_c), __VA_ARGS__)
+
+/* The buffer parameters and fills of the uniform, v and w forms. */
+#define UCMPI_XFER_UNIFORM(ct, at)                                           \
     const void *sendbuf, ct sendcount, MPI_Datatype sendtype, void *recvbuf, \
         ct recvcount, MPI_Datatype recvtype
-#define UCMPI_XFER_UNIFORM_FILL                                              \
+#define UCMPI_XFER_UNIFORM_FILL(sfx)                                         \
     .sbuf = sendbuf, .scount = sendcount, .sdt = sendtype, .rbuf = recvbuf,  \
     .rcount = recvcount, .rdt = recvtype, .comm = comm
-/* A uniform collective's int and _c forms (descriptors desc, cdesc;
- * extra: parameters after the buffers, xfill: their fill). */
-#define UCMPI_XFER_UNIFORM_FORMS(Stem, stem, desc, cdesc, extra, ...)        \
-    UCMPI_XFER_FORMS(Stem, stem, , desc,                                     \
-                     (UCMPI_XFER_UNIFORM(int), UCMPI_XFER_LIST extra),       \
-                     UCMPI_XFER_UNIFORM_FILL, __VA_ARGS__)                   \
-    UCMPI_XFER_FORMS(Stem, stem, _c, cdesc,                                  \
-                     (UCMPI_XFER_UNIFORM(MPI_Count), UCMPI_XFER_LIST extra), \
-                     UCMPI_XFER_UNIFORM_FILL, __VA_ARGS__)
-
-/* v and w forms: count type ct, displacement type at; the fills name the
- * int forms' fields (sfx empty) or the _c forms' (sfx _c). */
 #define UCMPI_XFER_RECVV(ct, at)                                             \
     const void *sendbuf, ct sendcount, MPI_Datatype sendtype, void *recvbuf, \
         const ct recvcounts[], const at displs[], MPI_Datatype recvtype
@@ -84,38 +83,47 @@
     .rcounts##sfx = recvcounts, .rdispls##sfx = rdispls, .rdt = MPI_BYTE,    \
     .rdts = recvtypes, .comm = comm
 
-/* A rooted collective (gather: data flows to the root; else scatter; and
- * their v forms): row 0 of algs is linear, row 1 the tree, chosen from
- * min_ranks ranks on while the n blocks stay under max_total bytes
- * (ucmpi_thr ids; -1: no limit). */
-typedef struct {
+/* A rooted collective (gather: data flows to the root; else scatter; v:
+ * the root's side is a v form): row 0 of algs is linear, row 1 the tree,
+ * chosen from min_ranks ranks on while the n blocks stay under max_total
+ * bytes (ucmpi_thr ids; -1: no limit); failed, its path of a rank whose
+ * arguments failed a check (err, reported; a: its arguments). */
+typedef struct ucmpi_xfer_rooted ucmpi_xfer_rooted_t;
+struct ucmpi_xfer_rooted {
     const ucmpi_coll_alg_t *algs;
     const char *knob;
     int min_ranks, max_total;
-    int gather;
-} ucmpi_xfer_rooted_t;
+    int gather, v;
+    int (*failed)(const ucmpi_xfer_rooted_t *k, int err,
+                  ucmpi_coll_args_t *a);
+};
 
-/* Its algorithm for *a (block size: the root's side at the root, the own
- * block elsewhere): linear on an intercomm, else the forced one, else by
- * size. */
+/* A rooted collective's checks, then its algorithm, the count-0 rule
+ * (uniform forms) or its path of a failed rank. */
+int ucmpi_xfer_rooted_start(const ucmpi_xfer_rooted_t *k,
+                            ucmpi_coll_args_t *a);
+/* The count-0 rule (coll_util.h) applies: the block (the root's side at
+ * the root, else the own block) is 0 bytes on an intracomm of n > 1. */
+int ucmpi_xfer_rooted_empty(const ucmpi_coll_args_t *a, int gather);
+/* A non-root whose arguments failed (err) runs the others' algorithm
+ * poisoned, so the root and the ranks below it get empty messages (an
+ * error) instead of waiting; unknown algorithm: an abort.  Returns err. */
+int ucmpi_xfer_rooted_nonroot(const ucmpi_xfer_rooted_t *k, ucmpi_comm_t *c,
+                              int root, long long bs, int mode,
+                              MPI_Request *req, int err);
+
+/* Its algorithm for *a: linear on an intercomm, else the forced one, else
+ * by block size (the root's side at the root, the own block elsewhere). */
 const ucmpi_coll_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
                                                  const ucmpi_coll_args_t *a);
-/* The others' algorithm seen from a rank that lacks the block size: the
- * forced one, or linear below the tree's rank threshold; else NULL. */
+/* The others' algorithm seen from a failed rank (bs: block bytes, -1
+ * unknown): selected, else forced, else linear below the tree's rank
+ * threshold; NULL: unknown. */
 const ucmpi_coll_alg_t *ucmpi_xfer_rooted_guess(const ucmpi_xfer_rooted_t *k,
-                                                const ucmpi_coll_args_t *a);
-/* gather (gather: 1) and scatter: the root, MPI_IN_PLACE (the root's
- * buffer never; the other side's only at an intracomm root) and the
- * non-root side's buffer where it is used. */
-int ucmpi_xfer_check_rooted(const ucmpi_coll_args_t *a, int gather);
-/* The root's own block mismatched (err, reported): it is dropped and the
- * others' blocks still move (ucmpi_xfer_run_anyway).  Returns err. */
-int ucmpi_xfer_run_without_own(const ucmpi_xfer_rooted_t *k,
-                               ucmpi_coll_args_t *a, int err);
+                                                const ucmpi_coll_args_t *a,
+                                                long long bs);
 
-/* Signs s with alg and a's root: every schedule built from a table row,
- * a failed rank's stand-ins included (only alg's name is known to the
- * mismatch messages). */
+/* Signs s with alg and a's root (a failed rank's stand-ins too). */
 void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_coll_alg_t *alg,
                      const ucmpi_coll_args_t *a);
 
@@ -124,55 +132,42 @@ void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_coll_alg_t *alg,
 int ucmpi_xfer_run(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                    int mode, MPI_Request *request);
 
-/* A rooted collective whose root's own block failed its check (err,
- * reported): the others went ahead and may wait for its data or hold
- * sends to it, so the collective still runs for their blocks, to the end
- * before returning (the user may free the buffers once the call failed);
- * a persistent init hands back a request that runs it on each start and
- * completes in err, else *request becomes MPI_REQUEST_NULL.  Returns err. */
-int ucmpi_xfer_run_anyway(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
-                          int mode, MPI_Request *request, int err);
-/* The same for a rank of allgather/alltoall (everyone sends to everyone)
- * whose arguments failed (its receive side valid): it runs the others'
- * algorithm poisoned, taking what they send and sending them empty
- * messages, which their receives report as MPI_ERR_TRUNCATE instead of
- * waiting for ever.  Returns err. */
-int ucmpi_xfer_run_poisoned(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
-                            int mode, MPI_Request *request, int err);
+/* A rank whose arguments failed (err, reported) after the others went
+ * ahead still runs alg over *a for their blocks, to the end (the user may
+ * free the buffers once the call failed); a persistent init hands back a
+ * request doing so on each start.  poison (allgather/alltoall: its sends
+ * empty, so the others' receives report MPI_ERR_TRUNCATE instead of
+ * waiting); else its own failures are reported too.  Returns err. */
+int ucmpi_xfer_run_failed(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
+                          int err, int poison);
 
-/* A blocking allgather/alltoall (shm kind `kind`, nbytes per rank as the
- * shm path counts them) on a comm with a shm segment whose size leaves
- * the shm path while another rank's may take it: it takes the shm number
- * the others' call takes, marked invalid (a shm-path reader reports
- * MPI_ERR_TRUNCATE), records its bytes and checks that every rank voted
- * alike; else MPI_ERR_TRUNCATE, reported.  MPI_SUCCESS: all run the p2p
- * schedules; UCMPI_SHM_FALLBACK: no segment.  Flags: QUIET, a rank whose
- * arguments failed (reported): a mismatch is returned, not reported;
- * LOST, such a rank with no usable receive side: the others report
- * MPI_ERR_OTHER. */
+/* A blocking allgather/alltoall/bcast (shm kind, nbytes per rank) whose
+ * size leaves the shm path while another rank's may take it: takes the
+ * others' shm number marked invalid (their reader reports
+ * MPI_ERR_TRUNCATE) and checks that all voted alike (else
+ * MPI_ERR_TRUNCATE).  MPI_SUCCESS: all run p2p; UCMPI_SHM_FALLBACK: no
+ * segment.  QUIET: this rank failed, a mismatch is not reported; LOST:
+ * and has no receive side, the others report MPI_ERR_OTHER. */
 enum { UCMPI_XFER_VOTE_QUIET = 1, UCMPI_XFER_VOTE_LOST = 2 };
 int ucmpi_xfer_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
                         int flags, const char *fn);
 
-/* A blocking allgather/alltoall rank whose arguments failed (reported),
- * with a usable receive side of nbytes: takes the shm numbers of the
- * others' call, by `skip` (their shm path) or a quiet vote.  1: that
- * ended the call here; 0: on to the p2p schedule, poisoned. */
+/* A blocking allgather/alltoall rank whose arguments failed, with a
+ * receive side of nbytes: takes the others' shm numbers, by `skip` or a
+ * quiet vote.  1: that ended the call; 0: on to p2p, poisoned. */
 typedef int (*ucmpi_xfer_shm_skip_fn)(ucmpi_comm_t *comm, size_t nbytes,
                                       const char *fn);
 int ucmpi_xfer_failed_shm(ucmpi_comm_t *comm, int kind, size_t nbytes,
                           MPI_Count count, ucmpi_xfer_shm_skip_fn skip);
 
-/* Such a rank with no usable receive side (its size unknown): the voters
- * of shm kind (-1: none) fail, or the others' schedule gets an abort
- * (ucmpi_coll_skip_abort).  Returns rc. */
+/* Such a rank with no receive side: the voters of shm kind (-1: none)
+ * fail, or the others' schedule gets an abort.  Returns rc. */
 int ucmpi_xfer_lost(ucmpi_comm_t *comm, int rc, int kind, int mode,
                     MPI_Request *req);
 
-/* The blocking shm path of allgather/alltoall (nbytes per rank as the shm
- * path counts them): the shm collective's result, or the shm vote's when
- * this rank's size leaves the path; UCMPI_SHM_FALLBACK: on to the p2p
- * schedule.  Inline: the smallest collectives' path. */
+/* The blocking shm path of allgather/alltoall: the shm collective's
+ * result, or the vote's when this rank's size leaves the path;
+ * UCMPI_SHM_FALLBACK: on to p2p.  Inline: the smallest collectives. */
 typedef int (*ucmpi_xfer_shm_fn)(ucmpi_comm_t *comm, const void *sbuf,
                                  MPI_Count scount, MPI_Datatype sdt,
                                  void *rbuf, MPI_Count rcount,
@@ -202,17 +197,16 @@ static inline char *ucmpi_xfer_at(const void *buf, MPI_Count i,
 {
     return (char *)buf + i * count * dt->extent;
 }
-/* Packs (pack) or unpacks the n blocks of buf (count x dt, bs bytes each)
- * at tmp in the order r..n-1, 0..r-1 (the trees' and Bruck's order). */
+/* Packs (or unpacks) buf's n blocks (count x dt, bs bytes) at tmp in the
+ * order r..n-1, 0..r-1 (the trees' and Bruck's). */
 int ucmpi_xfer_rotate(ucmpi_sched_t *s, char *tmp, size_t bs, void *buf,
                       MPI_Count count, MPI_Datatype dt, int n, int r,
                       int pack);
 
-/* Argument checks of the entry points: MPI_SUCCESS or the code reported
- * on c; with c NULL (a failed rank asking what it can still use) nothing
- * is reported.  `what` names the argument in messages. */
-/* allgather/alltoall: only sendbuf may be MPI_IN_PLACE, not on an
- * intercommunicator */
+/* Argument checks: MPI_SUCCESS or the code reported on c (c NULL: a
+ * failed rank asking what it can still use; no report); `what` names the
+ * argument.  check_inplace: only sendbuf may be MPI_IN_PLACE, not on an
+ * intercommunicator (allgather/alltoall). */
 int ucmpi_xfer_check_inplace(ucmpi_comm_t *c, const void *sbuf,
                              const void *rbuf);
 int ucmpi_xfer_check_buf(ucmpi_comm_t *c, MPI_Count count, MPI_Datatype dt,
@@ -220,6 +214,29 @@ int ucmpi_xfer_check_buf(ucmpi_comm_t *c, MPI_Count count, MPI_Datatype dt,
 /* A v or w side's arrays: present, counts >= 0, types valid. */
 int ucmpi_xfer_check_blocks(ucmpi_comm_t *c, const ucmpi_coll_side_t *s,
                             const char *what);
+/* Drops side send (else receive) of *a: this rank does not use it. */
+static inline void ucmpi_xfer_drop(const int **counts, const int **displs,
+                                   const MPI_Count **ccounts,
+                                   const MPI_Aint **cdispls,
+                                   const MPI_Datatype **dts,
+                                   MPI_Datatype *dt, MPI_Count *count)
+{
+    *counts = *displs = NULL;
+    *ccounts = NULL;
+    *cdispls = NULL;
+    *dts = NULL;
+    *dt = MPI_BYTE;
+    *count = 0;
+}
+static inline void ucmpi_xfer_drop_side(ucmpi_coll_args_t *a, int send)
+{
+    if (send)
+        ucmpi_xfer_drop(&a->scounts, &a->sdispls, &a->scounts_c,
+                        &a->sdispls_c, &a->sdts, &a->sdt, &a->scount);
+    else
+        ucmpi_xfer_drop(&a->rcounts, &a->rdispls, &a->rcounts_c,
+                        &a->rdispls_c, &a->rdts, &a->rdt, &a->rcount);
+}
 static inline int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt)
 {
     return ucmpi_xfer_check_buf(NULL, count, dt, NULL) == MPI_SUCCESS;
@@ -232,8 +249,7 @@ void ucmpi_xfer_record_uniform(const ucmpi_coll_args_t *u,
 int ucmpi_xfer_check_match(ucmpi_comm_t *c, MPI_Count scount,
                            MPI_Datatype sdt, MPI_Count rcount,
                            MPI_Datatype rdt, const char *what);
-/* Is this rank the root side of a rooted collective (intercomm: MPI_ROOT,
- * intracomm: rank == root)?  Inert ranks (MPI_PROC_NULL) do nothing. */
+/* The root side of a rooted collective (intercomm: MPI_ROOT)? */
 static inline bool ucmpi_xfer_is_root(const ucmpi_comm_t *c, int root)
 {
     return c->is_inter ? root == MPI_ROOT : root == c->rank;

@@ -63,11 +63,9 @@ static const ucmpi_coll_alg_t *a2av_select(const ucmpi_coll_args_t *a)
     return f;
 }
 
-/* This rank's arguments failed a check (rc, reported): the others still
- * run the collective.  On the shm path take its shm numbers (all its
- * chunks); else run their schedule poisoned (their
- * receives from this rank fail instead of waiting for ever, and their
- * sends to it return); with no usable receive side, its schedule's tag. */
+/* This rank's arguments failed (rc, reported): it takes the others' shm
+ * numbers, or runs their schedule poisoned: they report MPI_ERR_TRUNCATE
+ * instead of waiting. */
 static int a2a_skip(int rc, ucmpi_coll_args_t *a)
 {
     ucmpi_comm_t *comm = a->comm;
@@ -89,7 +87,7 @@ static int a2a_skip(int rc, ucmpi_coll_args_t *a)
     a->sbuf = a->rbuf;
     a->scount = a->rcount;
     a->sdt = a->rdt;
-    return ucmpi_xfer_run_poisoned(a2a_select(a), a, a->mode, a->req, rc);
+    return ucmpi_xfer_run_failed(a2a_select(a), a, rc, 1);
 }
 
 static int alltoall_start(ucmpi_coll_args_t *a)
@@ -134,16 +132,13 @@ static int alltoall_start(ucmpi_coll_args_t *a)
 static const ucmpi_coll_desc_t alltoall_desc = {
     .record = ucmpi_xfer_record_uniform, .start = alltoall_start};
 
-UCMPI_XFER_UNIFORM_FORMS(Alltoall, alltoall, alltoall_desc, alltoall_desc,
-                         (MPI_Comm comm))
+UCMPI_XFER_PAIR(Alltoall, alltoall, alltoall_desc, alltoall_desc,
+                UCMPI_XFER_UNIFORM, UCMPI_XFER_UNIFORM_FILL, (MPI_Comm comm))
 
 /* ---- alltoallv / alltoallw (sdts/rdts non-NULL: w, byte displs) ---- */
 
-/* An alltoallv/w rank whose arguments failed a check (rc, reported): the
- * others went ahead and wait for its blocks, so it runs their schedule
- * poisoned as a2a_skip does (returning at once would leave them waiting
- * for ever), its receive blocks standing in for the send side; with no
- * usable receive side, its schedule's tag. */
+/* The same for alltoallv/w (r: the receive side, standing in for the
+ * send side); with no usable receive side, an abort. */
 static int a2av_skip(int rc, ucmpi_coll_args_t *a,
                      const ucmpi_coll_side_t *r)
 {
@@ -162,7 +157,7 @@ static int a2av_skip(int rc, ucmpi_coll_args_t *a,
     a->scounts_c = a->rcounts_c;
     a->sdispls_c = a->rdispls_c;
     a->nsblk = a->nrblk = n;
-    return ucmpi_xfer_run_poisoned(a2av_select(a), a, a->mode, a->req, rc);
+    return ucmpi_xfer_run_failed(a2av_select(a), a, rc, 1);
 }
 
 /* alltoallv and alltoallw (sdts/rdts non-NULL: byte displacements) */
@@ -190,13 +185,8 @@ static int alltoallvw_start(ucmpi_coll_args_t *a)
     if (rc != MPI_SUCCESS)
         return a2av_skip(rc, a, &r);
     a->nsblk = a->nrblk = n;
-    if (in_place) {           /* the send arrays are ignored */
-        a->scounts = NULL;
-        a->sdispls = NULL;
-        a->sdts = NULL;
-        a->scounts_c = NULL;
-        a->sdispls_c = NULL;
-    }
+    if (in_place)             /* the send arrays are ignored */
+        ucmpi_xfer_drop_side(a, 1);
     if (a->sdt == MPI_DATATYPE_NULL)
         a->sdt = MPI_BYTE;
     if (a->rdt == MPI_DATATYPE_NULL)
@@ -228,13 +218,7 @@ static void alltoallvw_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t alltoallvw_desc = {
     .record = alltoallvw_record, .start = alltoallvw_start};
 
-UCMPI_XFER_FORMS(Alltoallv, alltoallv, , alltoallvw_desc,
-                 (UCMPI_XFER_V(int, int), MPI_Comm comm), UCMPI_XFER_V_FILL())
-UCMPI_XFER_FORMS(Alltoallv, alltoallv, _c, alltoallvw_desc,
-                 (UCMPI_XFER_V(MPI_Count, MPI_Aint), MPI_Comm comm),
-                 UCMPI_XFER_V_FILL(_c))
-UCMPI_XFER_FORMS(Alltoallw, alltoallw, , alltoallvw_desc,
-                 (UCMPI_XFER_W(int, int), MPI_Comm comm), UCMPI_XFER_W_FILL())
-UCMPI_XFER_FORMS(Alltoallw, alltoallw, _c, alltoallvw_desc,
-                 (UCMPI_XFER_W(MPI_Count, MPI_Aint), MPI_Comm comm),
-                 UCMPI_XFER_W_FILL(_c))
+UCMPI_XFER_PAIR(Alltoallv, alltoallv, alltoallvw_desc, alltoallvw_desc,
+                UCMPI_XFER_V, UCMPI_XFER_V_FILL, (MPI_Comm comm))
+UCMPI_XFER_PAIR(Alltoallw, alltoallw, alltoallvw_desc, alltoallvw_desc,
+                UCMPI_XFER_W, UCMPI_XFER_W_FILL, (MPI_Comm comm))

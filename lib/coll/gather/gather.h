@@ -26,14 +26,11 @@ static inline int ucmpi_xblk_move(ucmpi_sched_t *s, const ucmpi_xblk_t *b,
                 : ucmpi_sched_recv_exact(s, b->buf, b->count, b->dt, peer);
 }
 
-/* Binomial trees of the v forms.  Only the root knows every count: an
- * inner node learns its subtree's block bytes while the schedule runs
- * (gatherv: from its children, scatterv: from its parent), lays out its
- * buffer in a run-time step and moves the data with run-time sized
- * transfers.  Position p = rank - root mod n; p's subtree is [p, p + sub),
- * its children p + m for m = 1, 2, 4, ... < sub.  Over each edge travel
- * the child's own block and, for inner children, the packed blocks of the
- * rest of its subtree in position order ("rest"). */
+/* The v forms' binomial trees: an inner node learns its subtree's block
+ * bytes at run time (gatherv: from its children, scatterv: from its
+ * parent) and lays out its buffer then.  Position p = rank - root mod n
+ * has subtree [p, p + sub), children p + m (m = 1, 2, 4, ... < sub); an
+ * edge carries the child's own block and its subtree's packed "rest". */
 typedef struct {
     int pos, cnt;             /* child position (relative), subtree size */
     void *own, *rest;         /* run time: where its blocks sit in buf */

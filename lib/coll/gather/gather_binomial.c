@@ -1,11 +1,8 @@
-/* Binomial gather (the blocks flow up to the root) and scatter (down from
- * it) over ranks relative to the root (vr): the blocks of vr's subtree
- * [vr, vr + sub) travel packed in one message between vr and its parent
- * vr - lowbit(vr); its children are vr + 2^k (scatter serves the largest
- * first: it has the longest way to go).  ceil(log2 n) rounds, any n.
- * Empty blocks travel too: a rank whose block is unknown (its count or
- * type failed a check, gather.c) or a root that cannot send
- * (ucmpi_sched_poison) runs the same steps whatever the others' size. */
+/* Binomial gather (up to the root) and scatter (down) over ranks relative
+ * to the root (vr): vr's subtree [vr, vr + sub) travels packed between vr
+ * and its parent vr - lowbit(vr); children vr + 2^k (scatter serves the
+ * largest first).  ceil(log2 n) rounds.  Empty blocks travel too: a failed
+ * rank or root (ucmpi_sched_poison) runs the same steps. */
 #include "coll/gather/gather.h"
 
 static int lowbit(int v) { return v & -v; }

@@ -3,10 +3,9 @@
  * blocks, and the intercommunicator form. */
 #include "coll/gather/gather.h"
 
-/* Every rank moves a message, even an empty block: a root whose arguments
- * failed a check then knows what to drain (gather.c), and one that cannot
- * send sends empty ones, which end the others' exact receives in an
- * error (scatter.c). */
+/* Every rank moves a message, even an empty block: a failed root knows
+ * what to drain (gather.c), or its empty ones end the others' exact
+ * receives in an error (scatter.c). */
 static int rooted_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                          int gather)
 {

@@ -1,9 +1,5 @@
-/*
- * MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w) in blocking,
- * nonblocking and persistent forms, on cartesian, graph and dist-graph
- * communicators (peers from ucmpi_topo_neighbors(), lib/comm/topo.h), in
- * their int and large-count (_c) forms.
- */
+/* MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w), all forms,
+ * over the peers of ucmpi_topo_neighbors() (lib/comm/topo.h). */
 #include "coll/neighbor/neighbor.h"
 #include "coll/coll_drv.h"
 #include "comm/topo.h"
@@ -99,21 +95,14 @@ static const ucmpi_coll_desc_t ag_c_desc = {.start = ag_c_start};
 static const ucmpi_coll_desc_t a2a_desc = {.start = a2a_start};
 static const ucmpi_coll_desc_t a2a_c_desc = {.start = a2a_c_start};
 
-UCMPI_XFER_UNIFORM_FORMS(Neighbor_allgather, neighbor_allgather, ag_desc,
-                         ag_c_desc, (MPI_Comm comm))
-UCMPI_XFER_FORMS(Neighbor_allgatherv, neighbor_allgatherv, , ag_desc,
-                 (UCMPI_XFER_RECVV(int, int), MPI_Comm comm),
-                 UCMPI_XFER_RECVV_FILL())
-UCMPI_XFER_FORMS(Neighbor_allgatherv, neighbor_allgatherv, _c, ag_c_desc,
-                 (UCMPI_XFER_RECVV(MPI_Count, MPI_Aint), MPI_Comm comm),
-                 UCMPI_XFER_RECVV_FILL(_c))
-UCMPI_XFER_UNIFORM_FORMS(Neighbor_alltoall, neighbor_alltoall, a2a_desc,
-                         a2a_c_desc, (MPI_Comm comm))
-UCMPI_XFER_FORMS(Neighbor_alltoallv, neighbor_alltoallv, , a2a_desc,
-                 (UCMPI_XFER_V(int, int), MPI_Comm comm), UCMPI_XFER_V_FILL())
-UCMPI_XFER_FORMS(Neighbor_alltoallv, neighbor_alltoallv, _c, a2a_c_desc,
-                 (UCMPI_XFER_V(MPI_Count, MPI_Aint), MPI_Comm comm),
-                 UCMPI_XFER_V_FILL(_c))
+UCMPI_XFER_PAIR(Neighbor_allgather, neighbor_allgather, ag_desc, ag_c_desc,
+                UCMPI_XFER_UNIFORM, UCMPI_XFER_UNIFORM_FILL, (MPI_Comm comm))
+UCMPI_XFER_PAIR(Neighbor_allgatherv, neighbor_allgatherv, ag_desc, ag_c_desc,
+                UCMPI_XFER_RECVV, UCMPI_XFER_RECVV_FILL, (MPI_Comm comm))
+UCMPI_XFER_PAIR(Neighbor_alltoall, neighbor_alltoall, a2a_desc, a2a_c_desc,
+                UCMPI_XFER_UNIFORM, UCMPI_XFER_UNIFORM_FILL, (MPI_Comm comm))
+UCMPI_XFER_PAIR(Neighbor_alltoallv, neighbor_alltoallv, a2a_desc, a2a_c_desc,
+                UCMPI_XFER_V, UCMPI_XFER_V_FILL, (MPI_Comm comm))
 /* the int form's displacements are MPI_Aint bytes too (sadispls) */
 UCMPI_XFER_FORMS(Neighbor_alltoallw, neighbor_alltoallw, , a2a_desc,
                  (UCMPI_XFER_W(int, MPI_Aint), MPI_Comm comm),
