@@ -168,15 +168,6 @@ int ucmpi_coll_pof2_floor(int n)
     return p;
 }
 
-int ucmpi_coll_log_ceil(int n, int k)
-{
-    int e = 0;
-
-    for (long p = 1; p < n; p *= k)
-        e++;
-    return e;
-}
-
 int ucmpi_coll_knomial_parent(int vrank, int size, int k)
 {
     if (vrank == 0)
@@ -244,14 +235,9 @@ void ucmpi_coll_block(MPI_Count count, int n, int i, MPI_Count *off,
     *off = i * q + (i < r ? i : r);
 }
 
-/* Why a bound on the segment count: every segment is one round of the
- * ring (receive, reduce, send, then wait), and a round cannot finish
- * before the left neighbour has run.  With more ranks than free cores
- * each round costs a scheduler turn (milliseconds on a loaded machine),
- * so thousands of tiny segments made a test run for minutes and time out
- * (docs/tuning.md).  64 segments keep all but 1/64 of the pipelining gain
- * (the fill of the last hop); the default 512 KiB segments reach the
- * bound only from 32 MiB blocks. */
+/* Bounded: each segment is a ring round that waits for the left
+ * neighbour, a scheduler turn on an oversubscribed node (docs/tuning.md);
+ * 64 keep all but 1/64 of the pipelining gain. */
 MPI_Count ucmpi_coll_ring_segs(MPI_Count maxc, MPI_Aint extent,
                                long seg_bytes, int *nseg)
 {

@@ -19,9 +19,8 @@ enum { UCMPI_COLL_BLOCKING, UCMPI_COLL_NONBLOCKING, UCMPI_COLL_PERSISTENT };
 int ucmpi_coll_run(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
                    int mode, MPI_Request *req);
 
-/* Reuse of built schedules: the cached schedule for key (NULL: build a
- * new one; persistent calls always build), and ucmpi_coll_run() for a new
- * schedule that first offers it to the cache. */
+/* The cached schedule for key (NULL: build one; persistent calls always
+ * do), and ucmpi_coll_run() of a new one that is offered to the cache. */
 ucmpi_sched_t *ucmpi_coll_cached(ucmpi_comm_t *comm, int mode,
                                  const ucmpi_sched_key_t *key);
 int ucmpi_coll_run_new(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
@@ -34,9 +33,8 @@ int ucmpi_coll_run_new(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
 
 /* Value of tunable `knob` (ucmpi_config_str), read once per process. */
 const char *ucmpi_coll_knob(const char *knob);
-/* Re-reads the remembered knobs after MPI_T_cvar_write changed one, and
- * counts the change in ucmpi_coll_knob_generation so that callers that
- * keep a decision made from a knob know to make it again. */
+/* Re-reads the remembered knobs after MPI_T_cvar_write changed one; the
+ * generation tells callers that keep a decision made from one. */
 void ucmpi_coll_knob_refresh(void);
 extern unsigned ucmpi_coll_knob_generation;
 
@@ -49,72 +47,48 @@ int ucmpi_coll_check_op(ucmpi_comm_t *comm, MPI_Op op, MPI_Datatype dt);
  * MPI_PROC_NULL or a remote rank) */
 int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root);
 
-/* Error path of a rooted collective whose arguments failed a check on
- * this rank after comm itself was found valid (often only at the root):
- * the other ranks went ahead, so take the collective numbers their call
- * takes (one schedule tag on comm, one on comm's local comm when
- * local_too, or the shm segment's number when blocking shm collective
- * shm_kind >= 0 would be chosen for nbytes) and return rc.  Their
- * messages keep the skipped tag and are never matched (dropped at
- * finalize).  Error path only: no cost on the fast path. */
+/* Error paths of a rank whose arguments failed a check after comm was
+ * found valid (the others went ahead): each returns rc (err) and keeps
+ * its collective numbers in step; a persistent init (mode, *req) hands
+ * back a request doing the same on each start, else *req becomes
+ * MPI_REQUEST_NULL.  Messages of a skipped tag are dropped at finalize. */
+/* Takes the numbers their call takes: one schedule tag on comm, one on
+ * comm's local comm when local_too, or the shm segment's number when
+ * blocking shm collective shm_kind >= 0 would be chosen for nbytes. */
 int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
                     int local_too);
-
-/* Error path of a rank whose arguments failed where it cannot know the
- * others' schedule (the algorithm depends on a size it lacks): it takes
- * their schedule's tag and sends every other rank an abort message of
- * that collective, which their stalled schedules find (sched_abort.h):
- * they fail instead of waiting for ever.  P2p schedules only.  A
- * persistent init (mode, *req) hands back a request each start of which
- * tells them again; otherwise *req becomes MPI_REQUEST_NULL.  Returns
- * rc. */
+/* Where it cannot know their schedule (the algorithm depends on a size it
+ * lacks): takes their tag and sends every other rank an abort message of
+ * that collective, which their stalled schedules find (sched_abort.h).
+ * P2p schedules only. */
 int ucmpi_coll_skip_abort(ucmpi_comm_t *comm, int rc, int mode,
                           MPI_Request *req);
-
-/* Error path too: runs schedule s (built with build_rc) in the background
- * and forgets it, e.g. a root that drains what the others send it after
- * its own arguments failed a check (their sends past the rendezvous
- * threshold would not return otherwise).  Its own errors (truncation)
- * are dropped. */
+/* Runs s (built with build_rc) in the background and forgets it, e.g. a
+ * root draining what the others send it (their sends past the rendezvous
+ * threshold would not return otherwise); its own errors are dropped. */
 void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc);
 
-/* The count-0 rule: a rank whose data for a collective is 0
- * bytes still takes part, in an empty schedule (a dissemination barrier
- * of empty messages signed UCMPI_COLL_SIG_EMPTY, lib/coll/barrier/barrier.c).
- * When every rank's data is empty (a correct program) that is the whole
- * call, ceil(log2 n) rounds; when another rank's is not (an erroneous
- * one) the two schedules never match, and the stall probe fails the call
- * with MPI_ERR_TRUNCATE instead of the zero rank returning at once and
- * the others waiting for its data for ever.  Intracomms only.
- * err != MPI_SUCCESS: this rank's arguments failed (already reported);
- * it serves the others and returns err (a persistent init hands back a
- * request doing so on each start; else *req becomes MPI_REQUEST_NULL). */
-int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req,
-                         int err);
-/* The same for gather and reduce, whose data flows to the root: a zero
- * rank that is a leaf of the others' tree hears from nobody, and the rank
- * waiting for its data may not be the one its first dissemination message
- * reaches.  So the empty schedule is a star around root (one round: each
- * rank sends the root an empty message and waits for one from it): the
- * root needs every rank's data, so it stalls and finds the zero rank's
- * message, or a zero root finds its children's data.  2(n-1) messages at
- * the root.  (Scatter and bcast use the dissemination form: a zero rank
- * hears from its parent, and a zero root's first message reaches its
- * first child.) */
+/* The count-0 rule: a rank whose data is 0 bytes still takes part, in an
+ * empty schedule (barrier/barrier.c): the whole call when every rank's is
+ * empty; else (an erroneous program) the schedules never match and the
+ * stall probe fails the call with MPI_ERR_TRUNCATE instead of a hang.
+ * Intracomms.  A dissemination barrier (root < 0: a zero rank hears from
+ * its parent), or a star around root where data flows to the root (gather,
+ * reduce: the root stalls and finds the zero rank's message).  err: this
+ * rank's arguments failed (reported); it serves the others. */
 int ucmpi_coll_run_empty_rooted(ucmpi_comm_t *comm, int root, int mode,
                                 MPI_Request *req, int err);
+static inline int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode,
+                                       MPI_Request *req, int err)
+{
+    return ucmpi_coll_run_empty_rooted(comm, -1, mode, req, err);
+}
 
-/* Error path of a persistent collective (the *_init call of a rank whose
- * arguments failed a check, err): s, the schedule that serves the others
- * (built with build_rc), becomes the inactive request *req.  The call
- * reports err as usual, and a program that starts the request as the
- * others start theirs keeps them going: each run serves them and completes
- * in err.  *req is MPI_REQUEST_NULL if s cannot run.  Returns err. */
+/* A persistent init's: s (built with build_rc) becomes the inactive
+ * request *req, each run serving the others and completing in err. */
 int ucmpi_coll_persist_failed(ucmpi_sched_t *s, int build_rc,
                               MPI_Request *req, int err);
-/* The tail of such a rank's error path: s (built with build_rc) serves
- * the others in the request a persistent init hands back, else in the
- * background (ucmpi_coll_release).  Returns err. */
+/* Its tail: s serves the others in that request, else in the background. */
 int ucmpi_coll_serve(ucmpi_sched_t *s, int build_rc, int mode,
                      MPI_Request *req, int err);
 
@@ -128,10 +102,9 @@ static inline int ucmpi_coll_check_local(ucmpi_comm_t *comm)
                           "local communicator for collectives");
 }
 
-/* A contiguous byte view of (buf, count, dt) for algorithms that split
- * messages into blocks: buf itself when dt is contiguous, else scratch
- * (with a pack step added first when pack_in).  NULL when out of memory.
- * ucmpi_coll_bytes_out adds the unpack back into buf when one is needed. */
+/* A contiguous byte view of (buf, count, dt): buf itself when dt is
+ * contiguous, else scratch (packed first when pack_in); NULL: no memory.
+ * ucmpi_coll_bytes_out adds the unpack back into buf where needed. */
 char *ucmpi_coll_bytes_in(ucmpi_sched_t *s, void *buf, MPI_Count count,
                           MPI_Datatype dt, int pack_in, size_t *nbytes);
 int ucmpi_coll_bytes_out(ucmpi_sched_t *s, const char *bytes, void *buf,
@@ -170,8 +143,6 @@ static inline void *ucmpi_coll_at(const void *buf, MPI_Count i,
 
 /* Largest power of two <= n (n >= 1). */
 int ucmpi_coll_pof2_floor(int n);
-/* Smallest power of k >= n, as an exponent (ceil(log_k n)). */
-int ucmpi_coll_log_ceil(int n, int k);
 
 static inline int ucmpi_coll_ring_right(int rank, int size)
 {
@@ -191,9 +162,8 @@ static inline int ucmpi_coll_rank_of(int vrank, int root, int size)
 }
 
 /* K-nomial tree over virtual ranks 0..size-1 rooted at 0: the parent of
- * vrank (-1 for the root) is vrank with its lowest non-zero base-k digit
- * cleared; children are listed in ascending order (smallest subtree
- * first), *nchildren set; returns the number written (<= max). */
+ * vrank (-1: the root) is vrank with its lowest non-zero base-k digit
+ * cleared; children in ascending order, the number written (<= max). */
 int ucmpi_coll_knomial_parent(int vrank, int size, int k);
 int ucmpi_coll_knomial_children(int vrank, int size, int k, int *children,
                                 int max);
@@ -213,11 +183,9 @@ int ucmpi_coll_rd_first(int newrank, int rem);
 void ucmpi_coll_block(MPI_Count count, int n, int i, MPI_Count *off,
                       MPI_Count *cnt);
 
-/* Segments of the pipelined rings (allreduce and reduce_scatter
- * ring_segmented): elements per segment for blocks of up to maxc elements
- * of `extent` bytes cut at seg_bytes, and their number (*nseg >= 1).
- * At most UCMPI_COLL_RING_MAX_SEGS segments per block: longer blocks get
- * longer segments. */
+/* Segments of the pipelined rings: elements per segment for blocks of up
+ * to maxc elements of `extent` bytes cut at seg_bytes, and their number
+ * (1 <= *nseg <= UCMPI_COLL_RING_MAX_SEGS: longer blocks, longer ones). */
 #define UCMPI_COLL_RING_MAX_SEGS 64
 MPI_Count ucmpi_coll_ring_segs(MPI_Count maxc, MPI_Aint extent,
                                long seg_bytes, int *nseg);

@@ -1,8 +1,5 @@
-/*
- * Shared tail of the data-movement collectives: algorithm lookup, block
- * lists for the v/w forms, argument checks, and running a built schedule
- * as a blocking, nonblocking or persistent operation.
- */
+/* Shared tail of the data-movement collectives: block lists and running
+ * a built schedule (blocking, nonblocking, persistent, or served). */
 #include "coll/xfer.h"
 
 #include <stdio.h>
@@ -19,6 +16,24 @@ ucmpi_xblk_t *ucmpi_xblk_uniform(ucmpi_sched_t *s, int n, const void *buf,
         b[i].dt = dt;
     }
     return b;
+}
+
+int ucmpi_xfer_rotate(ucmpi_sched_t *s, char *tmp, size_t bs, void *buf,
+                      MPI_Count count, MPI_Datatype dt, int n, int r,
+                      int pack)
+{
+    char *hi = ucmpi_xfer_at(buf, r, count, dt);
+    char *lo = tmp + (size_t)(n - r) * bs;    /* where blocks 0.. go */
+    MPI_Count m = n - r, b = (MPI_Count)bs;
+    int rc = pack ? ucmpi_sched_copy(s, hi, m * count, dt, tmp, m * b,
+                                     MPI_BYTE)
+                  : ucmpi_sched_copy(s, tmp, m * b, MPI_BYTE, hi, m * count,
+                                     dt);
+
+    if (rc != MPI_SUCCESS || r == 0)
+        return rc;
+    return pack ? ucmpi_sched_copy(s, buf, r * count, dt, lo, r * b, MPI_BYTE)
+                : ucmpi_sched_copy(s, lo, r * b, MPI_BYTE, buf, r * count, dt);
 }
 
 /* v and w blocks: int counts or the _c forms' ccounts; displacements
@@ -115,39 +130,26 @@ int ucmpi_xfer_run(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                               reuse ? &key : NULL);
 }
 
-int ucmpi_xfer_run_anyway(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
-                          int mode, MPI_Request *request, int err)
+int ucmpi_xfer_run_failed(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
+                          int err, int poison)
 {
     ucmpi_sched_t *s;
     int rc;
 
-    if (request != NULL)
-        *request = MPI_REQUEST_NULL;
-    if (mode == UCMPI_COLL_PERSISTENT) {
-        /* each start of the request it hands back serves the others */
-        if ((s = xfer_build(alg, a, &rc)) == NULL)
-            return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
-        return ucmpi_coll_persist_failed(s, rc, request, err);
+    if (a->mode != UCMPI_COLL_BLOCKING && a->req != NULL)
+        *a->req = MPI_REQUEST_NULL;
+    if (!poison && a->mode != UCMPI_COLL_PERSISTENT) {
+        /* the same schedule and tag as the nonblocking form; its own
+         * failures (truncation) are reported on comm too */
+        (void)ucmpi_xfer_run(alg, a, UCMPI_COLL_BLOCKING, NULL);
+        return err;
     }
-    /* the same schedule and tag as the nonblocking form; its own failures
-     * (truncation) are reported on comm too */
-    (void)ucmpi_xfer_run(alg, a, UCMPI_COLL_BLOCKING, NULL);
-    return err;
-}
-
-int ucmpi_xfer_run_poisoned(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
-                            int mode, MPI_Request *request, int err)
-{
-    ucmpi_sched_t *s;
-    int rc;
-
-    if (mode != UCMPI_COLL_BLOCKING && request != NULL)
-        *request = MPI_REQUEST_NULL;
     if ((s = xfer_build(alg, a, &rc)) == NULL)
         return ucmpi_coll_skip(a->comm, err, -1, 0, 0);
-    ucmpi_sched_poison(s);
-    if (mode == UCMPI_COLL_PERSISTENT)
-        return ucmpi_coll_persist_failed(s, rc, request, err);
+    if (poison)
+        ucmpi_sched_poison(s);
+    if (a->mode == UCMPI_COLL_PERSISTENT)   /* each start serves them */
+        return ucmpi_coll_persist_failed(s, rc, a->req, err);
     if (rc != MPI_SUCCESS) {
         ucmpi_sched_free(s);      /* its tag is taken: still in step */
         return err;

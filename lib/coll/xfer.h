@@ -1,8 +1,8 @@
 /*
  * Data-movement collectives (gather, scatter, allgather, alltoall and the
- * neighbor collectives): the argument block every algorithm reads, the
- * per-peer block lists the v/w forms reduce to, algorithm tables and the
- * shared tail of every entry point (blocking / nonblocking / persistent).
+ * neighbor collectives): the entry-point forms, the rooted collectives'
+ * selection, argument checks, the paths of a rank whose arguments failed,
+ * and the shared schedule tail (blocking / nonblocking / persistent).
  */
 #ifndef UCMPI_COLL_XFER_H
 #define UCMPI_COLL_XFER_H
@@ -16,11 +16,10 @@
 #include "coll/coll_alg.h"
 #include "coll/shm/shm.h"
 
-/* Entry points.  UCMPI_XFER_FORMS(Stem, stem, sfx, desc, (params), fill)
- * defines PMPI_<Stem><sfx>, PMPI_I<stem><sfx> and PMPI_<Stem>_init<sfx>
- * (sfx: nothing or _c) with their MPI_ aliases; params is the blocking
- * form's parameter list, fill the designated initializers of the
- * ucmpi_coll_args_t each form hands to the driver with desc. */
+/* UCMPI_XFER_FORMS(Stem, stem, sfx, desc, (params), fill) defines
+ * PMPI_<Stem><sfx>, PMPI_I<stem><sfx>, PMPI_<Stem>_init<sfx> and their
+ * MPI_ aliases: params, the blocking form's parameters; fill, the
+ * ucmpi_coll_args_t each hands to the driver with desc. */
 #define UCMPI_XFER_STR(x) #x
 #define UCMPI_XFER_LIST(...) __VA_ARGS__
 #define UCMPI_XFER_FORM(f, desc, mode, req, params, ...)                    \
@@ -40,16 +39,25 @@
                     (UCMPI_XFER_LIST params, MPI_Info info,                  \
                      MPI_Request *request), __VA_ARGS__)
 
-/* The uniform forms' buffer parameters (count type ct) and their fill. */
-#define UCMPI_XFER_UNIFORM(ct)                                               \
+/* The int and _c forms (descriptors desc, cdesc): P(ct, at), their buffer
+ * parameters by count and displacement type, F(sfx) their fill (sfx _c:
+ * the _c fields), extra the parameters after the buffers and ... their
+ * fill. */
+#define UCMPI_XFER_PAIR(Stem, stem, desc, cdesc, P, F, extra, ...)          \
+    UCMPI_XFER_FORMS(Stem, stem, , desc,                                     \
+                     (P(int, int), UCMPI_XFER_LIST extra), F(),             \
+                     __VA_ARGS__)                                            \
+    UCMPI_XFER_FORMS(Stem, stem, _c, cdesc,                                  \
+                     (P(MPI_Count, MPI_Aint), UCMPI_XFER_LIST extra),        \
+                     F(_c), __VA_ARGS__)
+
+/* The buffer parameters and fills of the uniform, v and w forms. */
+#define UCMPI_XFER_UNIFORM(ct, at)                                           \
     const void *sendbuf, ct sendcount, MPI_Datatype sendtype, void *recvbuf, \
         ct recvcount, MPI_Datatype recvtype
-#define UCMPI_XFER_UNIFORM_FILL                                              \
+#define UCMPI_XFER_UNIFORM_FILL(sfx)                                         \
     .sbuf = sendbuf, .scount = sendcount, .sdt = sendtype, .rbuf = recvbuf,  \
     .rcount = recvcount, .rdt = recvtype, .comm = comm
-
-/* v and w forms: count type ct, displacement type at; the fills name the
- * int forms' fields (sfx empty) or the _c forms' (sfx _c). */
 #define UCMPI_XFER_RECVV(ct, at)                                             \
     const void *sendbuf, ct sendcount, MPI_Datatype sendtype, void *recvbuf, \
         const ct recvcounts[], const at displs[], MPI_Datatype recvtype
@@ -75,123 +83,91 @@
     .rcounts##sfx = recvcounts, .rdispls##sfx = rdispls, .rdt = MPI_BYTE,    \
     .rdts = recvtypes, .comm = comm
 
-/* A rooted collective (gather: data flows to the root; else scatter; and
- * their v forms): its table, row 0 linear, row 1 the tree, chosen from
- * min_ranks ranks on (ucmpi_thr_n id) while the n blocks stay under
- * max_total bytes (ucmpi_thr id; -1: no limit). */
-typedef struct {
+/* A rooted collective (gather: data flows to the root; else scatter; v:
+ * the root's side is a v form): row 0 of algs is linear, row 1 the tree,
+ * chosen from min_ranks ranks on while the n blocks stay under max_total
+ * bytes (ucmpi_thr ids; -1: no limit); failed, its path of a rank whose
+ * arguments failed a check (err, reported; a: its arguments). */
+typedef struct ucmpi_xfer_rooted ucmpi_xfer_rooted_t;
+struct ucmpi_xfer_rooted {
     const ucmpi_coll_alg_t *algs;
     const char *knob;
     int min_ranks, max_total;
-    int gather;
-} ucmpi_xfer_rooted_t;
+    int gather, v;
+    int (*failed)(const ucmpi_xfer_rooted_t *k, int err,
+                  ucmpi_coll_args_t *a);
+};
 
-/* Its algorithm for *a (the block size: the root's side at the root, the
- * own block elsewhere): linear on an intercommunicator, else the forced
- * one, else by size. */
+/* A rooted collective's checks, then its algorithm, the count-0 rule
+ * (uniform forms) or its path of a failed rank. */
+int ucmpi_xfer_rooted_start(const ucmpi_xfer_rooted_t *k,
+                            ucmpi_coll_args_t *a);
+/* The count-0 rule (coll_util.h) applies: the block (the root's side at
+ * the root, else the own block) is 0 bytes on an intracomm of n > 1. */
+int ucmpi_xfer_rooted_empty(const ucmpi_coll_args_t *a, int gather);
+/* A non-root whose arguments failed (err) runs the others' algorithm
+ * poisoned, so the root and the ranks below it get empty messages (an
+ * error) instead of waiting; unknown algorithm: an abort.  Returns err. */
+int ucmpi_xfer_rooted_nonroot(const ucmpi_xfer_rooted_t *k, ucmpi_comm_t *c,
+                              int root, long long bs, int mode,
+                              MPI_Request *req, int err);
+
+/* Its algorithm for *a: linear on an intercomm, else the forced one, else
+ * by block size (the root's side at the root, the own block elsewhere). */
 const ucmpi_coll_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
                                                  const ucmpi_coll_args_t *a);
-/* The algorithm the others run, seen from a rank that does not know the
- * block size (its own count or type is bad): the forced one, or linear
- * below the tree's rank threshold; NULL when it cannot be known. */
+/* The others' algorithm seen from a failed rank (bs: block bytes, -1
+ * unknown): selected, else forced, else linear below the tree's rank
+ * threshold; NULL: unknown. */
 const ucmpi_coll_alg_t *ucmpi_xfer_rooted_guess(const ucmpi_xfer_rooted_t *k,
-                                                const ucmpi_coll_args_t *a);
-/* gather (gather: 1) and scatter: the root, MPI_IN_PLACE (the root's
- * buffer never; the other side's only at an intracomm root) and the
- * non-root side's buffer where it is used. */
-int ucmpi_xfer_check_rooted(const ucmpi_coll_args_t *a, int gather);
-/* The root's own block mismatches (error err, reported): its own block
- * (gather: send, scatter: receive) is dropped and the others' blocks
- * still move under alg (ucmpi_xfer_run_anyway).  Returns err. */
-int ucmpi_xfer_run_without_own(const ucmpi_xfer_rooted_t *k,
-                               ucmpi_coll_args_t *a, int err);
+                                                const ucmpi_coll_args_t *a,
+                                                long long bs);
 
-/* Signs s with alg and a's root (ucmpi_sched_sign): every schedule
- * built from an algorithm table row, including a failed rank's stand-ins
- * for the others' schedule, is signed so (only alg's own name is known
- * to the mismatch messages). */
+/* Signs s with alg and a's root (a failed rank's stand-ins too). */
 void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_coll_alg_t *alg,
                      const ucmpi_coll_args_t *a);
 
-/* Tail of every entry point: creates the schedule, builds it with alg,
- * then runs it per mode (request is the user's MPI_Request * for
- * nonblocking and persistent calls).  Reports failures on comm. */
+/* Tail of every entry point: builds alg's schedule over *a and runs it
+ * per mode (request: the user's).  Reports failures on comm. */
 int ucmpi_xfer_run(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                    int mode, MPI_Request *request);
 
-/* The root's own block failed its check (err, already reported): the
- * other ranks went ahead and may wait for the root's data (scatter) or
- * hold sends to it (gather), so the collective still runs for their
- * blocks (the caller marks the root's own block in place).  Nonblocking
- * forms complete it before returning too (the user may free the buffers
- * once the call failed).  A persistent init hands back a request that
- * runs it on each start and completes in err (ucmpi_coll_persist_failed);
- * otherwise *request becomes MPI_REQUEST_NULL.  Returns err. */
-int ucmpi_xfer_run_anyway(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
-                          int mode, MPI_Request *request, int err);
-/* A rank whose own arguments failed a check (err, already
- * reported) in a collective where everyone sends to and receives from
- * everyone (allgather, alltoall) still runs the others' algorithm alg,
- * built from *a (its receive side must be valid), poisoned: it takes what
- * they send (their rendezvous sends return) and sends them empty
- * messages, which their receives report as MPI_ERR_TRUNCATE instead of
- * waiting for ever or keeping a stale block.  Blocking and nonblocking
- * forms finish it before returning (the caller may reuse its buffers once
- * the call failed); a persistent init hands back a request that does it
- * on each start and completes in err.  Returns err. */
-int ucmpi_xfer_run_poisoned(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
-                            int mode, MPI_Request *request, int err);
-/* (count, dt) passes ucmpi_xfer_check_buf (no report): 1, else 0. */
-int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt);
-/* The blocks of a v/w side (int arrays, or the _c forms' ccounts
- * and cdispls; one type dt, or one per block in dts) pass the checks of
- * ucmpi_xfer_check_blocks (no report): 1, else 0.  A
- * rank whose send side failed still serves the others when its receive
- * side is usable. */
-int ucmpi_xfer_blocks_ok(int n, const int *counts, const int *displs,
-                         const MPI_Count *ccounts, const MPI_Aint *cdispls,
-                         MPI_Datatype dt, const MPI_Datatype *dts);
+/* A rank whose arguments failed (err, reported) after the others went
+ * ahead still runs alg over *a for their blocks, to the end (the user may
+ * free the buffers once the call failed); a persistent init hands back a
+ * request doing so on each start.  poison (allgather/alltoall: its sends
+ * empty, so the others' receives report MPI_ERR_TRUNCATE instead of
+ * waiting); else its own failures are reported too.  Returns err. */
+int ucmpi_xfer_run_failed(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
+                          int err, int poison);
 
-/* A blocking allgather/alltoall (shm kind `kind`, nbytes per rank
- * as the shm path counts them) on a comm with a shm segment that does
- * not take the shm path (more bytes than its automatic limit, e.g. with
- * tiny tuned buffers) while another rank's may (sizes differing between
- * ranks): it takes the shm number the others' call takes, marked invalid
- * (a shm-path reader reports MPI_ERR_TRUNCATE), records its bytes (with
- * k) and checks that every rank voted alike; else MPI_ERR_TRUNCATE,
- * reported.  MPI_SUCCESS: every rank voted with nbytes (all run the p2p
- * schedules); UCMPI_SHM_FALLBACK: no segment.  One flag round, off the
- * shm path.  Sizes whose shm path is chunked are not covered (a chunked
- * reader goes on past an invalid number).  Flags: QUIET, a rank whose
- * arguments failed (already reported): a mismatch is returned, not
- * reported; LOST, such a rank with no usable receive side (its size
- * unknown): the others report MPI_ERR_OTHER. */
+/* A blocking allgather/alltoall/bcast (shm kind, nbytes per rank) whose
+ * size leaves the shm path while another rank's may take it: takes the
+ * others' shm number marked invalid (their reader reports
+ * MPI_ERR_TRUNCATE) and checks that all voted alike (else
+ * MPI_ERR_TRUNCATE).  MPI_SUCCESS: all run p2p; UCMPI_SHM_FALLBACK: no
+ * segment.  QUIET: this rank failed, a mismatch is not reported; LOST:
+ * and has no receive side, the others report MPI_ERR_OTHER. */
 enum { UCMPI_XFER_VOTE_QUIET = 1, UCMPI_XFER_VOTE_LOST = 2 };
 int ucmpi_xfer_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
                         int flags, const char *fn);
 
-/* A blocking allgather/alltoall rank whose arguments failed (reported),
- * with a usable receive side of nbytes: takes the shm numbers of the
- * others' call, by `skip` (their shm path) or a quiet vote (theirs left
- * it).  1: that ended the call for this rank; 0: on to the p2p schedule,
- * poisoned. */
+/* A blocking allgather/alltoall rank whose arguments failed, with a
+ * receive side of nbytes: takes the others' shm numbers, by `skip` or a
+ * quiet vote.  1: that ended the call; 0: on to p2p, poisoned. */
 typedef int (*ucmpi_xfer_shm_skip_fn)(ucmpi_comm_t *comm, size_t nbytes,
                                       const char *fn);
 int ucmpi_xfer_failed_shm(ucmpi_comm_t *comm, int kind, size_t nbytes,
                           MPI_Count count, ucmpi_xfer_shm_skip_fn skip);
 
-/* A rank of allgather/alltoall whose arguments failed (rc, reported)
- * with no usable receive side (its size unknown): the voters of shm kind
- * (-1: none, not blocking) fail, or the others' schedule gets an abort
- * (ucmpi_coll_skip_abort).  Returns rc. */
+/* Such a rank with no receive side: the voters of shm kind (-1: none)
+ * fail, or the others' schedule gets an abort.  Returns rc. */
 int ucmpi_xfer_lost(ucmpi_comm_t *comm, int rc, int kind, int mode,
                     MPI_Request *req);
 
-/* The blocking shm path of allgather/alltoall (kind, shm: its collective;
- * nbytes per rank as the shm path counts them): the shm collective's
- * result, or the shm vote's when this rank's size leaves the path (count
- * 0 or past its limit: the others may differ); UCMPI_SHM_FALLBACK: on to
- * the p2p schedule.  Inline: the smallest collectives' path. */
+/* The blocking shm path of allgather/alltoall: the shm collective's
+ * result, or the vote's when this rank's size leaves the path;
+ * UCMPI_SHM_FALLBACK: on to p2p.  Inline: the smallest collectives. */
 typedef int (*ucmpi_xfer_shm_fn)(ucmpi_comm_t *comm, const void *sbuf,
                                  MPI_Count scount, MPI_Datatype sdt,
                                  void *rbuf, MPI_Count rcount,
@@ -209,8 +185,7 @@ static inline int ucmpi_xfer_shm(const ucmpi_coll_args_t *a, int kind,
     return rc == MPI_SUCCESS && a->rcount != 0 ? UCMPI_SHM_FALLBACK : rc;
 }
 
-/* Turns the v/w arrays of *a into a->sblk/a->rblk (scratch of s); done
- * by ucmpi_xfer_run() before the builder runs. */
+/* Turns the v/w arrays of *a into a->sblk/a->rblk (scratch of s). */
 int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_coll_args_t *a);
 
 /* Uniform blocks: n blocks of count x dt, one after the other at buf. */
@@ -222,31 +197,59 @@ static inline char *ucmpi_xfer_at(const void *buf, MPI_Count i,
 {
     return (char *)buf + i * count * dt->extent;
 }
+/* Packs (or unpacks) buf's n blocks (count x dt, bs bytes) at tmp in the
+ * order r..n-1, 0..r-1 (the trees' and Bruck's). */
+int ucmpi_xfer_rotate(ucmpi_sched_t *s, char *tmp, size_t bs, void *buf,
+                      MPI_Count count, MPI_Datatype dt, int n, int r,
+                      int pack);
 
-/* Reports code for the current call (core/call.h) on comm c. */
-#define ucmpi_xfer_err(c, code, ...) \
-    ucmpi_err_comm((c), (code), ucmpi_call_name(), __VA_ARGS__)
-
-/* Argument checks shared by the entry points; each returns MPI_SUCCESS or
- * the code from ucmpi_error().  `what` names the argument in messages. */
-/* allgather/alltoall: only sendbuf may be MPI_IN_PLACE, not on an
- * intercommunicator */
+/* Argument checks: MPI_SUCCESS or the code reported on c (c NULL: a
+ * failed rank asking what it can still use; no report); `what` names the
+ * argument.  check_inplace: only sendbuf may be MPI_IN_PLACE, not on an
+ * intercommunicator (allgather/alltoall). */
 int ucmpi_xfer_check_inplace(ucmpi_comm_t *c, const void *sbuf,
                              const void *rbuf);
 int ucmpi_xfer_check_buf(ucmpi_comm_t *c, MPI_Count count, MPI_Datatype dt,
                          const char *what);
-/* A v or w side's arrays (n blocks; counts, or the _c forms' ccounts with
- * adispls; displs or MPI_Aint adispls; dt, or one type per block in dts):
- * present, counts >= 0, types valid. */
+/* A v or w side's arrays: present, counts >= 0, types valid. */
 int ucmpi_xfer_check_blocks(ucmpi_comm_t *c, const ucmpi_coll_side_t *s,
                             const char *what);
+/* Drops side send (else receive) of *a: this rank does not use it. */
+static inline void ucmpi_xfer_drop(const int **counts, const int **displs,
+                                   const MPI_Count **ccounts,
+                                   const MPI_Aint **cdispls,
+                                   const MPI_Datatype **dts,
+                                   MPI_Datatype *dt, MPI_Count *count)
+{
+    *counts = *displs = NULL;
+    *ccounts = NULL;
+    *cdispls = NULL;
+    *dts = NULL;
+    *dt = MPI_BYTE;
+    *count = 0;
+}
+static inline void ucmpi_xfer_drop_side(ucmpi_coll_args_t *a, int send)
+{
+    if (send)
+        ucmpi_xfer_drop(&a->scounts, &a->sdispls, &a->scounts_c,
+                        &a->sdispls_c, &a->sdts, &a->sdt, &a->scount);
+    else
+        ucmpi_xfer_drop(&a->rcounts, &a->rdispls, &a->rcounts_c,
+                        &a->rdispls_c, &a->rdts, &a->rdt, &a->rcount);
+}
+static inline int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt)
+{
+    return ucmpi_xfer_check_buf(NULL, count, dt, NULL) == MPI_SUCCESS;
+}
+/* UCMPI_COLL_CHECK's record of allgather and alltoall. */
+void ucmpi_xfer_record_uniform(const ucmpi_coll_args_t *u,
+                               ucmpi_coll_check_args_t *r);
 /* The block a rank sends itself must have the size it receives:
  * MPI_ERR_TRUNCATE when it sends more, MPI_ERR_COUNT when less. */
 int ucmpi_xfer_check_match(ucmpi_comm_t *c, MPI_Count scount,
                            MPI_Datatype sdt, MPI_Count rcount,
                            MPI_Datatype rdt, const char *what);
-/* Is this rank the root side of a rooted collective (intercomm: MPI_ROOT,
- * intracomm: rank == root)?  Inert ranks (MPI_PROC_NULL) do nothing. */
+/* The root side of a rooted collective (intercomm: MPI_ROOT)? */
 static inline bool ucmpi_xfer_is_root(const ucmpi_comm_t *c, int root)
 {
     return c->is_inter ? root == MPI_ROOT : root == c->rank;

@@ -1,18 +1,22 @@
-/* Argument checks shared by the data-movement collectives' entry points,
- * the rooted collectives' selection, and the paths of a rank whose
- * arguments failed (see coll/xfer.h); errors name the current call
- * (core/call.h). */
+/* Argument checks of the data-movement collectives, the rooted
+ * collectives' start and the paths of a rank whose arguments failed. */
 #include "coll/xfer.h"
 #include "coll/coll_tune.h"
+
+#include <string.h>
+
+/* Reported on c, or only returned (c NULL: see xfer.h). */
+#define FAIL(c, code, ...) \
+    ((c) ? ucmpi_coll_err((c), (code), __VA_ARGS__) : (code))
 
 int ucmpi_xfer_check_inplace(ucmpi_comm_t *c, const void *sbuf,
                              const void *rbuf)
 {
     if (rbuf == MPI_IN_PLACE)
-        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE "
+        return ucmpi_coll_err(c, MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE "
                               "(only sendbuf may be)");
     if (sbuf == MPI_IN_PLACE && c->is_inter)
-        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "MPI_IN_PLACE on an "
+        return ucmpi_coll_err(c, MPI_ERR_BUFFER, "MPI_IN_PLACE on an "
                               "intercommunicator");
     return MPI_SUCCESS;
 }
@@ -24,11 +28,11 @@ int ucmpi_xfer_check_buf(ucmpi_comm_t *c, MPI_Count count, MPI_Datatype dt,
     int rc;
 
     if (count < 0)
-        return ucmpi_xfer_err(c, MPI_ERR_COUNT, "%s count %lld < 0", what,
+        return FAIL(c, MPI_ERR_COUNT, "%s count %lld < 0", what,
                               (long long)count);
     rc = ucmpi_dt_check(dt, 1, &why);
     if (rc != MPI_SUCCESS)
-        return ucmpi_xfer_err(c, rc, "%s datatype: %s", what, why);
+        return FAIL(c, rc, "%s datatype: %s", what, why);
     return MPI_SUCCESS;
 }
 
@@ -43,26 +47,35 @@ int ucmpi_xfer_check_blocks(ucmpi_comm_t *c, const ucmpi_coll_side_t *s,
 
     if (n > 0 && ((s->ccounts == NULL && s->counts == NULL) ||
                   displs == NULL))
-        return ucmpi_xfer_err(c, MPI_ERR_ARG, "%s counts%s displacements "
+        return FAIL(c, MPI_ERR_ARG, "%s counts%s displacements "
                               "array is NULL", what,
                               s->dts && !s->ccounts ? ", types or" : " or");
     if (n > 0 && s->ccounts && s->dt == MPI_DATATYPE_NULL && !s->dts)
-        return ucmpi_xfer_err(c, MPI_ERR_ARG, "%s types array is NULL",
+        return FAIL(c, MPI_ERR_ARG, "%s types array is NULL",
                               what);
     for (int i = 0; i < n; i++) {
         MPI_Count k = s->ccounts ? s->ccounts[i] : s->counts[i];
 
         if (k < 0)
-            return ucmpi_xfer_err(c, MPI_ERR_COUNT, "%s count[%d] = %lld "
+            return FAIL(c, MPI_ERR_COUNT, "%s count[%d] = %lld "
                                   "< 0", what, i, (long long)k);
         if (s->dts && (rc = ucmpi_dt_check(s->dts[i], 1, &why)) !=
                           MPI_SUCCESS)
-            return ucmpi_xfer_err(c, rc, "%s datatype[%d]: %s", what, i,
+            return FAIL(c, rc, "%s datatype[%d]: %s", what, i,
                                   why);
     }
     if (!s->dts && (rc = ucmpi_dt_check(s->dt, 1, &why)) != MPI_SUCCESS)
-        return ucmpi_xfer_err(c, rc, "%s datatype: %s", what, why);
+        return FAIL(c, rc, "%s datatype: %s", what, why);
     return MPI_SUCCESS;
+}
+
+void ucmpi_xfer_record_uniform(const ucmpi_coll_args_t *u,
+                               ucmpi_coll_check_args_t *r)
+{
+    *r = (ucmpi_coll_check_args_t){
+        .send = {.count = u->sbuf == MPI_IN_PLACE ? u->rcount : u->scount,
+                 .dt = u->sbuf == MPI_IN_PLACE ? u->rdt : u->sdt},
+        .recv = {.count = u->rcount, .dt = u->rdt}};
 }
 
 int ucmpi_xfer_check_match(ucmpi_comm_t *c, MPI_Count scount,
@@ -74,37 +87,10 @@ int ucmpi_xfer_check_match(ucmpi_comm_t *c, MPI_Count scount,
 
     if (sb == rb)
         return MPI_SUCCESS;
-    return ucmpi_xfer_err(c, sb > rb ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT,
+    return ucmpi_coll_err(c, sb > rb ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT,
                           "%s: this rank sends %lld bytes to itself but "
                           "receives %lld (type signatures must match)", what,
                           sb, rb);
-}
-
-int ucmpi_xfer_buf_ok(MPI_Count count, MPI_Datatype dt)
-{
-    const char *why;
-
-    return count >= 0 && ucmpi_dt_check(dt, 1, &why) == MPI_SUCCESS;
-}
-
-int ucmpi_xfer_blocks_ok(int n, const int *counts, const int *displs,
-                         const MPI_Count *ccounts, const MPI_Aint *cdispls,
-                         MPI_Datatype dt, const MPI_Datatype *dts)
-{
-    const char *why;
-
-    if (n > 0 && ((counts == NULL && ccounts == NULL) ||
-                  (counts ? displs == NULL : cdispls == NULL)))
-        return 0;
-    if (n > 0 && dts == NULL && dt == MPI_DATATYPE_NULL)
-        return 0;
-    for (int i = 0; i < n; i++) {
-        if ((counts ? counts[i] : ccounts[i]) < 0)
-            return 0;
-        if (dts && ucmpi_dt_check(dts[i], 1, &why) != MPI_SUCCESS)
-            return 0;
-    }
-    return dts != NULL || ucmpi_dt_check(dt, 1, &why) == MPI_SUCCESS;
 }
 
 int ucmpi_xfer_failed_shm(ucmpi_comm_t *comm, int kind, size_t nbytes,
@@ -152,16 +138,21 @@ const ucmpi_coll_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
 }
 
 const ucmpi_coll_alg_t *ucmpi_xfer_rooted_guess(const ucmpi_xfer_rooted_t *k,
-                                                const ucmpi_coll_args_t *a)
+                                                const ucmpi_coll_args_t *a,
+                                                long long bs)
 {
-    const ucmpi_coll_alg_t *f = ucmpi_coll_alg_forced(k->algs, k->knob);
+    const ucmpi_coll_alg_t *f;
 
-    if (f != NULL)
+    if (bs >= 0 || a->comm->is_inter || k->v)
+        return ucmpi_xfer_rooted_select(k, a);
+    if ((f = ucmpi_coll_alg_forced(k->algs, k->knob)) != NULL)
         return f;
     return a->size < ucmpi_thr_n(k->min_ranks) ? &k->algs[0] : NULL;
 }
 
-int ucmpi_xfer_check_rooted(const ucmpi_coll_args_t *a, int gather)
+/* The root, MPI_IN_PLACE (the root's buffer never; the other side's only
+ * at an intracomm root) and the non-root side's buffer where it is used. */
+static int check_rooted(const ucmpi_coll_args_t *a, int gather)
 {
     ucmpi_comm_t *c = a->comm;
     int is_root = ucmpi_xfer_is_root(c, a->root);
@@ -174,10 +165,10 @@ int ucmpi_xfer_check_rooted(const ucmpi_coll_args_t *a, int gather)
     if (rc != MPI_SUCCESS)
         return rc;
     if (rootbuf == MPI_IN_PLACE && is_root)
-        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE (only "
+        return ucmpi_coll_err(c, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE (only "
                               "%s may be, at the root)", rootname, leafname);
     if (leafbuf == MPI_IN_PLACE && (!is_root || c->is_inter))
-        return ucmpi_xfer_err(c, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE on a %s",
+        return ucmpi_coll_err(c, MPI_ERR_BUFFER, "%s is MPI_IN_PLACE on a %s",
                               leafname, c->is_inter ? "intercommunicator"
                                                     : "rank that is not root");
     if ((c->is_inter && (a->root == MPI_PROC_NULL || is_root)) ||
@@ -187,18 +178,123 @@ int ucmpi_xfer_check_rooted(const ucmpi_coll_args_t *a, int gather)
                   : ucmpi_xfer_check_buf(c, a->rcount, a->rdt, "receive");
 }
 
-int ucmpi_xfer_run_without_own(const ucmpi_xfer_rooted_t *k,
-                               ucmpi_coll_args_t *a, int err)
+/* The root's own block mismatched (err, reported): it is dropped and the
+ * others' blocks still move (ucmpi_xfer_run_failed). */
+static int run_without_own(const ucmpi_xfer_rooted_t *k, ucmpi_coll_args_t *a,
+                           int err)
 {
-    if (k->gather) {
+    ucmpi_xfer_drop_side(a, k->gather);
+    if (k->gather)
         a->sbuf = MPI_IN_PLACE;
-        a->sdt = MPI_BYTE;
-        a->scount = 0;
-    } else {
+    else
         a->rbuf = MPI_IN_PLACE;
-        a->rdt = MPI_BYTE;
-        a->rcount = 0;
+    return ucmpi_xfer_run_failed(ucmpi_xfer_rooted_select(k, a), a, err, 0);
+}
+
+int ucmpi_xfer_rooted_empty(const ucmpi_coll_args_t *a, int gather)
+{
+    const ucmpi_comm_t *c = a->comm;
+
+    return !c->is_inter && c->size > 1 &&
+           ((a->root == c->rank) == gather ? a->rcount * a->rdt->size
+                                            : a->scount * a->sdt->size) == 0;
+}
+
+int ucmpi_xfer_rooted_start(const ucmpi_xfer_rooted_t *k,
+                            ucmpi_coll_args_t *a)
+{
+    ucmpi_comm_t *c = a->comm;
+    int g = k->gather, is_root = ucmpi_xfer_is_root(c, a->root);
+    ucmpi_coll_side_t s = {
+        .buf = a->sbuf, .n = 1, .count = a->scount, .dt = a->sdt,
+        .counts = a->scounts, .ccounts = a->scounts_c, .displs = a->sdispls,
+        .adispls = a->sdispls_c};
+    ucmpi_coll_side_t r = {
+        .buf = a->rbuf, .n = 1, .count = a->rcount, .dt = a->rdt,
+        .counts = a->rcounts, .ccounts = a->rcounts_c, .displs = a->rdispls,
+        .adispls = a->rdispls_c};
+    /* the root's n blocks and the own block */
+    ucmpi_coll_side_t *all = g ? &r : &s, *own = g ? &s : &r;
+    int moves_own = !c->is_inter && is_root && own->buf != MPI_IN_PLACE;
+    const char *what = g ? "receive" : "send";
+    int rc = check_rooted(a, g);
+
+    all->n = c->remote_size;
+    if (rc == MPI_SUCCESS && is_root)
+        rc = k->v ? ucmpi_xfer_check_blocks(c, all, what)
+                  : ucmpi_xfer_check_buf(c, all->count, all->dt, what);
+    if (rc == MPI_SUCCESS && moves_own && k->v)
+        rc = ucmpi_coll_check_alias(c, &s, &r, ucmpi_call_name());
+    else if (rc == MPI_SUCCESS && moves_own)
+        rc = ucmpi_coll_check_alias1(c, a->sbuf, a->scount * (g ? 1 : c->size),
+                                     a->sdt, a->rbuf,
+                                     a->rcount * (g ? c->size : 1), a->rdt,
+                                     ucmpi_call_name());
+    if (rc != MPI_SUCCESS)
+        return k->failed(k, rc, a);
+    if (!is_root)
+        ucmpi_xfer_drop_side(a, !g);      /* ignored at non-roots */
+    else if (g)
+        a->nrblk = c->remote_size;
+    else
+        a->nsblk = c->remote_size;
+    /* no own block: in place, an intercomm root group, a MPI_PROC_NULL */
+    if (own->buf == MPI_IN_PLACE || (c->is_inter && a->root == MPI_ROOT) ||
+        a->root == MPI_PROC_NULL)
+        ucmpi_xfer_drop_side(a, g);
+    if (moves_own) {
+        MPI_Count n = !k->v ? all->count : all->ccounts ? all->ccounts[a->root]
+                                                        : all->counts[a->root];
+
+        rc = g ? ucmpi_xfer_check_match(c, a->scount, a->sdt, n, a->rdt,
+                                        "root's own block")
+               : ucmpi_xfer_check_match(c, n, a->sdt, a->rcount, a->rdt,
+                                        "root's own block");
+        if (rc != MPI_SUCCESS && !k->v && ucmpi_xfer_rooted_empty(a, g))
+            return ucmpi_coll_run_empty_rooted(c, g ? a->root : -1, a->mode,
+                                               a->req, rc);
+        if (rc != MPI_SUCCESS)
+            return run_without_own(k, a, rc);
     }
-    return ucmpi_xfer_run_anyway(ucmpi_xfer_rooted_select(k, a), a,
-                                 a->mode, a->req, err);
+    if (!k->v && ucmpi_xfer_rooted_empty(a, g))
+        return ucmpi_coll_run_empty_rooted(c, g ? a->root : -1, a->mode,
+                                           a->req, MPI_SUCCESS);
+    return ucmpi_xfer_run(ucmpi_xfer_rooted_select(k, a), a, a->mode, a->req);
+}
+
+int ucmpi_xfer_rooted_nonroot(const ucmpi_xfer_rooted_t *k, ucmpi_comm_t *c,
+                              int root, long long bs, int mode,
+                              MPI_Request *req, int err)
+{
+    int intra_root = !c->is_inter && root >= 0 && root < c->size;
+    ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
+                           .root = root, .sdt = MPI_BYTE, .rdt = MPI_BYTE};
+    MPI_Count *own = k->gather ? &a.scount : &a.rcount;
+    const ucmpi_coll_alg_t *alg;
+    ucmpi_sched_t *s;
+    void *z;
+    int rc;
+
+    if (mode != UCMPI_COLL_BLOCKING && req != NULL)
+        *req = MPI_REQUEST_NULL;
+    /* an unknown size is taken as 1: a send built non-empty goes empty,
+     * never as a loss token a 1-byte receive could take for data */
+    *own = bs > 0 ? bs : 1;
+    alg = intra_root ? ucmpi_xfer_rooted_guess(k, &a, bs) : NULL;
+    if (alg == NULL && intra_root)
+        return ucmpi_coll_skip_abort(c, err, mode, req);
+    if (alg == NULL || (s = ucmpi_sched_create(c)) == NULL)
+        return ucmpi_coll_skip(c, err, -1, 0, 0);
+    ucmpi_xfer_sign(s, alg, &a);
+    if (!k->gather)
+        a.rcount = 1;         /* its real size may be unknown */
+    if ((z = ucmpi_sched_alloc(s, (size_t)*own)) != NULL)
+        memset(z, 0, (size_t)*own);
+    if (k->gather)
+        a.sbuf = z;
+    else
+        a.rbuf = z;
+    rc = z == NULL ? MPI_ERR_NO_MEM : alg->build(s, &a);
+    ucmpi_sched_poison(s);
+    return ucmpi_coll_serve(s, rc, mode, req, err);
 }

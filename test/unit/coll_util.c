@@ -85,9 +85,6 @@ START_TEST(test_blocks_and_rings)
     ck_assert_int_eq(ucmpi_coll_ring_right(4, 5), 0);
     ck_assert_int_eq(ucmpi_coll_vrank(1, 3, 5), 3);
     ck_assert_int_eq(ucmpi_coll_rank_of(3, 3, 5), 1);
-    ck_assert_int_eq(ucmpi_coll_log_ceil(9, 2), 4);
-    ck_assert_int_eq(ucmpi_coll_log_ceil(16, 4), 2);
-    ck_assert_int_eq(ucmpi_coll_log_ceil(1, 2), 0);
 }
 END_TEST
 

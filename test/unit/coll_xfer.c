@@ -10,11 +10,9 @@
 
 #include "coll_mock.h"
 #include "coll/gather/gather.h"
-#include "coll/scatter/scatter.h"
 #include "coll/allgather/allgather.h"
 #include "coll/alltoall/alltoall.h"
 #include "coll/neighbor/neighbor.h"
-#include "coll/gather/vtree.h"
 
 #define MAXN 12
 

@@ -9,7 +9,7 @@
 
 enum { AG_RING, AG_BRUCK, AG_RD, AG_LINEAR, AG_SHM };
 
-const ucmpi_coll_alg_t ucmpi_allgather_algs[] = {
+static const ucmpi_coll_alg_t ucmpi_allgather_algs[] = {
     {AG_RING, "ring", "n-1 neighbour rounds, bandwidth-optimal",
      ucmpi_allgather_ring},
     {AG_BRUCK, "bruck", "ceil(log2 n) rounds of packed prefixes",
@@ -26,7 +26,7 @@ const ucmpi_coll_alg_t ucmpi_allgather_algs[] = {
 };
 
 /* allgatherv: the same builders minus recursive doubling (uniform only) */
-const ucmpi_coll_alg_t ucmpi_allgatherv_algs[] = {
+static const ucmpi_coll_alg_t ucmpi_allgatherv_algs[] = {
     {AG_RING, "ring", "n-1 neighbour rounds, bandwidth-optimal",
      ucmpi_allgather_ring},
     {AG_BRUCK, "bruck", "ceil(log2 n) rounds of packed prefixes",
@@ -35,7 +35,6 @@ const ucmpi_coll_alg_t ucmpi_allgatherv_algs[] = {
      ucmpi_allgather_linear},
     {0, NULL, NULL, NULL}
 };
-
 
 static const ucmpi_coll_alg_t *ag_select(const ucmpi_coll_alg_t *table,
                                          const char *knob, size_t total,
@@ -65,13 +64,9 @@ static int ag_check_send(const ucmpi_coll_args_t *a)
     return ucmpi_xfer_check_buf(a->comm, a->scount, a->sdt, "send");
 }
 
-/* This rank's arguments failed a check (rc, reported) after the others
- * went ahead (total: allgatherv's bytes; 0: allgather's, known once its
- * receive side is).  Blocking on shm: take the call's shm numbers,
- * marked invalid; else run their schedule poisoned: they get empty
- * messages from this rank.  Either way they report MPI_ERR_TRUNCATE
- * instead of waiting for ever or keeping a stale block.  With no usable
- * receive side: the schedule's tag only. */
+/* This rank's arguments failed (rc, reported; total: allgatherv's bytes):
+ * it takes the others' shm numbers marked invalid, or runs their schedule
+ * poisoned, so they report MPI_ERR_TRUNCATE instead of waiting. */
 static int ag_failed(int rc, const ucmpi_coll_alg_t *table, const char *knob,
                      ucmpi_coll_args_t *a, size_t total)
 {
@@ -99,8 +94,7 @@ static int ag_failed(int rc, const ucmpi_coll_alg_t *table, const char *knob,
     a->sbuf = comm->is_inter ? a->rbuf : MPI_IN_PLACE;
     a->scount = comm->is_inter && uniform ? a->rcount : 0;
     a->sdt = a->scount ? a->rdt : MPI_BYTE;
-    return ucmpi_xfer_run_poisoned(ag_select(table, knob, total, a), a,
-                                   a->mode, a->req, rc);
+    return ucmpi_xfer_run_failed(ag_select(table, knob, total, a), a, rc, 1);
 }
 
 static int allgather_start(ucmpi_coll_args_t *a)
@@ -127,10 +121,8 @@ static int allgather_start(ucmpi_coll_args_t *a)
                              (size_t)(a->rcount * a->rdt->size),
                              ucmpi_coll_shm_allgather)) != UCMPI_SHM_FALLBACK)
         return rc;
-    if (sbuf == MPI_IN_PLACE) {
-        a->scount = 0;
-        a->sdt = MPI_BYTE;
-    }
+    if (sbuf == MPI_IN_PLACE)
+        ucmpi_xfer_drop_side(a, 1);
     if (a->rcount * a->rdt->size == 0 && !comm->is_inter)   /* count-0 rule */
         return ucmpi_coll_run_empty(comm, a->mode, a->req,
                                     MPI_SUCCESS);
@@ -141,24 +133,11 @@ static int allgather_start(ucmpi_coll_args_t *a)
                           a, a->mode, a->req);
 }
 
-static void allgather_record(const ucmpi_coll_args_t *u,
-                             ucmpi_coll_check_args_t *r)
-{
-    *r = (ucmpi_coll_check_args_t){
-        .send = {.count = u->sbuf == MPI_IN_PLACE ? u->rcount : u->scount,
-                 .dt = u->sbuf == MPI_IN_PLACE ? u->rdt : u->sdt},
-        .recv = {.count = u->rcount, .dt = u->rdt}};
-}
-
 static const ucmpi_coll_desc_t allgather_desc = {
-    .record = allgather_record, .start = allgather_start};
+    .record = ucmpi_xfer_record_uniform, .start = allgather_start};
 
-UCMPI_XFER_FORMS(Allgather, allgather, , allgather_desc,
-                 (UCMPI_XFER_UNIFORM(int), MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL)
-UCMPI_XFER_FORMS(Allgather, allgather, _c, allgather_desc,
-                 (UCMPI_XFER_UNIFORM(MPI_Count), MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL)
+UCMPI_XFER_PAIR(Allgather, allgather, allgather_desc, allgather_desc,
+                UCMPI_XFER_UNIFORM, UCMPI_XFER_UNIFORM_FILL, (MPI_Comm comm))
 
 /* ---- allgatherv ---- */
 
@@ -181,8 +160,7 @@ static int allgatherv_start(ucmpi_coll_args_t *a)
         /* a failed send side: the others still wait for this
          * rank's block, so it serves them if it can receive theirs */
         recv_ok = a->rbuf != MPI_IN_PLACE &&
-                  ucmpi_xfer_blocks_ok(r.n, r.counts, r.displs, r.ccounts,
-                                       r.adispls, r.dt, NULL);
+                  ucmpi_xfer_check_blocks(NULL, &r, NULL) == MPI_SUCCESS;
     }
     if (rc == MPI_SUCCESS && a->sbuf != MPI_IN_PLACE)
         rc = ucmpi_coll_check_alias(comm, &s, &r, ucmpi_call_name());
@@ -200,10 +178,8 @@ static int allgatherv_start(ucmpi_coll_args_t *a)
     if (rc != MPI_SUCCESS)    /* the others went ahead */
         return ag_failed(rc, ucmpi_allgatherv_algs, "ALLGATHERV_ALGORITHM",
                          a, total);
-    if (a->sbuf == MPI_IN_PLACE) {
-        a->scount = 0;
-        a->sdt = MPI_BYTE;
-    }
+    if (a->sbuf == MPI_IN_PLACE)
+        ucmpi_xfer_drop_side(a, 1);
     return ucmpi_xfer_run(ag_select(ucmpi_allgatherv_algs,
                                     "ALLGATHERV_ALGORITHM", total, a),
                           a, a->mode, a->req);
@@ -225,9 +201,5 @@ static void allgatherv_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t allgatherv_desc = {
     .record = allgatherv_record, .start = allgatherv_start};
 
-UCMPI_XFER_FORMS(Allgatherv, allgatherv, , allgatherv_desc,
-                 (UCMPI_XFER_RECVV(int, int), MPI_Comm comm),
-                 UCMPI_XFER_RECVV_FILL())
-UCMPI_XFER_FORMS(Allgatherv, allgatherv, _c, allgatherv_desc,
-                 (UCMPI_XFER_RECVV(MPI_Count, MPI_Aint), MPI_Comm comm),
-                 UCMPI_XFER_RECVV_FILL(_c))
+UCMPI_XFER_PAIR(Allgatherv, allgatherv, allgatherv_desc, allgatherv_desc,
+                UCMPI_XFER_RECVV, UCMPI_XFER_RECVV_FILL, (MPI_Comm comm))

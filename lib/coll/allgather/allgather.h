@@ -16,9 +16,6 @@ int ucmpi_allgather_recursive_doubling(ucmpi_sched_t *s,
 /* Everyone sends to everyone in one round (v too; intercommunicators). */
 int ucmpi_allgather_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 
-extern const ucmpi_coll_alg_t ucmpi_allgather_algs[];
-extern const ucmpi_coll_alg_t ucmpi_allgatherv_algs[];
-
 /* Own block into the receive buffer (skipped for MPI_IN_PLACE). */
 static inline int ucmpi_allgather_own(ucmpi_sched_t *s,
                                       const ucmpi_coll_args_t *a,

@@ -42,14 +42,9 @@ int ucmpi_allgather_bruck(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
             rc = ucmpi_sched_fence(s);
     }
     if (a->rblk == NULL) {
-        /* uniform: two runs, ranks r..n-1 then 0..r-1 */
-        rc = rc ? rc : ucmpi_sched_copy(s, tmp, off[n - r], MPI_BYTE, b[r].buf,
-                                        (MPI_Count)(n - r) * a->rcount, a->rdt);
-        if (rc == MPI_SUCCESS && r > 0)
-            rc = ucmpi_sched_copy(s, tmp + off[n - r], off[n] - off[n - r],
-                                  MPI_BYTE, b[0].buf,
-                                  (MPI_Count)r * a->rcount, a->rdt);
-        return rc;
+        /* uniform: ranks r..n-1 then 0..r-1 */
+        return rc ? rc : ucmpi_xfer_rotate(s, tmp, off[1], a->rbuf, a->rcount,
+                                           a->rdt, n, r, 0);
     }
     for (int j = 1; j < n && rc == MPI_SUCCESS; j++) {
         const ucmpi_xblk_t *d = &b[(r + j) % n];

@@ -34,14 +34,12 @@ static int group_op(ucmpi_sched_t *s, const ucmpi_coll_args_t *a, int send,
 int ucmpi_allgather_recursive_doubling(ucmpi_sched_t *s,
                                        const ucmpi_coll_args_t *a)
 {
-    int n = a->size, r = a->rank, p = 1, extra, rc;
+    int n = a->size, r = a->rank, p = ucmpi_coll_pof2_floor(n), extra, rc;
     ucmpi_xblk_t mine = {ucmpi_xfer_at(a->rbuf, r, a->rcount, a->rdt),
                          a->rcount, a->rdt};
 
     if (a->rcount * a->rdt->size == 0)
         return MPI_SUCCESS;
-    while (p * 2 <= n)
-        p *= 2;
     extra = n - p;
     rc = ucmpi_allgather_own(s, a, &mine);   /* runs before round-0 sends */
     if (rc != MPI_SUCCESS)

@@ -1,11 +1,7 @@
-/* Ring allgather(v): in round i every rank passes block (rank - i) to its
- * right neighbour and takes block (rank - i - 1) from its left one.
- * Bandwidth-optimal, n-1 rounds; data moves straight between user
- * buffers.  Round 0 sends the own block from the send buffer and copies
- * it into place only after posting the transfers: the peer reads data
- * that is not being written, and the copy overlaps the peer's receive
- * (2 ranks, 2 MiB gathered: 242 -> 105 us; Open MPI 89, MPICH 230;
- * UCMPI_ALLGATHER_ALGORITHM=ring mpiexec -n 2 bench/coll_bench -b allgather). */
+/* Ring allgather(v): in round i every rank passes block (rank - i) right
+ * and takes block (rank - i - 1) from the left; n-1 rounds between user
+ * buffers.  Round 0 sends the own block from the send buffer and copies it
+ * into place after posting: the copy overlaps the peer's receive. */
 #include "coll/allgather/allgather.h"
 
 int ucmpi_allgather_ring(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)

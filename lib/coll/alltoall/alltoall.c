@@ -9,7 +9,7 @@
 
 enum { A2A_SCATTERED, A2A_PAIRWISE, A2A_BRUCK, A2A_SHM };
 
-const ucmpi_coll_alg_t ucmpi_alltoall_algs[] = {
+static const ucmpi_coll_alg_t ucmpi_alltoall_algs[] = {
     {A2A_SCATTERED, "scattered",
      "all peers at once in windows of ALLTOALL_WINDOW steps",
      ucmpi_alltoall_scattered},
@@ -23,7 +23,7 @@ const ucmpi_coll_alg_t ucmpi_alltoall_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-const ucmpi_coll_alg_t ucmpi_alltoallv_algs[] = {
+static const ucmpi_coll_alg_t ucmpi_alltoallv_algs[] = {
     {A2A_SCATTERED, "scattered",
      "all peers at once in windows of ALLTOALL_WINDOW steps",
      ucmpi_alltoall_scattered},
@@ -31,7 +31,6 @@ const ucmpi_coll_alg_t ucmpi_alltoallv_algs[] = {
      ucmpi_alltoall_pairwise},
     {0, NULL, NULL, NULL}
 };
-
 
 static const ucmpi_coll_alg_t *a2a_select(const ucmpi_coll_args_t *a)
 {
@@ -64,11 +63,9 @@ static const ucmpi_coll_alg_t *a2av_select(const ucmpi_coll_args_t *a)
     return f;
 }
 
-/* This rank's arguments failed a check (rc, reported): the others still
- * run the collective.  On the shm path take its shm numbers (all its
- * chunks); else run their schedule poisoned (their
- * receives from this rank fail instead of waiting for ever, and their
- * sends to it return); with no usable receive side, its schedule's tag. */
+/* This rank's arguments failed (rc, reported): it takes the others' shm
+ * numbers, or runs their schedule poisoned: they report MPI_ERR_TRUNCATE
+ * instead of waiting. */
 static int a2a_skip(int rc, ucmpi_coll_args_t *a)
 {
     ucmpi_comm_t *comm = a->comm;
@@ -90,7 +87,7 @@ static int a2a_skip(int rc, ucmpi_coll_args_t *a)
     a->sbuf = a->rbuf;
     a->scount = a->rcount;
     a->sdt = a->rdt;
-    return ucmpi_xfer_run_poisoned(a2a_select(a), a, a->mode, a->req, rc);
+    return ucmpi_xfer_run_failed(a2a_select(a), a, rc, 1);
 }
 
 static int alltoall_start(ucmpi_coll_args_t *a)
@@ -132,39 +129,23 @@ static int alltoall_start(ucmpi_coll_args_t *a)
     return ucmpi_xfer_run(a2a_select(a), a, a->mode, a->req);
 }
 
-static void alltoall_record(const ucmpi_coll_args_t *u,
-                            ucmpi_coll_check_args_t *r)
-{
-    *r = (ucmpi_coll_check_args_t){
-        .send = {.count = u->sbuf == MPI_IN_PLACE ? u->rcount : u->scount,
-                 .dt = u->sbuf == MPI_IN_PLACE ? u->rdt : u->sdt},
-        .recv = {.count = u->rcount, .dt = u->rdt}};
-}
-
 static const ucmpi_coll_desc_t alltoall_desc = {
-    .record = alltoall_record, .start = alltoall_start};
+    .record = ucmpi_xfer_record_uniform, .start = alltoall_start};
 
-UCMPI_XFER_FORMS(Alltoall, alltoall, , alltoall_desc,
-                 (UCMPI_XFER_UNIFORM(int), MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL)
-UCMPI_XFER_FORMS(Alltoall, alltoall, _c, alltoall_desc,
-                 (UCMPI_XFER_UNIFORM(MPI_Count), MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL)
+UCMPI_XFER_PAIR(Alltoall, alltoall, alltoall_desc, alltoall_desc,
+                UCMPI_XFER_UNIFORM, UCMPI_XFER_UNIFORM_FILL, (MPI_Comm comm))
 
 /* ---- alltoallv / alltoallw (sdts/rdts non-NULL: w, byte displs) ---- */
 
-/* An alltoallv/w rank whose arguments failed a check (rc, reported): the
- * others went ahead and wait for its blocks, so it runs their schedule
- * poisoned as a2a_skip does (returning at once would leave them waiting
- * for ever), its receive blocks standing in for the send side; with no
- * usable receive side, its schedule's tag. */
-static int a2av_skip(int rc, ucmpi_coll_args_t *a)
+/* The same for alltoallv/w (r: the receive side, standing in for the
+ * send side); with no usable receive side, an abort. */
+static int a2av_skip(int rc, ucmpi_coll_args_t *a,
+                     const ucmpi_coll_side_t *r)
 {
     int n = a->comm->remote_size;
 
     if (a->rbuf == MPI_IN_PLACE ||
-        !ucmpi_xfer_blocks_ok(n, a->rcounts, a->rdispls, a->rcounts_c,
-                              a->rdispls_c, a->rdt, a->rdts))
+        ucmpi_xfer_check_blocks(NULL, r, NULL) != MPI_SUCCESS)
         return ucmpi_coll_skip_abort(a->comm, rc, a->mode, a->req);
     if (a->rdt == MPI_DATATYPE_NULL)
         a->rdt = MPI_BYTE;
@@ -176,7 +157,7 @@ static int a2av_skip(int rc, ucmpi_coll_args_t *a)
     a->scounts_c = a->rcounts_c;
     a->sdispls_c = a->rdispls_c;
     a->nsblk = a->nrblk = n;
-    return ucmpi_xfer_run_poisoned(a2av_select(a), a, a->mode, a->req, rc);
+    return ucmpi_xfer_run_failed(a2av_select(a), a, rc, 1);
 }
 
 /* alltoallv and alltoallw (sdts/rdts non-NULL: byte displacements) */
@@ -202,15 +183,10 @@ static int alltoallvw_start(ucmpi_coll_args_t *a)
     if (rc == MPI_SUCCESS && !in_place)
         rc = ucmpi_coll_check_alias(comm, &s, &r, ucmpi_call_name());
     if (rc != MPI_SUCCESS)
-        return a2av_skip(rc, a);
+        return a2av_skip(rc, a, &r);
     a->nsblk = a->nrblk = n;
-    if (in_place) {           /* the send arrays are ignored */
-        a->scounts = NULL;
-        a->sdispls = NULL;
-        a->sdts = NULL;
-        a->scounts_c = NULL;
-        a->sdispls_c = NULL;
-    }
+    if (in_place)             /* the send arrays are ignored */
+        ucmpi_xfer_drop_side(a, 1);
     if (a->sdt == MPI_DATATYPE_NULL)
         a->sdt = MPI_BYTE;
     if (a->rdt == MPI_DATATYPE_NULL)
@@ -222,7 +198,7 @@ static int alltoallvw_start(ucmpi_coll_args_t *a)
                                     r.ccounts ? r.ccounts[me] : r.counts[me],
                                     r.dts ? r.dts[me] : r.dt, "own block");
         if (rc != MPI_SUCCESS)
-            return a2av_skip(rc, a);
+            return a2av_skip(rc, a, &r);
     }
     return ucmpi_xfer_run(a2av_select(a), a, a->mode, a->req);
 }
@@ -242,13 +218,7 @@ static void alltoallvw_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t alltoallvw_desc = {
     .record = alltoallvw_record, .start = alltoallvw_start};
 
-UCMPI_XFER_FORMS(Alltoallv, alltoallv, , alltoallvw_desc,
-                 (UCMPI_XFER_V(int, int), MPI_Comm comm), UCMPI_XFER_V_FILL())
-UCMPI_XFER_FORMS(Alltoallv, alltoallv, _c, alltoallvw_desc,
-                 (UCMPI_XFER_V(MPI_Count, MPI_Aint), MPI_Comm comm),
-                 UCMPI_XFER_V_FILL(_c))
-UCMPI_XFER_FORMS(Alltoallw, alltoallw, , alltoallvw_desc,
-                 (UCMPI_XFER_W(int, int), MPI_Comm comm), UCMPI_XFER_W_FILL())
-UCMPI_XFER_FORMS(Alltoallw, alltoallw, _c, alltoallvw_desc,
-                 (UCMPI_XFER_W(MPI_Count, MPI_Aint), MPI_Comm comm),
-                 UCMPI_XFER_W_FILL(_c))
+UCMPI_XFER_PAIR(Alltoallv, alltoallv, alltoallvw_desc, alltoallvw_desc,
+                UCMPI_XFER_V, UCMPI_XFER_V_FILL, (MPI_Comm comm))
+UCMPI_XFER_PAIR(Alltoallw, alltoallw, alltoallvw_desc, alltoallvw_desc,
+                UCMPI_XFER_W, UCMPI_XFER_W_FILL, (MPI_Comm comm))

@@ -16,10 +16,4 @@ int ucmpi_alltoall_pairwise(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
  * Intracommunicator, uniform counts; for small blocks. */
 int ucmpi_alltoall_bruck(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 
-/* Peers exchanged per round by "scattered" (tunable ALLTOALL_WINDOW). */
-int ucmpi_alltoall_window(void);
-
-extern const ucmpi_coll_alg_t ucmpi_alltoall_algs[];
-extern const ucmpi_coll_alg_t ucmpi_alltoallv_algs[];
-
 #endif

@@ -21,13 +21,7 @@ int ucmpi_alltoall_bruck(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
     rtmp = ucmpi_sched_alloc(s, (size_t)(n / 2 + 1) * bs);
     if (tmp == NULL || stmp == NULL || rtmp == NULL)
         return MPI_ERR_NO_MEM;
-    rc = ucmpi_sched_copy(s, ucmpi_xfer_at(src, r, scount, sdt),
-                          (MPI_Count)(n - r) * scount, sdt, tmp,
-                          (MPI_Count)(n - r) * bs, MPI_BYTE);
-    if (rc == MPI_SUCCESS && r > 0)
-        rc = ucmpi_sched_copy(s, src, (MPI_Count)r * scount, sdt,
-                              tmp + (size_t)(n - r) * bs, (MPI_Count)r * bs,
-                              MPI_BYTE);
+    rc = ucmpi_xfer_rotate(s, tmp, bs, (void *)src, scount, sdt, n, r, 1);
     /* local steps of a round run in order before its sends are posted:
      * unpack round k/2, pack round k, then send (sched.h) */
     for (int k = 1; k < n && rc == MPI_SUCCESS; k <<= 1) {

@@ -5,7 +5,8 @@
 #include "coll/alltoall/alltoall.h"
 #include "core/config.h"
 
-int ucmpi_alltoall_window(void)
+/* Peers exchanged per round by "scattered" (tunable ALLTOALL_WINDOW). */
+static int alltoall_window(void)
 {
     long w = ucmpi_config_long("ALLTOALL_WINDOW");
 
@@ -102,7 +103,7 @@ static int exchange(ucmpi_sched_t *s, const ucmpi_coll_args_t *a, int window)
 
 int ucmpi_alltoall_scattered(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
-    return exchange(s, a, ucmpi_alltoall_window());
+    return exchange(s, a, alltoall_window());
 }
 
 int ucmpi_alltoall_pairwise(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)

@@ -43,11 +43,8 @@ static const ucmpi_coll_alg_t ba_inter_alg = {
     -1, "inter", "the two groups signal through their leaders", ba_inter};
 
 /* Dissemination on every size: ceil(log2 n) rounds against the tree's
- * 2*log4(n) (fan-in + fan-out); usual MPICH-style defaults, not
- * measured here yet (for each algorithm A: UCMPI_BARRIER_ALGORITHM=A
- * mpiexec -n N <loop of MPI_Barrier>).  On one node the blocking
- * barrier takes the shm row: it beat dissemination at 3-8 ranks
- * (docs/tuning.md). */
+ * 2 log4(n); on one node the blocking barrier takes the shm row, faster
+ * at 3-8 ranks (docs/tuning.md). */
 static int barrier_start(ucmpi_coll_args_t *a)
 {
     ucmpi_comm_t *comm = a->comm;
@@ -72,10 +69,9 @@ static int barrier_start(ucmpi_coll_args_t *a)
 }
 
 /* The count-0 rule (coll_util.h): the empty collective, signed EMPTY and
- * cached like a barrier: the dissemination barrier (root < 0) or the star
- * around root. */
-static int run_empty(ucmpi_comm_t *comm, int root, int mode,
-                     MPI_Request *req, int err)
+ * cached like a barrier. */
+int ucmpi_coll_run_empty_rooted(ucmpi_comm_t *comm, int root, int mode,
+                                MPI_Request *req, int err)
 {
     static const char empty_key;
     ucmpi_sched_key_t key = {&empty_key, root >= 0, root, NULL, NULL, 0, 0,
@@ -109,18 +105,6 @@ static int run_empty(ucmpi_comm_t *comm, int root, int mode,
     else
         (void)ucmpi_sched_run_blocking(s);
     return err;
-}
-
-int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode, MPI_Request *req,
-                         int err)
-{
-    return run_empty(comm, -1, mode, req, err);
-}
-
-int ucmpi_coll_run_empty_rooted(ucmpi_comm_t *comm, int root, int mode,
-                                MPI_Request *req, int err)
-{
-    return run_empty(comm, root, mode, req, err);
 }
 
 static void barrier_record(const ucmpi_coll_args_t *a,

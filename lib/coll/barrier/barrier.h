@@ -11,8 +11,9 @@ enum { UCMPI_BARRIER_DISSEMINATION, UCMPI_BARRIER_KNOMIAL, UCMPI_BARRIER_SHM };
 int ucmpi_barrier_dissemination(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g);
 /* Fan-in then fan-out over a radix-k tree rooted at member 0. */
 int ucmpi_barrier_knomial(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k);
-int ucmpi_barrier_fanin(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k);
-int ucmpi_barrier_fanout(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k);
+/* Its fan-in (in: children to parent) or fan-out (parent to children). */
+int ucmpi_barrier_fan(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k,
+                      int in);
 /* One round of zero-byte messages between root and every other member. */
 int ucmpi_barrier_star(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g,
                        int root);

@@ -10,7 +10,7 @@ int ucmpi_barrier_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
     int rc = ucmpi_sched_set_comm(s, local);
 
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_barrier_fanin(s, &lg, 2);
+        rc = ucmpi_barrier_fan(s, &lg, 2, 1);
     if (rc == MPI_SUCCESS && lg.rank == 0) {
         ucmpi_sched_set_comm(s, comm);
         rc = ucmpi_sched_send(s, NULL, 0, MPI_BYTE, 0);
@@ -21,6 +21,6 @@ int ucmpi_barrier_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
         ucmpi_sched_set_comm(s, local);
     }
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_barrier_fanout(s, &lg, 2);
+        rc = ucmpi_barrier_fan(s, &lg, 2, 0);
     return rc;
 }

@@ -5,7 +5,8 @@
 
 #define MAX_CHILDREN 256
 
-int ucmpi_barrier_fanin(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k)
+int ucmpi_barrier_fan(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k,
+                      int in)
 {
     int children[MAX_CHILDREN];
     int parent = ucmpi_coll_knomial_parent(g->rank, g->size, k);
@@ -13,33 +14,18 @@ int ucmpi_barrier_fanin(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k)
                                          MAX_CHILDREN);
     int rc = MPI_SUCCESS;
 
-    for (int i = 0; i < nc && rc == MPI_SUCCESS; i++)
+    for (int i = 0; in && i < nc && rc == MPI_SUCCESS; i++)
         rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE,
                               ucmpi_coll_grp_peer(g, children[i]));
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_sched_fence(s);
-    if (parent >= 0 && rc == MPI_SUCCESS)
-        rc = ucmpi_sched_send(s, NULL, 0, MPI_BYTE,
-                              ucmpi_coll_grp_peer(g, parent));
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_sched_fence(s);
-    return rc;
-}
-
-int ucmpi_barrier_fanout(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k)
-{
-    int children[MAX_CHILDREN];
-    int parent = ucmpi_coll_knomial_parent(g->rank, g->size, k);
-    int nc = ucmpi_coll_knomial_children(g->rank, g->size, k, children,
-                                         MAX_CHILDREN);
-    int rc = MPI_SUCCESS;
-
-    if (parent >= 0)
+    if (!in && parent >= 0)
         rc = ucmpi_sched_recv(s, NULL, 0, MPI_BYTE,
                               ucmpi_coll_grp_peer(g, parent));
     if (rc == MPI_SUCCESS)
         rc = ucmpi_sched_fence(s);
-    for (int i = nc - 1; i >= 0 && rc == MPI_SUCCESS; i--)
+    if (in && parent >= 0 && rc == MPI_SUCCESS)
+        rc = ucmpi_sched_send(s, NULL, 0, MPI_BYTE,
+                              ucmpi_coll_grp_peer(g, parent));
+    for (int i = nc - 1; !in && i >= 0 && rc == MPI_SUCCESS; i--)
         rc = ucmpi_sched_send(s, NULL, 0, MPI_BYTE,
                               ucmpi_coll_grp_peer(g, children[i]));
     if (rc == MPI_SUCCESS)
@@ -49,7 +35,7 @@ int ucmpi_barrier_fanout(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k)
 
 int ucmpi_barrier_knomial(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g, int k)
 {
-    int rc = ucmpi_barrier_fanin(s, g, k);
+    int rc = ucmpi_barrier_fan(s, g, k, 1);
 
-    return rc == MPI_SUCCESS ? ucmpi_barrier_fanout(s, g, k) : rc;
+    return rc == MPI_SUCCESS ? ucmpi_barrier_fan(s, g, k, 0) : rc;
 }

@@ -1,8 +1,6 @@
-/* Star barrier around a root: in one round every other member sends the
- * root a zero-byte message and waits for one from it, while the root
- * receives from and sends to all of them.  The root handles 2(n-1)
- * messages, but each member's first message goes to the root: the shape
- * the count-0 rule needs for rooted collectives (coll_util.h). */
+/* Star barrier: every other member sends the root a zero-byte message and
+ * waits for one from it, in one round.  Each member's first message goes
+ * to the root: the shape the count-0 rule needs (coll_util.h). */
 #include "coll/barrier/barrier.h"
 
 int ucmpi_barrier_star(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g,

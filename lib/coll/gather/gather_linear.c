@@ -1,36 +1,51 @@
-/* Linear gather(v): every rank sends to the root, which receives from all
- * in one round.  Best for small communicators and large blocks, and the
- * intercommunicator form. */
+/* Linear gather(v) and scatter(v): the root receives from (sends to)
+ * every rank in one round.  Best for small communicators and large
+ * blocks, and the intercommunicator form. */
 #include "coll/gather/gather.h"
 
-int ucmpi_gather_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+/* Every rank moves a message, even an empty block: a failed root knows
+ * what to drain (gather.c), or its empty ones end the others' exact
+ * receives in an error (scatter.c). */
+static int rooted_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
+                         int gather)
 {
     ucmpi_comm_t *c = a->comm;
-    const ucmpi_xblk_t *blk;
+    ucmpi_xblk_t own = gather ? (ucmpi_xblk_t){(char *)a->sbuf, a->scount,
+                                               a->sdt}
+                              : (ucmpi_xblk_t){a->rbuf, a->rcount, a->rdt};
+    const ucmpi_xblk_t *blk = gather ? a->rblk : a->sblk;
     int rc = MPI_SUCCESS;
 
-    /* every rank sends, even an empty block: a root whose arguments
-     * failed a check then knows what to drain (gather.c) */
-    if (!ucmpi_xfer_is_root(c, a->root)) {
-        if (a->root == MPI_PROC_NULL)
-            return MPI_SUCCESS;
-        return ucmpi_sched_send(s, a->sbuf, a->scount, a->sdt, a->root);
-    }
-    blk = a->rblk ? a->rblk
-                  : ucmpi_xblk_uniform(s, c->remote_size, a->rbuf, a->rcount,
-                                       a->rdt);
+    if (!ucmpi_xfer_is_root(c, a->root))
+        return a->root == MPI_PROC_NULL
+                   ? MPI_SUCCESS : ucmpi_xblk_move(s, &own, gather, a->root);
+    if (blk == NULL)
+        blk = gather ? ucmpi_xblk_uniform(s, c->remote_size, a->rbuf,
+                                          a->rcount, a->rdt)
+                     : ucmpi_xblk_uniform(s, c->remote_size, a->sbuf,
+                                          a->scount, a->sdt);
     if (blk == NULL)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < c->remote_size && rc == MPI_SUCCESS; i++) {
-        if (!c->is_inter && i == c->rank) {
-            if (a->sbuf != MPI_IN_PLACE && ucmpi_xblk_bytes(&blk[i]) > 0)
-                rc = ucmpi_sched_copy(s, a->sbuf, a->scount, a->sdt,
-                                      blk[i].buf, blk[i].count, blk[i].dt);
-            continue;
-        }
-        /* exact: an erring sender's empty block is an error */
-        rc = ucmpi_sched_recv_exact(s, blk[i].buf, blk[i].count, blk[i].dt,
-                                    i);
+        const ucmpi_xblk_t *b = &blk[i];
+
+        if (c->is_inter || i != c->rank)
+            rc = ucmpi_xblk_move(s, b, !gather, i);
+        else if (own.buf != MPI_IN_PLACE && ucmpi_xblk_bytes(b) > 0)
+            rc = gather ? ucmpi_sched_copy(s, own.buf, own.count, own.dt,
+                                           b->buf, b->count, b->dt)
+                        : ucmpi_sched_copy(s, b->buf, b->count, b->dt,
+                                           own.buf, own.count, own.dt);
     }
     return rc;
+}
+
+int ucmpi_gather_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    return rooted_linear(s, a, 1);
+}
+
+int ucmpi_scatter_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    return rooted_linear(s, a, 0);
 }

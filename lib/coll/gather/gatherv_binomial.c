@@ -1,12 +1,9 @@
-/* Binomial gatherv (see vtree.h): each inner node first collects the byte
- * counts of its children's subtrees, lays out its buffer, receives every
- * child's own block and rest, and passes its own block (straight from the
- * send buffer) and its rest to its parent.  The root knows every count:
- * it receives the children's own blocks straight into place and unpacks
- * the rests.  2 ceil(log2 n) rounds instead of one round of n-1 messages
- * into the root. */
+/* Binomial gatherv (see gather.h): an inner node collects its children's
+ * subtree byte counts, lays out its buffer, receives each child's own
+ * block and rest and passes its own (from the send buffer) and its rest
+ * up.  The root receives the own blocks in place and unpacks the rests.
+ * 2 ceil(log2 n) rounds instead of n-1 messages into the root. */
 #include "coll/gather/gather.h"
-#include "coll/gather/vtree.h"
 
 static int root_side(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                      ucmpi_vtree_t *t)

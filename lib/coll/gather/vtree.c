@@ -1,6 +1,6 @@
 /* Shape and run-time layout of the gatherv/scatterv binomial trees (see
- * vtree.h). */
-#include "coll/gather/vtree.h"
+ * gather.h). */
+#include "coll/gather/gather.h"
 
 static int lowbit(int v) { return v & -v; }
 

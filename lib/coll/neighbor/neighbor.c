@@ -1,9 +1,5 @@
-/*
- * MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w) in blocking,
- * nonblocking and persistent forms, on cartesian, graph and dist-graph
- * communicators (peers from ucmpi_topo_neighbors(), lib/comm/topo.h), in
- * their int and large-count (_c) forms.
- */
+/* MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w), all forms,
+ * over the peers of ucmpi_topo_neighbors() (lib/comm/topo.h). */
 #include "coll/neighbor/neighbor.h"
 #include "coll/coll_drv.h"
 #include "comm/topo.h"
@@ -17,12 +13,12 @@ static int nbr_topology(ucmpi_coll_args_t *a)
     ucmpi_comm_t *comm = a->comm;
 
     if (a->sbuf == MPI_IN_PLACE || a->rbuf == MPI_IN_PLACE)
-        return ucmpi_xfer_err(comm, MPI_ERR_BUFFER, "MPI_IN_PLACE is not "
+        return ucmpi_coll_err(comm, MPI_ERR_BUFFER, "MPI_IN_PLACE is not "
                               "allowed in neighbor collectives");
     if (comm->is_inter ||
         ucmpi_topo_neighbors(comm, &a->indeg, &a->srcs, &a->outdeg,
                              &a->dsts) != MPI_SUCCESS)
-        return ucmpi_xfer_err(comm, MPI_ERR_TOPOLOGY, "communicator has "
+        return ucmpi_coll_err(comm, MPI_ERR_TOPOLOGY, "communicator has "
                               "no process topology");
     a->cart = ((const ucmpi_topo_t *)comm->topo)->kind == MPI_CART;
     return MPI_SUCCESS;
@@ -36,7 +32,7 @@ static int nbr_side(ucmpi_comm_t *c, int large, const ucmpi_coll_side_t *s,
     if (large ? s->ccounts == NULL : s->counts == NULL && s->dts == NULL)
         return ucmpi_xfer_check_buf(c, count, s->dt, what);
     if (!large && s->dts && s->n > 0 && s->adispls == NULL)
-        return ucmpi_xfer_err(c, MPI_ERR_ARG, "%s displacements array "
+        return ucmpi_coll_err(c, MPI_ERR_ARG, "%s displacements array "
                               "is NULL", what);
     return ucmpi_xfer_check_blocks(c, s, what);
 }
@@ -99,29 +95,14 @@ static const ucmpi_coll_desc_t ag_c_desc = {.start = ag_c_start};
 static const ucmpi_coll_desc_t a2a_desc = {.start = a2a_start};
 static const ucmpi_coll_desc_t a2a_c_desc = {.start = a2a_c_start};
 
-UCMPI_XFER_FORMS(Neighbor_allgather, neighbor_allgather, , ag_desc,
-                 (UCMPI_XFER_UNIFORM(int), MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL)
-UCMPI_XFER_FORMS(Neighbor_allgather, neighbor_allgather, _c, ag_c_desc,
-                 (UCMPI_XFER_UNIFORM(MPI_Count), MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL)
-UCMPI_XFER_FORMS(Neighbor_allgatherv, neighbor_allgatherv, , ag_desc,
-                 (UCMPI_XFER_RECVV(int, int), MPI_Comm comm),
-                 UCMPI_XFER_RECVV_FILL())
-UCMPI_XFER_FORMS(Neighbor_allgatherv, neighbor_allgatherv, _c, ag_c_desc,
-                 (UCMPI_XFER_RECVV(MPI_Count, MPI_Aint), MPI_Comm comm),
-                 UCMPI_XFER_RECVV_FILL(_c))
-UCMPI_XFER_FORMS(Neighbor_alltoall, neighbor_alltoall, , a2a_desc,
-                 (UCMPI_XFER_UNIFORM(int), MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL)
-UCMPI_XFER_FORMS(Neighbor_alltoall, neighbor_alltoall, _c, a2a_c_desc,
-                 (UCMPI_XFER_UNIFORM(MPI_Count), MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL)
-UCMPI_XFER_FORMS(Neighbor_alltoallv, neighbor_alltoallv, , a2a_desc,
-                 (UCMPI_XFER_V(int, int), MPI_Comm comm), UCMPI_XFER_V_FILL())
-UCMPI_XFER_FORMS(Neighbor_alltoallv, neighbor_alltoallv, _c, a2a_c_desc,
-                 (UCMPI_XFER_V(MPI_Count, MPI_Aint), MPI_Comm comm),
-                 UCMPI_XFER_V_FILL(_c))
+UCMPI_XFER_PAIR(Neighbor_allgather, neighbor_allgather, ag_desc, ag_c_desc,
+                UCMPI_XFER_UNIFORM, UCMPI_XFER_UNIFORM_FILL, (MPI_Comm comm))
+UCMPI_XFER_PAIR(Neighbor_allgatherv, neighbor_allgatherv, ag_desc, ag_c_desc,
+                UCMPI_XFER_RECVV, UCMPI_XFER_RECVV_FILL, (MPI_Comm comm))
+UCMPI_XFER_PAIR(Neighbor_alltoall, neighbor_alltoall, a2a_desc, a2a_c_desc,
+                UCMPI_XFER_UNIFORM, UCMPI_XFER_UNIFORM_FILL, (MPI_Comm comm))
+UCMPI_XFER_PAIR(Neighbor_alltoallv, neighbor_alltoallv, a2a_desc, a2a_c_desc,
+                UCMPI_XFER_V, UCMPI_XFER_V_FILL, (MPI_Comm comm))
 /* the int form's displacements are MPI_Aint bytes too (sadispls) */
 UCMPI_XFER_FORMS(Neighbor_alltoallw, neighbor_alltoallw, , a2a_desc,
                  (UCMPI_XFER_W(int, MPI_Aint), MPI_Comm comm),
@@ -132,5 +113,3 @@ UCMPI_XFER_FORMS(Neighbor_alltoallw, neighbor_alltoallw, , a2a_desc,
 UCMPI_XFER_FORMS(Neighbor_alltoallw, neighbor_alltoallw, _c, a2a_c_desc,
                  (UCMPI_XFER_W(MPI_Count, MPI_Aint), MPI_Comm comm),
                  UCMPI_XFER_W_FILL(_c))
-
-/* Large-count (MPI-4) forms. */

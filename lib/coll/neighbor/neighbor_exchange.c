@@ -1,9 +1,7 @@
-/* Neighbor exchange: all sends and receives of a neighbor collective in
- * one round.  Messages between one pair of ranks share a tag, so they
- * match in posting order; on a cartesian topology where both neighbours
- * of a dimension are the same rank (periodic, size 1 or 2), receive slot
- * 2d must get what that rank sent in the positive direction (its slot
- * 2d+1, posted second), so the two receives are posted swapped. */
+/* Neighbor exchange: a neighbor collective in one round.  Messages of one
+ * pair of ranks match in posting order; where both cartesian neighbours
+ * of a dimension are one rank, slot 2d must get its positive-direction
+ * send (posted second), so those two receives are posted swapped. */
 #include "coll/neighbor/neighbor.h"
 
 void ucmpi_neighbor_recv_order(int indeg, const int *srcs, int cart,

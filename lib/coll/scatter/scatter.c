@@ -1,15 +1,12 @@
-/*
- * MPI_Scatter and MPI_Scatterv in their blocking, nonblocking and
- * persistent forms, on intra- and intercommunicators.
- */
+/* MPI_Scatter(v), all forms: algorithm tables and the path of a rank
+ * whose arguments failed; the start is ucmpi_xfer_rooted_start. */
 #include "coll/coll_drv.h"
 #include "coll/coll_tune.h"
-#include "coll/scatter/scatter.h"
-#include "coll/gather/vtree.h"
+#include "coll/gather/gather.h"
 
 enum { SCATTER_LINEAR, SCATTER_BINOMIAL };
 
-const ucmpi_coll_alg_t ucmpi_scatter_algs[] = {
+static const ucmpi_coll_alg_t scatter_algs[] = {
     {SCATTER_LINEAR, "linear", "root sends to every rank in one round",
      ucmpi_scatter_linear},
     {SCATTER_BINOMIAL, "binomial",
@@ -26,15 +23,6 @@ static const ucmpi_coll_alg_t scatterv_algs[] = {
      ucmpi_scatterv_binomial},
     {0, NULL, NULL, NULL}
 };
-
-static const ucmpi_xfer_rooted_t scatter_kind = {
-    ucmpi_scatter_algs, "SCATTER_ALGORITHM",
-    UCMPI_THR_SCATTER_TREE_MIN_RANKS, UCMPI_THR_SCATTER_TREE_MAX_TOTAL, 0};
-static const ucmpi_xfer_rooted_t scatterv_kind = {
-    scatterv_algs, "SCATTERV_ALGORITHM", UCMPI_THR_SCATTERV_TREE_MIN_RANKS,
-    -1, 0};
-
-/* ---- a rank whose arguments failed a check ---- */
 
 static bool dt_ok(MPI_Datatype dt)
 {
@@ -62,46 +50,11 @@ static bool sendv_ok(int n, const void *sbuf, const int *counts,
     return true;
 }
 
-/* A non-root whose arguments failed a check: it runs the others'
- * algorithm (alg; NULL: not known), its own block one byte of scratch
- * that takes whatever comes (its real size may be unknown), poisoned, so
- * that the root's send to it returns and the ranks below it in a tree get
- * empty messages (an error) instead of waiting.  A send built non-empty
- * goes empty, never as a loss token a 1-byte receive could take for
- * data. */
-static int nonroot_failed(ucmpi_comm_t *c, int err, int root,
-                          const ucmpi_coll_alg_t *alg, int mode,
-                          MPI_Request *req)
-{
-    ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
-                           .root = root, .sdt = MPI_BYTE, .rdt = MPI_BYTE,
-                           .rcount = 1};
-    ucmpi_sched_t *s;
-    int rc;
-
-    if (alg == NULL && !c->is_inter && root >= 0 && root < c->size)
-        return ucmpi_coll_skip_abort(c, err, mode, req);   /* unknown */
-    if (alg == NULL || c->is_inter || root < 0 || root >= c->size ||
-        (s = ucmpi_sched_create(c)) == NULL)
-        return ucmpi_coll_skip(c, err, -1, 0, 0);
-    ucmpi_xfer_sign(s, alg, &a);
-    a.rbuf = ucmpi_sched_alloc(s, 1);
-    rc = a.rbuf == NULL ? MPI_ERR_NO_MEM : alg->build(s, &a);
-    ucmpi_sched_poison(s);
-    if (mode == UCMPI_COLL_PERSISTENT)
-        return ucmpi_coll_persist_failed(s, rc, req, err);
-    ucmpi_coll_release(s, rc);
-    return err;
-}
-
-/* The argument error err on this rank.  A root whose send side is fine
- * still sends the others their blocks (a is ready but for its own
- * receive, dropped); one that cannot sends them empty messages instead,
- * which their exact receives turn into an error (alg: the algorithm the
- * others run).  The persistent form hands back a request that does so on
- * each start.  Other ranks keep their collective numbers in step. */
-static int scatter_failed(int err, ucmpi_coll_args_t *a, bool can_send,
-                          const ucmpi_coll_alg_t *alg)
+/* A root whose arguments failed (err) still sends the others their
+ * blocks if it can (can_send), else empty messages, which their exact
+ * receives turn into an error (alg: the others' algorithm). */
+static int root_failed(int err, ucmpi_coll_args_t *a, bool can_send,
+                       const ucmpi_coll_alg_t *alg)
 {
     ucmpi_comm_t *c = a->comm;
     int mode = a->mode;
@@ -109,15 +62,10 @@ static int scatter_failed(int err, ucmpi_coll_args_t *a, bool can_send,
     ucmpi_sched_t *s;
     int rc;
 
+    if (can_send)
+        return ucmpi_xfer_run_failed(alg, a, err, 0);
     if (mode != UCMPI_COLL_BLOCKING && req != NULL)
         *req = MPI_REQUEST_NULL;
-    if (!ucmpi_xfer_is_root(c, a->root))
-        return nonroot_failed(c, err, a->root, alg, mode, req);
-    a->rbuf = MPI_IN_PLACE;
-    a->rdt = MPI_BYTE;
-    a->rcount = 0;
-    if (can_send)
-        return ucmpi_xfer_run_anyway(alg, a, mode, req, err);
     if ((s = ucmpi_sched_create(c)) == NULL)
         return ucmpi_coll_skip(c, err, -1, 0, 0);
     ucmpi_xfer_sign(s, alg, a);
@@ -144,136 +92,96 @@ static int scatter_failed(int err, ucmpi_coll_args_t *a, bool can_send,
     a->sblk = ucmpi_xblk_uniform(s, c->remote_size, NULL, 0, MPI_BYTE);
     rc = a->sblk == NULL ? MPI_ERR_NO_MEM : alg->build(s, a);
     ucmpi_sched_poison(s);
-    if (mode == UCMPI_COLL_PERSISTENT)
-        return ucmpi_coll_persist_failed(s, rc, req, err);
-    ucmpi_coll_release(s, rc);
-    return err;
+    return ucmpi_coll_serve(s, rc, mode, req, err);
 }
 
-/* The algorithm the others run when this root cannot send (bs: the block
- * bytes its own receive side gives, -1 if it gives none): its selection
- * when bs is known, else the forced one, else linear, which is right
- * below the tree's size threshold (at and above it, with the others in
- * the tree, linear's empty messages to the ranks that are not the root's
- * children stay unmatched). */
-static const ucmpi_coll_alg_t *select_nodata(ucmpi_coll_args_t *a,
+/* The others' algorithm when this root cannot send (bs: its own receive
+ * block's bytes, -1: none): by bs, else the forced one, else linear (right
+ * below the tree's threshold; above, some empty messages stay unmatched). */
+static const ucmpi_coll_alg_t *select_nodata(const ucmpi_xfer_rooted_t *k,
+                                             ucmpi_coll_args_t *a,
                                              long long bs)
 {
-    const ucmpi_coll_alg_t *f = ucmpi_coll_alg_forced(ucmpi_scatter_algs,
-                                                  "SCATTER_ALGORITHM");
+    const ucmpi_coll_alg_t *f = ucmpi_coll_alg_forced(k->algs, k->knob);
 
     if (bs >= 0) {
         a->scount = bs;       /* bytes (sdt is MPI_BYTE) */
-        return ucmpi_xfer_rooted_select(&scatter_kind, a);
+        return ucmpi_xfer_rooted_select(k, a);
     }
     if (f != NULL && !a->comm->is_inter) {
         a->scount = 1;        /* any non-empty block: the tree's shape */
         return f;
     }
-    return &ucmpi_scatter_algs[SCATTER_LINEAR];
+    return &k->algs[SCATTER_LINEAR];
 }
 
-/* The count-0 rule (coll_util.h): the block is 0 bytes (at the root its
- * send block, elsewhere the receive block; a): the rank runs the empty
- * schedule (a zero rank hears from its parent in any algorithm, and a
- * zero root's first message reaches its first child). */
-static int scatter_empty(const ucmpi_coll_args_t *a)
-{
-    const ucmpi_comm_t *c = a->comm;
-
-    return !c->is_inter && c->size > 1 &&
-           (a->root == c->rank ? a->scount * a->sdt->size
-                               : a->rcount * a->rdt->size) == 0;
-}
-
-/* An intracomm non-root whose arguments failed (err): the others' block
- * size is its own receive block's, when valid. */
-static int nonroot_error(const ucmpi_xfer_rooted_t *k, int err,
-                         const ucmpi_coll_args_t *in)
-{
-    ucmpi_comm_t *c = in->comm;
-    int root = in->root;
-    long long bs = k == &scatter_kind && in->rcount >= 0 && dt_ok(in->rdt)
-                       ? (long long)(in->rcount * in->rdt->size) : -1;
-    ucmpi_coll_args_t a = {.comm = c, .rank = c->rank, .size = c->size,
-                           .root = root, .rdt = MPI_BYTE, .sdt = MPI_BYTE,
-                           .rcount = bs, .mode = in->mode, .req = in->req};
-    const ucmpi_coll_alg_t *alg;
-
-    if (bs == 0 && c->size > 1 && root >= 0 && root < c->size)
-        return ucmpi_coll_run_empty(c, in->mode, in->req,
-                                    err);
-    alg = bs >= 0 || k == &scatterv_kind ? ucmpi_xfer_rooted_select(k, &a)
-                                         : ucmpi_xfer_rooted_guess(k, &a);
-    return scatter_failed(err, &a, false, alg);
-}
-
-/* The receive side of a rank that receives nothing: in place, an
- * intercomm root group, or a MPI_PROC_NULL rank. */
-static void no_recv(ucmpi_coll_args_t *a)
-{
-    if (a->rbuf == MPI_IN_PLACE || (a->comm->is_inter && a->root == MPI_ROOT) ||
-        a->root == MPI_PROC_NULL) {
-        a->rdt = MPI_BYTE;
-        a->rcount = 0;
-    }
-}
-
-static int scatter_start(ucmpi_coll_args_t *in)
+/* The argument error err on this rank (in: its arguments).  A non-root
+ * runs the others' algorithm poisoned (its block size: its own receive
+ * block's, when valid); a root sends what it can (root_failed). */
+static int scatter_failed(const ucmpi_xfer_rooted_t *k, int err,
+                          ucmpi_coll_args_t *in)
 {
     ucmpi_comm_t *comm = in->comm;
-    int is_root = ucmpi_xfer_is_root(comm, in->root);
-    int own = !comm->is_inter && is_root && in->rbuf != MPI_IN_PLACE;
-    int rc = ucmpi_xfer_check_rooted(in, 0);
+    ucmpi_coll_args_t a = {.comm = comm, .rank = comm->rank,
+                           .size = comm->size, .root = in->root,
+                           .sbuf = in->sbuf, .sdt = MPI_BYTE,
+                           .rbuf = MPI_IN_PLACE, .rdt = MPI_BYTE,
+                           .mode = in->mode, .req = in->req};
+    long long bs = -1;
+    bool ok, some;
 
-    if (rc == MPI_SUCCESS && is_root)
-        rc = ucmpi_xfer_check_buf(comm, in->scount, in->sdt, "send");
-    /* the n blocks the root sends and its own block */
-    if (rc == MPI_SUCCESS && own)
-        rc = ucmpi_coll_check_alias1(comm, in->sbuf, in->scount * comm->size,
-                                     in->sdt, in->rbuf, in->rcount, in->rdt,
-                                     ucmpi_call_name());
-    if (rc != MPI_SUCCESS && !comm->is_inter && !is_root)
-        return nonroot_error(&scatter_kind, rc, in);
-    if (rc != MPI_SUCCESS) {
-        bool ok = send_ok(in->sbuf, in->scount, in->sdt);
-        long long bs = -1;
-        ucmpi_coll_args_t a = {.comm = comm, .rank = comm->rank,
-                               .size = comm->size, .root = in->root,
-                               .sbuf = in->sbuf, .scount = ok ? in->scount : 0,
-                               .sdt = ok ? in->sdt : MPI_BYTE,
-                               .rdt = MPI_BYTE, .mode = in->mode,
-                               .req = in->req};
-
-        if (!ok && !comm->is_inter && in->rbuf != MPI_IN_PLACE &&
-            in->rcount >= 0 && dt_ok(in->rdt))
+    if (!ucmpi_xfer_is_root(comm, in->root)) {
+        if (!k->v && !comm->is_inter && in->rcount >= 0 && dt_ok(in->rdt))
             bs = (long long)(in->rcount * in->rdt->size);
+        if (bs == 0 && comm->size > 1 && in->root >= 0 &&
+            in->root < comm->size)
+            return ucmpi_coll_run_empty(comm, in->mode, in->req, err);
+        return ucmpi_xfer_rooted_nonroot(k, comm, in->root, bs, in->mode,
+                                         in->req, err);
+    }
+    if (!k->v) {
+        if ((ok = send_ok(in->sbuf, in->scount, in->sdt))) {
+            a.scount = in->scount;
+            a.sdt = in->sdt;
+        } else if (!comm->is_inter && in->rbuf != MPI_IN_PLACE &&
+                   in->rcount >= 0 && dt_ok(in->rdt)) {
+            bs = (long long)(in->rcount * in->rdt->size);
+        }
         /* a root with no data to send (its send side failed, or 0
          * bytes) has 0 bytes for the others: the count-0 rule */
-        if ((ok ? scatter_empty(&a) : !comm->is_inter && comm->size > 1) &&
-            is_root)
-            return ucmpi_coll_run_empty(comm, in->mode, in->req, rc);
-        return scatter_failed(rc, &a, ok,
-                              ok ? ucmpi_xfer_rooted_select(&scatter_kind, &a)
-                                 : select_nodata(&a, bs));
+        if (ok ? ucmpi_xfer_rooted_empty(&a, 0)
+               : !comm->is_inter && comm->size > 1)
+            return ucmpi_coll_run_empty(comm, in->mode, in->req, err);
+        return root_failed(err, &a, ok, ok ? ucmpi_xfer_rooted_select(k, &a)
+                                           : select_nodata(k, &a, bs));
     }
-    if (!is_root) {
-        in->scount = 0;
-        in->sdt = MPI_BYTE;
+    ok = sendv_ok(comm->remote_size, in->sbuf, in->scounts, in->sdispls,
+                  in->scounts_c, in->sdispls_c, in->sdt);
+    /* only some counts are negative: the other blocks can go */
+    some = !ok && in->sbuf != MPI_IN_PLACE && dt_ok(in->sdt) &&
+           (in->scounts_c ? in->sdispls_c != NULL
+                          : in->scounts && in->sdispls);
+    if (ok || some) {
+        a.sdt = in->sdt;
+        a.scounts = in->scounts;
+        a.sdispls = in->sdispls;
+        a.scounts_c = in->scounts_c;
+        a.sdispls_c = in->sdispls_c;
+        a.nsblk = comm->remote_size;
     }
-    no_recv(in);
-    if (own) {
-        rc = ucmpi_xfer_check_match(comm, in->scount, in->sdt, in->rcount,
-                                    in->rdt, "root's own block");
-        if (rc != MPI_SUCCESS && scatter_empty(in))
-            return ucmpi_coll_run_empty(comm, in->mode, in->req, rc);
-        if (rc != MPI_SUCCESS)
-            return ucmpi_xfer_run_without_own(&scatter_kind, in, rc);
-    }
-    if (scatter_empty(in))
-        return ucmpi_coll_run_empty(comm, in->mode, in->req, MPI_SUCCESS);
-    return ucmpi_xfer_run(ucmpi_xfer_rooted_select(&scatter_kind, in), in,
-                          in->mode, in->req);
+    return root_failed(err, &a, ok, ucmpi_xfer_rooted_select(k, &a));
+}
+
+static const ucmpi_xfer_rooted_t scatter_kind = {
+    scatter_algs, "SCATTER_ALGORITHM", UCMPI_THR_SCATTER_TREE_MIN_RANKS,
+    UCMPI_THR_SCATTER_TREE_MAX_TOTAL, 0, 0, scatter_failed};
+static const ucmpi_xfer_rooted_t scatterv_kind = {
+    scatterv_algs, "SCATTERV_ALGORITHM", UCMPI_THR_SCATTERV_TREE_MIN_RANKS,
+    -1, 0, 1, scatter_failed};
+
+static int scatter_start(ucmpi_coll_args_t *a)
+{
+    return ucmpi_xfer_rooted_start(&scatter_kind, a);
 }
 
 static void scatter_record(const ucmpi_coll_args_t *u,
@@ -289,77 +197,15 @@ static void scatter_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t scatter_desc = {
     .record = scatter_record, .start = scatter_start};
 
-UCMPI_XFER_FORMS(Scatter, scatter, , scatter_desc,
-                 (UCMPI_XFER_UNIFORM(int), int root, MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL, .root = root)
-UCMPI_XFER_FORMS(Scatter, scatter, _c, scatter_desc,
-                 (UCMPI_XFER_UNIFORM(MPI_Count), int root, MPI_Comm comm),
-                 UCMPI_XFER_UNIFORM_FILL, .root = root)
+UCMPI_XFER_PAIR(Scatter, scatter, scatter_desc, scatter_desc,
+                UCMPI_XFER_UNIFORM, UCMPI_XFER_UNIFORM_FILL,
+                (int root, MPI_Comm comm), .root = root)
 
 /* ---- scatterv ---- */
 
-static int scatterv_start(ucmpi_coll_args_t *in)
+static int scatterv_start(ucmpi_coll_args_t *a)
 {
-    ucmpi_comm_t *comm = in->comm;
-    int is_root = ucmpi_xfer_is_root(comm, in->root);
-    int own = !comm->is_inter && is_root && in->rbuf != MPI_IN_PLACE;
-    ucmpi_coll_side_t s = {.buf = in->sbuf, .n = comm->remote_size,
-                           .dt = in->sdt, .counts = in->scounts,
-                           .ccounts = in->scounts_c, .displs = in->sdispls,
-                           .adispls = in->sdispls_c};
-    ucmpi_coll_side_t r = {.buf = in->rbuf, .n = 1, .count = in->rcount,
-                           .dt = in->rdt};
-    int rc = ucmpi_xfer_check_rooted(in, 0);
-
-    if (rc == MPI_SUCCESS && is_root)
-        rc = ucmpi_xfer_check_blocks(comm, &s, "send");
-    if (rc == MPI_SUCCESS && own)
-        rc = ucmpi_coll_check_alias(comm, &s, &r, ucmpi_call_name());
-    if (rc != MPI_SUCCESS && !comm->is_inter && !is_root)
-        return nonroot_error(&scatterv_kind, rc, in);
-    if (rc != MPI_SUCCESS) {
-        bool ok = sendv_ok(s.n, s.buf, s.counts, s.displs, s.ccounts,
-                           s.adispls, s.dt);
-        /* only some counts are negative: the other blocks can go */
-        bool some = !ok && s.buf != MPI_IN_PLACE && dt_ok(s.dt) &&
-                    (s.ccounts ? s.adispls != NULL : s.counts && s.displs);
-        ucmpi_coll_args_t a = {.comm = comm, .rank = comm->rank,
-                               .size = comm->size, .root = in->root,
-                               .sbuf = in->sbuf,
-                               .sdt = ok || some ? in->sdt : MPI_BYTE,
-                               .rdt = MPI_BYTE, .mode = in->mode,
-                               .req = in->req};
-
-        if (ok || some) {
-            a.scounts = s.counts;
-            a.sdispls = s.displs;
-            a.scounts_c = s.ccounts;
-            a.sdispls_c = s.adispls;
-            a.nsblk = s.n;
-        }
-        return scatter_failed(rc, &a, ok,
-                              ucmpi_xfer_rooted_select(&scatterv_kind, &a));
-    }
-    if (is_root) {
-        in->nsblk = comm->remote_size;
-    } else {                  /* ignored at non-roots */
-        in->scounts = NULL;
-        in->sdispls = NULL;
-        in->scounts_c = NULL;
-        in->sdispls_c = NULL;
-        in->sdt = MPI_BYTE;
-    }
-    no_recv(in);
-    if (own) {
-        rc = ucmpi_xfer_check_match(comm, s.ccounts ? s.ccounts[in->root]
-                                                    : s.counts[in->root],
-                                    in->sdt, in->rcount, in->rdt,
-                                    "root's own block");
-        if (rc != MPI_SUCCESS)
-            return ucmpi_xfer_run_without_own(&scatterv_kind, in, rc);
-    }
-    return ucmpi_xfer_run(ucmpi_xfer_rooted_select(&scatterv_kind, in), in,
-                          in->mode, in->req);
+    return ucmpi_xfer_rooted_start(&scatterv_kind, a);
 }
 
 static void scatterv_record(const ucmpi_coll_args_t *u,
@@ -376,17 +222,15 @@ static void scatterv_record(const ucmpi_coll_args_t *u,
 static const ucmpi_coll_desc_t scatterv_desc = {
     .record = scatterv_record, .start = scatterv_start};
 
-/* scatterv's parameters (count type ct, displacement type at) */
+/* scatterv's buffer parameters (count type ct, displacement type at) */
 #define SCATTERV(ct, at)                                                     \
-    (const void *sendbuf, const ct sendcounts[], const at displs[],          \
-     MPI_Datatype sendtype, void *recvbuf, ct recvcount,                     \
-     MPI_Datatype recvtype, int root, MPI_Comm comm)
+    const void *sendbuf, const ct sendcounts[], const at displs[],           \
+        MPI_Datatype sendtype, void *recvbuf, ct recvcount,                  \
+        MPI_Datatype recvtype
 #define SCATTERV_FILL(sfx)                                                   \
     .sbuf = sendbuf, .scounts##sfx = sendcounts, .sdispls##sfx = displs,     \
     .sdt = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rdt = recvtype,  \
-    .root = root, .comm = comm
+    .comm = comm
 
-UCMPI_XFER_FORMS(Scatterv, scatterv, , scatterv_desc, SCATTERV(int, int),
-                 SCATTERV_FILL())
-UCMPI_XFER_FORMS(Scatterv, scatterv, _c, scatterv_desc,
-                 SCATTERV(MPI_Count, MPI_Aint), SCATTERV_FILL(_c))
+UCMPI_XFER_PAIR(Scatterv, scatterv, scatterv_desc, scatterv_desc, SCATTERV,
+                SCATTERV_FILL, (int root, MPI_Comm comm), .root = root)

@@ -1,11 +1,8 @@
-/* Binomial scatterv (see coll/gather/vtree.h): the root sends each child
- * the byte counts of its subtree, its own block (straight from the send
- * buffer) and the packed rest; an inner node receives its own block
- * straight into the receive buffer, lays out its buffer once the counts
- * are in, receives the rest and hands each child its part the same way.
- * About 2 ceil(log2 n) rounds instead of n-1 messages out of the root. */
-#include "coll/scatter/scatter.h"
-#include "coll/gather/vtree.h"
+/* Binomial scatterv (see coll/gather/gather.h): the root sends each child
+ * its subtree's byte counts, its own block and the packed rest; an inner
+ * node receives its own block in place, lays out its buffer, receives the
+ * rest and serves its children so.  About 2 ceil(log2 n) rounds. */
+#include "coll/gather/gather.h"
 
 static int root_side(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                      ucmpi_vtree_t *t)
@@ -20,11 +17,11 @@ static int root_side(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
     /* pack the rests in position order (before the round's sends) */
     for (int q = 1; q < t->n && rc == MPI_SUCCESS; q++) {
         const ucmpi_xblk_t *src = &b[ucmpi_vtree_rank(t, q)];
-        if (q & (q - 1))   /* not a child of the root */
+        if (q & (q - 1)) {   /* not a child of the root */
             rc = ucmpi_sched_copy(s, src->buf, src->count, src->dt, p,
                                   t->bytes[q], MPI_BYTE);
-        if (q & (q - 1))
             p += t->bytes[q];
+        }
     }
     if (rc == MPI_SUCCESS && a->rbuf != MPI_IN_PLACE)
         rc = ucmpi_sched_copy(s, b[a->rank].buf, b[a->rank].count,
