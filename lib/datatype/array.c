@@ -9,28 +9,22 @@
 
 #include <stdlib.h>
 
-/* Order of dimension k (0 = fastest) in the user's arrays. */
-static int dim_at(int k, int ndims, int order)
-{
-    return order == MPI_ORDER_C ? ndims - 1 - k : k;
-}
-
 /* One dimension: `nrun` runs described by (start, len, step, reps):
  * reps groups `step` elements apart of len elements from start, plus
  * an optional tail run.  Bounds become (0, gsize * extent(prev)). */
 typedef struct {
-    MPI_Count start, len, step, reps;
+    MPI_Count start, len, step, reps, gsize;
     MPI_Count tail_start, tail_len;
 } dim_layout_t;
 
-static int build_dim(MPI_Datatype prev, const dim_layout_t *l, MPI_Count gsize,
+static int build_dim(MPI_Datatype prev, const dim_layout_t *l,
                      MPI_Datatype *out, const char **why)
 {
     ucmpi_dt_builder_t bd;
     MPI_Aint e = prev->extent, ext;
     int rc;
 
-    if (__builtin_mul_overflow((MPI_Aint)gsize, e, &ext)) {
+    if (__builtin_mul_overflow((MPI_Aint)l->gsize, e, &ext)) {
         *why = "array extent overflows MPI_Aint";
         return MPI_ERR_ARG;
     }
@@ -48,17 +42,16 @@ static int build_dim(MPI_Datatype prev, const dim_layout_t *l, MPI_Count gsize,
 
 /* Chains build_dim over the dimensions, fastest first, and wraps the
  * result in the user's envelope (combiner, ints). */
-static int build_array(int ndims, int order, const MPI_Count *gsizes,
-                       const dim_layout_t *lay, MPI_Datatype old,
-                       int combiner, int ni, const int *ints,
+static int build_array(int ndims, int order, const dim_layout_t *lay,
+                       MPI_Datatype old, int combiner, int ni, const int *ints,
                        MPI_Datatype *out, const char **why)
 {
     MPI_Datatype cur = old, next;
     if (ndims == 0)
         ucmpi_dt_retain(old);
     for (int k = 0; k < ndims; k++) {
-        int d = dim_at(k, ndims, order);
-        int rc = build_dim(cur, &lay[d], gsizes[d], &next, why);
+        int d = order == MPI_ORDER_C ? ndims - 1 - k : k;   /* user's index */
+        int rc = build_dim(cur, &lay[d], &next, why);
         if (cur != old)
             ucmpi_dt_release(cur);
         if (rc != MPI_SUCCESS)
@@ -74,29 +67,26 @@ static int create_subarray(int ndims, const int *sizes, const int *subsizes,
                            const int *starts, int order, MPI_Datatype old,
                            MPI_Datatype *newtype, const char **why)
 {
-    dim_layout_t *lay = calloc((size_t)ndims, sizeof(*lay));
-    MPI_Count *gs = calloc((size_t)ndims, sizeof(*gs));
+    dim_layout_t *lay = calloc((unsigned)ndims, sizeof(*lay));
     int *ints = malloc(sizeof(int) * (3 * (size_t)ndims + 2));
     int rc = MPI_ERR_NO_MEM;
 
     *why = "out of memory";
-    if (lay == NULL || gs == NULL || ints == NULL)
+    if (lay == NULL || ints == NULL)
         goto out;
     ints[0] = ndims;
     for (int d = 0; d < ndims; d++) {
         lay[d] = (dim_layout_t){.start = starts[d], .len = subsizes[d],
-                                .reps = 1};
-        gs[d] = sizes[d];
+                                .reps = 1, .gsize = sizes[d]};
         ints[1 + d] = sizes[d];
         ints[1 + ndims + d] = subsizes[d];
         ints[1 + 2 * ndims + d] = starts[d];
     }
     ints[1 + 3 * ndims] = order;
-    rc = build_array(ndims, order, gs, lay, old, MPI_COMBINER_SUBARRAY,
+    rc = build_array(ndims, order, lay, old, MPI_COMBINER_SUBARRAY,
                      3 * ndims + 2, ints, newtype, why);
 out:
     free(lay);
-    free(gs);
     free(ints);
     return rc;
 }
@@ -152,13 +142,12 @@ static int create_darray(int size, int rank, int ndims, const int *gsizes,
                          const int *psizes, int order, MPI_Datatype old,
                          MPI_Datatype *newtype, const char **why)
 {
-    dim_layout_t *lay = calloc((size_t)ndims, sizeof(*lay));
-    MPI_Count *gs = calloc((size_t)ndims, sizeof(*gs));
+    dim_layout_t *lay = calloc((unsigned)ndims, sizeof(*lay));
     int *ints = malloc(sizeof(int) * (4 * (size_t)ndims + 4));
     int rc = MPI_ERR_NO_MEM, r = rank;
 
     *why = "out of memory";
-    if (lay == NULL || gs == NULL || ints == NULL)
+    if (lay == NULL || ints == NULL)
         goto out;
     /* the process grid is row-major whatever the array order */
     for (int d = ndims - 1; d >= 0; d--) {
@@ -167,7 +156,7 @@ static int create_darray(int size, int rank, int ndims, const int *gsizes,
         if (rc != MPI_SUCCESS)
             goto out;
         r /= psizes[d];
-        gs[d] = gsizes[d];
+        lay[d].gsize = gsizes[d];
     }
     ints[0] = size;
     ints[1] = rank;
@@ -179,11 +168,10 @@ static int create_darray(int size, int rank, int ndims, const int *gsizes,
         ints[3 + 3 * ndims + d] = psizes[d];
     }
     ints[3 + 4 * ndims] = order;
-    rc = build_array(ndims, order, gs, lay, old, MPI_COMBINER_DARRAY,
+    rc = build_array(ndims, order, lay, old, MPI_COMBINER_DARRAY,
                      4 * ndims + 4, ints, newtype, why);
 out:
     free(lay);
-    free(gs);
     free(ints);
     return rc;
 }

@@ -126,19 +126,23 @@ static int *to_ints(const MPI_Count *a, int n, int *ok)
     return v;
 }
 
-static int set_envelope_c(MPI_Datatype t, int ni, const int *ints,
-                          MPI_Count nc, const MPI_Count *counts)
+/* Gives t the large-count envelope and hands it out (or releases it). */
+static int set_envelope_c(const char *fn, MPI_Datatype t, int ni,
+                          const int *ints, MPI_Count nc,
+                          const MPI_Count *counts, MPI_Datatype *newtype)
 {
     ucmpi_dt_impl_t *im = ucmpi_dt_impl(t);
     int *v = malloc(sizeof(int) * (size_t)ni);
     if (v == NULL || ucmpi_dt_set_counts(t, nc, counts) != MPI_SUCCESS) {
         free(v);
-        return MPI_ERR_NO_MEM;
+        ucmpi_dt_release(t);
+        return ucmpi_dt_err(MPI_ERR_NO_MEM, fn, "out of memory");
     }
     memcpy(v, ints, sizeof(int) * (size_t)ni);
     free(im->ints);
     im->ints = v;
     im->ni = ni;
+    *newtype = t;
     return MPI_SUCCESS;
 }
 
@@ -172,12 +176,7 @@ int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
     memcpy(c + ndims, array_of_subsizes, sizeof(MPI_Count) * (size_t)ndims);
     memcpy(c + 2 * ndims, array_of_starts, sizeof(MPI_Count) * (size_t)ndims);
     int ints[2] = {ndims, order};
-    if (set_envelope_c(t, 2, ints, 3 * ndims, c) != MPI_SUCCESS) {
-        ucmpi_dt_release(t);
-        rc = ucmpi_dt_err(MPI_ERR_NO_MEM, fn, "out of memory");
-        goto out;
-    }
-    *newtype = t;
+    rc = set_envelope_c(fn, t, 2, ints, 3 * ndims, c, newtype);
 out:
     free(sz);
     free(sub);
@@ -223,13 +222,8 @@ int PMPI_Type_create_darray_c(int size, int rank, int ndims,
         ints[3 + 2 * ndims + d] = array_of_psizes[d];
     }
     ints[3 + 3 * ndims] = order;
-    if (set_envelope_c(t, 3 * ndims + 4, ints, ndims, array_of_gsizes) !=
-        MPI_SUCCESS) {
-        ucmpi_dt_release(t);
-        rc = ucmpi_dt_err(MPI_ERR_NO_MEM, fn, "out of memory");
-        goto out;
-    }
-    *newtype = t;
+    rc = set_envelope_c(fn, t, 3 * ndims + 4, ints, ndims, array_of_gsizes,
+                        newtype);
 out:
     free(gs);
     free(ints);

@@ -140,22 +140,18 @@ void ucmpi_dt_nb_rep(ucmpi_dt_nodebuf_t *nb, MPI_Aint disp, MPI_Count count,
         return;
     }
     const ucmpi_dt_node_t *t = &nodes[0];
-    if (t->span == nnodes && t->kind == UCMPI_DTN_VEC) {
-        if (t->count == 1) {
-            append_vec(nb, disp + t->disp, count, stride, t->len);
-            return;
-        }
-        if (stride == t->count * t->stride &&
-            !__builtin_mul_overflow(count, t->count, &n)) {
-            append_vec(nb, disp + t->disp, n, t->stride, t->len);
-            return;
-        }
+    if (t->span == nnodes && t->kind == UCMPI_DTN_VEC && t->count == 1) {
+        append_vec(nb, disp + t->disp, count, stride, t->len);
+        return;
     }
-    if (t->span == nnodes && t->kind == UCMPI_DTN_LOOP &&
-        stride == t->count * t->stride &&
+    /* one node repeated at its own period: one longer VEC or LOOP */
+    if (t->span == nnodes && stride == t->count * t->stride &&
         !__builtin_mul_overflow(count, t->count, &n)) {
-        append_loop(nb, disp + t->disp, n, t->stride, t->len, t + 1,
-                    nnodes - 1);
+        if (t->kind == UCMPI_DTN_VEC)
+            append_vec(nb, disp + t->disp, n, t->stride, t->len);
+        else
+            append_loop(nb, disp + t->disp, n, t->stride, t->len, t + 1,
+                        nnodes - 1);
         return;
     }
     append_loop(nb, disp, count, stride, size, nodes, nnodes);

@@ -59,16 +59,21 @@ MPI_Datatype ucmpi_dt_basic(MPI_Datatype dt, MPI_Count *per_element)
     return im->basic;
 }
 
-#pragma weak MPI_Type_commit = PMPI_Type_commit
-int PMPI_Type_commit(MPI_Datatype *datatype)
+/* Type_commit's and Type_free's checks of the datatype handle */
+static int check_handle(const char *fn, const MPI_Datatype *datatype)
 {
-    static const char fn[] = "MPI_Type_commit";
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (datatype == NULL)
         return ucmpi_dt_err(MPI_ERR_ARG, fn, "datatype pointer is NULL");
-    rc = ucmpi_dt_check_arg(*datatype, 0, fn, "datatype");
+    return ucmpi_dt_check_arg(*datatype, 0, fn, "datatype");
+}
+
+#pragma weak MPI_Type_commit = PMPI_Type_commit
+int PMPI_Type_commit(MPI_Datatype *datatype)
+{
+    int rc = check_handle("MPI_Type_commit", datatype);
     if (rc != MPI_SUCCESS)
         return rc;
     /* the nodes were compiled by the constructor; commit publishes them */
@@ -80,12 +85,7 @@ int PMPI_Type_commit(MPI_Datatype *datatype)
 int PMPI_Type_free(MPI_Datatype *datatype)
 {
     static const char fn[] = "MPI_Type_free";
-    int rc = ucmpi_check_initialized(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (datatype == NULL)
-        return ucmpi_dt_err(MPI_ERR_ARG, fn, "datatype pointer is NULL");
-    rc = ucmpi_dt_check_arg(*datatype, 0, fn, "datatype");
+    int rc = check_handle(fn, datatype);
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Datatype dt = *datatype;

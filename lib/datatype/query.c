@@ -157,12 +157,6 @@ static MPI_Count count_of(const MPI_Status *st, MPI_Datatype dt)
     return st->ucmpi_count / dt->size;
 }
 
-static MPI_Count elements_of(const MPI_Status *st, MPI_Datatype dt)
-{
-    MPI_Count n = ucmpi_dt_elements_in(dt, st->ucmpi_count);
-    return n < 0 ? MPI_UNDEFINED : n;
-}
-
 /* MPI_Get_count and (elements) MPI_Get_elements, into an int (icount:
  * MPI_UNDEFINED past INT_MAX) or an MPI_Count (count). */
 static inline __attribute__((always_inline)) int
@@ -174,8 +168,10 @@ status_count(const char *name, const MPI_Status *status, MPI_Datatype datatype,
     int rc = check_status(status, datatype, out);
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Count c = elements ? elements_of(status, datatype)
+    MPI_Count c = elements ? ucmpi_dt_elements_in(datatype, status->ucmpi_count)
                            : count_of(status, datatype);
+    if (c < 0)   /* not a whole number of elements */
+        c = MPI_UNDEFINED;
     if (icount != NULL)
         *icount = c > INT_MAX ? MPI_UNDEFINED : (int)c;
     else

@@ -142,47 +142,41 @@ static ssize_t sieve_read(const ucmpi_file_t *f, char *mem, MPI_Offset pos,
 static int view_move(ucmpi_file_t *f, int dir, char *mem, MPI_Offset pos,
                      MPI_Offset len, MPI_Offset *moved, int *err)
 {
-    MPI_Offset done = 0, first, end, want;
+    MPI_Offset done = 0, first, end, want, contig, off;
+    int cls = MPI_SUCCESS;
     while (done < len) {
+        ssize_t got;
+        size_t n;
         if (dir == UCMPI_IO_READ && !f->dense &&
             (want = sieve_plan(f, pos + done, len - done, &first, &end))) {
-            ssize_t got = sieve_read(f, mem + done, pos + done, want, first,
-                                     end);
-            if (got < 0) {
-                *err = errno;
-                *moved = done;
-                return ucmpi_io_errno_class(errno);
-            }
-            done += got;
-            if (got < want)
+            n = (size_t)want;
+            got = sieve_read(f, mem + done, pos + done, want, first, end);
+        } else {
+            off = ucmpi_file_view_map(f, pos + done, &contig);
+            n = (size_t)(contig < len - done ? contig : len - done);
+            if (n == 0) {   /* the view holds no data (empty filetype) */
+                *err = EINVAL;
+                cls = dir == UCMPI_IO_READ ? MPI_SUCCESS : MPI_ERR_IO;
                 break;
-            continue;
+            }
+            got = move(f->fd, dir, mem + done, n, (off_t)off);
         }
-        MPI_Offset contig, off = ucmpi_file_view_map(f, pos + done, &contig);
-        size_t n = (size_t)(contig < len - done ? contig : len - done);
-        if (n == 0) {   /* the view holds no data (empty filetype) */
-            *err = EINVAL;
-            *moved = done;
-            return dir == UCMPI_IO_READ ? MPI_SUCCESS : MPI_ERR_IO;
-        }
-        ssize_t got = move(f->fd, dir, mem + done, n, (off_t)off);
         if (got < 0) {
             *err = errno;
-            *moved = done;
-            return ucmpi_io_errno_class(errno);
+            cls = ucmpi_io_errno_class(errno);
+            break;
         }
         done += got;
-        if ((size_t)got < n) {
+        if ((size_t)got < n) {   /* end of file; a short write is a full disk */
             if (dir == UCMPI_IO_WRITE) {
                 *err = ENOSPC;
-                *moved = done;
-                return MPI_ERR_NO_SPACE;
+                cls = MPI_ERR_NO_SPACE;
             }
             break;
         }
     }
     *moved = done;
-    return MPI_SUCCESS;
+    return cls;
 }
 
 int ucmpi_file_xfer(ucmpi_file_t *f, int dir, MPI_Offset offset, void *buf,

@@ -22,10 +22,21 @@ static int update(ucmpi_file_t *f, MPI_Offset val, MPI_Op op,
     return rc == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_INTERN;
 }
 
+/* Rank 0 sets the pointer to val; the barrier: set before anyone uses it. */
+static int set_pointer(ucmpi_file_t *f, MPI_Offset val)
+{
+    int rank, rc = MPI_SUCCESS;
+    MPI_Offset old;
+    PMPI_Comm_rank(f->comm, &rank);
+    if (rank == 0)
+        rc = update(f, val, MPI_REPLACE, &old);
+    PMPI_Barrier(f->comm);
+    return rc;
+}
+
 int ucmpi_file_shared_init(ucmpi_file_t *f, MPI_Offset start)
 {
     int rank, rc;
-    MPI_Offset old;
     PMPI_Comm_rank(f->comm, &rank);
     rc = PMPI_Win_allocate(rank == 0 ? (MPI_Aint)sizeof(long long) : 0,
                            sizeof(long long), MPI_INFO_NULL, f->comm,
@@ -36,10 +47,7 @@ int ucmpi_file_shared_init(ucmpi_file_t *f, MPI_Offset start)
     }
     /* one epoch for the file's life */
     PMPI_Win_lock_all(MPI_MODE_NOCHECK, f->shfp_win);
-    if (rank == 0)
-        rc = update(f, start, MPI_REPLACE, &old);
-    PMPI_Barrier(f->comm);   /* set before anyone uses it */
-    return rc;
+    return set_pointer(f, start);
 }
 
 void ucmpi_file_shared_fini(ucmpi_file_t *f)
@@ -53,14 +61,8 @@ void ucmpi_file_shared_fini(ucmpi_file_t *f)
 
 int ucmpi_file_shared_reset(ucmpi_file_t *f)
 {
-    int rank, rc = MPI_SUCCESS;
-    MPI_Offset old;
-    PMPI_Comm_rank(f->comm, &rank);
     PMPI_Barrier(f->comm);   /* earlier accesses first, as in seek_shared */
-    if (rank == 0)
-        rc = update(f, 0, MPI_REPLACE, &old);
-    PMPI_Barrier(f->comm);
-    return rc;
+    return set_pointer(f, 0);
 }
 
 int ucmpi_file_shared_claim(ucmpi_file_t *f, MPI_Offset n, MPI_Offset *start)

@@ -12,13 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Rank 0's errno (0: success), known to every process afterwards. */
-static int rank0_errno(ucmpi_file_t *f, int err)
-{
-    PMPI_Bcast(&err, 1, MPI_INT, 0, f->comm);
-    return err;
-}
-
 static int file_size(ucmpi_file_t *f, MPI_Offset *size, int *err)
 {
     struct stat sb;
@@ -69,7 +62,7 @@ static int resize(MPI_File fh, MPI_Offset size, bool grow)
         if (err == EOPNOTSUPP || err == EINVAL)
             err = ftruncate(fh->fd, (off_t)size) == 0 ? 0 : errno;
     }
-    err = rank0_errno(fh, err);
+    PMPI_Bcast(&err, 1, MPI_INT, 0, fh->comm);   /* rank 0's errno, to all */
     if (err != 0)
         return ucmpi_err_file(fh, ucmpi_io_errno_class(err), fn,
                               "\"%s\" to %lld bytes: %s", fh->filename, size,

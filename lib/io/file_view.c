@@ -90,11 +90,6 @@ MPI_Offset ucmpi_file_view_map(const ucmpi_file_t *f, MPI_Offset pos,
     return f->disp + k * f->ft_extent + f->runs[lo].off + in;
 }
 
-static bool is_native(const char *datarep)
-{
-    return strcmp(datarep, "native") == 0 || strcmp(datarep, "internal") == 0;
-}
-
 bool ucmpi_io_ext32_same(MPI_Datatype dt)
 {
     MPI_Count sz;
@@ -158,13 +153,13 @@ static int view_args(ucmpi_file_t *f, MPI_Offset disp, MPI_Datatype etype,
         return *why = "\"external32\" is supported for types whose "
                       "external32 size is their native size only",
                MPI_ERR_UNSUPPORTED_DATAREP;
-    if (!is_native(datarep) && strcmp(datarep, "external32") != 0)
+    if (strcmp(datarep, "native") != 0 && strcmp(datarep, "internal") != 0 &&
+        strcmp(datarep, "external32") != 0)
         return *why = "only the \"native\" and \"external32\" data "
                       "representations are supported",
                MPI_ERR_UNSUPPORTED_DATAREP;
     return MPI_SUCCESS;
 }
-
 
 #pragma weak MPI_File_set_view = PMPI_File_set_view
 int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
