@@ -52,7 +52,7 @@ static int recv_bytes(const ucmpi_cc_t *cc, void *buf, size_t n, int from)
                       cc->comm, cc->sub, MPI_STATUS_IGNORE);
 }
 
-int ucmpi_cc_bcast(const ucmpi_cc_t *cc, void *buf, size_t bytes, int root)
+static int bcast(const ucmpi_cc_t *cc, void *buf, size_t bytes, int root)
 {
     int n = cc->size, vr = (cc->rank - root + n) % n, mask = 1, rc;
 
@@ -95,7 +95,7 @@ static int allreduce(const ucmpi_cc_t *cc, void *buf, size_t bytes,
         }
     }
     free(tmp);
-    return rc != MPI_SUCCESS ? rc : ucmpi_cc_bcast(cc, buf, bytes, 0);
+    return rc != MPI_SUCCESS ? rc : bcast(cc, buf, bytes, 0);
 }
 
 static void band(void *acc, const void *in, size_t bytes)
@@ -114,12 +114,26 @@ static void isum(void *acc, const void *in, size_t bytes)
         a[i] += b[i];
 }
 
+/* Send sbuf to and receive rbuf from `to` on comm's sub-context with tag
+ * (both posted before waiting: no deadlock). */
+static int sendrecv(ucmpi_comm_t *comm, int sub, int tag, const void *sbuf,
+                    size_t sbytes, void *rbuf, size_t rbytes, int to)
+{
+    ucmpi_request_t *sreq, *rreq;
+    int rc1 = ucmpi_irecv(rbuf, (MPI_Count)rbytes, MPI_BYTE, to, tag, comm,
+                          sub, &rreq);
+    int rc2 = ucmpi_isend(sbuf, (MPI_Count)sbytes, MPI_BYTE, to, tag, comm,
+                          sub, UCMPI_SEND_STANDARD, &sreq);
+    int rc = wait_keep_first(sreq, rc1 != MPI_SUCCESS ? rc1 : rc2);
+    return wait_keep_first(rreq, rc);
+}
+
 /* Exchange with participant `with`: both posted before waiting. */
 static int swap_bytes(const ucmpi_cc_t *cc, const void *sbuf, void *rbuf,
                       size_t n, int with)
 {
-    return ucmpi_cc_sendrecv(cc->comm, cc->sub, cc->tag, sbuf, n, rbuf, n,
-                             peer(cc, with));
+    return sendrecv(cc->comm, cc->sub, cc->tag, sbuf, n, rbuf, n,
+                    peer(cc, with));
 }
 
 /* Takes from `from` (a whole working buffer) the AND of its mask and the
@@ -265,16 +279,12 @@ int ucmpi_cc_allgather(const ucmpi_cc_t *cc, const void *in, void *out,
     return ucmpi_cc_allgather_band(cc, in, out, bytes, NULL, 0);
 }
 
-/* Leaders' exchange: send sbuf to and receive rbuf from `to` on comm's
- * sub-context with tag (both posted before waiting: no deadlock). */
-int ucmpi_cc_sendrecv(ucmpi_comm_t *comm, int sub, int tag, const void *sbuf,
-                      size_t sbytes, void *rbuf, size_t rbytes, int to)
+int ucmpi_cc_swap_bcast(const ucmpi_cc_t *cc, const ucmpi_cc_link_t *l,
+                        const void *sbuf, size_t sbytes, void *rbuf,
+                        size_t rbytes)
 {
-    ucmpi_request_t *sreq, *rreq;
-    int rc1 = ucmpi_irecv(rbuf, (MPI_Count)rbytes, MPI_BYTE, to, tag, comm,
-                          sub, &rreq);
-    int rc2 = ucmpi_isend(sbuf, (MPI_Count)sbytes, MPI_BYTE, to, tag, comm,
-                          sub, UCMPI_SEND_STANDARD, &sreq);
-    int rc = wait_keep_first(sreq, rc1 != MPI_SUCCESS ? rc1 : rc2);
-    return wait_keep_first(rreq, rc);
+    int rc = cc->rank != l->leader ? MPI_SUCCESS
+             : sendrecv(l->comm, l->sub, l->tag, sbuf, sbytes, rbuf, rbytes,
+                        l->to);
+    return rc != MPI_SUCCESS ? rc : bcast(cc, rbuf, rbytes, l->leader);
 }

@@ -340,21 +340,15 @@ static int create_inter(ucmpi_comm_t *c, ucmpi_group_t *group,
     if (lt == NULL)
         return MPI_ERR_NO_MEM;
     ucmpi_cc_init(&cc, c->local_comm);
-    rc = c->rank == 0 ? ucmpi_cc_sendrecv(c, UCMPI_CTX_COLL, tag,
-                                          &group->size, sizeof(int), &rsize,
-                                          sizeof(int), 0)
-                      : MPI_SUCCESS;
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_cc_bcast(&cc, &rsize, sizeof(int), 0);
+    ucmpi_cc_link_t l = {c, UCMPI_CTX_COLL, tag, 0, 0};
+    rc = ucmpi_cc_swap_bcast(&cc, &l, &group->size, sizeof(int), &rsize,
+                             sizeof(int));
     if (rc == MPI_SUCCESS &&
         (rt = malloc((rsize ? rsize : 1) * sizeof(int))) == NULL)
         rc = MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS && c->rank == 0)
-        rc = ucmpi_cc_sendrecv(c, UCMPI_CTX_COLL, tag, lt,
-                               group->size * sizeof(int), rt,
-                               rsize * sizeof(int), 0);
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_cc_bcast(&cc, rt, rsize * sizeof(int), 0);
+        rc = ucmpi_cc_swap_bcast(&cc, &l, lt, group->size * sizeof(int), rt,
+                                 rsize * sizeof(int));
     if (rc == MPI_SUCCESS)
         rc = ucmpi_ctx_agree_inter(c, 2, ids, &dummy, &dummy, 0);
     free(lt);
@@ -534,12 +528,10 @@ static int split_inter(ucmpi_comm_t *c, int color, int key,
     ucmpi_cc_init(&cc, c->local_comm);
     int tag = ucmpi_comm_next_coll_tag(c);
     rc = ucmpi_cc_allgather(&cc, mine, all, sizeof(mine));
-    if (rc == MPI_SUCCESS && c->rank == 0)
-        rc = ucmpi_cc_sendrecv(c, UCMPI_CTX_COLL, tag, all,
-                               2 * sizeof(int) * c->size, rall,
-                               2 * sizeof(int) * c->remote_size, 0);
+    ucmpi_cc_link_t l = {c, UCMPI_CTX_COLL, tag, 0, 0};
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_cc_bcast(&cc, rall, 2 * sizeof(int) * c->remote_size, 0);
+        rc = ucmpi_cc_swap_bcast(&cc, &l, all, 2 * sizeof(int) * c->size,
+                                 rall, 2 * sizeof(int) * c->remote_size);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_ctx_agree_inter(c, 2, ids, &dummy, &dummy, 0);
     if (rc != MPI_SUCCESS)

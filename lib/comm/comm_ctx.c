@@ -242,35 +242,6 @@ static int end_round(agree_op_t *op, const uint64_t *buf, int n,
     return rc;
 }
 
-/* Rounds driven by the caller (MPI_Intercomm_create's own exchange). */
-ucmpi_ctx_op_t *ucmpi_ctx_op_begin(uint64_t key)
-{
-    agree_op_t *op = calloc(1, sizeof(*op));
-    if (op != NULL) {
-        op->key = key;
-        op->blocking = 1;
-        pending_add(op);
-    }
-    return op;
-}
-
-void ucmpi_ctx_op_fill(ucmpi_ctx_op_t *op, uint64_t *buf)
-{
-    fill_round(op, buf);
-}
-
-int ucmpi_ctx_op_end(ucmpi_ctx_op_t *op, const uint64_t *buf, int n,
-                     uint32_t *ids)
-{
-    return end_round(op, buf, n, ids);
-}
-
-void ucmpi_ctx_op_finish(ucmpi_ctx_op_t *op)
-{
-    pending_remove(op);
-    free(op);
-}
-
 /* A lone participant (MPI_COMM_SELF, groups of one) needs no round: it
  * takes free ids that the round in flight here, if any, did not offer
  * (the reserve), so the two cannot collide.  Waiting for the lock instead deadlocked: the
@@ -331,28 +302,37 @@ int ucmpi_ctx_agree_gather(const ucmpi_cc_t *cc, int n, uint32_t *ids,
 int ucmpi_ctx_agree_inter(ucmpi_comm_t *inter, int n, uint32_t *ids,
                           const int *x, int *rx, int nx)
 {
+    ucmpi_cc_t cc;
+    int tag = ucmpi_comm_next_coll_tag(inter);
+    ucmpi_cc_link_t l = {inter, UCMPI_CTX_COLL, tag, 0, 0};
+
+    ucmpi_cc_init(&cc, inter->local_comm);
+    return ucmpi_ctx_agree_link(&cc, &l, ((uint64_t)inter->ctx << 32) |
+                                (uint32_t)tag, n, ids, x, rx, nx);
+}
+
+int ucmpi_ctx_agree_link(const ucmpi_cc_t *cc, const ucmpi_cc_link_t *l,
+                         uint64_t key, int n, uint32_t *ids, const int *x,
+                         int *rx, int nx)
+{
     struct {
         uint64_t mask[ROUND_WORDS];
         int extra[UCMPI_CTX_MAX_EXTRA];
     } mine, theirs;
-    ucmpi_cc_t cc;
-    int tag = ucmpi_comm_next_coll_tag(inter), rc;
-    agree_op_t op = {.key = ((uint64_t)inter->ctx << 32) | (uint32_t)tag,
-                     .blocking = 1};
+    /* only the extras in use travel */
+    size_t bytes = sizeof(mine.mask) + nx * sizeof(int);
+    agree_op_t op = {.key = key, .blocking = 1};
+    int rc;
 
-    ucmpi_cc_init(&cc, inter->local_comm);
     pending_add(&op);
     do {
         memset(&mine, 0, sizeof(mine));
         fill_round(&op, mine.mask);
-        rc = ucmpi_cc_allreduce_band(&cc, mine.mask, ROUND_WORDS);
-        if (rc == MPI_SUCCESS && inter->rank == 0) {
+        rc = ucmpi_cc_allreduce_band(cc, mine.mask, ROUND_WORDS);
+        if (rc == MPI_SUCCESS) {
             memcpy(mine.extra, x, nx * sizeof(int));
-            rc = ucmpi_cc_sendrecv(inter, UCMPI_CTX_COLL, tag, &mine,
-                                   sizeof(mine), &theirs, sizeof(theirs), 0);
+            rc = ucmpi_cc_swap_bcast(cc, l, &mine, bytes, &theirs, bytes);
         }
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_cc_bcast(&cc, &theirs, sizeof(theirs), 0);
         if (rc != MPI_SUCCESS)
             break;
         for (int w = 0; w < ROUND_WORDS; w++)

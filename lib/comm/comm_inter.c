@@ -12,67 +12,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Context ids: rounds of (local AND, leaders' swap over peer_comm, local
- * broadcast) until every participant offered its real mask. */
-static int agree_ids(ucmpi_comm_t *local, int leader, ucmpi_comm_t *peer,
-                     int remote_leader, int tag, const ucmpi_cc_t *cc,
-                     uint32_t ids[2])
-{
-    uint64_t mine[UCMPI_CTX_ROUND_WORDS], theirs[UCMPI_CTX_ROUND_WORDS];
-    ucmpi_ctx_op_t *op = ucmpi_ctx_op_begin(((uint64_t)local->ctx << 32) |
-                                            (uint32_t)cc->tag);
-    int rc;
-    if (op == NULL)
-        return MPI_ERR_NO_MEM;
-    do {
-        ucmpi_ctx_op_fill(op, mine);
-        rc = ucmpi_cc_allreduce_band(cc, mine, UCMPI_CTX_ROUND_WORDS);
-        if (rc == MPI_SUCCESS && local->rank == leader)
-            rc = ucmpi_cc_sendrecv(peer, UCMPI_CTX_AUX, tag, mine,
-                                   sizeof(mine), theirs, sizeof(theirs),
-                                   remote_leader);
-        if (rc == MPI_SUCCESS)
-            rc = ucmpi_cc_bcast(cc, theirs, sizeof(theirs), leader);
-        if (rc != MPI_SUCCESS)
-            break;
-        for (int w = 0; w < UCMPI_CTX_ROUND_WORDS; w++)
-            mine[w] &= theirs[w];
-        rc = ucmpi_ctx_op_end(op, mine, 2, ids);
-        if (rc == MPI_ERR_PENDING)
-            ucmpi_progress();
-    } while (rc == MPI_ERR_PENDING);
-    ucmpi_ctx_op_finish(op);
-    return rc;
-}
-
 /* The leaders swap their groups (world ranks); everyone learns the
  * remote one.  *rranks is malloc'd. */
-static int swap_groups(ucmpi_comm_t *local, int leader, ucmpi_comm_t *peer,
-                       int remote_leader, int tag, const ucmpi_cc_t *cc,
-                       int *rsize, int **rranks)
+static int swap_groups(ucmpi_comm_t *local, const ucmpi_cc_link_t *l,
+                       const ucmpi_cc_t *cc, int *rsize, int **rranks)
 {
     int rc = MPI_SUCCESS, lsize = local->size;
     int *lranks = NULL;
     *rranks = NULL;
-    if (local->rank == leader) {
-        lranks = ucmpi_group_to_table(local->group);
-        rc = lranks ? ucmpi_cc_sendrecv(peer, UCMPI_CTX_AUX, tag, &lsize,
-                                        sizeof(int), rsize, sizeof(int),
-                                        remote_leader)
-                    : MPI_ERR_NO_MEM;
-    }
+    if (local->rank == l->leader &&
+        (lranks = ucmpi_group_to_table(local->group)) == NULL)
+        rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_cc_bcast(cc, rsize, sizeof(int), leader);
+        rc = ucmpi_cc_swap_bcast(cc, l, &lsize, sizeof(int), rsize,
+                                 sizeof(int));
     if (rc == MPI_SUCCESS && *rsize <= 0)
         rc = MPI_ERR_INTERN;
     if (rc == MPI_SUCCESS && (*rranks = malloc(*rsize * sizeof(int))) == NULL)
         rc = MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS && local->rank == leader)
-        rc = ucmpi_cc_sendrecv(peer, UCMPI_CTX_AUX, tag, lranks,
-                               lsize * sizeof(int), *rranks,
-                               *rsize * sizeof(int), remote_leader);
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_cc_bcast(cc, *rranks, *rsize * sizeof(int), leader);
+        rc = ucmpi_cc_swap_bcast(cc, l, lranks, lsize * sizeof(int), *rranks,
+                                 *rsize * sizeof(int));
     free(lranks);
     if (rc != MPI_SUCCESS) {
         free(*rranks);
@@ -128,13 +88,15 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
     uint32_t ids[2];
 
     ucmpi_cc_init(&cc, local_comm);
-    rc = swap_groups(local_comm, local_leader, peer_comm, remote_leader, tag,
-                     &cc, &rsize, &rranks);
+    ucmpi_cc_link_t l = {peer_comm, UCMPI_CTX_AUX, tag, local_leader,
+                         remote_leader};
+    rc = swap_groups(local_comm, &l, &cc, &rsize, &rranks);
     if (rc != MPI_SUCCESS)
         return ucmpi_err_comm(local_comm, rc, fn,
                               "exchange between the leaders failed");
-    rc = agree_ids(local_comm, local_leader, peer_comm, remote_leader, tag,
-                   &cc, ids);
+    /* rounds over peer_comm until every participant offered its real mask */
+    rc = ucmpi_ctx_agree_link(&cc, &l, ((uint64_t)local_comm->ctx << 32) |
+                              (uint32_t)cc.tag, 2, ids, &rsize, &rsize, 0);
     if (rc != MPI_SUCCESS) {
         free(rranks);
         return ucmpi_err_comm(local_comm, rc, fn,

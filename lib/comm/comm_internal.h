@@ -41,12 +41,9 @@ ucmpi_group_t *ucmpi_group_range_incl(const ucmpi_group_t *g, int n,
                                       int ranges[][3]);
 ucmpi_group_t *ucmpi_group_range_excl(const ucmpi_group_t *g, int n,
                                       int ranges[][3]);
-ucmpi_group_t *ucmpi_group_union(const ucmpi_group_t *a,
-                                 const ucmpi_group_t *b);
-ucmpi_group_t *ucmpi_group_intersection(const ucmpi_group_t *a,
-                                        const ucmpi_group_t *b);
-ucmpi_group_t *ucmpi_group_difference(const ucmpi_group_t *a,
-                                      const ucmpi_group_t *b);
+enum { UCMPI_GROUP_UNION, UCMPI_GROUP_INTERSECTION, UCMPI_GROUP_DIFFERENCE };
+ucmpi_group_t *ucmpi_group_combine(const ucmpi_group_t *a,
+                                   const ucmpi_group_t *b, int op);
 int ucmpi_group_translate(const ucmpi_group_t *a, int n, const int *ranks_a,
                           const ucmpi_group_t *b, int *ranks_b);
 int ucmpi_group_compare(const ucmpi_group_t *a, const ucmpi_group_t *b);
@@ -64,7 +61,6 @@ typedef struct {
 /* Whole intracomm (or an intercomm's local comm) on UCMPI_CTX_COLL with a
  * fresh collective tag: every member must call it in the same order. */
 void ucmpi_cc_init(ucmpi_cc_t *cc, ucmpi_comm_t *comm);
-int ucmpi_cc_bcast(const ucmpi_cc_t *cc, void *buf, size_t bytes, int root);
 int ucmpi_cc_allgather(const ucmpi_cc_t *cc, const void *in, void *out,
                        size_t bytes);
 int ucmpi_cc_allreduce_band(const ucmpi_cc_t *cc, uint64_t *mask, int words);
@@ -79,8 +75,17 @@ int ucmpi_cc_barrier(const ucmpi_cc_t *cc);
  * directly: a failed peer loses only its own block. */
 int ucmpi_cc_allgather_direct(const ucmpi_cc_t *cc, const void *mine,
                               void *all, size_t len);
-int ucmpi_cc_sendrecv(ucmpi_comm_t *comm, int sub, int tag, const void *sbuf,
-                      size_t sbytes, void *rbuf, size_t rbytes, int to);
+/* The leaders' link of a two-group exchange: participant `leader` of the
+ * local channel swaps with rank `to` of comm on sub-context sub and tag. */
+typedef struct {
+    ucmpi_comm_t *comm;
+    int sub, tag, leader, to;
+} ucmpi_cc_link_t;
+/* The leader swaps sbuf for rbuf over the link, then cc broadcasts rbuf
+ * from the leader: every member gets the other group's data. */
+int ucmpi_cc_swap_bcast(const ucmpi_cc_t *cc, const ucmpi_cc_link_t *l,
+                        const void *sbuf, size_t sbytes, void *rbuf,
+                        size_t rbytes);
 
 /* ---- context ids (comm_ctx.c) ---- */
 #define UCMPI_CTX_IDS 4096    /* < 2^16: the tag keeps 18 bits for ctx*4+sub */
@@ -93,23 +98,12 @@ int ucmpi_ctx_agree(const ucmpi_cc_t *cc, int n, uint32_t *ids);
  * first round (MPI_Comm_split's colours and keys: one pass, not two). */
 int ucmpi_ctx_agree_gather(const ucmpi_cc_t *cc, int n, uint32_t *ids,
                            const void *in, void *out, size_t bytes);
-/* Same over both groups of an intercomm; exchanges nx (<= 4) extra ints
- * between the groups (x: this group's, the same on all members). */
-/* Caller-driven rounds: fill a buffer of UCMPI_CTX_ROUND_WORDS (free mask,
- * an all-real flag word and the stamp word), AND it over all participants,
- * then end: MPI_SUCCESS (ids reserved), MPI_ERR_PENDING (run another
- * round) or an error. */
+/* A round's buffer: free mask, an all-real flag word and the stamp word. */
 #define UCMPI_CTX_ROUND_WORDS (UCMPI_CTX_WORDS + 2)
 /* The stamp of the communicator that took id (the same on all its
  * members, never the same twice for one id on a process): tells its
  * messages from those of an earlier communicator with that id. */
 uint64_t ucmpi_ctx_stamp(uint32_t id);
-typedef struct agree_op ucmpi_ctx_op_t;
-ucmpi_ctx_op_t *ucmpi_ctx_op_begin(uint64_t key);
-void ucmpi_ctx_op_fill(ucmpi_ctx_op_t *op, uint64_t *buf);
-int ucmpi_ctx_op_end(ucmpi_ctx_op_t *op, const uint64_t *buf, int n,
-                     uint32_t *ids);
-void ucmpi_ctx_op_finish(ucmpi_ctx_op_t *op);
 /* Nonblocking agreement over comm c (both groups of an intercomm):
  * complete(rc, ids, arg) runs from the progress engine once the ids are
  * agreed and reserved. */
@@ -117,8 +111,15 @@ int ucmpi_ctx_agree_nb(ucmpi_comm_t *c, int n,
                        void (*complete)(int rc, const uint32_t *ids,
                                         void *arg),
                        void *arg);
+/* Same over both groups of an intercomm; exchanges nx (<= 4) extra ints
+ * between the groups (x: this group's, the same on all members). */
 int ucmpi_ctx_agree_inter(ucmpi_comm_t *inter, int n, uint32_t *ids,
                           const int *x, int *rx, int nx);
+/* The same with the leaders' link given (MPI_Intercomm_create's peer_comm)
+ * and key naming the agreement. */
+int ucmpi_ctx_agree_link(const ucmpi_cc_t *cc, const ucmpi_cc_link_t *l,
+                         uint64_t key, int n, uint32_t *ids, const int *x,
+                         int *rx, int nx);
 
 /* ---- communicator construction (comm_create.c) ---- */
 /* New communicator owning one reference to each group (remote NULL for an

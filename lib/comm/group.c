@@ -158,18 +158,17 @@ ucmpi_group_t *ucmpi_group_incl(const ucmpi_group_t *g, int n,
     return ucmpi_group_from_table(t, n);
 }
 
-/* Members of g whose flag is `keep`, in g's order. */
-static ucmpi_group_t *select_flagged(const ucmpi_group_t *g,
-                                     const char *flag, char keep)
+/* Members of g whose flag is `keep`, in g's order; frees flag. */
+static ucmpi_group_t *select_flagged(const ucmpi_group_t *g, char *flag,
+                                     char keep)
 {
     int n = 0;
     int *t = malloc((g->size ? g->size : 1) * sizeof(int));
-    if (t == NULL)
-        return NULL;
-    for (int i = 0; i < g->size; i++)
+    for (int i = 0; t != NULL && i < g->size; i++)
         if (flag[i] == keep)
             t[n++] = ucmpi_group_world(g, i);
-    return ucmpi_group_from_table(t, n);
+    free(flag);
+    return t == NULL ? NULL : ucmpi_group_from_table(t, n);
 }
 
 ucmpi_group_t *ucmpi_group_excl(const ucmpi_group_t *g, int n,
@@ -180,9 +179,7 @@ ucmpi_group_t *ucmpi_group_excl(const ucmpi_group_t *g, int n,
         return NULL;
     for (int i = 0; i < n; i++)
         flag[ranks[i]] = 1;
-    ucmpi_group_t *r = select_flagged(g, flag, 0);
-    free(flag);
-    return r;
+    return select_flagged(g, flag, 0);
 }
 
 /* Number of ranks of range (first, last, stride); stride != 0. */
@@ -234,9 +231,7 @@ ucmpi_group_t *ucmpi_group_range_excl(const ucmpi_group_t *g, int n,
         for (int j = 0; j < cnt; j++)
             flag[ranges[i][0] + j * ranges[i][2]] = 1;
     }
-    ucmpi_group_t *r = select_flagged(g, flag, 0);
-    free(flag);
-    return r;
+    return select_flagged(g, flag, 0);
 }
 
 /* flag[i] = 1 when member i of a is also in b. */
@@ -255,37 +250,20 @@ static char *membership(const ucmpi_group_t *a, const ucmpi_group_t *b)
     return flag;
 }
 
-ucmpi_group_t *ucmpi_group_intersection(const ucmpi_group_t *a,
-                                        const ucmpi_group_t *b)
+/* a's members that are (intersection) or are not (difference) in b, or
+ * the union: a's members, then b's that are not in a. */
+ucmpi_group_t *ucmpi_group_combine(const ucmpi_group_t *a,
+                                   const ucmpi_group_t *b, int op)
 {
-    char *flag = membership(a, b);
+    char *flag = op == UCMPI_GROUP_UNION ? membership(b, a) : membership(a, b);
     if (flag == NULL)
         return NULL;
-    ucmpi_group_t *r = select_flagged(a, flag, 1);
-    free(flag);
-    return r;
-}
-
-ucmpi_group_t *ucmpi_group_difference(const ucmpi_group_t *a,
-                                      const ucmpi_group_t *b)
-{
-    char *flag = membership(a, b);
-    if (flag == NULL)
-        return NULL;
-    ucmpi_group_t *r = select_flagged(a, flag, 0);
-    free(flag);
-    return r;
-}
-
-ucmpi_group_t *ucmpi_group_union(const ucmpi_group_t *a,
-                                 const ucmpi_group_t *b)
-{
-    char *flag = membership(b, a);
+    if (op != UCMPI_GROUP_UNION)
+        return select_flagged(a, flag, op == UCMPI_GROUP_INTERSECTION);
     size_t n = (size_t)a->size + b->size;
     int *t = malloc((n ? n : 1) * sizeof(int));
-    if (flag == NULL || t == NULL) {
+    if (t == NULL) {
         free(flag);
-        free(t);
         return NULL;
     }
     int k = 0;

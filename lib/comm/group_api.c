@@ -227,22 +227,20 @@ int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3],
 
 /* union, intersection and difference */
 static int combine(const char *name, MPI_Group g1, MPI_Group g2,
-                   MPI_Group *newgroup,
-                   ucmpi_group_t *(*f)(const ucmpi_group_t *,
-                                       const ucmpi_group_t *))
+                   MPI_Group *newgroup, int op)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = enter(g1, g2);
     if (rc == MPI_SUCCESS)
         rc = out_null(newgroup, "newgroup");
-    return rc ? rc : give(f(g1, g2), g1, newgroup);
+    return rc ? rc : give(ucmpi_group_combine(g1, g2, op), g1, newgroup);
 }
 
 #pragma weak MPI_Group_union = PMPI_Group_union
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
     return combine("MPI_Group_union", group1, group2, newgroup,
-                   ucmpi_group_union);
+                   UCMPI_GROUP_UNION);
 }
 
 #pragma weak MPI_Group_intersection = PMPI_Group_intersection
@@ -250,7 +248,7 @@ int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2,
                             MPI_Group *newgroup)
 {
     return combine("MPI_Group_intersection", group1, group2, newgroup,
-                   ucmpi_group_intersection);
+                   UCMPI_GROUP_INTERSECTION);
 }
 
 #pragma weak MPI_Group_difference = PMPI_Group_difference
@@ -258,7 +256,7 @@ int PMPI_Group_difference(MPI_Group group1, MPI_Group group2,
                           MPI_Group *newgroup)
 {
     return combine("MPI_Group_difference", group1, group2, newgroup,
-                   ucmpi_group_difference);
+                   UCMPI_GROUP_DIFFERENCE);
 }
 
 #pragma weak MPI_Group_translate_ranks = PMPI_Group_translate_ranks

@@ -40,11 +40,11 @@ int ucmpi_errhandler_create(int obj_kind, void (*fn)(void),
                                            : ucmpi_check_initialized(name);
     if (rc != MPI_SUCCESS)
         return rc;
-    if ((fn == NULL || eh == NULL) && !ucmpi_global.active)
-        return early_arg_error(name, "function or errhandler is NULL");
     if (fn == NULL || eh == NULL)
-        return ucmpi_error(err_kind, err_obj, MPI_ERR_ARG, name,
-                           "function or errhandler is NULL");
+        return !ucmpi_global.active
+                   ? early_arg_error(name, "function or errhandler is NULL")
+                   : ucmpi_error(err_kind, err_obj, MPI_ERR_ARG, name,
+                                 "function or errhandler is NULL");
     ucmpi_errhandler_t *h = calloc(1, sizeof(*h));
     if (h == NULL)
         return ucmpi_error(err_kind, err_obj, MPI_ERR_NO_MEM, name,
@@ -79,14 +79,13 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
 #pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
-    if (!ucmpi_global.active &&
-        (errhandler == NULL || !eh_valid(*errhandler)))
-        return early_arg_error("MPI_Errhandler_free",
-                               "errhandler is null or freed");
+    const char *fn = "MPI_Errhandler_free";
+    const char *why = "errhandler is null or freed";
     if (errhandler == NULL || !eh_valid(*errhandler))
-        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG,
-                           "MPI_Errhandler_free",
-                           "errhandler is null or freed");
+        return !ucmpi_global.active
+                   ? early_arg_error(fn, why)
+                   : ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn, "%s",
+                                 why);
     /* Objects using it keep their own reference. */
     ucmpi_errhandler_release(*errhandler);
     *errhandler = MPI_ERRHANDLER_NULL;

@@ -89,19 +89,11 @@ int PMPI_T_finalize(void)
 }
 
 /* No variable uses an enumeration, so no MPI_T_enum handle is valid. */
-#pragma weak MPI_T_enum_get_info = PMPI_T_enum_get_info
-int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name,
-                         int *name_len)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
-}
+UCMPI_MPIT_STUB(T_enum_get_info, MPI_T_ERR_INVALID_HANDLE, MPI_T_enum enumtype,
+                int *num, char *name, int *name_len)
 
-#pragma weak MPI_T_enum_get_item = PMPI_T_enum_get_item
-int PMPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value,
-                         char *name, int *name_len)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
-}
+UCMPI_MPIT_STUB(T_enum_get_item, MPI_T_ERR_INVALID_HANDLE, MPI_T_enum enumtype,
+                int indx, int *value, char *name, int *name_len)
 
 /* ---- categories ---- */
 
@@ -224,20 +216,13 @@ int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
     return category_members(cat_index, len, indices, 1);
 }
 
+/* No category holds pvars, events or subcategories: one body for all. */
 #pragma weak MPI_T_category_get_pvars = PMPI_T_category_get_pvars
+#pragma weak MPI_T_category_get_events = PMPI_T_category_get_pvars
+#pragma weak PMPI_T_category_get_events = PMPI_T_category_get_pvars
+#pragma weak MPI_T_category_get_categories = PMPI_T_category_get_pvars
+#pragma weak PMPI_T_category_get_categories = PMPI_T_category_get_pvars
 int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
-{
-    return category_members(cat_index, len, indices, 0);
-}
-
-#pragma weak MPI_T_category_get_events = PMPI_T_category_get_events
-int PMPI_T_category_get_events(int cat_index, int len, int indices[])
-{
-    return category_members(cat_index, len, indices, 0);
-}
-
-#pragma weak MPI_T_category_get_categories = PMPI_T_category_get_categories
-int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
 {
     return category_members(cat_index, len, indices, 0);
 }

@@ -14,6 +14,11 @@ int ucmpi_mpit_enter(void);
 int ucmpi_mpit_leave(int rc);
 /* A call on an empty set: `err` once MPI_T is initialised. */
 int ucmpi_mpit_empty(int err);
+/* PMPI_<f>(params) and its MPI_ alias, failing with err: nothing to name. */
+#define UCMPI_MPIT_STR(x) #x
+#define UCMPI_MPIT_STUB(f, err, ...)                                         \
+    _Pragma(UCMPI_MPIT_STR(weak MPI_##f = PMPI_##f))                         \
+    int PMPI_##f(__VA_ARGS__) { return ucmpi_mpit_empty(err); }
 /* A call whose answer is one number: *out = value (out checked). */
 int ucmpi_mpit_count(int *out, int value);
 

@@ -3,44 +3,31 @@
  * nothing, no registration can be allocated and no event instance exists. */
 #include "mpit/mpit.h"
 
+/* No sources, events or pvars (mpit_pvar.c): one counter for all. */
 #pragma weak MPI_T_source_get_num = PMPI_T_source_get_num
+#pragma weak MPI_T_pvar_get_num = PMPI_T_source_get_num
+#pragma weak PMPI_T_pvar_get_num = PMPI_T_source_get_num
+#pragma weak MPI_T_event_get_num = PMPI_T_source_get_num
+#pragma weak PMPI_T_event_get_num = PMPI_T_source_get_num
 int PMPI_T_source_get_num(int *num_sources)
 {
     return ucmpi_mpit_count(num_sources, 0);
 }
 
-#pragma weak MPI_T_source_get_info = PMPI_T_source_get_info
-int PMPI_T_source_get_info(int source_index, char *name, int *name_len,
-                           char *desc, int *desc_len,
-                           MPI_T_source_order *ordering,
-                           MPI_Count *ticks_per_second, MPI_Count *max_ticks,
-                           MPI_Info *info)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_INDEX);
-}
+UCMPI_MPIT_STUB(T_source_get_info, MPI_T_ERR_INVALID_INDEX, int source_index,
+                char *name, int *name_len, char *desc, int *desc_len,
+                MPI_T_source_order *ordering, MPI_Count *ticks_per_second,
+                MPI_Count *max_ticks, MPI_Info *info)
 
-#pragma weak MPI_T_source_get_timestamp = PMPI_T_source_get_timestamp
-int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_INDEX);
-}
+UCMPI_MPIT_STUB(T_source_get_timestamp, MPI_T_ERR_INVALID_INDEX,
+                int source_index, MPI_Count *timestamp)
 
-#pragma weak MPI_T_event_get_num = PMPI_T_event_get_num
-int PMPI_T_event_get_num(int *num_events)
-{
-    return ucmpi_mpit_count(num_events, 0);
-}
-
-#pragma weak MPI_T_event_get_info = PMPI_T_event_get_info
-int PMPI_T_event_get_info(int event_index, char *name, int *name_len,
-                          int *verbosity, MPI_Datatype array_of_datatypes[],
-                          MPI_Aint array_of_displacements[],
-                          int *num_elements, MPI_T_enum *enumtype,
-                          MPI_Info *info, char *desc, int *desc_len,
-                          int *bind)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_INDEX);
-}
+UCMPI_MPIT_STUB(T_event_get_info, MPI_T_ERR_INVALID_INDEX, int event_index,
+                char *name, int *name_len, int *verbosity,
+                MPI_Datatype array_of_datatypes[],
+                MPI_Aint array_of_displacements[], int *num_elements,
+                MPI_T_enum *enumtype, MPI_Info *info, char *desc,
+                int *desc_len, int *bind)
 
 #pragma weak MPI_T_event_get_index = PMPI_T_event_get_index
 int PMPI_T_event_get_index(const char *name, int *event_index)
@@ -50,93 +37,49 @@ int PMPI_T_event_get_index(const char *name, int *event_index)
     return ucmpi_mpit_empty(MPI_T_ERR_INVALID_NAME);
 }
 
-#pragma weak MPI_T_event_handle_alloc = PMPI_T_event_handle_alloc
-int PMPI_T_event_handle_alloc(int event_index, void *obj_handle,
-                              MPI_Info info,
-                              MPI_T_event_registration *event_registration)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_INDEX);
-}
+UCMPI_MPIT_STUB(T_event_handle_alloc, MPI_T_ERR_INVALID_INDEX, int event_index,
+                void *obj_handle, MPI_Info info,
+                MPI_T_event_registration *event_registration)
 
-#pragma weak MPI_T_event_handle_set_info = PMPI_T_event_handle_set_info
-int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration,
-                                 MPI_Info info)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
-}
+UCMPI_MPIT_STUB(T_event_handle_set_info, MPI_T_ERR_INVALID_HANDLE,
+                MPI_T_event_registration event_registration, MPI_Info info)
 
-#pragma weak MPI_T_event_handle_get_info = PMPI_T_event_handle_get_info
-int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration,
-                                 MPI_Info *info_used)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
-}
+UCMPI_MPIT_STUB(T_event_handle_get_info, MPI_T_ERR_INVALID_HANDLE,
+                MPI_T_event_registration event_registration,
+                MPI_Info *info_used)
 
-#pragma weak MPI_T_event_register_callback = PMPI_T_event_register_callback
-int PMPI_T_event_register_callback(
-    MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
-    MPI_Info info, void *user_data, MPI_T_event_cb_function *event_cb_function)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
-}
+UCMPI_MPIT_STUB(T_event_register_callback, MPI_T_ERR_INVALID_HANDLE,
+                MPI_T_event_registration event_registration,
+                MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
+                MPI_T_event_cb_function *event_cb_function)
 
-#pragma weak MPI_T_event_callback_set_info = PMPI_T_event_callback_set_info
-int PMPI_T_event_callback_set_info(
-    MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
-    MPI_Info info)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
-}
+UCMPI_MPIT_STUB(T_event_callback_set_info, MPI_T_ERR_INVALID_HANDLE,
+                MPI_T_event_registration event_registration,
+                MPI_T_cb_safety cb_safety, MPI_Info info)
 
-#pragma weak MPI_T_event_callback_get_info = PMPI_T_event_callback_get_info
-int PMPI_T_event_callback_get_info(
-    MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
-    MPI_Info *info_used)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
-}
+UCMPI_MPIT_STUB(T_event_callback_get_info, MPI_T_ERR_INVALID_HANDLE,
+                MPI_T_event_registration event_registration,
+                MPI_T_cb_safety cb_safety, MPI_Info *info_used)
 
-#pragma weak MPI_T_event_handle_free = PMPI_T_event_handle_free
-int PMPI_T_event_handle_free(MPI_T_event_registration event_registration,
-                             void *user_data,
-                             MPI_T_event_free_cb_function *free_cb_function)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
-}
+UCMPI_MPIT_STUB(T_event_handle_free, MPI_T_ERR_INVALID_HANDLE,
+                MPI_T_event_registration event_registration, void *user_data,
+                MPI_T_event_free_cb_function *free_cb_function)
 
-#pragma weak MPI_T_event_set_dropped_handler = \
-    PMPI_T_event_set_dropped_handler
-int PMPI_T_event_set_dropped_handler(
-    MPI_T_event_registration event_registration,
-    MPI_T_event_dropped_cb_function *dropped_cb_function)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
-}
+UCMPI_MPIT_STUB(T_event_set_dropped_handler, MPI_T_ERR_INVALID_HANDLE,
+                MPI_T_event_registration event_registration,
+                MPI_T_event_dropped_cb_function *dropped_cb_function)
 
 /* Event instances exist only inside callbacks, and none is ever called. */
-#pragma weak MPI_T_event_read = PMPI_T_event_read
-int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index,
-                      void *buffer)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
-}
+UCMPI_MPIT_STUB(T_event_read, MPI_T_ERR_INVALID_HANDLE,
+                MPI_T_event_instance event_instance, int element_index,
+                void *buffer)
 
-#pragma weak MPI_T_event_copy = PMPI_T_event_copy
-int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
-}
+UCMPI_MPIT_STUB(T_event_copy, MPI_T_ERR_INVALID_HANDLE,
+                MPI_T_event_instance event_instance, void *buffer)
 
-#pragma weak MPI_T_event_get_timestamp = PMPI_T_event_get_timestamp
-int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance,
-                               MPI_Count *event_timestamp)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
-}
+UCMPI_MPIT_STUB(T_event_get_timestamp, MPI_T_ERR_INVALID_HANDLE,
+                MPI_T_event_instance event_instance,
+                MPI_Count *event_timestamp)
 
-#pragma weak MPI_T_event_get_source = PMPI_T_event_get_source
-int PMPI_T_event_get_source(MPI_T_event_instance event_instance,
-                            int *source_index)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_HANDLE);
-}
+UCMPI_MPIT_STUB(T_event_get_source, MPI_T_ERR_INVALID_HANDLE,
+                MPI_T_event_instance event_instance, int *source_index)

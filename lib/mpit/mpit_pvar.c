@@ -28,21 +28,11 @@ void ucmpi_mpit_pvar_cleanup(void)
     }
 }
 
-#pragma weak MPI_T_pvar_get_num = PMPI_T_pvar_get_num
-int PMPI_T_pvar_get_num(int *num_pvar)
-{
-    return ucmpi_mpit_count(num_pvar, 0);
-}
-
-#pragma weak MPI_T_pvar_get_info = PMPI_T_pvar_get_info
-int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len,
-                         int *verbosity, int *var_class,
-                         MPI_Datatype *datatype, MPI_T_enum *enumtype,
-                         char *desc, int *desc_len, int *bind, int *readonly,
-                         int *continuous, int *atomic)
-{
-    return ucmpi_mpit_empty(MPI_T_ERR_INVALID_INDEX);
-}
+UCMPI_MPIT_STUB(T_pvar_get_info, MPI_T_ERR_INVALID_INDEX, int pvar_index,
+                char *name, int *name_len, int *verbosity, int *var_class,
+                MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                int *desc_len, int *bind, int *readonly, int *continuous,
+                int *atomic)
 
 #pragma weak MPI_T_pvar_get_index = PMPI_T_pvar_get_index
 int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)

@@ -62,16 +62,16 @@ START_TEST(set_operations)
 {
     int a[5] = {9, 3, 5, 0, 7}, b[4] = {5, 8, 9, 1};
     ucmpi_group_t *ga = tab(5, a), *gb = tab(4, b);
-    ucmpi_group_t *u = ucmpi_group_union(ga, gb);
+    ucmpi_group_t *u = ucmpi_group_combine(ga, gb, UCMPI_GROUP_UNION);
     int eu[8] = {9, 3, 5, 0, 7, 8, 1};
     expect(u, 7, eu);
-    ucmpi_group_t *in = ucmpi_group_intersection(ga, gb);
+    ucmpi_group_t *in = ucmpi_group_combine(ga, gb, UCMPI_GROUP_INTERSECTION);
     int ei[2] = {9, 5};
     expect(in, 2, ei);
-    ucmpi_group_t *d = ucmpi_group_difference(ga, gb);
+    ucmpi_group_t *d = ucmpi_group_combine(ga, gb, UCMPI_GROUP_DIFFERENCE);
     int ed[3] = {3, 0, 7};
     expect(d, 3, ed);
-    ucmpi_group_t *e = ucmpi_group_difference(gb, u);
+    ucmpi_group_t *e = ucmpi_group_combine(gb, u, UCMPI_GROUP_DIFFERENCE);
     ck_assert_ptr_eq(e, &ucmpi_group_empty);
     int ranks[2] = {4, 0};
     ucmpi_group_t *x = ucmpi_group_excl(ga, 2, ranks);
