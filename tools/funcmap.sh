@@ -18,6 +18,12 @@ cd "$repo"
     # UCMPI_XFER_PAIR(Stem, stem, ...): the int and _c forms of the three
     grep -rHoE '^UCMPI_XFER_PAIR\([A-Za-z_]+, *[a-z_]+,' --include='*.c' lib |
         sed -E 's/^([^:]+):UCMPI_XFER_PAIR\(([A-Za-z_]+), *([a-z_]+),$/\1 MPI_\2\n\1 MPI_I\3\n\1 MPI_\2_init\n\1 MPI_\2_c\n\1 MPI_I\3_c\n\1 MPI_\2_init_c/'
+    # aliases of another function (#pragma weak MPI_X = PMPI_Y) and the
+    # MPI_T stubs (UCMPI_MPIT_STUB(T_x, ...), mpit/mpit.h)
+    grep -rHoE '^#pragma weak MPI_[A-Za-z0-9_]+ ' --include='*.c' lib |
+        sed -E 's/^([^:]+):#pragma weak (MPI_[A-Za-z0-9_]+) $/\1 \2/'
+    grep -rHoE '^UCMPI_MPIT_STUB\(T_[a-z_]+,' --include='*.c' lib |
+        sed -E 's/^([^:]+):UCMPI_MPIT_STUB\((T_[a-z_]+),$/\1 MPI_\2/'
 } |
     sort -u -k1,1 -k2,2 |
     awk '
