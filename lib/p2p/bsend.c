@@ -82,10 +82,7 @@ static seg_t *place(ucmpi_bpool_t *pool, size_t len)
 /* ---- communicator buffers ---- */
 static int pool_delete(MPI_Comm comm, int keyval, void *val, void *extra)
 {
-    ucmpi_bpool_t *pool = val;
-    ucmpi_bpool_wait(pool, UINT64_MAX);
-    ucmpi_bflush_reap();
-    free(pool);
+    ucmpi_bpool_free(val);
     comm_buffers--;
     return MPI_SUCCESS;
 }
@@ -175,10 +172,7 @@ void ucmpi_bpool_wait(ucmpi_bpool_t *pool, uint64_t upto)
     unsigned spins = 0;
     for (;;) {
         ucmpi_lock();
-        reclaim(pool);
-        int busy = 0;
-        for (seg_t *s = pool->segs; s != NULL && !busy; s = s->next)
-            busy = s->num < upto;
+        int busy = ucmpi_bpool_busy(pool, upto);
         ucmpi_unlock();
         if (!busy) {
             ucmpi_rt_wait_done();

@@ -45,36 +45,6 @@ int ucmpi_bflush_reap(void)
     return n;
 }
 
-/* Errors go to obj (of kind obj_kind: the process, a comm, a session). */
-static int iflush(ucmpi_bpool_t *pool, int obj_kind, void *obj,
-                  MPI_Request *request, const char *fn)
-{
-    ucmpi_comm_t *comm = obj_kind == UCMPI_OBJ_COMM ? obj : NULL;
-    if (request == NULL)
-        return ucmpi_error(obj_kind, obj, MPI_ERR_ARG, fn,
-                           "request is NULL");
-    flush_t *f = calloc(1, sizeof(*f));
-    ucmpi_request_t *r = f ? ucmpi_request_alloc(UCMPI_REQ_SEND, comm) : NULL;
-    if (r == NULL) {
-        free(f);
-        return ucmpi_error(obj_kind, obj, MPI_ERR_NO_MEM, fn,
-                           "out of requests");
-    }
-    ucmpi_lock();
-    f->req = r;
-    f->pool = pool;
-    f->upto = ucmpi_bpool_mark(pool);
-    f->next = flushes;
-    flushes = f;
-    if (!hooked) {
-        hooked = 1;
-        ucmpi_progress_register(ucmpi_bflush_reap);
-    }
-    ucmpi_unlock();
-    *request = r;
-    return MPI_SUCCESS;
-}
-
 /* A buffer's owner: the process (obj NULL), a communicator or a session
  * (obj_kind UCMPI_OBJ_NONE, _COMM, _SESSION); errors go to it. */
 static int check_owner(int obj_kind, void *obj, const char *fn)
@@ -158,6 +128,8 @@ static int flush(int obj_kind, void *obj, const char *fn)
     return rc;
 }
 
+/* MPI_*_iflush_buffer: a request completing when the buffered messages
+ * so far have left. */
 static int iflush_owner(int obj_kind, void *obj, MPI_Request *request,
                         const char *fn)
 {
@@ -170,7 +142,30 @@ static int iflush_owner(int obj_kind, void *obj, MPI_Request *request,
     if (pool == NULL)
         return ucmpi_error(obj_kind, obj, MPI_ERR_NO_MEM, fn,
                            "out of memory");
-    return iflush(pool, obj_kind, obj, request, fn);
+    if (request == NULL)
+        return ucmpi_error(obj_kind, obj, MPI_ERR_ARG, fn,
+                           "request is NULL");
+    ucmpi_comm_t *comm = obj_kind == UCMPI_OBJ_COMM ? obj : NULL;
+    flush_t *f = calloc(1, sizeof(*f));
+    ucmpi_request_t *r = f ? ucmpi_request_alloc(UCMPI_REQ_SEND, comm) : NULL;
+    if (r == NULL) {
+        free(f);
+        return ucmpi_error(obj_kind, obj, MPI_ERR_NO_MEM, fn,
+                           "out of requests");
+    }
+    ucmpi_lock();
+    f->req = r;
+    f->pool = pool;
+    f->upto = ucmpi_bpool_mark(pool);
+    f->next = flushes;
+    flushes = f;
+    if (!hooked) {
+        hooked = 1;
+        ucmpi_progress_register(ucmpi_bflush_reap);
+    }
+    ucmpi_unlock();
+    *request = r;
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Buffer_attach = PMPI_Buffer_attach

@@ -23,23 +23,15 @@ typedef struct {
     size_t len;
 } matched_t;
 
-static void fill_status(MPI_Status *st, uint64_t sender_tag, size_t len)
+/* A matched message's status (sender_tag, len), or MPI_PROC_NULL's. */
+static void fill_status(MPI_Status *st, bool proc_null, uint64_t sender_tag,
+                        size_t len)
 {
     if (st == MPI_STATUS_IGNORE)
         return;
-    st->MPI_SOURCE = ucmpi_tag_src(sender_tag);
-    st->MPI_TAG = ucmpi_tag_tag(sender_tag);
-    st->ucmpi_count = (MPI_Count)len;
-    st->ucmpi_cancelled = 0;
-}
-
-static void proc_null_status(MPI_Status *st)
-{
-    if (st == MPI_STATUS_IGNORE)
-        return;
-    st->MPI_SOURCE = MPI_PROC_NULL;
-    st->MPI_TAG = MPI_ANY_TAG;
-    st->ucmpi_count = 0;
+    st->MPI_SOURCE = proc_null ? MPI_PROC_NULL : ucmpi_tag_src(sender_tag);
+    st->MPI_TAG = proc_null ? MPI_ANY_TAG : ucmpi_tag_tag(sender_tag);
+    st->ucmpi_count = proc_null ? 0 : (MPI_Count)len;
     st->ucmpi_cancelled = 0;
 }
 
@@ -114,7 +106,7 @@ static int make_message(MPI_Comm comm, matched_t *m, MPI_Message *message,
         ucmpi_unlock();
     }
     *message = r;
-    fill_status(status, m->sender_tag, m->len);
+    fill_status(status, false, m->sender_tag, m->len);
     return MPI_SUCCESS;
 }
 
@@ -131,7 +123,7 @@ static int probe(int source, int tag, MPI_Comm comm, int *flag,
             *flag = 1;
         if (message != NULL)
             *message = MPI_MESSAGE_NO_PROC;
-        proc_null_status(status);
+        fill_status(status, true, 0, 0);
         return MPI_SUCCESS;
     }
     matched_t m;
@@ -142,7 +134,7 @@ static int probe(int source, int tag, MPI_Comm comm, int *flag,
         return MPI_SUCCESS;
     if (message != NULL)
         return make_message(comm, &m, message, status, fn);
-    fill_status(status, m.sender_tag, m.len);
+    fill_status(status, false, m.sender_tag, m.len);
     return MPI_SUCCESS;
 }
 

@@ -42,15 +42,6 @@ static inline int ucmpi_progress_fast(void)
     return ucmpi_progress_ucx_only() ? ucmpi_ucx_progress() : ucmpi_progress();
 }
 
-/* ucmpi_progress_idle without the call in its usual case: polling, and
- * the --timeout slot already says this rank waits. */
-static inline void ucmpi_progress_idle_fast(unsigned spins)
-{
-    if (__builtin_expect(ucmpi_progress_polling && ucmpi_rt_slot->waiting, 1))
-        return;
-    ucmpi_progress_idle(spins);
-}
-
 /* A waiting loop's progress and idle steps, with what stays true between
  * turns kept in registers: whether UCX progress alone is enough (it can
  * change only in a turn that saw events) and whether polling already

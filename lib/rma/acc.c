@@ -54,6 +54,17 @@ static MPI_Datatype acc_basic(MPI_Datatype dt)
     return b;
 }
 
+/* The origin's data in one run: the buffer itself or a packed *copy. */
+static const char *origin_run(const acc_args_t *a, uint64_t bytes,
+                              void **copy)
+{
+    if (a->otype->contig)
+        return (const char *)a->obuf + a->otype->true_lb;
+    if ((*copy = malloc(bytes)) != NULL)
+        ucmpi_dt_pack(a->otype, a->obuf, a->ocount, *copy);
+    return *copy;
+}
+
 /* Same-node target: apply here, under the regime of atomic.c. */
 static int direct_acc(ucmpi_win_t *win, const acc_args_t *a,
                       MPI_Datatype basic, const ucmpi_rma_target_t *t)
@@ -68,14 +79,8 @@ static int direct_acc(ucmpi_win_t *win, const acc_args_t *a,
     if (a->kind == UCMPI_RMA_AM_CAS)
         return ucmpi_rma_cas_run(lock, t->bytes, a->obuf, a->compare,
                                  t->local + t->segs[0].off, a->rbuf);
-    if (has_origin && a->otype->contig) {
-        src = (const char *)a->obuf + a->otype->true_lb;
-    } else if (has_origin) {
-        src = copy = malloc(t->bytes);
-        if (copy == NULL)
-            return MPI_ERR_NO_MEM;
-        ucmpi_dt_pack(a->otype, a->obuf, a->ocount, copy);
-    }
+    if (has_origin && (src = origin_run(a, t->bytes, &copy)) == NULL)
+        return MPI_ERR_NO_MEM;
     if (has_result && a->rtype->contig) {
         out = (char *)a->rbuf + a->rtype->true_lb;
     } else if (has_result) {
@@ -230,18 +235,10 @@ static int acc_common_locked(MPI_Win win, const acc_args_t *a, MPI_Request *req,
         memcpy((char *)copy + t.bytes, a->compare, t.bytes);
         data = copy;
         dlen = 2 * t.bytes;
-    } else if (has_origin) {
-        if (a->otype->contig) {
-            data = (const char *)a->obuf + a->otype->true_lb;
-        } else {
-            copy = malloc(t.bytes);
-            if (copy == NULL) {
-                rc = MPI_ERR_NO_MEM;
-                goto done;
-            }
-            ucmpi_dt_pack(a->otype, a->obuf, a->ocount, copy);
-            data = copy;
-        }
+    } else if (has_origin &&
+               (data = origin_run(a, t.bytes, &copy)) == NULL) {
+        rc = MPI_ERR_NO_MEM;
+        goto done;
     }
     ucmpi_rma_am_op_t op = {
         .kind = a->kind, .target = a->target, .op = a->op, .basic = basic,

@@ -3,6 +3,7 @@
  * basic type behind a derived type, and wire ids of predefined objects.
  */
 #include "rma/rma.h"
+#include "datatype/dt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -87,24 +88,9 @@ MPI_Datatype ucmpi_rma_basic_type(MPI_Datatype dt)
 }
 
 /* ---- wire ids ---- */
-static MPI_Datatype const type_table[] = {
-    MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_BYTE, MPI_WCHAR,
-    MPI_SHORT, MPI_UNSIGNED_SHORT, MPI_INT, MPI_UNSIGNED, MPI_LONG,
-    MPI_UNSIGNED_LONG, MPI_LONG_LONG, MPI_UNSIGNED_LONG_LONG, MPI_FLOAT,
-    MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_C_BOOL, MPI_INT8_T, MPI_INT16_T,
-    MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T,
-    MPI_UINT64_T, MPI_AINT, MPI_COUNT, MPI_OFFSET, MPI_C_FLOAT_COMPLEX,
-    MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX, MPI_PACKED,
-    MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT,
-    MPI_LONG_DOUBLE_INT, MPI_CXX_BOOL, MPI_CXX_FLOAT_COMPLEX,
-    MPI_CXX_DOUBLE_COMPLEX, MPI_CXX_LONG_DOUBLE_COMPLEX, MPI_INTEGER,
-    MPI_REAL, MPI_DOUBLE_PRECISION, MPI_COMPLEX, MPI_DOUBLE_COMPLEX,
-    MPI_LOGICAL, MPI_CHARACTER, MPI_2INTEGER, MPI_2REAL,
-    MPI_2DOUBLE_PRECISION, MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4,
-    MPI_INTEGER8, MPI_REAL4, MPI_REAL8, MPI_REAL16, MPI_COMPLEX8,
-    MPI_COMPLEX16, MPI_COMPLEX32,
-};
-#define NTYPES ((int)(sizeof(type_table) / sizeof(type_table[0])))
+/* Types are indexes into ucmpi_dt_predefined: its first NTYPES entries,
+ * which end before MPI_INTEGER16 (never an RMA type). */
+#define NTYPES 63
 
 static MPI_Op const op_table[] = {
     MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND, MPI_LOR,
@@ -116,14 +102,15 @@ static MPI_Op const op_table[] = {
 int ucmpi_rma_type_id(MPI_Datatype dt)
 {
     for (int i = 0; i < NTYPES; i++)
-        if (type_table[i] == dt)
+        if (ucmpi_dt_predefined[i] == dt)
             return i;
     return -1;
 }
 
 MPI_Datatype ucmpi_rma_type_of(int id)
 {
-    return id >= 0 && id < NTYPES ? type_table[id] : MPI_DATATYPE_NULL;
+    return id >= 0 && id < NTYPES ? ucmpi_dt_predefined[id]
+                                  : MPI_DATATYPE_NULL;
 }
 
 int ucmpi_rma_op_id(MPI_Op op)

@@ -59,7 +59,8 @@ static bool group_has(const ucmpi_group_t *g, int world)
     return false;
 }
 
-int ucmpi_rma_check_epoch(ucmpi_win_t *win, int target, const char *fn)
+/* Checks that an RMA call may access target now (epoch, lock). */
+static int check_epoch(ucmpi_win_t *win, int target, const char *fn)
 {
     switch (win->access) {
     case UCMPI_EPOCH_FENCE:
@@ -145,7 +146,7 @@ int ucmpi_rma_target_prep(ucmpi_win_t *win, const char *fn, int target,
     t->raddr = p->base + (uint64_t)start;
     if (p->local != NULL)
         t->local = p->local + start;
-    rc = ucmpi_rma_check_epoch(win, target, fn);
+    rc = check_epoch(win, target, fn);
     if (rc != MPI_SUCCESS)
         ucmpi_rma_target_free(t);
     return rc;

@@ -276,12 +276,7 @@ int ucmpi_rma_acc_call(MPI_Win win, int kind, const void *obuf,
                        MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
                        MPI_Op op, MPI_Request *req, const char *fn);
 
-/* Checks that an RMA call may access target now (epoch, lock). */
-int ucmpi_rma_check_epoch(ucmpi_win_t *win, int target, const char *fn);
-
 /* --- node-shared window memory (shm.c) --- */
-/* UCMPI_RMA_DIRECT: may this rank use (and offer) the direct path? */
-bool ucmpi_rma_direct_enabled(void);
 /* A segment of UCMPI_RMA_SHM_HDR + size bytes that node peers can map;
  * name gets its name (empty when none could be made). */
 int ucmpi_rma_shm_create(size_t size, void **seg, size_t *len, char *name,

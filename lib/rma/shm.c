@@ -16,7 +16,8 @@
 
 #define NAME_LEN 48
 
-bool ucmpi_rma_direct_enabled(void)
+/* UCMPI_RMA_DIRECT: may this rank use (and offer) the direct path? */
+static bool direct_enabled(void)
 {
     static int on = -1;
     if (on < 0)
@@ -32,7 +33,7 @@ int ucmpi_rma_shm_create(size_t size, void **seg, size_t *len, char *name,
 
     *seg = NULL;
     name[0] = '\0';
-    if (!ucmpi_rma_direct_enabled())
+    if (!direct_enabled())
         return MPI_ERR_OTHER;
     snprintf(name, name_len, "/ucmpi-w%d-%u", (int)getpid(), seq++);
     int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
@@ -99,7 +100,7 @@ int ucmpi_rma_shm_connect(ucmpi_win_t *win, const char *name)
     rc = ucmpi_rma_allgather(win->comm, mine, all ? all : mine,
                              all ? NAME_LEN : 0);
     for (int i = 0; all != NULL && rc == MPI_SUCCESS && i < win->size; i++)
-        if (i != win->rank && ucmpi_rma_direct_enabled() &&
+        if (i != win->rank && direct_enabled() &&
             all[(size_t)NAME_LEN * i] != '\0' &&
             same_node(win->peers[i].world))
             map_peer(win, i, all + (size_t)NAME_LEN * i);
@@ -116,7 +117,7 @@ int ucmpi_rma_shm_connect(ucmpi_win_t *win, const char *name)
  * accumulate lock; otherwise the peer stays on UCP put/get. */
 static void map_created(ucmpi_win_t *win, ucmpi_rma_peer_t *p)
 {
-    if (!ucmpi_rma_direct_enabled() || !same_node(p->world) || p->map)
+    if (!direct_enabled() || !same_node(p->world) || p->map)
         return;
     char *mem = ucmpi_rma_rkey_ptr(p->rkey, p->base);
     char *ctrl = ucmpi_rma_rkey_ptr(p->ctrl_rkey, p->ctrl_addr);
@@ -156,7 +157,7 @@ void ucmpi_rma_direct_setup(ucmpi_win_t *win)
         } else if (win->flavor == MPI_WIN_FLAVOR_CREATE && p->size > 0) {
             map_created(win, p);
         } else if (win->flavor == MPI_WIN_FLAVOR_SHARED && p->size > 0 &&
-                   win->shm_offsets != NULL && ucmpi_rma_direct_enabled()) {
+                   win->shm_offsets != NULL && direct_enabled()) {
             p->local = (char *)win->shm + win->shm_offsets[i];
             p->acc_lock = win->acc_lock;
         }
