@@ -111,13 +111,18 @@ static int make_message(MPI_Comm comm, matched_t *m, MPI_Message *message,
 }
 
 /* The four probes: flag NULL waits for a message; message NULL only
- * looks, else the message is taken out (matched probe). */
+ * looks, else the message is taken out (matched probe).  test and matched
+ * say which outputs the caller's form has, so a NULL one is an error. */
 static int probe(int source, int tag, MPI_Comm comm, int *flag,
-                 MPI_Message *message, MPI_Status *status, const char *fn)
+                 MPI_Message *message, MPI_Status *status, const char *fn,
+                 bool test, bool matched)
 {
     int rc = check(source, tag, comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    if ((test && flag == NULL) || (matched && message == NULL))
+        return ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "%s is NULL",
+                              test && flag == NULL ? "flag" : "message");
     if (source == MPI_PROC_NULL) {
         if (flag != NULL)
             *flag = 1;
@@ -142,27 +147,31 @@ static int probe(int source, int tag, MPI_Comm comm, int *flag,
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
                 MPI_Status *status)
 {
-    return probe(source, tag, comm, flag, NULL, status, "MPI_Iprobe");
+    return probe(source, tag, comm, flag, NULL, status, "MPI_Iprobe", true,
+                 false);
 }
 
 #pragma weak MPI_Probe = PMPI_Probe
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    return probe(source, tag, comm, NULL, NULL, status, "MPI_Probe");
+    return probe(source, tag, comm, NULL, NULL, status, "MPI_Probe", false,
+                 false);
 }
 
 #pragma weak MPI_Improbe = PMPI_Improbe
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
                  MPI_Message *message, MPI_Status *status)
 {
-    return probe(source, tag, comm, flag, message, status, "MPI_Improbe");
+    return probe(source, tag, comm, flag, message, status, "MPI_Improbe",
+                 true, true);
 }
 
 #pragma weak MPI_Mprobe = PMPI_Mprobe
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
                 MPI_Status *status)
 {
-    return probe(source, tag, comm, NULL, message, status, "MPI_Mprobe");
+    return probe(source, tag, comm, NULL, message, status, "MPI_Mprobe",
+                 false, true);
 }
 
 /* Turns a matched message into a running receive into (buf, count, dt). */

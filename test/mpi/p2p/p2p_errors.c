@@ -50,6 +50,17 @@ int main(int argc, char **argv)
     rq = MPI_REQUEST_NULL;
     EXPECT(MPI_Request_free(&rq), MPI_ERR_REQUEST);
     EXPECT(MPI_Start(&rq), MPI_ERR_REQUEST);
+    /* probes without the output their form needs */
+    int flag;
+    MPI_Message msg;
+    EXPECT(MPI_Iprobe(0, 0, MPI_COMM_WORLD, NULL, MPI_STATUS_IGNORE),
+           MPI_ERR_ARG);
+    EXPECT(MPI_Improbe(0, 0, MPI_COMM_WORLD, &flag, NULL, MPI_STATUS_IGNORE),
+           MPI_ERR_ARG);
+    EXPECT(MPI_Mprobe(0, 0, MPI_COMM_WORLD, NULL, MPI_STATUS_IGNORE),
+           MPI_ERR_ARG);
+    EXPECT(MPI_Improbe(0, 0, MPI_COMM_WORLD, NULL, &msg, MPI_STATUS_IGNORE),
+           MPI_ERR_ARG);
 
     /* truncation: 10 ints into a buffer of 4 */
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
