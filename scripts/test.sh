@@ -13,6 +13,17 @@ export BUILDDIR=${BUILDDIR:-$repo/build}
 # ASan builds: libpmix's own never-freed start-up allocations are not ours
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$repo/test/launcher/lsan.supp:print_suppressions=0}
 suites=${TEST_SUITES:-unit mpi fortran launcher fault tcp netns slurm}
+#   TEST_LISTS  test/mpi list files; relative paths are from where this runs
+#   (the suites cd into BUILDDIR, where a relative path would name nothing)
+if [ -n "${TEST_LISTS:-}" ]; then
+    lists=
+    for l in $TEST_LISTS; do
+        case $l in /*) ;; *) l=$PWD/$l ;; esac
+        [ -f "$l" ] || { echo "test.sh: no list file $l"; echo "0 passed, 1 failed"; exit 1; }
+        lists="$lists $l"
+    done
+    export TEST_LISTS=${lists# }
+fi
 "$repo/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
 
 total_pass=0 total_fail=0
