@@ -1,10 +1,5 @@
-/*
- * Buffered sends: data is packed into an attached buffer (first fit among
- * the segments in flight), sent from there and reclaimed on completion;
- * MPI_BUFFER_AUTOMATIC allocates each copy.  A communicator's buffer (an
- * attribute, detached when the communicator is freed) comes before its
- * session's, which comes before the process's.
- */
+/* Buffered sends: packed into the attached buffer (first fit; AUTOMATIC
+ * mallocs each); comm's buffer, else the session's, else the process's. */
 #include "p2p/progress_api.h"
 #include "p2p/pt2pt.h"
 #include "datatype/datatype.h"

@@ -1,7 +1,5 @@
-/*
- * Attach, detach and flush of the buffers of buffered sends: the
- * process's, a communicator's and a session's (MPI-4.1).
- */
+/* Attach, detach and flush of the buffers of buffered sends: the process's, a
+ * communicator's and a session's (MPI-4.1). */
 #include "p2p/request.h"
 #include "p2p/progress_api.h"
 #include "p2p/bsend.h"

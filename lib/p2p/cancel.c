@@ -1,8 +1,5 @@
-/*
- * MPI_Cancel and the cancelled flag of a status.  A receive is cancelled
- * in UCX; a send is recalled from its receiver (protocol in
- * lib/p2p/p2p_cancel.c); generalized requests run their own callback.
- */
+/* MPI_Cancel and a status's cancelled flag: receives cancel in UCX, sends are
+ * recalled from the receiver (p2p_cancel.c), generalized requests call back. */
 #include "p2p/request.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_cancel.h"

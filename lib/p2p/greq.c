@@ -1,7 +1,5 @@
-/*
- * Generalized requests: the application completes them; query runs when
- * the status is reported, free when the request is released.
- */
+/* Generalized requests: the application completes them; query runs when the
+ * status is reported, free when the request is released. */
 #include "p2p/request.h"
 
 #include <stdlib.h>

@@ -1,7 +1,5 @@
-/*
- * MPI_Isendrecv and MPI_Isendrecv_replace: one request over a receive and
- * a send, completed by a progress hook when both are done.
- */
+/* MPI_Isendrecv and MPI_Isendrecv_replace: one request over a receive and a
+ * send, completed by a progress hook when both are done. */
 #include "p2p/progress_api.h"
 #include "p2p/pt2pt.h"
 #include "datatype/datatype.h"

@@ -1,9 +1,5 @@
-/*
- * Internal point-to-point on a communicator sub-context, for the MPI entry
- * points, collectives, communicator management and RMA.  A synchronous
- * send flags its tag; the receiver acknowledges from the progress engine
- * (never inside a UCX callback) once the message matched.
- */
+/* Internal point-to-point on a comm sub-context.  The receiver acknowledges a
+ * synchronous send from progress (never in a UCX callback) once it matched. */
 #include "core/failure.h"
 #include "p2p/progress_api.h"
 #include "p2p/pt2pt.h"
@@ -113,10 +109,8 @@ int ucmpi_p2p_start_recv(ucmpi_request_t *r, ucmpi_comm_t *comm)
     return ucmpi_p2p_start_recv_inline(r, comm, false);
 }
 
-/* Internal standard/ready send of contiguous data (single-threaded
- * levels): when UCX completes it at once no request is set up (the shared
- * completed request is returned); the pool's head request is taken only
- * when UCX keeps the operation.  -1: use the generic path. */
+/* Internal standard/ready contiguous send (single-threaded levels): a request
+ * only when UCX keeps the operation.  -1: use the generic path. */
 static int isend_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
                         int dest, int tag, ucmpi_comm_t *comm, int ctx_sub,
                         ucmpi_request_t **req)

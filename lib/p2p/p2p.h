@@ -11,9 +11,8 @@
  * request) where UCX may keep its request of a receive (UCMPI_UCX_OWN). */
 #define UCMPI_REQ_UCX_ROOM UCMPI_UCX_REQ_ROOM
 
-/* Request pool entries without initialisation (fast send path), the
- * initialisation ucmpi_request_alloc does, and the shared request every
- * send completed at once returns (complete, empty status, never freed). */
+/* Uninitialised pool entries (fast send path), ucmpi_request_alloc's init, and
+ * the shared request of sends done at once (complete, empty, never freed). */
 ucmpi_request_t *ucmpi_request_get_raw(void);
 /* (hidden: the paths of every message reach it without the GOT) */
 extern ucmpi_request_t *ucmpi_request_pool __attribute__((visibility("hidden"))); /* the free list */
@@ -66,9 +65,8 @@ static inline ucmpi_request_t *ucmpi_request_alloc_fast(int kind,
     return r;
 }
 
-/* ucmpi_request_free of the usual request (no ops, a predefined type, a
- * comm with other references) inline; the shared completed send has no
- * comm, so ucmpi_request_free keeps it. */
+/* Inline ucmpi_request_free of the usual request (no ops, predefined type, a
+ * comm with other references); the shared completed send has no comm. */
 static inline void ucmpi_request_free_fast(ucmpi_request_t *r)
 {
     ucmpi_comm_t *c = r->comm;
@@ -89,9 +87,8 @@ static inline void ucmpi_request_free_fast(ucmpi_request_t *r)
  * synchronous sender was acknowledged then, not again at the receive. */
 #define UCMPI_RECV_ACKED (-1)
 
-/* World rank w runs on this node: no UCX error handling towards it
- * (lib/ucp_glue/endpoint.c), so synchronous sends use UCX's own and carry
- * no tag flag; both ends decide alike from the node map. */
+/* World rank w is on this node: no UCX error handling (endpoint.c), so Ssend
+ * uses UCX's own sync send, no tag flag; both ends decide from the node map. */
 static inline bool ucmpi_p2p_peer_local(int w)
 {
     const int *node = ucmpi_global.node_of;
@@ -136,9 +133,8 @@ static inline bool ucmpi_p2p_args_ok(const void *buf, MPI_Count count,
 
 int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int dest, int tag, MPI_Comm comm, const char *fn);
-/* A point-to-point buffer: count 0 with MPI_DATATYPE_NULL passes, as
- * MPI-4.1 leaves an empty transfer's type free; ucmpi_p2p_dt then gives
- * the paths below MPI_BYTE in its place. */
+/* Count 0 with MPI_DATATYPE_NULL passes (MPI-4.1 leaves an empty transfer's
+ * type free); ucmpi_p2p_dt then gives the paths below MPI_BYTE instead. */
 int ucmpi_p2p_check_buf(MPI_Comm comm, const void *buf, MPI_Count count,
                         MPI_Datatype dt, const char *fn);
 static inline MPI_Datatype ucmpi_p2p_dt(MPI_Datatype dt)
@@ -148,9 +144,8 @@ static inline MPI_Datatype ucmpi_p2p_dt(MPI_Datatype dt)
 int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int src, int tag, MPI_Comm comm, const char *fn);
 int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn);
-/* Buffered send of (buf, count, dt): copies into the attached buffer and
- * starts the transfer; MPI_ERR_BUFFER when it does not fit.  `user`, the
- * user's request (Ibsend, Bsend_init) or NULL, can then cancel it. */
+/* Buffered send: copy into the attached buffer and start (MPI_ERR_BUFFER if it
+ * does not fit); `user` (Ibsend, Bsend_init) or NULL can then cancel it. */
 int ucmpi_bsend_start(const void *buf, MPI_Count count, MPI_Datatype dt,
                       int dest, int tag, ucmpi_comm_t *comm,
                       ucmpi_request_t *user, const char *fn);
@@ -174,10 +169,8 @@ void ucmpi_p2p_send_done(ucmpi_ucx_op_t *op, int st, uint64_t t, size_t n)
 void ucmpi_p2p_recv_done(ucmpi_ucx_op_t *op, int st, uint64_t t, size_t n)
     __attribute__((visibility("hidden")));
 void ucmpi_p2p_send_abandon(ucmpi_request_t *req);
-/* Blocking contiguous transfers without a request: a send to world rank
- * world (errors through comm's handler as call fn unless fn is NULL), a
- * receive, and MPI_Recv's usual case (reports as ucmpi_rt_call). */
-/* (ucmpi_p2p_send_contig: lib/p2p/p2p_inline.h) */
+/* Blocking request-less receives: direct, and MPI_Recv's usual case (reports
+ * as ucmpi_rt_call); the send, ucmpi_p2p_send_contig, is in p2p_inline.h. */
 int ucmpi_p2p_recv_direct(void *buf, MPI_Count count, MPI_Datatype dt,
                           int src, int tag, ucmpi_comm_t *comm, int ctx_sub,
                           MPI_Status *st);

@@ -1,7 +1,5 @@
-/*
- * Point-to-point entry points: argument checks, then the internal
- * send/receive of lib/p2p/p2p.c on the communicator's user context.
- */
+/* Point-to-point entry points: argument checks, then the internal send/receive
+ * of lib/p2p/p2p.c on the communicator's user context. */
 #include "core/check.h"
 #include "p2p/pt2pt.h"
 #include "datatype/datatype.h"
@@ -126,9 +124,7 @@ blocking_send(const void *buf, MPI_Count count, MPI_Datatype dt,
               int dest, int tag, MPI_Comm comm, int mode,
               const char *fn, send_slow_t slow)
 {
-    /* the usual case straight to the glue, a tail call that reports its
-     * own errors (below MPI_THREAD_MULTIPLE the send's number is a plain
-     * increment) */
+    /* usual case: a tail call to the glue, which reports its own errors */
     if (__builtin_expect(mode != UCMPI_SEND_SYNC &&
                          ucmpi_p2p_args_ok(buf, count, dt, dest, tag, comm,
                                            false) && dt->contig &&
@@ -185,9 +181,8 @@ typedef int (*nb_slow_t)(const void *buf, MPI_Count count, MPI_Datatype dt,
                          int peer, int tag, MPI_Comm comm,
                          MPI_Request *request);
 
-/* The usual nonblocking call: valid arguments naming a rank (receives:
- * or MPI_ANY_SOURCE), contiguous predefined data, a request in the pool,
- * below MPI_THREAD_MULTIPLE. */
+/* The usual nonblocking call: valid arguments naming a rank (or ANY_SOURCE),
+ * contiguous predefined data, a pooled request, below THREAD_MULTIPLE. */
 static inline bool nb_usual(const void *buf, MPI_Count count,
                             MPI_Datatype dt, int peer, int tag,
                             MPI_Comm comm, MPI_Request *request, bool recv)

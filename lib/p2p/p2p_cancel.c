@@ -1,7 +1,5 @@
-/*
- * Send cancellation (protocol in p2p_cancel.h): the sender's side, the
- * receiver's stash, and the work UCX callbacks leave for progress.
- */
+/* Send cancellation (protocol: docs/architecture.md): the sender's side, the
+ * receiver's stash, and the work UCX callbacks leave for progress. */
 #include "core/failure.h"
 #include "p2p/progress_api.h"
 #include "p2p/pt2pt.h"

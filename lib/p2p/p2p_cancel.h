@@ -1,24 +1,5 @@
-/*
- * Cancelling sends.  UCX cannot recall a send, so the sender asks the
- * receiver with an active message on the data's endpoint (processed after
- * the data arrived).  The receiver moves that sender's unexpected messages
- * on the communicator out of UCX into a stash, in order; if the message is
- * there it is dropped and the reply says "cancelled", else it had matched.
- * Receives and probes look at the stash before UCX.  The message to cancel
- * is the newest of its envelope, certain only when no later send went to
- * that peer (per-peer send numbers); otherwise the cancel fails.
- *
- * MPI_THREAD_MULTIPLE (the stash changes under the big lock) closes two
- * windows without a lock on the fast paths, Dekker-style (each side writes
- * its flag, then reads the other's, sequentially consistent):
- * - a receive between its stash look and its UCX post: receives count
- *   themselves in ucmpi_p2p_recv_posting; after the first stashing
- *   (ucmpi_p2p_stash_guard) they post under the lock, and a stashing that
- *   sees a counted receive declines (the cancel fails, allowed).
- * - a send numbered while another thread cancels: the canceller raises
- *   ucmpi_p2p_cancelling before checking "newest"; a send that sees it
- *   waits on the lock until the cancel's message is out.
- */
+/* Cancelling sends through the receiver's stash; the protocol and its
+ * MPI_THREAD_MULTIPLE guards: docs/architecture.md, "lib/p2p internals". */
 #ifndef UCMPI_P2P_CANCEL_H
 #define UCMPI_P2P_CANCEL_H
 
@@ -41,7 +22,7 @@ extern uint32_t *ucmpi_p2p_peer_seq __attribute__((visibility("hidden")));
 /* Messages in the stash: receives and probes look there first. */
 extern int ucmpi_p2p_stash_n __attribute__((visibility("hidden")));
 
-/* MPI_THREAD_MULTIPLE guards (see above). */
+/* MPI_THREAD_MULTIPLE guards (docs/architecture.md). */
 extern int ucmpi_p2p_stash_guard, ucmpi_p2p_recv_posting;
 extern int ucmpi_p2p_cancelling;
 
@@ -61,11 +42,8 @@ static inline void ucmpi_p2p_number_send(ucmpi_request_t *r)
     r->p2p.seq = ucmpi_p2p_next_seq(r->p2p.world_peer);
 }
 
-/* How a receive posts: UCMPI_RECV_FREE (single thread or counted, no
- * lock), UCMPI_RECV_LOCKED (under the big lock), or UCMPI_RECV_NONE when
- * it must post under the lock but may not (a blocking direct receive:
- * the caller takes its request-based path).  Look at the stash and post
- * between enter and exit. */
+/* Look at the stash and post between enter and exit.  NONE: it must lock but
+ * may not (a blocking direct receive then takes its request path). */
 enum { UCMPI_RECV_NONE = -1, UCMPI_RECV_FREE, UCMPI_RECV_COUNTED,
        UCMPI_RECV_LOCKED };
 

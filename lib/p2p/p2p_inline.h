@@ -1,8 +1,5 @@
-/*
- * The message paths of every nonblocking call, inline in both the internal
- * API (p2p.c) and the entry points (p2p_api.c): a call layer with seven
- * arguments is a good part of an Isend's cost.
- */
+/* The message paths of every nonblocking call, inline in p2p.c and p2p_api.c:
+ * a seven-argument call layer is a good part of an Isend's cost. */
 #ifndef UCMPI_P2P_INLINE_H
 #define UCMPI_P2P_INLINE_H
 
@@ -38,9 +35,8 @@ static inline void *ucmpi_p2p_contig_addr(const void *buf, MPI_Datatype dt,
     return bytes ? (char *)buf + dt->true_lb : NULL;
 }
 
-/* Receive buffers up to this size match exactly (UCX's hashed expected
- * queue), larger ones with the flag-ignoring wildcard: each was faster in
- * its range (docs/tuning.md); both match the same messages in order. */
+/* Up to this size receives match exactly (UCX's hashed queue), above with the
+ * flag-ignoring wildcard (each faster there, docs/tuning.md); same matches. */
 #define EXACT_RECV_MAX 64
 
 /* Receive tag and mask from comm rank src (world rank world >= 0) into a
@@ -55,10 +51,8 @@ static inline void ucmpi_p2p_recv_tag(ucmpi_comm_t *comm, int sub, int src,
         ucmpi_tag_recv(comm->ctx, sub, src, tag, t, mask);
 }
 
-/* Posts a send of contiguous data for r, set up with pending 1: the
- * request completes here (at once, or with a failed post's error) or in
- * the glue's callback.  Always MPI_SUCCESS, so that MPI_Isend can end with
- * it (errors surface at completion). */
+/* Posts r's contiguous send (pending 1); r completes here or in the glue's
+ * callback.  Always MPI_SUCCESS (errors surface at completion). */
 static inline __attribute__((always_inline)) int
 ucmpi_p2p_isend_req(ucmpi_request_t *r, int world, uint64_t tag,
                     const void *buf, size_t len)
@@ -134,9 +128,8 @@ ucmpi_p2p_start_recv_inline(ucmpi_request_t *r, ucmpi_comm_t *comm,
     return rc;
 }
 
-/* User standard/ready send of contiguous data: a request of its own (for
- * MPI_Cancel even after UCX completed the send), set up before posting as
- * another thread's progress may run the callback at once. */
+/* User standard/ready contiguous send: own request (MPI_Cancel works after UCX
+ * completed), set up before posting as another thread may run the callback. */
 static inline __attribute__((always_inline)) int
 ucmpi_p2p_isend_post(ucmpi_request_t *r, const void *buf, MPI_Count count,
                      MPI_Datatype dt, int dest, int tag, ucmpi_comm_t *comm)
@@ -156,9 +149,8 @@ ucmpi_p2p_isend_post(ucmpi_request_t *r, const void *buf, MPI_Count count,
         ucmpi_p2p_contig_addr(buf, dt, bytes), bytes);
 }
 
-/* Pops a request without a call, so the entry points' usual cases need no
- * stack frame: the caller made sure of a predefined type, a request in the
- * pool and a level below MPI_THREAD_MULTIPLE. */
+/* Pops a request without a call (no stack frame); the caller made sure of a
+ * predefined type, a pooled request and a level below MPI_THREAD_MULTIPLE. */
 static inline ucmpi_request_t *ucmpi_p2p_pop_fast(int kind, ucmpi_comm_t *c)
 {
     ucmpi_request_t *r = ucmpi_request_pool;
@@ -209,8 +201,7 @@ ucmpi_p2p_isend_user(const void *buf, MPI_Count count, MPI_Datatype dt,
     return ucmpi_request_is_complete(r) ? r->status.MPI_ERROR : MPI_SUCCESS;
 }
 
-/* MPI_Irecv's usual case on a new pool request r (see above): contiguous
- * or not, from a rank or MPI_ANY_SOURCE, with the stash empty; ends in a
+/* MPI_Irecv's usual case on a new pool request r, the stash empty; ends in a
  * tail call to the glue (always MPI_SUCCESS). */
 static inline __attribute__((always_inline)) int
 ucmpi_p2p_irecv_leaf(ucmpi_request_t *r, void *buf, MPI_Count count,

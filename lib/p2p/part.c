@@ -1,13 +1,5 @@
-/*
- * Partitioned point-to-point (MPI-4.1 chapter 4).  MPI_Psend_init sends a
- * 16-byte header (size, a channel the sender picks) on the user's tag;
- * each MPI_Precv_init posts the receive of one, so sends and receives pair
- * up in init order.  Each round, once every partition is ready, the whole
- * buffer goes as one message on the channel (the user's request is the
- * UCX transfer); the two sides may partition differently.
- * Tags: the ACK sub-context with source bit 20 (bit 19 too for data),
- * which acknowledgement receives (exact sources below 2^19) never match.
- */
+/* Partitioned point-to-point (MPI-4.1 chapter 4); header pairing, one message a
+ * round and the tag bits: docs/architecture.md, "lib/p2p internals". */
 #include "p2p/progress_api.h"
 #include "p2p/pt2pt.h"
 #include "datatype/datatype.h"
@@ -107,10 +99,8 @@ static void unlink_pending(part_t *p)
     }
 }
 
-/* Progress hook: started receives whose header came in.  It unregisters
- * when idle (any hook sends single-operation waits to the full progress
- * path); hook_on changes under part_lock with the lists, so a receive
- * queued meanwhile registers it again. */
+/* Progress hook for started receives whose header came in; unregisters when
+ * idle, hook_on changes under part_lock so a new receive registers it again. */
 static int part_progress(void)
 {
     int events = 0, leave;
@@ -302,9 +292,8 @@ static int check_init(const void *buf, int partitions, MPI_Count count,
     return MPI_SUCCESS;
 }
 
-/* The header: the sender sends it now so that pairs match in init order
- * (16 bytes go eagerly, so waiting for it is local); the receiver posts
- * its receive. */
+/* The sender sends its header now so pairs match in init order (16 bytes go
+ * eagerly: the wait is local); the receiver posts its receive. */
 static int header(part_t *p, ucmpi_comm_t *c, int tag)
 {
     ucmpi_request_t *h = ucmpi_request_alloc(

@@ -1,7 +1,5 @@
-/*
- * Persistent requests: *_init builds an inactive request; MPI_Start runs
- * it again (point-to-point here; other kinds through their ops->start).
- */
+/* Persistent requests: *_init builds an inactive request; MPI_Start runs it
+ * again (point-to-point here; other kinds through their ops->start). */
 #include "p2p/pt2pt.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"

@@ -1,7 +1,5 @@
-/*
- * Probe and matched probe.  ucp_tag_probe_nb does not progress the worker,
- * so a miss is followed by one progress call and a second look.
- */
+/* Probe and matched probe.  ucp_tag_probe_nb does not progress the worker, so a
+ * miss is followed by one progress call and a second look. */
 #include "core/check.h"
 #include "p2p/request.h"
 #include "p2p/progress_api.h"
@@ -110,9 +108,8 @@ static int make_message(MPI_Comm comm, matched_t *m, MPI_Message *message,
     return MPI_SUCCESS;
 }
 
-/* The four probes: flag NULL waits for a message; message NULL only
- * looks, else the message is taken out (matched probe).  test and matched
- * say which outputs the caller's form has, so a NULL one is an error. */
+/* flag NULL waits; message NULL only looks, else takes the message out.  test
+ * and matched: which outputs the caller's form has (a NULL one is an error). */
 static int probe(int source, int tag, MPI_Comm comm, int *flag,
                  MPI_Message *message, MPI_Status *status, const char *fn,
                  bool test, bool matched)

@@ -1,9 +1,5 @@
-/*
- * The one progress engine: drives the UCX worker, sends queued protocol
- * messages and runs the registered hooks; ucmpi_progress_idle() yields the
- * core on an oversubscribed node.  The fast path (single-threaded, nothing
- * queued, no hook) is one UCX progress call.
- */
+/* The one progress engine: UCX worker, queued protocol messages, registered
+ * hooks.  Fast path (one thread, nothing queued, no hook): one UCX call. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_OR */
 #include "p2p/progress_api.h"
 #include "core/config.h"
@@ -126,9 +122,8 @@ void ucmpi_progress_idle(unsigned spins)
     }
 }
 
-/* An idle turn of a wait that ends as soon as the rank waited for runs:
- * when oversubscribed, hand the core over at once (spinning first only
- * delays that rank). */
+/* An idle turn of a wait that the awaited rank ends: oversubscribed, yield at
+ * once (spinning first only delays that rank). */
 void ucmpi_progress_yield(void)
 {
     ucmpi_rt_waiting();
@@ -136,10 +131,8 @@ void ucmpi_progress_yield(void)
         sched_yield();
 }
 
-/* The turn after a progress call that saw `events`, in a wait only one
- * given rank can end (a ticket lock's next holder, an RMA completion that
- * needs its target's progress): on an oversubscribed node hand the core
- * over every turn, even in wait mode poll, or each grant costs a slice. */
+/* A turn of a wait only one given rank can end (ticket lock, RMA completion):
+ * oversubscribed, yield each turn (poll mode too), or a grant costs a slice. */
 void ucmpi_progress_handoff(int events, unsigned *spins)
 {
     if (events == 0)
@@ -195,9 +188,8 @@ static long node_cores(void)
     return CPU_COUNT(&all) > 0 ? CPU_COUNT(&all) : online;
 }
 
-/* Chooses the wait mode from UCMPI_WAIT_MODE: auto yields when this node
- * runs more ranks than cores (block stays opt-in: it slows RMA over TCP,
- * docs/tuning.md). */
+/* UCMPI_WAIT_MODE: auto yields when ranks outnumber cores (block stays opt-in:
+ * it slows RMA over TCP, docs/tuning.md). */
 void ucmpi_progress_init(void)
 {
     const char *m = ucmpi_config_str("WAIT_MODE");

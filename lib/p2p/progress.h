@@ -1,8 +1,5 @@
-/*
- * Inline fast paths of the progress engine (lib/p2p/progress.c) for the
- * loops that wait on one operation: their turn is part of every
- * message's latency.
- */
+/* Inline fast paths of the progress engine (lib/p2p/progress.c) for the loops
+ * that wait on one operation: their turn is part of every message's latency. */
 #ifndef UCMPI_PROGRESS_H
 #define UCMPI_PROGRESS_H
 
@@ -42,10 +39,8 @@ static inline int ucmpi_progress_fast(void)
     return ucmpi_progress_ucx_only() ? ucmpi_ucx_progress() : ucmpi_progress();
 }
 
-/* A waiting loop's progress and idle steps, with what stays true between
- * turns kept in registers: whether UCX progress alone is enough (it can
- * change only in a turn that saw events) and whether polling already
- * published "waiting". */
+/* A waiting loop's step state, kept in registers: whether UCX progress alone
+ * does (changes only in a turn with events), whether "waiting" is published. */
 typedef struct {
     unsigned spins;   /* turns without events */
     bool fast;        /* ucmpi_progress_ucx_only() */

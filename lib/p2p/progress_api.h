@@ -1,7 +1,5 @@
-/*
- * The progress engine (lib/p2p/progress.c): one call drives UCX and
- * the registered hooks; waiting loops idle through it.
- */
+/* The progress engine (lib/p2p/progress.c): one call drives UCX and the
+ * registered hooks; waiting loops idle through it. */
 #ifndef UCMPI_P2P_PROGRESS_API_H
 #define UCMPI_P2P_PROGRESS_API_H
 

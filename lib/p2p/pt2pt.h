@@ -1,7 +1,5 @@
-/*
- * Point-to-point for the other layers (collectives, communicator
- * management, RMA): sends and receives on a sub-context of a comm.
- */
+/* Point-to-point for the other layers (collectives, communicator management,
+ * RMA): sends and receives on a sub-context of a comm. */
 #ifndef UCMPI_P2P_PT2PT_H
 #define UCMPI_P2P_PT2PT_H
 
@@ -10,9 +8,8 @@
 enum { UCMPI_SEND_STANDARD, UCMPI_SEND_SYNC, UCMPI_SEND_READY,
        UCMPI_SEND_BUFFERED };
 
-/* Nonblocking send/recv on sub-context `ctx_sub` (UCMPI_CTX_*) of comm.
- * Ranks are comm ranks (remote group for intercomms); tag >= 0 and
- * <= UCMPI_TAG_MAX.  *req is always a request to wait on or free. */
+/* Nonblocking send/recv on sub-context `ctx_sub` (UCMPI_CTX_*) of comm; comm
+ * (intercomm: remote) ranks, 0 <= tag <= UCMPI_TAG_MAX; *req always set. */
 int ucmpi_isend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                 int tag, ucmpi_comm_t *comm, int ctx_sub, int mode,
                 ucmpi_request_t **req);

@@ -1,8 +1,5 @@
-/*
- * Requests come from a free list grown in slabs (kept until MPI_Finalize):
- * no malloc on the fast path.  Each has UCMPI_REQ_UCX_ROOM bytes in front
- * for UCX's own request, so a receive takes nothing from UCX's pool.
- */
+/* Requests: a slab-grown free list (no malloc on the fast path); the
+ * UCMPI_REQ_UCX_ROOM in front holds UCX's request (receives skip its pool). */
 #include "p2p/request.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
@@ -151,9 +148,8 @@ int ucmpi_request_wait(ucmpi_request_t *req)
     return req->status.MPI_ERROR;
 }
 
-/* MPI_Finalize, before endpoints close: inactive or complete persistent
- * requests the user never freed release their schedules, comm and
- * datatype references (MPICH comm/inactive_reqs). */
+/* MPI_Finalize, before endpoints close: persistent requests never freed drop
+ * their schedule, comm and datatype references (MPICH comm/inactive_reqs). */
 static void release_live(void *unused)
 {
     (void)unused;

@@ -1,6 +1,4 @@
-/*
- * Requests: what every nonblocking operation hands back.
- */
+/* Requests: what every nonblocking operation hands back. */
 #ifndef UCMPI_P2P_REQUEST_H
 #define UCMPI_P2P_REQUEST_H
 

@@ -1,7 +1,5 @@
-/*
- * MPI-4.1 status queries over arrays (MPI_Request_get_status_any/all/some):
- * like the Test forms, but the requests stay allocated and active.
- */
+/* MPI-4.1 status queries over arrays (MPI_Request_get_status_any/all/some):
+ * like the Test forms, but the requests stay allocated and active. */
 #include "p2p/request.h"
 #include "p2p/progress_api.h"
 #include "p2p/progress.h"

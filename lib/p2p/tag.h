@@ -1,19 +1,11 @@
-/*
- * The MPI-tag field of collective messages; the UCP tag's layout is in
- * lib/ucp_glue/tag.h.
- */
+/* The MPI-tag field of collective messages (UCP tag: lib/ucp_glue/tag.h). */
 #ifndef UCMPI_TAG_H
 #define UCMPI_TAG_H
 
 #include "ucp_glue/tag.h"
 
-/* The MPI-tag field of a collective message (sub-context UCMPI_CTX_COLL):
- *   [23:16]  signature (ucmpi_coll_sig; 0: unsigned, communicator
- *            management; 0xff: abort message; 0xf0: 0 bytes on this rank)
- *   [15:0]   sequence number (ucmpi_comm_next_coll_tag)
- * Ranks in different collectives or algorithms never match each other's
- * messages: they stall, and the stall probe finds the foreign signature
- * (lib/coll/check/sched_abort.c).  8 bits make it a checksum. */
+/* [23:16] signature, [15:0] sequence number; why and how: docs/architecture.md,
+ * "lib/p2p internals". */
 #define UCMPI_COLL_SEQ_BITS 16
 #define UCMPI_COLL_SEQ_MASK UCMPI_TAG_FIELD(UCMPI_COLL_SEQ_BITS)
 #define UCMPI_COLL_SIG_BITS 8
@@ -26,12 +18,8 @@
 #define UCMPI_COLL_SIG_ALGS 8
 #define UCMPI_COLL_SIG_MOD 251u
 
-/* The signature of collective coll (< UCMPI_COLL_SIG_COLLS), algorithm
- * alg (< UCMPI_COLL_SIG_ALGS) and shape: 8 coll + alg + 16 shape modulo
- * 251, mapped onto 1..252 minus 0xf0.  It tells apart every two (coll,
- * alg) of shape 0, two algorithms of one collective with shapes below 16,
- * and two shapes of one (coll, alg) less than 251 apart; other choices
- * may collide (then they match as unsigned schedules would). */
+/* 8 coll + alg + 16 shape modulo 251, onto 1..252 minus 0xf0: which choices
+ * it tells apart is in docs/architecture.md, "lib/p2p internals". */
 static inline unsigned ucmpi_coll_sig(unsigned coll, unsigned alg,
                                       unsigned shape)
 {

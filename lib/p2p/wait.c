@@ -1,7 +1,5 @@
-/*
- * Completion of every kind of request: MPI_Wait/Test and their any/all/some
- * forms, request free and status queries.
- */
+/* Completion of every kind of request: MPI_Wait/Test and their any/all/some
+ * forms, request free and status queries. */
 #include "p2p/request.h"
 #include "p2p/progress_api.h"
 #include "p2p/p2p.h"
@@ -37,9 +35,8 @@ static int reap_orphans(void)
     return n;
 }
 
-/* For MPI_Finalize (lib/core/finalize_orphans.c): user-freed requests of
- * `kind` still in flight (-1: every kind but receives and generalized
- * requests); with `cancel`, such receives are cancelled. */
+/* For MPI_Finalize: user-freed requests of `kind` in flight (-1: all but
+ * receives and generalized ones); `cancel` cancels such receives. */
 int ucmpi_orphans_pending(int kind, int cancel)
 {
     return ucmpi_orphans_pending_on(NULL, kind, cancel);
@@ -98,9 +95,8 @@ static int finish(MPI_Request *rp, MPI_Status *st)
     return err;
 }
 
-/* A failed collective request's reason (as the blocking call says it),
- * kept in the caller's why[WHY_LEN] if still empty; read before finish()
- * frees the schedule. */
+/* A failed collective's reason (as the blocking call says it), kept in the
+ * caller's why[WHY_LEN] if empty; read before finish() frees the schedule. */
 #define WHY_LEN 400
 
 static int finish_why(MPI_Request *rp, MPI_Status *st, char *why)

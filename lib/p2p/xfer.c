@@ -1,9 +1,5 @@
-/*
- * Point-to-point requests on the UCX glue: a request's transfer and
- * completion (status, truncation, bounce buffers, datatype streaming,
- * synchronous acknowledgements), and the blocking contiguous paths of
- * MPI_Send and MPI_Recv, which wait without a request.
- */
+/* Point-to-point requests on the glue: transfer and completion (status,
+ * truncation, bounce buffers, Ssend acks); request-less MPI_Send/Recv paths. */
 #include "core/failure.h"
 #include "p2p/request.h"
 #include "p2p/progress_api.h"
@@ -220,9 +216,8 @@ int ucmpi_p2p_post_send(ucmpi_request_t *req, int world, uint64_t tag)
     return MPI_SUCCESS;
 }
 
-/* Posts the receive described in req: flags UCMPI_UCX_OWN for a pool
- * request (UCX's request in the room in front of it), UCMPI_UCX_MSG for
- * the probed message msg.  MPI_SUCCESS, or the error req completed with. */
+/* Posts req's receive (UCMPI_UCX_OWN: UCX's request in the room in front of a
+ * pool request; UCMPI_UCX_MSG: probed msg).  MPI_SUCCESS or req's error. */
 int ucmpi_p2p_post_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask,
                         unsigned flags, void *msg)
 {
@@ -239,9 +234,8 @@ int ucmpi_p2p_post_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask,
     return rc;
 }
 
-/* A send UCX still holds for a dead peer would never complete (UCX
- * neither cancels nor purges it): it ends now with MPI_ERR_PROC_FAILED and
- * the request stays out of the pool for good (UCX may still call back). */
+/* UCX neither cancels nor purges a send to a dead peer: end it now with
+ * MPI_ERR_PROC_FAILED, out of the pool for good (UCX may still call back). */
 void ucmpi_p2p_send_abandon(ucmpi_request_t *req)
 {
     if (ucmpi_request_is_complete(req) || req->ops != NULL)
@@ -257,9 +251,8 @@ void ucmpi_p2p_send_abandon(ucmpi_request_t *req)
 
 /* --- blocking contiguous transfers without a request --- */
 
-/* A blocking send UCX kept (or failed to post): wait for it, leaving it to
- * UCX once the peer is dead.  Errors go to comm's handler as call fn unless
- * fn is NULL. */
+/* A blocking send UCX kept (or failed to post): wait, leaving it to UCX once
+ * the peer is dead.  Errors go to comm's handler as call fn (unless NULL). */
 int ucmpi_p2p_send_contig_end(ucmpi_p2p_send_frame_t *f, int st)
 {
     int world = f->world, dead = 0;
@@ -282,9 +275,8 @@ int ucmpi_p2p_send_contig_end(ucmpi_p2p_send_frame_t *f, int st)
     return f->fn != NULL ? ucmpi_p2p_report(f->comm, st, f->fn) : st;
 }
 
-/* Waits for a blocking receive that the glue's callback fills, status
- * last; once world_peer >= 0 is dead the receive is cancelled and *dead
- * says so. */
+/* Waits for a blocking receive the glue's callback fills, status last; once
+ * world_peer >= 0 is dead the receive is cancelled and *dead says so. */
 static inline __attribute__((always_inline)) int
 wait_recv(ucmpi_ucx_wait_t *w, int world_peer, int *dead)
 {
@@ -310,9 +302,8 @@ wait_recv(ucmpi_ucx_wait_t *w, int world_peer, int *dead)
     return st;
 }
 
-/* Blocking receive into a contiguous buffer with UCX's request in this
- * frame (no pool get and free per message).  The caller made sure the
- * stash is empty and may post without the lock. */
+/* Blocking contiguous receive with UCX's request in this frame (no pool);
+ * the caller made sure the stash is empty and may post without the lock. */
 static inline __attribute__((always_inline)) int
 recv_contig(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
             ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)

@@ -1,11 +1,5 @@
-/*
- * Accumulate family, plain and request-based.  An origin that maps the
- * target's memory (same node, shm.c) applies the operation itself, others
- * send it to the target's active-message handler (am.c); both apply under
- * the memory's accumulate lock (atomic.c), for per-element atomicity and
- * program order per origin and target.  No UCP hardware atomics: they
- * would not be atomic towards the target CPU holding that lock.
- */
+/* Accumulate family: mapped targets applied here, others by the target's
+ * handler (am.c), both under the accumulate lock (atomic.c; no UCP atomics). */
 #include "rma/rma.h"
 
 #include <limits.h>

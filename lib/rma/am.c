@@ -1,9 +1,5 @@
-/*
- * Target side of the active-message path: accumulates from origins that
- * cannot reach the memory (under atomic.c's regime) and put/get on dynamic
- * windows.  Each request gets a reply with status and fetched data, which
- * tells the origin it completed at the target.
- */
+/* Target side of the active-message path: accumulates from origins that
+ * cannot map the memory, dynamic-window put/get; a reply says it completed. */
 #include "rma/rma.h"
 
 #include <stdlib.h>

@@ -1,12 +1,5 @@
-/*
- * The atomicity regime of accumulates: on-node origins and the target's
- * message handler both apply a whole run under the memory's accumulate
- * lock (a spin lock in its shared segment, or in the window), so
- * per-element atomicity holds between all of them for every op and type.
- * One lock rather than CPU atomics per element: a large accumulate as a
- * CAS loop is far slower than the vectorised kernel (docs/tuning.md), and
- * mixing both would not be atomic.
- */
+/* The atomicity regime of accumulates (one accumulate lock per memory, no CPU
+ * atomics): docs/architecture.md, "lib/rma internals". */
 #include "rma/rma.h"
 #include "core/config.h"
 

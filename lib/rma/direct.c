@@ -1,7 +1,5 @@
-/*
- * The direct path: a target whose window memory is mapped here is
- * accessed with memcpy; flushes and synchronisation add the barriers.
- */
+/* The direct path: a target whose window memory is mapped here is accessed with
+ * memcpy; flushes and synchronisation add the barriers. */
 #include "rma/rma.h"
 
 #include <string.h>

@@ -1,7 +1,5 @@
-/*
- * Datatype helpers for RMA: the byte runs a (datatype, count) covers, the
- * basic type behind a derived type, and wire ids of predefined objects.
- */
+/* Datatype helpers for RMA: the byte runs a (datatype, count) covers, the basic
+ * type behind a derived type, and wire ids of predefined objects. */
 #include "rma/rma.h"
 #include "datatype/dt.h"
 

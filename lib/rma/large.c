@@ -1,7 +1,5 @@
-/*
- * Large-count (_c) forms of the RMA operations: the same general paths
- * as the int forms, with MPI_Count counts (MPI 4.1, section 12.3).
- */
+/* Large-count (_c) forms of the RMA operations: the same general paths as the
+ * int forms, with MPI_Count counts (MPI 4.1, section 12.3). */
 #include "rma/rma.h"
 
 #pragma weak MPI_Put_c = PMPI_Put_c

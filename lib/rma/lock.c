@@ -1,11 +1,5 @@
-/*
- * Passive-target locks: a fair reader-writer ticket lock in two remote
- * 64-bit words per rank.  A writer waits for every earlier ticket, a
- * reader only for earlier writers; tickets are served in order.  Each
- * origin also records (pid, kind, ticket) in a slot of the target's
- * control words, so a waiter finding a dead origin ahead of it fails with
- * MPI_ERR_PROC_FAILED instead of spinning forever.
- */
+/* Passive-target locks: a fair reader-writer ticket lock with dead-holder
+ * detection: docs/architecture.md, "lib/rma internals". */
 #include "rma/rma.h"
 #include "core/failure.h"
 #include "p2p/progress_api.h"
@@ -177,9 +171,8 @@ static int dead_ahead(MPI_Win win, int t, uint64_t ticket, bool excl,
     return rc;
 }
 
-/* Testing: UCMPI_RMA_LOCK_DEAD=<world rank> makes that rank's first
- * acquired lock look held by a process that has exited: its slot names
- * a dead pid, and its unlock releases nothing. */
+/* Testing: UCMPI_RMA_LOCK_DEAD=<world rank> makes that rank's first lock look
+ * held by an exited process (a dead pid in its slot; unlock releases none). */
 static uint32_t inject_dead_pid(void)
 {
     static long r = -2;

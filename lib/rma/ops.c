@@ -1,8 +1,5 @@
-/*
- * Put and get, plain and request-based, and the origin-side checks every
- * RMA call shares.  Static windows use UCP put/get; dynamic windows go
- * through the active-message path (the target checks attached regions).
- */
+/* Put and get, plain and request-based, and the shared origin-side checks.
+ * Dynamic windows go by active message (the target checks attached regions). */
 #include "rma/rma.h"
 
 #include <stdlib.h>

@@ -1,7 +1,5 @@
-/*
- * One-sided communication: the window object and the helpers shared by
- * the files of lib/rma/.  Transfers go through lib/ucp_glue/rma.h.
- */
+/* One-sided communication: the window object and the helpers shared by the
+ * files of lib/rma/.  Transfers go through lib/ucp_glue/rma.h. */
 #ifndef UCMPI_RMA_H
 #define UCMPI_RMA_H
 
@@ -191,9 +189,8 @@ MPI_Op ucmpi_rma_op_of(int id);
 /* --- target side of the active-message path (lib/rma/am.c) --- */
 int ucmpi_rma_am_setup(void);
 
-/* Origin side: one message for kind UCMPI_RMA_AM_* carrying the packed
- * origin data for target segments; a reply (ack or fetched data) is
- * unpacked into result/rcount/rtype.  req_cnt may be NULL. */
+/* Origin side: one UCMPI_RMA_AM_* message of packed origin data; the reply
+ * (ack or data) unpacks into result/rcount/rtype.  req_cnt may be NULL. */
 enum { UCMPI_RMA_AM_PUT, UCMPI_RMA_AM_GET, UCMPI_RMA_AM_ACC,
        UCMPI_RMA_AM_GACC, UCMPI_RMA_AM_CAS };
 typedef struct {
@@ -261,9 +258,8 @@ int ucmpi_rma_check_buf(ucmpi_win_t *win, const char *fn, const char *what,
 /* Checks window, passive epoch and request argument of R-forms. */
 int ucmpi_rma_check_request_arg(MPI_Win win, int target, MPI_Request *req,
                                 const char *fn);
-/* The general paths of the operations (any counts), used by the _c
- * forms.  how: UCMPI_RMA_GET (else a put), UCMPI_RMA_RFORM (a request-based
- * form: checks the epoch and req first; req NULL for the plain forms). */
+/* The general paths (any counts, used by the _c forms).  how: UCMPI_RMA_GET
+ * (else put), UCMPI_RMA_RFORM (request form: checks epoch, req; else NULL). */
 enum { UCMPI_RMA_GET = 1, UCMPI_RMA_RFORM = 0x100 };
 int ucmpi_rma_xfer_call(int how, const void *obuf, MPI_Count ocount,
                         MPI_Datatype otype, int target, MPI_Aint disp,
@@ -292,10 +288,8 @@ void ucmpi_rma_shm_disconnect(ucmpi_win_t *win);
 void ucmpi_rma_ctrl_setup(ucmpi_win_t *win);
 
 /* --- the accumulate atomicity regime (atomic.c) --- */
-/* Applies op to dst[0, len) from src (NULL for NO_OP), fetching the old
- * values into out (may be NULL), under *lock, the memory's accumulate
- * lock, which every accumulating path takes.  MPI_ERR_PROC_FAILED
- * (nothing applied) when the lock's holder died holding it. */
+/* op on dst[0, len) from src (NULL: NO_OP), old values into out (may be NULL),
+ * under the accumulate lock; dead holder: MPI_ERR_PROC_FAILED, nothing done. */
 int ucmpi_rma_acc_run(uint32_t *lock, MPI_Op op, MPI_Datatype basic,
                       const void *src, void *dst, void *out, uint64_t len);
 /* A predefined type with a hole (MPI_SHORT_INT): its accumulates go one
@@ -351,9 +345,8 @@ static inline void ucmpi_rma_nt_fence(size_t len)
     (void)len;
 #endif
 }
-/* Memory barrier of completion on the direct path (stores, non-temporal
- * too, visible before what follows; later loads see others' stores); a
- * locked instruction is a cheaper mfence on x86. */
+/* Direct-path completion barrier: own stores (non-temporal too) visible, later
+ * loads see others'; a locked instruction is a cheaper mfence on x86. */
 static inline void ucmpi_rma_full_barrier(void)
 {
 #if defined(__x86_64__)

@@ -1,9 +1,5 @@
-/*
- * Node-shared window memory: Win_allocate puts each rank's memory in its
- * own POSIX shared segment (UCMPI_RMA_SHM_HDR, then data) that node peers
- * map, so RMA within a node is loads and stores.  A peer whose segment
- * cannot be mapped stays on UCX.
- */
+/* Node-shared memory: Win_allocate puts each rank's memory in a POSIX segment
+ * (UCMPI_RMA_SHM_HDR, then data) for node peers to map; else they use UCX. */
 #include "rma/rma.h"
 #include "core/config.h"
 
@@ -112,9 +108,8 @@ int ucmpi_rma_shm_connect(ucmpi_win_t *win, const char *name)
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 
-/* Win_create memory of a node peer, when UCX can map it (ucp_rkey_ptr:
- * xpmem, or memory a shared-memory transport allocated), with its
- * accumulate lock; otherwise the peer stays on UCP put/get. */
+/* A node peer's Win_create memory with its accumulate lock, if ucp_rkey_ptr
+ * maps it (xpmem, shm transport memory); else the peer stays on UCP. */
 static void map_created(ucmpi_win_t *win, ucmpi_rma_peer_t *p)
 {
     if (!direct_enabled() || !same_node(p->world) || p->map)

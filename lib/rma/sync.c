@@ -1,8 +1,5 @@
-/*
- * Active-target synchronisation (fence; post/start/complete/wait/test) and
- * the flush family.  PSCW notices travel on the window communicator's
- * auxiliary context: "posted" from target to origin, "done" back.
- */
+/* Fence, PSCW and flushes.  PSCW notices go on the window comm's auxiliary
+ * context: "posted" from target to origin, "done" back. */
 #include "p2p/progress.h"
 #include "core/call.h"
 #include "rma/rma.h"

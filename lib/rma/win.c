@@ -1,8 +1,5 @@
-/*
- * Window creation and destruction (shared windows: win_shared.c): register
- * memory, exchange base, size, displacement unit and keys once, and keep
- * an id table for incoming messages.
- */
+/* Window creation and destruction (shared: win_shared.c): register memory,
+ * exchange base, size, disp unit and keys once; an id table for messages. */
 #include "rma/rma.h"
 #include "core/hooks.h"
 #include "core/failure.h"

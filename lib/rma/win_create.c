@@ -1,7 +1,5 @@
-/*
- * MPI_Win_create, MPI_Win_allocate, MPI_Win_create_dynamic, MPI_Win_free
- * and dynamic attach/detach.
- */
+/* MPI_Win_create, MPI_Win_allocate, MPI_Win_create_dynamic, MPI_Win_free and
+ * dynamic attach/detach. */
 #include "rma/rma.h"
 #include "core/call.h"
 #include "core/attr.h"

@@ -1,7 +1,5 @@
-/*
- * Window accessors: group, name, info and the predefined attributes
- * (answered for lib/core/attr.c through two hooks).
- */
+/* Window accessors: group, name, info and the predefined attributes (answered
+ * for lib/core/attr.c through two hooks). */
 #include "rma/rma.h"
 #include "core/attr.h"
 

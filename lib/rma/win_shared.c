@@ -1,8 +1,5 @@
-/*
- * Shared-memory windows: the node's ranks map one POSIX segment, each
- * owning a 64-byte aligned slice in rank order, also registered with UCP
- * so RMA calls work as on other windows.
- */
+/* Shared-memory windows: node ranks map one POSIX segment (64-byte aligned
+ * slices in rank order), also UCP-registered so RMA calls work as elsewhere. */
 #include "rma/rma.h"
 #include "core/call.h"
 

@@ -1,8 +1,5 @@
-/*
- * Active messages for the layers above (send cancellation): a handler per
- * id, eager sends on the endpoint of the tagged data (so a cancel is
- * processed after its message arrived), and dropping a probed message.
- */
+/* Active messages for the layers above (send cancel), eager on the tagged
+ * data's endpoint (a cancel after its message); dropping probed messages. */
 #include "glue.h"
 #include "ucx.h"
 

@@ -1,7 +1,5 @@
-/*
- * Active messages of the RMA protocol: registration of the handlers and
- * eager sends of self-contained messages.
- */
+/* Active messages of the RMA protocol: registration of the handlers and eager
+ * sends of self-contained messages. */
 #include "glue.h"
 #include "ucp_glue/rma.h"
 

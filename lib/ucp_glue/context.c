@@ -1,7 +1,5 @@
-/*
- * UCP context and worker: created at MPI_Init, address published through
- * the runtime modex, destroyed at MPI_Finalize after the endpoints closed.
- */
+/* UCP context and worker: created at MPI_Init, address published through the
+ * runtime modex, destroyed at MPI_Finalize after the endpoints closed. */
 #include "glue.h"
 #include "ucx.h"
 
@@ -38,9 +36,8 @@ static ucs_thread_mode_t thread_mode(int mode)
     }
 }
 
-/* With sysv and posix shared memory both present, UCX gives posix an
- * atomic lane and then polls two FIFOs per progress call.  Unless the user
- * chose the transports, leave posix out when SysV works. */
+/* With sysv and posix shm, UCX gives posix an atomic lane and polls 2 FIFOs a
+ * progress call: unless the user chose transports, drop posix if SysV works. */
 static void drop_posix_shm(ucp_config_t *config)
 {
     const char *tls = getenv("UCX_TLS");

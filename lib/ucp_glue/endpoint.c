@@ -1,8 +1,5 @@
-/*
- * Endpoints, created on first use so memory grows with the peers a rank
- * talks to.  Peer error-handling mode makes a dead peer an error instead of
- * a hang; finalize closes every endpoint without waiting on departed peers.
- */
+/* Endpoints, made on first use (memory grows with the peers used); peer error
+ * mode turns a dead peer into an error; finalize closes without waiting. */
 #include "glue.h"
 #include "ucx.h"
 
@@ -23,9 +20,8 @@ int ucmpi_ucx_peer_failed(int r)
     return ucmpi_ucx.peer_failed != NULL && ucmpi_ucx.peer_failed[r];
 }
 
-/* UCX's peer error handling excludes every shared-memory transport, so
- * peers on this node use none (their death is seen from their pid,
- * lib/core/failure.c); only peers on other nodes use peer mode. */
+/* UCX's peer error handling excludes every shm transport: on-node peers use
+ * none (their death is seen from the pid, lib/core/failure.c). */
 static ucp_err_handling_mode_t error_mode(int r)
 {
     if (ucmpi_ucx_peer_local(r))
@@ -85,9 +81,8 @@ ucp_ep_h ucmpi_ucx_ep_create(int r)
  * finished at finalize. */
 static void **gone_closes;
 
-/* World rank r died (seen from its pid): its endpoint is closed with FORCE
- * and none is made again, so later operations on r fail at once; sends UCX
- * still holds for r are ended by ucmpi_ucx_send_abandon. */
+/* World rank r died (seen from its pid): FORCE-close its endpoint for good, so
+ * later operations fail at once; ucmpi_ucx_send_abandon ends held sends. */
 void ucmpi_ucx_peer_gone(int r)
 {
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,

@@ -1,7 +1,5 @@
-/*
- * UCX glue shared inside lib/ucp_glue/ (the only place that sees UCP types).
- * The rest of lib/ uses the UCX-free services declared in ucx.h and rma.h.
- */
+/* UCX glue shared inside lib/ucp_glue/ (the only place that sees UCP types).
+ * The rest of lib/ uses the UCX-free services declared in ucx.h and rma.h. */
 #ifndef UCMPI_GLUE_H
 #define UCMPI_GLUE_H
 
@@ -66,9 +64,8 @@ int ucmpi_ucx_code(ucs_status_t st);
 /* Endpoint for one-sided traffic to world rank r (rma_ep.c), or NULL. */
 ucp_ep_h ucmpi_rma_ep(int r);
 
-/* Huge pages under on-node message buffers used again and again
- * (hugepage.c): contiguous transfers of min bytes or more (SIZE_MAX: off;
- * world_src < 0: any source). */
+/* Huge pages under reused on-node buffers (hugepage.c): contiguous transfers
+ * of min bytes or more (SIZE_MAX: off; world_src < 0: any source). */
 extern size_t ucmpi_ucx_hugepage_min __attribute__((visibility("hidden")));
 void ucmpi_ucx_hugepage_init(void);
 void ucmpi_ucx_hugepage_send(int world_dest, const void *buf, size_t len);

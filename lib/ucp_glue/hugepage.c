@@ -1,14 +1,5 @@
-/*
- * Large messages between ranks of one node: huge pages under the buffers.
- * UCX moves on-node rendezvous data with CMA, which pins the sender's
- * pages: from base pages that copy runs several times slower than from
- * huge pages (docs/tuning.md).  A 2 MiB chunk a buffer is sent from (or
- * received into) again and again is collapsed into huge pages
- * (MADV_COLLAPSE, Linux >= 6.1) on its UCMPI_P2P_HUGEPAGE_REUSE-th use,
- * which repays the collapse; the contents stay.  The kernel may fill the
- * untouched pages of a chunk it takes.  UCMPI_P2P_HUGEPAGE_MIN (bytes; 0:
- * off) is the smallest message concerned.
- */
+/* Huge pages under on-node buffers reused for large messages (CMA copies from
+ * base pages are slow): docs/architecture.md, "lib/ucp_glue internals". */
 #define _GNU_SOURCE
 #include "glue.h"
 
@@ -62,9 +53,8 @@ void ucmpi_ucx_hugepage_init(void)
     reuse = r >= 1 ? (unsigned)r : 1;
 }
 
-/* One more message in chunk c: collapse it on its reuse-th use, retrying
- * a failure every RETRY uses, TRIES times at most; a collapsed chunk is
- * not looked at again while it keeps its slot. */
+/* One more message in chunk c: collapse on its reuse-th use, retrying every
+ * RETRY uses, TRIES times at most; a collapsed chunk is skipped while kept. */
 static void chunk_used(uintptr_t c)
 {
     uint64_t no = c >> CHUNK_SHIFT;

@@ -1,8 +1,5 @@
-/*
- * UCX-free RMA services for lib/rma/: memory registration, remote keys,
- * put/get/atomics, flushes and active messages.  lib/ucp_glue/rma_*.c and
- * am_*.c implement them; nothing here exposes UCP types.
- */
+/* UCX-free RMA services for lib/rma/ (registration, rkeys, put/get/atomics,
+ * flushes, active messages), implemented in rma_*.c and am_*.c. */
 #ifndef UCMPI_GLUE_RMA_H
 #define UCMPI_GLUE_RMA_H
 

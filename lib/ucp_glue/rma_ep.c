@@ -1,8 +1,5 @@
-/*
- * Endpoints for one-sided traffic: in the peer error-handling mode of the
- * point-to-point endpoints UCX leaves out shared memory and cma, so RMA
- * gets its own endpoints without it, open while some window exists.
- */
+/* RMA endpoints: p2p's peer error-handling mode makes UCX leave out shared
+ * memory and cma, so RMA has its own, open while some window exists. */
 #include "glue.h"
 #include "ucx.h"
 #include "ucp_glue/rma.h"

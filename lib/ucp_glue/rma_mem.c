@@ -1,6 +1,4 @@
-/*
- * RMA memory: registration of window memory with UCP and remote keys.
- */
+/* RMA memory: registration of window memory with UCP and remote keys. */
 #include "glue.h"
 #include "ucp_glue/rma.h"
 

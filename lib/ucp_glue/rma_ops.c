@@ -1,7 +1,5 @@
-/*
- * One-sided transfers over UCP: put, get, atomics, flush.  Every
- * operation reports its local completion on a ucmpi_rma_cnt_t.
- */
+/* One-sided transfers over UCP: put, get, atomics, flush.  Every operation
+ * reports its local completion on a ucmpi_rma_cnt_t. */
 #include "glue.h"
 #include "ucp_glue/rma.h"
 

@@ -1,8 +1,5 @@
-/*
- * Tagged messages on UCP: the glue's one send and one receive.  Contiguous
- * buffers go to UCX as they are, others stream through a UCX generic
- * datatype driven by the registered dt ops.
- */
+/* Tagged messages on UCP: the glue's one send and one receive; non-contiguous
+ * data streams through a UCX generic datatype run by the registered dt ops. */
 #include "glue.h"
 #include "ucx.h"
 
@@ -89,9 +86,8 @@ static void copy_sent_cb(void *ucx_req, ucs_status_t st, void *copy)
     ucp_request_free(ucx_req);
 }
 
-/* After the post: a fire-and-forget send is released (its copy freed by
- * copy_sent_cb, or here); a kept one is recorded in its op (not under
- * UCMPI_UCX_THREAD_MULTI with a callback: the op may be gone). */
+/* After the post: fire-and-forget is released (copy freed here or in its cb);
+ * a kept one goes in its op (not THREAD_MULTI with a cb: op may be gone). */
 static int send_posted(const ucmpi_ucx_xfer_t *x, void *ret, void *copy)
 {
     ucmpi_ucx_op_t *op = x->op;
@@ -160,9 +156,8 @@ send_op_slow(int peer, uint64_t tag, const void *buf, size_t len,
     return ucmpi_ucx_send_any(&x);
 }
 
-/* The usual send alone (an op, contiguous data, an endpoint, no huge
- * pages).  A blocking send (no done) passes FAST_CMPL, as Open MPI's
- * MPI_Send: UCX then sends eagerly up to UCX_RNDV_SEND_NBR_THRESH. */
+/* The usual send alone (op, contiguous, endpoint, no huge pages).  Blocking (no
+ * done): FAST_CMPL like Open MPI, eager up to UCX_RNDV_SEND_NBR_THRESH. */
 int ucmpi_ucx_send_op(int peer, uint64_t tag, const void *buf, size_t len,
                       ucmpi_ucx_op_t *op)
 {
@@ -223,9 +218,8 @@ static void recv_cb(void *ucx_req, ucs_status_t st,
     op->done(op, code(st), tag, len);
 }
 
-/* UCX's request in the caller's room: nothing to free (UCX still writes
- * there after this returns: fine below UCMPI_UCX_THREAD_MULTI, the only
- * case that posts such receives). */
+/* UCX's request in the caller's room: nothing to free (UCX writes there after
+ * return: fine below UCMPI_UCX_THREAD_MULTI, the only case posting these). */
 static void recv_cb_own(void *ucx_req, ucs_status_t st,
                         const ucp_tag_recv_info_t *info, void *user_data)
 {

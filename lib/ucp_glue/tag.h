@@ -1,15 +1,5 @@
-/*
- * The 64-bit UCP tag of every tagged message:
- *   [63]     synchronous-send flag (receiver acknowledges when matched)
- *   [62:45]  context: communicator context id * 4 + sub-context
- *   [44:24]  source rank in the sender's (local) group
- *   [23:0]   MPI tag
- * Partitioned traffic sets source bits 20 (and 19) on the ACK sub-context.
- * Wildcards and the sync flag leave fields out of the mask (UCX's linear
- * expected list); on-node peers use UCX's own synchronous send, so an
- * exact receive may match every bit (ucmpi_tag_recv_exact, UCX's hashed
- * queue), used for small buffers (lib/p2p/p2p_inline.h).
- */
+/* The 64-bit UCP tag: [63] sync, [62:45] context id * 4 + sub-context, [44:24]
+ * source, [23:0] MPI tag: docs/architecture.md, "lib/ucp_glue internals". */
 #ifndef UCMPI_UCX_TAG_H
 #define UCMPI_UCX_TAG_H
 

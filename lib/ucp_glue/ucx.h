@@ -1,6 +1,4 @@
-/*
- * UCX services for lib/ (no UCP types): start-up, shutdown, tag messaging.
- */
+/* UCX services for lib/ (no UCP types): start-up, shutdown, tag messaging. */
 #ifndef UCMPI_UCX_H
 #define UCMPI_UCX_H
 
@@ -59,10 +57,8 @@ int ucmpi_ucx_peer_failed(int r);
 void ucmpi_ucx_peer_gone(int r);
 
 
-/* One tagged operation in flight, embedded by its owner (a request, or a
- * blocking call's frame).  done runs once when it ends (inside progress or
- * a cancel; no progress or sends there), with 0, UCMPI_UCX_CANCELED or an
- * error code, and a receive's sender tag and message length. */
+/* A tagged op in flight, embedded by its owner; done runs once in progress or
+ * a cancel (no progress/sends there): 0, UCMPI_UCX_CANCELED or an error. */
 typedef struct ucmpi_ucx_op ucmpi_ucx_op_t;
 typedef void (*ucmpi_ucx_done_fn_t)(ucmpi_ucx_op_t *op, int status,
                                     uint64_t sender_tag, size_t length);
@@ -104,11 +100,8 @@ typedef struct {
     void *msg;                    /* UCMPI_UCX_MSG */
 } ucmpi_ucx_xfer_t;
 
-/* The send: 0 when done at once (done not called), UCMPI_UCX_POSTED when
- * UCX holds it, else an error (nothing started).  The receive: 0 once
- * posted; a failed post ends through done, or returns its error for an op
- * without done.  The _op forms take the usual case in registers; the _any
- * forms handle everything. */
+/* Send: 0 done at once (no done call), UCMPI_UCX_POSTED, or an error (nothing
+ * started).  Receive: 0 once posted; a failed post ends via done or returns. */
 int ucmpi_ucx_send_op(int peer, uint64_t tag, const void *buf, size_t len,
                       ucmpi_ucx_op_t *op) UCMPI_UCX_HIDDEN;
 int ucmpi_ucx_send_any(const ucmpi_ucx_xfer_t *x) UCMPI_UCX_HIDDEN;
@@ -158,9 +151,8 @@ int ucmpi_ucx_tag_probe(uint64_t tag, uint64_t mask, int remove,
 /* Receives a probed message into nothing (cancelled, or left over). */
 void ucmpi_ucx_msg_discard(void *msg);
 
-/* Fire-and-forget send of a copy of (buf, len); a zero-byte one (a sync
- * acknowledgement); the receive of a message probed out (small eager
- * ones only), waited for on the spot: 0, or an error code. */
+/* Fire-and-forget send of a copy of (buf, len), a zero-byte one (sync ack);
+ * receive of a probed small eager message, waited on the spot (0 or error). */
 static inline int ucmpi_ucx_send_copy(int world_dest, uint64_t tag,
                                       const void *buf, size_t len)
 {
@@ -191,9 +183,8 @@ enum {
     UCMPI_AM_IDS
 };
 
-/* Active messages of the layers above: the handler runs inside progress
- * and only records; ucmpi_ucx_am_send sends a copy eagerly on the tagged
- * messages' endpoint, so it arrives after those sent before it. */
+/* Layers' active messages: the handler runs inside progress, only recording;
+ * sends go eagerly on the tagged endpoint, after the messages sent before. */
 typedef void (*ucmpi_ucx_am_fn_t)(void *arg, const void *data, size_t len);
 int ucmpi_ucx_am_handler(unsigned id, ucmpi_ucx_am_fn_t fn, void *arg);
 int ucmpi_ucx_am_send(int world_dest, unsigned id, const void *data,
