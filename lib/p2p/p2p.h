@@ -4,12 +4,24 @@
 
 #include "p2p/pt2pt.h"
 #include "datatype/datatype.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Bytes in front of every pool request (never of a stack or schedule
  * request) where UCX may keep its request of a receive (UCMPI_UCX_OWN). */
 #define UCMPI_REQ_UCX_ROOM UCMPI_UCX_REQ_ROOM
+
+/* Takes (or drops) a p2p-private mutex, needed only under THREAD_MULTIPLE. */
+static inline void ucmpi_p2p_mt_lock(pthread_mutex_t *m, bool take)
+{
+    if (ucmpi_global.thread_level != MPI_THREAD_MULTIPLE)
+        return;
+    if (take)
+        pthread_mutex_lock(m);
+    else
+        pthread_mutex_unlock(m);
+}
 
 /* Uninitialised pool entries (fast send path), ucmpi_request_alloc's init, and
  * the shared request of sends done at once (complete, empty, never freed). */

@@ -43,18 +43,6 @@ static int hook_on;
 static pthread_mutex_t part_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t next_channel;
 
-static void lock(void)
-{
-    if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE)
-        pthread_mutex_lock(&part_lock);
-}
-
-static void unlock(void)
-{
-    if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE)
-        pthread_mutex_unlock(&part_lock);
-}
-
 static uint64_t data_tag(ucmpi_comm_t *c, int src, uint32_t channel)
 {
     return ucmpi_tag_make(c->ctx, UCMPI_CTX_ACK, PART_SRC | DATA_SRC | src,
@@ -105,7 +93,7 @@ static int part_progress(void)
 {
     int events = 0, leave;
 
-    lock();
+    ucmpi_p2p_mt_lock(&part_lock, true);
     for (part_t **pp = &pending; *pp != NULL;) {
         part_t *p = *pp;
         if (!try_match(p)) {
@@ -132,7 +120,7 @@ static int part_progress(void)
     leave = hook_on && pending == NULL && zombies == NULL;
     if (leave)
         hook_on = 0;
-    unlock();
+    ucmpi_p2p_mt_lock(&part_lock, false);
     if (leave)
         ucmpi_progress_unregister(part_progress);
     return events;
@@ -182,7 +170,7 @@ static int start_recv(ucmpi_request_t *r)
         ucmpi_p2p_set_proc_null(r);
         return MPI_SUCCESS;
     }
-    lock();
+    ucmpi_p2p_mt_lock(&part_lock, true);
     if (!try_match(p)) {
         p->next = pending;
         pending = p;
@@ -192,7 +180,7 @@ static int start_recv(ucmpi_request_t *r)
     } else {
         post_data_recv(p);
     }
-    unlock();
+    ucmpi_p2p_mt_lock(&part_lock, false);
     need_hook(later);
     return MPI_SUCCESS;
 }
@@ -220,7 +208,7 @@ static void destroy(ucmpi_request_t *r)
 
     if (p == NULL)
         return;
-    lock();
+    ucmpi_p2p_mt_lock(&part_lock, true);
     unlink_pending(p);
     if (p->hreq != NULL) {
         if (!ucmpi_request_is_complete(p->hreq))
@@ -233,7 +221,7 @@ static void destroy(ucmpi_request_t *r)
             want = want_hook();
         }
     }
-    unlock();
+    ucmpi_p2p_mt_lock(&part_lock, false);
     need_hook(want);
     free(p->ready_map);
     free(p);

@@ -43,39 +43,27 @@ static int grow(void)
     return 0;
 }
 
-static void pool_lock_take(void)
-{
-    if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE)
-        pthread_mutex_lock(&pool_lock);
-}
-
-static void pool_lock_drop(void)
-{
-    if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE)
-        pthread_mutex_unlock(&pool_lock);
-}
-
 static inline ucmpi_request_t *pool_pop(void)
 {
     ucmpi_request_t *r;
 
-    pool_lock_take();
+    ucmpi_p2p_mt_lock(&pool_lock, true);
     if (__builtin_expect(ucmpi_request_pool == NULL, 0) && grow() != 0) {
-        pool_lock_drop();
+        ucmpi_p2p_mt_lock(&pool_lock, false);
         return NULL;
     }
     r = ucmpi_request_pool;
     ucmpi_request_pool = r->next_free;
-    pool_lock_drop();
+    ucmpi_p2p_mt_lock(&pool_lock, false);
     return r;
 }
 
 static inline void pool_push(ucmpi_request_t *r)
 {
-    pool_lock_take();
+    ucmpi_p2p_mt_lock(&pool_lock, true);
     r->next_free = ucmpi_request_pool;
     ucmpi_request_pool = r;
-    pool_lock_drop();
+    ucmpi_p2p_mt_lock(&pool_lock, false);
 }
 
 /* A pool entry with nothing initialised (ucmpi_request_init makes it a
