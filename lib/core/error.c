@@ -1,7 +1,5 @@
-/*
- * Error classes, codes and strings, the predefined error handlers, and the
- * single reporting path every entry point uses (ucmpi_error).
- */
+/* Error classes, codes and strings, the predefined error handlers, and the
+ * single reporting path every entry point uses (ucmpi_error). */
 #include "comm/comm.h"
 #include "core/call.h"
 
@@ -161,12 +159,8 @@ static const char *error_text(int code)
     return NULL;
 }
 
-/* Error codes are the classes (as in Open MPI: programs compare a
- * returned code with a class), so a code cannot name the failure that
- * returned it.  Instead each thread keeps the call and reason of the last
- * error it returned through MPI_ERRORS_RETURN or passed to a user handler,
- * and MPI_Error_string of that class adds them: a program that prints the
- * string of the code it just got sees why, not only the class text. */
+/* Codes are the classes (as in Open MPI), so a code can't say why: each thread
+ * keeps its last error's call and reason, which MPI_Error_string appends. */
 static _Thread_local struct {
     int code;
     char text[MPI_MAX_ERROR_STRING];

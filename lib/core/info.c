@@ -1,8 +1,5 @@
-/*
- * Info objects: ordered (key, value) string pairs, MPI_INFO_ENV and the
- * info of communicators.  The info calls work before MPI_Init and after
- * MPI_Finalize, as MPI-4 allows.
- */
+/* Info objects: ordered (key, value) string pairs, MPI_INFO_ENV and the info
+ * of communicators; usable before MPI_Init and after MPI_Finalize (MPI-4). */
 #include "core/errhandler.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"

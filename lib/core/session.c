@@ -1,17 +1,5 @@
-/*
- * MPI Sessions (MPI-4 ch. 11.3): MPI_Session_init/finalize, the process
- * sets "mpi://WORLD" and "mpi://SELF", their groups and info.  A session
- * shares the one library instance with the world model (lib/core/init.c): the
- * first of MPI_Init / MPI_Session_init brings it up.  It goes down when
- * MPI_Finalize has run and no session is open; without the world model it
- * stays up (idle) after the last session until the process exits, because
- * the PMIx client cannot be initialized a second time (tried: the job data
- * is gone, "no valid job size") and sessions may come and go.
- * Communicators come from MPI_Comm_create_from_group; they (and groups)
- * name their session by a serial number, as they may outlive it.  A
- * session's buffer (MPI_Session_attach_buffer, lib/p2p/bsend_buffer.c) serves
- * buffered sends on them.
- */
+/* MPI Sessions: init/finalize, the psets mpi://WORLD and mpi://SELF, their
+ * groups and info; the shared instance: docs/architecture.md "core: sessions" */
 #include <stdio.h>
 #include "core/call.h"
 #include <stdlib.h>
@@ -79,9 +67,8 @@ static MPI_Info session_info(void)
     return info;
 }
 
-/* Session-only processes take the instance down at exit, collectively
- * like MPI_Finalize (not when sessions were left open: that's an error
- * the launcher reports, and not under an unfinished world model). */
+/* Session-only processes take the instance down at exit, collectively (not
+ * with sessions left open, an error, nor under an unfinished world model). */
 static void down_at_exit(void)
 {
     if (ucmpi_global.active && open_sessions == 0 &&
