@@ -1,6 +1,4 @@
-/*
- * Envelope and contents (exactly the arguments the user gave) and names.
- */
+/* Envelope and contents (exactly the arguments the user gave) and names. */
 #include "dt.h"
 
 #include <string.h>

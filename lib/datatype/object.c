@@ -1,8 +1,5 @@
-/*
- * Datatype object life cycle: validity checks, reference counts (a type
- * freed by the user lives on while requests or other types use it),
- * commit, free and dup.
- */
+/* Datatype life cycle: checks, reference counts (a freed type lives on while
+ * requests or other types use it), commit, free and dup. */
 #include "dt.h"
 #include "core/attr.h"
 

@@ -1,7 +1,4 @@
-/*
- * Queries: sizes and extents (int, _x and _c forms), counts and elements
- * of a status, Type_match_size, and address arithmetic.
- */
+/* Sizes and extents, status counts and elements, Type_match_size, addresses. */
 #include "dt.h"
 #include "core/call.h"
 

@@ -1,7 +1,5 @@
-/*
- * Error handlers of files: files default to MPI_ERRORS_RETURN (MPI-4.1
- * 9.3.4); MPI_FILE_NULL's handler is inherited and gets open/delete errors.
- */
+/* File error handlers: MPI_ERRORS_RETURN by default (MPI-4.1 9.3.4); the one
+ * of MPI_FILE_NULL is inherited and gets open/delete errors. */
 #include "io.h"
 #include "core/call.h"
 
