@@ -156,5 +156,8 @@ extern MPI_Datatype const ucmpi_dt_predefined[];   /* NULL-terminated */
 /* Checks a type argument of an MPI call; reports MPI_ERR_TYPE. */
 int ucmpi_dt_check_arg(MPI_Datatype dt, int need_commit, const char *fn,
                        const char *argname);
+/* An entry point's checks: library up, type `argname` valid, outputs set. */
+int ucmpi_dt_check_entry(const char *fn, MPI_Datatype dt, const char *argname,
+                         int out_ok, const char *outname);
 
 #endif /* UCMPI_DT_H */
