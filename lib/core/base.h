@@ -64,6 +64,8 @@ extern ucmpi_global_t ucmpi_global __attribute__((visibility("hidden"))); /* no 
 /* The library instance: up at the first MPI_Init/MPI_Session_init, down when
  * the world model and every session have finalized (init.c, session.c). */
 int ucmpi_instance_up(int required_thread_level);
+/* "MPI_THREAD_SINGLE" .. "MPI_THREAD_MULTIPLE", indexed by level (session.c) */
+extern const char *const ucmpi_thread_level_names[4];
 void ucmpi_instance_down(void);
 int ucmpi_sessions_open(void);
 /* -- finalize of user-freed requests (api area: lib/core/finalize_orphans.c,

@@ -23,7 +23,7 @@ static int open_sessions, exit_hook;
 static MPI_Session sessions;           /* open ones, under the lock */
 static uint32_t last_id;
 static const char *const psets[] = {"mpi://WORLD", "mpi://SELF"};
-static const char *const level_names[] = {
+const char *const ucmpi_thread_level_names[4] = {
     "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
     "MPI_THREAD_MULTIPLE"};
 
@@ -53,7 +53,7 @@ static int requested_level(MPI_Info info)
     if (v == NULL)
         return MPI_THREAD_SINGLE;
     for (int l = MPI_THREAD_MULTIPLE; l >= MPI_THREAD_SINGLE; l--)
-        if (strcmp(v, level_names[l]) == 0)
+        if (strcmp(v, ucmpi_thread_level_names[l]) == 0)
             return l;
     return -1;
 }
@@ -63,7 +63,7 @@ static MPI_Info session_info(void)
     MPI_Info info = ucmpi_info_new();
     if (info != MPI_INFO_NULL)
         PMPI_Info_set(info, "thread_level",
-                      level_names[ucmpi_global.thread_level]);
+                      ucmpi_thread_level_names[ucmpi_global.thread_level]);
     return info;
 }
 
