@@ -1,8 +1,5 @@
-/*
- * Communicator core: MPI_COMM_WORLD and MPI_COMM_SELF, reference counting
- * and the rank/size queries.  Creation and management of other
- * communicators live in lib/comm_*.c.
- */
+/* Communicator core: MPI_COMM_WORLD and MPI_COMM_SELF, reference counting and
+ * the rank/size queries (other communicators: lib/comm/comm_*.c). */
 #include "comm/comm.h"
 #include "core/hooks.h"
 
@@ -54,10 +51,8 @@ __attribute__((constructor)) static void comm_hooks(void)
                    finalize_predefined);
 }
 
-/* Every request retains its communicator.  A locked instruction there
- * waits for the send just posted to leave the store buffer (measured: a
- * third of a message-rate sender's cycles), so atomics only under
- * MPI_THREAD_MULTIPLE, where several threads may hold the comm. */
+/* Atomics only under MPI_THREAD_MULTIPLE: a locked instruction waits for the
+ * send just posted to leave the store buffer (a third of a sender's cycles). */
 void ucmpi_comm_retain(ucmpi_comm_t *c)
 {
     if (ucmpi_global.thread_level == MPI_THREAD_MULTIPLE)

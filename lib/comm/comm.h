@@ -1,6 +1,4 @@
-/*
- * Communicators: the object every other layer passes around.
- */
+/* Communicators: the object every other layer passes around. */
 #ifndef UCMPI_COMM_COMM_H
 #define UCMPI_COMM_COMM_H
 
@@ -8,9 +6,8 @@
 #include "comm/group.h"
 #include "core/errhandler.h"
 
-/* Each communicator owns context id `ctx`; its traffic uses four
- * sub-contexts so user p2p, collectives and protocol messages never
- * match each other. */
+/* Each communicator owns context id `ctx`; four sub-contexts keep user p2p,
+ * collectives and protocol messages from matching each other. */
 enum {
     UCMPI_CTX_P2P = 0,        /* user point-to-point */
     UCMPI_CTX_COLL = 1,       /* collectives (and comm management) */
@@ -19,9 +16,8 @@ enum {
     UCMPI_CTX_SUBS = 4
 };
 
-/* lib/coll/'s per-communicator state, inside the communicator: an
- * allocation that failed on one rank only would make that rank decide
- * differently (e.g. skip the shm set-up that the others enter). */
+/* lib/coll/'s per-communicator state lives inside: an allocation failing on
+ * one rank only would make it decide differently (e.g. skip the shm set-up). */
 typedef struct {
     void *layout;             /* node layout (lib/coll/coll_comm.c) */
     void *cache;              /* built schedules (lib/coll/coll_comm.c) */
@@ -92,10 +88,8 @@ void ucmpi_comm_release(ucmpi_comm_t *c);   /* frees at refcount 0 */
  * calls when a communicator is destroyed. */
 void ucmpi_comm_destroy(ucmpi_comm_t *c);
 
-/* Collective traffic (lib/coll and communicator management) uses tags
- * derived from comm->coll_seq, which every member advances in the same
- * order: take one with ucmpi_comm_next_coll_tag() (16 bits: the tag's
- * upper bits carry a schedule's signature, lib/p2p/tag.h). */
+/* Collective tags come from comm->coll_seq, which all members advance in the
+ * same order (16 bits: upper tag bits carry a schedule signature, p2p/tag.h). */
 static inline int ucmpi_comm_next_coll_tag(ucmpi_comm_t *c)
 {
     return (int)(c->coll_seq++ & 0xffff);   /* UCMPI_COLL_SEQ_MASK */

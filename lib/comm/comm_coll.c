@@ -1,15 +1,5 @@
-/*
- * Small blocking collectives for communicator management (context-id
- * agreement, split, intercommunicator set-up) and for windows (creation
- * exchange, fence, free), built directly on the internal point-to-point
- * so that neither depends on lib/coll/.
- *
- * A channel (ucmpi_cc_t) is a set of participants 0..size-1 reached as
- * comm ranks map[i] on one sub-context and tag: the whole comm, or just a
- * group's members (MPI_Comm_create_group).  Trees are binomial, rooted at
- * participant 0 unless said otherwise; allgather and the mask AND of the
- * context-id agreement are one recursive-doubling pass.
- */
+/* Small blocking collectives for comm management and windows, on internal p2p
+ * so neither needs lib/coll/; channels: docs/architecture.md "comm: channels". */
 #include "p2p/pt2pt.h"
 #include "comm/comm_internal.h"
 
@@ -136,9 +126,8 @@ static int swap_bytes(const ucmpi_cc_t *cc, const void *sbuf, void *rbuf,
                     peer(cc, with));
 }
 
-/* Takes from `from` (a whole working buffer) the AND of its mask and the
- * blocks of participants [lo, lo + cnt) and their folded partners
- * [lo + pof2, ...). */
+/* Takes from `from` the AND of its mask and the blocks of participants
+ * [lo, lo + cnt) and of their folded partners [lo + pof2, ...). */
 static void merge(char *buf, const char *from, size_t mb, size_t bytes,
                   int lo, int cnt, int pof2, int n)
 {
@@ -154,13 +143,8 @@ static void merge(char *buf, const char *from, size_t mb, size_t bytes,
                (size_t)(hi - lo - pof2) * bytes);
 }
 
-/* Allgather of `bytes` per participant into out (participant order)
- * together with the AND of `words` mask words, in one pass of recursive
- * doubling: participants past the largest power of two fold into their
- * partner first and get the result last.  log2(size) (+2) rounds where a
- * gather and a reduce, each followed by a broadcast, took 4 log2(size)
- * sequential messages: oversubscribed ranks pay a context switch for each
- * (MPICH comm/ctxsplit, 100,000 splits at 4 ranks on 2 cores). */
+/* Allgather and AND of `words` mask words in one recursive-doubling pass: log2 n
+ * rounds, not 4 log2 n messages (each a context switch when oversubscribed). */
 int ucmpi_cc_allgather_band(const ucmpi_cc_t *cc, const void *in, void *out,
                             size_t bytes, uint64_t *mask, int words)
 {
@@ -204,9 +188,8 @@ int ucmpi_cc_allgather_band(const ucmpi_cc_t *cc, const void *in, void *out,
     return rc;
 }
 
-/* Dissemination barrier: ceil(log2 n) rounds of one send and one recv.
- * After a failed round (dead partner) it keeps sending the later rounds
- * without receiving: live ranks waiting on us must not hang. */
+/* Dissemination barrier: after a failed round (dead partner) it keeps sending
+ * the later rounds without receiving, so live ranks waiting on us don't hang. */
 int ucmpi_cc_barrier(const ucmpi_cc_t *cc)
 {
     int n = cc->size, me = cc->rank, rc = MPI_SUCCESS;
@@ -231,8 +214,7 @@ int ucmpi_cc_barrier(const ucmpi_cc_t *cc)
     return rc;
 }
 
-/* Everyone sends its block to everyone, all posted at once: a failed peer
- * costs only its own block, the others still arrive (fine at
+/* All blocks posted at once: a failed peer costs only its own block (fine at
  * window-creation rates). */
 int ucmpi_cc_allgather_direct(const ucmpi_cc_t *cc, const void *mine,
                               void *all, size_t len)

@@ -1,8 +1,5 @@
-/*
- * Communicator construction and destruction: dup, create, create_group,
- * split (intra and inter), free.  Every constructor agrees on a context
- * id (comm_ctx.c) and then builds the object locally.
- */
+/* Communicator dup, create, create_group, split (intra and inter) and free:
+ * each agrees on a context id (comm_ctx.c), then builds the object locally. */
 #include "p2p/pt2pt.h"
 #include "core/attr.h"
 #include "core/call.h"
@@ -325,9 +322,8 @@ static int *members_in(ucmpi_comm_t *c, ucmpi_group_t *g, int *bad)
     return map;
 }
 
-/* Intercomm: each side passes a subgroup of its local group; the leaders
- * swap the subgroups and the result joins them (NULL where either side's
- * subgroup is empty or this process is not in its own). */
+/* Intercomm: the leaders swap each side's subgroup and the result joins them
+ * (NULL if either subgroup is empty or this process is not in its own). */
 static int create_inter(ucmpi_comm_t *c, ucmpi_group_t *group,
                         ucmpi_comm_t **out)
 {

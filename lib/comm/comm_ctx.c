@@ -1,37 +1,5 @@
-/*
- * Context ids.  Every process keeps a bitmask of the ids its live
- * communicators use; a new communicator takes the lowest id free on every
- * participant, found by a bitwise-AND allreduce of the free masks, and
- * reserves it at once.  Ids 0 and 1 are MPI_COMM_WORLD's and
- * MPI_COMM_SELF's.
- *
- * Agreements can overlap (MPI_Comm_idup, several pending at once, and
- * blocking creations while they are pending), so a process offers its real
- * mask to one agreement round at a time (the "lock"); other rounds get an
- * all-zero mask, fail everywhere, and are retried.  A blocking agreement
- * takes the free lock unless a blocking one with a smaller key (parent
- * context id, collective tag: the same order on every process) is pending
- * here; a nonblocking one only if no blocking one is pending and it has
- * the smallest key.  So one of the agreements always wins: without the
- * key order for blocking ones, two threads duplicating two communicators
- * on every process took turns forever (MPICH threads/comm_dup_deadlock).
- *
- * Only agreements past their first round count in that order, and a first
- * round never takes the lock: it offers the "eager" word (ids 0-63) if no
- * other first round here does, else nothing.  A first round ends only
- * once every participant has started the agreement, so the order is the
- * same everywhere; counting agreements others had not started yet, and
- * holding the lock for a round that waited for them, deadlocked
- * (MPICH threads/comm idup_deadlock, comm_idup).  Offers in flight at
- * once never share an id.  This is MPICH's scheme, simplified.
- *
- * Each round also ANDs the complement of every participant's epoch (the
- * largest stamp it has seen): the winning round's stamp, OR of the
- * epochs + 1, is the same on every participant and larger than the stamp
- * of any earlier comm that had the id here.  Stall messages an earlier
- * comm left unread (sched_abort.h) are told apart by it: taken for the new
- * comm's, they failed correct programs (MPICH threads/comm/idup_nb).
- */
+/* Context ids: the lowest id free on every participant, by AND of free masks;
+ * overlapping agreements, stamps: docs/architecture.md "comm: context ids". */
 #include "p2p/progress_api.h"
 #include "p2p/pt2pt.h"
 #include "comm/comm_internal.h"
@@ -242,11 +210,8 @@ static int end_round(agree_op_t *op, const uint64_t *buf, int n,
     return rc;
 }
 
-/* A lone participant (MPI_COMM_SELF, groups of one) needs no round: it
- * takes free ids that the round in flight here, if any, did not offer
- * (the reserve), so the two cannot collide.  Waiting for the lock instead deadlocked: the
- * owner's round waits for another process whose thread waits for a user
- * lock held by the thread spinning here (MPICH comm_dup_deadlock). */
+/* A lone participant takes ids the round in flight here did not offer; waiting
+ * for the lock deadlocked against user locks (MPICH comm_dup_deadlock). */
 static int agree_alone(int n, uint32_t *ids)
 {
     uint64_t m[UCMPI_CTX_WORDS];
@@ -293,12 +258,8 @@ int ucmpi_ctx_agree_gather(const ucmpi_cc_t *cc, int n, uint32_t *ids,
     return rc;
 }
 
-/*
- * Over an intercommunicator: AND within each group (on its local comm),
- * the two leaders (rank 0) exchange their masks, and `nx` extra ints,
- * over the intercomm, then each group broadcasts the result.  Every
- * member gets the remote group's extras in rx.
- */
+/* Over an intercomm: AND in each group, the leaders swap masks and `nx` extra
+ * ints, each group broadcasts; rx gets the remote group's extras. */
 int ucmpi_ctx_agree_inter(ucmpi_comm_t *inter, int n, uint32_t *ids,
                           const int *x, int *rx, int nx)
 {

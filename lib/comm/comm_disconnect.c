@@ -1,13 +1,5 @@
-/*
- * MPI_Comm_disconnect (MPI-4.1 11.10.4) for the communicators ucmpi has
- * (no dynamic processes): it waits until the communication still pending
- * on the communicator internally has completed (requests the user freed
- * while active, buffered sends), then frees it as MPI_Comm_free does.
- * The standard makes it collective, with all communication matched
- * beforehand, so each process waits for its own operations only: what a
- * peer still needs from it (a rendezvous receive, a synchronous ack) it
- * gets while this process progresses here.  Also MPI_Comm_get_parent.
- */
+/* MPI_Comm_disconnect: traffic is matched beforehand, so each process waits for
+ * its own pending operations (freed requests, bsends), then frees the comm. */
 #include "p2p/request.h"
 #include "p2p/progress_api.h"
 #include "core/call.h"
@@ -41,9 +33,7 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     return PMPI_Comm_free(comm);
 }
 
-/* No process of a ucmpi job is spawned (MPI_Comm_spawn is not provided),
- * so the parent is MPI_COMM_NULL, as the standard says for such
- * processes. */
+/* No MPI_Comm_spawn, so no process has a parent: MPI_COMM_NULL. */
 #pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
 int PMPI_Comm_get_parent(MPI_Comm *parent)
 {

@@ -1,11 +1,5 @@
-/*
- * MPI_Comm_create_from_group and MPI_Intercomm_create_from_groups (MPI-4)
- * in the world model.  Every process is a member of MPI_COMM_WORLD, so the
- * group's members agree on a context id over the world's endpoints exactly
- * as MPI_Comm_create_group does, on a tag derived from the string tag
- * (the standard makes concurrent calls use distinct string tags).  Errors
- * go to the errhandler argument: there is no communicator yet.
- */
+/* Comm_create_from_group, Intercomm_create_from_groups: agreed as create_group
+ * does, over the world, on a tag from the string tag; errors go to errhandler. */
 #include <string.h>
 #include "core/call.h"
 #include "p2p/pt2pt.h"

@@ -1,9 +1,5 @@
-/*
- * Intercommunicators: MPI_Intercomm_create (the two leaders exchange their
- * groups and free context-id masks over the peer communicator) and
- * MPI_Intercomm_merge.  An intercomm keeps a private intracomm over its
- * local group (local_comm) for group-local steps of later collectives.
- */
+/* MPI_Intercomm_create (leaders swap groups and free masks over the peer comm)
+ * and _merge; local_comm serves the group-local steps of later collectives. */
 #include "p2p/progress_api.h"
 #include "p2p/pt2pt.h"
 #include "core/call.h"

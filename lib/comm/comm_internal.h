@@ -1,7 +1,4 @@
-/*
- * Internals of the communicator area (lib/comm*.c, group*.c, attr.c,
- * info.c, errhandler.c, topo*.c): helpers shared between those files.
- */
+/* Helpers shared by the files of the communicator area. */
 #ifndef UCMPI_COMM_INTERNAL_H
 #define UCMPI_COMM_INTERNAL_H
 
@@ -100,13 +97,11 @@ int ucmpi_ctx_agree_gather(const ucmpi_cc_t *cc, int n, uint32_t *ids,
                            const void *in, void *out, size_t bytes);
 /* A round's buffer: free mask, an all-real flag word and the stamp word. */
 #define UCMPI_CTX_ROUND_WORDS (UCMPI_CTX_WORDS + 2)
-/* The stamp of the communicator that took id (the same on all its
- * members, never the same twice for one id on a process): tells its
- * messages from those of an earlier communicator with that id. */
+/* Stamp of the communicator that took id (same on all members, never reused
+ * for an id here): tells its messages from an earlier holder's. */
 uint64_t ucmpi_ctx_stamp(uint32_t id);
-/* Nonblocking agreement over comm c (both groups of an intercomm):
- * complete(rc, ids, arg) runs from the progress engine once the ids are
- * agreed and reserved. */
+/* Nonblocking agreement over c (both groups of an intercomm): complete(rc, ids,
+ * arg) runs from progress once the ids are agreed and reserved. */
 int ucmpi_ctx_agree_nb(ucmpi_comm_t *c, int n,
                        void (*complete)(int rc, const uint32_t *ids,
                                         void *arg),
@@ -122,9 +117,8 @@ int ucmpi_ctx_agree_link(const ucmpi_cc_t *cc, const ucmpi_cc_link_t *l,
                          int *rx, int nx);
 
 /* ---- communicator construction (comm_create.c) ---- */
-/* New communicator owning one reference to each group (remote NULL for an
- * intracomm), with context id ctx, inheriting parent's error handler.
- * NULL when out of memory (then the references are dropped). */
+/* New comm owning a reference to each group (remote NULL: intra), context ctx,
+ * parent's handler; NULL when out of memory (references dropped). */
 ucmpi_comm_t *ucmpi_comm_build(ucmpi_group_t *group, ucmpi_group_t *remote,
                                uint32_t ctx, ucmpi_comm_t *parent);
 /* MPI_Comm_free's and MPI_Comm_disconnect's checks: *comm is a valid

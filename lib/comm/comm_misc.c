@@ -1,7 +1,4 @@
-/*
- * Communicator queries and settings: compare, names, info hints,
- * test_inter, remote size and group.
- */
+/* Communicator queries and settings: compare, names, info, inter, remote. */
 #include "comm/comm.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"

@@ -1,10 +1,5 @@
-/*
- * MPI_Comm_split_type: shared memory (the node, from PMIx locality) and
- * the MPI-4 hardware-guided/unguided splits over hwloc levels.  Each is a
- * split whose colour is (node, index of the hardware object this process
- * is bound inside); a process not bound inside one object of the asked
- * level gets MPI_COMM_NULL.
- */
+/* MPI_Comm_split_type: a split by (node, hwloc object this process is bound in);
+ * a process not bound inside one object of the level gets MPI_COMM_NULL. */
 #include "comm/comm.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
@@ -195,9 +190,8 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
     return MPI_SUCCESS;
 }
 
-/* MPI-4.1: the hardware the process runs on, as an info object the user
- * frees.  Like MPICH and Open MPI, no keys yet: the standard leaves them
- * to the implementation. */
+/* An info the user frees; no keys yet, like MPICH and Open MPI (the standard
+ * leaves them to the implementation). */
 #pragma weak MPI_Get_hw_resource_info = PMPI_Get_hw_resource_info
 int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
 {

@@ -1,7 +1,4 @@
-/*
- * Groups: ordered sets of world ranks.  Ranges (first, stride) cost O(1)
- * memory however large; other groups keep a table.
- */
+/* Groups: ordered sets of world ranks; a range (first, stride) costs O(1). */
 #include "comm/group.h"
 #include "comm/comm_internal.h"
 

@@ -1,6 +1,4 @@
-/*
- * Groups: ordered sets of world ranks.
- */
+/* Groups: ordered sets of world ranks. */
 #ifndef UCMPI_COMM_GROUP_H
 #define UCMPI_COMM_GROUP_H
 

@@ -1,8 +1,5 @@
-/*
- * MPI_Group_* entry points: argument checks around the set logic of
- * group.c.  Groups have no error handler of their own: errors go to the
- * default one (ucmpi_error with no object).
- */
+/* MPI_Group_* entry points around group.c's set logic; groups have no handler,
+ * so errors go to the default one. */
 #include "comm/comm.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"

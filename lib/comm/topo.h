@@ -1,7 +1,5 @@
-/*
- * Process topologies attached to communicators (comm->topo), and the
- * neighbour lists the neighbourhood collectives use.
- */
+/* Topologies attached to communicators and the neighbour lists the
+ * neighbourhood collectives use. */
 #ifndef UCMPI_TOPO_H
 #define UCMPI_TOPO_H
 

@@ -1,8 +1,5 @@
-/*
- * Cartesian topologies, MPI_Dims_create and MPI_Topo_test, plus the
- * topology object's life cycle (destroy, copy on dup, neighbour lists).
- * No reordering: rank i of the new communicator is rank i of the old.
- */
+/* Cartesian topologies, Dims_create, Topo_test and the topology life cycle;
+ * no reordering: rank i of the new communicator is rank i of the old. */
 #include "comm/comm.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"

@@ -1,8 +1,5 @@
-/*
- * Graph and distributed-graph topologies.  MPI_Dist_graph_create routes
- * each edge to its two endpoints with one message per (sender, endpoint)
- * pair; a sum-allreduce tells every process how much to expect.
- */
+/* Graph topologies; Dist_graph_create sends each edge to its two endpoints, one
+ * message per (sender, endpoint), a sum-allreduce saying how many to expect. */
 #include "p2p/pt2pt.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"

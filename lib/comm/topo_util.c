@@ -1,7 +1,4 @@
-/*
- * Pure topology arithmetic: balanced dimensions (MPI_Dims_create) and
- * cartesian rank/coordinate/shift maps (row-major, as MPI specifies).
- */
+/* Pure topology arithmetic: MPI_Dims_create and row-major cartesian maps. */
 #include "comm/topo.h"
 
 #include <stdlib.h>

@@ -1,12 +1,5 @@
-/*
- * Attribute caching on communicators, datatypes and windows: keyvals with
- * copy/delete callbacks, per-object attribute lists, and the predefined
- * attributes of MPI_COMM_WORLD.
- *
- * An object's `attrs` field points to a singly linked list, newest first:
- * freeing an object runs delete callbacks newest to oldest, the order
- * MPI asks for MPI_COMM_SELF at finalize.
- */
+/* Attribute caching on communicators, datatypes and windows.  An object's list
+ * is newest first, so delete callbacks run newest to oldest, as MPI asks. */
 #include "p2p/pt2pt.h"
 #include "datatype/datatype.h"
 #include "core/attr.h"

@@ -1,6 +1,4 @@
-/*
- * Attributes cached on communicators, types and windows (lib/core/attr.c).
- */
+/* Attributes cached on communicators, types and windows (lib/core/attr.c). */
 #ifndef UCMPI_CORE_ATTR_H
 #define UCMPI_CORE_ATTR_H
 
@@ -12,9 +10,8 @@ int ucmpi_attr_copy_all(int kind, void *old_handle, void *new_handle,
                         void **old_attrs, void **new_attrs);
 /* Run delete callbacks and release the list (object free / finalize). */
 int ucmpi_attr_delete_all(int kind, void *handle, void **attrs);
-/* What lib/rma tells lib/core/attr.c about windows: where a window's
- * attribute list lives (NULL for an invalid window), and its predefined
- * attributes (*(void **)val set to the value's address). */
+/* What lib/rma tells attr.c about windows: where a window's attribute list is
+ * (NULL if invalid) and its predefined attributes (*(void **)val = address) */
 typedef struct {
     void **(*attrs)(MPI_Win win);
     int (*predefined)(MPI_Win win, int keyval, void *val, int *flag);

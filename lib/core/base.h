@@ -1,15 +1,10 @@
-/*
- * What every file of lib/ needs: mpi.h with the export rules, the
- * padding and magic numbers of handles, the library instance and its
- * global state, abort and the big lock.
- */
+/* What every file of lib/ needs: mpi.h with the export rules, handle padding
+ * and magic numbers, the library instance and global state, abort, the lock. */
 #ifndef UCMPI_CORE_BASE_H
 #define UCMPI_CORE_BASE_H
 
-/* The library is built with -fvisibility=hidden (direct, GOT-free access
- * to its own globals on every message's path): what mpi.h declares (the
- * MPI_/PMPI_ functions, the predefined objects) is the exported ABI, and
- * UCMPI_EXPORT marks the few internals that ucmpi_info links against. */
+/* Built with -fvisibility=hidden (GOT-free access to our globals): mpi.h's
+ * declarations are the ABI; UCMPI_EXPORT marks internals ucmpi_info uses. */
 #pragma GCC visibility push(default)
 #include <mpi.h>
 #pragma GCC visibility pop
@@ -22,13 +17,8 @@
 #define UCMPI_CONTAINER_OF(ptr, type, member) \
     ((type *)((char *)(ptr) - offsetof(type, member)))
 
-/* Defines a predefined object that mpi.h names (MPI_COMM_WORLD, MPI_INT,
- * ...).  Executables reach these through copy relocations, which copy as
- * many bytes as the symbol had when the program was linked; so the symbol
- * is exported with a fixed, padded size, and growing the struct does not
- * break (or corrupt) programs built against an older libucmpi.  Use:
- * UCMPI_PREDEFINED(struct ucmpi_comm_s, ucmpi_comm_world,
- *                  UCMPI_PAD_COMM) = {.obj = {...}}; */
+/* A predefined object of mpi.h: copy relocations copy the symbol's size at
+ * link time, so a fixed padded size keeps old binaries working as it grows. */
 #define UCMPI_PREDEFINED(type, name, pad)                                 \
     _Static_assert(sizeof(type) <= (pad), #name " outgrew its padding"); \
     extern type name __attribute__((alias(#name "_padded")));          \
@@ -71,10 +61,11 @@ typedef struct {
 
 extern ucmpi_global_t ucmpi_global __attribute__((visibility("hidden"))); /* no GOT */
 
-/* The library instance (lib/core/init.c) and the sessions using it
- * (lib/core/session.c): up at the first MPI_Init/MPI_Session_init, down when
- * the world model and every session have finalized. */
+/* The library instance: up at the first MPI_Init/MPI_Session_init, down when
+ * the world model and every session have finalized (init.c, session.c). */
 int ucmpi_instance_up(int required_thread_level);
+/* "MPI_THREAD_SINGLE" .. "MPI_THREAD_MULTIPLE", indexed by level (session.c) */
+extern const char *const ucmpi_thread_level_names[4];
 void ucmpi_instance_down(void);
 int ucmpi_sessions_open(void);
 /* -- finalize of user-freed requests (api area: lib/core/finalize_orphans.c,
@@ -96,11 +87,8 @@ void ucmpi_abort(int code, const char *msg) __attribute__((noreturn));
 void ucmpi_lock(void);
 void ucmpi_unlock(void);
 
-/* ---- added by runtime: which MPI call a rank blocks in, for mpiexec's
- * --timeout report (runtime/rt_calls.h).  Entry points record their name
- * (ucmpi_check_initialized), ucmpi_progress_idle publishes it, and every
- * waiting loop that calls ucmpi_progress_idle ends with
- * ucmpi_rt_wait_done(). ---- */
+/* ---- the MPI call a rank blocks in, for mpiexec --timeout (rt_calls.h):
+ * waiting loops calling ucmpi_progress_idle end with ucmpi_rt_wait_done() */
 #include "rt_calls.h"
 
 #endif

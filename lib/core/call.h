@@ -1,11 +1,5 @@
-/*
- * The MPI call a thread is in.  An entry point names itself once
- * (ucmpi_call_enter); the functions below it read the name for their
- * error messages instead of taking it as a parameter.  Thread-local
- * (MPI_THREAD_MULTIPLE).  A nonblocking request copies the name when it
- * is created, so a failure reported at MPI_Wait names the call that
- * started it.
- */
+/* The MPI call a thread is in, named once per entry point for the errors below
+ * it; a nonblocking request copies it, so MPI_Wait names the starting call. */
 #ifndef UCMPI_CORE_CALL_H
 #define UCMPI_CORE_CALL_H
 
@@ -24,8 +18,7 @@ extern _Thread_local ucmpi_call_t ucmpi_call_ctx
     __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /* Entry point `name` begins; returns the name of the call it is nested in
- * (an MPI function that calls another through PMPI_), for
- * ucmpi_call_leave. */
+ * (an MPI function calling another through PMPI_), for ucmpi_call_leave. */
 static inline const char *ucmpi_call_enter(const char *name)
 {
     const char *outer = ucmpi_call_ctx.name;
@@ -39,10 +32,8 @@ static inline void ucmpi_call_leave(const char *outer)
     ucmpi_call_ctx.name = outer;
 }
 
-/* An entry point names itself for the functions below it until it
- * returns, on every path (a cleanup variable):
- *     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_X");
- * Entry points nest (a callback calling MPI): the outer names stack. */
+/* Names the entry point until it returns on every path (nesting stacks):
+ *     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_X"); */
 static inline const char *ucmpi_call_open(const char *name)
 {
     unsigned d = ucmpi_call_ctx.depth++;

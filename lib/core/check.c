@@ -1,8 +1,5 @@
-/*
- * Argument checks shared by the entry points.  Each reports through the
- * communicator's error handler with the call name, the argument and its
- * value.
- */
+/* Argument checks shared by the entry points; each reports through the
+ * communicator's handler with the call name, the argument and its value. */
 #include "core/check.h"
 #include "p2p/pt2pt.h"
 #include "datatype/datatype.h"

@@ -1,6 +1,4 @@
-/*
- * Argument checks shared by every entry point (lib/core/check.c).
- */
+/* Argument checks shared by every entry point (lib/core/check.c). */
 #ifndef UCMPI_CORE_CHECK_H
 #define UCMPI_CORE_CHECK_H
 

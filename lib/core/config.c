@@ -1,8 +1,5 @@
-/*
- * The one table of tunables: name, type, default, description.  Read from
- * UCMPI_<NAME> environment variables, printed by ucmpi_info and exposed as
- * MPI_T control variables.  Every knob of the library is defined here.
- */
+/* The one table of tunables (name, type, default, description): read from
+ * UCMPI_<NAME>, printed by ucmpi_info, exposed as MPI_T control variables. */
 #include "core/config_table.h"
 #include "core/config.h"
 

@@ -1,10 +1,5 @@
-/*
- * User-facing error handlers: create, set, get, call and free for
- * communicators, windows and sessions, and the create and install steps
- * that files (lib/io/file_errhandler.c) share.  Reporting itself
- * (ucmpi_error, which runs the handler) and error classes/codes live in
- * lib/core/error.c.
- */
+/* Error handlers of communicators, windows and sessions, and the create and
+ * install steps files share; reporting itself is lib/core/error.c. */
 #include "comm/comm.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"

@@ -1,6 +1,4 @@
-/*
- * Error handlers and error reporting.
- */
+/* Error handlers and error reporting. */
 #ifndef UCMPI_CORE_ERRHANDLER_H
 #define UCMPI_CORE_ERRHANDLER_H
 
@@ -20,12 +18,8 @@ struct ucmpi_errhandler_s {
 };
 typedef struct ucmpi_errhandler_s ucmpi_errhandler_t;
 
-/*
- * Report an error: formats "fn: ERROR_CLASS_NAME: reason", invokes the
- * handler of `obj` (a MPI_Comm or MPI_Win per obj_kind; NULL or an invalid
- * object means MPI_COMM_WORLD's handler, or fatal before init) and returns
- * the code to hand back to the user.  Never returns for fatal handlers.
- */
+/* Reports "fn: CLASS: reason" to the handler of `obj` (comm/win per obj_kind;
+ * else MPI_COMM_WORLD's, fatal before init); returns the code for the user. */
 int ucmpi_error(int obj_kind, void *obj, int code, const char *fn,
                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 #define ucmpi_err_comm(comm, code, fn, ...) \
@@ -55,9 +49,8 @@ int ucmpi_errhandler_create(int obj_kind, void (*fn)(void),
 int ucmpi_errhandler_install(ucmpi_errhandler_t **slot, MPI_Errhandler eh,
                              int kind, void *obj);
 
-/* Report a call made before MPI_Init or after MPI_Finalize (returns the
- * error code after printing; the default handler aborts). Returns
- * MPI_SUCCESS when the library is usable. */
+/* MPI_SUCCESS when the library is usable; else reports a call made before
+ * MPI_Init or after MPI_Finalize and returns its code. */
 int ucmpi_check_initialized(const char *fn);
 
 #endif

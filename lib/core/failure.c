@@ -1,22 +1,5 @@
-/*
- * Failed peers: a rank blocked on a receive from a process that died gets
- * MPI_ERR_PROC_FAILED instead of hanging.  UCX reports unreachable peers
- * on endpoints it has; on this node a dead process is also seen directly
- * (its pid, published in the modex, no longer exists), which is quicker
- * than transport keepalives.
- *
- * Peers in MPI_Finalize: a collective that waits for one would wait for
- * ever (the ranks' collectives are out of step).  A rank whose collective
- * has stalled asks each peer it waits for, once per pair of processes,
- * whether it is in MPI_Finalize (a zero-byte question); a process answers
- * the questions it has and gets once it is done with its own collectives
- * in MPI_Finalize (its freed requests complete), until the end of its
- * barrier (a progress hook), and the stalled collective fails.
- * Correct programs exchange nothing unless a collective stalled for
- * UCMPI_COLL_STALL_SEC.  The finalize barrier runs on the same context
- * (no communicator has it), not on MPI_COMM_WORLD's collective sequence,
- * which an erroneous program may have left out of step.
- */
+/* Failed peers (MPI_ERR_PROC_FAILED, not a hang) and peers in MPI_Finalize
+ * that a stalled collective waits for: docs/architecture.md, "core: peers". */
 #include "core/failure.h"
 #include "p2p/request.h"
 #include "p2p/progress_api.h"
@@ -217,9 +200,8 @@ int ucmpi_fin_barrier(void)
 {
     int n = ucmpi_global.world_size, me = ucmpi_global.world_rank;
 
-    /* from here on this process takes part in no collective any more
-     * (its freed requests are complete): a collective still waiting for
-     * it is out of step */
+    /* from here on this process joins no collective (its freed requests are
+     * complete): one still waiting for it is out of step */
     ucmpi_progress_register(fin_answer);
 
     /* dissemination: after round k a rank has heard (indirectly) from the

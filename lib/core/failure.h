@@ -1,6 +1,4 @@
-/*
- * Failed and finalizing peers (lib/core/failure.c).
- */
+/* Failed and finalizing peers (lib/core/failure.c). */
 #ifndef UCMPI_CORE_FAILURE_H
 #define UCMPI_CORE_FAILURE_H
 
@@ -8,9 +6,8 @@
 
 /* World rank r is known to have failed. */
 int ucmpi_peer_failed(int r);
-/* World rank r is known to be in MPI_Finalize (a waiting loop that has
- * stalled on it asks; the first call for r sends the question: slow paths
- * only, lib/core/failure.c). */
+/* World rank r is known to be in MPI_Finalize (asked by stalled waiting loops:
+ * the first call for r sends the question; slow paths only). */
 int ucmpi_peer_finalized(int r);
 /* MPI_Finalize: the job's barrier, answering those questions from its
  * start (0, or -1 when a peer failed); stop answering (end). */

@@ -1,20 +1,5 @@
-/*
- * MPI_Finalize and requests the user freed while still active
- * (MPI_Request_free).  The standard has MPI_Finalize complete them; they
- * must be complete before endpoints close, because a peer may still need
- * this process (a rendezvous receive fetches the data, a synchronous send
- * waits for its acknowledgement): closing first hung MPICH's pt2pt/rqfree
- * about one run in twenty.
- *  1. Freed sends, collectives and RMA requests complete: their peers are
- *     bound to take part, and they progress in their own MPI calls or here.
- *  2. A barrier of the job's processes: after it, every message of the job
- *     has been sent (each process did step 1 and its own waits).
- *  3. Freed receives complete.  One still unmatched once nothing has moved
- *     for a while will never be matched (the program is erroneous): it is
- *     cancelled rather than hanging.
- *  4. Unexpected messages that nobody will receive are dropped, so UCX
- *     does not warn about them when the worker goes.
- */
+/* MPI_Finalize completes requests the user freed while active, before endpoints
+ * close (a peer may still need us): docs/architecture.md, "core: finalize". */
 #include "core/failure.h"
 #include "p2p/request.h"
 #include "p2p/progress_api.h"
@@ -49,9 +34,8 @@ static void drain(int kind)
     ucmpi_rt_wait_done();
 }
 
-/* Drops what is still unexpected (probed out of UCX, received into
- * nothing).  Also after a finalize that a dead rank cut short: the
- * survivors' last messages to each other may be left over. */
+/* Drops what is still unexpected; also after a finalize a dead rank cut
+ * short, which may leave the survivors' last messages to each other. */
 void ucmpi_finalize_drop_unexpected(void)
 {
     uint64_t tag;

@@ -1,11 +1,5 @@
-/*
- * Fortran handle conversion (c2f/f2c) of every handle kind, and of statuses.
- * A Fortran handle is an index (0 = the null handle) into a per-kind
- * table of C handles; a hash map from handle to index makes c2f O(1) and
- * gives one handle the same index every time.  Entries are keyed by
- * address, so a freed object's slot is reused by the next object the
- * allocator places there: the tables grow with distinct addresses only.
- */
+/* Fortran handles index per-kind tables (0 = null); a hash keyed by address
+ * makes c2f O(1) and stable, and the tables grow with distinct addresses only. */
 #include "p2p/request.h"
 #include "datatype/datatype.h"
 #include "coll/op.h"

@@ -1,7 +1,4 @@
-/*
- * The hook lists of lib/core/hooks.h: small fixed arrays, kept sorted by
- * order as hooks are added.
- */
+/* The hook lists of hooks.h: small fixed arrays, sorted by order on insert. */
 #include "core/hooks.h"
 
 #include <stdio.h>

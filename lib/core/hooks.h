@@ -1,9 +1,5 @@
-/*
- * What init/finalize, communicator free and failure detection run in the
- * layers above lib/core: each layer registers its own hooks (from a
- * constructor, so a unit test that links part of lib/ gets only its
- * part's), and lib/core calls the lists, never a function of those layers.
- */
+/* Hooks the layers above lib/core register (from constructors, so a unit test
+ * gets only what it links): lib/core calls the lists, never those layers. */
 #ifndef UCMPI_HOOKS_H
 #define UCMPI_HOOKS_H
 

@@ -1,8 +1,5 @@
-/*
- * Info objects: ordered (key, value) string pairs, MPI_INFO_ENV and the
- * info of communicators.  The info calls work before MPI_Init and after
- * MPI_Finalize, as MPI-4 allows.
- */
+/* Info objects: ordered (key, value) string pairs, MPI_INFO_ENV and the info
+ * of communicators; usable before MPI_Init and after MPI_Finalize (MPI-4). */
 #include "core/errhandler.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
@@ -196,9 +193,6 @@ static void env_cmdline(MPI_Info info)
 static void env_fill(void)
 {
     char buf[1024];
-    static const char *levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
-                                   "MPI_THREAD_SERIALIZED",
-                                   "MPI_THREAD_MULTIPLE"};
     env_filled = 1;
     env_cmdline(&ucmpi_info_env);
     snprintf(buf, sizeof(buf), "%d",
@@ -213,7 +207,7 @@ static void env_fill(void)
         info_put(&ucmpi_info_env, "wdir", buf);
     int lvl = ucmpi_global.thread_level;
     info_put(&ucmpi_info_env, "thread_level",
-             levels[lvl >= 0 && lvl <= 3 ? lvl : 0]);
+             ucmpi_thread_level_names[lvl >= 0 && lvl <= 3 ? lvl : 0]);
 }
 
 

@@ -1,10 +1,5 @@
-/*
- * MPI_Init / MPI_Finalize and the process-level queries.
- * Start: runtime (PMIx or singleton), UCX context + worker, address modex,
- * predefined communicators.  End: requests the user freed completed
- * (lib/core/finalize_orphans.c), endpoints closed while progressing, a
- * runtime fence that keeps progressing, then the worker is destroyed.
- */
+/* MPI_Init / MPI_Finalize and the process-level queries; the order of start-up
+ * and shutdown: docs/architecture.md, "core: init and finalize". */
 #include "comm/comm.h"
 #include "core/failure.h"
 #include "p2p/progress_api.h"
@@ -178,9 +173,8 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return do_init("MPI_Init_thread", required, provided);
 }
 
-/* The finalize fence's progress: gives the fence up once a rank of the job
- * is known dead (possible under mpiexec --disable-auto-cleanup), which
- * would otherwise keep the survivors in it for good. */
+/* The finalize fence gives up once a rank is known dead (mpiexec
+ * --disable-auto-cleanup), which would otherwise keep the survivors in it. */
 static int progress_unless_peer_died(void)
 {
     static unsigned turn;
@@ -339,9 +333,8 @@ int PMPI_Get_library_version(char *version, int *resultlen)
     return MPI_SUCCESS;
 }
 
-/* Profiling control: ucmpi itself collects no profile, so every level is
- * accepted and has no effect (what the standard asks of an implementation
- * without profiling support). */
+/* ucmpi collects no profile: every level is accepted and has no effect, as
+ * the standard asks of an implementation without profiling support. */
 #pragma weak MPI_Pcontrol = PMPI_Pcontrol
 int PMPI_Pcontrol(const int level, ...)
 {

@@ -1,7 +1,5 @@
-/*
- * MPI_Alloc_mem / MPI_Free_mem.  Plain heap memory: windows register
- * whatever memory they are given with UCX, so no special pool is needed.
- */
+/* MPI_Alloc_mem / MPI_Free_mem: plain heap memory, since windows register
+ * whatever memory they are given with UCX. */
 #include "core/errhandler.h"
 
 #include <stdlib.h>

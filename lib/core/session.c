@@ -1,17 +1,5 @@
-/*
- * MPI Sessions (MPI-4 ch. 11.3): MPI_Session_init/finalize, the process
- * sets "mpi://WORLD" and "mpi://SELF", their groups and info.  A session
- * shares the one library instance with the world model (lib/core/init.c): the
- * first of MPI_Init / MPI_Session_init brings it up.  It goes down when
- * MPI_Finalize has run and no session is open; without the world model it
- * stays up (idle) after the last session until the process exits, because
- * the PMIx client cannot be initialized a second time (tried: the job data
- * is gone, "no valid job size") and sessions may come and go.
- * Communicators come from MPI_Comm_create_from_group; they (and groups)
- * name their session by a serial number, as they may outlive it.  A
- * session's buffer (MPI_Session_attach_buffer, lib/p2p/bsend_buffer.c) serves
- * buffered sends on them.
- */
+/* MPI Sessions: init/finalize, the psets mpi://WORLD and mpi://SELF, their
+ * groups and info; the shared instance: docs/architecture.md "core: sessions" */
 #include <stdio.h>
 #include "core/call.h"
 #include <stdlib.h>
@@ -35,7 +23,7 @@ static int open_sessions, exit_hook;
 static MPI_Session sessions;           /* open ones, under the lock */
 static uint32_t last_id;
 static const char *const psets[] = {"mpi://WORLD", "mpi://SELF"};
-static const char *const level_names[] = {
+const char *const ucmpi_thread_level_names[4] = {
     "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
     "MPI_THREAD_MULTIPLE"};
 
@@ -65,7 +53,7 @@ static int requested_level(MPI_Info info)
     if (v == NULL)
         return MPI_THREAD_SINGLE;
     for (int l = MPI_THREAD_MULTIPLE; l >= MPI_THREAD_SINGLE; l--)
-        if (strcmp(v, level_names[l]) == 0)
+        if (strcmp(v, ucmpi_thread_level_names[l]) == 0)
             return l;
     return -1;
 }
@@ -75,13 +63,12 @@ static MPI_Info session_info(void)
     MPI_Info info = ucmpi_info_new();
     if (info != MPI_INFO_NULL)
         PMPI_Info_set(info, "thread_level",
-                      level_names[ucmpi_global.thread_level]);
+                      ucmpi_thread_level_names[ucmpi_global.thread_level]);
     return info;
 }
 
-/* Session-only processes take the instance down at exit, collectively
- * like MPI_Finalize (not when sessions were left open: that's an error
- * the launcher reports, and not under an unfinished world model). */
+/* Session-only processes take the instance down at exit, collectively (not
+ * with sessions left open, an error, nor under an unfinished world model). */
 static void down_at_exit(void)
 {
     if (ucmpi_global.active && open_sessions == 0 &&

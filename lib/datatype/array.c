@@ -1,17 +1,11 @@
-/*
- * Subarray and darray: built one dimension at a time, fastest first.  The
- * type for dimensions 0..d covers the whole global array in those
- * dimensions (lb 0, extent = their global size), so the next dimension
- * places copies of it at its own stride.  The result keeps the user's
- * envelope and remembers the built type as `inner`.
- */
+/* Subarray and darray, one dimension at a time, fastest first: each step spans
+ * the global array so far (lb 0), so the next places copies at its stride. */
 #include "dt.h"
 
 #include <stdlib.h>
 
-/* One dimension: `nrun` runs described by (start, len, step, reps):
- * reps groups `step` elements apart of len elements from start, plus
- * an optional tail run.  Bounds become (0, gsize * extent(prev)). */
+/* One dimension: `nrun` runs of reps groups, `step` elements apart, of len
+ * elements from start (plus a tail run); bounds (0, gsize * extent(prev)). */
 typedef struct {
     MPI_Count start, len, step, reps, gsize;
     MPI_Count tail_start, tail_len;

@@ -1,9 +1,5 @@
-/*
- * MPI_Type_* constructors, int and large-count (_c) forms: one builder per
- * family takes MPI_Count arguments.  A _c form's envelope holds large
- * counts (MPI_Type_get_envelope_c, as MPI-4 specifies); an int form's
- * holds integers and addresses, and widens its arrays to call the builder.
- */
+/* MPI_Type_* constructors: one builder per family takes MPI_Count; the int
+ * forms widen their arrays, and their envelope holds ints and addresses. */
 #include "dt.h"
 #include "core/call.h"
 

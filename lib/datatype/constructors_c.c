@@ -1,9 +1,5 @@
-/*
- * Large-count (MPI_Count) constructors: the builders of constructors.c
- * with the counts in the "large counts" part of the envelope
- * (MPI_Type_get_envelope_c), as MPI-4 specifies; subarray and darray are
- * built by the int forms, then given the large-count envelope.
- */
+/* Large-count constructors: constructors.c's builders with the counts in the
+ * envelope's large part (MPI-4); subarray/darray reuse the int forms. */
 #include "dt.h"
 #include "core/call.h"
 

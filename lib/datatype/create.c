@@ -1,8 +1,5 @@
-/*
- * Building derived types: every constructor is a sequence of "count
- * copies of an old type, stride apart, from a displacement" entries fed to
- * a builder, which compiles the nodes and the bounds as it goes.
- */
+/* Building derived types: each constructor feeds "count copies of an old type,
+ * stride apart, from a displacement" to a builder compiling nodes and bounds. */
 #include "dt.h"
 
 #include <stdlib.h>
@@ -13,9 +10,8 @@ typedef struct {
     ucmpi_dt_impl_t im;
 } derived_t;
 
-/* Freed type objects are kept on a short LIFO list and handed out again,
- * as MPICH recycles handles (some programs rely on it); a stale handle
- * stays detectable (magic FREED) until its object is reused. */
+/* Freed type objects are recycled LIFO, as MPICH recycles handles (some programs
+ * rely on it); a stale handle stays detectable (magic FREED) until reuse. */
 #define POOL_MAX 64
 static derived_t *pool[POOL_MAX];
 static int pool_n;

@@ -1,6 +1,4 @@
-/*
- * Datatypes as the data paths see them (lib/datatype/).
- */
+/* Datatypes as the data paths see them (lib/datatype/). */
 #ifndef UCMPI_DATATYPE_DATATYPE_H
 #define UCMPI_DATATYPE_DATATYPE_H
 
@@ -42,17 +40,14 @@ size_t ucmpi_dt_pack(MPI_Datatype dt, const void *buf, MPI_Count count,
                      void *dst);
 size_t ucmpi_dt_unpack(MPI_Datatype dt, void *buf, MPI_Count count,
                        const void *src, size_t len);
-/* (datatype area) The one predefined type dt is made of, and how many of
- * it one element holds; MPI_DATATYPE_NULL when dt mixes types.  For
- * reductions and accumulates on derived types. */
+/* (datatype area) The one predefined type dt is made of, how many per element,
+ * else MPI_DATATYPE_NULL: for reductions and accumulates on derived types. */
 MPI_Datatype ucmpi_dt_basic(MPI_Datatype dt, MPI_Count *per_element);
 /* (datatype area) A message of `bytes` ends inside a basic element of dt:
  * its sender's type signature does not match the receive type. */
 bool ucmpi_dt_partial(MPI_Datatype dt, size_t bytes);
-/* (datatype area) iov: the contiguous runs of the packed stream, as
- * offsets from buf (adjacent runs merged), in packed order.  The cursor
- * form covers bytes [offset, offset+len) with at most maxn runs and returns
- * the bytes covered (resumable like pack); the whole form mallocs *iov. */
+/* (datatype area) iov: the packed stream's contiguous runs as offsets from buf;
+ * the cursor form is resumable like pack, the whole form mallocs *iov. */
 typedef struct { MPI_Aint off; size_t len; } ucmpi_dt_iov_t;
 size_t ucmpi_dt_cursor_iov(ucmpi_dt_cursor_t *c, size_t offset, size_t len,
                            ucmpi_dt_iov_t *iov, size_t maxn, size_t *nout);

@@ -1,13 +1,5 @@
-/*
- * lib/datatype internals: the compiled representation of a datatype and
- * the helpers the constructors, the pack engine and the queries share.
- *
- * A type compiles to a flat array of nodes in pre-order.  A node is either
- * a leaf VEC (count blocks of len contiguous bytes, stride apart) or a LOOP
- * (count iterations, stride apart, of the nodes that follow it in its
- * subtree).  Every node stores its packed size, so the engine can seek to
- * any byte offset without walking what comes before.
- */
+/* lib/datatype internals: a type compiles to a flat pre-order array of VEC and
+ * LOOP nodes: docs/architecture.md "datatype: compiled nodes". */
 #ifndef UCMPI_DT_H
 #define UCMPI_DT_H
 
@@ -101,9 +93,8 @@ void ucmpi_dt_builder_add_nested(ucmpi_dt_builder_t *bd, MPI_Aint disp,
                                  MPI_Count n_out, MPI_Aint s_out,
                                  MPI_Count n_in, MPI_Aint s_in,
                                  MPI_Datatype old);
-/* Makes the new type (uncommitted, refcount 1) with its envelope; takes
- * over the builder's nodes.  Returns MPI_SUCCESS or an error class with
- * *why set.  The envelope arrays are copied. */
+/* Makes the new type (uncommitted, refcount 1) with a copy of its envelope,
+ * taking over the builder's nodes; else an error class with *why set. */
 int ucmpi_dt_builder_finish(ucmpi_dt_builder_t *bd, int combiner, int ni,
                             const int *ints, int na, const MPI_Aint *aints,
                             int nt, const MPI_Datatype *types,
@@ -114,10 +105,8 @@ int ucmpi_dt_set_counts(MPI_Datatype dt, MPI_Count nc, const MPI_Count *c);
 /* Overrides bounds after finish (resized). */
 void ucmpi_dt_set_bounds(MPI_Datatype dt, MPI_Aint lb, MPI_Aint extent);
 
-/* The constructors of both forms (constructors.c), checks included:
- * `name` is the MPI call; large: the envelope holds large counts (the _c
- * forms).  The indexed family gives _block forms const_bl elements per
- * block, h forms displacements in bytes; vector/hvector by combiner. */
+/* Constructors of both forms (constructors.c), checks included; large: the
+ * envelope has large counts; _block: const_bl per block; h: byte displacements */
 int ucmpi_dt_contig(const char *name, int large, MPI_Count count,
                     MPI_Datatype old, MPI_Datatype *newtype);
 int ucmpi_dt_vector(const char *name, int combiner, int large,
@@ -167,5 +156,8 @@ extern MPI_Datatype const ucmpi_dt_predefined[];   /* NULL-terminated */
 /* Checks a type argument of an MPI call; reports MPI_ERR_TYPE. */
 int ucmpi_dt_check_arg(MPI_Datatype dt, int need_commit, const char *fn,
                        const char *argname);
+/* An entry point's checks: library up, type `argname` valid, outputs set. */
+int ucmpi_dt_check_entry(const char *fn, MPI_Datatype dt, const char *argname,
+                         int out_ok, const char *outname);
 
 #endif /* UCMPI_DT_H */

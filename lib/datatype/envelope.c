@@ -1,16 +1,12 @@
-/*
- * Envelope and contents (exactly the arguments the user gave) and names.
- */
+/* Envelope and contents (exactly the arguments the user gave) and names. */
 #include "dt.h"
 
 #include <string.h>
 
-static int check_type(const char *fn, MPI_Datatype dt)
+static int check_type(const char *fn, MPI_Datatype dt, int out_ok)
 {
-    int rc = ucmpi_check_initialized(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return ucmpi_dt_check_arg(dt, 0, fn, "datatype");
+    return ucmpi_dt_check_entry(fn, dt, "datatype", out_ok,
+                                "an output pointer");
 }
 
 #pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
@@ -19,11 +15,10 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers,
                            int *combiner)
 {
     static const char fn[] = "MPI_Type_get_envelope";
-    int rc = check_type(fn, datatype);
+    int rc = check_type(fn, datatype, num_integers && num_addresses &&
+                        num_datatypes && combiner);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!num_integers || !num_addresses || !num_datatypes || !combiner)
-        return ucmpi_dt_err(MPI_ERR_ARG, fn, "an output pointer is NULL");
     ucmpi_dt_impl_t *im = ucmpi_dt_impl(datatype);
     if (im->combiner == MPI_COMBINER_NAMED) {
         *num_integers = *num_addresses = *num_datatypes = 0;
@@ -48,12 +43,10 @@ int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
                              MPI_Count *num_datatypes, int *combiner)
 {
     static const char fn[] = "MPI_Type_get_envelope_c";
-    int rc = check_type(fn, datatype);
+    int rc = check_type(fn, datatype, num_integers && num_addresses &&
+                        num_large_counts && num_datatypes && combiner);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!num_integers || !num_addresses || !num_large_counts ||
-        !num_datatypes || !combiner)
-        return ucmpi_dt_err(MPI_ERR_ARG, fn, "an output pointer is NULL");
     ucmpi_dt_impl_t *im = ucmpi_dt_impl(datatype);
     int named = im->combiner == MPI_COMBINER_NAMED;
     *num_integers = named ? 0 : im->ni;
@@ -72,7 +65,7 @@ static int contents(const char *fn, MPI_Datatype datatype, int large,
                     int *ints, MPI_Aint *aints, MPI_Count *counts,
                     MPI_Datatype *types)
 {
-    int rc = check_type(fn, datatype);
+    int rc = check_type(fn, datatype, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_dt_impl_t *im = ucmpi_dt_impl(datatype);
@@ -139,11 +132,10 @@ int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
     static const char fn[] = "MPI_Type_set_name";
-    int rc = check_type(fn, datatype);
+    int rc = ucmpi_dt_check_entry(fn, datatype, "datatype", type_name != NULL,
+                                  "type_name");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (type_name == NULL)
-        return ucmpi_dt_err(MPI_ERR_ARG, fn, "type_name is NULL");
     ucmpi_dt_impl_t *im = ucmpi_dt_impl(datatype);
     strncpy(im->name, type_name, MPI_MAX_OBJECT_NAME - 1);
     im->name[MPI_MAX_OBJECT_NAME - 1] = '\0';
@@ -154,11 +146,9 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
     static const char fn[] = "MPI_Type_get_name";
-    int rc = check_type(fn, datatype);
+    int rc = check_type(fn, datatype, type_name && resultlen);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (type_name == NULL || resultlen == NULL)
-        return ucmpi_dt_err(MPI_ERR_ARG, fn, "an output pointer is NULL");
     ucmpi_dt_impl_t *im = ucmpi_dt_impl(datatype);
     strcpy(type_name, im->name);
     *resultlen = (int)strlen(type_name);

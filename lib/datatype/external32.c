@@ -1,8 +1,5 @@
-/*
- * external32 conversion of a packed native stream: big-endian numbers,
- * the standard's sizes (long is 4 bytes, long double a 16-byte IEEE quad).
- * Runs of basic elements come from the type signature (signature.c).
- */
+/* external32 conversion of a packed native stream (big-endian; long 4 bytes, long
+ * double a 16-byte quad), by runs of basic elements from the type signature. */
 #include "dt.h"
 
 #include <float.h>

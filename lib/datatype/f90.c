@@ -1,9 +1,5 @@
-/*
- * MPI_Type_create_f90_{real,complex,integer}: the sized type that meets
- * the requested precision/range, as a predefined object (cannot be freed)
- * whose envelope is the F90 combiner with (p, r).  One object per
- * distinct request, created on first use and kept for the job.
- */
+/* MPI_Type_create_f90_*: one predefined (unfreeable) object per distinct (p, r),
+ * made on first use, kept for the job, with the F90 combiner as envelope. */
 #include "dt.h"
 #include "core/call.h"
 

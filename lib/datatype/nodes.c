@@ -1,8 +1,5 @@
-/*
- * Building compiled node lists: repetitions of an element become VEC or
- * LOOP nodes, and loops and blocks are merged wherever the layout allows,
- * so the pack engine sees as few, as large blocks as possible.
- */
+/* Building node lists: loops and blocks merge wherever the layout allows, so
+ * the pack engine sees as few and as large blocks as possible. */
 #include "dt.h"
 
 #include <stdlib.h>

@@ -1,8 +1,5 @@
-/*
- * Datatype object life cycle: validity checks, reference counts (a type
- * freed by the user lives on while requests or other types use it),
- * commit, free and dup.
- */
+/* Datatype life cycle: checks, reference counts (a freed type lives on while
+ * requests or other types use it), commit, free and dup. */
 #include "dt.h"
 #include "core/attr.h"
 
@@ -33,6 +30,17 @@ int ucmpi_dt_check_arg(MPI_Datatype dt, int need_commit, const char *fn,
     if (rc != MPI_SUCCESS)
         return ucmpi_dt_err(rc, fn, "%s: %s", argname, why);
     return MPI_SUCCESS;
+}
+
+int ucmpi_dt_check_entry(const char *fn, MPI_Datatype dt, const char *argname,
+                         int out_ok, const char *outname)
+{
+    int rc = ucmpi_check_initialized(fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_dt_check_arg(dt, 0, fn, argname);
+    if (rc == MPI_SUCCESS && !out_ok)
+        rc = ucmpi_dt_err(MPI_ERR_ARG, fn, "%s is NULL", outname);
+    return rc;
 }
 
 void ucmpi_dt_retain(MPI_Datatype dt)
@@ -110,14 +118,10 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     static const char fn[] = "MPI_Type_dup";
     const char *why;
     MPI_Datatype t;
-    int rc = ucmpi_check_initialized(fn);
+    int rc = ucmpi_dt_check_entry(fn, oldtype, "oldtype", newtype != NULL,
+                                  "newtype pointer");
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = ucmpi_dt_check_arg(oldtype, 0, fn, "oldtype");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (newtype == NULL)
-        return ucmpi_dt_err(MPI_ERR_ARG, fn, "newtype pointer is NULL");
     *newtype = MPI_DATATYPE_NULL;   /* what a failed dup leaves */
     /* same bounds (struct padding must not apply twice), same commit */
     rc = ucmpi_dt_wrap(oldtype, MPI_COMBINER_DUP, 0, NULL, oldtype, &t, &why);

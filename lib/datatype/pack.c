@@ -1,9 +1,5 @@
-/*
- * The pack/unpack engine: a resumable cursor over the compiled nodes of
- * `count` elements.  It walks with an explicit stack of loop frames (no
- * recursion), seeks to any offset through the nodes' packed sizes, and
- * continues in O(len) when calls are sequential.
- */
+/* The pack/unpack engine: a resumable cursor with an explicit loop stack (no
+ * recursion), seeking by the nodes' packed sizes, O(len) when sequential. */
 #include "dt.h"
 
 #include <stdlib.h>

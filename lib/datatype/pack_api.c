@@ -1,7 +1,4 @@
-/*
- * MPI_Pack family: the native packed format is the bare data stream (no
- * header); external32 converts it with external32.c.
- */
+/* MPI_Pack family: the native format is the bare stream (no header). */
 #include "dt.h"
 #include "core/call.h"
 #include "comm/comm.h"

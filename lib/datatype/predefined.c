@@ -1,8 +1,5 @@
-/*
- * The predefined datatypes: static objects, usable before MPI_Init (the
- * unit tests need no runtime).  Pair types take the layout of the C
- * struct { T1 a; T2 b; } so MINLOC/MAXLOC buffers match.
- */
+/* Predefined datatypes: static objects usable before MPI_Init; pair types take
+ * the C struct { T1 a; T2 b; } layout so MINLOC/MAXLOC buffers match. */
 #include "dt.h"
 
 #include <stddef.h>

@@ -1,7 +1,4 @@
-/*
- * Queries: sizes and extents (int, _x and _c forms), counts and elements
- * of a status, Type_match_size, and address arithmetic.
- */
+/* Sizes and extents, status counts and elements, Type_match_size, addresses. */
 #include "dt.h"
 #include "core/call.h"
 
@@ -9,15 +6,8 @@
 
 static int check_type(const char *fn, MPI_Datatype dt, const void *out)
 {
-    int rc = ucmpi_check_initialized(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = ucmpi_dt_check_arg(dt, 0, fn, "datatype");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (out == NULL)
-        return ucmpi_dt_err(MPI_ERR_ARG, fn, "an output pointer is NULL");
-    return MPI_SUCCESS;
+    return ucmpi_dt_check_entry(fn, dt, "datatype", out != NULL,
+                                "an output pointer");
 }
 
 #pragma weak MPI_Type_size = PMPI_Type_size

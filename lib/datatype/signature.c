@@ -1,9 +1,5 @@
-/*
- * Type signatures: the sequence of basic elements of a type, walked
- * through the constructor arguments (the envelope), for element counts of
- * partial receives and for external32 conversion.  Homogeneous types take
- * a shortcut; recursion depth is the nesting depth of the type.
- */
+/* Type signatures (basic elements, walked through the envelope) for partial
+ * receives' element counts and external32; recursion depth = nesting depth. */
 #include "dt.h"
 
 /* Entries of a derived type: `n` copies of `child`, in typemap order.

@@ -1,9 +1,5 @@
-/*
- * Data access entry points (MPI-4.1 14.4).  Collective forms are
- * independent I/O plus a barrier (the data is in the file for everyone on
- * return); nonblocking forms do the I/O at once and return a completed
- * request, with no barrier (they must not block).
- */
+/* Data access: collective forms are independent I/O plus a barrier; nonblocking
+ * forms do the I/O at once and return a completed request (no barrier). */
 #include "io.h"
 #include "core/call.h"
 

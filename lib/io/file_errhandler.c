@@ -1,7 +1,5 @@
-/*
- * Error handlers of files: files default to MPI_ERRORS_RETURN (MPI-4.1
- * 9.3.4); MPI_FILE_NULL's handler is inherited and gets open/delete errors.
- */
+/* File error handlers: MPI_ERRORS_RETURN by default (MPI-4.1 9.3.4); the one
+ * of MPI_FILE_NULL is inherited and gets open/delete errors. */
 #include "io.h"
 #include "core/call.h"
 
@@ -70,55 +68,51 @@ int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn,
                                    UCMPI_OBJ_FILE, MPI_FILE_NULL);
 }
 
-/* The handler slot of fh; MPI_FILE_NULL's own slot for MPI_FILE_NULL. */
-static ucmpi_errhandler_t **slot_of(MPI_File fh)
-{
-    return fh == MPI_FILE_NULL ? &ucmpi_file_null_errhandler
-                               : &fh->head.errhandler;
-}
+enum { EH_SET, EH_GET, EH_CALL };
 
-static int check_file_or_null(MPI_File fh)
+/* MPI_File_{set,get,call}_errhandler; MPI_FILE_NULL has a slot of its own. */
+static int file_eh(const char *name, MPI_File fh, int op, MPI_Errhandler eh,
+                   MPI_Errhandler *out, int code)
 {
-    const char *fn = ucmpi_call_name();
+    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = ucmpi_check_initialized(fn);
-    if (rc == MPI_SUCCESS && fh != MPI_FILE_NULL && !ucmpi_file_valid(fh))
-        rc = ucmpi_err_file(MPI_FILE_NULL, MPI_ERR_FILE, fn,
-                            "file is closed or not a file");
-    return rc;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (fh != MPI_FILE_NULL && !ucmpi_file_valid(fh))
+        return ucmpi_err_file(MPI_FILE_NULL, MPI_ERR_FILE, fn,
+                              "file is closed or not a file");
+    ucmpi_errhandler_t **slot = fh == MPI_FILE_NULL
+        ? &ucmpi_file_null_errhandler : &fh->head.errhandler;
+    if (op == EH_SET)
+        return ucmpi_errhandler_install(slot, eh, UCMPI_OBJ_FILE, fh);
+    if (op == EH_CALL) {
+        ucmpi_err_file(fh, code, fn, "error raised by the application");
+        return MPI_SUCCESS;
+    }
+    if (out == NULL)
+        return ucmpi_err_file(fh, MPI_ERR_ARG, fn, "errhandler is NULL");
+    ucmpi_errhandler_retain(*slot);   /* the user frees it */
+    *out = *slot;
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_File_set_errhandler = PMPI_File_set_errhandler
 int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_set_errhandler");
-    int rc = check_file_or_null(file);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return ucmpi_errhandler_install(slot_of(file), errhandler,
-                                    UCMPI_OBJ_FILE, file);
+    return file_eh("MPI_File_set_errhandler", file, EH_SET, errhandler, NULL,
+                   0);
 }
 
 #pragma weak MPI_File_get_errhandler = PMPI_File_get_errhandler
 int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_get_errhandler");
-    int rc = check_file_or_null(file);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (errhandler == NULL)
-        return ucmpi_err_file(file, MPI_ERR_ARG, fn, "errhandler is NULL");
-    ucmpi_errhandler_retain(*slot_of(file));   /* the user frees it */
-    *errhandler = *slot_of(file);
-    return MPI_SUCCESS;
+    return file_eh("MPI_File_get_errhandler", file, EH_GET, NULL, errhandler,
+                   0);
 }
 
 #pragma weak MPI_File_call_errhandler = PMPI_File_call_errhandler
 int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
 {
-    UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_File_call_errhandler");
-    int rc = check_file_or_null(fh);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    ucmpi_err_file(fh, errorcode, fn, "error raised by the application");
-    return MPI_SUCCESS;
+    return file_eh("MPI_File_call_errhandler", fh, EH_CALL, NULL, NULL,
+                   errorcode);
 }

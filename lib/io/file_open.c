@@ -1,8 +1,5 @@
-/*
- * Opening, closing and deleting files.  Open is collective: rank 0 creates
- * the file (one MPI_MODE_EXCL winner), the others then open it, and all
- * agree, so either every rank gets the file or every rank an error.
- */
+/* Open (collective: rank 0 creates, the others then open, all agree, so all get
+ * the file or all an error), close and delete. */
 #include "io.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"

@@ -1,8 +1,5 @@
-/*
- * The data path of every read and write: holed memory types go through a
- * packed buffer, the view's stream is cut into the file's contiguous runs,
- * each moved with pread/pwrite; atomic mode takes an fcntl lock.
- */
+/* Every read and write: holed memory types via a packed buffer, the view cut in
+ * contiguous file runs moved by pread/pwrite; atomic mode takes fcntl locks. */
 #include "io.h"
 #include "core/call.h"
 

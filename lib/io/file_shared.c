@@ -1,9 +1,5 @@
-/*
- * The shared file pointer (MPI-4.1 14.4.4): an MPI_Offset in an RMA window
- * on rank 0, advanced with MPI_Fetch_and_op in a lock_all epoch open while
- * the file is, so no other process takes part; ordered forms add an
- * allgather to hand out places in rank order.
- */
+/* Shared file pointer: an MPI_Offset in a window on rank 0, advanced by
+ * Fetch_and_op in a lock_all epoch (no one else joins); ordered: + allgather */
 #include "io.h"
 #include "core/call.h"
 

@@ -1,7 +1,4 @@
-/*
- * Split collective data access (MPI-4.1 14.4.5): begin does the I/O and
- * keeps its status for end; one may be active per file.
- */
+/* Split collectives: begin does the I/O and keeps its status for end. */
 #include "io.h"
 #include "core/call.h"
 

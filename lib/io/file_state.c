@@ -1,8 +1,5 @@
-/*
- * File size, preallocation, sync, atomicity and the individual file
- * pointer (MPI-4.1 14.2.4-14.2.8, 14.4.3, 14.6.1).  Rank 0 makes the
- * collective changes and all return its outcome.
- */
+/* Size, preallocation, sync, atomicity, individual pointer: rank 0 makes the
+ * collective changes and all return its outcome. */
 #include "io.h"
 #include "core/call.h"
 

@@ -1,8 +1,5 @@
-/*
- * File views (MPI-4.1 14.3).  The filetype is flattened once into its data
- * runs, so a view position maps to a file offset by a division and a
- * binary search.  "native" only ("internal" is the same here).
- */
+/* File views: the filetype is flattened once into data runs, so a position maps
+ * to an offset by a division and a binary search; "native" only. */
 #include "io.h"
 #include "core/call.h"
 

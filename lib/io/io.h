@@ -1,7 +1,4 @@
-/*
- * Internals of MPI-IO: the file object and what its files share.  Data
- * moves with pread/pwrite on one descriptor per process.
- */
+/* MPI-IO internals: the file object (pread/pwrite, one fd per process). */
 #ifndef UCMPI_IO_H
 #define UCMPI_IO_H
 

@@ -1,6 +1,5 @@
-/* MPI_T initialisation, string rules, enumerations and categories.  The
- * control variables are the tunables table (lib/core/config.c), in three
- * categories by area; there are no performance variables or events yet. */
+/* MPI_T init, strings, enums and categories: cvars are the tunables table in
+ * three categories by area; no performance variables or events yet. */
 #include "mpit/mpit.h"
 #include "core/config_table.h"
 

@@ -1,7 +1,5 @@
-/* MPI_T, the tool information interface (MPI-4.1 ch. 15): shared state of
- * lib/mpit/.  Every MPI_T call runs under one mutex between
- * ucmpi_mpit_enter and ucmpi_mpit_leave; MPI_T works before MPI_Init and
- * after MPI_Finalize. */
+/* MPI_T (MPI-4.1 ch. 15): every call runs under one mutex between enter and
+ * leave; MPI_T works before MPI_Init and after MPI_Finalize. */
 #ifndef UCMPI_MPIT_H
 #define UCMPI_MPIT_H
 
@@ -22,10 +20,8 @@ int ucmpi_mpit_empty(int err);
 /* A call whose answer is one number: *out = value (out checked). */
 int ucmpi_mpit_count(int *out, int value);
 
-/* Copies `src` into name/desc style outputs as MPI_T specifies: len NULL:
- * nothing; *len 0 or dst NULL: only the needed length (with the NUL);
- * otherwise at most *len - 1 characters, NUL-terminated, and *len becomes
- * what was written including the NUL. */
+/* name/desc outputs as MPI_T specifies: len NULL: nothing; *len 0 or dst NULL:
+ * needed length; else <= *len - 1 chars + NUL, *len = what was written. */
 void ucmpi_mpit_strcpy(char *dst, int *len, const char *src);
 
 /* Frees every handle and session; the last MPI_T_finalize calls these. */

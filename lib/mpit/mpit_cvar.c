@@ -1,10 +1,5 @@
-/* MPI_T control variables: the tunables table (lib/core/config.c), named
- * UCMPI_<NAME> like their environment variables.  Numbers are MPI_INT,
- * strings MPI_CHAR of UCMPI_CFG_VALUE_MAX characters.  Tunables marked
- * UCMPI_CFG_RUNTIME are read at every use and can be written at any time
- * (scope MPI_T_SCOPE_ALL_EQ: every rank must write the same value, since
- * they choose collective algorithms); the rest are read once when the
- * library starts and are MPI_T_SCOPE_READONLY. */
+/* Control variables: the tunables table as UCMPI_<NAME>; RUNTIME ones are
+ * writable with scope ALL_EQ (they pick algorithms), the rest READONLY. */
 #include "mpit/mpit.h"
 #include "core/config_table.h"
 #include "coll/coll_util.h"

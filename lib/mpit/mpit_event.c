@@ -1,6 +1,4 @@
-/* MPI_T events and event sources (MPI-4.1 §15.3.8).  The library raises no
- * events yet: there are no event types or sources, so every index names
- * nothing, no registration can be allocated and no event instance exists. */
+/* MPI_T events (MPI-4.1 15.3.8): none raised yet; every index names nothing. */
 #include "mpit/mpit.h"
 
 /* No sources, events or pvars (mpit_pvar.c): one counter for all. */

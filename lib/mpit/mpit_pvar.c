@@ -1,5 +1,4 @@
-/* MPI_T performance variables.  The library defines none yet, so no pvar
- * handle can exist; sessions are real objects so that tools written for
+/* No performance variables yet; sessions are real so that tools written for
  * any MPI run unchanged and see an empty set. */
 #include "mpit/mpit.h"
 
@@ -85,9 +84,8 @@ int PMPI_T_pvar_session_free(MPI_T_pvar_session *session)
     return ucmpi_mpit_leave(MPI_SUCCESS);
 }
 
-/* The checks every handle operation makes, in the standard's order: the
- * session, then the handle (none is valid; MPI_T_PVAR_ALL_HANDLES names
- * the empty set where `all_ok`). */
+/* Checks in the standard's order: session, then handle (none is valid;
+ * MPI_T_PVAR_ALL_HANDLES names the empty set where `all_ok`). */
 static int check_handle(MPI_T_pvar_session s, MPI_T_pvar_handle h,
                         int all_ok)
 {
