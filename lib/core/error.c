@@ -205,6 +205,8 @@ int ucmpi_error(int kind, void *obj, int code, const char *fn,
             kind != UCMPI_OBJ_WIN && kind != UCMPI_OBJ_SESSION &&
             kind != UCMPI_OBJ_FILE)
             handle = &ucmpi_comm_world;
+        if (kind == UCMPI_OBJ_ERRHANDLER && eh->obj_kind == UCMPI_OBJ_SESSION)
+            handle = MPI_SESSION_NULL;   /* Session_init: no session yet */
         eh->fn(&handle, &code, fn, reason);
         return code;
     }

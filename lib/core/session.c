@@ -37,11 +37,16 @@ static int session_valid(MPI_Session s)
     return s != MPI_SESSION_NULL && s->magic == UCMPI_MAGIC_SESSION;
 }
 
-/* Errors before the instance is up cannot use a handler: say and return. */
-static int early_error(int code, const char *why)
+/* Session_init's errors go to its errhandler argument (MPI-4.1 11.3.1);
+ * without a valid one there is no handler: say so and return. */
+static int init_error(MPI_Errhandler eh, int code, const char *why)
 {
-    fprintf(stderr, "ucmpi: %s: %s\n", ucmpi_call_name(), why);
-    return code;
+    if (eh == MPI_ERRHANDLER_NULL || eh->magic != UCMPI_MAGIC_ERRHANDLER) {
+        fprintf(stderr, "ucmpi: %s: %s\n", ucmpi_call_name(), why);
+        return code;
+    }
+    return ucmpi_error(UCMPI_OBJ_ERRHANDLER, eh, code, ucmpi_call_name(),
+                       "%s", why);
 }
 
 /* The "thread_level" the info asks for: MPI_THREAD_SINGLE when absent,
@@ -93,28 +98,30 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
                       MPI_Session *session)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Session_init");
-    if (session == NULL)
-        return early_error(MPI_ERR_ARG, "session is NULL");
     if (errhandler == MPI_ERRHANDLER_NULL ||
         errhandler->magic != UCMPI_MAGIC_ERRHANDLER)
-        return early_error(MPI_ERR_ERRHANDLER,
-                           "errhandler is null or freed");
+        return init_error(errhandler, MPI_ERR_ERRHANDLER,
+                          "errhandler is null or freed");
+    if (session == NULL)
+        return init_error(errhandler, MPI_ERR_ARG, "session is NULL");
     if (info != MPI_INFO_NULL && !ucmpi_info_valid(info))
-        return early_error(MPI_ERR_INFO, "info is not a valid info");
+        return init_error(errhandler, MPI_ERR_INFO,
+                          "info is not a valid info");
     if (requested_level(info) < 0)
-        return early_error(MPI_ERR_INFO_VALUE, "info key thread_level "
-                           "is not an MPI_THREAD_* level name");
+        return init_error(errhandler, MPI_ERR_INFO_VALUE,
+                          "info key thread_level is not an "
+                          "MPI_THREAD_* level name");
     MPI_Session s = calloc(1, sizeof(*s));
     if (s == NULL)
-        return early_error(MPI_ERR_NO_MEM, "out of memory");
+        return init_error(errhandler, MPI_ERR_NO_MEM, "out of memory");
     ucmpi_lock();
     int rc = bring_up(info);
     open_sessions += rc == MPI_SUCCESS;
     ucmpi_unlock();
     if (rc != MPI_SUCCESS) {
         free(s);
-        return early_error(rc, "MPI cannot start again in a process "
-                           "after MPI_Finalize");
+        return init_error(errhandler, rc, "MPI cannot start again in "
+                          "a process after MPI_Finalize");
     }
     s->magic = UCMPI_MAGIC_SESSION;
     s->refcount = 1;

@@ -40,6 +40,11 @@ static int library_cycle(int expect_size)
     MPI_Info_set(info, "thread_level", "NOT_A_LEVEL");
     int rc = MPI_Session_init(info, MPI_ERRORS_RETURN, &s);
     MT_CHECK(rc == MPI_ERR_INFO_VALUE, "bad thread_level gave %d", rc);
+    /* raised on the errhandler argument: MPI_ERRORS_RETURN keeps the reason */
+    char why[MPI_MAX_ERROR_STRING];
+    int len;
+    MPI_Error_string(rc, why, &len);
+    MT_CHECK(strstr(why, "thread_level") != NULL, "reason lost: %s", why);
     MPI_Info_set(info, "thread_level", "MPI_THREAD_SERIALIZED");
     MT_CHECK(MPI_Session_init(info, MPI_ERRORS_RETURN, &s) == MPI_SUCCESS,
              "Session_init");
