@@ -71,18 +71,16 @@ typedef struct {
 } ucmpi_f_predef_t;
 extern const ucmpi_f_predef_t ucmpi_f_predef[];
 
-/* Fortran callbacks that C calls without user data: a pool of
- * trampolines per kind (mpif_tramp.c, generated), each calling with its
- * slot (fort_callback.c). */
-#define UCMPI_F_POOL 32
+/* Fortran user ops: C calls them with no user data, so each live op
+ * takes a trampoline of a pool (mpif_tramp.c, generated) that knows its
+ * slot.  Error handlers need none: fort_callback.c finds them by object. */
+#define UCMPI_F_POOL 64
 enum { UCMPI_F_ERRH_COMM, UCMPI_F_ERRH_WIN, UCMPI_F_ERRH_FILE,
-       UCMPI_F_ERRH_SESSION, UCMPI_F_ERRH_KINDS };
+       UCMPI_F_ERRH_SESSION };
 extern MPI_User_function *const ucmpi_f_op_tramp[UCMPI_F_POOL];
-extern MPI_Comm_errhandler_function *const ucmpi_f_comm_errh_tramp[UCMPI_F_POOL];
-extern MPI_Win_errhandler_function *const ucmpi_f_win_errh_tramp[UCMPI_F_POOL];
-extern MPI_File_errhandler_function *const ucmpi_f_file_errh_tramp[UCMPI_F_POOL];
-extern MPI_Session_errhandler_function *const ucmpi_f_session_errh_tramp[UCMPI_F_POOL];
+extern MPI_User_function_c *const ucmpi_f_op_c_tramp[UCMPI_F_POOL];
 void ucmpi_f_op_call(int slot, void *in, void *inout, int *len, MPI_Datatype *dt);
-void ucmpi_f_errh_call(int kind, int slot, void *handle, int *code);
+void ucmpi_f_op_call_c(int slot, void *in, void *inout, MPI_Count *len,
+                       MPI_Datatype *dt);
 
 #endif

@@ -2,11 +2,11 @@
  * Attribute keyvals with Fortran copy and delete functions, and
  * generalized requests with Fortran query/free/cancel functions.  C passes
  * extra_state back to the callbacks: it points to a record holding the
- * Fortran functions and the user's own extra_state.  Records live as long
- * as the library (attributes may outlive MPI_X_free_keyval).
+ * Fortran functions and the user's own extra_state.
  */
 #include "fortran/fort.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -91,11 +91,35 @@ static int win_delete(MPI_Win win, int keyval, void *val, void *extra)
     return delete_call(extra, PMPI_Win_c2f(win), keyval, val);
 }
 
+/* C never says when a keyval is gone (attributes outlive MPI_X_free_keyval),
+ * so records are shared by all keyvals with the same functions and
+ * extra_state and never freed: they grow with distinct tuples, not with
+ * keyval creations. */
+static pthread_mutex_t rec_lock = PTHREAD_MUTEX_INITIALIZER;
+static keyrec_t **recs;
+static int nrecs, recs_cap;
+
 static keyrec_t *keyrec(void *copy, void *del, MPI_Aint extra, int mpi1)
 {
-    keyrec_t *r = malloc(sizeof(*r));
-    if (r != NULL)
+    keyrec_t *r = NULL;
+    pthread_mutex_lock(&rec_lock);
+    for (int i = 0; i < nrecs && r == NULL; i++)
+        if (recs[i]->copy == copy && recs[i]->del == del &&
+            recs[i]->extra == extra && recs[i]->mpi1 == mpi1)
+            r = recs[i];
+    if (r == NULL && nrecs == recs_cap) {
+        int cap = recs_cap ? 2 * recs_cap : 16;
+        keyrec_t **t = realloc(recs, sizeof(*t) * (size_t)cap);
+        if (t != NULL) {
+            recs = t;
+            recs_cap = cap;
+        }
+    }
+    if (r == NULL && nrecs < recs_cap && (r = malloc(sizeof(*r))) != NULL) {
         *r = (keyrec_t){copy, del, extra, mpi1};
+        recs[nrecs++] = r;
+    }
+    pthread_mutex_unlock(&rec_lock);
     return r;
 }
 
@@ -119,9 +143,7 @@ static void create_keyval(int kind, void *copy, void *del, MPI_Fint *keyval,
         *ierror = PMPI_Type_create_keyval(type_copy, type_delete, &k, r);
     else
         *ierror = PMPI_Win_create_keyval(win_copy, win_delete, &k, r);
-    if (*ierror != MPI_SUCCESS)
-        free(r);
-    else
+    if (*ierror == MPI_SUCCESS)
         *keyval = k;
 }
 

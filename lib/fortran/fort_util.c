@@ -243,6 +243,37 @@ void pmpi_session_detach_buffer_f08_(const MPI_Fint *session, void **buffer_addr
     *ierror = PMPI_Session_detach_buffer(PMPI_Session_f2c(*session), buffer_addr, size);
 }
 
+/* The _c forms (mpi_f08 only): size is INTEGER(KIND=MPI_COUNT_KIND). */
+#pragma weak mpi_buffer_detach_f08c_ = pmpi_buffer_detach_f08c_
+void pmpi_buffer_detach_f08c_(void **buffer_addr, MPI_Count *size, MPI_Fint *ierror);
+void pmpi_buffer_detach_f08c_(void **buffer_addr, MPI_Count *size, MPI_Fint *ierror)
+{
+    MPI_Fint absent;
+    *(ierror != NULL ? ierror : &absent) = PMPI_Buffer_detach_c(buffer_addr, size);
+}
+
+#pragma weak mpi_comm_detach_buffer_f08c_ = pmpi_comm_detach_buffer_f08c_
+void pmpi_comm_detach_buffer_f08c_(const MPI_Fint *comm, void **buffer_addr,
+                                   MPI_Count *size, MPI_Fint *ierror);
+void pmpi_comm_detach_buffer_f08c_(const MPI_Fint *comm, void **buffer_addr,
+                                   MPI_Count *size, MPI_Fint *ierror)
+{
+    MPI_Fint absent;
+    *(ierror != NULL ? ierror : &absent) =
+        PMPI_Comm_detach_buffer_c(PMPI_Comm_f2c(*comm), buffer_addr, size);
+}
+
+#pragma weak mpi_session_detach_buffer_f08c_ = pmpi_session_detach_buffer_f08c_
+void pmpi_session_detach_buffer_f08c_(const MPI_Fint *session, void **buffer_addr,
+                                      MPI_Count *size, MPI_Fint *ierror);
+void pmpi_session_detach_buffer_f08c_(const MPI_Fint *session, void **buffer_addr,
+                                      MPI_Count *size, MPI_Fint *ierror)
+{
+    MPI_Fint absent;
+    *(ierror != NULL ? ierror : &absent) =
+        PMPI_Session_detach_buffer_c(PMPI_Session_f2c(*session), buffer_addr, size);
+}
+
 /* Fortran's buflen is the string's length, without C's NUL. */
 #pragma weak mpi_info_get_string_ = pmpi_info_get_string_
 #pragma weak mpi_info_get_string_f08_ = pmpi_info_get_string_

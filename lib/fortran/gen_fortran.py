@@ -13,7 +13,7 @@ writes into OUTDIR:
   mpif_shims.c  the C side: pmpi_x_ for each bound MPI_X (mpi_x_,
                 mpi_x_f08_ weak aliases), converting handles, strings,
                 logicals, sentinels; an absent (NULL) ierror is allowed
-  mpif_tramp.c  trampoline pools for Fortran user ops and error handlers
+  mpif_tramp.c  the trampoline pool for Fortran user ops
   mpif_handles.c  predefined handles in the fixed order whose indices
                 mpif.h uses (registered by fort_util.c at load time)
   bound.txt     the bound, hand-written (fort_*.c) and skipped functions
@@ -485,6 +485,11 @@ F08_CALLBACKS = {
                           ['USE, INTRINSIC :: ISO_C_BINDING, ONLY: C_PTR',
                            'TYPE(C_PTR), VALUE :: invec, inoutvec', 'INTEGER :: len',
                            'TYPE(MPI_Datatype) :: datatype']),
+    'MPI_User_function_c': ('invec, inoutvec, len, datatype',
+                            ['USE, INTRINSIC :: ISO_C_BINDING, ONLY: C_PTR',
+                             'TYPE(C_PTR), VALUE :: invec, inoutvec',
+                             'INTEGER(KIND=MPI_COUNT_KIND) :: len',
+                             'TYPE(MPI_Datatype) :: datatype']),
     'MPI_Grequest_query_function': ('extra_state, status, ierror',
                                     ['INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state',
                                      'TYPE(MPI_Status) :: status', 'INTEGER :: ierror']),
@@ -542,6 +547,17 @@ HAND_F08['MPI_Session_detach_buffer'] = ['TYPE(MPI_Session), INTENT(IN) :: sessi
                                          'TYPE(C_PTR), INTENT(OUT) :: buffer_addr',
                                          'INTEGER, INTENT(OUT) :: size']
 HAND_F08['MPI_Op_free'] = ['TYPE(MPI_Op), INTENT(INOUT) :: op']
+# Their large-count specifics MPI_X_f08c: in the generic MPI_X, or in a
+# generic MPI_X_c of their own when a callback is the only difference
+# (MPI-4.0 errata: MPI_Op_create_c; PROCEDURE dummies do not tell apart).
+HAND_F08_LARGE = {
+    'MPI_Op_create': ['PROCEDURE(MPI_User_function_c) :: user_fn',
+                      'LOGICAL, INTENT(IN) :: commute', 'TYPE(MPI_Op), INTENT(OUT) :: op'],
+}
+SEPARATE_C = {'MPI_Op_create'}
+for _name in ('MPI_Buffer_detach', 'MPI_Comm_detach_buffer', 'MPI_Session_detach_buffer'):
+    HAND_F08_LARGE[_name] = HAND_F08[_name][:-1] + [
+        'INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size']
 HAND_F08['MPI_Status_f2f08'] = ['INTEGER, INTENT(IN) :: f_status(MPI_STATUS_SIZE)',
                                 'TYPE(MPI_Status), INTENT(OUT) :: f08_status']
 HAND_F08['MPI_Status_f082f'] = ['TYPE(MPI_Status), INTENT(IN) :: f08_status',
@@ -652,19 +668,38 @@ def f08_module(shims, large, ints, handles, hindex, consts):
           '  FUNCTION MPI_Aint_diff(addr1, addr2)', '    IMPORT',
           '    INTEGER(KIND=MPI_ADDRESS_KIND) :: MPI_Aint_diff, addr1, addr2',
           '  END FUNCTION', 'END INTERFACE']
-    def with_large(s):
-        l = large.get(s.name)
-        if l is None or signature(l) == signature(s):
-            return s.f08_interface       # MPI_Aint and MPI_Count are one kind
-        return lambda prefix='': s.f08_interface(prefix) + l.f08_interface(prefix)
-    specifics = [(s.name, with_large(s)) for s in shims]
-    for name, decls in HAND_F08.items():
-        def body(prefix='', name=name, decls=decls):
+    def hand(name, decls, suffix):
+        def body(prefix=''):
             args = [d.split(':: ')[1].split('(')[0] for d in decls] + ['ierror']
-            full = prefix + name + '_f08'
+            full = prefix + name + suffix
             return (['SUBROUTINE %s(%s)' % (full, ', '.join(args)), 'IMPORT'] + decls +
                     ['INTEGER, OPTIONAL, INTENT(OUT) :: ierror', 'END SUBROUTINE ' + full])
-        specifics.append((name, body))
+        return body
+
+    def both(a, b):
+        return lambda prefix='': a(prefix) + b(prefix)
+    # A _c form whose arguments are the plain form's kinds (MPI_ADDRESS_KIND
+    # == MPI_COUNT_KIND here) would make the generic ambiguous: it gets a
+    # generic MPI_X_c of its own, so the name of the _c form still works.
+    specifics = []
+    for s in shims:
+        l = large.get(s.name)
+        if l is None:
+            specifics.append((s.name, s.f08_interface))
+        elif signature(l) == signature(s):
+            specifics += [(s.name, s.f08_interface), (s.name + '_c', l.f08_interface)]
+        else:
+            specifics.append((s.name, both(s.f08_interface, l.f08_interface)))
+    for name, decls in HAND_F08.items():
+        plain = hand(name, decls, '_f08')
+        if name not in HAND_F08_LARGE:
+            specifics.append((name, plain))
+            continue
+        lg = hand(name, HAND_F08_LARGE[name], '_f08c')
+        if name in SEPARATE_C:
+            specifics += [(name, plain), (name + '_c', lg)]
+        else:
+            specifics.append((name, both(plain, lg)))
     for name, body in specifics:
         for prefix in ('', 'P'):
             m += ['INTERFACE %s%s' % (prefix, name)]
@@ -684,19 +719,13 @@ def f08_module(shims, large, ints, handles, hindex, consts):
     return [w for line in m for w in wrap_free(line)]
 
 
-# Fortran callbacks that C calls without user data (user ops, error
-# handlers) go through a fixed pool of trampolines, each knowing its slot.
+# Fortran user ops (C calls them without user data) go through a fixed
+# pool of trampolines, each knowing its slot (one pool, two signatures).
 TRAMPOLINES = [  # (pool, C function type, C parameters, call)
     ('op', 'MPI_User_function', 'void *in, void *inout, int *len, MPI_Datatype *dt',
      'ucmpi_f_op_call(%d, in, inout, len, dt)'),
-    ('comm_errh', 'MPI_Comm_errhandler_function', 'MPI_Comm *h, int *code, ...',
-     'ucmpi_f_errh_call(UCMPI_F_ERRH_COMM, %d, h, code)'),
-    ('win_errh', 'MPI_Win_errhandler_function', 'MPI_Win *h, int *code, ...',
-     'ucmpi_f_errh_call(UCMPI_F_ERRH_WIN, %d, h, code)'),
-    ('file_errh', 'MPI_File_errhandler_function', 'MPI_File *h, int *code, ...',
-     'ucmpi_f_errh_call(UCMPI_F_ERRH_FILE, %d, h, code)'),
-    ('session_errh', 'MPI_Session_errhandler_function', 'MPI_Session *h, int *code, ...',
-     'ucmpi_f_errh_call(UCMPI_F_ERRH_SESSION, %d, h, code)'),
+    ('op_c', 'MPI_User_function_c', 'void *in, void *inout, MPI_Count *len, MPI_Datatype *dt',
+     'ucmpi_f_op_call_c(%d, in, inout, len, dt)'),
 ]
 
 
@@ -711,7 +740,7 @@ def trampolines():
     return t
 
 
-UCMPI_F_POOL = 32
+UCMPI_F_POOL = 64   # fort.h
 # the predefined attribute callbacks, Fortran procedures in fort_keyval.c
 CALLBACK_FNS = ['MPI_COMM_NULL_COPY_FN', 'MPI_COMM_DUP_FN', 'MPI_COMM_NULL_DELETE_FN',
                 'MPI_TYPE_NULL_COPY_FN', 'MPI_TYPE_DUP_FN', 'MPI_TYPE_NULL_DELETE_FN',

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # ucmpi under Slurm: starts a private Slurm (slurm-local.sh), runs ucmpi
-# programs through `srun --mpi=pmix`, checks that `srun --mpi=none|pmi2` gets
-# ucmpi's refusal instead of N one-process jobs, that a dead peer is reported
-# through the error handler, then stops every daemon it started.
+# programs (C, and Fortran built by the installed mpifort) through
+# `srun --mpi=pmix`, checks that `srun --mpi=none|pmi2` gets ucmpi's refusal
+# instead of N one-process jobs, that a dead peer is reported through the
+# error handler, then stops every daemon it started.
 # Run from the build directory (or set BUILDDIR) after `make check TESTS=`.
 #
 #   test/slurm/run.sh [--nodes N]
@@ -141,6 +142,38 @@ for spec in "${examples[@]}"; do
         result $((! $?)) "examples/$ex: srun --mpi=pmix $N-n $np" "$log"
     done
 done
+
+# 3b. Fortran: programs built by the installed mpifort (no LD_LIBRARY_PATH)
+fort=$build/tools/mpifort
+if [ ! -x "$fort" ]; then
+    skipped "mpifort not built (--disable-fortran)"
+elif [ ! -f "$("$fort" -compile-info | sed 's/.*-I\([^ ]*\).*/\1/')/mpi_f08.mod" ]; then
+    skipped "Fortran programs: ucmpi not installed (make install)"
+else
+    fsteps=
+    for spec in "heat2d:examples/heat2d.f90:1 2 4" "f08_basic:test/fortran/f08_basic.f90:2 4" \
+                "f90_reduce:test/fortran/f90_reduce.f90:3" "f77_p2p:test/fortran/f77_p2p.f90:2"; do
+        IFS=: read -r fp fsrc fnps <<<"$spec"
+        flags=()
+        [ "$fp" = f77_p2p ] && flags=(-ffixed-form)
+        log=$logs/fort.$fp
+        (cd "$cluster" && env -u LD_LIBRARY_PATH "$fort" -O2 "${flags[@]}" -o "$fp" "$src/$fsrc") >"$log" 2>&1 ||
+            { result 0 "mpifort -O2 $fsrc" "$log"; continue; }
+        for np in $fnps; do
+            [ "$np" -lt "$nodes" ] && continue
+            log=$logs/fort.$fp.$np
+            srun_case 0 "$log" --mpi=pmix --kill-on-bad-exit=1 -n "$np" env -u LD_LIBRARY_PATH "$cluster/$fp"
+            ok=$((! $?))
+            if [ "$fp" = heat2d ]; then   # same number of steps on every rank count
+                s=$(sed -n 's/.* \([0-9]*\) steps.*/\1/p' "$log")
+                [ -n "$s" ] && [ "${fsteps:=$s}" = "$s" ] || { echo "steps '$s', want '$fsteps'" >>"$log"; ok=0; }
+            else
+                grep -q 'No Errors' "$log" || ok=0
+            fi
+            result $ok "Fortran $fp (mpifort): srun --mpi=pmix $N-n $np" "$log"
+        done
+    done
+fi
 
 # 4. a subset of test/mpi through srun
 log=$logs/mpi
