@@ -15,10 +15,8 @@ enum { UCMPI_ALLREDUCE_RECURSIVE_DOUBLING, UCMPI_ALLREDUCE_RABENSEIFNER,
 int ucmpi_allreduce_recdbl(ucmpi_sched_t *s, const void *mine, void *rbuf,
                            MPI_Count count, MPI_Datatype dt, MPI_Op op,
                            const ucmpi_coll_grp_t *g);
-/* The non-power-of-two fold of recursive doubling and halving: in is
- * copied to buf, then members 2i send buf to 2i+1, which reduces it into
- * its own through tmp; and back at the end (2i+1 sends sbuf, 2i receives
- * rbuf).  No messages past member 2*rem. */
+/* The non-power-of-two fold: in goes to buf, 2i sends it to 2i+1, which
+ * reduces via tmp; back at the end.  No messages past member 2*rem. */
 int ucmpi_allreduce_fold(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g,
                          int rem, const void *in, void *buf, void *tmp,
                          MPI_Count count, MPI_Datatype dt, MPI_Op op);
@@ -64,19 +62,12 @@ int ucmpi_allreduce_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                           ucmpi_comm_t *local, const void *sbuf, void *rbuf,
                           MPI_Count count, MPI_Datatype dt, MPI_Op op);
 
-/* A blocking reduction (kind, nbytes per rank) on a comm with a shm
- * segment that does not take the shm path (count 0, or past the shm
- * limit) while another rank's may: it records its bytes under the shm
- * number the others take and checks every rank's, so that a mismatch
- * fails every rank in MPI_ERR_TRUNCATE instead of leaving some waiting in
- * the segment.  MPI_SUCCESS: every rank passed nbytes;
- * UCMPI_SHM_FALLBACK: no segment.  One flag round, off the shm path. */
+/* A blocking reduction that leaves the shm path records its bytes under the
+ * others' number, so a mismatch fails all (the shm vote, docs/architecture.md). */
 int ucmpi_reduction_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes);
 
-/* The blocking shm path of allreduce and reduce_scatter (kind), count
- * elements of a->rdt in all: their shm row where it takes the bytes,
- * else the vote above.  UCMPI_SHM_FALLBACK: on to the schedules; else
- * the call's result.  Inline, so that the row's build is a direct call. */
+/* Blocking allreduce/reduce_scatter: the shm row, else the vote; inline so
+ * the row's build is a direct call.  UCMPI_SHM_FALLBACK: on to schedules. */
 static inline int ucmpi_reduction_shm(const ucmpi_coll_alg_t *row,
                                       const ucmpi_coll_args_t *a, int kind,
                                       MPI_Count count)
