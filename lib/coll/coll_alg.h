@@ -1,5 +1,5 @@
 /* Algorithm tables, ended by a NULL name; UCMPI_<COLL>_ALGORITHM forces a row.
- * The "shm" row runs the blocking call when s == NULL (no segment: FALLBACK). */
+ * The "shm" row runs the blocking call if s == NULL (no segment: FALLBACK). */
 #ifndef UCMPI_COLL_ALG_H
 #define UCMPI_COLL_ALG_H
 

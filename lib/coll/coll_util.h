@@ -1,5 +1,5 @@
 /* Helpers of every collective: running a schedule, group views, and the peer
- * arithmetic of rings and trees (pure, unit-tested in test/unit/coll_util.c). */
+ * arithmetic of rings and trees (pure; test/unit/coll_util.c). */
 #ifndef UCMPI_COLL_UTIL_H
 #define UCMPI_COLL_UTIL_H
 
@@ -41,8 +41,8 @@ int ucmpi_coll_check_op(ucmpi_comm_t *comm, MPI_Op op, MPI_Datatype dt);
  * MPI_PROC_NULL or a remote rank) */
 int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root);
 
-/* Failed-rank paths keep the collective numbers in step (docs/architecture.md).
- * skip: takes their tag (and the local comm's, or the shm number). */
+/* Failed-rank paths keep collective numbers in step (docs/architecture.md);
+* skip takes their tag (and the local comm's, or the shm number). */
 int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
                     int local_too);
 /* Where it cannot know their schedule: takes their tag and sends the others

@@ -124,7 +124,7 @@ int ucmpi_xfer_run(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
 int ucmpi_xfer_run_failed(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                           int err, int poison);
 
-/* The shm vote of a rank whose size leaves the shm path (docs/architecture.md):
+/* The shm vote of a rank whose size leaves the shm path (docs/architecture):
  * MPI_SUCCESS all run p2p, UCMPI_SHM_FALLBACK no segment. */
 enum { UCMPI_XFER_VOTE_QUIET = 1, UCMPI_XFER_VOTE_LOST = 2 };
 int ucmpi_xfer_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,

@@ -117,11 +117,8 @@ static int op_ok(int alg, ucmpi_comm_t *comm, MPI_Op op)
     return 1;
 }
 
-/* The schedule row for *a (the shm row is the start's).  A count-0 rank
- * runs recursive doubling with empty messages whatever the others chose:
- * where they chose it too their exact receives see it, else the
- * signatures differ and the stall probe fails every rank (sched_abort.h)
- * instead of leaving them waiting. */
+/* The schedule row for *a; count 0 takes recursive doubling, empty, whatever
+ * the others chose: their exact receives or the stall probe fail them. */
 static const ucmpi_coll_alg_t *allreduce_select(const ucmpi_coll_args_t *a)
 {
     const ucmpi_coll_alg_t *f =

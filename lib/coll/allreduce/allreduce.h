@@ -63,7 +63,7 @@ int ucmpi_allreduce_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                           MPI_Count count, MPI_Datatype dt, MPI_Op op);
 
 /* A blocking reduction that leaves the shm path records its bytes under the
- * others' number, so a mismatch fails all (the shm vote, docs/architecture.md). */
+ * others' number, so a mismatch fails all (docs/architecture: shm vote). */
 int ucmpi_reduction_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes);
 
 /* Blocking allreduce/reduce_scatter: the shm row, else the vote; inline so

@@ -1,5 +1,5 @@
 /* Segmented ring allreduce (large, commutative): rs_ring_seg.c's pipeline in
- * rbuf, no vector-sized temporary, then a ring allgather (same bits on all). */
+ * rbuf, no vector-sized temporary, then ring allgather (same bits on all). */
 #include "coll/allreduce/allreduce.h"
 #include "coll/reduce_scatter/reduce_scatter.h"
 

@@ -1,5 +1,5 @@
 /* The argument check: records to each peer, then verdicts; all take the worst
- * of the same n, so they fail alike.  2(n-1) messages a rank: debugging only. */
+ * of the same n, so they fail alike.  2(n-1) messages: debugging only. */
 #include "coll/check/coll_check_impl.h"
 #include "coll/check/sched_chk.h"
 #include "coll/coll_util.h"
@@ -160,7 +160,7 @@ static int run_blocking(ucmpi_comm_t *comm, ucmpi_sched_t *s, const char *fn)
 /* Gates: a checked nonblocking or persistent call's schedule posts nothing
  * before its check passed, and runs it again at each start. */
 /* The first schedule run in a checked nonblocking call takes its gate, even an
- * error path's blocking one (else it waits for peers waiting for our check). */
+ * error path's blocking one (else it waits on peers awaiting our check). */
 void ucmpi_sched_gate_take(ucmpi_sched_t *s)
 {
     ucmpi_sched_chk_t *k;

@@ -1,5 +1,5 @@
 /* Disagreeing ranks end in an error, not a hang, at no cost to correct calls
- * (docs/architecture.md, stalled schedules); called via sched_impl.h's hook. */
+ * (docs/architecture.md: stalled schedules); via sched_impl.h's hook. */
 #ifndef UCMPI_COLL_SCHED_ABORT_H
 #define UCMPI_COLL_SCHED_ABORT_H
 

@@ -32,7 +32,7 @@ static int reduce_shm_zero(ucmpi_comm_t *comm, int root)
 }
 
 /* The count-0 rule (err: this rank's check): on the shm path the root votes
- * and a non-root records 0 bytes, as the others do; else the empty schedule. */
+ * and a non-root records 0 bytes, as others do; else the empty schedule. */
 static int reduce_zero(ucmpi_comm_t *comm, MPI_Datatype dt, int root,
                        int mode, MPI_Request *req, int err)
 {

@@ -23,9 +23,8 @@ static const ucmpi_coll_alg_t scan_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-/* Scan and exscan are cached and signed apart (root, shape), so that
- * ranks that disagree stall and the probe finds the other side's
- * messages (sched_abort.h). */
+/* Scan and exscan are cached and signed apart (root, shape), so ranks that
+ * disagree stall and the probe finds the other side's messages. */
 static int scan_start(ucmpi_coll_args_t *a)
 {
     const char *fn = ucmpi_call_name();

@@ -95,7 +95,7 @@ static int root_failed(int err, ucmpi_coll_args_t *a, bool can_send,
 }
 
 /* The others' algorithm for a root that cannot send: by bs (-1: none), else
- * forced, else linear (above the tree's threshold some empties stay unmatched). */
+ * forced, else linear (above the tree's threshold empties stay unmatched). */
 static const ucmpi_coll_alg_t *select_nodata(const ucmpi_xfer_rooted_t *k,
                                              ucmpi_coll_args_t *a,
                                              long long bs)

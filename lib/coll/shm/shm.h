@@ -36,7 +36,7 @@ typedef struct {
 ucmpi_coll_shm_caps_t *ucmpi_coll_shm_caps(ucmpi_comm_t *comm);
 
 /* MPI_SUCCESS, UCMPI_SHM_FALLBACK or an error reported on comm; arguments
- * checked, reductions contiguous.  sizes: records nbytes, checks the others'. */
+ * checked, reductions contiguous.  sizes: records nbytes, checks others'. */
 int ucmpi_coll_shm_sizes(ucmpi_comm_t *comm, size_t nbytes);
 /* lost (the root only): its buffer failed a check, the others fail too. */
 int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
@@ -152,7 +152,7 @@ int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
                               MPI_Datatype dt, uint64_t sig, int tagged);
 /* Size records catch mismatched counts (MPI_ERR_TRUNCATE) and failed ranks
- * (SIZE_LOST: MPI_ERR_OTHER) at a call's first number (docs/architecture.md). */
+* (SIZE_LOST: MPI_ERR_OTHER) at a call's first number (docs/architecture). */
 #define UCMPI_COLL_SHM_SIZE_LOST UINT64_MAX
 void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
                              uint64_t nbytes);
@@ -179,7 +179,7 @@ int ucmpi_coll_shm_allgather_skip(ucmpi_comm_t *comm, size_t nbytes,
 /* Frees comm's segment state (ucmpi_coll_comm_destroy). */
 void ucmpi_coll_shm_free(void *sh);
 
-/* glibc's `rep movsb` crawls when dst is 1-63 bytes past src mod 4 KiB: 16-byte
+/* glibc's `rep movsb` crawls when dst is 1-63 bytes past src mod 4 KiB: 16 B
  * moves there (docs/tuning.md); the barrier stops GCC making it memcpy. */
 static inline void ucmpi_coll_shm_copy(void *dst, const void *src, size_t n)
 {

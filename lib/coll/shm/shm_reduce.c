@@ -1,5 +1,5 @@
 /* Reductions over the shared segment: rank-order reduction, reduce_scatter
- * and split allreduce/reduce, all ranks reducing at once (docs/architecture.md). */
+ * and split allreduce/reduce, all ranks at once (docs/architecture.md). */
 #include "coll/shm/shm.h"
 #include "coll/coll_util.h"
 #include "core/config.h"

@@ -299,7 +299,7 @@ char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 
 
 /* A copy of the size record (k << 32 | bytes) in the data's last line, so it
- * travels with the data; no room: a private sink, the reader checks the record. */
+ * travels with the data; no room: a sink, and the reader checks the record. */
 static inline uint64_t *size_tag(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                                  size_t nbytes)
 {
@@ -422,7 +422,7 @@ static inline uint64_t *size_rec(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 }
 
 /* Rank r's latest even and odd size records again in its flag line, which the
- * waiter just read (no cache miss); the records stay the truth further ahead. */
+* waiter just read (no cache miss); the records stay the truth beyond. */
 static inline uint64_t *size_word(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 {
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE + 40) + (k & 1);
