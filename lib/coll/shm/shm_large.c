@@ -1,5 +1,5 @@
-/* Messages larger than one shm buffer: chunks numbered like calls, so a writer
- * runs up to NBUF-1 ahead (limits: shm_select.c; losers: docs/tuning.md). */
+/* Messages larger than a shm buffer: chunks numbered like calls, so a writer
+ * runs NBUF-1 ahead (limits: shm_select.c; what lost: docs/tuning.md). */
 #include "coll/shm/shm.h"
 #include "coll/coll_util.h"
 

@@ -16,8 +16,8 @@
 
 /* Flag checks before progress/idle calls, when not oversubscribed. */
 #define SPIN_PURE 64
-/* Oversubscribed: yields before a futex sleep (at once was slower, never gave
- * yield storms; docs/tuning.md). */
+/* Oversubscribed: yields, then a futex sleep (yields help only within one
+ * scheduling group; sleeping at once was slower; docs/tuning.md). */
 #define SLEEP_AFTER 16
 #define SLEEP_NS 1000000      /* longest futex sleep */
 
