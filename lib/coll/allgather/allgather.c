@@ -17,8 +17,7 @@ static const ucmpi_coll_alg_t ucmpi_allgather_algs[] = {
     {AG_LINEAR, "linear", "everyone to everyone in one round",
      ucmpi_allgather_linear},
     /* no builder: the start runs it (ucmpi_xfer_shm; blocking, one node) */
-    {AG_SHM, "shm", "on-node shared segment: flags and buffers, no "
-     "messages (blocking, small)", NULL},
+    {AG_SHM, "shm", UCMPI_COLL_SHM_DESC, NULL},
     {0, NULL, NULL, NULL}
 };
 

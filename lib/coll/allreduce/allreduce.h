@@ -5,6 +5,8 @@
 
 #include "coll/coll_alg.h"
 #include "coll/shm/shm.h"
+#include "coll/alias.h"
+#include "core/check.h"
 
 enum { UCMPI_ALLREDUCE_RECURSIVE_DOUBLING, UCMPI_ALLREDUCE_RABENSEIFNER,
        UCMPI_ALLREDUCE_RING, UCMPI_ALLREDUCE_REDUCE_BCAST,
@@ -55,6 +57,32 @@ int ucmpi_allreduce_hierarchical(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                                  MPI_Count count, MPI_Datatype dt, MPI_Op op);
 /* One rank (allreduce, reduce): its contribution is the result. */
 int ucmpi_allreduce_self(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
+/* The checks of an allreduce or scan, reported as fn; inline: the smallest
+ * calls run them every time. */
+static inline int ucmpi_allreduce_check(const ucmpi_coll_args_t *a,
+                                        const char *fn)
+{
+    ucmpi_comm_t *comm = a->comm;
+    MPI_Count count = a->rcount;
+    MPI_Datatype dt = a->rdt;
+    int rc = ucmpi_check_count(comm, count, fn);
+
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_dt(comm, dt, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_op(comm, a->op, dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (a->rbuf == MPI_IN_PLACE ||
+        (a->sbuf == MPI_IN_PLACE && comm->is_inter))
+        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
+                              "MPI_IN_PLACE is only allowed as the send "
+                              "buffer of an intracommunicator call");
+    if (a->sbuf == MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    return ucmpi_coll_check_alias1(comm, a->sbuf, count, dt, a->rbuf, count,
+                                   dt, fn);
+}
 /* What UCMPI_COLL_CHECK compares of an allreduce (and of a scan). */
 void ucmpi_allreduce_record(const ucmpi_coll_args_t *a,
                             ucmpi_coll_check_args_t *r);

@@ -15,8 +15,7 @@ static const ucmpi_coll_alg_t ucmpi_alltoall_algs[] = {
     {A2A_BRUCK, "bruck", "ceil(log2 n) rounds of packed blocks",
      ucmpi_alltoall_bruck},
     /* no builder: the start runs it (ucmpi_xfer_shm; blocking, one node) */
-    {A2A_SHM, "shm", "on-node shared segment: flags and buffers, no "
-     "messages (blocking, small)", NULL},
+    {A2A_SHM, "shm", UCMPI_COLL_SHM_DESC, NULL},
     {0, NULL, NULL, NULL}
 };
 
