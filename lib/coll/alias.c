@@ -2,9 +2,8 @@
 #include <stdlib.h>
 #include "coll/alias.h"
 
-/* Above this many contiguous runs per side the exact comparison is skipped
- * (reported as no overlap: a missed error, never a false one); bounds the
- * check's memory (16 bytes a run) and time. */
+/* Past this many runs a side the check is skipped (a missed error, never a
+ * false one), bounding its memory (16 bytes a run) and time. */
 #define ALIAS_MAX_RUNS (1 << 16)
 /* Candidate block pairs compared exactly before giving up (same reason). */
 #define ALIAS_MAX_EXACT 64

@@ -1,9 +1,5 @@
-/*
- * Do a collective's send and receive buffers share bytes?  MPI forbids it
- * (MPI_IN_PLACE is the legal way); undetected, ranks could hang or data be
- * overwritten.  Each rank checks its own arguments only, and flags a
- * layout only when a byte provably lies in both buffers.
- */
+/* Do send and receive buffers share bytes (MPI forbids it; ranks could hang)?
+ * Each rank checks its own, flagging only a byte provably in both. */
 #ifndef UCMPI_COLL_ALIAS_H
 #define UCMPI_COLL_ALIAS_H
 
@@ -11,9 +7,8 @@
 #include "comm/comm.h"
 #include "datatype/datatype.h"
 
-/* One side of a collective: n blocks at buf.  Without arrays one block of
- * count x dt; else block i is counts[i] (ccounts[i]) of dts ? dts[i] : dt
- * at displs[i] (adispls[i]) extents of dt, or bytes when dts is given. */
+/* One side: n blocks at buf, one of count x dt, or block i counts[i] of
+ * dts ? dts[i] : dt at displs[i] extents of dt (bytes with dts). */
 typedef struct {
     const void *buf;
     int n;

@@ -1,7 +1,5 @@
-/*
- * Per-communicator collective state (comm->coll), built lazily, and the
- * hook the communicator code calls when a communicator is destroyed.
- */
+/* Per-communicator collective state (comm->coll), built lazily, and the
+ * hook called when a communicator is destroyed. */
 #ifndef UCMPI_COLL_H
 #define UCMPI_COLL_H
 

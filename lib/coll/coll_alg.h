@@ -1,9 +1,5 @@
-/*
- * Algorithm tables: a row per algorithm with its builder, ended by a NULL
- * name.  UCMPI_<COLL>_ALGORITHM names a row, else the collective's rule
- * picks one.  The "shm" row runs the blocking call at once when handed
- * s == NULL, and answers UCMPI_SHM_FALLBACK without a segment.
- */
+/* Algorithm tables, ended by a NULL name; UCMPI_<COLL>_ALGORITHM forces a row.
+ * The "shm" row runs the blocking call if s == NULL (no segment: FALLBACK). */
 #ifndef UCMPI_COLL_ALG_H
 #define UCMPI_COLL_ALG_H
 
@@ -41,9 +37,8 @@ const ucmpi_coll_alg_t *ucmpi_coll_alg_by_id(const ucmpi_coll_alg_t *tab,
 void ucmpi_coll_alg_sign(ucmpi_sched_t *s, const ucmpi_coll_alg_t *tab,
                          int id, unsigned shape);
 
-/* A start's tail: runs the schedule cached for key (NULL: not cached),
- * else a new one built by alg and signed with sign's row (if not NULL).
- * Inline: the smallest calls run it every time. */
+/* A start's tail: the schedule cached for key, else a new one built by alg
+ * (signed with sign's row); inline, the smallest calls run it every time. */
 static inline int ucmpi_coll_alg_run(const ucmpi_coll_alg_t *alg,
                                      ucmpi_coll_args_t *a,
                                      const ucmpi_sched_key_t *key,

@@ -156,9 +156,8 @@ static int key_equal(const ucmpi_sched_key_t *a, const ucmpi_sched_key_t *b)
             memcmp(a->counts, b->counts, sizeof(int) * a->ncounts) == 0);
 }
 
-/* A cached key holds its types and op: a freed type's address can come
- * back as another type, which would hit the stale schedule (MPICH
- * coll/bcast with dtpools types). */
+/* A cached key holds its types and op: a freed type's address can come back
+ * as another type and hit the stale schedule (MPICH coll/bcast, dtpools). */
 static void key_hold(const ucmpi_sched_key_t *k, int hold)
 {
     MPI_Datatype dts[2] = {k->sdt, k->rdt};

@@ -1,10 +1,5 @@
-/*
- * The collective driver: every collective entry point fills one
- * ucmpi_coll_args_t and calls ucmpi_coll_call() with its descriptor and
- * mode; the driver names the call, validates comm and request, runs the
- * optional UCMPI_COLL_CHECK and hands over to the collective's `start`
- * (own checks, shm path, selection, schedule run per mode).
- */
+/* The collective driver: an entry point fills ucmpi_coll_args_t; the driver
+ * checks comm and request, runs UCMPI_COLL_CHECK, then the `start`. */
 #ifndef UCMPI_COLL_DRV_H
 #define UCMPI_COLL_DRV_H
 
@@ -27,9 +22,8 @@ static inline size_t ucmpi_xblk_bytes(const ucmpi_xblk_t *b)
     return (size_t)b->count * (size_t)b->dt->size;
 }
 
-/* A collective call's arguments: uniform forms fill s/r buf, count, dt;
- * v/w forms the arrays (or _c ones), which the data-movement tail turns
- * into per-peer blocks.  Zero-filled, except by ucmpi_coll_call_basic. */
+/* A call's arguments (uniform: buf/count/dt; v/w: the arrays, turned into
+ * per-peer blocks).  Zero-filled, except by ucmpi_coll_call_basic. */
 typedef struct {
     ucmpi_comm_t *comm;
     int mode;                 /* UCMPI_COLL_BLOCKING/NONBLOCKING/PERSISTENT */
@@ -84,9 +78,8 @@ int ucmpi_coll_call_checked(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a,
                             const ucmpi_coll_check_hook_t *h,
                             const char *name);
 
-/* Runs call `name` (a static string) of collective d with *a in mode;
- * errors go through the comm's handler.  Inline, so that each entry point
- * calls its own descriptor's functions directly (docs/tuning.md). */
+/* Runs call `name` (static) of d; inline, so each entry point calls its own
+ * descriptor's functions directly (docs/tuning.md). */
 static inline __attribute__((always_inline)) int
 ucmpi_coll_call(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a, int mode,
                 MPI_Request *req, const char *name)
@@ -116,9 +109,8 @@ ucmpi_coll_call(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a, int mode,
     return rc;
 }
 
-/* An entry point of bcast, reduce, allreduce or barrier, which read only
- * these arguments and the driver's fields: zero-filling the whole struct
- * slowed the smallest shm collectives (docs/tuning.md). */
+/* bcast, reduce, allreduce, barrier: only these fields are set, since
+ * zero-filling the struct slowed the smallest shm calls (docs/tuning.md). */
 static inline __attribute__((always_inline)) int
 ucmpi_coll_call_basic(const ucmpi_coll_desc_t *d, MPI_Comm comm,
                       const void *sbuf, void *rbuf, MPI_Count count,
@@ -138,11 +130,8 @@ ucmpi_coll_call_basic(const ucmpi_coll_desc_t *d, MPI_Comm comm,
     return ucmpi_coll_call(d, &a, mode, req, name);
 }
 
-/* Entry points of a basic collective, as UCMPI_XFER_FORMS (xfer.h) for
- * the others: UCMPI_COLL_BASIC_FORMS(Stem, stem, sfx, desc, (params),
- * args) defines PMPI_<Stem><sfx>, PMPI_I<stem><sfx> and
- * PMPI_<Stem>_init<sfx> with their MPI_ aliases; params is the blocking
- * form's parameter list, args ucmpi_coll_call_basic's from comm to root. */
+/* A basic collective's forms, as UCMPI_XFER_FORMS (xfer.h); args are
+ * ucmpi_coll_call_basic's from comm to root. */
 #define UCMPI_COLL_STR(x) #x
 #define UCMPI_COLL_LIST(...) __VA_ARGS__
 #define UCMPI_COLL_BASIC_FORM(f, desc, mode, req, params, ...)              \

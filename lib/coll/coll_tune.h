@@ -1,9 +1,5 @@
-/*
- * Every size threshold of the collectives' automatic algorithm selection,
- * in one table: ucmpi_info prints it, docs/tuning.md gives the benchmark
- * command behind each value and what it measured.  Forcing an algorithm
- * (UCMPI_<COLL>_ALGORITHM) bypasses them.
- */
+/* Every selection threshold in one table (ucmpi_info prints it; each value's
+ * benchmark in docs/tuning.md); a forced algorithm bypasses them. */
 #ifndef UCMPI_COLL_TUNE_H
 #define UCMPI_COLL_TUNE_H
 

@@ -235,9 +235,8 @@ void ucmpi_coll_block(MPI_Count count, int n, int i, MPI_Count *off,
     *off = i * q + (i < r ? i : r);
 }
 
-/* Bounded: each segment is a ring round that waits for the left
- * neighbour, a scheduler turn on an oversubscribed node (docs/tuning.md);
- * 64 keep all but 1/64 of the pipelining gain. */
+/* Bounded: a segment is a round waiting for the left neighbour (a turn
+ * oversubscribed); 64 keep all but 1/64 of the gain (docs/tuning.md). */
 MPI_Count ucmpi_coll_ring_segs(MPI_Count maxc, MPI_Aint extent,
                                long seg_bytes, int *nseg)
 {

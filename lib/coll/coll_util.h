@@ -1,10 +1,5 @@
-/*
- * Helpers shared by every collective: how a built schedule is run
- * (blocking, nonblocking, persistent), group views for algorithms that
- * run over a subset of the communicator, and the peer arithmetic of
- * rings, recursive doubling and k-nomial trees (pure functions,
- * unit-tested in test/unit/coll_util.c).
- */
+/* Helpers of every collective: running a schedule, group views, and the peer
+ * arithmetic of rings and trees (pure; test/unit/coll_util.c). */
 #ifndef UCMPI_COLL_UTIL_H
 #define UCMPI_COLL_UTIL_H
 
@@ -13,9 +8,8 @@
 
 enum { UCMPI_COLL_BLOCKING, UCMPI_COLL_NONBLOCKING, UCMPI_COLL_PERSISTENT };
 
-/* Runs a built schedule per `mode` (req is the user's request for the
- * nonblocking and persistent forms).  build_rc is the builder's result:
- * on failure the schedule is freed.  Errors go through comm's handler. */
+/* Runs a built schedule per mode (req: the user's); a failed build_rc frees
+ * it.  Errors go through comm's handler. */
 int ucmpi_coll_run(ucmpi_comm_t *comm, ucmpi_sched_t *s, int build_rc,
                    int mode, MPI_Request *req);
 
@@ -47,35 +41,20 @@ int ucmpi_coll_check_op(ucmpi_comm_t *comm, MPI_Op op, MPI_Datatype dt);
  * MPI_PROC_NULL or a remote rank) */
 int ucmpi_coll_check_root(ucmpi_comm_t *comm, int root);
 
-/* Error paths of a rank whose arguments failed a check after comm was
- * found valid (the others went ahead): each returns rc (err) and keeps
- * its collective numbers in step; a persistent init (mode, *req) hands
- * back a request doing the same on each start, else *req becomes
- * MPI_REQUEST_NULL.  Messages of a skipped tag are dropped at finalize. */
-/* Takes the numbers their call takes: one schedule tag on comm, one on
- * comm's local comm when local_too, or the shm segment's number when
- * blocking shm collective shm_kind >= 0 would be chosen for nbytes. */
+/* Failed-rank paths keep collective numbers in step (docs/architecture.md);
+* skip takes their tag (and the local comm's, or the shm number). */
 int ucmpi_coll_skip(ucmpi_comm_t *comm, int rc, int shm_kind, size_t nbytes,
                     int local_too);
-/* Where it cannot know their schedule (the algorithm depends on a size it
- * lacks): takes their tag and sends every other rank an abort message of
- * that collective, which their stalled schedules find (sched_abort.h).
- * P2p schedules only. */
+/* Where it cannot know their schedule: takes their tag and sends the others
+ * an abort their stalled p2p schedules find (sched_abort.h). */
 int ucmpi_coll_skip_abort(ucmpi_comm_t *comm, int rc, int mode,
                           MPI_Request *req);
-/* Runs s (built with build_rc) in the background and forgets it, e.g. a
- * root draining what the others send it (their sends past the rendezvous
- * threshold would not return otherwise); its own errors are dropped. */
+/* Runs s in the background and forgets it, errors dropped: e.g. a root
+ * draining the others' sends (past rendezvous they would not return). */
 void ucmpi_coll_release(ucmpi_sched_t *s, int build_rc);
 
-/* The count-0 rule: a rank whose data is 0 bytes still takes part, in an
- * empty schedule (barrier/barrier.c): the whole call when every rank's is
- * empty; else (an erroneous program) the schedules never match and the
- * stall probe fails the call with MPI_ERR_TRUNCATE instead of a hang.
- * Intracomms.  A dissemination barrier (root < 0: a zero rank hears from
- * its parent), or a star around root where data flows to the root (gather,
- * reduce: the root stalls and finds the zero rank's message).  err: this
- * rank's arguments failed (reported); it serves the others. */
+/* The count-0 rule (docs/architecture.md): a 0-byte rank runs an empty
+ * barrier (root < 0) or star to root; err: it failed and serves the others. */
 int ucmpi_coll_run_empty_rooted(ucmpi_comm_t *comm, int root, int mode,
                                 MPI_Request *req, int err);
 static inline int ucmpi_coll_run_empty(ucmpi_comm_t *comm, int mode,
@@ -102,9 +81,8 @@ static inline int ucmpi_coll_check_local(ucmpi_comm_t *comm)
                           "local communicator for collectives");
 }
 
-/* A contiguous byte view of (buf, count, dt): buf itself when dt is
- * contiguous, else scratch (packed first when pack_in); NULL: no memory.
- * ucmpi_coll_bytes_out adds the unpack back into buf where needed. */
+/* A contiguous byte view of buf: itself, or scratch (packed when pack_in);
+ * ucmpi_coll_bytes_out unpacks it back.  NULL: no memory. */
 char *ucmpi_coll_bytes_in(ucmpi_sched_t *s, void *buf, MPI_Count count,
                           MPI_Datatype dt, int pack_in, size_t *nbytes);
 int ucmpi_coll_bytes_out(ucmpi_sched_t *s, const char *bytes, void *buf,
@@ -161,18 +139,16 @@ static inline int ucmpi_coll_rank_of(int vrank, int root, int size)
     return (vrank + root) % size;
 }
 
-/* K-nomial tree over virtual ranks 0..size-1 rooted at 0: the parent of
- * vrank (-1: the root) is vrank with its lowest non-zero base-k digit
- * cleared; children in ascending order, the number written (<= max). */
+/* K-nomial tree rooted at vrank 0: the parent (-1: root) clears the lowest
+ * non-zero base-k digit; children ascending, their number (<= max). */
 int ucmpi_coll_knomial_parent(int vrank, int size, int k);
 int ucmpi_coll_knomial_children(int vrank, int size, int k, int *children,
                                 int max);
 /* Virtual ranks covered by the subtree of vrank: [vrank, end). */
 int ucmpi_coll_knomial_subtree_end(int vrank, int size, int k);
 
-/* Recursive doubling on a non-power-of-two size n: pof2 = pof2_floor(n),
- * rem = n - pof2; ranks below 2*rem fold in pairs (even into odd) so every
- * new rank covers a contiguous range of old ranks. */
+/* Recursive doubling on n = pof2 + rem: ranks below 2*rem fold in pairs
+ * (even into odd), so each new rank covers contiguous old ranks. */
 int ucmpi_coll_rd_newrank(int rank, int rem);   /* -1: folded away */
 int ucmpi_coll_rd_oldrank(int newrank, int rem); /* the survivor */
 /* First old rank covered by newrank (rank order for non-commutative ops). */
@@ -183,9 +159,8 @@ int ucmpi_coll_rd_first(int newrank, int rem);
 void ucmpi_coll_block(MPI_Count count, int n, int i, MPI_Count *off,
                       MPI_Count *cnt);
 
-/* Segments of the pipelined rings: elements per segment for blocks of up
- * to maxc elements of `extent` bytes cut at seg_bytes, and their number
- * (1 <= *nseg <= UCMPI_COLL_RING_MAX_SEGS: longer blocks, longer ones). */
+/* Pipelined rings: elements per segment for blocks of <= maxc elements cut
+ * at seg_bytes, and *nseg (<= UCMPI_COLL_RING_MAX_SEGS; past it, longer). */
 #define UCMPI_COLL_RING_MAX_SEGS 64
 MPI_Count ucmpi_coll_ring_segs(MPI_Count maxc, MPI_Aint extent,
                                long seg_bytes, int *nseg);

@@ -1,9 +1,5 @@
-/*
- * Reduction operations: the predefined op objects, which (op, type) pairs
- * the standard allows (MPI-4.1 section 6.9.2), and ucmpi_op_apply(), which
- * runs a kernel over basic types, derived types made of one basic type,
- * or a user function.
- */
+/* Reduction operations: predefined ops, the (op, type) pairs MPI-4.1 6.9.2
+ * allows, and ucmpi_op_apply() over basic, one-basic derived or user ops. */
 #include "datatype/datatype.h"
 #include "coll/op.h"
 
@@ -146,9 +142,8 @@ static const op_type_t op_types[] = {
     { MPI_2INTEGER, UCMPI_OPT_2INT, UCMPI_OPC_PAIR },
     { MPI_2REAL, UCMPI_OPT_2FLOAT, UCMPI_OPC_PAIR },
     { MPI_2DOUBLE_PRECISION, UCMPI_OPT_2DOUBLE, UCMPI_OPC_PAIR },
-    /* MPI_CHAR, MPI_WCHAR and MPI_CHARACTER hold printable characters
-     * and, like MPI_PACKED, REAL16 and COMPLEX32 (no C type here), are
-     * in no reduction class: only REPLACE and NO_OP accept them. */
+    /* MPI_CHAR, WCHAR, CHARACTER (printable), PACKED, REAL16, COMPLEX32 (no C
+     * type) are in no reduction class: only REPLACE and NO_OP take them. */
 };
 
 static const op_type_t *op_type_lookup(MPI_Datatype dt)
@@ -159,9 +154,8 @@ static const op_type_t *op_type_lookup(MPI_Datatype dt)
     return NULL;
 }
 
-/* The single basic type a (derived) type is made of, NULL if it mixes
- * types: the datatype engine keeps it, O(1) (also right for f90 and
- * large-count types, which envelope walking cannot see through). */
+/* The one basic type of dt (NULL: mixed), kept by the datatype engine: O(1)
+ * and right for f90 and large-count types, unlike envelope walking. */
 static MPI_Datatype op_basic_of(MPI_Datatype dt)
 {
     if (dt->predefined && op_type_lookup(dt))
@@ -221,9 +215,8 @@ static void op_apply_user(MPI_Op op, const void *in, void *inout,
     }
 }
 
-/* Derived type of one basic type: the kernel runs over a packed copy of
- * both operands (pairs are laid out as C structs for it), and the result
- * is unpacked into inout.  REPLACE (kern NULL) just copies in's data. */
+/* A derived type of one basic type: the kernel runs over packed copies, the
+ * result unpacked into inout; REPLACE (kern NULL) copies in's data. */
 static int op_apply_derived(ucmpi_op_kernel_t *kern, int id,
                             MPI_Datatype basic, const void *in, void *inout,
                             MPI_Count count, MPI_Datatype dt)

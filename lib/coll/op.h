@@ -1,8 +1,5 @@
-/*
- * Reduction operations, internal view: the ids of the predefined ops, the
- * element types the kernels know, and the kernel table.  op.c maps MPI
- * handles onto these; op_kernels.c holds the loops.
- */
+/* Reduction operations, internal view: predefined op ids, kernel element
+ * types and table (op.c maps handles onto them, op_kernels.c the loops). */
 #ifndef UCMPI_COLL_OP_H
 #define UCMPI_COLL_OP_H
 
@@ -19,9 +16,8 @@ struct ucmpi_op_s {
 };
 typedef struct ucmpi_op_s ucmpi_op_t;
 
-/* ---- added by ops: references held by operations in flight (e.g. a
- * nonblocking or persistent collective keeps its user op alive after
- * MPI_Op_free); no-ops on predefined ops. ---- */
+/* References of operations in flight (a nonblocking or persistent call keeps
+ * its user op alive after MPI_Op_free); no-ops on predefined ops. */
 void ucmpi_op_retain(MPI_Op op);
 void ucmpi_op_release(MPI_Op op);
 
@@ -29,10 +25,8 @@ void ucmpi_op_release(MPI_Op op);
  * derived type of a single basic type, as the standard allows). */
 int ucmpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count,
                    MPI_Datatype dt);
-/* ---- added by collA: out = a op b (a the left operand) for count
- * elements of a contiguous dt; out overlaps neither a nor b.  One pass
- * fewer than copy + ucmpi_op_apply where the result needs a third
- * buffer. ---- */
+/* out = a op b (contiguous dt, out overlapping neither): one pass fewer than
+ * copy + ucmpi_op_apply where the result needs a third buffer. */
 int ucmpi_op_apply3(MPI_Op op, const void *a, const void *b, void *out,
                     MPI_Count count, MPI_Datatype dt);
 /* MPI_SUCCESS, or MPI_ERR_OP with *why when op is null/freed or not
@@ -50,9 +44,8 @@ enum {
     UCMPI_OP_NUM
 };
 
-/* Element types of the kernels: every predefined MPI type maps onto one
- * (C integers by width and signedness, so MPI_LONG and MPI_INT64_T share
- * the I64 kernels). */
+/* Kernel element types: every predefined type maps onto one (C integers by
+ * width and sign, so MPI_LONG and MPI_INT64_T share the I64 kernels). */
 enum {
     UCMPI_OPT_NONE,           /* not reducible (MPI_CHAR, MPI_PACKED...) */
     UCMPI_OPT_I8, UCMPI_OPT_I16, UCMPI_OPT_I32, UCMPI_OPT_I64,

@@ -1,9 +1,5 @@
-/*
- * Reduction kernels: one plain loop over restrict pointers per (op, type),
- * stamped out by the macros below, and the table op.c dispatches through.
- * Signed integer arithmetic is done in unsigned types so overflow wraps
- * (as every MPI does) instead of being undefined behaviour.
- */
+/* Reduction kernels, a restrict loop per (op, type); signed integers add in
+ * unsigned types so overflow wraps (as in every MPI) instead of being UB. */
 /* gcc 12 at -O2 only vectorises loops with a known trip count ("very
  * cheap" cost model); these loops are the reason vectorisation exists. */
 #pragma GCC optimize("vect-cost-model=dynamic")
@@ -14,9 +10,8 @@
 #include <stdbool.h>
 #include <complex.h>
 
-/* Each kernel compiled for AVX-512, AVX2 and the x86-64 baseline (SSE2,
- * 2 doubles per instruction), picked once at load time (ifunc); the
- * figures are in docs/tuning.md. */
+/* Each kernel for AVX-512, AVX2 and baseline SSE2, picked at load time
+ * (ifunc); figures in docs/tuning.md. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
     defined(__has_attribute)
 #if __has_attribute(target_clones)
@@ -27,9 +22,8 @@
 #define CLONES
 #endif
 
-/* Each kernel twice: name (io = in op io) and name_3 (out = a op b, one
- * pass fewer than copy + reduce where the result goes to a third buffer,
- * e.g. the shm reductions). */
+/* Each kernel twice: name (io = in op io) and name_3 (out = a op b: one pass
+ * fewer than copy + reduce into a third buffer, e.g. the shm reductions). */
 #define KERNEL(name, T, expr)                                          \
     CLONES static void name(const void *vin, void *vio, size_t n)      \
     {                                                                  \
@@ -100,9 +94,8 @@ COMPLEX_KERNELS(cld, long double _Complex)
 LOGICAL_KERNELS(bool, bool)
 LOGICAL_KERNELS(logical, int)
 
-/* MINLOC/MAXLOC: the better value wins; on a tie the lower index (the
- * standard's rule, which makes the result independent of order).
- * BETTER is < for MINLOC and > for MAXLOC. */
+/* MINLOC/MAXLOC (BETTER < or >): on a tie the lower index, the standard's
+ * rule, which makes the result independent of order. */
 #define PAIR_KERNEL(name, P, BETTER)                                   \
     static void name##_3(const void *va, const void *vb, void *vout,   \
                          size_t n)                                     \

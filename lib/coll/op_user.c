@@ -1,7 +1,4 @@
-/*
- * User-visible op calls: MPI_Op_create(_c), MPI_Op_free,
- * MPI_Op_commutative and MPI_Reduce_local(_c).
- */
+/* MPI_Op_create(_c), MPI_Op_free, MPI_Op_commutative, MPI_Reduce_local(_c). */
 #include "core/errhandler.h"
 #include "datatype/datatype.h"
 #include "coll/op.h"

@@ -1,9 +1,5 @@
-/*
- * The schedule engine: transfers run in requests embedded in the
- * schedule, a round posts its receives before its sends, a blocking
- * collective runs inline, and nonblocking schedules sit on one active
- * list that a progress hook advances (any number in flight per comm).
- */
+/* The schedule engine: embedded requests, receives before sends; blocking
+ * runs inline, nonblocking on one list a progress hook advances. */
 #include "coll/sched_impl.h"
 #include "p2p/p2p.h"
 #include "core/failure.h"
@@ -78,9 +74,8 @@ static int post_xfer(ucmpi_sched_t *s, int i)
     r->status.MPI_TAG = MPI_ANY_TAG;
     r->p2p.count = st->countp ? *st->countp : st->count;
     r->p2p.dt = st->dt;
-    /* a rank without data for the others passes the shortage on with
-     * empty messages; after a loss an empty message carries one byte
-     * instead, which its receive reports (lost_upstream) */
+    /* a rank without data sends empty messages; after a loss they carry one
+     * byte, which the receive reports (lost_upstream) */
     bool token = false;
     if (s->late_err != MPI_SUCCESS && st->kind == STEP_SEND) {
         /* (not from a rank whose own arguments failed) */
@@ -112,9 +107,8 @@ static int post_xfer(ucmpi_sched_t *s, int i)
                                                              : rc;
 }
 
-/* Starts round r: in each stretch of transfers the receives go first
- * (data lands in place, not in UCX's unexpected queue); local steps run
- * on the spot, in order. */
+/* Starts round r: receives first (data lands in place, not in UCX's
+ * unexpected queue); local steps run on the spot, in order. */
 static int post_round(ucmpi_sched_t *s, int r)
 {
     int beg = r ? s->ends[r - 1] : 0, end = s->ends[r];
@@ -155,9 +149,8 @@ static bool lost_upstream(const step_t *st, const ucmpi_request_t *rq)
     return rq->status.MPI_ERROR == MPI_SUCCESS && rq->status.ucmpi_count == 0;
 }
 
-/* A peer died (or one upstream passed a loss on): the schedule goes on
- * with empty messages so the living ranks fail instead of hanging;
- * MPI_ERR_PROC_FAILED where a process failed, else MPI_ERR_TRUNCATE. */
+/* A peer died or passed a loss on: go on with empty messages so the living
+ * fail (MPI_ERR_PROC_FAILED / MPI_ERR_TRUNCATE) instead of hanging. */
 static void pass_on_loss(ucmpi_sched_t *s, bool dead_peer)
 {
     s->lost = 1;

@@ -1,12 +1,5 @@
-/*
- * Collective schedules: an algorithm adds send, receive, reduce and copy
- * steps; ucmpi_sched_fence() separates rounds (a step starts once every
- * step of the previous rounds completed).  A round's steps start in the
- * order added (local steps run on the spot, so a send after a reduce
- * sends the reduced data); a receive's data is usable in a later round.
- * Messages between two ranks share the schedule's tag and match in
- * posting order: builders post them in the same order on both sides.
- */
+/* Collective schedules: steps in rounds split by ucmpi_sched_fence(); messages
+ * match in posting order, so both sides post alike (docs/architecture.md). */
 #ifndef UCMPI_COLL_SCHED_H
 #define UCMPI_COLL_SCHED_H
 
@@ -103,9 +96,8 @@ void ucmpi_sched_cache_put(ucmpi_comm_t *comm, const ucmpi_sched_key_t *key,
 /* Introspection for unit tests. */
 int ucmpi_sched_num_rounds(const ucmpi_sched_t *s);
 
-/* Run-time steps (sizes learnt by the schedule, e.g. gatherv trees): a
- * call runs fn(arg) as a local step and may set what later _dyn steps
- * read (*bufp, *countp) when posted; its error fails the schedule. */
+/* Run-time steps (e.g. gatherv trees): fn(arg) runs as a local step and may
+ * set what later _dyn steps read when posted; its error fails the schedule. */
 int ucmpi_sched_call(ucmpi_sched_t *s, int (*fn)(void *arg), void *arg);
 int ucmpi_sched_send_dyn(ucmpi_sched_t *s, void *const *bufp,
                          const MPI_Count *countp, MPI_Datatype dt, int peer);

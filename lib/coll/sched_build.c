@@ -1,8 +1,5 @@
-/*
- * Building a collective schedule: steps grouped in rounds, scratch memory,
- * and freeing it.  The engine that runs it is sched.c; the signature its
- * messages carry is check/sched_sig.c's.
- */
+/* Building a schedule: steps in rounds, scratch memory, freeing (run by
+ * sched.c, signed by check/sched_sig.c). */
 #include "coll/sched_impl.h"
 #include "p2p/tag.h"
 

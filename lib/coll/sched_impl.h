@@ -1,6 +1,5 @@
-/* The schedule object, shared by the builder (sched_build.c), the engine
- * (sched.c) and lib/coll/check, which the engine calls only through its
- * hook (ucmpi_sched_hook_t). */
+/* The schedule object of sched_build.c, sched.c and check/ (which the engine
+ * calls only through ucmpi_sched_hook_t). */
 #ifndef UCMPI_COLL_SCHED_IMPL_H
 #define UCMPI_COLL_SCHED_IMPL_H
 
@@ -36,9 +35,8 @@ typedef union scratch {
     max_align_t align;
 } scratch_t;
 
-/* What a signature names, for the messages of a mismatch: collective,
- * algorithm id and table (rows start {int id; const char *name; ...};
- * NULL: signed by its collective only). */
+/* What a signature names for mismatch messages: collective, algorithm id and
+ * table (rows start {int id; const char *name}; NULL: collective only). */
 typedef struct {
     const void *tab;
     size_t row;
@@ -115,9 +113,8 @@ ucmpi_sched_t *ucmpi_sched_of_req(const ucmpi_request_t *req);
 
 /* --- the hook: the check machinery plugs in here --- */
 
-/* Called where a program that errs needs it: run, held and release(s, 0)
- * while s->hooked, give_up while s->wait_hook, release(s, 1) while s->chk.
- * NULL (unit tests): schedules are unsigned and a stalled one waits. */
+/* For erring programs: run/held/release(s, 0) while s->hooked, give_up while
+ * s->wait_hook, release(s, 1) while s->chk; NULL (unit tests): no signing. */
 typedef struct {
     /* a new schedule: sign it by its collective */
     void (*create)(ucmpi_sched_t *s);

@@ -36,9 +36,8 @@ int ucmpi_xfer_rotate(ucmpi_sched_t *s, char *tmp, size_t bs, void *buf,
                 : ucmpi_sched_copy(s, lo, r * b, MPI_BYTE, buf, r * count, dt);
 }
 
-/* v and w blocks: int counts or the _c forms' ccounts; displacements
- * (displs, or MPI_Aint adispls) in extents of dt, or in bytes with a type
- * per block (dts: the w forms). */
+/* v and w blocks (int or _c arrays): displacements in extents of dt, or in
+ * bytes with a type per block (dts: the w forms). */
 static ucmpi_xblk_t *xblk_side(ucmpi_sched_t *s, int n, const void *buf,
                                const int *counts, const MPI_Count *ccounts,
                                const int *displs, const MPI_Aint *adispls,
@@ -80,9 +79,8 @@ int ucmpi_xfer_prepare(ucmpi_sched_t *s, ucmpi_coll_args_t *a)
 void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_coll_alg_t *alg,
                      const ucmpi_coll_args_t *a)
 {
-    /* the root is the shape: ranks that name different roots never take
-     * each other's messages (on an intercomm both groups name the root's
-     * rank in its group; MPI_PROC_NULL ranks exchange nothing) */
+    /* the root is the shape, so ranks naming different roots never match
+     * (intercomm: the root's rank in its group) */
     int root = a->root == MPI_ROOT ? a->comm->rank
                : a->root == MPI_PROC_NULL ? 0 : a->root;
 

@@ -1,9 +1,5 @@
-/*
- * Data-movement collectives (gather, scatter, allgather, alltoall and the
- * neighbor collectives): the entry-point forms, the rooted collectives'
- * selection, argument checks, the paths of a rank whose arguments failed,
- * and the shared schedule tail (blocking / nonblocking / persistent).
- */
+/* Data-movement collectives (gather, scatter, allgather, alltoall, neighbor):
+ * forms, rooted selection, checks, failed-rank paths, the schedule tail. */
 #ifndef UCMPI_COLL_XFER_H
 #define UCMPI_COLL_XFER_H
 
@@ -16,10 +12,8 @@
 #include "coll/coll_alg.h"
 #include "coll/shm/shm.h"
 
-/* UCMPI_XFER_FORMS(Stem, stem, sfx, desc, (params), fill) defines
- * PMPI_<Stem><sfx>, PMPI_I<stem><sfx>, PMPI_<Stem>_init<sfx> and their
- * MPI_ aliases: params, the blocking form's parameters; fill, the
- * ucmpi_coll_args_t each hands to the driver with desc. */
+/* PMPI_/MPI_ <Stem><sfx>, I<stem><sfx>, <Stem>_init<sfx>: params are the
+ * blocking form's, the rest fills the ucmpi_coll_args_t handed to desc. */
 #define UCMPI_XFER_STR(x) #x
 #define UCMPI_XFER_LIST(...) __VA_ARGS__
 #define UCMPI_XFER_FORM(f, desc, mode, req, params, ...)                    \
@@ -39,10 +33,8 @@
                     (UCMPI_XFER_LIST params, MPI_Info info,                  \
                      MPI_Request *request), __VA_ARGS__)
 
-/* The int and _c forms (descriptors desc, cdesc): P(ct, at), their buffer
- * parameters by count and displacement type, F(sfx) their fill (sfx _c:
- * the _c fields), extra the parameters after the buffers and ... their
- * fill. */
+/* The int and _c forms: P(count type, displ type) the buffer parameters,
+ * F(sfx) their fill, extra the parameters after them and ... their fill. */
 #define UCMPI_XFER_PAIR(Stem, stem, desc, cdesc, P, F, extra, ...)          \
     UCMPI_XFER_FORMS(Stem, stem, , desc,                                     \
                      (P(int, int), UCMPI_XFER_LIST extra), F(),             \
@@ -83,11 +75,8 @@
     .rcounts##sfx = recvcounts, .rdispls##sfx = rdispls, .rdt = MPI_BYTE,    \
     .rdts = recvtypes, .comm = comm
 
-/* A rooted collective (gather: data flows to the root; else scatter; v:
- * the root's side is a v form): row 0 of algs is linear, row 1 the tree,
- * chosen from min_ranks ranks on while the n blocks stay under max_total
- * bytes (ucmpi_thr ids; -1: no limit); failed, its path of a rank whose
- * arguments failed a check (err, reported; a: its arguments). */
+/* A rooted collective: algs row 0 linear, row 1 the tree (from min_ranks
+ * while n blocks < max_total, ucmpi_thr ids); docs/architecture.md. */
 typedef struct ucmpi_xfer_rooted ucmpi_xfer_rooted_t;
 struct ucmpi_xfer_rooted {
     const ucmpi_coll_alg_t *algs;
@@ -105,9 +94,8 @@ int ucmpi_xfer_rooted_start(const ucmpi_xfer_rooted_t *k,
 /* The count-0 rule (coll_util.h) applies: the block (the root's side at
  * the root, else the own block) is 0 bytes on an intracomm of n > 1. */
 int ucmpi_xfer_rooted_empty(const ucmpi_coll_args_t *a, int gather);
-/* A non-root whose arguments failed (err) runs the others' algorithm
- * poisoned, so the root and the ranks below it get empty messages (an
- * error) instead of waiting; unknown algorithm: an abort.  Returns err. */
+/* A failed non-root runs the others' algorithm poisoned (unknown: an
+ * abort), so no one waits for it (docs/architecture.md).  Returns err. */
 int ucmpi_xfer_rooted_nonroot(const ucmpi_xfer_rooted_t *k, ucmpi_comm_t *c,
                               int root, long long bs, int mode,
                               MPI_Request *req, int err);
@@ -116,9 +104,8 @@ int ucmpi_xfer_rooted_nonroot(const ucmpi_xfer_rooted_t *k, ucmpi_comm_t *c,
  * by block size (the root's side at the root, the own block elsewhere). */
 const ucmpi_coll_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
                                                  const ucmpi_coll_args_t *a);
-/* The others' algorithm seen from a failed rank (bs: block bytes, -1
- * unknown): selected, else forced, else linear below the tree's rank
- * threshold; NULL: unknown. */
+/* The others' algorithm as a failed rank sees it (bs: block bytes, -1
+ * unknown); NULL: unknown. */
 const ucmpi_coll_alg_t *ucmpi_xfer_rooted_guess(const ucmpi_xfer_rooted_t *k,
                                                 const ucmpi_coll_args_t *a,
                                                 long long bs);
@@ -132,29 +119,19 @@ void ucmpi_xfer_sign(ucmpi_sched_t *s, const ucmpi_coll_alg_t *alg,
 int ucmpi_xfer_run(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                    int mode, MPI_Request *request);
 
-/* A rank whose arguments failed (err, reported) after the others went
- * ahead still runs alg over *a for their blocks, to the end (the user may
- * free the buffers once the call failed); a persistent init hands back a
- * request doing so on each start.  poison (allgather/alltoall: its sends
- * empty, so the others' receives report MPI_ERR_TRUNCATE instead of
- * waiting); else its own failures are reported too.  Returns err. */
+/* A failed rank still runs alg for the others' blocks, to the end, poisoned
+ * or not (docs/architecture.md, failed ranks).  Returns err. */
 int ucmpi_xfer_run_failed(const ucmpi_coll_alg_t *alg, ucmpi_coll_args_t *a,
                           int err, int poison);
 
-/* A blocking allgather/alltoall/bcast (shm kind, nbytes per rank) whose
- * size leaves the shm path while another rank's may take it: takes the
- * others' shm number marked invalid (their reader reports
- * MPI_ERR_TRUNCATE) and checks that all voted alike (else
- * MPI_ERR_TRUNCATE).  MPI_SUCCESS: all run p2p; UCMPI_SHM_FALLBACK: no
- * segment.  QUIET: this rank failed, a mismatch is not reported; LOST:
- * and has no receive side, the others report MPI_ERR_OTHER. */
+/* The shm vote of a rank whose size leaves the shm path (docs/architecture):
+ * MPI_SUCCESS all run p2p, UCMPI_SHM_FALLBACK no segment. */
 enum { UCMPI_XFER_VOTE_QUIET = 1, UCMPI_XFER_VOTE_LOST = 2 };
 int ucmpi_xfer_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes,
                         int flags, const char *fn);
 
-/* A blocking allgather/alltoall rank whose arguments failed, with a
- * receive side of nbytes: takes the others' shm numbers, by `skip` or a
- * quiet vote.  1: that ended the call; 0: on to p2p, poisoned. */
+/* A failed allgather/alltoall rank takes the others' shm numbers (skip or
+ * a quiet vote).  1: that ended the call; 0: on to p2p, poisoned. */
 typedef int (*ucmpi_xfer_shm_skip_fn)(ucmpi_comm_t *comm, size_t nbytes,
                                       const char *fn);
 int ucmpi_xfer_failed_shm(ucmpi_comm_t *comm, int kind, size_t nbytes,
@@ -165,9 +142,8 @@ int ucmpi_xfer_failed_shm(ucmpi_comm_t *comm, int kind, size_t nbytes,
 int ucmpi_xfer_lost(ucmpi_comm_t *comm, int rc, int kind, int mode,
                     MPI_Request *req);
 
-/* The blocking shm path of allgather/alltoall: the shm collective's
- * result, or the vote's when this rank's size leaves the path;
- * UCMPI_SHM_FALLBACK: on to p2p.  Inline: the smallest collectives. */
+/* The blocking shm path of allgather/alltoall, or the vote; inline for the
+ * smallest calls.  UCMPI_SHM_FALLBACK: on to p2p. */
 typedef int (*ucmpi_xfer_shm_fn)(ucmpi_comm_t *comm, const void *sbuf,
                                  MPI_Count scount, MPI_Datatype sdt,
                                  void *rbuf, MPI_Count rcount,
@@ -203,10 +179,8 @@ int ucmpi_xfer_rotate(ucmpi_sched_t *s, char *tmp, size_t bs, void *buf,
                       MPI_Count count, MPI_Datatype dt, int n, int r,
                       int pack);
 
-/* Argument checks: MPI_SUCCESS or the code reported on c (c NULL: a
- * failed rank asking what it can still use; no report); `what` names the
- * argument.  check_inplace: only sendbuf may be MPI_IN_PLACE, not on an
- * intercommunicator (allgather/alltoall). */
+/* Checks: the code reported on c (NULL: a failed rank asking, no report).
+ * inplace: only an intracomm's sendbuf may be MPI_IN_PLACE. */
 int ucmpi_xfer_check_inplace(ucmpi_comm_t *c, const void *sbuf,
                              const void *rbuf);
 int ucmpi_xfer_check_buf(ucmpi_comm_t *c, MPI_Count count, MPI_Datatype dt,

@@ -1,7 +1,4 @@
-/*
- * MPI_Allgather and MPI_Allgatherv in their blocking, nonblocking and
- * persistent forms, on intra- and intercommunicators.
- */
+/* MPI_Allgather and MPI_Allgatherv, all forms. */
 #include "coll/coll_drv.h"
 #include "coll/coll_tune.h"
 #include "coll/allgather/allgather.h"
@@ -20,8 +17,7 @@ static const ucmpi_coll_alg_t ucmpi_allgather_algs[] = {
     {AG_LINEAR, "linear", "everyone to everyone in one round",
      ucmpi_allgather_linear},
     /* no builder: the start runs it (ucmpi_xfer_shm; blocking, one node) */
-    {AG_SHM, "shm", "on-node shared segment: flags and buffers, no "
-     "messages (blocking, small)", NULL},
+    {AG_SHM, "shm", UCMPI_COLL_SHM_DESC, NULL},
     {0, NULL, NULL, NULL}
 };
 
@@ -64,9 +60,8 @@ static int ag_check_send(const ucmpi_coll_args_t *a)
     return ucmpi_xfer_check_buf(a->comm, a->scount, a->sdt, "send");
 }
 
-/* This rank's arguments failed (rc, reported; total: allgatherv's bytes):
- * it takes the others' shm numbers marked invalid, or runs their schedule
- * poisoned, so they report MPI_ERR_TRUNCATE instead of waiting. */
+/* A failed rank takes the others' shm numbers marked invalid or runs their
+ * schedule poisoned, so they report MPI_ERR_TRUNCATE instead of waiting. */
 static int ag_failed(int rc, const ucmpi_coll_alg_t *table, const char *knob,
                      ucmpi_coll_args_t *a, size_t total)
 {

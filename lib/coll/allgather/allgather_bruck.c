@@ -1,7 +1,5 @@
-/* Bruck allgather(v): a packed buffer holds the blocks of ranks r, r+1, ...
- * in that order; in the round of distance k every rank sends its first
- * min(k, n-k) blocks to r-k and appends those of r+k.  ceil(log2 n)
- * rounds for any n; one unpack at the end.  Best for small blocks. */
+/* Bruck allgather(v), for small blocks: distance k sends the first min(k, n-k)
+ * packed blocks to r-k, appends r+k's; ceil(log2 n) rounds, one unpack. */
 #include "coll/allgather/allgather.h"
 
 int ucmpi_allgather_bruck(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)

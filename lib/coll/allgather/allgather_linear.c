@@ -1,6 +1,5 @@
-/* Linear allgather(v): every rank sends its block to every other rank and
- * receives all of theirs in one round.  The intercommunicator form (each
- * group gets the other group's blocks) and a baseline. */
+/* Linear allgather(v): all to all in one round; the intercommunicator form
+ * and a baseline. */
 #include "coll/allgather/allgather.h"
 
 int ucmpi_allgather_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)

@@ -1,8 +1,5 @@
-/* Recursive-doubling allgather for any n: with p the largest power of two
- * <= n, rank p+i (i < n-p) first hands its block to rank i; ranks < p
- * double their data each round, carrying the folded blocks as a second
- * range [base+p, ...); at the end ranks i < n-p send the full result to
- * p+i.  log2(p) + 2 rounds, straight in the receive buffer. */
+/* Recursive-doubling allgather for any n: ranks p+i fold into i (p = pof2)
+ * and get the result back; log2(p) + 2 rounds, in the receive buffer. */
 #include "coll/allgather/allgather.h"
 
 /* Blocks [lo, hi) of the receive buffer as one run of rcount x rdt. */

@@ -1,7 +1,5 @@
-/* Ring allgather(v): in round i every rank passes block (rank - i) right
- * and takes block (rank - i - 1) from the left; n-1 rounds between user
- * buffers.  Round 0 sends the own block from the send buffer and copies it
- * into place after posting: the copy overlaps the peer's receive. */
+/* Ring allgather(v): n-1 rounds between user buffers; round 0 copies the own
+ * block in after posting its send, overlapping the peer's receive. */
 #include "coll/allgather/allgather.h"
 
 int ucmpi_allgather_ring(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)

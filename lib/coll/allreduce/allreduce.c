@@ -3,9 +3,7 @@
 #include "coll/coll_alg.h"
 #include "coll/coll_tune.h"
 #include "coll/allreduce/allreduce.h"
-#include "coll/alias.h"
 #include "coll/coll.h"
-#include "core/check.h"
 
 /* The rows over the whole comm: alg(s, mine, rbuf, count, dt, op, g). */
 typedef int (*ar_fn_t)(ucmpi_sched_t *, const void *, void *, MPI_Count,
@@ -117,11 +115,8 @@ static int op_ok(int alg, ucmpi_comm_t *comm, MPI_Op op)
     return 1;
 }
 
-/* The schedule row for *a (the shm row is the start's).  A count-0 rank
- * runs recursive doubling with empty messages whatever the others chose:
- * where they chose it too their exact receives see it, else the
- * signatures differ and the stall probe fails every rank (sched_abort.h)
- * instead of leaving them waiting. */
+/* The schedule row for *a; count 0 takes recursive doubling, empty, whatever
+ * the others chose: their exact receives or the stall probe fail them. */
 static const ucmpi_coll_alg_t *allreduce_select(const ucmpi_coll_args_t *a)
 {
     const ucmpi_coll_alg_t *f =
@@ -161,27 +156,13 @@ int ucmpi_reduction_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes)
 
 static int allreduce_start(ucmpi_coll_args_t *a)
 {
-    const char *fn = ucmpi_call_name();
     ucmpi_comm_t *comm = a->comm;
     MPI_Count count = a->rcount;
     MPI_Datatype dt = a->rdt;
     const ucmpi_coll_alg_t *alg;
-    int rc = ucmpi_check_count(comm, count, fn);
+    int rc = ucmpi_allreduce_check(a, ucmpi_call_name());
 
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_check_dt(comm, dt, fn);
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_check_op(comm, a->op, dt);
     if (rc != MPI_SUCCESS)
-        return rc;
-    if (a->rbuf == MPI_IN_PLACE ||
-        (a->sbuf == MPI_IN_PLACE && comm->is_inter))
-        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
-                              "MPI_IN_PLACE is only allowed as the send "
-                              "buffer of an intracommunicator allreduce");
-    if (a->sbuf != MPI_IN_PLACE &&
-        (rc = ucmpi_coll_check_alias1(comm, a->sbuf, count, dt, a->rbuf,
-                                      count, dt, fn)) != MPI_SUCCESS)
         return rc;
     if (a->mode == UCMPI_COLL_BLOCKING && dt->contig &&
         (rc = ucmpi_reduction_shm(ROW(UCMPI_ALLREDUCE_SHM), a,

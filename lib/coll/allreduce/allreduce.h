@@ -5,6 +5,8 @@
 
 #include "coll/coll_alg.h"
 #include "coll/shm/shm.h"
+#include "coll/alias.h"
+#include "core/check.h"
 
 enum { UCMPI_ALLREDUCE_RECURSIVE_DOUBLING, UCMPI_ALLREDUCE_RABENSEIFNER,
        UCMPI_ALLREDUCE_RING, UCMPI_ALLREDUCE_REDUCE_BCAST,
@@ -15,10 +17,8 @@ enum { UCMPI_ALLREDUCE_RECURSIVE_DOUBLING, UCMPI_ALLREDUCE_RABENSEIFNER,
 int ucmpi_allreduce_recdbl(ucmpi_sched_t *s, const void *mine, void *rbuf,
                            MPI_Count count, MPI_Datatype dt, MPI_Op op,
                            const ucmpi_coll_grp_t *g);
-/* The non-power-of-two fold of recursive doubling and halving: in is
- * copied to buf, then members 2i send buf to 2i+1, which reduces it into
- * its own through tmp; and back at the end (2i+1 sends sbuf, 2i receives
- * rbuf).  No messages past member 2*rem. */
+/* The non-power-of-two fold: in goes to buf, 2i sends it to 2i+1, which
+ * reduces via tmp; back at the end.  No messages past member 2*rem. */
 int ucmpi_allreduce_fold(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g,
                          int rem, const void *in, void *buf, void *tmp,
                          MPI_Count count, MPI_Datatype dt, MPI_Op op);
@@ -57,6 +57,32 @@ int ucmpi_allreduce_hierarchical(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                                  MPI_Count count, MPI_Datatype dt, MPI_Op op);
 /* One rank (allreduce, reduce): its contribution is the result. */
 int ucmpi_allreduce_self(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
+/* The checks of an allreduce or scan, reported as fn; inline: the smallest
+ * calls run them every time. */
+static inline int ucmpi_allreduce_check(const ucmpi_coll_args_t *a,
+                                        const char *fn)
+{
+    ucmpi_comm_t *comm = a->comm;
+    MPI_Count count = a->rcount;
+    MPI_Datatype dt = a->rdt;
+    int rc = ucmpi_check_count(comm, count, fn);
+
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_dt(comm, dt, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_coll_check_op(comm, a->op, dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (a->rbuf == MPI_IN_PLACE ||
+        (a->sbuf == MPI_IN_PLACE && comm->is_inter))
+        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
+                              "MPI_IN_PLACE is only allowed as the send "
+                              "buffer of an intracommunicator call");
+    if (a->sbuf == MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    return ucmpi_coll_check_alias1(comm, a->sbuf, count, dt, a->rbuf, count,
+                                   dt, fn);
+}
 /* What UCMPI_COLL_CHECK compares of an allreduce (and of a scan). */
 void ucmpi_allreduce_record(const ucmpi_coll_args_t *a,
                             ucmpi_coll_check_args_t *r);
@@ -64,19 +90,12 @@ int ucmpi_allreduce_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,
                           ucmpi_comm_t *local, const void *sbuf, void *rbuf,
                           MPI_Count count, MPI_Datatype dt, MPI_Op op);
 
-/* A blocking reduction (kind, nbytes per rank) on a comm with a shm
- * segment that does not take the shm path (count 0, or past the shm
- * limit) while another rank's may: it records its bytes under the shm
- * number the others take and checks every rank's, so that a mismatch
- * fails every rank in MPI_ERR_TRUNCATE instead of leaving some waiting in
- * the segment.  MPI_SUCCESS: every rank passed nbytes;
- * UCMPI_SHM_FALLBACK: no segment.  One flag round, off the shm path. */
+/* A blocking reduction that leaves the shm path records its bytes under the
+ * others' number, so a mismatch fails all (docs/architecture: shm vote). */
 int ucmpi_reduction_shm_vote(ucmpi_comm_t *comm, int kind, size_t nbytes);
 
-/* The blocking shm path of allreduce and reduce_scatter (kind), count
- * elements of a->rdt in all: their shm row where it takes the bytes,
- * else the vote above.  UCMPI_SHM_FALLBACK: on to the schedules; else
- * the call's result.  Inline, so that the row's build is a direct call. */
+/* Blocking allreduce/reduce_scatter: the shm row, else the vote; inline so
+ * the row's build is a direct call.  UCMPI_SHM_FALLBACK: on to schedules. */
 static inline int ucmpi_reduction_shm(const ucmpi_coll_alg_t *row,
                                       const ucmpi_coll_args_t *a, int kind,
                                       MPI_Count count)

@@ -1,7 +1,5 @@
-/* Node-aware allreduce: reduce inside each node to its leader (lowest
- * rank), allreduce among the leaders, bcast inside each node.  Only one
- * member per node crosses the network.  The node groups are rank lists
- * over the communicator's own collective context (see coll.h). */
+/* Node-aware allreduce: reduce to node leaders, allreduce among them, bcast in
+ * nodes; one member per node crosses the network (groups: coll.h). */
 #include "coll/allreduce/allreduce.h"
 #include "coll/bcast/bcast.h"
 #include "coll/coll.h"

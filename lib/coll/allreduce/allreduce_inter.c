@@ -1,6 +1,5 @@
-/* Intercommunicator allreduce: each group reduces to its local rank 0,
- * the two leaders swap results, and each group broadcasts the other
- * group's result locally. */
+/* Intercommunicator allreduce: reduce to local rank 0, leaders swap, each
+ * group broadcasts the other's result. */
 #include "coll/allreduce/allreduce.h"
 #include "coll/bcast/bcast.h"
 #include "coll/reduce/reduce.h"

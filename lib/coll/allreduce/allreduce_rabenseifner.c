@@ -1,7 +1,5 @@
-/* Rabenseifner allreduce (commutative ops), for long vectors: after the
- * non-power-of-two fold, a recursive-halving reduce-scatter leaves each of
- * the pof2 members one reduced block, and a recursive-doubling allgather
- * reassembles the vector: ~2x the data per member instead of log2(n)x. */
+/* Rabenseifner allreduce (commutative, long): recursive-halving reduce-scatter
+ * then recursive-doubling allgather: ~2x the data instead of log2(n)x. */
 #include "coll/allreduce/allreduce.h"
 
 /* total elements of blocks [a, b) */

@@ -1,9 +1,5 @@
-/* Recursive doubling allreduce.  Non-power-of-two sizes fold the first
- * 2*rem ranks in pairs (even into odd) so that pof2 members remain, each
- * covering a contiguous rank range; in step `mask` partners exchange their
- * whole partial results and combine them with the lower range on the left,
- * so non-commutative ops keep rank order.  The result alternates between
- * rbuf and one scratch buffer instead of being copied back each step. */
+/* Recursive doubling allreduce: the lower range on the left keeps rank order;
+ * the result alternates between rbuf and scratch, no copy back each step. */
 #include "coll/allreduce/allreduce.h"
 
 int ucmpi_allreduce_fold(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g,

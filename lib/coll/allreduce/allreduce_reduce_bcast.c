@@ -1,6 +1,5 @@
-/* Reduce to member 0 over a binomial tree, then bcast back: 2*log2(n)
- * rounds but the fewest messages, for tiny vectors.  Rank order holds
- * (the reduce tree is rooted at member 0). */
+/* Binomial reduce to member 0 (rank order holds), then bcast: 2 log2(n)
+ * rounds but the fewest messages, for tiny vectors. */
 #include "coll/allreduce/allreduce.h"
 #include "coll/bcast/bcast.h"
 #include "coll/reduce/reduce.h"

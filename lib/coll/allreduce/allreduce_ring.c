@@ -1,8 +1,5 @@
-/* Ring allreduce (commutative ops), the bandwidth-optimal algorithm of
- * data-parallel training: the vector is cut in n blocks; n-1 steps of a
- * ring reduce-scatter leave member r with block r+1 fully reduced, n-1
- * steps of a ring allgather circulate the blocks.  Each member sends and
- * receives 2(n-1)/n of the vector, whatever n. */
+/* Ring allreduce (commutative): ring reduce-scatter then ring allgather; each
+ * member moves 2(n-1)/n of the vector whatever n (bandwidth-optimal). */
 #include "coll/allreduce/allreduce.h"
 
 int ucmpi_allreduce_ring(ucmpi_sched_t *s, const void *mine, void *rbuf,

@@ -1,10 +1,5 @@
-/* Segmented ring allreduce (commutative ops), for large vectors: the
- * pipelined ring reduce-scatter of rs_ring_seg.c over the n blocks of the
- * vector, kept whole in rbuf (out of place, segments are received straight
- * into rbuf and reduced with `mine` there; in place, two segment buffers
- * alternate: no vector-sized temporary), then a ring allgather of whole
- * blocks.  Commutative: each block is reduced once, so all members get
- * the same bits. */
+/* Segmented ring allreduce (large, commutative): rs_ring_seg.c's pipeline in
+ * rbuf, no vector-sized temporary, then ring allgather (same bits on all). */
 #include "coll/allreduce/allreduce.h"
 #include "coll/reduce_scatter/reduce_scatter.h"
 

@@ -1,7 +1,4 @@
-/*
- * MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw in their blocking,
- * nonblocking and persistent forms, on intra- and intercommunicators.
- */
+/* MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw, all forms. */
 #include "coll/coll_drv.h"
 #include "coll/coll_tune.h"
 #include "coll/alltoall/alltoall.h"
@@ -18,8 +15,7 @@ static const ucmpi_coll_alg_t ucmpi_alltoall_algs[] = {
     {A2A_BRUCK, "bruck", "ceil(log2 n) rounds of packed blocks",
      ucmpi_alltoall_bruck},
     /* no builder: the start runs it (ucmpi_xfer_shm; blocking, one node) */
-    {A2A_SHM, "shm", "on-node shared segment: flags and buffers, no "
-     "messages (blocking, small)", NULL},
+    {A2A_SHM, "shm", UCMPI_COLL_SHM_DESC, NULL},
     {0, NULL, NULL, NULL}
 };
 
@@ -50,9 +46,8 @@ static const ucmpi_coll_alg_t *a2a_select(const ucmpi_coll_args_t *a)
     return &ucmpi_alltoall_algs[A2A_SCATTERED];
 }
 
-/* alltoallv/w: scattered unless forced (UCMPI_ALLTOALLV_ALGORITHM); the
- * counts differ per rank, so nothing else can be chosen consistently
- * without communication. */
+/* alltoallv/w: scattered unless forced, since counts differ per rank and no
+ * other choice is consistent without communication. */
 static const ucmpi_coll_alg_t *a2av_select(const ucmpi_coll_args_t *a)
 {
     const ucmpi_coll_alg_t *f = ucmpi_coll_alg_forced(ucmpi_alltoallv_algs,
@@ -63,9 +58,8 @@ static const ucmpi_coll_alg_t *a2av_select(const ucmpi_coll_args_t *a)
     return f;
 }
 
-/* This rank's arguments failed (rc, reported): it takes the others' shm
- * numbers, or runs their schedule poisoned: they report MPI_ERR_TRUNCATE
- * instead of waiting. */
+/* A failed rank takes the others' shm numbers or runs their schedule
+ * poisoned, so they report MPI_ERR_TRUNCATE instead of waiting. */
 static int a2a_skip(int rc, ucmpi_coll_args_t *a)
 {
     ucmpi_comm_t *comm = a->comm;
@@ -104,9 +98,8 @@ static int alltoall_start(ucmpi_coll_args_t *a)
         rc = ucmpi_coll_check_alias1(comm, a->sbuf, a->scount * n, a->sdt,
                                      a->rbuf, a->rcount * n, a->rdt,
                                      ucmpi_call_name());
-    /* the others went ahead: keep the shm numbers in step (MPICH
-     * errors/coll/alltoalllength's next reduce saw another collective's
-     * size records) */
+    /* the others went ahead: keep the shm numbers in step (else the next
+     * call reads another's size records: errors/coll/alltoalllength) */
     if (rc == MPI_SUCCESS && !comm->is_inter && !in_place)
         rc = ucmpi_xfer_check_match(comm, a->scount, a->sdt, a->rcount,
                                     a->rdt, "own block");

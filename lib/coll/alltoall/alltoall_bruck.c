@@ -1,8 +1,5 @@
-/* Bruck alltoall: rotate so that packed block i is for rank r+i; in the
- * round of bit k send every block whose index has bit k set to r+k
- * (packed into one message) and put what r-k sends in the same slots;
- * finally block i came from rank r-i.  ceil(log2 n) rounds moving about
- * n/2 blocks each: latency-optimal for small blocks. */
+/* Bruck alltoall: round k sends the blocks with bit k set to r+k; ceil(log2 n)
+ * rounds of about n/2 blocks, latency-optimal for small blocks. */
 #include "coll/alltoall/alltoall.h"
 
 int ucmpi_alltoall_bruck(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)

@@ -1,7 +1,5 @@
-/* Scattered and pairwise alltoall(v,w).  Both pair rank r with r+k and
- * r-k in step k, so a step's sends and receives match the same step on
- * the peers and a fence between batches of steps cannot deadlock, even
- * when sends complete only once the receive is posted (rendezvous). */
+/* Scattered and pairwise alltoall(v,w): step k pairs r with r+k and r-k, so a
+ * fence between batches cannot deadlock, even under rendezvous. */
 #include "coll/alltoall/alltoall.h"
 #include "core/config.h"
 

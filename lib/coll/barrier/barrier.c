@@ -42,9 +42,8 @@ static const ucmpi_coll_alg_t barrier_algs[] = {
 static const ucmpi_coll_alg_t ba_inter_alg = {
     -1, "inter", "the two groups signal through their leaders", ba_inter};
 
-/* Dissemination on every size: ceil(log2 n) rounds against the tree's
- * 2 log4(n); on one node the blocking barrier takes the shm row, faster
- * at 3-8 ranks (docs/tuning.md). */
+/* Dissemination at any size (ceil(log2 n) rounds vs the tree's 2 log4(n)); on
+ * one node the blocking barrier takes the shm row (docs/tuning.md). */
 static int barrier_start(ucmpi_coll_args_t *a)
 {
     ucmpi_comm_t *comm = a->comm;
@@ -93,9 +92,8 @@ int ucmpi_coll_run_empty_rooted(ucmpi_comm_t *comm, int root, int mode,
                   : ucmpi_barrier_star(s, &g, root);
     if (err == MPI_SUCCESS)
         return ucmpi_coll_run_new(comm, s, rc, mode, req, &key);
-    /* a rank whose arguments failed serves the others and reports err:
-     * blocking, in the call; else in the background, or in the request a
-     * persistent init hands back (none if the request check failed) */
+    /* a failed rank serves the others and reports err: in the call, in the
+     * background, or in a persistent init's request (if its check passed) */
     if (mode == UCMPI_COLL_PERSISTENT && req != NULL)
         return ucmpi_coll_persist_failed(s, rc, req, err);
     if (mode != UCMPI_COLL_BLOCKING)

@@ -1,6 +1,5 @@
-/* Dissemination barrier: in round i every member signals member + 2^i and
- * waits for member - 2^i; after ceil(log2 n) rounds everyone has heard,
- * directly or not, from everyone.  Any n, no extra rounds. */
+/* Dissemination barrier: round i signals member + 2^i, waits for member - 2^i;
+ * ceil(log2 n) rounds for any n, after which all heard from all. */
 #include "coll/barrier/barrier.h"
 
 int ucmpi_barrier_dissemination(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g)

@@ -1,6 +1,5 @@
-/* Intercommunicator barrier: local fan-in, the two leaders (local rank 0
- * of each group) exchange a signal, local fan-out.  Nobody leaves before
- * every process of both groups entered. */
+/* Intercommunicator barrier: local fan-in, the leaders (local rank 0) swap a
+ * signal, local fan-out, so nobody leaves before both groups entered. */
 #include "coll/barrier/barrier.h"
 
 int ucmpi_barrier_inter(ucmpi_sched_t *s, ucmpi_comm_t *comm,

@@ -1,6 +1,5 @@
-/* K-nomial barrier: zero-byte fan-in to member 0 over a radix-k tree, then
- * the same tree fans out.  2*log_k(n) rounds, k-1 messages per round per
- * interior node: fewer rounds than dissemination when k > 2. */
+/* K-nomial barrier: fan-in to member 0 and back out over a radix-k tree;
+ * 2 log_k(n) rounds, fewer than dissemination when k > 2. */
 #include "coll/barrier/barrier.h"
 
 #define MAX_CHILDREN 256

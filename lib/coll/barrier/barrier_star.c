@@ -1,6 +1,5 @@
-/* Star barrier: every other member sends the root a zero-byte message and
- * waits for one from it, in one round.  Each member's first message goes
- * to the root: the shape the count-0 rule needs (coll_util.h). */
+/* Star barrier: all send the root a zero-byte message and wait for its reply;
+ * each first message goes to the root, as the count-0 rule needs. */
 #include "coll/barrier/barrier.h"
 
 int ucmpi_barrier_star(ucmpi_sched_t *s, const ucmpi_coll_grp_t *g,

@@ -11,9 +11,8 @@
 /* Bytes per segment of the pipelined chain. */
 #define CHAIN_SEGMENT (128 * 1024)
 
-/* An intracomm bcast's schedule is signed with its root: a rank that
- * names another root finds the others' messages foreign and fails at
- * once instead of waiting for a parent that never sends. */
+/* Signed with its root: a rank naming another root finds foreign messages and
+ * fails at once instead of waiting for a parent that never sends. */
 static ucmpi_coll_grp_t bc_signed(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     ucmpi_sched_shape(s, (unsigned)a->root);
@@ -56,9 +55,8 @@ static int bc_inter(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
                              a->rcount, a->rdt, a->root);
 }
 
-/* The blocking shm row (s == NULL).  Past the shm limit on a comm with a
- * segment the rank votes with its bytes, as allgather does: the ranks go
- * on to p2p together, or all fail instead of splitting (a hang). */
+/* The blocking shm row (s == NULL); past its limit the rank votes, so all go
+ * on to p2p together or all fail instead of splitting (a hang). */
 static inline int bc_shm(ucmpi_sched_t *s,
                          const ucmpi_coll_args_t *a)
 {
@@ -119,20 +117,16 @@ static const ucmpi_coll_alg_t *bcast_select(const ucmpi_coll_args_t *a)
     return ROW(UCMPI_BCAST_BINOMIAL);
 }
 
-/* The count-0 rule (coll_util.h): 0 bytes still take part, on the shm
- * path (where byte counts are compared, or voted past its limit: bc_shm)
- * or, over p2p, in the empty schedule. */
+/* The count-0 rule: on the shm path (bytes compared or voted) or in the
+ * empty schedule. */
 static int bcast_empty(const ucmpi_coll_args_t *a)
 {
     return a->rcount * a->rdt->size == 0 && !a->comm->is_inter &&
            a->size > 1;
 }
 
-/* This rank's buffer failed a check (err); count, type and root are fine.
- * It still takes part, so that nobody waits for it.  A root sends empty
- * messages (ucmpi_sched_poison; on the shm path its byte count says so),
- * which the others' exact receives turn into an error; another rank
- * passes the data on through scratch. */
+/* Only the buffer failed (err): a root sends empty messages the others' exact
+ * receives fail on; another rank passes the data on through scratch. */
 static char bcast_nodata;
 
 static int bcast_failed(const ucmpi_coll_args_t *a, int err)

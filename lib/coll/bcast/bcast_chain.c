@@ -1,7 +1,5 @@
-/* Pipelined chain bcast for large messages: the bytes travel root ->
- * root+1 -> ... in segments; in round j a member receives segment j while
- * forwarding segment j-1, so every link is busy and the time approaches
- * one message transfer plus (n-2) segment transfers. */
+/* Pipelined chain bcast (large): round j receives segment j while forwarding
+ * j-1, so every link is busy: one message plus n-2 segments' time. */
 #include "coll/bcast/bcast.h"
 
 int ucmpi_bcast_chain(ucmpi_sched_t *s, void *buf, MPI_Count count,

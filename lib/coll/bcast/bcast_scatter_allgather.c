@@ -1,7 +1,5 @@
-/* Van de Geijn bcast for large messages: the root's bytes are cut in n
- * blocks (block i for virtual rank i), scattered down a binomial tree
- * (each member receives the blocks of its subtree), then a ring allgather
- * circulates them: ~2x the message per link instead of log2(n)x. */
+/* Van de Geijn bcast (large): binomial scatter of n blocks, then a ring
+ * allgather: ~2x the message per link instead of log2(n)x. */
 #include "coll/bcast/bcast.h"
 
 #define MAX_CHILDREN 64

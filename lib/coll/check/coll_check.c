@@ -1,10 +1,5 @@
-/*
- * The collective argument check (UCMPI_COLL_CHECK=1, coll_check.h): each
- * rank sends each peer its record (coll_check_rec.c) and judges what it
- * receives; then every rank sends every peer its verdict and takes the
- * worst of the same n verdicts, so all pass or fail together with one
- * class and text.  2 (n - 1) small messages per rank: a debugging mode.
- */
+/* The argument check: records to each peer, then verdicts; all take the worst
+ * of the same n, so they fail alike.  2(n-1) messages: debugging only. */
 #include "coll/check/coll_check_impl.h"
 #include "coll/check/sched_chk.h"
 #include "coll/coll_util.h"
@@ -119,9 +114,8 @@ static int gate_arm(ucmpi_sched_t *g)
     return ucmpi_sched_prepare(g);
 }
 
-/* The check's schedule for a call (blocking: its caller reads the text;
- * else an armed gate), signed as "Coll_check" so that ranks in different
- * collectives meet in it; NULL with the error reported in *rc. */
+/* The check's schedule, signed "Coll_check" so ranks in different collectives
+ * meet in it; NULL with the error in *rc. */
 static ucmpi_sched_t *make(ucmpi_comm_t *comm,
                            const ucmpi_coll_check_args_t *a, const char *fn,
                            int blocking, int *rc)
@@ -165,9 +159,8 @@ static int run_blocking(ucmpi_comm_t *comm, ucmpi_sched_t *s, const char *fn)
 
 /* Gates: a checked nonblocking or persistent call's schedule posts nothing
  * before its check passed, and runs it again at each start. */
-/* The first schedule started or run during a checked nonblocking call
- * takes its gate, also a blocking one of its error path (which would
- * otherwise wait for peers that wait for this rank's check). */
+/* The first schedule run in a checked nonblocking call takes its gate, even an
+ * error path's blocking one (else it waits on peers awaiting our check). */
 void ucmpi_sched_gate_take(ucmpi_sched_t *s)
 {
     ucmpi_sched_chk_t *k;

@@ -1,13 +1,5 @@
-/*
- * The collective argument check (UCMPI_COLL_CHECK=1, a debugging mode):
- * before an intracommunicator collective runs, its ranks exchange a
- * record of their arguments (collective, root, op, bytes and type
- * signature per peer) and then their verdicts, so every rank runs or
- * fails the call alike, with mismatches the default mode cannot see.
- * The exchange is a schedule of its own ("Coll_check", one sequence
- * number before the call's); nonblocking calls gate their schedule on it.
- * Plugs into the driver through its check hook (coll_drv.h).
- */
+/* UCMPI_COLL_CHECK=1 (debugging): ranks exchange argument records, then
+ * verdicts, so all run or fail alike (docs/architecture.md, the check). */
 #ifndef UCMPI_COLL_CHECK_H
 #define UCMPI_COLL_CHECK_H
 
@@ -17,9 +9,8 @@
 /* Which ranks have a flow of data (coll_check_flow_t.who). */
 enum { UCMPI_CCK_ANY, UCMPI_CCK_ROOT, UCMPI_CCK_NONROOT };
 
-/* What this rank sends to (receives from) its peers: count x dt each, or
- * counts[peer] (int or MPI_Count), or counts[own rank] (self_index);
- * dts[peer] for alltoallw. */
+/* What this rank sends to (receives from) each peer: count x dt, counts[peer]
+ * or counts[own rank] (self_index); dts[peer] for alltoallw. */
 typedef struct {
     unsigned char who;        /* ranks that have this flow (UCMPI_CCK_*) */
     unsigned char to_root;    /* its only peer is the root */

@@ -1,6 +1,5 @@
-/* The collective argument check's messages: a rank's record for each peer
- * (coll_check_rec.c) and the verdict the ranks agree on (coll_check.c).
- * Fixed-width fields: ranks of one job share a byte order. */
+/* The argument check's messages: records and verdicts; fixed-width fields,
+ * as ranks of one job share a byte order. */
 #ifndef UCMPI_COLL_CHECK_IMPL_H
 #define UCMPI_COLL_CHECK_IMPL_H
 
@@ -16,9 +15,8 @@
 /* a signature that matches any of the same size (MPI_BYTE, MPI_PACKED) */
 #define UCMPI_CCK_ANY_SIG UINT64_C(0)
 
-/* What rank r tells peer p (round 1): its call, and the data it sends p
- * and expects from p.  first: the first basic type of the signature (an
- * index into ucmpi_dt_predefined, -1 none), for the messages. */
+/* What r tells peer p: its call and the data to and from p; first: the
+ * signature's first basic type (ucmpi_dt_predefined index, -1 none). */
 typedef struct {
     uint32_t coll;            /* collective id (sched_sig.c) */
     uint32_t invalid;         /* its arguments fail a local check */
@@ -39,9 +37,8 @@ enum {
     UCMPI_CCK_V_TYPE = 5        /* same bytes, other types: MPI_ERR_TYPE */
 };
 
-/* A disagreement between ranks a and b (for SIZE and TYPE: a sends, b
- * receives), with the values each passed (TYPE: the first basic types,
- * and the bytes). */
+/* A disagreement of ranks a and b (SIZE, TYPE: a sends, b receives) with
+ * the values each passed. */
 typedef struct {
     int32_t kind;             /* UCMPI_CCK_*; OK: none seen */
     int32_t a, b;

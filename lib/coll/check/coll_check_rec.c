@@ -1,6 +1,5 @@
-/* The collective argument check's records: what a rank's arguments say it
- * sends each peer and expects (bytes, a hash of the type signature), how
- * a rank judges its peers' records, and a verdict's text. */
+/* The argument check's records (bytes and type-signature hash per peer), the
+ * judging of peers' records, and a verdict's text. */
 #include "coll/check/coll_check_impl.h"
 #include "coll/op.h"
 #include "coll/check/sched_sig.h"
@@ -36,9 +35,8 @@ static int32_t predefined_index(MPI_Datatype b)
     return -1;
 }
 
-/* The same id in every process: by class and size (MPI_INT and
- * MPI_INT32_T agree, as the kernels do), else by place in the predefined
- * table (a program may rename a predefined type). */
+/* The same id in every process: by class and size (MPI_INT = MPI_INT32_T),
+ * else by predefined-table place (a program may rename a predefined type). */
 static uint64_t basic_id(MPI_Datatype b)
 {
     const ucmpi_dt_impl_t *im = ucmpi_dt_impl(b);

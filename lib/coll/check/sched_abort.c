@@ -342,9 +342,8 @@ void ucmpi_coll_abort_cancel(ucmpi_request_t *r)
         ucmpi_ucx_cancel(&r->p2p.op);
 }
 
-/* Messages of an aborted sequence still on their way (a rendezvous sender
- * waits for an answer) are discarded from the progress loop for DRAIN_SEC,
- * never into a later collective whose 16-bit number wrapped to seq. */
+/* An aborted sequence's late messages (rendezvous senders wait) are discarded
+ * for DRAIN_SEC, never into a later call whose number wrapped to seq. */
 typedef struct drain {
     struct drain *next;
     ucmpi_comm_t *comm;

@@ -1,14 +1,5 @@
-/*
- * Collectives whose ranks disagree (counts or types that make them choose
- * different algorithms, a rank whose own arguments failed) end in an
- * error on every rank instead of a hang, at no cost to correct calls:
- * messages carry their schedule's signature in the tag (lib/p2p/tag.h);
- * a schedule stalled STALL_SEC probes for a message of its sequence with
- * another signature or an abort message; a rank that finds one, or whose
- * arguments failed, sends every other rank an abort message and discards
- * what is left of the sequence (abort messages carry all 32 bits of it).
- * The engine calls this only through its hook (sched_impl.h).
- */
+/* Disagreeing ranks end in an error, not a hang, at no cost to correct calls
+ * (docs/architecture.md: stalled schedules); via sched_impl.h's hook. */
 #ifndef UCMPI_COLL_SCHED_ABORT_H
 #define UCMPI_COLL_SCHED_ABORT_H
 
@@ -33,16 +24,14 @@ enum {
     UCMPI_COLL_ABORT_MISMATCH = 1,
     UCMPI_COLL_ABORT_ARGS = 2,
     UCMPI_COLL_ABORT_FINALIZE = 3,
-    /* not aborts: the sender's arguments failed and it takes part anyway
-     * (only a rank in another collective acts on it); its schedule
-     * stalled waiting for the receiver (ucmpi_coll_wait_send) */
+    /* not aborts: a failed sender taking part anyway, or one stalled waiting
+     * for the receiver (ucmpi_coll_wait_send) */
     UCMPI_COLL_ABORT_LOCAL = 4,
     UCMPI_COLL_ABORT_WAIT = 5
 };
 
-/* Probes c's collective context for seq: MPI_SUCCESS, or the error class
- * with why filled and *notify set when the others must be told (a
- * foreign signature found here).  Under the big lock. */
+/* Probes c's collective context for seq (big lock): MPI_SUCCESS or the class,
+ * with why and *notify (tell the others: a foreign signature here). */
 int ucmpi_coll_stall_probe(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
                            const ucmpi_coll_names_t *names, char *why,
                            size_t n, int *notify);
@@ -50,9 +39,8 @@ int ucmpi_coll_stall_probe(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
  * signature and collective, and for FINALIZE the rank in MPI_Finalize. */
 void ucmpi_coll_abort_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
                            unsigned coll, int reason, int who);
-/* Tells peer that this rank's schedule of seq stalled waiting for it: a
- * peer stalled in another schedule at that number fails and tells the
- * others; one in the same schedule drops it.  Once per run and peer. */
+/* Tells peer (once a run) our seq stalled on it: a peer stalled in another
+ * schedule at that number fails and tells the others; the same drops it. */
 void ucmpi_coll_wait_send(ucmpi_comm_t *c, uint32_t seq, unsigned sig,
                           unsigned coll, int peer);
 /* Discards every unexpected message of seq on c's collective context. */

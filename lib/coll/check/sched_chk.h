@@ -32,9 +32,8 @@ void ucmpi_sched_sign_new(ucmpi_sched_t *s);
 #define UCMPI_SCHED_WHY_LEN 256
 void ucmpi_sched_tell_why(const char *why);
 
-/* Gates of UCMPI_COLL_CHECK (coll_check.c): s takes its comm's pending
- * gate; a run launches it; held: 1 while it runs, then 0 with its failure
- * taken over; drop: the gate goes with s. */
+/* UCMPI_COLL_CHECK gates: s takes its comm's pending one, a run launches it,
+ * held is 1 while it runs (then 0, failure taken over), drop frees it. */
 void ucmpi_sched_gate_take(ucmpi_sched_t *s);
 void ucmpi_sched_gate_launch(ucmpi_sched_t *s);
 int ucmpi_sched_gate_held(ucmpi_sched_t *s);

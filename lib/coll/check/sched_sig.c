@@ -1,7 +1,5 @@
-/* Which collective a schedule belongs to, for its signature (lib/p2p/tag.h):
- * ranks in different collectives at one sequence number never match each
- * other's messages.  The id comes from the MPI call's name, so all forms
- * of one collective share it. */
+/* The collective in a schedule's signature, so different collectives never
+ * match; from the call's name, shared by all forms of one collective. */
 #include "coll/check/sched_chk.h"
 #include "coll/check/sched_sig.h"
 #include "p2p/tag.h"

@@ -1,7 +1,5 @@
-/*
- * The collective part of a schedule's signature (lib/p2p/tag.h) and its
- * decoding for the messages of a mismatch (lib/coll/check/sched_sig.c).
- */
+/* The collective part of a schedule's signature (lib/p2p/tag.h) and its
+ * decoding for mismatch messages. */
 #ifndef UCMPI_COLL_SCHED_SIG_H
 #define UCMPI_COLL_SCHED_SIG_H
 

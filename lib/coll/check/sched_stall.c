@@ -1,10 +1,5 @@
-/*
- * A stalled run probes whether the ranks disagree or a peer it waits for
- * is in MPI_Finalize, then aborts (cancels its receives, tells the
- * others, drains the rest of its sequence); a blocking caller whose
- * aborted run still holds sends returns after HELD_SEC and the run
- * finishes detached.  The engine calls in through its hook only.
- */
+/* A stalled run probes for disagreeing or finalizing ranks, then aborts; a
+ * blocking caller whose run still holds sends returns after HELD_SEC. */
 #include "coll/check/sched_chk.h"
 #include "coll/check/sched_abort.h"
 #include "coll/check/sched_sig.h"
@@ -168,9 +163,8 @@ static void fail_on_left(ucmpi_sched_t *s)
     sched_abort(s, MPI_ERR_OTHER, UCMPI_COLL_ABORT_MISMATCH, 0, why);
 }
 
-/* A stalled blocking run answers the ranks that sent it stall messages
- * of the two collectives before (this rank has left them) with one of
- * its own number, at the 1st, 2nd, 4th, ... stall check. */
+/* A stalled blocking run answers stall messages of the two collectives before
+ * (it left them) with its own number, at the 1st, 2nd, 4th, ... check. */
 static void answer_behind(ucmpi_sched_t *s)
 {
     ucmpi_comm_t *c = s->comm;
@@ -184,9 +178,8 @@ static void answer_behind(ucmpi_sched_t *s)
             ucmpi_coll_wait_send(c, s->seq, s->sig, s->names.coll, r);
 }
 
-/* Once s has not moved for UCMPI_COLL_STALL_SEC: probe whether the ranks
- * disagree, or a rank it waits for is in MPI_Finalize or (blocking) in a
- * later collective (a nonblocking peer may legally be there). */
+/* s stalled UCMPI_COLL_STALL_SEC: do the ranks disagree, or is a peer in
+ * MPI_Finalize or (blocking; nonblocking may be) in a later collective? */
 static void stall_check(ucmpi_sched_t *s, int blocking)
 {
     unsigned fp = (unsigned)s->next_round * 65599u + (unsigned)s->npending;

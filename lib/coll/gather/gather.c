@@ -28,9 +28,8 @@ static long long block_bytes(MPI_Count count, MPI_Datatype dt)
     return ucmpi_xfer_buf_ok(count, dt) ? (long long)(count * dt->size) : -1;
 }
 
-/* Zero-byte receives of what the others send this root under alg: UCX
- * truncates (and, for a rendezvous, acknowledges) whatever comes, so the
- * senders return.  One round: a truncation ends a schedule after it. */
+/* Zero-byte receives: UCX truncates (and acknowledges) what comes, so the
+ * senders return; one round, as a truncation ends the schedule. */
 static int drain_build(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                        const ucmpi_coll_alg_t *alg)
 {
@@ -61,10 +60,8 @@ static int drain_build(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
     return rc;
 }
 
-/* The argument error err on this rank (in): a root still drains the
- * others' blocks (in the background, or each start of the request a
- * persistent init hands back).  bs, the others' block bytes (-1: unknown
- * or v form): the root's receive block or the own block. */
+/* A failed root still drains the others' blocks (in the background, or per
+ * start of a persistent request); bs: their block bytes, -1 unknown. */
 static int gather_failed(const ucmpi_xfer_rooted_t *k, int err,
                          ucmpi_coll_args_t *in)
 {

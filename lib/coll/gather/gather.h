@@ -26,11 +26,8 @@ static inline int ucmpi_xblk_move(ucmpi_sched_t *s, const ucmpi_xblk_t *b,
                 : ucmpi_sched_recv_exact(s, b->buf, b->count, b->dt, peer);
 }
 
-/* The v forms' binomial trees: an inner node learns its subtree's block
- * bytes at run time (gatherv: from its children, scatterv: from its
- * parent) and lays out its buffer then.  Position p = rank - root mod n
- * has subtree [p, p + sub), children p + m (m = 1, 2, 4, ... < sub); an
- * edge carries the child's own block and its subtree's packed "rest". */
+/* The v forms' binomial trees learn subtree bytes at run time; p's subtree is
+ * [p, p + sub), children p + 1, 2, 4...; an edge: own block + "rest". */
 typedef struct {
     int pos, cnt;             /* child position (relative), subtree size */
     void *own, *rest;         /* run time: where its blocks sit in buf */

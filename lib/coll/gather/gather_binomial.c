@@ -1,8 +1,5 @@
-/* Binomial gather (up to the root) and scatter (down) over ranks relative
- * to the root (vr): vr's subtree [vr, vr + sub) travels packed between vr
- * and its parent vr - lowbit(vr); children vr + 2^k (scatter serves the
- * largest first).  ceil(log2 n) rounds.  Empty blocks travel too: a failed
- * rank or root (ucmpi_sched_poison) runs the same steps. */
+/* Binomial gather/scatter: vr's subtree travels packed with vr - lowbit(vr);
+ * empty blocks travel too, so a failed (poisoned) rank runs the same steps. */
 #include "coll/gather/gather.h"
 
 static int lowbit(int v) { return v & -v; }

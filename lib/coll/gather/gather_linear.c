@@ -1,11 +1,9 @@
-/* Linear gather(v) and scatter(v): the root receives from (sends to)
- * every rank in one round.  Best for small communicators and large
- * blocks, and the intercommunicator form. */
+/* Linear gather(v) and scatter(v) in one round: small comms, large blocks,
+ * and the intercommunicator form. */
 #include "coll/gather/gather.h"
 
-/* Every rank moves a message, even an empty block: a failed root knows
- * what to drain (gather.c), or its empty ones end the others' exact
- * receives in an error (scatter.c). */
+/* A message even for an empty block: a failed root knows what to drain, or
+ * its empty ones fail the others' exact receives. */
 static int rooted_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                          int gather)
 {

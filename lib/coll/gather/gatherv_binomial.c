@@ -1,8 +1,5 @@
-/* Binomial gatherv (see gather.h): an inner node collects its children's
- * subtree byte counts, lays out its buffer, receives each child's own
- * block and rest and passes its own (from the send buffer) and its rest
- * up.  The root receives the own blocks in place and unpacks the rests.
- * 2 ceil(log2 n) rounds instead of n-1 messages into the root. */
+/* Binomial gatherv (gather.h): subtree sizes first, then own block and rest
+ * up; 2 ceil(log2 n) rounds instead of n-1 messages into the root. */
 #include "coll/gather/gather.h"
 
 static int root_side(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,

@@ -4,14 +4,12 @@
 
 #include "coll/xfer.h"
 
-/* One round: a receive from every source (a->rblk, a->indeg entries) and
- * a send to every destination (a->sblk, or a->sbuf/scount/sdt to all for
- * the allgather forms).  MPI_PROC_NULL neighbours are skipped. */
+/* One round: receives from every source, sends to every destination (the
+ * allgather forms: a->sbuf to all); MPI_PROC_NULL skipped. */
 int ucmpi_neighbor_exchange(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 
-/* Order in which receives must be posted so that same-peer messages pair
- * up as the standard says (pure, for unit tests): order[i] is the slot
- * to post i-th. */
+/* order[i]: the slot to post i-th so that same-peer messages pair up as the
+ * standard says (pure, unit-tested). */
 void ucmpi_neighbor_recv_order(int indeg, const int *srcs, int cart,
                                int *order);
 

@@ -1,7 +1,5 @@
-/* Neighbor exchange: a neighbor collective in one round.  Messages of one
- * pair of ranks match in posting order; where both cartesian neighbours
- * of a dimension are one rank, slot 2d must get its positive-direction
- * send (posted second), so those two receives are posted swapped. */
+/* A neighbor collective in one round; where both cartesian neighbours of a
+ * dimension are one rank, its receives post swapped (2d gets the + send). */
 #include "coll/neighbor/neighbor.h"
 
 void ucmpi_neighbor_recv_order(int indeg, const int *srcs, int cart,

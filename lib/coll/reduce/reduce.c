@@ -11,11 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A non-root's part in the shm reduce at count 0: it records 0 bytes and
- * posts as a contributor does (the root checks the records), then checks
- * the root's record too (recorded whichever path the root takes), so
- * that a count mismatch fails it as well.  UCMPI_SHM_FALLBACK: no
- * segment. */
+/* A non-root's shm reduce at count 0: records 0 bytes, posts, and checks the
+ * root's record, so a count mismatch fails it too.  FALLBACK: no segment. */
 static int reduce_shm_zero(ucmpi_comm_t *comm, int root)
 {
     ucmpi_coll_shm_t *sh;
@@ -34,10 +31,8 @@ static int reduce_shm_zero(ucmpi_comm_t *comm, int root)
     return ucmpi_coll_shm_check_root_size(sh, root, k, 0, &theirs);
 }
 
-/* The count-0 rule (coll_util.h) on an intracomm of 2+ ranks (root
- * valid); err: this rank's own check result.  Blocking and contiguous on
- * a comm with a segment: the root votes, a non-root records 0 bytes (as
- * the others take the shm path or vote); else the empty schedule. */
+/* The count-0 rule (err: this rank's check): on the shm path the root votes
+ * and a non-root records 0 bytes, as others do; else the empty schedule. */
 static int reduce_zero(ucmpi_comm_t *comm, MPI_Datatype dt, int root,
                        int mode, MPI_Request *req, int err)
 {
@@ -91,11 +86,8 @@ static int rd_inter(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
                               a->rbuf, a->rcount, a->rdt, a->op, a->root);
 }
 
-/* The blocking shm row (s == NULL) of a contiguous type
- * (UCMPI_SHM_FALLBACK: go on to p2p).  A rank that does not take it
- * (count 0, or too large) votes with its bytes, as allreduce does, so
- * that a count mismatch fails every rank instead of splitting them
- * between the segment and p2p (a non-root at 0: reduce_shm_zero). */
+/* The blocking shm row (s == NULL); a rank that does not take it votes with
+ * its bytes, so a count mismatch fails all instead of splitting them. */
 static inline int rd_shm(ucmpi_sched_t *s,
                          const ucmpi_coll_args_t *a)
 {
@@ -135,9 +127,8 @@ static const ucmpi_coll_alg_t rd_inter_alg = {
     -1, "inter", "reduce in the group to the root of the other", rd_inter};
 #define ROW(id) (&reduce_algs[id])
 
-/* The schedule row for *a (the shm row is the start's); forced: the row
- * forced, NULL for none.  Linear costs one round but n-1 receives and
- * buffers at the root: only for tiny comms and messages (docs/tuning.md). */
+/* The schedule row for *a (forced: NULL for none).  Linear: one round but n-1
+ * buffers at the root, so only tiny comms and messages (docs/tuning.md). */
 static const ucmpi_coll_alg_t *reduce_select(const ucmpi_coll_args_t *a,
                                              const ucmpi_coll_alg_t *forced)
 {
@@ -164,9 +155,8 @@ static const ucmpi_coll_alg_t *reduce_forced(void)
     return ucmpi_coll_alg_forced(reduce_algs, "REDUCE_ALGORITHM");
 }
 
-/* An argument error on this rank where the others take the shm path
- * (decided from count and dt, valid when dt_ok): take the numbers they
- * take, with a "lost" size record, and return 1; 0 if they run p2p. */
+/* A failed rank where the others take the shm path: their numbers with a
+ * "lost" size record, 1; 0 if they run p2p (count, dt valid when dt_ok). */
 static int reduce_shm_skip(ucmpi_comm_t *comm, int mode, MPI_Count count,
                            MPI_Datatype dt, int dt_ok)
 {
@@ -175,9 +165,8 @@ static int reduce_shm_skip(ucmpi_comm_t *comm, int mode, MPI_Count count,
     /* the shm path may take several numbers (large: chunks), or none */
     int numbers = shm ? ucmpi_coll_shm_reduce_numbers(comm, count, dt) : 0;
 
-    /* count or type unknown: on one node the others take the shm path
-     * whatever their size (contiguous types: a guess), which the record
-     * "lost" ends at its first number */
+    /* count or type unknown: on one node the others take shm at any size
+     * (a guess), which the "lost" record ends at its first number */
     if (mode == UCMPI_COLL_BLOCKING && (!dt_ok || count < 0) &&
         !comm->is_inter &&
         ucmpi_coll_shm_wanted(comm, UCMPI_SHM_REDUCE, 1))
@@ -189,9 +178,8 @@ static int reduce_shm_skip(ucmpi_comm_t *comm, int mode, MPI_Count count,
                UCMPI_SHM_FALLBACK;
 }
 
-/* An argument error on this rank: keep comm's collective numbers in step
- * with the ranks that went ahead (the shm path's number when they take
- * it: decided from count and dt, valid when dt_ok). */
+/* A failed rank keeps comm's collective numbers in step with the others
+ * (the shm number when they take it). */
 static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
                        MPI_Datatype dt, int dt_ok, int root)
 {
@@ -202,10 +190,8 @@ static int reduce_skip(ucmpi_comm_t *comm, int rc, int mode, MPI_Count count,
                            comm->is_inter && root >= 0 && count != 0);
 }
 
-/* A failed rank's part in the others' reduce schedule (alg, or NULL:
- * their choice for this size): zeros in (the schedule outlives the
- * call, so it must not read the user's buffers), into scratch owned by
- * the schedule.  count, dt and op replace a's. */
+/* A failed rank's part in the others' schedule (alg NULL: theirs for this
+ * size) on zeros in scratch: it outlives the call, so no user buffers. */
 static int build_zero_reduce(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
                              MPI_Count count, MPI_Datatype dt, MPI_Op op,
                              const ucmpi_coll_alg_t *alg)
@@ -226,12 +212,8 @@ static int build_zero_reduce(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,
     return alg->build(s, &b);
 }
 
-/* This rank's buffers failed a check (count, type and op are fine).  The
- * root still takes part, into scratch it drops, so that the others' sends
- * complete and the communicator stays in step.  A non-root on the shm
- * path takes the number with a "lost" record (reduce_skip); else it runs
- * the others' schedule with zeros in and every send empty (poisoned): its
- * parent's exact receive passes the loss up to the root, which reports it. */
+/* This rank's buffers failed a check (count, type, op fine): see failed
+ * reduce ranks in docs/architecture.md. */
 static int reduce_buf_failed(const ucmpi_coll_args_t *a, int am_root, int err)
 {
     ucmpi_comm_t *comm = a->comm;
@@ -276,13 +258,8 @@ static int reduce_buf_failed(const ucmpi_coll_args_t *a, int am_root, int err)
     return ucmpi_coll_serve(s, rc, mode, a->req, err);
 }
 
-/* A rank of an intracomm whose count, type or op failed a check, where
- * the others run p2p: it runs their schedule poisoned (every send empty,
- * a root drops what comes).  With count and type valid the shape is
- * known; else only where the algorithm does not depend on the size
- * (forced binomial or linear, or 2 ranks), as one byte per rank.  A valid
- * user op keeps its commutativity, any other is taken as MPI_SUM (never
- * applied).  Else it skips. */
+/* Count, type or op failed a check: run the others' p2p schedule poisoned
+ * where its shape is known, else skip (docs/architecture.md). */
 static int reduce_blind_failed(const ucmpi_coll_args_t *a, int err,
                                int dt_ok)
 {

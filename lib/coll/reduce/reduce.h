@@ -1,6 +1,5 @@
-/* MPI_Reduce algorithms.  `root` is a member index of the group view;
- * `mine` is the caller's contribution (never MPI_IN_PLACE: the entry
- * point passes rbuf for an in-place root); rbuf matters at the root. */
+/* MPI_Reduce algorithms: root indexes the group view; mine is never
+ * MPI_IN_PLACE (an in-place root passes rbuf). */
 #ifndef UCMPI_COLL_REDUCE_H
 #define UCMPI_COLL_REDUCE_H
 

@@ -1,8 +1,5 @@
-/* Tree reduce: receive every child's partial result (one round, a scratch
- * buffer each), combine, send to the parent.  Children are combined in
- * ascending order; their subtrees are consecutive rank ranges after ours,
- * so with the tree rooted at member 0 the order is the rank order that
- * non-commutative ops need. */
+/* Tree reduce: children's subtrees are the rank ranges after ours, so rooted
+ * at member 0 combining them in ascending order keeps rank order. */
 #include "coll/reduce/reduce.h"
 
 #define MAX_CHILDREN 256

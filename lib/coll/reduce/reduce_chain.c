@@ -1,12 +1,5 @@
-/* Pipelined chain reduce for long vectors: the members form a chain that
- * ends at the root (commutative ops) or at member 0 (non-commutative: it
- * then forwards each finished segment to the root); the vector goes down
- * the chain in segments, each member folding its own segment into the
- * partial result from upstream while the next segment arrives.  Every
- * link carries the vector once (binomial: log2(n) times at the top of the
- * tree) and reductions overlap transfers.  Rank order: member v computes
- * x_v op (x_{v+1} op ... op x_{n-1}), so member 0 ends with the ordered
- * result. */
+/* Pipelined chain reduce for long vectors: each link carries the vector once
+ * and folds overlap transfers (docs/architecture.md, the chain reduce). */
 #include "coll/reduce/reduce.h"
 
 typedef struct {
@@ -24,14 +17,8 @@ static MPI_Count seg_len(const chain_t *c, MPI_Count j)
     return c->count - lo < c->seg ? c->count - lo : c->seg;
 }
 
-/* The chain's upstream end: sends its segments, one per round.  The head
- * that is also the root of a non-commutative chain of n members (fin >= 0)
- * also receives final segment j - (n - 1) from member 0 in round j, which
- * member 0 sends in the round that runs along with this one (the head's
- * round j runs with member n-2's round j, and each link below shifts the
- * rounds by one).  Receiving the finals only after the last send
- * deadlocked once segments went by rendezvous: member 0's round that
- * sends final 0 could not end before the root took it. */
+/* The head: a segment per round; as root of a non-commutative chain (fin >=
+ * 0) it takes final j-(n-1) in round j, else rendezvous deadlocks (docs). */
 static int chain_head(chain_t *c, MPI_Count nseg, int dn, void *out, int fin,
                       int n)
 {
@@ -56,14 +43,8 @@ static int chain_head(chain_t *c, MPI_Count nseg, int dn, void *out, int fin,
     return rc;
 }
 
-/* A member below the head.  Round j: receive partial j from up (straight
- * into out's segment j when `direct`, else into one of two scratch
- * segments), fold my own segment j-1 into partial j-1 and send that to dn
- * (dn < 0: the chain's end, which copies it to out unless direct) and to
- * fwd (the root, from the end of a non-commutative chain).  A root r
- * members up such a chain (fin >= 0: member 0) also receives final
- * segment j-1-r in round j: member 0 sends it in the round that runs
- * along with that one (each link shifts the rounds by one). */
+/* A member below the head: round j receives partial j from up, folds segment
+ * j-1 and sends it to dn and fwd; a root r up takes final j-1-r (docs). */
 static int chain_member(chain_t *c, MPI_Count nseg, int up, int dn, int fwd,
                         void *out, int direct, int fin, int r)
 {
@@ -136,9 +117,8 @@ int ucmpi_reduce_chain(ucmpi_sched_t *s, const void *mine, void *rbuf,
         return chain_member(&c, nseg, up, -1,
                             me_root ? -1 : ucmpi_coll_grp_peer(g, root),
                             rbuf, me_root && mine != rbuf, -1, 0);
-    /* in the middle; a root here (non-commutative chain) gets the finals
-     * from member 0, each after its own operand there (maybe rbuf itself:
-     * in place) was folded in */
+    /* in the middle; a root here (non-commutative) gets the finals from
+     * member 0, after its own operand (maybe rbuf: in place) went in */
     return chain_member(&c, nseg, up, dn, -1, rbuf, 0,
                         me_root ? ucmpi_coll_grp_peer(g, end) : -1, v);
 }

@@ -1,6 +1,5 @@
-/* Linear reduce for small communicators: the root receives every
- * contribution at once and combines them in rank order (one round of
- * latency, n-1 scratch buffers at the root). */
+/* Linear reduce for small comms: the root receives all at once, combines in
+ * rank order (one round, n-1 scratch buffers). */
 #include "coll/reduce/reduce.h"
 
 #include <stdlib.h>

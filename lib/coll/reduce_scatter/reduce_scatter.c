@@ -101,11 +101,8 @@ static int rs_none(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
     return MPI_SUCCESS;
 }
 
-/* The blocking shm row (s == NULL): pieces of every block side by side
- * (shm_reduce.c), so a rank copies in only the blocks of the others (2
- * ranks: half the vector) and reads its own operand from sbuf; the whole
- * vector in one buffer (shm_coll.c) only when a piece cannot hold one
- * element. */
+/* The blocking shm row (s == NULL): a rank copies in only the others' blocks;
+ * the whole vector in one buffer only when a piece cannot hold an element. */
 static int rs_shm(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     ucmpi_comm_t *comm = a->comm;
@@ -172,12 +169,8 @@ static const ucmpi_coll_alg_t *rs_select(MPI_Op op, size_t total_bytes, int n)
     return ROW(UCMPI_RS_RECURSIVE_HALVING);
 }
 
-/* The schedule row for a call of total elements (the shm row is the
- * start's).  Total 0 runs the small-vector algorithm empty, so that the
- * exact receives of an erroneous call's other ranks fail instead of
- * waiting.  Signed with the algorithm (and ring_segmented's segment
- * count): ranks whose counts choose different ones never match each
- * other's messages, and the stall probe fails them. */
+/* The row for total elements (0: small-vector algorithm, empty); signed with
+ * it and the segments, so ranks that differ fail in the stall probe. */
 static const ucmpi_coll_alg_t *rs_choose(const ucmpi_coll_args_t *a,
                                          MPI_Count total)
 {

@@ -1,6 +1,5 @@
-/* MPI_Reduce_scatter and MPI_Reduce_scatter_block algorithms.  `in` is
- * the full input vector (sum of counts elements; rbuf for MPI_IN_PLACE),
- * member i gets counts[i] elements in rbuf. */
+/* Reduce_scatter(_block) algorithms: `in` is the whole vector (rbuf in
+ * place), member i gets counts[i] elements in rbuf. */
 #ifndef UCMPI_COLL_REDUCE_SCATTER_H
 #define UCMPI_COLL_REDUCE_SCATTER_H
 
@@ -23,11 +22,8 @@ int ucmpi_rs_ring(ucmpi_sched_t *s, const void *in, void *rbuf,
 int ucmpi_rs_ring_seg(ucmpi_sched_t *s, const void *in, void *rbuf,
                       const MPI_Count *counts, MPI_Datatype dt, MPI_Op op,
                       const ucmpi_coll_grp_t *g);
-/* Its rounds, and allreduce's with whole = 1: then rbuf holds the whole
- * vector (blocks at displs; partials where they end), member r ends with
- * block r+1 (not r) reduced and empty segments move too (a rank whose
- * count differs from its neighbour's still matches every message, and
- * exact receives see it). */
+/* Its rounds; whole = 1 (allreduce): rbuf holds the vector, member r ends with
+ * block r+1, and empty segments move too, so exact receives see a mismatch. */
 int ucmpi_rs_ring_seg_rounds(ucmpi_sched_t *s, const void *in, void *rbuf,
                              const MPI_Count *counts, const MPI_Count *displs,
                              MPI_Datatype dt, MPI_Op op,

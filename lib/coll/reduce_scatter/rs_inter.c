@@ -1,6 +1,5 @@
-/* Intercommunicator reduce-scatter: each group reduces its whole vector
- * to local rank 0, the leaders swap results, and each leader scatters the
- * other group's result over its local group. */
+/* Intercommunicator reduce-scatter: reduce to local rank 0, leaders swap,
+ * each scatters the other group's result locally. */
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "coll/reduce/reduce.h"
 

@@ -1,7 +1,5 @@
-/* Pairwise-exchange reduce-scatter: in step i member r sends its
- * contribution to member r+i's block and receives member r-i's
- * contribution to its own.  Commutative ops fold each contribution on
- * arrival; non-commutative ones keep them all and combine in rank order. */
+/* Pairwise reduce-scatter: step i sends to r+i, receives from r-i; commutative
+ * ops fold on arrival, others keep all and combine in rank order. */
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/reduce/reduce.h"

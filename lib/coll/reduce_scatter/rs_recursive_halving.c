@@ -1,8 +1,5 @@
-/* Recursive-halving reduce-scatter (commutative ops): after the
- * non-power-of-two fold, in each step partners exchange the half of their
- * current range that the other keeps, so each member sends about the
- * whole vector once in total.  A folded pair's survivor hands its partner
- * that partner's share at the end. */
+/* Recursive-halving reduce-scatter (commutative): partners swap the half
+* the other keeps, each sending about the vector once; folded: theirs last. */
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "coll/allreduce/allreduce.h"
 

@@ -1,7 +1,5 @@
-/* Ring reduce-scatter (commutative ops): in step k member r forwards its
- * running partial of block r-k-1 to the right and folds its own data into
- * the partial of block r-k-2 arriving from the left; after n-1 steps it
- * holds block r complete.  Bandwidth-optimal for long vectors. */
+/* Ring reduce-scatter (commutative, bandwidth-optimal): step k passes block
+ * r-k-1's partial right and folds into r-k-2's from the left. */
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "coll/allreduce/allreduce.h"
 

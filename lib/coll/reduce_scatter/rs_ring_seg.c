@@ -1,12 +1,5 @@
-/* Segmented ring reduce-scatter (commutative ops), for long vectors: the
- * ring of rs_ring.c with every block cut into segments of
- * ALLREDUCE_SEGMENT bytes and software-pipelined: a round posts the
- * receive of segment t, reduces segment t-1 (still in cache) and sends
- * segment t.  No copy of the input: step 0 sends straight from it.  Out
- * of place, segments are received where their partial lives (the last
- * step: recvbuf) and reduced there with the input, earlier partials in
- * two block-sized buffers; in place, partials live in recvbuf and two
- * segment buffers take the receives (block r then moves to the front). */
+/* Segmented ring reduce-scatter (commutative, long vectors): rs_ring.c
+ * pipelined in segments (docs/architecture.md, segmented rings). */
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "core/config.h"
 

@@ -3,8 +3,6 @@
 #include "coll/coll_alg.h"
 #include "coll/scan/scan.h"
 #include "coll/allreduce/allreduce.h"
-#include "coll/alias.h"
-#include "core/check.h"
 
 /* a->root carries exclusive (scans have no root): 1 for MPI_Exscan. */
 static int scan_rd(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
@@ -23,35 +21,20 @@ static const ucmpi_coll_alg_t scan_algs[] = {
     {0, NULL, NULL, NULL}
 };
 
-/* Scan and exscan are cached and signed apart (root, shape), so that
- * ranks that disagree stall and the probe finds the other side's
- * messages (sched_abort.h). */
+/* Scan and exscan are cached and signed apart (root, shape), so ranks that
+ * disagree stall and the probe finds the other side's messages. */
 static int scan_start(ucmpi_coll_args_t *a)
 {
     const char *fn = ucmpi_call_name();
     ucmpi_comm_t *comm = a->comm;
     MPI_Count count = a->rcount;
     MPI_Datatype dt = a->rdt;
-    int rc = MPI_SUCCESS;
+    int rc;
 
     if (comm->is_inter)
-        rc = ucmpi_err_comm(comm, MPI_ERR_COMM, fn,
-                            "scans are not defined on intercommunicators");
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_check_count(comm, count, fn);
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_check_dt(comm, dt, fn);
-    if (rc == MPI_SUCCESS)
-        rc = ucmpi_coll_check_op(comm, a->op, dt);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (a->rbuf == MPI_IN_PLACE)
-        return ucmpi_err_comm(comm, MPI_ERR_BUFFER, fn,
-                              "MPI_IN_PLACE is only allowed as the send "
-                              "buffer");
-    if (a->sbuf != MPI_IN_PLACE &&
-        (rc = ucmpi_coll_check_alias1(comm, a->sbuf, count, dt, a->rbuf,
-                                      count, dt, fn)) != MPI_SUCCESS)
+        return ucmpi_err_comm(comm, MPI_ERR_COMM, fn,
+                              "scans are not defined on intercommunicators");
+    if ((rc = ucmpi_allreduce_check(a, fn)) != MPI_SUCCESS)
         return rc;
     (void)ucmpi_coll_alg_forced(scan_algs, "SCAN_ALGORITHM");
     /* the count-0 rule (coll_util.h): a zero rank hears from its partners */

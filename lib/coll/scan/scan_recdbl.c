@@ -1,7 +1,5 @@
-/* Recursive-doubling scan: `partial` holds the reduction of the aligned
- * block of 2^k ranks around us; each step swaps partials with rank ^ 2^k.
- * A partner below contributes to our prefix (on the left); one above only
- * extends the partial (on the right).  ceil(log2 n) steps, any n. */
+/* Recursive-doubling scan: swap partials with rank ^ 2^k; a partner below
+ * joins our prefix (left), one above only the partial (right). */
 #include "coll/scan/scan.h"
 
 int ucmpi_scan_recdbl(ucmpi_sched_t *s, const void *mine, void *rbuf,

@@ -50,9 +50,8 @@ static bool sendv_ok(int n, const void *sbuf, const int *counts,
     return true;
 }
 
-/* A root whose arguments failed (err) still sends the others their
- * blocks if it can (can_send), else empty messages, which their exact
- * receives turn into an error (alg: the others' algorithm). */
+/* A failed root still sends the others' blocks if it can, else empty
+ * messages their exact receives fail on (alg: the others'). */
 static int root_failed(int err, ucmpi_coll_args_t *a, bool can_send,
                        const ucmpi_coll_alg_t *alg)
 {
@@ -95,9 +94,8 @@ static int root_failed(int err, ucmpi_coll_args_t *a, bool can_send,
     return ucmpi_coll_serve(s, rc, mode, req, err);
 }
 
-/* The others' algorithm when this root cannot send (bs: its own receive
- * block's bytes, -1: none): by bs, else the forced one, else linear (right
- * below the tree's threshold; above, some empty messages stay unmatched). */
+/* The others' algorithm for a root that cannot send: by bs (-1: none), else
+ * forced, else linear (above the tree's threshold empties stay unmatched). */
 static const ucmpi_coll_alg_t *select_nodata(const ucmpi_xfer_rooted_t *k,
                                              ucmpi_coll_args_t *a,
                                              long long bs)
@@ -115,9 +113,8 @@ static const ucmpi_coll_alg_t *select_nodata(const ucmpi_xfer_rooted_t *k,
     return &k->algs[SCATTER_LINEAR];
 }
 
-/* The argument error err on this rank (in: its arguments).  A non-root
- * runs the others' algorithm poisoned (its block size: its own receive
- * block's, when valid); a root sends what it can (root_failed). */
+/* A failed non-root runs the others' algorithm poisoned (its own receive
+ * block's size when valid); a root sends what it can. */
 static int scatter_failed(const ucmpi_xfer_rooted_t *k, int err,
                           ucmpi_coll_args_t *in)
 {

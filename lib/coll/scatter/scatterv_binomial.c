@@ -1,7 +1,5 @@
-/* Binomial scatterv (see coll/gather/gather.h): the root sends each child
- * its subtree's byte counts, its own block and the packed rest; an inner
- * node receives its own block in place, lays out its buffer, receives the
- * rest and serves its children so.  About 2 ceil(log2 n) rounds. */
+/* Binomial scatterv (gather.h): subtree byte counts, then own block in place
+ * and the packed rest; about 2 ceil(log2 n) rounds. */
 #include "coll/gather/gather.h"
 
 static int root_side(ucmpi_sched_t *s, const ucmpi_coll_args_t *a,

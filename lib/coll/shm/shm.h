@@ -1,15 +1,5 @@
-/*
- * On-node shared-memory path for small blocking collectives.  When every
- * rank of an intracommunicator sits on one node, a segment holds one
- * sequence flag and NBUF data buffers per rank.  Collectives are
- * numbered k = 1, 2, ... (every rank calls them in the same order); a
- * rank posts k in its flag once its data for k is in buffer k % NBUF
- * (pure readers: on entry), readers wait for the flags they need, and a
- * writer reuses buffer k % NBUF once every flag is >= k-NBUF+1.  Data
- * larger than a buffer goes in chunks, each numbered like a collective
- * (shm_large.c).  One store + one load per peer instead of a UCX message
- * and a schedule (docs/tuning.md); nonblocking forms keep the schedules.
- */
+/* On-node shared-memory path for small blocking collectives: numbered flags
+ * and buffers instead of messages (docs/architecture.md, the shm path). */
 #ifndef UCMPI_COLL_SHM_H
 #define UCMPI_COLL_SHM_H
 
@@ -45,10 +35,8 @@ typedef struct {
 /* comm's answers, NULL while it has no usable segment. */
 ucmpi_coll_shm_caps_t *ucmpi_coll_shm_caps(ucmpi_comm_t *comm);
 
-/* The collectives: MPI_SUCCESS, UCMPI_SHM_FALLBACK, or an error reported
- * on comm.  Arguments are checked by the caller; reductions need
- * dt->contig.  sizes: every rank records nbytes and checks the others'
- * (the barrier, and the size vote of a reduction leaving the shm path). */
+/* MPI_SUCCESS, UCMPI_SHM_FALLBACK or an error reported on comm; arguments
+ * checked, reductions contiguous.  sizes: records nbytes, checks others'. */
 int ucmpi_coll_shm_sizes(ucmpi_comm_t *comm, size_t nbytes);
 /* lost (the root only): its buffer failed a check, the others fail too. */
 int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
@@ -103,9 +91,8 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
                                         void *rbuf, const MPI_Count *counts,
                                         const MPI_Count *displs,
                                         MPI_Datatype dt, MPI_Op op);
-/* Allreduce / reduce with each rank reducing 1/n of the vector (where
- * ucmpi_coll_shm_split_wanted says); UCMPI_SHM_FALLBACK, before any
- * number, when a piece cannot hold whole elements. */
+/* Allreduce / reduce, each rank reducing 1/n of the vector; FALLBACK (before
+ * any number) when a piece cannot hold whole elements. */
 int ucmpi_coll_shm_split(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
                          MPI_Count count, MPI_Datatype dt, MPI_Op op,
                          int root);    /* root < 0: allreduce */
@@ -113,15 +100,13 @@ int ucmpi_coll_shm_split(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
 int ucmpi_coll_shm_split_wanted(int kind, int n, size_t nbytes);
 /* Collective numbers the split path takes for nbytes on n ranks. */
 uint64_t ucmpi_coll_shm_split_numbers(int n, size_t nbytes);
-/* Numbers a blocking shm reduce of (count, dt) takes on comm (0: p2p);
- * the skip of a rank whose arguments failed takes the first only, with a
- * "lost" size record that ends the call there for the ranks that check. */
+/* Numbers a blocking shm reduce of (count, dt) takes (0: p2p); a failed
+ * rank takes only the first, with a "lost" record that ends the call. */
 int ucmpi_coll_shm_reduce_numbers(ucmpi_comm_t *comm, MPI_Count count,
                                   MPI_Datatype dt);
 int ucmpi_coll_shm_skip(ucmpi_comm_t *comm, int numbers);
-/* Chunks per flag round (two groups fit the 16 buffers): above 2 ranks
- * fewer rounds that each need every rank on a CPU; 2 ranks keep one chunk
- * per round, which overlaps their copies. */
+/* Chunks per flag round (two groups fit 16 buffers): fewer rounds above 2
+ * ranks; 2 ranks keep one chunk a round, which overlaps their copies. */
 #define UCMPI_SHM_GROUP_MAX 8
 static inline int ucmpi_coll_shm_group(int n)
 {
@@ -147,9 +132,8 @@ int ucmpi_coll_shm_enter(ucmpi_comm_t *comm,
 size_t ucmpi_coll_shm_slot_size(int n);
 /* Rank r's buffer for collective k. */
 char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k);
-/* Rank r's buffer for collective k of nbytes: up to SMALL bytes one of a
- * deeper ring of small buffers (shm_seg.c); larger small buffers cost
- * more than L1 (docs/tuning.md). */
+/* Rank r's buffer for collective k: up to SMALL bytes a deeper ring of small
+ * buffers (larger ones cost more than L1, docs/tuning.md). */
 #define UCMPI_COLL_SHM_SMALL 256
 char *ucmpi_coll_shm_data(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                           size_t nbytes);
@@ -167,11 +151,8 @@ int ucmpi_coll_shm_wait_room(ucmpi_coll_shm_t *sh, uint64_t k,
 int ucmpi_coll_shm_contribute(ucmpi_coll_shm_t *sh, uint64_t k, int me,
                               const void *buf, MPI_Count count,
                               MPI_Datatype dt, uint64_t sig, int tagged);
-/* Mismatched counts: every rank of a call records its bytes and the
- * call's name (collective, root) at its first number k, before posting
- * k; a rank that waited for all at k checks every record.  A mismatch
- * ends the call at k on every rank with MPI_ERR_TRUNCATE; SIZE_LOST (a
- * rank whose arguments failed) gives MPI_ERR_OTHER. */
+/* Size records catch mismatched counts (MPI_ERR_TRUNCATE) and failed ranks
+* (SIZE_LOST: MPI_ERR_OTHER) at a call's first number (docs/architecture). */
 #define UCMPI_COLL_SHM_SIZE_LOST UINT64_MAX
 void ucmpi_coll_shm_set_size(ucmpi_coll_shm_t *sh, uint64_t k,
                              uint64_t nbytes);
@@ -187,9 +168,8 @@ int ucmpi_coll_shm_check_root_size(ucmpi_coll_shm_t *sh, int root,
 /* Whether rank r's record for k is a p2p voter's; the record unchecked. */
 int ucmpi_coll_shm_voted(ucmpi_coll_shm_t *sh, int r, uint64_t k);
 uint64_t ucmpi_coll_shm_size_of(ucmpi_coll_shm_t *sh, int r, uint64_t k);
-/* A rank whose allgather/alltoall arguments failed marks the numbers it
- * takes [k0, k0 + m) invalid (a bitmap of its last 64 numbers); readers
- * check the g numbers from k and report MPI_ERR_TRUNCATE. */
+/* A failed allgather/alltoall rank marks its numbers [k0, k0+m) invalid (last
+ * 64 in a bitmap); readers of g numbers from k report MPI_ERR_TRUNCATE. */
 void ucmpi_coll_shm_mark_invalid(ucmpi_coll_shm_t *sh, uint64_t k0,
                                  uint64_t m);
 int ucmpi_coll_shm_check_valid(ucmpi_coll_shm_t *sh, uint64_t k, uint64_t g);
@@ -199,9 +179,8 @@ int ucmpi_coll_shm_allgather_skip(ucmpi_comm_t *comm, size_t nbytes,
 /* Frees comm's segment state (ucmpi_coll_comm_destroy). */
 void ucmpi_coll_shm_free(void *sh);
 
-/* glibc's `rep movsb` crawls on some CPUs when dst is 1-63 bytes past src
- * modulo 4 KiB: 16-byte moves there only (docs/tuning.md); the barrier
- * keeps GCC from turning the loop back into memcpy. */
+/* glibc's `rep movsb` crawls when dst is 1-63 bytes past src mod 4 KiB: 16 B
+ * moves there (docs/tuning.md); the barrier stops GCC making it memcpy. */
 static inline void ucmpi_coll_shm_copy(void *dst, const void *src, size_t n)
 {
     typedef long long v16_t __attribute__((vector_size(16)));

@@ -1,8 +1,5 @@
-/*
- * Barrier, bcast, reduce and allreduce over the comm's shared segment
- * (protocol in shm.h): one buffer write and one flag store per writer,
- * flag loads and buffer reads per reader, no messages.
- */
+/* Barrier, bcast, reduce and allreduce over the shared segment: a buffer
+ * write and a flag store per writer, loads per reader, no messages. */
 #include "coll/shm/shm.h"
 #include "coll/coll_util.h"
 
@@ -34,9 +31,8 @@ int ucmpi_coll_shm_sizes(ucmpi_comm_t *comm, size_t nbytes)
     return ucmpi_coll_shm_check_sizes(sh, k, nbytes);
 }
 
-/* The root writes its data and bytes and posts; the others post on entry
- * and copy once the root posted; bytes that differ are MPI_ERR_TRUNCATE
- * after taking the root's numbers. */
+/* The root writes and posts; the others post on entry and copy once it did;
+ * differing bytes give MPI_ERR_TRUNCATE after taking the root's numbers. */
 int ucmpi_coll_shm_bcast(ucmpi_comm_t *comm, void *buf, MPI_Count count,
                          MPI_Datatype dt, int root, int lost)
 {

@@ -1,11 +1,5 @@
-/*
- * Messages larger than one shm buffer: cut into buffer-size chunks, each
- * a collective number of its own (protocol in shm.h), so that a writer
- * runs up to NBUF-1 chunks ahead and its copy in overlaps the readers'
- * copies out.  Limits in shm_select.c; the alternatives that lost
- * (process_vm_readv, non-temporal stores, per-peer copies) in
- * docs/tuning.md.
- */
+/* Messages larger than a shm buffer: chunks numbered like calls, so a writer
+ * runs NBUF-1 ahead (limits: shm_select.c; what lost: docs/tuning.md). */
 #include "coll/shm/shm.h"
 #include "coll/coll_util.h"
 
@@ -101,9 +95,8 @@ static size_t chunk_len(size_t blk, size_t off, size_t cs, int i)
     return blk - at < cs ? blk - at : cs;
 }
 
-/* The first group, once every rank posted k: every size record must
- * equal mine (else MPI_ERR_TRUNCATE on every rank, shm.h); numbers
- * without valid data (a skipping rank, a voter) go into *bad. */
+/* The first group, all posted k: every size record must equal mine (shm.h);
+ * numbers without valid data (a skipper, a voter) go into *bad. */
 static int first_checks(ucmpi_coll_shm_t *sh, uint64_t k, int g, size_t rec,
                         int *bad)
 {
@@ -267,10 +260,8 @@ static int take(span_t *out, ucmpi_coll_shm_t *sh, uint64_t k, int r, int j,
                        chunk_len(blk, off, cs, j));
 }
 
-/* Each chunk of an allgather: my bytes [off, off+len) in my buffer; of an
- * alltoall (a2a): those of each of my n blocks, cs = slot/n apart, and I
- * take piece `me` of everyone's.  In place works: a chunk's bytes are
- * packed before any is overwritten. */
+/* A chunk: my bytes [off, off+len) (a2a: of each block, cs = slot/n apart; I
+ * take piece `me` of all); in place works, packed before overwritten. */
 int ucmpi_coll_shm_xfer_large(ucmpi_comm_t *comm, const void *sbuf,
                               MPI_Count scount, MPI_Datatype sdt, void *rbuf,
                               MPI_Count rcount, MPI_Datatype rdt, int a2a)

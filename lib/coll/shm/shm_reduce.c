@@ -1,11 +1,5 @@
-/*
- * Reductions over the shared segment (protocol in shm.h): the rank-order
- * reduction of n operands, reduce_scatter and the split allreduce/reduce.
- * A reduce_scatter goes in chunks like alltoall: in chunk j every rank
- * puts piece j of each block in its buffer (block d's at d * slot/n) and
- * reduces piece j of its own block out of the n buffers, so all ranks
- * reduce at once and successive chunks overlap.
- */
+/* Reductions over the shared segment: rank-order reduction, reduce_scatter
+ * and split allreduce/reduce, all ranks at once (docs/architecture.md). */
 #include "coll/shm/shm.h"
 #include "coll/coll_util.h"
 #include "core/config.h"
@@ -169,11 +163,8 @@ int ucmpi_coll_shm_reduce_scatter_large(ucmpi_comm_t *comm, const void *sbuf,
     return rc;
 }
 
-/* ---- allreduce and reduce with the reduction split among the ranks ----
- * Each chunk of up to n pieces takes two numbers: in k1 each rank puts
- * the pieces the others reduce and reduces its own; in k2 it publishes
- * its result piece and everyone (allreduce) or the root (reduce) copies
- * them.  A rank reduces 1/n of the vector instead of all of it. */
+/* Allreduce and reduce split among the ranks: two numbers a chunk, k1 to
+ * reduce one's own piece, k2 to publish it (docs/architecture.md). */
 typedef struct {
     ucmpi_comm_t *comm;
     int n, me, root;              /* root < 0: allreduce */
@@ -198,9 +189,8 @@ static void split_piece(MPI_Count len, int n, int d, MPI_Count *b,
     *m = len - *b < q ? len - *b : q;
 }
 
-/* A group of g chunks, chunk i elements [lo + i * n * p, ...) of len[i]:
- * phase 1 in numbers k1 + i, phase 2 in k2 + i, each posting its first
- * number once all its buffers are written. */
+/* g chunks (chunk i from lo + i*n*p, len[i]): phase 1 in k1 + i, phase 2 in
+ * k2 + i, each posting its first number once all its buffers are written. */
 static int split_group(split_t *s, MPI_Count lo, const MPI_Count *len,
                        int g, int first)
 {
@@ -334,11 +324,8 @@ int ucmpi_coll_shm_split(ucmpi_comm_t *comm, const void *sbuf, void *rbuf,
     return rc;
 }
 
-/* From these bytes on (per 2, 3-4, 5-8 ranks) allreduce and reduce split
- * the reduction; below, the whole vector in one number saves a flag
- * round.  Beyond one buffer they always split; a reduce's root reduces
- * while the others run ahead, so reduce never splits within a buffer.
- * UCMPI_COLL_SHM_SPLIT_BYTES (>= 0) overrides; evidence in docs/tuning.md. */
+/* Split from these bytes (2, 3-4, 5-8 ranks; always beyond a buffer; reduce
+ * never within one): below, one number saves a flag round (docs/tuning.md). */
 #define BEYOND_SLOT SIZE_MAX
 static const size_t split_rows[2][3] = {
     /*            2 ranks      3-4 ranks    5-8 ranks */

@@ -1,12 +1,5 @@
-/*
- * The shm path's segment: one per intracommunicator on one node, created
- * at its first eligible collective, unlinked once every rank mapped it
- * (a crash leaves nothing in /dev/shm), unmapped when the comm is freed.
- * Layout: n flags of FLAG_STRIDE bytes (no false sharing), per rank NBUF
- * buffers of `slot` bytes, per rank NSMALL small buffers, per rank NSMALL
- * size records (k % NSMALL), then (oversubscribed or 2 ranks) per rank
- * NMED medium buffers.
- */
+/* The shm path's segment, unlinked once every rank mapped it (a crash leaves
+ * nothing in /dev/shm); lifetime and layout in docs/architecture.md. */
 #include "coll/shm/shm_seg.h"
 #include "coll/coll.h"
 #include "coll/coll_util.h"
@@ -216,9 +209,8 @@ static ucmpi_coll_shm_t *shm_get(ucmpi_comm_t *comm, int *rc)
         ucmpi_coll_shm_t vote_no = {0};
 
         *slot = sh != NULL ? sh : &shm_off;
-        /* a failed set-up falls back like a no vote (the others saw a
-         * failed vote too); the usual algorithm then reports a dead peer
-         * on every rank alike */
+        /* a failed set-up falls back like a no vote (the others saw it fail
+         * too); the usual algorithm then reports a dead peer alike */
         (void)setup(comm, sh != NULL ? sh : &vote_no, sh == NULL);
     }
     return (*slot)->ok ? *slot : NULL;
@@ -238,14 +230,12 @@ void ucmpi_coll_shm_free(void *p)
 
 /* ---- entering a collective, its buffers ---- */
 
-/* A size record names the call, (collective id << 8 | root % 256) << 48,
- * over its bytes (below 2^40): calls of equal bytes that read the same
- * buffers, or other roots, then fail where the bytes are compared. */
+/* A size record: (collective id << 8 | root % 256) << 48 over its bytes
+ * (< 2^40), so other calls or roots of equal bytes fail the compare too. */
 #define REC_CALL_SHIFT 48
 
-/* The id of the call named fn, cached by the literal's address (no string
- * compares when calls alternate); one word per entry (address | id << 48)
- * so a thread never reads one name's address with another's id. */
+/* The id of call fn, cached by the literal's address; one word an entry
+ * (address | id << 48), so no thread pairs one address with another's id. */
 #define ADDR_BITS ((1ULL << 48) - 1)
 static uint64_t call_ids[64];
 
@@ -308,10 +298,8 @@ char *ucmpi_coll_shm_buf(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 }
 
 
-/* A contribution's copy of its size record, (k << 32 | bytes), in the
- * last word of the line holding its data's end: it travels with the data
- * (reading the record's own line cost a small bcast ~8 ns of 37).  No room
- * in the buffer: a private sink, and the reader checks the record. */
+/* A copy of the size record (k << 32 | bytes) in the data's last line, so it
+ * travels with the data; no room: a sink, and the reader checks the record. */
 static inline uint64_t *size_tag(ucmpi_coll_shm_t *sh, int r, uint64_t k,
                                  size_t nbytes)
 {
@@ -433,10 +421,8 @@ static inline uint64_t *size_rec(ucmpi_coll_shm_t *sh, int r, uint64_t k)
     return sh->recs + (size_t)r * NSMALL + k % NSMALL;
 }
 
-/* Rank r's latest even and odd size records again in its flag line, as
- * size_key: the waiter just read that line, so the usual check costs no
- * cache miss (reading the records made small calls 10-27% slower).  The
- * records stay the truth when a rank ran further ahead. */
+/* Rank r's latest even and odd size records again in its flag line, which the
+* waiter just read (no cache miss); the records stay the truth beyond. */
 static inline uint64_t *size_word(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 {
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE + 40) + (k & 1);

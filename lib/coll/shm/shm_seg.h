@@ -12,9 +12,8 @@
 /* Small data goes in a deeper ring, so oversubscribed ranks switch once
  * per many collectives. */
 #define NSMALL 64
-/* Oversubscribed, data up to MED_BYTES also goes in a ring NMED deep (a
- * bcast root runs ahead as with eager p2p); with polling ranks on their
- * own cores its cache footprint cost more than it saved (docs/tuning.md). */
+/* Oversubscribed, up to MED_BYTES also in a ring NMED deep (a bcast root runs
+ * ahead); on own cores its cache footprint cost more (docs/tuning.md). */
 #define NMED 64
 #define MED_BYTES 8192
 /* At 2 ranks the medium ring is always there, up to the 2-rank shm limit
@@ -46,9 +45,8 @@ struct ucmpi_coll_shm {
     uint64_t *recs;
 };
 
-/* Rank r's flag line: bytes 0-7 the number it posted last, 8-11 its
- * sleepers, 16-31 invalid_marks (rank 0: any_invalid at 32-39), 40-55 a
- * copy of its latest size records (size_word in shm_seg.c). */
+/* Rank r's flag line: 0-7 its last number, 8-11 sleepers, 16-31 invalid_marks
+ * (rank 0: any_invalid 32-39), 40-55 its latest size records (size_word). */
 static inline uint64_t *flag(ucmpi_coll_shm_t *sh, int r)
 {
     return (uint64_t *)(sh->base + (size_t)r * FLAG_STRIDE);

@@ -1,6 +1,5 @@
-/* Which blocking collectives take the shm path (ucmpi_coll_shm_wanted):
- * forced, or automatic up to the per-kind limits below; and the size of
- * the segment's buffers, which bounds it. */
+/* Which blocking collectives take the shm path: forced, or up to per-kind
+ * limits bounded by the segment's buffer size. */
 #include "coll/shm/shm.h"
 #include "coll/coll_tune.h"
 #include "coll/coll.h"

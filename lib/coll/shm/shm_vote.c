@@ -1,6 +1,5 @@
-/* The size vote of a rank whose blocking collective leaves the shm path
- * on a comm with a segment (coll/xfer.h: ucmpi_xfer_shm_vote); here
- * because every collective with a shm path links the shm code. */
+/* The shm vote (coll/xfer.h), here because every collective with a shm path
+ * links the shm code. */
 #include "coll/xfer.h"
 #include "coll/shm/shm.h"
 

@@ -1,8 +1,5 @@
-/*
- * The flag protocol of the shm path: a rank posts the number of the
- * collective whose data it put in place, readers wait for the flags they
- * need (spin, progress, yield, futex sleep).  The segment: shm_seg.c.
- */
+/* The shm path's flags: a rank posts a number once its data is in place,
+ * readers wait (spin, progress, yield, futex sleep). */
 #include "coll/shm/shm_seg.h"
 #include "coll/coll_util.h"
 #include "coll/coll.h"
@@ -19,9 +16,8 @@
 
 /* Flag checks before progress/idle calls, when not oversubscribed. */
 #define SPIN_PURE 64
-/* Oversubscribed: idle turns, each a yield, before sleeping on the futex
- * (sleeping at once was several times slower, never sleeping gave storms
- * of yields among the waiters; docs/tuning.md). */
+/* Oversubscribed: yields, then a futex sleep (yields help only within one
+ * scheduling group; sleeping at once was slower; docs/tuning.md). */
 #define SLEEP_AFTER 16
 #define SLEEP_NS 1000000      /* longest futex sleep */
 
@@ -46,10 +42,8 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Oversubscribed, a waiter that spun and yielded in vain sleeps on the
- * flag's futex (yields only help within one scheduling group).  The
- * poster's full barrier between its store and its look at the sleeper
- * count matches the waiter's increment-then-recheck: no lost wake. */
+/* The poster's full barrier between its store and reading the sleeper count
+ * matches the waiter's increment-then-recheck: no lost futex wake. */
 void ucmpi_coll_shm_post(ucmpi_coll_shm_t *sh, uint64_t k)
 {
     uint64_t *f = flag(sh, sh->me);
@@ -123,10 +117,8 @@ static inline int pending(ucmpi_coll_shm_t *sh, int from, uint64_t k)
     return sh->n;
 }
 
-/* Waits until rank r (r < 0: every other rank) posted >= k, one idle
- * count for the whole wait: spins a little, keeps progress going (a
- * peer may wait for another request of this rank), oversubscribed yields
- * at once and sleeps after SLEEP_AFTER turns; checks that peers live. */
+/* Waits for rank r (< 0: all others) to post >= k, keeping progress going
+ * (a peer may wait on another request of ours); checks that peers live. */
 static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k)
 {
     int cur = r >= 0 ? r : pending(sh, 0, k);

@@ -1,6 +1,5 @@
-/* Allgather and alltoall over the shared segment (protocol in shm.h):
- * each rank packs its contribution once, posts, and after everyone posted
- * copies what it needs out of the others' buffers. */
+/* Allgather and alltoall over the shared segment: pack once, post, and copy
+ * out of the others' buffers once all posted. */
 #include "coll/shm/shm.h"
 #include "coll/coll_util.h"
 
