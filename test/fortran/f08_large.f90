@@ -80,6 +80,7 @@ program f08_large
   call MPI_Session_finalize(session)
 
   if (rank == 0 .and. errs == 0) print '(a)', ' No Errors'
+  deallocate(buf)
   call MPI_Finalize()
 
 contains

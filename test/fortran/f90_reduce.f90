@@ -122,6 +122,7 @@ program f90_reduce
     call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
   end if
   if (rank == 0) print *, 'No Errors'
+  deallocate(gat)
   call MPI_Finalize(ierr)
 
 contains
