@@ -215,7 +215,9 @@ enum {
 #define MPI_T_ERR_INVALID_NAME        78
 #define MPI_T_ERR_INVALID             79
 #define MPI_T_ERR_NOT_SUPPORTED       80
-#define MPI_ERR_LASTCODE              80
+/* fault tolerance (ULFM, mpi-ext.h: MPIX_ERR_PROC_FAILED_PENDING) */
+#define MPI_ERR_PROC_FAILED_PENDING   81
+#define MPI_ERR_LASTCODE              81
 
 /* predefined attribute keyvals */
 #define MPI_TAG_UB            1

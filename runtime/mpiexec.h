@@ -111,6 +111,8 @@ void mx_calls_destroy(mx_job_t *job);
 /* mpiexec_shm.c: once the ranks are gone, remove the shared-memory
  * segment names they left (a rank killed between creating and unlinking) */
 void mx_shm_cleanup(const mx_job_t *job);
+/* Every rank learns that `rank` terminated (a PMIx event; jobs that go on). */
+void mx_pmix_notify_failed(mx_job_t *job, int rank);
 
 /* mpiexec_wait.c */
 int mx_wait_job(mx_job_t *job);

@@ -27,7 +27,10 @@ static const char usage[] =
     "  --oversubscribe        accepted for compatibility (always allowed)\n"
     "  --disable-auto-cleanup a rank that fails ends only itself: the others\n"
     "                         go on and see MPI_ERR_PROC_FAILED when they\n"
-    "                         talk to it (also --enable-recovery)\n"
+    "                         talk to it (also --enable-recovery); every\n"
+    "                         rank is told of the failure at once\n"
+    "  --with-ft ulfm         fault tolerance (ULFM, mpi-ext.h): implies\n"
+    "                         --disable-auto-cleanup\n"
     "  -v, --verbose          report launch time and each rank's exit\n"
     "  -h, --help             this text;  -V, --version: version\n"
     "\n"
@@ -167,6 +170,11 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
             continue;
         } else if (!strcmp(a, "--disable-auto-cleanup") || !strcmp(a, "-disable-auto-cleanup") ||
                    !strcmp(a, "--enable-recovery")) {
+            args->keep_going = 1;
+        } else if (is_opt(a, "--with-ft") || is_opt(a, "-with-ft")) {
+            v = opt_value(argc, argv, &i, is_opt(a, "--with-ft") ? "--with-ft" : "-with-ft");
+            if (strcmp(v, "ulfm") != 0 && strcmp(v, "mpi") != 0)
+                return bad_usage("--with-ft takes ulfm (or mpi), not '%s'", v);
             args->keep_going = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             args->verbose = 1;

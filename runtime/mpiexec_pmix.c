@@ -273,6 +273,35 @@ int mx_pmix_setup_rank(mx_job_t *job, int rank, char ***env)
     return 0;
 }
 
+static void notified(pmix_status_t status, void *cbdata)
+{
+    pmix_info_t *info = cbdata;
+
+    PMIX_INFO_FREE(info, 1);
+}
+
+/* --disable-auto-cleanup: tells every rank of the job that `rank` terminated
+ * (a PMIx process-termination event naming it), so survivors learn of the
+ * failure without waiting on it (ucmpi_rt_on_proc_failed). */
+void mx_pmix_notify_failed(mx_job_t *job, int rank)
+{
+    pmix_proc_t proc;
+    pmix_info_t *info;
+    pmix_status_t rc;
+
+    PMIX_LOAD_PROCID(&proc, job->nspace, rank);
+    PMIX_INFO_CREATE(info, 1);
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
+    rc = PMIx_Notify_event(PMIX_EVENT_PROC_TERMINATED, &proc, PMIX_RANGE_NAMESPACE,
+                           info, 1, notified, info);
+    if (rc != PMIX_SUCCESS) {     /* no callback will come */
+        PMIX_INFO_FREE(info, 1);
+        if (rc != PMIX_OPERATION_SUCCEEDED)
+            mx_log("cannot tell the ranks that rank %d failed: %s", rank,
+                   PMIx_Error_string(rc));
+    }
+}
+
 /* After an abnormal end PMIx_server_finalize may crash: leave it to exit. */
 void mx_pmix_stop(mx_job_t *job)
 {

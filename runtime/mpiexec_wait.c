@@ -127,9 +127,9 @@ static void fail(mx_job_t *job, int code, const char *fmt, ...)
 
 /* A rank failed.  With --disable-auto-cleanup the others go on (talking to
  * it gives them MPI_ERR_PROC_FAILED); without it, as fail(). */
-static void rank_failed(mx_job_t *job, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void rank_failed(mx_job_t *job, int code, const char *fmt, ...)
+static void rank_failed(mx_job_t *job, int rank, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void rank_failed(mx_job_t *job, int rank, int code, const char *fmt, ...)
 {
     va_list ap;
 
@@ -138,6 +138,8 @@ static void rank_failed(mx_job_t *job, int code, const char *fmt, ...)
     va_end(ap);
     if (!job->args.keep_going)
         end_job(job, SIGTERM);
+    else
+        mx_pmix_notify_failed(job, rank);   /* the survivors learn it at once */
 }
 
 static void check_abort(mx_job_t *job)
@@ -230,7 +232,7 @@ static void rank_exited(mx_job_t *job, int rank, int st)
     if (WIFSIGNALED(st)) {
         int sig = WTERMSIG(st);
         if (!w.ending)
-            rank_failed(job, 128 + sig, "rank %d (pid %d) was killed by signal %d (SIG%s)", rank,
+            rank_failed(job, rank, 128 + sig, "rank %d (pid %d) was killed by signal %d (SIG%s)", rank,
                  (int)r->pid, sig, sig_name(sig));
         return;
     }
@@ -244,14 +246,14 @@ static void rank_exited(mx_job_t *job, int rank, int st)
         if (!job->failed && job->exit_code == 0)
             job->exit_code = code;
     } else if (code != 0) {
-        rank_failed(job, code, "rank %d (pid %d) exited with code %d%s", rank, (int)r->pid, code,
+        rank_failed(job, rank, code, "rank %d (pid %d) exited with code %d%s", rank, (int)r->pid, code,
              connected ? " before finalizing" : "");
     } else if (!connected) {
         if (w.no_init_rank < 0)
             w.no_init_rank = rank;
         check_no_init(job);
     } else if (!fin && any_connected(job) && others_running(job, rank)) {
-        rank_failed(job, 1, "rank %d (pid %d) exited with code 0 without finalizing while "
+        rank_failed(job, rank, 1, "rank %d (pid %d) exited with code 0 without finalizing while "
              "other ranks still run", rank, (int)r->pid);
     }
 }

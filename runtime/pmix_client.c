@@ -586,12 +586,63 @@ void ucmpi_rt_abort(int code, const char *msg)
     _exit(code);
 }
 
+/* ---- process failures (the launcher's termination events) ---- */
+
+static void (*failed_fn)(int rank);
+static size_t failed_ref;
+static int failed_registered;
+
+/* PMIx's thread: the affected process of a termination event of this job. */
+static void on_proc_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                          pmix_info_t info[], size_t ninfo, pmix_info_t results[],
+                          size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                          void *cbdata)
+{
+    void (*fn)(int) = __atomic_load_n(&failed_fn, __ATOMIC_ACQUIRE);
+
+    for (size_t i = 0; i < ninfo && fn != NULL; i++) {
+        const pmix_proc_t *p;
+        if (!PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC) ||
+            info[i].value.type != PMIX_PROC || (p = info[i].value.data.proc) == NULL)
+            continue;
+        if (PMIX_CHECK_NSPACE(p->nspace, rt.me.nspace) && p->rank != PMIX_RANK_WILDCARD)
+            fn((int)p->rank);
+    }
+    if (cbfunc != NULL)
+        cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+int ucmpi_rt_on_proc_failed(void (*fn)(int rank))
+{
+    pmix_status_t codes[] = {PMIX_EVENT_PROC_TERMINATED, PMIX_ERR_PROC_ABORTED};
+    pmix_status_t rc;
+
+    __atomic_store_n(&failed_fn, fn, __ATOMIC_RELEASE);
+    if (!rt.active || rt.singleton)
+        return 0;
+    if (fn == NULL && failed_registered) {
+        PMIx_Deregister_event_handler(failed_ref, NULL, NULL);
+        failed_registered = 0;
+    } else if (fn != NULL && !failed_registered) {
+        /* without a callback the registration blocks and returns the reference */
+        rc = PMIx_Register_event_handler(codes, 2, NULL, 0, on_proc_event, NULL, NULL);
+        if (rc < 0) {
+            rt_err("PMIx_Register_event_handler failed: %s", PMIx_Error_string(rc));
+            return -1;
+        }
+        failed_ref = (size_t)rc;
+        failed_registered = 1;
+    }
+    return 0;
+}
+
 int ucmpi_rt_finalize(void)
 {
     pmix_status_t rc = PMIX_SUCCESS;
 
     if (!rt.active)
         return -1;
+    (void)ucmpi_rt_on_proc_failed(NULL);
     if (!rt.singleton)
         rc = PMIx_Finalize(NULL, 0);
     while (rt.kv != NULL) {

@@ -38,6 +38,12 @@ int ucmpi_rt_fence(int collect_data, int (*progress)(void));
 /* *data is a malloc'd copy the caller frees. */
 int ucmpi_rt_get(int rank, const char *key, void **data, size_t *len);
 
+/* Process failures the launcher reports (PMIx process-termination events:
+ * mpiexec sends them when the job goes on after a failure): fn(rank) runs on
+ * the runtime's own thread for each rank of this job that terminated, so it
+ * may only record.  fn NULL: stop.  Nothing happens for a singleton. */
+int ucmpi_rt_on_proc_failed(void (*fn)(int rank));
+
 /* Ends the whole job with `code`; `msg` is printed by the launcher. */
 void ucmpi_rt_abort(int code, const char *msg) __attribute__((noreturn));
 

@@ -106,6 +106,9 @@ int ucmpi_coll_check_comm(MPI_Comm comm)
     if (rc != MPI_SUCCESS)
         return rc;
     rc = ucmpi_check_comm(comm, fn);
+    if (rc == MPI_SUCCESS && __builtin_expect(comm->revoked, 0))
+        return ucmpi_err_comm(comm, MPI_ERR_REVOKED, fn, "the communicator "
+                              "was revoked (MPIX_Comm_revoke)");
     if (rc == MPI_SUCCESS) {
         comm->coll.fn = fn;       /* signs the schedules it builds */
         comm->coll.root = 0;      /* (ucmpi_coll_check_root sets it) */

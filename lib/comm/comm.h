@@ -36,6 +36,9 @@ struct ucmpi_comm_s {
     uint32_t magic;
     int refcount;             /* user handle + operations in flight */
     int predefined;
+    /* MPIX_Comm_revoke reached this process (lib/comm/ulfm_revoke.c): every
+     * entry point but agree/shrink fails (the p2p ones test it inline) */
+    volatile uint8_t revoked;
     int rank, size;           /* in the local group */
     int is_inter;
     int remote_size;          /* == size for intracommunicators */
@@ -54,6 +57,7 @@ struct ucmpi_comm_s {
     /* api area: session it derives from (0: world model), whose buffer
      * serves its buffered sends (lib/p2p/bsend.c); inherited by derived comms */
     uint32_t session_id;
+    void *ft;                 /* ULFM state (lib/comm/ulfm*.c); NULL: none */
 };
 typedef struct ucmpi_comm_s ucmpi_comm_t;
 

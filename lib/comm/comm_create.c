@@ -42,6 +42,7 @@ ucmpi_comm_t *ucmpi_comm_build(ucmpi_group_t *group, ucmpi_group_t *remote,
     c->session_id = parent ? parent->session_id : 0;
     c->errhandler = parent ? parent->errhandler : &ucmpi_errors_are_fatal;
     ucmpi_errhandler_retain(c->errhandler);
+    ucmpi_ulfm_comm_built(c);     /* revoke notices find it by its ctx */
     return c;
 }
 

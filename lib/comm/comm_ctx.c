@@ -16,6 +16,7 @@ static void ctx_init(void)
 {
     memset(ctx_free, 0xff, sizeof(ctx_free));
     ctx_free[0] &= ~(uint64_t)3;      /* world and self */
+    ctx_free[UCMPI_CTX_ULFM / 64] &= ~((uint64_t)1 << (UCMPI_CTX_ULFM % 64));
     ctx_ready = 1;
 }
 
@@ -221,6 +222,40 @@ static int agree_alone(int n, uint32_t *ids)
     int rc = ctx_pick(m, n, ids);
     if (rc == MPI_SUCCESS)
         stamp_ids(ctx_epoch + 1, n, ids);
+    ucmpi_unlock();
+    return rc;
+}
+
+/* ULFM's shrink agrees on an id with its own fault-tolerant agreement
+ * (ulfm_shrink.c): what this process offers (free ids no round in flight
+ * offered, and the complement of its epoch) ... */
+void ucmpi_ctx_offer(uint64_t *mask, uint64_t *not_epoch)
+{
+    ucmpi_lock();
+    ctx_mask(mask);
+    skip_offered(mask, NULL);
+    *not_epoch = ~ctx_epoch;
+    ucmpi_unlock();
+}
+
+/* ... and taking the id agreed, with the stamp that follows from the epochs
+ * (0, or -1 when it went meanwhile: the shrink then tries again). */
+int ucmpi_ctx_take(uint32_t id, uint64_t not_epoch)
+{
+    uint64_t bit = (uint64_t)1 << (id % 64);
+    int rc = -1;
+
+    ucmpi_lock();
+    if (id < UCMPI_CTX_IDS && (ctx_free[id / 64] & bit)) {
+        uint64_t m[UCMPI_CTX_WORDS] = {0};
+        m[id / 64] = bit;
+        skip_offered(m, NULL);
+        if (m[id / 64] != 0) {
+            ctx_free[id / 64] &= ~bit;
+            stamp_ids(~not_epoch + 1, 1, &id);
+            rc = 0;
+        }
+    }
     ucmpi_unlock();
     return rc;
 }

@@ -116,6 +116,11 @@ int ucmpi_ctx_agree_link(const ucmpi_cc_t *cc, const ucmpi_cc_link_t *l,
                          uint64_t key, int n, uint32_t *ids, const int *x,
                          int *rx, int nx);
 
+/* ULFM's shrink: the free ids and ~epoch this process offers; taking the
+ * id agreed (0, or -1 when it is no longer free here). */
+void ucmpi_ctx_offer(uint64_t *mask, uint64_t *not_epoch);
+int ucmpi_ctx_take(uint32_t id, uint64_t not_epoch);
+
 /* ---- communicator construction (comm_create.c) ---- */
 /* New comm owning a reference to each group (remote NULL: intra), context ctx,
  * parent's handler; NULL when out of memory (references dropped). */
@@ -139,6 +144,12 @@ int ucmpi_comm_create_group_internal(MPI_Comm comm, MPI_Group group, int tag,
 /* The hints of info a communicator keeps (mpi_* and ucmpi_* keys); NULL
  * for MPI_INFO_NULL or out of memory. */
 MPI_Info ucmpi_comm_info_hints(MPI_Info info);
+
+/* ---- fault tolerance (ulfm_state.c) ---- */
+/* A new communicator exists here (revoke notices name it by ctx, stamp). */
+void ucmpi_ulfm_comm_built(ucmpi_comm_t *c);
+/* The context id ULFM's shrink agrees new ids on (never a communicator's). */
+#define UCMPI_CTX_ULFM (UCMPI_CTX_IDS - 1)
 
 /* ---- topologies (topo_*.c) ---- */
 void ucmpi_topo_destroy(void *topo);

@@ -4,9 +4,10 @@
 #define UCMPI_CORE_BASE_H
 
 /* Built with -fvisibility=hidden (GOT-free access to our globals): mpi.h's
- * declarations are the ABI; UCMPI_EXPORT marks internals ucmpi_info uses. */
+ * and mpi-ext.h's declarations are the ABI; UCMPI_EXPORT marks internals ucmpi_info uses. */
 #pragma GCC visibility push(default)
 #include <mpi.h>
+#include <mpi-ext.h>              /* ULFM (lib/comm/ulfm*.c) */
 #pragma GCC visibility pop
 #define UCMPI_EXPORT __attribute__((visibility("default")))
 #include <stdint.h>

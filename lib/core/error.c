@@ -101,6 +101,8 @@ static const char *const class_names[MPI_ERR_LASTCODE + 1][2] = {
     CLASS(MPI_T_ERR_INVALID_NAME, "no variable or category of that name"),
     CLASS(MPI_T_ERR_INVALID, "invalid MPI_T use"),
     CLASS(MPI_T_ERR_NOT_SUPPORTED, "not supported by this implementation"),
+    CLASS(MPI_ERR_PROC_FAILED_PENDING, "a process failed that an MPI_ANY_SOURCE "
+                                       "receive may wait for (not acknowledged)"),
 };
 #undef CLASS
 

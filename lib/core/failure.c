@@ -10,6 +10,7 @@
 #include "core/hooks.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,24 +21,89 @@
 static pid_t *peer_pid;        /* world rank -> pid (0: unknown) */
 static uint8_t *fin_state;     /* world rank -> FIN_ASKED | FIN_DONE */
 
+/* Declared failures: a flag per world rank and the ranks in detection order
+ * (slots are taken, filled, then published in order: any thread declares). */
+static uint8_t *declared;
+static int *order;
+static int n_taken, n_published;
+static int (*comm_check)(struct ucmpi_comm_s *, int);
+
+/* The runtime's thread (PMIx termination events). */
+static void failed_by_rt(int rank)
+{
+    ucmpi_failure_declare(rank);
+}
+
 int ucmpi_failure_init(void)
 {
     int32_t pid = (int32_t)getpid();
+    size_t n = (size_t)ucmpi_global.world_size;
     /* allocated here, not on first use: waits of several threads look up
      * peers concurrently (MPI_THREAD_MULTIPLE) and would race on it */
-    peer_pid = calloc((size_t)ucmpi_global.world_size, sizeof(pid_t));
-    fin_state = calloc((size_t)ucmpi_global.world_size, 1);
-    if (peer_pid == NULL || fin_state == NULL)
+    peer_pid = calloc(n, sizeof(pid_t));
+    fin_state = calloc(n, 1);
+    order = calloc(n, sizeof(int));
+    n_taken = n_published = 0;
+    __atomic_store_n(&declared, calloc(n, 1), __ATOMIC_RELEASE);
+    if (peer_pid == NULL || fin_state == NULL || order == NULL ||
+        declared == NULL)
+        return -1;
+    if (ucmpi_rt_on_proc_failed(failed_by_rt) != 0)
         return -1;
     return ucmpi_rt_put(PID_KEY, &pid, sizeof(pid));
 }
 
 void ucmpi_failure_finalize(void)
 {
+    uint8_t *d = declared;
+
+    (void)ucmpi_rt_on_proc_failed(NULL);   /* no event after the free */
+    __atomic_store_n(&declared, NULL, __ATOMIC_RELEASE);
+    free(d);
+    free(order);
+    order = NULL;
     free(peer_pid);
     free(fin_state);
     peer_pid = NULL;
     fin_state = NULL;
+}
+
+void ucmpi_failure_declare(int r)
+{
+    uint8_t *d = __atomic_load_n(&declared, __ATOMIC_ACQUIRE);
+    int i;
+
+    if (d == NULL || r < 0 || r >= ucmpi_global.world_size ||
+        r == ucmpi_global.world_rank ||
+        __atomic_exchange_n(&d[r], 1, __ATOMIC_ACQ_REL) != 0)
+        return;
+    i = __atomic_fetch_add(&n_taken, 1, __ATOMIC_ACQ_REL);
+    order[i] = r;
+    while (__atomic_load_n(&n_published, __ATOMIC_ACQUIRE) != i)
+        sched_yield();                 /* an earlier slot is being filled */
+    __atomic_store_n(&n_published, i + 1, __ATOMIC_RELEASE);
+    ucmpi_hooks_run(UCMPI_HOOK_PEER_FAILED, &r);
+}
+
+int ucmpi_failure_count(void)
+{
+    return __atomic_load_n(&n_published, __ATOMIC_ACQUIRE);
+}
+
+int ucmpi_failure_nth(int i)
+{
+    return order[i];
+}
+
+void ucmpi_failure_set_comm_check(int (*fn)(struct ucmpi_comm_s *, int))
+{
+    comm_check = fn;
+}
+
+int ucmpi_failure_comm_check(struct ucmpi_comm_s *comm, int any_source)
+{
+    return comm_check != NULL && comm != NULL ? comm_check(comm, any_source)
+                                              : 0;
 }
 
 static pid_t pid_of(int r)
@@ -57,13 +123,23 @@ static pid_t pid_of(int r)
 /* World rank r is known to be gone. */
 int ucmpi_peer_failed(int r)
 {
-    if (ucmpi_ucx_peer_failed(r))
+    uint8_t *d = __atomic_load_n(&declared, __ATOMIC_ACQUIRE);
+
+    if (d != NULL && __atomic_load_n(&d[r], __ATOMIC_RELAXED))
         return 1;
+    if (ucmpi_ucx_peer_failed(r)) {
+        ucmpi_failure_declare(r);
+        return 1;
+    }
     if (ucmpi_global.node_of == NULL ||
         ucmpi_global.node_of[r] != ucmpi_global.node_of[ucmpi_global.world_rank])
         return 0;
     pid_t pid = pid_of(r);
-    return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH;
+    if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) {
+        ucmpi_failure_declare(r);
+        return 1;
+    }
+    return 0;
 }
 
 /* Called from waiting loops now and then: the layer that owns the

@@ -4,8 +4,22 @@
 
 #include "core/base.h"
 
-/* World rank r is known to have failed. */
+/* World rank r is known to have failed (declaring it when found so now). */
 int ucmpi_peer_failed(int r);
+/* The one place a failure becomes known (PMIx termination events, UCX peer
+ * errors, a peer's pid gone): records world rank r as failed, in detection
+ * order, and runs UCMPI_HOOK_PEER_FAILED.  Any thread; idempotent. */
+void ucmpi_failure_declare(int r);
+/* Failures declared so far, and the i-th in detection order (world rank). */
+int ucmpi_failure_count(void);
+int ucmpi_failure_nth(int i);
+/* Fault tolerance of communicators (ULFM, lib/comm/ulfm*.c): the error a
+ * waiting loop's operation on comm must end with now (MPI_ERR_REVOKED on a
+ * revoked comm; MPI_ERR_PROC_FAILED_PENDING for an MPI_ANY_SOURCE receive
+ * while a failure in comm is not acknowledged), else 0.  Slow paths only. */
+struct ucmpi_comm_s;
+int ucmpi_failure_comm_check(struct ucmpi_comm_s *comm, int any_source);
+void ucmpi_failure_set_comm_check(int (*fn)(struct ucmpi_comm_s *, int));
 /* World rank r is known to be in MPI_Finalize (asked by stalled waiting loops:
  * the first call for r sends the question; slow paths only). */
 int ucmpi_peer_finalized(int r);

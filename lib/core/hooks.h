@@ -20,6 +20,10 @@ typedef enum {
     /* arg: a ucmpi_request_t a waiting loop checks for dead peers (each
      * hook handles its own request kinds) */
     UCMPI_HOOK_PEER_CHECK,
+    /* arg: an int *, the world rank just declared failed (lib/core/failure.c,
+     * ucmpi_failure_declare); runs on the thread that learnt it, which may
+     * be the runtime's own: record only (e.g. an MPI_T event) */
+    UCMPI_HOOK_PEER_FAILED,
     UCMPI_HOOK_KINDS
 } ucmpi_hook_kind_t;
 

@@ -136,7 +136,7 @@ static inline bool ucmpi_p2p_args_ok(const void *buf, MPI_Count count,
 {
     return ucmpi_global.initialized && !ucmpi_global.finalized &&
            comm != MPI_COMM_NULL && comm->magic == UCMPI_MAGIC_COMM &&
-           dt != MPI_DATATYPE_NULL && dt->magic == UCMPI_MAGIC_DATATYPE &&
+           !comm->revoked && dt != MPI_DATATYPE_NULL && dt->magic == UCMPI_MAGIC_DATATYPE &&
            dt->committed && count >= 0 && (buf != NULL || count == 0) &&
            ((unsigned)peer < (unsigned)comm->remote_size ||
             (recv && peer == MPI_ANY_SOURCE)) &&

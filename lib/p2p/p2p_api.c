@@ -23,6 +23,9 @@ int ucmpi_p2p_check_send(const void *buf, MPI_Count count, MPI_Datatype dt,
     if (ucmpi_p2p_args_ok(buf, count, dt, dest, tag, comm, false))
         return MPI_SUCCESS;
     int rc = ucmpi_check_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->revoked)
+        rc = ucmpi_err_comm(comm, MPI_ERR_REVOKED, fn, "the communicator was "
+                            "revoked (MPIX_Comm_revoke)");
     if (rc == MPI_SUCCESS)
         rc = ucmpi_p2p_check_buf(comm, buf, count, dt, fn);
     if (rc == MPI_SUCCESS)
@@ -39,6 +42,9 @@ int ucmpi_p2p_check_recv(const void *buf, MPI_Count count, MPI_Datatype dt,
     if (ucmpi_p2p_args_ok(buf, count, dt, src, tag, comm, true))
         return MPI_SUCCESS;
     int rc = ucmpi_check_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->revoked)
+        rc = ucmpi_err_comm(comm, MPI_ERR_REVOKED, fn, "the communicator was "
+                            "revoked (MPIX_Comm_revoke)");
     if (rc == MPI_SUCCESS)
         rc = ucmpi_p2p_check_buf(comm, buf, count, dt, fn);
     if (rc == MPI_SUCCESS)

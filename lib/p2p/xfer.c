@@ -267,18 +267,26 @@ int ucmpi_p2p_send_contig_end(ucmpi_p2p_send_frame_t *f, int st)
             ucmpi_ucx_forget(&f->w.op);
             dead = 1;
             st = MPI_ERR_PROC_FAILED;
+        } else if (spins % 1024 == 0 && spins != 0 &&
+                   (st = ucmpi_failure_comm_check(f->comm, 0)) != 0) {
+            ucmpi_ucx_forget(&f->w.op);   /* revoked: UCX may finish it */
+            break;
+        } else {
+            st = UCMPI_UCX_POSTED;
         }
     }
     ucmpi_rt_wait_done();
-    if (st != 0 && (dead || ucmpi_peer_failed(world)))
+    if (st != 0 && st != MPI_ERR_REVOKED && (dead || ucmpi_peer_failed(world)))
         st = MPI_ERR_PROC_FAILED;     /* e.g. its shared memory is gone */
     return f->fn != NULL ? ucmpi_p2p_report(f->comm, st, f->fn) : st;
 }
 
 /* Waits for a blocking receive the glue's callback fills, status last; once
- * world_peer >= 0 is dead the receive is cancelled and *dead says so. */
+ * world_peer >= 0 is dead the receive is cancelled and *dead says so (1);
+ * when comm's fault tolerance ends it (revoked, or an MPI_ANY_SOURCE receive
+ * while a failure is not acknowledged: failure.h), *dead is that error. */
 static inline __attribute__((always_inline)) int
-wait_recv(ucmpi_ucx_wait_t *w, int world_peer, int *dead)
+wait_recv(ucmpi_ucx_wait_t *w, int world_peer, ucmpi_comm_t *comm, int *dead)
 {
     ucmpi_wait_loop_t l;
     int st;
@@ -292,10 +300,13 @@ wait_recv(ucmpi_ucx_wait_t *w, int world_peer, int *dead)
         if (__atomic_load_n(&w->status, __ATOMIC_ACQUIRE) != UCMPI_UCX_POSTED)
             continue;
         unsigned spins = ucmpi_wait_loop_after(&l, n);
-        if (spins % 1024 == 0 && spins != 0 && world_peer >= 0 && !*dead &&
-            ucmpi_peer_failed(world_peer)) {
-            *dead = 1;
-            ucmpi_ucx_cancel(&w->op);
+        if (spins % 1024 == 0 && spins != 0 && !*dead) {
+            if (world_peer >= 0 && ucmpi_peer_failed(world_peer))
+                *dead = 1;
+            else
+                *dead = ucmpi_failure_comm_check(comm, world_peer < 0);
+            if (*dead)
+                ucmpi_ucx_cancel(&w->op);
         }
     }
     ucmpi_rt_wait_done();
@@ -331,11 +342,11 @@ recv_contig(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
     rc = ucmpi_ucx_recv(&x);
     bool posted = rc == 0;
     if (posted) {
-        int s = wait_recv(&w, world, &dead);
+        int s = wait_recv(&w, world, comm, &dead);
         if (__builtin_expect(s == 0, 1) || s == MPI_ERR_TRUNCATE)
             rc = w.length > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
         else
-            rc = dead ? MPI_ERR_PROC_FAILED : s;
+            rc = dead == 1 ? MPI_ERR_PROC_FAILED : dead ? dead : s;
     }
     /* as the request path (recv_complete): a truncated message matched;
      * one ending inside an element of dt means the signatures differ */

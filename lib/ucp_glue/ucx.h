@@ -180,6 +180,7 @@ enum {
     UCMPI_AM_RMA_REPLY = 3,
     UCMPI_AM_P2P_CANCEL = 4,  /* lib/p2p/p2p_cancel.c: send cancellation */
     UCMPI_AM_P2P_CANCEL_REPLY = 5,
+    UCMPI_AM_ULFM = 6,        /* lib/comm/ulfm*.c: revoke notices, agreement */
     UCMPI_AM_IDS
 };
 

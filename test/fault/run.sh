@@ -16,7 +16,8 @@
 #                  is shared, the goal is what the numbers are checked against)
 #   FAULT_TIMEOUT  --timeout of the timeout case (default 3: all ranks must be up)
 #   FAULT_FILTER   regex over case names (abort segv exit kill9 sigint sigterm
-#                  timeout kill9-mpiexec survive survive1st security)
+#                  timeout kill9-mpiexec survive survive1st security, and the
+#                  ULFM cases ulfm-*: test/fault/ulfm.sh)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # the build directory: $BUILDDIR (scripts/test.sh sets it) or the current one
@@ -296,6 +297,9 @@ case_survive() {   # np [mode]
 
 want() { [[ "$1" =~ $filter ]]; }
 
+# shellcheck source=test/fault/ulfm.sh
+. "$here/ulfm.sh"
+
 for np in $nps; do
     want abort && case_self abort "$np" 7 "abort" abort 1 7
     want segv && case_self segv "$np" 139 "SEGV|signal 11|segmentation" segv 1
@@ -309,6 +313,7 @@ for np in $nps; do
     want survive1st && case_survive "$np" survive1st
 done
 want security && case_security
+run_ulfm_cases
 
 if [ ${#times[@]} -gt 0 ]; then
     echo "fault times (s, from the fault (timeout: the deadline) to the end of mpiexec; goal $goal):"

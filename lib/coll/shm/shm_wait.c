@@ -156,6 +156,9 @@ static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k)
             rc = MPI_ERR_PROC_FAILED;
             break;
         }
+        if ((idle % 1024 == 0 || (idle >= SLEEP_AFTER && idle % 16 == 0)) &&
+            (rc = ucmpi_failure_comm_check(sh->comm, 0)) != MPI_SUCCESS)
+            break;                    /* revoked (MPIX_Comm_revoke) */
         if (idle % 256 == 0 &&
             (rc = stalled_out_of_step(sh, cur, k, &t0, why, sizeof(why))) !=
                 MPI_SUCCESS)
@@ -168,6 +171,11 @@ static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k)
         return ucmpi_coll_err(sh->comm, rc, "%s while this rank waits "
                               "for it in a shared-memory collective: the "
                               "ranks' collectives are out of step", why);
+    }
+    if (rc == MPI_ERR_REVOKED) {
+        sh->ok = 0;
+        return ucmpi_coll_err(sh->comm, rc, "the communicator was revoked "
+                              "during a shared-memory collective");
     }
     if (rc != MPI_SUCCESS) {
         sh->ok = 0;                   /* the sequence is broken for good */
