@@ -40,6 +40,21 @@ case_ulfm() {   # name np mode victims [mpiexec args...]
     report "$name np=$np" "$([ -z "$why" ] && echo 1 || echo 0)" "$why"
 }
 
+# examples/elastic_sgd with ranks killing themselves at given steps: the
+# survivors must finish with the checked result ("OK:"), the job ends 137.
+case_elastic() {   # np kills...
+    local np=$1 why=; shift
+    start_job "$np" --with-ft ulfm "$PWD/examples/elastic_sgd" 120 "$@"
+    finish_job $((bound + 90))
+    if [ "$rc" != 137 ]; then
+        why="exit code $rc, want 137"
+    elif ! grep -q "^OK: 120 steps" "$dir/out" || grep -q FAILED "$dir/out"; then
+        why="no checked result: $(grep -m1 -E 'OK|FAILED' "$dir/out")"
+    fi
+    job_pid=
+    report "ulfm-elastic np=$np kill $*" "$([ -z "$why" ] && echo 1 || echo 0)" "$why"
+}
+
 run_ulfm_cases() {
     local np
     [ -x "$ulfm_prog" ] || { report "ulfm" 0 "$ulfm_prog not built"; return; }
@@ -58,4 +73,10 @@ run_ulfm_cases() {
         want ulfm-coll0-p2p && case_ulfm ulfm-coll0-p2p "$np" coll 0 -x UCMPI_COLL_SHM=0
         want ulfm-pending && case_ulfm ulfm-pending "$np" pending last
     done
+    if want ulfm-elastic && [ -x "$PWD/examples/elastic_sgd" ]; then
+        case_elastic 4 0:20
+        case_elastic 5 1:60 3:60
+        case_elastic 8 7:119
+        case_elastic 3 2:1 0:80
+    fi
 }
