@@ -436,6 +436,13 @@ int ucmpi_peer_failed(int r)
     (void)r;
     return 0;
 }
+/* ... nor revoked communicators (ULFM). */
+int ucmpi_failure_comm_check(struct ucmpi_comm_s *comm, int any_source)
+{
+    (void)comm;
+    (void)any_source;
+    return 0;
+}
 /* ... nor processes in MPI_Finalize, nor ranks out of step. */
 int ucmpi_peer_finalized(int r)
 {
