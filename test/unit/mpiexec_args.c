@@ -49,6 +49,8 @@ START_TEST(options)
                   "--env", "B=2", "-x", "UT_UNSET_VAR", "--timeout=2.5", "--oversubscribe",
                   "valgrind", "./p", NULL};
     char *v2[] = {"mpiexec", "--bind-to=core", "p", NULL};
+    char *v3[] = {"mpiexec", "--with-ft", "ulfm", "p", NULL};
+    char *v4[] = {"mpiexec", "--with-ft=ulfm", "-n", "2", "p", NULL};
     mx_args_t a;
     int code;
 
@@ -68,6 +70,13 @@ START_TEST(options)
     ck_assert_int_eq(a.bind, MX_BIND_CORE);
     ck_assert(a.timeout == 7);
     unsetenv("MPIEXEC_TIMEOUT");
+    ck_assert_int_eq(a.keep_going, 0);
+    ck_assert_int_eq(parse(&a, &code, v3), 0);   /* implies --disable-auto-cleanup */
+    ck_assert_int_eq(a.keep_going, 1);
+    ck_assert_str_eq(a.argv[0], "p");
+    ck_assert_int_eq(parse(&a, &code, v4), 0);
+    ck_assert_int_eq(a.keep_going, 1);
+    ck_assert_int_eq(a.np, 2);
 }
 END_TEST
 
@@ -85,6 +94,7 @@ START_TEST(errors)
         (char *[]){"mpiexec", "--timeout", "-1", "p", NULL},
         (char *[]){"mpiexec", "--env", "NOVALUE", "p", NULL},
         (char *[]){"mpiexec", "--bogus", "p", NULL},
+        (char *[]){"mpiexec", "--with-ft", "fast", "p", NULL},
         (char *[]){"mpiexec", "-n", "2", NULL},
     };
     FILE *saved = stderr;
