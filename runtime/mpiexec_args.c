@@ -11,8 +11,9 @@
 #include <string.h>
 
 static const char usage[] =
-    "Usage: mpiexec [options] [--] command [arguments]\n"
-    "Runs N copies of command on this node as one MPI job (PMIx server inside).\n"
+    "Usage: mpiexec [options] [--] command [arguments] [: -n N command ...]\n"
+    "Runs N copies of command on this node as one MPI job (PMIx server inside);\n"
+    "commands after ':' join the job (MPMD; MPI_APPNUM numbers them).\n"
     "\n"
     "  -n, -np N              number of processes (default 1); more than the\n"
     "                         cores is allowed (oversubscription)\n"
@@ -116,6 +117,36 @@ static int is_opt(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
+/* MPMD: "cmd args : -n N cmd args : ..." (each ":" becomes the end of
+ * the command before it); np becomes the sum of the apps' counts. */
+static int split_apps(int argc, char **argv, int i, mx_args_t *args)
+{
+    args->napps = 1;
+    args->app_np[0] = args->np;
+    args->app_argv[0] = &argv[i];
+    for (; i < argc; i++) {
+        if (strcmp(argv[i], ":") != 0)
+            continue;
+        int k = args->napps, np = 1;
+        argv[i] = NULL;
+        if (k == MX_MAX_APPS)
+            return bad_usage("more than %s commands", "64");
+        if (i + 2 < argc && (!strcmp(argv[i + 1], "-n") ||
+                             !strcmp(argv[i + 1], "-np"))) {
+            if (parse_count(argv[i + 2], &np) != 0)
+                return bad_usage("bad process count '%s'", argv[i + 2]);
+            i += 2;
+        }
+        if (i + 1 >= argc || !strcmp(argv[i + 1], ":"))
+            return bad_usage("%s", "no command after ':'");
+        args->app_np[k] = np;
+        args->app_argv[k] = &argv[i + 1];
+        args->np += np;
+        args->napps++;
+    }
+    return 0;
+}
+
 int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
 {
     const char *v;
@@ -177,7 +208,7 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
     if (i >= argc)
         return bad_usage("%s", "no command to run");
     args->argv = &argv[i];
-    return 0;
+    return split_apps(argc, argv, i, args);
 }
 
 void mx_args_free(mx_args_t *args)

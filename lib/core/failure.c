@@ -25,8 +25,8 @@ int ucmpi_failure_init(void)
     int32_t pid = (int32_t)getpid();
     /* allocated here, not on first use: waits of several threads look up
      * peers concurrently (MPI_THREAD_MULTIPLE) and would race on it */
-    peer_pid = calloc((size_t)ucmpi_global.world_size, sizeof(pid_t));
-    fin_state = calloc((size_t)ucmpi_global.world_size, 1);
+    peer_pid = calloc((size_t)ucmpi_global.proc_cap, sizeof(pid_t));
+    fin_state = calloc((size_t)ucmpi_global.proc_cap, 1);
     if (peer_pid == NULL || fin_state == NULL)
         return -1;
     return ucmpi_rt_put(PID_KEY, &pid, sizeof(pid));
@@ -44,7 +44,7 @@ static pid_t pid_of(int r)
 {
     if (peer_pid == NULL)      /* after finalize */
         return 0;
-    if (peer_pid[r] == 0) {
+    if (peer_pid[r] == 0 && r < ucmpi_global.world_size) {
         void *v = NULL;
         size_t len = 0;
         if (ucmpi_rt_get(r, PID_KEY, &v, &len) == 0 && len == sizeof(int32_t))
@@ -52,6 +52,14 @@ static pid_t pid_of(int r)
         free(v);
     }
     return peer_pid[r];
+}
+
+/* Another job's process (lib/comm/dpm_procs.c) has pid `pid`. */
+void ucmpi_peer_set_pid(int r, int pid)
+{
+    if (peer_pid != NULL && r >= ucmpi_global.world_size &&
+        r < ucmpi_global.proc_cap)
+        peer_pid[r] = (pid_t)pid;
 }
 
 /* World rank r is known to be gone. */

@@ -6,6 +6,9 @@
 
 /* World rank r is known to have failed. */
 int ucmpi_peer_failed(int r);
+/* Another job's process at world rank r (>= world_size) has pid `pid`
+ * (on this node: its death is then seen as the job's). */
+void ucmpi_peer_set_pid(int r, int pid);
 /* World rank r is known to be in MPI_Finalize (asked by stalled waiting loops:
  * the first call for r sends the question; slow paths only). */
 int ucmpi_peer_finalized(int r);

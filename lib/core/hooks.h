@@ -20,6 +20,8 @@ typedef enum {
     /* arg: a ucmpi_request_t a waiting loop checks for dead peers (each
      * hook handles its own request kinds) */
     UCMPI_HOOK_PEER_CHECK,
+    /* MPI_Init's end, the world model up (a spawned job meets its parent) */
+    UCMPI_HOOK_WORLD_UP,
     UCMPI_HOOK_KINDS
 } ucmpi_hook_kind_t;
 
