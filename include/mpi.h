@@ -1299,6 +1299,19 @@ int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[],
                              const MPI_Info array_of_info[], int root,
                              MPI_Comm comm, MPI_Comm *intercomm,
                              int array_of_errcodes[]);
+int MPI_Publish_name(const char *service_name, MPI_Info info,
+                     const char *port_name);
+int PMPI_Publish_name(const char *service_name, MPI_Info info,
+                      const char *port_name);
+int MPI_Unpublish_name(const char *service_name, MPI_Info info,
+                       const char *port_name);
+int PMPI_Unpublish_name(const char *service_name, MPI_Info info,
+                        const char *port_name);
+int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+int PMPI_Lookup_name(const char *service_name, MPI_Info info,
+                     char *port_name);
+int MPI_Comm_join(int fd, MPI_Comm *intercomm);
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
 int MPI_Open_port(MPI_Info info, char *port_name);
 int PMPI_Open_port(MPI_Info info, char *port_name);
 int MPI_Close_port(const char *port_name);

@@ -106,6 +106,8 @@ void mx_pmix_stop(mx_job_t *job);
 void mx_dyn_init(const mx_job_t *job);
 int mx_dyn_reaped(pid_t pid, int wstatus);
 int mx_dyn_finish(const mx_job_t *job, int rc);
+/* mpiexec_names.c: names the ranks published and left (at the end) */
+void mx_names_cleanup(void);
 
 /* mpiexec_spawn.c */
 char **mx_base_env(const mx_args_t *args);

@@ -132,6 +132,7 @@ int main(int argc, char **argv)
         mx_log("%d ranks started in %.3f s", job.np, mx_now() - job.t_start);
     rc = mx_wait_job(&job);
     rc = mx_dyn_finish(&job, rc);
+    mx_names_cleanup();
     mx_shm_cleanup(&job);
     mx_pmix_stop(&job);
     mx_calls_destroy(&job);

@@ -92,8 +92,20 @@ pmix_status_t mx_dyn_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[]
                            size_t ninfo, const pmix_app_t apps[], size_t napps,
                            pmix_spawn_cbfunc_t cbfunc, void *cbdata);
 
+pmix_status_t mx_names_publish(const pmix_proc_t *proc, const pmix_info_t info[],
+                               size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t mx_names_lookup(const pmix_proc_t *proc, char **keys,
+                              const pmix_info_t info[], size_t ninfo,
+                              pmix_lookup_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t mx_names_unpublish(const pmix_proc_t *proc, char **keys,
+                                 const pmix_info_t info[], size_t ninfo,
+                                 pmix_op_cbfunc_t cbfunc, void *cbdata);
+
 static pmix_server_module_t module = {
     .spawn = mx_dyn_spawn,
+    .publish = mx_names_publish,
+    .lookup = mx_names_lookup,
+    .unpublish = mx_names_unpublish,
     .client_connected = on_connected,
     .client_finalized = on_finalized,
     .abort = on_abort,

@@ -55,6 +55,14 @@ typedef struct {
 int ucmpi_rt_spawn(const ucmpi_rt_app_t *apps, int napps, char *nspace,
                    size_t len, char *why, size_t wlen);
 
+/* Names through the launcher (rt_names.c); -1 with the reason in why.
+ * publish: *dup is 1 when the name is taken. */
+int ucmpi_rt_publish(const char *key, const char *value, int *dup, char *why,
+                     size_t wlen);
+int ucmpi_rt_lookup(const char *key, char *value, size_t len, char *why,
+                    size_t wlen);
+int ucmpi_rt_unpublish(const char *key, char *why, size_t wlen);
+
 /* Ends the whole job with `code`; `msg` is printed by the launcher. */
 void ucmpi_rt_abort(int code, const char *msg) __attribute__((noreturn));
 

@@ -211,14 +211,16 @@ static int swap_procs(const ucmpi_cc_t *cc, const ucmpi_cc_link_t *l,
         != MPI_SUCCESS)
         rc = MPI_ERR_OTHER;
     if (ucmpi_cc_swap_bcast(cc, l, &size, sizeof(int), rsize, sizeof(int))
-        != MPI_SUCCESS || *rsize <= 0)
+        != MPI_SUCCESS || *rsize <= 0) {
+        free(mine);
+        free(all);
         return MPI_ERR_OTHER;     /* the roots' link failed: nothing agreed */
+    }
     theirs = malloc(sz * (size_t)*rsize);
     *rranks = malloc(sizeof(int) * (size_t)*rsize);
     if (theirs == NULL || *rranks == NULL)
         rc = MPI_ERR_NO_MEM;
-    /* the receive buffer must hold the whole table even when short of
-     * memory: receive into all's room is not possible, so fail together */
+    /* short of memory, the swap fails (truncation) and so do we */
     if (ucmpi_cc_swap_bcast(cc, l, all, sz * (size_t)size, theirs,
                             theirs ? sz * (size_t)*rsize : 0) != MPI_SUCCESS)
         rc = MPI_ERR_OTHER;

@@ -1,6 +1,8 @@
 /* Connect/accept between two separately started mpiexec jobs:
  *   dpm_job server FILE   opens a port, writes its name to FILE, accepts
  *   dpm_job client FILE   waits for FILE, connects
+ * With DPM_SERVICE=name in the environment the server also publishes the
+ * port under that name and the client looks it up (the file only says when).
  * Both check p2p, collectives and a merge over the intercommunicator, print
  * "dpm <role> of N ranks: remote M OK" at rank 0 and exit non-zero on error. */
 #include <mpi.h>
@@ -15,6 +17,9 @@ int main(int argc, char **argv)
     MPI_Comm ic, merged;
     int rank, size, rsize, server, v, sum, errs = 0, mrank, msize;
 
+    const char *svc = getenv("DPM_SERVICE");
+    if (svc != NULL && *svc == '\0')
+        svc = NULL;
     if (argc < 3)
         return 2;
     server = strcmp(argv[1], "server") == 0;
@@ -25,6 +30,8 @@ int main(int argc, char **argv)
         char tmp[4096];
         FILE *f;
         MPI_Open_port(MPI_INFO_NULL, port);
+        if (svc != NULL)
+            MPI_Publish_name(svc, MPI_INFO_NULL, port);
         snprintf(tmp, sizeof(tmp), "%s.tmp", argv[2]);
         f = fopen(tmp, "w");
         fprintf(f, "%s\n", port);
@@ -38,6 +45,8 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 3);
         port[strcspn(port, "\n")] = '\0';
         fclose(f);
+        if (svc != NULL)
+            MPI_Lookup_name(svc, MPI_INFO_NULL, port);
     }
     if (server)
         MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic);
@@ -83,6 +92,8 @@ int main(int argc, char **argv)
     MPI_Barrier(merged);
     MPI_Comm_free(&merged);
     MPI_Comm_disconnect(&ic);
+    if (server && rank == 0 && svc != NULL)
+        MPI_Unpublish_name(svc, MPI_INFO_NULL, port);
     if (server && rank == 0)
         MPI_Close_port(port);
     MPI_Allreduce(MPI_IN_PLACE, &errs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

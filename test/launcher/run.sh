@@ -388,15 +388,16 @@ t_mpi_failures() {
 }
 
 t_dpm_two_jobs() {   # MPI_Comm_accept in one mpiexec job, MPI_Comm_connect in another
-    local job=${MPIJOB%/*}/dpm_job pid srv cli n m
+    local job=${MPIJOB%/*}/dpm_job pid srv cli n m svc
     [ -x "$job" ] || { ok "skipped: no $job"; return; }
-    for nm in 1:1 2:3 3:2; do
-        n=${nm%:*} m=${nm#*:}
+    for nm in 1:1 2:3 3:2:name; do
+        n=${nm%%:*} m=${nm#*:} svc=
+        [ "${m#*:}" = name ] && svc=ucmpi-launcher-test-$$ m=${m%:*}
         rm -f "$work/port"
-        timeout -k 2 $((120 * scale)) "$MPIEXEC" -n $n "$job" server "$work/port" \
+        DPM_SERVICE=$svc timeout -k 2 $((120 * scale)) "$MPIEXEC" -n $n "$job" server "$work/port" \
             >"$work/srv.out" 2>"$work/srv.err" </dev/null &
         pid=$!
-        run_mpiexec 120 -n $m "$job" client "$work/port"
+        DPM_SERVICE=$svc run_mpiexec 120 -n $m "$job" client "$work/port"
         cli=$rc
         wait $pid
         srv=$?

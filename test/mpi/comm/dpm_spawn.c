@@ -5,6 +5,7 @@
  *   nest   the children spawn a grandchild, which meets them
  *   bad    nonexistent command, maxprocs <= 0: errors, not hangs
  *   multi  MPI_Comm_spawn_multiple of two commands (MPI_APPNUM 0 and 1)
+ *   srun   (under srun --mpi=pmix) spawn fails with MPI_ERR_SPAWN
  *   crash  a child exits abruptly: the parent's receive under
  *          MPI_ERRORS_RETURN fails (test/launcher/run.sh checks the rest) */
 #include <mpi.h>
@@ -77,6 +78,12 @@ static void child(int argc, char **argv, MPI_Comm parent)
         return;
     CHECK(size == atoi(argv[2]), "world size %d, want %s", size, argv[2]);
     CHECK(psize == atoi(argv[3]), "parent size %d, want %s", psize, argv[3]);
+    {
+        char v[64] = "";
+        int f = 0;
+        MPI_Info_get(MPI_INFO_ENV, "maxprocs", sizeof(v) - 1, v, &f);
+        CHECK(f && atoi(v) == size, "MPI_INFO_ENV maxprocs %s", v);
+    }
     int app = strcmp(argv[4], "multi-b") == 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &attr, &flag);
     CHECK(flag && *attr == app, "MPI_APPNUM %d %d", flag, flag ? *attr : -1);
@@ -249,6 +256,14 @@ int main(int argc, char **argv)
             multi();
         } else if (strcmp(mode, "bad") == 0) {
             bad();
+        } else if (strcmp(mode, "srun") == 0) {
+            MPI_Comm ic;
+            int ec, rc;
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+            rc = MPI_Comm_spawn(self, MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0,
+                                MPI_COMM_WORLD, &ic, MPI_ERRCODES_IGNORE);
+            MPI_Error_class(rc, &ec);
+            CHECK(ec == MPI_ERR_SPAWN, "spawn under srun: class %d", ec);
         } else if (strcmp(mode, "crash") == 0) {
             crash();
         }
