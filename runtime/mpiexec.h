@@ -24,6 +24,7 @@ typedef struct {
     int verbose;
     int keep_going;           /* --disable-auto-cleanup: a failed rank ends only itself */
     double timeout;           /* seconds; 0: none */
+    int universe;             /* MPI_UNIVERSE_SIZE; 0: max(np, CPUs) */
     char **env;               /* "VAR=val" to set in every rank */
     int nenv;
     char **argv;              /* the command to run, NULL-terminated */

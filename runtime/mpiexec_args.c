@@ -22,6 +22,9 @@ static const char usage[] =
     "  --tag-output           prefix each output line with [rank]\n"
     "  -x VAR[=value]         export VAR (with our value, or the given one)\n"
     "  --env VAR=value        set VAR in every rank\n"
+    "  --universe-size N      MPI_UNIVERSE_SIZE, processes MPI_Comm_spawn may\n"
+    "                         usefully add up to (default: $MPIEXEC_UNIVERSE_SIZE,\n"
+    "                         else the larger of N and the online CPUs)\n"
     "  --timeout SECONDS      end the job after SECONDS, exit 124, saying which\n"
     "                         MPI call each rank was blocked in\n"
     "                         (default: $MPIEXEC_TIMEOUT, none if unset)\n"
@@ -158,6 +161,8 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
     *exit_code = MX_EXIT_USAGE;
     if ((v = getenv("MPIEXEC_TIMEOUT")) != NULL && parse_seconds(v, &args->timeout) != 0)
         return bad_usage("bad MPIEXEC_TIMEOUT '%s'", v);
+    if ((v = getenv("MPIEXEC_UNIVERSE_SIZE")) != NULL && parse_count(v, &args->universe) != 0)
+        return bad_usage("bad MPIEXEC_UNIVERSE_SIZE '%s'", v);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) {
@@ -190,6 +195,10 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
             v = opt_value(argc, argv, &i, is_opt(a, "-x") ? "-x" : "--env");
             if ((!strcmp(a, "--env") && strchr(v, '=') == NULL) || add_env(args, v) != 0)
                 return bad_usage("bad environment setting '%s'", v);
+        } else if (is_opt(a, "--universe-size")) {
+            v = opt_value(argc, argv, &i, "--universe-size");
+            if (parse_count(v, &args->universe) != 0)
+                return bad_usage("bad --universe-size '%s'", v);
         } else if (is_opt(a, "--timeout")) {
             v = opt_value(argc, argv, &i, "--timeout");
             if (parse_seconds(v, &args->timeout) != 0)

@@ -186,6 +186,9 @@ int mx_pmix_register_job(mx_job_t *job)
 {
     enum { NJOB = 12 };
     uint32_t np = job->np, one = 1, napps = (uint32_t)job->args.napps;
+    int cpus = mx_cpus_allowed();
+    uint32_t univ = job->args.universe > 0 ? (uint32_t)job->args.universe
+                    : np > (uint32_t)cpus ? np : (uint32_t)cpus;
     pmix_rank_t leader = 0;
     char host[256], *peers = rank_list(job->np), *nodemap = NULL, *procmap = NULL;
     size_t ninfo = NJOB + job->np;
@@ -203,7 +206,7 @@ int mx_pmix_register_job(mx_job_t *job)
     PMIX_INFO_CREATE(info, ninfo);
     PMIX_INFO_LOAD(&info[0], PMIX_JOBID, job->nspace, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_JOB_SIZE, &np, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[2], PMIX_UNIV_SIZE, &np, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[2], PMIX_UNIV_SIZE, &univ, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[3], PMIX_MAX_PROCS, &np, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[4], PMIX_LOCAL_SIZE, &np, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[5], PMIX_NODE_SIZE, &np, PMIX_UINT32);
