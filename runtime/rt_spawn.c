@@ -42,7 +42,7 @@ static int load_app(pmix_app_t *a, const ucmpi_rt_app_t *in)
         a->ninfo = ni;
         ni = 0;
         if (in->path != NULL)
-            PMIX_INFO_LOAD(&a->info[ni++], PMIX_PREFIX, in->path, PMIX_STRING);
+            PMIX_INFO_LOAD(&a->info[ni++], "ucmpi.path", in->path, PMIX_STRING);
         if (in->host != NULL)
             PMIX_INFO_LOAD(&a->info[ni++], PMIX_HOST, in->host, PMIX_STRING);
     }

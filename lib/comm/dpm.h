@@ -29,6 +29,17 @@ int ucmpi_dpm_self(ucmpi_dpm_proc_t *p);
  * past world_size given at its first sight; -1 when the table is full. */
 int ucmpi_dpm_proc_add(const ucmpi_dpm_proc_t *p);
 uint64_t ucmpi_dpm_host_hash(const char *host);
+/* A process as every job names it: (namespace, rank in its job). */
+typedef struct {
+    char nspace[UCMPI_DPM_NSPACE_MAX];
+    int32_t rank;
+} ucmpi_dpm_ident_t;
+/* World rank -> identity (0, or -1 for an unknown rank); identity -> world
+ * rank here (-1: a process never seen); order of two world ranks by
+ * identity (the same in every job). */
+int ucmpi_dpm_ident(int world, ucmpi_dpm_ident_t *id);
+int ucmpi_dpm_resolve(const ucmpi_dpm_ident_t *id);
+int ucmpi_dpm_ident_cmp(int a, int b);
 
 /* Ports (dpm_port.c): a parsed port name. */
 typedef struct {

@@ -118,3 +118,48 @@ __attribute__((constructor)) static void dpm_procs_hooks(void)
     ucmpi_hook_add(UCMPI_HOOK_FINALIZE_LAST, UCMPI_HOOK_ORDER_COMM,
                    procs_finalize);
 }
+
+int ucmpi_dpm_ident(int world, ucmpi_dpm_ident_t *id)
+{
+    memset(id, 0, sizeof(*id));
+    if (world >= 0 && world < ucmpi_global.world_size) {
+        snprintf(id->nspace, sizeof(id->nspace), "%s", ucmpi_global.nspace);
+        id->rank = world;
+        return 0;
+    }
+    int rc = -1;
+    ucmpi_lock();
+    if (world >= ucmpi_global.world_size &&
+        world < ucmpi_global.world_size + nknown) {
+        memcpy(id->nspace, known[world - ucmpi_global.world_size].nspace,
+               sizeof(id->nspace));
+        id->rank = known[world - ucmpi_global.world_size].rank;
+        rc = 0;
+    }
+    ucmpi_unlock();
+    return rc;
+}
+
+int ucmpi_dpm_resolve(const ucmpi_dpm_ident_t *id)
+{
+    ucmpi_dpm_proc_t p;
+
+    if (strncmp(id->nspace, ucmpi_global.nspace, sizeof(id->nspace)) == 0)
+        return id->rank >= 0 && id->rank < ucmpi_global.world_size ? id->rank
+                                                                   : -1;
+    memcpy(p.nspace, id->nspace, sizeof(p.nspace));
+    p.rank = id->rank;
+    ucmpi_lock();
+    int r = lookup(&p);
+    ucmpi_unlock();
+    return r;
+}
+
+int ucmpi_dpm_ident_cmp(int a, int b)
+{
+    ucmpi_dpm_ident_t x, y;
+    if (a == b || ucmpi_dpm_ident(a, &x) != 0 || ucmpi_dpm_ident(b, &y) != 0)
+        return a < b ? -1 : a > b;
+    int c = strncmp(x.nspace, y.nspace, sizeof(x.nspace));
+    return c != 0 ? c : x.rank < y.rank ? -1 : x.rank > y.rank;
+}

@@ -63,6 +63,30 @@ static void talk(MPI_Comm ic, int is_child)
     MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, merged);
     CHECK(sum == msize * (msize - 1) / 2, "merged allreduce %d", sum);
     MPI_Barrier(merged);
+    /* world ranks differ between the jobs: groups must cross by identity */
+    {
+        MPI_Comm eo, ic2, ic3;
+        MPI_Group g;
+        int one = 1, s2, rs2;
+        MPI_Comm_split(merged, mrank % 2, 0, &eo);
+        MPI_Intercomm_create(eo, 0, merged, (mrank + 1) % 2, 321, &ic2);
+        MPI_Comm_remote_size(ic2, &rs2);
+        MPI_Allreduce(&one, &s2, 1, MPI_INT, MPI_SUM, ic2);
+        CHECK(rs2 == msize / 2 + (mrank % 2 == 0 ? 0 : msize % 2) ||
+              s2 == rs2, "even/odd intercomm: remote %d sum %d", rs2, s2);
+        CHECK(s2 == rs2, "even/odd intercomm allreduce %d of %d", s2, rs2);
+        MPI_Comm_free(&ic2);
+        MPI_Comm_free(&eo);
+        MPI_Comm_group(ic, &g);
+        MPI_Comm_create(ic, g, &ic3);
+        MPI_Comm_remote_size(ic3, &rs2);
+        CHECK(rs2 == rsize, "MPI_Comm_create on the intercomm: remote %d",
+              rs2);
+        MPI_Allreduce(&one, &s2, 1, MPI_INT, MPI_SUM, ic3);
+        CHECK(s2 == rsize, "created intercomm allreduce %d", s2);
+        MPI_Comm_free(&ic3);
+        MPI_Group_free(&g);
+    }
     MPI_Comm_free(&merged);
 }
 
