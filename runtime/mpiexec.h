@@ -33,6 +33,7 @@ typedef struct {
     int napps;
     int app_np[MX_MAX_APPS];
     char **app_argv[MX_MAX_APPS];
+    const char *app_wdir[MX_MAX_APPS];   /* --wdir: the ranks' directory */
 } mx_args_t;
 
 /* buffered output of one rank's stdout or stderr */

@@ -22,6 +22,7 @@ static const char usage[] =
     "  --tag-output           prefix each output line with [rank]\n"
     "  -x VAR[=value]         export VAR (with our value, or the given one)\n"
     "  --env VAR=value        set VAR in every rank\n"
+    "  --wdir DIR             the ranks' working directory (also after ':')\n"
     "  --universe-size N      MPI_UNIVERSE_SIZE, processes MPI_Comm_spawn may\n"
     "                         usefully add up to (default: $MPIEXEC_UNIVERSE_SIZE,\n"
     "                         else the larger of N and the online CPUs)\n"
@@ -140,6 +141,10 @@ static int split_apps(int argc, char **argv, int i, mx_args_t *args)
                 return bad_usage("bad process count '%s'", argv[i + 2]);
             i += 2;
         }
+        if (i + 2 < argc && !strcmp(argv[i + 1], "--wdir")) {
+            args->app_wdir[k] = argv[i + 2];
+            i += 2;
+        }
         if (i + 1 >= argc || !strcmp(argv[i + 1], ":"))
             return bad_usage("%s", "no command after ':'");
         args->app_np[k] = np;
@@ -195,6 +200,8 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
             v = opt_value(argc, argv, &i, is_opt(a, "-x") ? "-x" : "--env");
             if ((!strcmp(a, "--env") && strchr(v, '=') == NULL) || add_env(args, v) != 0)
                 return bad_usage("bad environment setting '%s'", v);
+        } else if (is_opt(a, "--wdir")) {
+            args->app_wdir[0] = opt_value(argc, argv, &i, "--wdir");
         } else if (is_opt(a, "--universe-size")) {
             v = opt_value(argc, argv, &i, "--universe-size");
             if (parse_count(v, &args->universe) != 0)

@@ -97,7 +97,7 @@ static char **nested_argv(const pmix_app_t apps[], size_t napps)
 {
     size_t n = 4;
     for (size_t i = 0; i < napps; i++) {
-        n += 4;
+        n += 6;
         for (char **e = apps[i].env; e && *e; e++)
             n += 2;
         for (char **v = apps[i].argv; v && *v; v++)
@@ -124,6 +124,10 @@ static char **nested_argv(const pmix_app_t apps[], size_t napps)
         snprintf(tbuf, sizeof(tbuf), "%d", apps[i].maxprocs);
         av[k++] = strdup("-n");
         av[k++] = strdup(tbuf);
+        if (apps[i].cwd != NULL && *apps[i].cwd != '\0') {
+            av[k++] = strdup("--wdir");
+            av[k++] = strdup(apps[i].cwd);
+        }
         av[k++] = strdup(apps[i].cmd);
         for (char **v = apps[i].argv; v && *v && v[1]; v++)
             av[k++] = strdup(v[1]);

@@ -9,21 +9,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The leaders swap their groups as identities (namespace, rank in its
- * job: world ranks differ between jobs, e.g. over a spawn's merge); everyone
- * learns the remote one.  *rranks is malloc'd. */
+/* The leaders swap their groups as process descriptions (world ranks differ
+ * between jobs, and a member of the other group may be a process this one
+ * never met, e.g. after a spawn from MPI_COMM_SELF); everyone learns the
+ * remote one.  *rranks is malloc'd. */
 static int swap_groups(ucmpi_comm_t *local, const ucmpi_cc_link_t *l,
                        const ucmpi_cc_t *cc, int *rsize, int **rranks)
 {
     int rc = MPI_SUCCESS, lsize = local->size;
-    size_t sz = sizeof(ucmpi_dpm_ident_t);
-    ucmpi_dpm_ident_t *mine = NULL, *theirs = NULL;
+    size_t sz = sizeof(ucmpi_dpm_proc_t);
+    ucmpi_dpm_proc_t *mine = NULL, *theirs = NULL;
     *rranks = NULL;
     if (local->rank == l->leader) {
         mine = malloc(sz * (size_t)lsize);
         for (int i = 0; mine != NULL && i < lsize && rc == MPI_SUCCESS; i++)
-            if (ucmpi_dpm_ident(ucmpi_group_world(local->group, i),
-                                &mine[i]) != 0)
+            if (ucmpi_dpm_describe(ucmpi_group_world(local->group, i),
+                                   &mine[i]) != 0)
                 rc = MPI_ERR_INTERN;
         if (mine == NULL)
             rc = MPI_ERR_NO_MEM;
@@ -41,8 +42,8 @@ static int swap_groups(ucmpi_comm_t *local, const ucmpi_cc_link_t *l,
         rc = ucmpi_cc_swap_bcast(cc, l, mine, sz * (size_t)lsize, theirs,
                                  sz * (size_t)*rsize);
     for (int i = 0; rc == MPI_SUCCESS && i < *rsize; i++)
-        if (((*rranks)[i] = ucmpi_dpm_resolve(&theirs[i])) < 0)
-            rc = MPI_ERR_INTERN;   /* a process of a job never connected */
+        if (((*rranks)[i] = ucmpi_dpm_proc_add(&theirs[i])) < 0)
+            rc = MPI_ERR_NO_MEM;   /* the process table is full */
     free(mine);
     free(theirs);
     if (rc != MPI_SUCCESS) {

@@ -40,6 +40,8 @@ typedef struct {
 int ucmpi_dpm_ident(int world, ucmpi_dpm_ident_t *id);
 int ucmpi_dpm_resolve(const ucmpi_dpm_ident_t *id);
 int ucmpi_dpm_ident_cmp(int a, int b);
+/* Description of world rank r as any process can add it (0 or -1). */
+int ucmpi_dpm_describe(int world, ucmpi_dpm_proc_t *p);
 
 /* Ports (dpm_port.c): a parsed port name. */
 typedef struct {

@@ -14,6 +14,7 @@
 typedef struct {
     char nspace[UCMPI_DPM_NSPACE_MAX];
     int rank;
+    uint64_t host;
 } known_t;
 
 static known_t *known;        /* [proc_cap - world_size] */
@@ -85,6 +86,7 @@ static int add_new(const ucmpi_dpm_proc_t *p)
     memcpy(known[nknown].nspace, p->nspace, sizeof(p->nspace));
     known[nknown].nspace[sizeof(p->nspace) - 1] = '\0';
     known[nknown].rank = p->rank;
+    known[nknown].host = p->host;
     nknown++;
     return r;
 }
@@ -162,4 +164,44 @@ int ucmpi_dpm_ident_cmp(int a, int b)
         return a < b ? -1 : a > b;
     int c = strncmp(x.nspace, y.nspace, sizeof(x.nspace));
     return c != 0 ? c : x.rank < y.rank ? -1 : x.rank > y.rank;
+}
+
+/* Host of world rank r as a hash: of its name for other jobs' processes,
+ * ours on this node, else a name made from the node (one job's view). */
+static uint64_t host_of(int r)
+{
+    char name[64];
+    if (r >= ucmpi_global.world_size)
+        return known[r - ucmpi_global.world_size].host;
+    if (ucmpi_global.node_of[r] == ucmpi_global.node_of[ucmpi_global.world_rank])
+        return ucmpi_dpm_host_hash(ucmpi_global.hostname);
+    snprintf(name, sizeof(name), "%s#node%d", ucmpi_global.nspace,
+             ucmpi_global.node_of[r]);
+    return ucmpi_dpm_host_hash(name);
+}
+
+int ucmpi_dpm_describe(int world, ucmpi_dpm_proc_t *p)
+{
+    ucmpi_dpm_ident_t id;
+    void *addr = NULL;
+    size_t len = 0;
+
+    memset(p, 0, sizeof(*p));
+    if (ucmpi_dpm_ident(world, &id) != 0 ||
+        ucmpi_ucx_peer_address(world, &addr, &len) != 0)
+        return -1;
+    if (len > sizeof(p->addr)) {
+        free(addr);
+        return -1;
+    }
+    memcpy(p->nspace, id.nspace, sizeof(p->nspace));
+    p->rank = id.rank;
+    p->pid = ucmpi_peer_pid(world);
+    ucmpi_lock();
+    p->host = host_of(world);
+    ucmpi_unlock();
+    memcpy(p->addr, addr, len);
+    p->addr_len = (uint32_t)len;
+    free(addr);
+    return 0;
 }

@@ -54,6 +54,11 @@ static pid_t pid_of(int r)
     return peer_pid[r];
 }
 
+int ucmpi_peer_pid(int r)
+{
+    return r >= 0 && r < ucmpi_global.proc_cap ? (int)pid_of(r) : 0;
+}
+
 /* Another job's process (lib/comm/dpm_procs.c) has pid `pid`. */
 void ucmpi_peer_set_pid(int r, int pid)
 {

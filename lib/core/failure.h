@@ -9,6 +9,8 @@ int ucmpi_peer_failed(int r);
 /* Another job's process at world rank r (>= world_size) has pid `pid`
  * (on this node: its death is then seen as the job's). */
 void ucmpi_peer_set_pid(int r, int pid);
+/* World rank r's pid when known (this node), else 0. */
+int ucmpi_peer_pid(int r);
 /* World rank r is known to be in MPI_Finalize (asked by stalled waiting loops:
  * the first call for r sends the question; slow paths only). */
 int ucmpi_peer_finalized(int r);

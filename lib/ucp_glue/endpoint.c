@@ -82,6 +82,13 @@ int ucmpi_ucx_addr_of(int r, void **addr, size_t *len)
     return 0;
 }
 
+int ucmpi_ucx_peer_address(int r, void **addr, size_t *len)
+{
+    if (r < 0 || r >= ucmpi_ucx_params.proc_cap)
+        return -1;
+    return ucmpi_ucx_addr_of(r, addr, len);
+}
+
 /* Under the big lock (connects of several threads). */
 int ucmpi_ucx_peer_add(int r, const void *addr, size_t len)
 {

@@ -63,6 +63,8 @@ int ucmpi_ucx_address(void **addr, size_t *len);
 /* Process of another job at world rank r (world_size <= r < proc_cap)
  * reached at addr; its endpoint is made on first use as for the job's. */
 int ucmpi_ucx_peer_add(int r, const void *addr, size_t len);
+/* World rank r's worker address (malloc'd copy): 0, or -1 if unknown. */
+int ucmpi_ucx_peer_address(int r, void **addr, size_t *len);
 
 
 /* A tagged op in flight, embedded by its owner; done runs once in progress or

@@ -112,9 +112,10 @@ static void child(int argc, char **argv, MPI_Comm parent)
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &attr, &flag);
     CHECK(flag && *attr == app, "MPI_APPNUM %d %d", flag, flag ? *attr : -1);
     if (strncmp(argv[4], "multi", 5) == 0) {
-        char cwd[4096];
-        CHECK(getcwd(cwd, sizeof(cwd)) && strcmp(cwd, "/tmp") == 0,
-              "working directory %s (wdir of the first command)", cwd);
+        char cwd[4096] = "";
+        const char *want = app ? "/" : "/tmp";   /* each command's wdir */
+        CHECK(getcwd(cwd, sizeof(cwd)) && strcmp(cwd, want) == 0,
+              "working directory %s, want %s", cwd, want);
     }
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &attr, &flag);
     CHECK(flag && *attr >= size, "MPI_UNIVERSE_SIZE %d %d", flag,
@@ -177,10 +178,12 @@ static void multi(void)
     snprintf(ps, sizeof(ps), "%d", wsize);
     MPI_Info_create(&infos[0]);
     MPI_Info_set(infos[0], "wdir", "/tmp");
-    infos[1] = MPI_INFO_NULL;
+    MPI_Info_create(&infos[1]);
+    MPI_Info_set(infos[1], "wdir", "/");
     MPI_Comm_spawn_multiple(2, cmds, argvs, np, infos, 0, MPI_COMM_WORLD, &ic,
                             errs);
     MPI_Info_free(&infos[0]);
+    MPI_Info_free(&infos[1]);
     MPI_Comm_remote_size(ic, &rsize);
     CHECK(rsize == 3, "remote size %d", rsize);
     if (wrank == 0)
