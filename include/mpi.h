@@ -49,6 +49,9 @@ typedef struct MPI_Status {
 
 #define MPI_STATUS_IGNORE   ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+#define MPI_ARGV_NULL       ((char **)0)
+#define MPI_ARGVS_NULL      ((char ***)0)
+#define MPI_ERRCODES_IGNORE ((int *)0)
 
 /* ------------------------------------------------------------------ */
 /* Constants                                                          */
@@ -1280,6 +1283,49 @@ int MPI_Comm_disconnect(MPI_Comm *comm);
 int PMPI_Comm_disconnect(MPI_Comm *comm);
 int MPI_Comm_get_parent(MPI_Comm *parent);
 int PMPI_Comm_get_parent(MPI_Comm *parent);
+int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
+                   MPI_Info info, int root, MPI_Comm comm,
+                   MPI_Comm *intercomm, int array_of_errcodes[]);
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
+                    MPI_Info info, int root, MPI_Comm comm,
+                    MPI_Comm *intercomm, int array_of_errcodes[]);
+int MPI_Comm_spawn_multiple(int count, char *array_of_commands[],
+                            char **array_of_argv[],
+                            const int array_of_maxprocs[],
+                            const MPI_Info array_of_info[], int root,
+                            MPI_Comm comm, MPI_Comm *intercomm,
+                            int array_of_errcodes[]);
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[],
+                             char **array_of_argv[],
+                             const int array_of_maxprocs[],
+                             const MPI_Info array_of_info[], int root,
+                             MPI_Comm comm, MPI_Comm *intercomm,
+                             int array_of_errcodes[]);
+int MPI_Publish_name(const char *service_name, MPI_Info info,
+                     const char *port_name);
+int PMPI_Publish_name(const char *service_name, MPI_Info info,
+                      const char *port_name);
+int MPI_Unpublish_name(const char *service_name, MPI_Info info,
+                       const char *port_name);
+int PMPI_Unpublish_name(const char *service_name, MPI_Info info,
+                        const char *port_name);
+int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+int PMPI_Lookup_name(const char *service_name, MPI_Info info,
+                     char *port_name);
+int MPI_Comm_join(int fd, MPI_Comm *intercomm);
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
+int MPI_Open_port(MPI_Info info, char *port_name);
+int PMPI_Open_port(MPI_Info info, char *port_name);
+int MPI_Close_port(const char *port_name);
+int PMPI_Close_port(const char *port_name);
+int MPI_Comm_accept(const char *port_name, MPI_Info info, int root,
+                    MPI_Comm comm, MPI_Comm *newcomm);
+int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root,
+                     MPI_Comm comm, MPI_Comm *newcomm);
+int MPI_Comm_connect(const char *port_name, MPI_Info info, int root,
+                     MPI_Comm comm, MPI_Comm *newcomm);
+int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root,
+                      MPI_Comm comm, MPI_Comm *newcomm);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 enum { MX_BIND_AUTO, MX_BIND_NONE, MX_BIND_CORE };
+#define MX_MAX_APPS 64
 
 /* exit codes of mpiexec itself (others come from the ranks) */
 enum { MX_EXIT_USAGE = 2, MX_EXIT_TIMEOUT = 124, MX_EXIT_NOEXEC = 127 };
@@ -23,9 +24,16 @@ typedef struct {
     int verbose;
     int keep_going;           /* --disable-auto-cleanup: a failed rank ends only itself */
     double timeout;           /* seconds; 0: none */
+    int universe;             /* MPI_UNIVERSE_SIZE; 0: max(np, CPUs) */
     char **env;               /* "VAR=val" to set in every rank */
     int nenv;
     char **argv;              /* the command to run, NULL-terminated */
+    /* MPMD (`-n 1 ./a : -n 2 ./b`): each app's ranks and command; app 0's
+     * command is argv; np is the sum */
+    int napps;
+    int app_np[MX_MAX_APPS];
+    char **app_argv[MX_MAX_APPS];
+    const char *app_wdir[MX_MAX_APPS];   /* --wdir: the ranks' directory */
 } mx_args_t;
 
 /* buffered output of one rank's stdout or stderr */
@@ -52,6 +60,7 @@ typedef struct {
     char nspace[256];
     char tmpdir[256];
     char *exe;                /* resolved path of args.argv[0] */
+    char *app_exe[MX_MAX_APPS];   /* of each app's command (app 0: exe) */
     char **base_env;          /* environment every rank starts from */
     void *topology;           /* hwloc, shared with the PMIx server; may be NULL */
     const ucmpi_rt_slot_t *calls;   /* what each rank blocks in; NULL: unknown */
@@ -74,6 +83,15 @@ typedef struct {
     double t_start, t_failed; /* for --verbose timings */
 } mx_job_t;
 
+/* The app (MPMD command) rank r runs. */
+static inline int mx_app_of(const mx_args_t *a, int r)
+{
+    int k = 0;
+    while (k + 1 < a->napps && r >= a->app_np[k])
+        r -= a->app_np[k++];
+    return k;
+}
+
 /* mpiexec_args.c: 0 to run the job; 1 to exit at once with *exit_code
  * (--help, --version, usage errors). */
 int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code);
@@ -85,6 +103,13 @@ int mx_pmix_register_job(mx_job_t *job);
 int mx_pmix_register_clients(mx_job_t *job);
 int mx_pmix_setup_rank(mx_job_t *job, int rank, char ***env);
 void mx_pmix_stop(mx_job_t *job);
+
+/* mpiexec_dyn.c: jobs spawned by the ranks (MPI_Comm_spawn) */
+void mx_dyn_init(const mx_job_t *job);
+int mx_dyn_reaped(pid_t pid, int wstatus);
+int mx_dyn_finish(const mx_job_t *job, int rc);
+/* mpiexec_names.c: names the ranks published and left (at the end) */
+void mx_names_cleanup(void);
 
 /* mpiexec_spawn.c */
 char **mx_base_env(const mx_args_t *args);

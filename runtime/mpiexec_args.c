@@ -11,8 +11,9 @@
 #include <string.h>
 
 static const char usage[] =
-    "Usage: mpiexec [options] [--] command [arguments]\n"
-    "Runs N copies of command on this node as one MPI job (PMIx server inside).\n"
+    "Usage: mpiexec [options] [--] command [arguments] [: -n N command ...]\n"
+    "Runs N copies of command on this node as one MPI job (PMIx server inside);\n"
+    "commands after ':' join the job (MPMD; MPI_APPNUM numbers them).\n"
     "\n"
     "  -n, -np N              number of processes (default 1); more than the\n"
     "                         cores is allowed (oversubscription)\n"
@@ -21,6 +22,10 @@ static const char usage[] =
     "  --tag-output           prefix each output line with [rank]\n"
     "  -x VAR[=value]         export VAR (with our value, or the given one)\n"
     "  --env VAR=value        set VAR in every rank\n"
+    "  --wdir DIR             the ranks' working directory (also after ':')\n"
+    "  --universe-size N      MPI_UNIVERSE_SIZE, processes MPI_Comm_spawn may\n"
+    "                         usefully add up to (default: $MPIEXEC_UNIVERSE_SIZE,\n"
+    "                         else the larger of N and the online CPUs)\n"
     "  --timeout SECONDS      end the job after SECONDS, exit 124, saying which\n"
     "                         MPI call each rank was blocked in\n"
     "                         (default: $MPIEXEC_TIMEOUT, none if unset)\n"
@@ -119,6 +124,40 @@ static int is_opt(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
+/* MPMD: "cmd args : -n N cmd args : ..." (each ":" becomes the end of
+ * the command before it); np becomes the sum of the apps' counts. */
+static int split_apps(int argc, char **argv, int i, mx_args_t *args)
+{
+    args->napps = 1;
+    args->app_np[0] = args->np;
+    args->app_argv[0] = &argv[i];
+    for (; i < argc; i++) {
+        if (strcmp(argv[i], ":") != 0)
+            continue;
+        int k = args->napps, np = 1;
+        argv[i] = NULL;
+        if (k == MX_MAX_APPS)
+            return bad_usage("more than %s commands", "64");
+        if (i + 2 < argc && (!strcmp(argv[i + 1], "-n") ||
+                             !strcmp(argv[i + 1], "-np"))) {
+            if (parse_count(argv[i + 2], &np) != 0)
+                return bad_usage("bad process count '%s'", argv[i + 2]);
+            i += 2;
+        }
+        if (i + 2 < argc && !strcmp(argv[i + 1], "--wdir")) {
+            args->app_wdir[k] = argv[i + 2];
+            i += 2;
+        }
+        if (i + 1 >= argc || !strcmp(argv[i + 1], ":"))
+            return bad_usage("%s", "no command after ':'");
+        args->app_np[k] = np;
+        args->app_argv[k] = &argv[i + 1];
+        args->np += np;
+        args->napps++;
+    }
+    return 0;
+}
+
 int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
 {
     const char *v;
@@ -130,6 +169,8 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
     *exit_code = MX_EXIT_USAGE;
     if ((v = getenv("MPIEXEC_TIMEOUT")) != NULL && parse_seconds(v, &args->timeout) != 0)
         return bad_usage("bad MPIEXEC_TIMEOUT '%s'", v);
+    if ((v = getenv("MPIEXEC_UNIVERSE_SIZE")) != NULL && parse_count(v, &args->universe) != 0)
+        return bad_usage("bad MPIEXEC_UNIVERSE_SIZE '%s'", v);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) {
@@ -162,6 +203,12 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
             v = opt_value(argc, argv, &i, is_opt(a, "-x") ? "-x" : "--env");
             if ((!strcmp(a, "--env") && strchr(v, '=') == NULL) || add_env(args, v) != 0)
                 return bad_usage("bad environment setting '%s'", v);
+        } else if (is_opt(a, "--wdir")) {
+            args->app_wdir[0] = opt_value(argc, argv, &i, "--wdir");
+        } else if (is_opt(a, "--universe-size")) {
+            v = opt_value(argc, argv, &i, "--universe-size");
+            if (parse_count(v, &args->universe) != 0)
+                return bad_usage("bad --universe-size '%s'", v);
         } else if (is_opt(a, "--timeout")) {
             v = opt_value(argc, argv, &i, "--timeout");
             if (parse_seconds(v, &args->timeout) != 0)
@@ -185,7 +232,7 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
     if (i >= argc)
         return bad_usage("%s", "no command to run");
     args->argv = &argv[i];
-    return 0;
+    return split_apps(argc, argv, i, args);
 }
 
 void mx_args_free(mx_args_t *args)

@@ -65,12 +65,16 @@ static int job_init(mx_job_t *job, int argc, char **argv, int *exit_code)
     job->np = job->args.np;
     job->stdin_fd = -1;
     job->abort_rank = -1;
-    job->exe = mx_find_exe(job->args.argv[0]);
-    if (job->exe == NULL) {
-        mx_log("cannot run '%s': not found or not executable", job->args.argv[0]);
-        *exit_code = MX_EXIT_NOEXEC;
-        return -1;
+    for (int a = 0; a < job->args.napps; a++) {
+        job->app_exe[a] = mx_find_exe(job->args.app_argv[a][0]);
+        if (job->app_exe[a] == NULL) {
+            mx_log("cannot run '%s': not found or not executable",
+                   job->args.app_argv[a][0]);
+            *exit_code = MX_EXIT_NOEXEC;
+            return -1;
+        }
     }
+    job->exe = job->app_exe[0];
     job->ranks = calloc(job->np, sizeof(mx_rank_t));
     job->base_env = mx_base_env(&job->args);
     if (job->ranks == NULL || job->base_env == NULL ||
@@ -114,6 +118,7 @@ int main(int argc, char **argv)
         if (env != NULL)
             job.base_env = env;
     }
+    mx_dyn_init(&job);
     if (mx_pmix_start(&job) != 0) {
         nftw(job.tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
         return 1;
@@ -126,6 +131,8 @@ int main(int argc, char **argv)
     if (job.args.verbose)
         mx_log("%d ranks started in %.3f s", job.np, mx_now() - job.t_start);
     rc = mx_wait_job(&job);
+    rc = mx_dyn_finish(&job, rc);
+    mx_names_cleanup();
     mx_shm_cleanup(&job);
     mx_pmix_stop(&job);
     mx_calls_destroy(&job);

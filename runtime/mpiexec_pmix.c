@@ -88,7 +88,24 @@ static pmix_status_t on_dmodex(const pmix_proc_t *proc, const pmix_info_t info[]
     return PMIX_ERR_NOT_FOUND;
 }
 
+pmix_status_t mx_dyn_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[],
+                           size_t ninfo, const pmix_app_t apps[], size_t napps,
+                           pmix_spawn_cbfunc_t cbfunc, void *cbdata);
+
+pmix_status_t mx_names_publish(const pmix_proc_t *proc, const pmix_info_t info[],
+                               size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t mx_names_lookup(const pmix_proc_t *proc, char **keys,
+                              const pmix_info_t info[], size_t ninfo,
+                              pmix_lookup_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t mx_names_unpublish(const pmix_proc_t *proc, char **keys,
+                                 const pmix_info_t info[], size_t ninfo,
+                                 pmix_op_cbfunc_t cbfunc, void *cbdata);
+
 static pmix_server_module_t module = {
+    .spawn = mx_dyn_spawn,
+    .publish = mx_names_publish,
+    .lookup = mx_names_lookup,
+    .unpublish = mx_names_unpublish,
     .client_connected = on_connected,
     .client_finalized = on_finalized,
     .abort = on_abort,
@@ -139,7 +156,7 @@ static void load_proc_data(pmix_info_t *out, int rank, const char *host)
     pmix_info_t *pi;
     pmix_rank_t r = rank;
     uint16_t lr = rank;
-    uint32_t zero = 0;
+    uint32_t zero = 0, app = (uint32_t)mx_app_of(&the_job->args, rank);
 
     PMIX_DATA_ARRAY_CREATE(arr, 6, PMIX_INFO);
     pi = arr->array;
@@ -148,7 +165,7 @@ static void load_proc_data(pmix_info_t *out, int rank, const char *host)
     PMIX_INFO_LOAD(&pi[2], PMIX_NODE_RANK, &lr, PMIX_UINT16);
     PMIX_INFO_LOAD(&pi[3], PMIX_NODEID, &zero, PMIX_UINT32);
     PMIX_INFO_LOAD(&pi[4], PMIX_HOSTNAME, host, PMIX_STRING);
-    PMIX_INFO_LOAD(&pi[5], PMIX_APPNUM, &zero, PMIX_UINT32);
+    PMIX_INFO_LOAD(&pi[5], PMIX_APPNUM, &app, PMIX_UINT32);
     PMIX_INFO_LOAD(out, PMIX_PROC_DATA, arr, PMIX_DATA_ARRAY);
     PMIX_DATA_ARRAY_FREE(arr);
 }
@@ -168,7 +185,10 @@ static char *rank_list(int np)
 int mx_pmix_register_job(mx_job_t *job)
 {
     enum { NJOB = 12 };
-    uint32_t np = job->np, one = 1;
+    uint32_t np = job->np, one = 1, napps = (uint32_t)job->args.napps;
+    int cpus = mx_cpus_allowed();
+    uint32_t univ = job->args.universe > 0 ? (uint32_t)job->args.universe
+                    : np > (uint32_t)cpus ? np : (uint32_t)cpus;
     pmix_rank_t leader = 0;
     char host[256], *peers = rank_list(job->np), *nodemap = NULL, *procmap = NULL;
     size_t ninfo = NJOB + job->np;
@@ -186,14 +206,14 @@ int mx_pmix_register_job(mx_job_t *job)
     PMIX_INFO_CREATE(info, ninfo);
     PMIX_INFO_LOAD(&info[0], PMIX_JOBID, job->nspace, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_JOB_SIZE, &np, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[2], PMIX_UNIV_SIZE, &np, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[2], PMIX_UNIV_SIZE, &univ, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[3], PMIX_MAX_PROCS, &np, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[4], PMIX_LOCAL_SIZE, &np, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[5], PMIX_NODE_SIZE, &np, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[6], PMIX_LOCAL_PEERS, peers, PMIX_STRING);
     PMIX_INFO_LOAD(&info[7], PMIX_LOCALLDR, &leader, PMIX_PROC_RANK);
     PMIX_INFO_LOAD(&info[8], PMIX_NUM_NODES, &one, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[9], PMIX_JOB_NUM_APPS, &one, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[9], PMIX_JOB_NUM_APPS, &napps, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[10], PMIX_NODE_MAP, nodemap, PMIX_REGEX);
     PMIX_INFO_LOAD(&info[11], PMIX_PROC_MAP, procmap, PMIX_REGEX);
     for (int r = 0; r < job->np; r++)

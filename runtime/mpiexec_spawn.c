@@ -186,7 +186,11 @@ static void child_exec(mx_job_t *job, int rank, int in_fd, int out_fd, int err_f
     sigprocmask(SIG_SETMASK, &none, NULL);
     if (masks != NULL)
         mx_bind_apply(masks, mask_size, rank);
-    execve(job->exe, job->args.argv, env);
+    int app = mx_app_of(&job->args, rank);
+    const char *wdir = job->args.app_wdir[app];
+    if (wdir != NULL && *wdir != '\0' && chdir(wdir) != 0)
+        _exit(MX_EXIT_NOEXEC);
+    execve(job->app_exe[app], job->args.app_argv[app], env);
     _exit(MX_EXIT_NOEXEC);
 }
 

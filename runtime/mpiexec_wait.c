@@ -264,7 +264,7 @@ static void reap(mx_job_t *job)
     pid_t pid;
 
     while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
-        for (int r = 0; r < job->np; r++)
+        for (int r = 0; r < job->np && !mx_dyn_reaped(pid, st); r++)
             if (job->ranks[r].pid == pid && job->ranks[r].alive) {
                 rank_exited(job, r, st);
                 break;

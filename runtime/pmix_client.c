@@ -330,6 +330,11 @@ int ucmpi_rt_init(ucmpi_rt_info_t *info)
     } else {
         rc = init_singleton(info);
     }
+    if (rc == 0 && info->singleton)
+        snprintf(info->nspace, sizeof(info->nspace), "singleton.%s.%d",
+                 info->hostname, (int)getpid());
+    else if (rc == 0)
+        snprintf(info->nspace, sizeof(info->nspace), "%s", rt.me.nspace);
     if (rc == 0)
         set_oversubscribed(info);
     return rc;

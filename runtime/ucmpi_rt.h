@@ -18,6 +18,8 @@ typedef struct {
     int universe_size;
     int singleton;            /* 1: no launcher, a one-process job */
     char hostname[256];
+    char nspace[256];         /* the job's name, unique on the machine (PMIx
+                                 namespace; singleton: from host and pid) */
     int oversubscribed;       /* more ranks on this node than online CPUs:
                                  waiting loops should yield or block */
 } ucmpi_rt_info_t;
@@ -43,6 +45,28 @@ int ucmpi_rt_get(int rank, const char *key, void **data, size_t *len);
  * the runtime's own thread for each rank of this job that terminated, so it
  * may only record.  fn NULL: stop.  Nothing happens for a singleton. */
 int ucmpi_rt_on_proc_failed(void (*fn)(int rank));
+/* One command of a spawn: argv[0] is the command; env: extra "VAR=value"
+ * for the new processes; wdir, path (where to look for cmd), host: NULL
+ * for the launcher's choice. */
+typedef struct {
+    const char *cmd;
+    char *const *argv;
+    int maxprocs;
+    char *const *env;
+    const char *wdir, *path, *host;
+} ucmpi_rt_app_t;
+/* Starts a new job of napps commands through the launcher; its namespace
+ * into nspace.  -1 with the reason in why (nothing printed). */
+int ucmpi_rt_spawn(const ucmpi_rt_app_t *apps, int napps, char *nspace,
+                   size_t len, char *why, size_t wlen);
+
+/* Names through the launcher (rt_names.c); -1 with the reason in why.
+ * publish: *dup is 1 when the name is taken. */
+int ucmpi_rt_publish(const char *key, const char *value, int *dup, char *why,
+                     size_t wlen);
+int ucmpi_rt_lookup(const char *key, char *value, size_t len, char *why,
+                    size_t wlen);
+int ucmpi_rt_unpublish(const char *key, char *why, size_t wlen);
 
 /* Ends the whole job with `code`; `msg` is printed by the launcher. */
 void ucmpi_rt_abort(int code, const char *msg) __attribute__((noreturn));

@@ -4,6 +4,7 @@
 #include "core/attr.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
+#include "comm/dpm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -340,12 +341,25 @@ static int create_inter(ucmpi_comm_t *c, ucmpi_group_t *group,
     ucmpi_cc_link_t l = {c, UCMPI_CTX_COLL, tag, 0, 0};
     rc = ucmpi_cc_swap_bcast(&cc, &l, &group->size, sizeof(int), &rsize,
                              sizeof(int));
+    /* as identities: world ranks differ between jobs (dpm.h) */
+    ucmpi_dpm_ident_t *li = NULL, *ri = NULL;
+    size_t isz = sizeof(ucmpi_dpm_ident_t);
     if (rc == MPI_SUCCESS &&
-        (rt = malloc((rsize ? rsize : 1) * sizeof(int))) == NULL)
+        ((rt = malloc((rsize ? rsize : 1) * sizeof(int))) == NULL ||
+         (li = malloc(isz * (size_t)(group->size ? group->size : 1))) == NULL ||
+         (ri = malloc(isz * (size_t)(rsize ? rsize : 1))) == NULL))
         rc = MPI_ERR_NO_MEM;
+    for (int i = 0; rc == MPI_SUCCESS && i < group->size; i++)
+        if (ucmpi_dpm_ident(lt[i], &li[i]) != 0)
+            rc = MPI_ERR_INTERN;
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_cc_swap_bcast(&cc, &l, lt, group->size * sizeof(int), rt,
-                                 rsize * sizeof(int));
+        rc = ucmpi_cc_swap_bcast(&cc, &l, li, group->size * isz, ri,
+                                 rsize * isz);
+    for (int i = 0; rc == MPI_SUCCESS && i < rsize; i++)
+        if ((rt[i] = ucmpi_dpm_resolve(&ri[i])) < 0)
+            rc = MPI_ERR_INTERN;
+    free(li);
+    free(ri);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_ctx_agree_inter(c, 2, ids, &dummy, &dummy, 0);
     free(lt);

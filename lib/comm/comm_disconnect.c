@@ -33,17 +33,3 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     return PMPI_Comm_free(comm);
 }
 
-/* No MPI_Comm_spawn, so no process has a parent: MPI_COMM_NULL. */
-#pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
-int PMPI_Comm_get_parent(MPI_Comm *parent)
-{
-    const char *fn = "MPI_Comm_get_parent";
-    int rc = ucmpi_check_initialized(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (parent == NULL)
-        return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
-                           "parent is NULL");
-    *parent = MPI_COMM_NULL;
-    return MPI_SUCCESS;
-}

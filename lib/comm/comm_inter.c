@@ -4,32 +4,48 @@
 #include "p2p/pt2pt.h"
 #include "core/call.h"
 #include "comm/comm_internal.h"
+#include "comm/dpm.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The leaders swap their groups (world ranks); everyone learns the
+/* The leaders swap their groups as process descriptions (world ranks differ
+ * between jobs, and a member of the other group may be a process this one
+ * never met, e.g. after a spawn from MPI_COMM_SELF); everyone learns the
  * remote one.  *rranks is malloc'd. */
 static int swap_groups(ucmpi_comm_t *local, const ucmpi_cc_link_t *l,
                        const ucmpi_cc_t *cc, int *rsize, int **rranks)
 {
     int rc = MPI_SUCCESS, lsize = local->size;
-    int *lranks = NULL;
+    size_t sz = sizeof(ucmpi_dpm_proc_t);
+    ucmpi_dpm_proc_t *mine = NULL, *theirs = NULL;
     *rranks = NULL;
-    if (local->rank == l->leader &&
-        (lranks = ucmpi_group_to_table(local->group)) == NULL)
-        rc = MPI_ERR_NO_MEM;
+    if (local->rank == l->leader) {
+        mine = malloc(sz * (size_t)lsize);
+        for (int i = 0; mine != NULL && i < lsize && rc == MPI_SUCCESS; i++)
+            if (ucmpi_dpm_describe(ucmpi_group_world(local->group, i),
+                                   &mine[i]) != 0)
+                rc = MPI_ERR_INTERN;
+        if (mine == NULL)
+            rc = MPI_ERR_NO_MEM;
+    }
     if (rc == MPI_SUCCESS)
         rc = ucmpi_cc_swap_bcast(cc, l, &lsize, sizeof(int), rsize,
                                  sizeof(int));
     if (rc == MPI_SUCCESS && *rsize <= 0)
         rc = MPI_ERR_INTERN;
-    if (rc == MPI_SUCCESS && (*rranks = malloc(*rsize * sizeof(int))) == NULL)
+    if (rc == MPI_SUCCESS &&
+        ((*rranks = malloc(*rsize * sizeof(int))) == NULL ||
+         (theirs = malloc(sz * (size_t)*rsize)) == NULL))
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS)
-        rc = ucmpi_cc_swap_bcast(cc, l, lranks, lsize * sizeof(int), *rranks,
-                                 *rsize * sizeof(int));
-    free(lranks);
+        rc = ucmpi_cc_swap_bcast(cc, l, mine, sz * (size_t)lsize, theirs,
+                                 sz * (size_t)*rsize);
+    for (int i = 0; rc == MPI_SUCCESS && i < *rsize; i++)
+        if (((*rranks)[i] = ucmpi_dpm_proc_add(&theirs[i])) < 0)
+            rc = MPI_ERR_NO_MEM;   /* the process table is full */
+    free(mine);
+    free(theirs);
     if (rc != MPI_SUCCESS) {
         free(*rranks);
         *rranks = NULL;
@@ -58,8 +74,9 @@ static int check_create_args(MPI_Comm local, int local_leader, MPI_Comm peer,
     rc = ucmpi_check_comm(peer, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* an intercomm peer_comm (e.g. a spawn's) names the remote group */
     if (remote_leader < 0 || remote_leader >= peer->remote_size ||
-        remote_leader == peer->rank)
+        (!peer->is_inter && remote_leader == peer->rank))
         return ucmpi_err_comm(local, MPI_ERR_RANK, fn,
                               "remote_leader %d is not another rank of "
                               "peer_comm (size %d)", remote_leader,
@@ -148,9 +165,11 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newcomm)
                               "failed");
     /* low group first; equal flags: the group of the lower leader */
     ucmpi_group_t *lg = intercomm->group, *rg = intercomm->remote_group;
+    /* the leaders' order by identity: world ranks differ between jobs */
     int local_first = x != rx ? x < rx
-                              : ucmpi_group_world(lg, 0) <
-                                    ucmpi_group_world(rg, 0);
+                              : ucmpi_dpm_ident_cmp(ucmpi_group_world(lg, 0),
+                                                    ucmpi_group_world(rg, 0))
+                                    < 0;
     ucmpi_group_t *a = local_first ? lg : rg, *b = local_first ? rg : lg;
     int *t = malloc(((size_t)a->size + b->size) * sizeof(int));
     if (t == NULL) {

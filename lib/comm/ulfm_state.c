@@ -68,7 +68,7 @@ static void on_destroy(void *arg)
 
 static ucmpi_ulfm_t *state_new(ucmpi_comm_t *c)
 {
-    int n = ucmpi_global.world_size;
+    int n = ucmpi_global.proc_cap;   /* other jobs' processes included */
     ucmpi_ulfm_t *s = calloc(1, sizeof(*s));
 
     if (s == NULL)

@@ -52,12 +52,16 @@ typedef struct {
     int active;               /* instance up: world model or a session */
     int thread_level;         /* provided level */
     int world_rank, world_size;
+    int proc_cap;             /* world ranks past world_size: processes of
+                               * other jobs (lib/comm/dpm_procs.c) */
     int local_rank, local_size;   /* on this node */
     int *local_peers;         /* world ranks on this node, ascending */
-    int *node_of;             /* node index of every world rank */
+    int *node_of;             /* node index of every world rank [proc_cap] */
     int num_nodes;
     int singleton;            /* started without a launcher */
     int appnum, universe_size;
+    const char *nspace;       /* the job's runtime name (dynamic processes) */
+    const char *hostname;
 } ucmpi_global_t;
 
 extern ucmpi_global_t ucmpi_global __attribute__((visibility("hidden"))); /* no GOT */

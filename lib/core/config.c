@@ -33,6 +33,15 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
     {"P2P_HUGEPAGE_REUSE", UCMPI_CFG_LONG, "8",
      "The message in a 2 MiB chunk on which P2P_HUGEPAGE_MIN collapses it "
      "(a first collapse costs ~0.5 ms per chunk, repaid after a few uses)"},
+    {"DPM_PEERS", UCMPI_CFG_LONG, "1024",
+     "Processes of other jobs (connected, accepted or spawned) a process "
+     "can reach at once; their table is sized at MPI_Init"},
+    {"DPM_ACCEPT_TIMEOUT", UCMPI_CFG_LONG | UCMPI_CFG_RUNTIME, "0",
+     "Seconds MPI_Comm_accept waits for a connect before failing with "
+     "MPI_ERR_PORT (0: wait for ever, as the standard allows)"},
+    {"DPM_CONNECT_TIMEOUT", UCMPI_CFG_LONG | UCMPI_CFG_RUNTIME, "60",
+     "Seconds MPI_Comm_connect waits for the port's MPI_Comm_accept before "
+     "failing with MPI_ERR_PORT (0: wait for ever)"},
     {"BOUNCE_LIMIT", UCMPI_CFG_LONG, "65536",
      "Non-contiguous messages up to this size are packed into a bounce "
      "buffer; larger ones stream through UCX generic datatypes"},

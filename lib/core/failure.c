@@ -37,7 +37,7 @@ static void failed_by_rt(int rank)
 int ucmpi_failure_init(void)
 {
     int32_t pid = (int32_t)getpid();
-    size_t n = (size_t)ucmpi_global.world_size;
+    size_t n = (size_t)ucmpi_global.proc_cap;
     /* allocated here, not on first use: waits of several threads look up
      * peers concurrently (MPI_THREAD_MULTIPLE) and would race on it */
     peer_pid = calloc(n, sizeof(pid_t));
@@ -73,7 +73,7 @@ void ucmpi_failure_declare(int r)
     uint8_t *d = __atomic_load_n(&declared, __ATOMIC_ACQUIRE);
     int i;
 
-    if (d == NULL || r < 0 || r >= ucmpi_global.world_size ||
+    if (d == NULL || r < 0 || r >= ucmpi_global.proc_cap ||
         r == ucmpi_global.world_rank ||
         __atomic_exchange_n(&d[r], 1, __ATOMIC_ACQ_REL) != 0)
         return;
@@ -110,7 +110,7 @@ static pid_t pid_of(int r)
 {
     if (peer_pid == NULL)      /* after finalize */
         return 0;
-    if (peer_pid[r] == 0) {
+    if (peer_pid[r] == 0 && r < ucmpi_global.world_size) {
         void *v = NULL;
         size_t len = 0;
         if (ucmpi_rt_get(r, PID_KEY, &v, &len) == 0 && len == sizeof(int32_t))
@@ -118,6 +118,19 @@ static pid_t pid_of(int r)
         free(v);
     }
     return peer_pid[r];
+}
+
+int ucmpi_peer_pid(int r)
+{
+    return r >= 0 && r < ucmpi_global.proc_cap ? (int)pid_of(r) : 0;
+}
+
+/* Another job's process (lib/comm/dpm_procs.c) has pid `pid`. */
+void ucmpi_peer_set_pid(int r, int pid)
+{
+    if (peer_pid != NULL && r >= ucmpi_global.world_size &&
+        r < ucmpi_global.proc_cap)
+        peer_pid[r] = (pid_t)pid;
 }
 
 /* World rank r is known to be gone. */

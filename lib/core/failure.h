@@ -20,6 +20,11 @@ int ucmpi_failure_nth(int i);
 struct ucmpi_comm_s;
 int ucmpi_failure_comm_check(struct ucmpi_comm_s *comm, int any_source);
 void ucmpi_failure_set_comm_check(int (*fn)(struct ucmpi_comm_s *, int));
+/* Another job's process at world rank r (>= world_size) has pid `pid`
+ * (on this node: its death is then seen as the job's). */
+void ucmpi_peer_set_pid(int r, int pid);
+/* World rank r's pid when known (this node), else 0. */
+int ucmpi_peer_pid(int r);
 /* World rank r is known to be in MPI_Finalize (asked by stalled waiting loops:
  * the first call for r sends the question; slow paths only). */
 int ucmpi_peer_finalized(int r);

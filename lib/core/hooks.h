@@ -24,6 +24,8 @@ typedef enum {
      * ucmpi_failure_declare); runs on the thread that learnt it, which may
      * be the runtime's own: record only (e.g. an MPI_T event) */
     UCMPI_HOOK_PEER_FAILED,
+    /* MPI_Init's end, the world model up (a spawned job meets its parent) */
+    UCMPI_HOOK_WORLD_UP,
     UCMPI_HOOK_KINDS
 } ucmpi_hook_kind_t;
 

@@ -55,8 +55,28 @@ static void init_lock(void)
     pthread_mutexattr_destroy(&a);
 }
 
+/* node_of grows to proc_cap: other jobs' processes get theirs when they
+ * are added (-1 until then: not on this node). */
+static int extend_node_map(void)
+{
+    long extra = ucmpi_config_long("DPM_PEERS");
+    int cap = rt.size + (int)(extra < 0 ? 0 : extra > (1 << 20) ? 1 << 20
+                                                                 : extra);
+    int *n = realloc(rt.node_of, (size_t)cap * sizeof(int));
+
+    if (n == NULL)
+        return -1;
+    for (int r = rt.size; r < cap; r++)
+        n[r] = -1;
+    rt.node_of = n;
+    ucmpi_global.proc_cap = cap;
+    return 0;
+}
+
 static void copy_runtime_info(void)
 {
+    if (extend_node_map() != 0)
+        ucmpi_rt_abort(1, "ucmpi: out of memory at start-up");
     ucmpi_global.world_rank = rt.rank;
     ucmpi_global.world_size = rt.size;
     ucmpi_global.local_rank = rt.local_rank;
@@ -67,6 +87,8 @@ static void copy_runtime_info(void)
     ucmpi_global.singleton = rt.singleton;
     ucmpi_global.appnum = rt.appnum;
     ucmpi_global.universe_size = rt.universe_size;
+    ucmpi_global.nspace = rt.nspace;
+    ucmpi_global.hostname = rt.hostname;
 }
 
 #define UCX_ADDR_KEY "ucmpi.ucx.addr"
@@ -94,6 +116,7 @@ static int start_ucx(void)
         .thread_mode = modes[ucmpi_global.thread_level],
         .world_size = ucmpi_global.world_size,
         .world_rank = ucmpi_global.world_rank,
+        .proc_cap = ucmpi_global.proc_cap,
         .node_of = ucmpi_global.node_of,
         .wakeup = strcmp(ucmpi_config_str("WAIT_MODE"), "block") == 0,
         .hugepage_min = ucmpi_config_long("P2P_HUGEPAGE_MIN"),
@@ -156,6 +179,7 @@ static int do_init(const char *name, int required, int *provided)
     if (!ucmpi_global.active)     /* else a session brought it up */
         ucmpi_instance_up(required);
     ucmpi_global.initialized = 1;
+    ucmpi_hooks_run(UCMPI_HOOK_WORLD_UP, NULL);
     if (provided != NULL)
         *provided = ucmpi_global.thread_level;
     return MPI_SUCCESS;

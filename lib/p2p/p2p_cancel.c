@@ -52,7 +52,7 @@ static void cancel_replied(void *arg, const void *data, size_t n);
 
 int ucmpi_p2p_cancel_init(void)
 {
-    ucmpi_p2p_peer_seq = calloc((size_t)ucmpi_global.world_size,
+    ucmpi_p2p_peer_seq = calloc((size_t)ucmpi_global.proc_cap,
                                 sizeof(*ucmpi_p2p_peer_seq));
     if (ucmpi_p2p_peer_seq == NULL ||
         ucmpi_ucx_am_handler(UCMPI_AM_P2P_CANCEL, cancel_arrived, NULL) != 0 ||

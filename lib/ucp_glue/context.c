@@ -130,12 +130,15 @@ static int publish_address(void)
 int ucmpi_ucx_init(const ucmpi_ucx_params_t *params)
 {
     ucmpi_ucx_params = *params;
+    if (ucmpi_ucx_params.proc_cap < params->world_size)
+        ucmpi_ucx_params.proc_cap = params->world_size;
     if (check_runtime_version() != 0 ||
         create_context(params->thread_mode) != 0)
         return -1;
     if (create_worker(params->thread_mode) != 0)
         goto err_context;
-    ucmpi_ucx.eps = calloc((size_t)params->world_size, sizeof(ucp_ep_h));
+    ucmpi_ucx.eps = calloc((size_t)ucmpi_ucx_params.proc_cap,
+                           sizeof(ucp_ep_h));
     if (ucmpi_ucx.eps == NULL)
         goto err_worker;
     if (publish_address() != 0)
@@ -148,6 +151,21 @@ err_worker:
 err_context:
     ucp_cleanup(ucmpi_ucx.context);
     return -1;
+}
+
+int ucmpi_ucx_address(void **addr, size_t *len)
+{
+    ucp_address_t *a;
+    size_t n;
+
+    if (ucp_worker_get_address(ucmpi_ucx.worker, &a, &n) != UCS_OK)
+        return -1;
+    *addr = malloc(n);
+    if (*addr != NULL)
+        memcpy(*addr, a, n);
+    *len = n;
+    ucp_worker_release_address(ucmpi_ucx.worker, a);
+    return *addr != NULL ? 0 : -1;
 }
 
 int ucmpi_ucx_progress(void)
@@ -173,6 +191,13 @@ void ucmpi_ucx_finalize(void)
 {
     free(ucmpi_ucx.eps);
     ucmpi_ucx.eps = NULL;
+    for (int r = 0; ucmpi_ucx.addrs != NULL && r < ucmpi_ucx_params.proc_cap;
+         r++)
+        free(ucmpi_ucx.addrs[r]);
+    free(ucmpi_ucx.addrs);
+    free(ucmpi_ucx.addr_lens);
+    ucmpi_ucx.addrs = NULL;
+    ucmpi_ucx.addr_lens = NULL;
     ucp_worker_destroy(ucmpi_ucx.worker);
     ucp_cleanup(ucmpi_ucx.context);
 }

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void ep_error_cb(void *arg, ucp_ep_h ep, ucs_status_t status)
 {
@@ -40,12 +41,11 @@ static ucp_ep_h ep_create(int r)
     if (ucmpi_ucx.eps[r] != NULL)
         return ucmpi_ucx.eps[r];
     if (ucmpi_ucx.peer_failed == NULL)
-        ucmpi_ucx.peer_failed = calloc((size_t)ucmpi_ucx_params.world_size,
+        ucmpi_ucx.peer_failed = calloc((size_t)ucmpi_ucx_params.proc_cap,
                                        sizeof(int));
     /* a dead peer's shared memory is gone: connecting would only make UCX
      * print errors; the caller reports MPI_ERR_PROC_FAILED */
-    if (ucmpi_ucx_peer_down(r) ||
-        ucmpi_ucx_params.lookup(r, &addr, &len) != 0)
+    if (ucmpi_ucx_peer_down(r) || ucmpi_ucx_addr_of(r, &addr, &len) != 0)
         return NULL;
     ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
                     UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
@@ -65,6 +65,55 @@ static ucp_ep_h ep_create(int r)
     }
     __atomic_store_n(&ucmpi_ucx.eps[r], h, __ATOMIC_RELEASE);
     return h;
+}
+
+int ucmpi_ucx_addr_of(int r, void **addr, size_t *len)
+{
+    if (r < ucmpi_ucx_params.world_size)
+        return ucmpi_ucx_params.lookup(r, addr, len);
+    if (r >= ucmpi_ucx_params.proc_cap || ucmpi_ucx.addrs == NULL ||
+        ucmpi_ucx.addrs[r] == NULL)
+        return -1;
+    *addr = malloc(ucmpi_ucx.addr_lens[r]);
+    if (*addr == NULL)
+        return -1;
+    memcpy(*addr, ucmpi_ucx.addrs[r], ucmpi_ucx.addr_lens[r]);
+    *len = ucmpi_ucx.addr_lens[r];
+    return 0;
+}
+
+int ucmpi_ucx_peer_address(int r, void **addr, size_t *len)
+{
+    if (r < 0 || r >= ucmpi_ucx_params.proc_cap)
+        return -1;
+    return ucmpi_ucx_addr_of(r, addr, len);
+}
+
+/* Under the big lock (connects of several threads). */
+int ucmpi_ucx_peer_add(int r, const void *addr, size_t len)
+{
+    int n = ucmpi_ucx_params.proc_cap, rc = -1;
+    void *copy = malloc(len);
+
+    if (copy == NULL || r < ucmpi_ucx_params.world_size || r >= n)
+        goto out;
+    memcpy(copy, addr, len);
+    ucmpi_ucx_params.lock();
+    if (ucmpi_ucx.addrs == NULL) {
+        ucmpi_ucx.addrs = calloc((size_t)n, sizeof(void *));
+        ucmpi_ucx.addr_lens = calloc((size_t)n, sizeof(size_t));
+    }
+    if (ucmpi_ucx.addrs != NULL && ucmpi_ucx.addr_lens != NULL &&
+        ucmpi_ucx.addrs[r] == NULL) {
+        ucmpi_ucx.addrs[r] = copy;
+        ucmpi_ucx.addr_lens[r] = len;
+        copy = NULL;
+        rc = 0;
+    }
+    ucmpi_ucx_params.unlock();
+out:
+    free(copy);
+    return rc;
 }
 
 /* Under the big lock: two threads' first sends to one peer must not make
@@ -93,7 +142,7 @@ void ucmpi_ucx_peer_gone(int r)
         ucmpi_ucx.peer_failed[r] = 1;
         ucp_ep_h ep = ucmpi_ucx.eps[r];
         if (gone_closes == NULL)
-            gone_closes = calloc((size_t)ucmpi_ucx_params.world_size,
+            gone_closes = calloc((size_t)ucmpi_ucx_params.proc_cap,
                                  sizeof(void *));
         if (ep != NULL && gone_closes != NULL) {
             __atomic_store_n(&ucmpi_ucx.eps[r], NULL, __ATOMIC_RELEASE);
@@ -121,7 +170,7 @@ static void wait_and_free(void **reqs, int n)
  * then forcing, keeps departed peers from hanging it. */
 void ucmpi_ucx_close_eps(void)
 {
-    int n = ucmpi_ucx_params.world_size;
+    int n = ucmpi_ucx_params.proc_cap;
     void **reqs = calloc((size_t)n, sizeof(void *));
     ucp_request_param_t p = {0};
 

@@ -9,11 +9,11 @@
 typedef struct {
     ucp_context_h context;
     ucp_worker_h worker;
-    ucp_ep_h *eps;            /* [world_size], created on first use */
-    void **addrs;             /* peers' worker addresses (from the modex) */
+    ucp_ep_h *eps;            /* [proc_cap], created on first use */
+    void **addrs;             /* [proc_cap]: addresses of other jobs' peers */
     size_t *addr_lens;
     int multi_thread;
-    int *peer_failed;         /* [world_size]: UCX reported the peer dead */
+    int *peer_failed;         /* [proc_cap]: UCX reported the peer dead */
     size_t req_size;          /* bytes UCX needs in front of a request the
                                  caller provides (UCP_OP_ATTR_FIELD_REQUEST) */
     int own_ok;               /* req_size fits UCMPI_UCX_REQ_ROOM, and the
@@ -60,6 +60,9 @@ static inline int ucmpi_ucx_err(int e)
     return ucmpi_ucx_params.errors[e];
 }
 int ucmpi_ucx_code(ucs_status_t st);
+
+/* Malloc'd copy of world rank r's worker address (modex or peer_add). */
+int ucmpi_ucx_addr_of(int r, void **addr, size_t *len);
 
 /* Endpoint for one-sided traffic to world rank r (rma_ep.c), or NULL. */
 ucp_ep_h ucmpi_rma_ep(int r);

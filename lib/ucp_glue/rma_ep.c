@@ -19,9 +19,9 @@ ucp_ep_h ucmpi_rma_ep(int r)
 
     ucmpi_ucx_params.lock();
     if (rma_eps == NULL)
-        rma_eps = calloc((size_t)ucmpi_ucx_params.world_size, sizeof(*rma_eps));
+        rma_eps = calloc((size_t)ucmpi_ucx_params.proc_cap, sizeof(*rma_eps));
     if (rma_eps != NULL && rma_eps[r] == NULL &&
-        ucmpi_ucx_params.lookup(r, &addr, &len) == 0) {
+        ucmpi_ucx_addr_of(r, &addr, &len) == 0) {
         ucp_ep_params_t ep = {
             .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
                           UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
@@ -51,7 +51,7 @@ void ucmpi_rma_eps_release(void)
     if (--users > 0 || rma_eps == NULL)
         return;
     ucp_request_param_t p = {0};
-    for (int r = 0; r < ucmpi_ucx_params.world_size; r++) {
+    for (int r = 0; r < ucmpi_ucx_params.proc_cap; r++) {
         if (rma_eps[r] == NULL)
             continue;
         void *q = ucp_ep_close_nbx(rma_eps[r], &p);

@@ -24,6 +24,9 @@ enum { UCMPI_UCX_THREAD_SINGLE, UCMPI_UCX_THREAD_SERIALIZED,
 typedef struct {
     int thread_mode;              /* UCMPI_UCX_THREAD_* */
     int world_size, world_rank;
+    /* world ranks [world_size, proc_cap) are processes of other jobs,
+     * added with ucmpi_ucx_peer_add (dynamic processes) */
+    int proc_cap;
     const int *node_of;           /* world rank -> node; NULL: one node */
     int wakeup;                   /* an event fd to block on */
     long hugepage_min, hugepage_reuse;   /* see hugepage.c; min <= 0: off */
@@ -55,6 +58,13 @@ UCMPI_UCX_EXPORT void ucmpi_ucx_print_transports(int verbose);
 int ucmpi_ucx_peer_failed(int r);
 /* World rank r is dead: operations UCX holds for it end with an error. */
 void ucmpi_ucx_peer_gone(int r);
+/* This worker's address (malloc'd copy), for peers of other jobs. */
+int ucmpi_ucx_address(void **addr, size_t *len);
+/* Process of another job at world rank r (world_size <= r < proc_cap)
+ * reached at addr; its endpoint is made on first use as for the job's. */
+int ucmpi_ucx_peer_add(int r, const void *addr, size_t len);
+/* World rank r's worker address (malloc'd copy): 0, or -1 if unknown. */
+int ucmpi_ucx_peer_address(int r, void **addr, size_t *len);
 
 
 /* A tagged op in flight, embedded by its owner; done runs once in progress or

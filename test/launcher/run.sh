@@ -387,7 +387,50 @@ t_mpi_failures() {
     ok "ended after the failure in:$report"
 }
 
-tests="mpi_ring mpi_failures info node_sources modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early exit_before_init
+t_dpm_two_jobs() {   # MPI_Comm_accept in one mpiexec job, MPI_Comm_connect in another
+    local job=${MPIJOB%/*}/dpm_job pid srv cli n m svc
+    [ -x "$job" ] || { ok "skipped: no $job"; return; }
+    for nm in 1:1 2:3 3:2:name; do
+        n=${nm%%:*} m=${nm#*:} svc=
+        [ "${m#*:}" = name ] && svc=ucmpi-launcher-test-$$ m=${m%:*}
+        rm -f "$work/port"
+        DPM_SERVICE=$svc timeout -k 2 $((120 * scale)) "$MPIEXEC" -n $n "$job" server "$work/port" \
+            >"$work/srv.out" 2>"$work/srv.err" </dev/null &
+        pid=$!
+        DPM_SERVICE=$svc run_mpiexec 120 -n $m "$job" client "$work/port"
+        cli=$rc
+        wait $pid
+        srv=$?
+        cat "$work/srv.out" >>"$out"; cat "$work/srv.err" >>"$err"
+        want "$n+$m: client exit 0" [ $cli = 0 ] || return
+        want "$n+$m: server exit 0" [ $srv = 0 ] || return
+        want "$n+$m: server OK" has "$out" "dpm server of $n ranks: remote $m OK" || return
+        want "$n+$m: client OK" has "$out" "dpm client of $m ranks: remote $n OK" || return
+    done
+    ok
+}
+
+t_dpm_spawn_crash() {   # a spawned process crashes: the parent sees it, mpiexec reports it
+    local job=$PWD/test/mpi/comm/dpm_spawn
+    [ -x "$job" ] || { ok "skipped: no $job"; return; }
+    ASAN_OPTIONS=detect_leaks=0 run_mpiexec 120 -n 2 -x DPM_SPAWN_MODE=crash "$job"
+    want "exit code not 0" [ $rc != 0 ] || return
+    want "parent saw the crash" has "$out" "crash of a spawned process detected" || return
+    want "reported" has "$err" "spawned job ucmpi.[0-9]* ended with code" || return
+    ok
+}
+
+t_mpmd() {   # mpiexec -n 1 a : -n 2 b, MPI_APPNUM 0 and 1
+    local job=$PWD/test/mpi/comm/dpm_spawn
+    [ -x "$job" ] || { ok "skipped: no $job"; return; }
+    run_mpiexec 60 -n 1 "$job" appnum 0 : -n 2 "$job" appnum 1
+    want "exit 0" [ $rc = 0 ] && want "No Errors" has "$out" "No Errors" || return
+    run_mpiexec 60 -n 1 "$job" appnum 0 :
+    want "usage error for a trailing ':'" [ $rc = 2 ] || return
+    ok
+}
+
+tests="dpm_two_jobs dpm_spawn_crash mpmd mpi_ring mpi_failures info node_sources modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early exit_before_init
        exit_after_finalize kill9 sigint sigterm mpiexec_killed timeout timeout_calls stdin env tag_output
        output_before_crash script_and_wrapper bind cli tmpdir launch_speed shm_cleanup"
 for t in $tests; do

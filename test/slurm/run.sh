@@ -143,6 +143,19 @@ for spec in "${examples[@]}"; do
     done
 done
 
+# 3a. dynamic processes: connect/accept works, spawn fails with MPI_ERR_SPAWN
+# (Slurm does not spawn through PMIx) and says so
+for spec in "dpm_connect:2 3" "dpm_spawn:2"; do
+    prog=$build/test/mpi/comm/${spec%%:*}
+    [ -x "$prog" ] || { skipped "test/mpi/comm/${spec%%:*} not built"; continue; }
+    for np in ${spec#*:}; do
+        [ "$np" -lt "$nodes" ] && continue
+        log=$logs/${spec%%:*}.$np
+        DPM_SPAWN_MODE=srun srun_case 0 "$log" --mpi=pmix --kill-on-bad-exit=1 -n "$np" "$prog"
+        result $((! $?)) "${spec%%:*}: srun --mpi=pmix $N-n $np" "$log"
+    done
+done
+
 # 3b. Fortran: programs built by the installed mpifort (no LD_LIBRARY_PATH)
 fort=$build/tools/mpifort
 if [ ! -x "$fort" ]; then
