@@ -9,6 +9,7 @@
 #include "coll/op.h"
 #include "coll/check/coll_check.h"
 #include "coll/coll_util.h"
+#include "coll/coll_stats.h"
 
 /* One peer's piece of a message: count elements of dt at buf. */
 typedef struct {
@@ -102,8 +103,11 @@ ucmpi_coll_call(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a, int mode,
             d->record != NULL)
             rc = ucmpi_coll_call_checked(d, a, h, name);
         else if ((rc = ucmpi_coll_check_req(comm, mode, req)) ==
-                 MPI_SUCCESS)
-            rc = d->start(a);
+                 MPI_SUCCESS) {
+            uint64_t runs = ucmpi_coll_stats.runs;
+            if ((rc = d->start(a)) == MPI_SUCCESS)
+                ucmpi_coll_count_call(comm, mode, runs, a);
+        }
     }
     ucmpi_call_leave(outer);
     return rc;

@@ -1,6 +1,8 @@
-/* MPI_T init, strings, enums and categories: cvars are the tunables table in
- * three categories by area; no performance variables or events yet. */
+/* MPI_T init, strings, enums and categories: cvars are the tunables table,
+ * performance variables the counters (mpit_pvar_table.c), in three
+ * categories by area. */
 #include "mpit/mpit.h"
+#include "mpit/mpit_pvar.h"
 #include "core/config_table.h"
 
 #include <pthread.h>
@@ -68,6 +70,7 @@ int PMPI_T_init_thread(int required, int *provided)
         return MPI_T_ERR_INVALID;
     pthread_mutex_lock(&mpit_mutex);
     mpit_refs++;
+    ucmpi_mpit_pvar_table_init();
     pthread_mutex_unlock(&mpit_mutex);
     *provided = required;   /* every MPI_T call is serialised by one lock */
     return MPI_SUCCESS;
@@ -118,6 +121,20 @@ static int cvar_category(int i)
     return 0;
 }
 
+static int pvars_in(int cat, int len, int *indices)
+{
+    int n = 0;
+
+    for (int i = 0; i < ucmpi_mpit_pvar_count(); i++) {
+        if (ucmpi_mpit_pvar(i)->cat != cat)
+            continue;
+        if (n < len)
+            indices[n] = i;
+        n++;
+    }
+    return n;
+}
+
 static int cvars_in(int cat, int len, int *indices)
 {
     int n = 0;
@@ -154,7 +171,7 @@ int PMPI_T_category_get_info(int cat_index, char *name, int *name_len,
     if (num_cvars)
         *num_cvars = cvars_in(cat_index, 0, NULL);
     if (num_pvars)
-        *num_pvars = 0;
+        *num_pvars = pvars_in(cat_index, 0, NULL);
     if (num_categories)
         *num_categories = 0;
     return ucmpi_mpit_leave(MPI_SUCCESS);
@@ -192,9 +209,10 @@ int PMPI_T_category_get_index(const char *name, int *cat_index)
     return ucmpi_mpit_leave(MPI_T_ERR_INVALID_NAME);
 }
 
-/* The member lists: cvars by area; no pvars, events or subcategories. */
+/* The member lists: cvars and pvars by area; no subcategories. */
+enum { MEMBER_CVARS, MEMBER_PVARS, MEMBER_NONE };
 static int category_members(int cat_index, int len, int indices[],
-                            int cvars)
+                            int what)
 {
     int rc = ucmpi_mpit_enter();
 
@@ -204,26 +222,32 @@ static int category_members(int cat_index, int len, int indices[],
         return ucmpi_mpit_leave(MPI_T_ERR_INVALID_INDEX);
     if (len < 0 || (len > 0 && indices == NULL))
         return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
-    if (cvars)
+    if (what == MEMBER_CVARS)
         cvars_in(cat_index, len, indices);
+    else if (what == MEMBER_PVARS)
+        pvars_in(cat_index, len, indices);
     return ucmpi_mpit_leave(MPI_SUCCESS);
 }
 
 #pragma weak MPI_T_category_get_cvars = PMPI_T_category_get_cvars
 int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
 {
-    return category_members(cat_index, len, indices, 1);
+    return category_members(cat_index, len, indices, MEMBER_CVARS);
 }
 
-/* No category holds pvars, events or subcategories: one body for all. */
 #pragma weak MPI_T_category_get_pvars = PMPI_T_category_get_pvars
-#pragma weak MPI_T_category_get_events = PMPI_T_category_get_pvars
-#pragma weak PMPI_T_category_get_events = PMPI_T_category_get_pvars
-#pragma weak MPI_T_category_get_categories = PMPI_T_category_get_pvars
-#pragma weak PMPI_T_category_get_categories = PMPI_T_category_get_pvars
 int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
 {
-    return category_members(cat_index, len, indices, 0);
+    return category_members(cat_index, len, indices, MEMBER_PVARS);
+}
+
+/* No category holds events or subcategories: one body for both. */
+#pragma weak MPI_T_category_get_events = PMPI_T_category_get_categories
+#pragma weak PMPI_T_category_get_events = PMPI_T_category_get_categories
+#pragma weak MPI_T_category_get_categories = PMPI_T_category_get_categories
+int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
+{
+    return category_members(cat_index, len, indices, MEMBER_NONE);
 }
 
 /* Categories never change while the library runs. */

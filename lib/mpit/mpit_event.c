@@ -1,10 +1,8 @@
 /* MPI_T events (MPI-4.1 15.3.8): none raised yet; every index names nothing. */
 #include "mpit/mpit.h"
 
-/* No sources, events or pvars (mpit_pvar.c): one counter for all. */
+/* No sources or events: one counter for both. */
 #pragma weak MPI_T_source_get_num = PMPI_T_source_get_num
-#pragma weak MPI_T_pvar_get_num = PMPI_T_source_get_num
-#pragma weak PMPI_T_pvar_get_num = PMPI_T_source_get_num
 #pragma weak MPI_T_event_get_num = PMPI_T_source_get_num
 #pragma weak PMPI_T_event_get_num = PMPI_T_source_get_num
 int PMPI_T_source_get_num(int *num_sources)

@@ -7,6 +7,7 @@
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
 #include "p2p/progress_poll.h"
+#include "p2p/p2p_stats.h"
 #include "ucp_glue/ucx.h"
 
 #include <poll.h>
@@ -136,7 +137,7 @@ void ucmpi_progress_yield(void)
 void ucmpi_progress_handoff(int events, unsigned *spins)
 {
     if (events == 0)
-        ++*spins;
+        ucmpi_p2p_count_idle(++*spins);
     if (oversubscribed) {
         ucmpi_rt_waiting();
         sched_yield();

@@ -6,6 +6,7 @@
 #include "core/base.h"
 #include "p2p/progress_api.h"
 #include "ucp_glue/ucx.h"
+#include "p2p/p2p_stats.h"
 
 /* Registered hooks and queued Ssend acknowledgements: while both are 0
  * below MPI_THREAD_MULTIPLE, progress is one UCX progress call. */
@@ -64,7 +65,7 @@ static inline unsigned ucmpi_wait_loop_after(ucmpi_wait_loop_t *l, int n)
         l->quiet &= l->fast;
         return 0;
     }
-    ++l->spins;
+    ucmpi_p2p_count_idle(++l->spins);
     if (!l->quiet) {
         ucmpi_progress_idle(l->spins);
         l->quiet = l->fast && ucmpi_progress_polling &&

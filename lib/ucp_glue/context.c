@@ -150,8 +150,11 @@ err_context:
     return -1;
 }
 
+ucmpi_ucx_stats_t ucmpi_ucx_stats;
+
 int ucmpi_ucx_progress(void)
 {
+    ucmpi_ucx_stats.progress++;
     return (int)ucp_worker_progress(ucmpi_ucx.worker);
 }
 

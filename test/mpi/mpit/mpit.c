@@ -2,8 +2,8 @@
  * MPI_Finalize; control variable names, indices, categories and string
  * rules; reading the environment's value; writing a runtime tunable (the
  * allreduce algorithm) on every rank between collectives; the errors of
- * read-only variables, unknown names and handles; the empty pvar and event
- * sets. */
+ * read-only variables, unknown names and handles; sessions and the empty
+ * event set (test/mpi/mpit/pvar.c checks the performance variables). */
 #include "../mpitest.h"
 
 #include <string.h>
@@ -51,7 +51,8 @@ static void check_names(void)
                                             &np, &nsub));
         MT_CHECK(MPI_T_category_get_index(name, &ci) == MPI_SUCCESS &&
                  ci == c, "category %s", name);
-        MT_CHECK(nc >= 0 && nc <= 64 && np == 0 && nsub == 0, "%d", nc);
+        MT_CHECK(nc >= 0 && nc <= 64 && np > 0 && nsub == 0, "%d %d", nc,
+                 np);
         MT_CHECK_RC(MPI_T_category_get_cvars(c, nc, idx));
         for (int k = 0; k < nc; k++)
             MT_CHECK(idx[k] >= 0 && idx[k] < n, "index %d", idx[k]);
@@ -99,10 +100,10 @@ static void check_empty_sets(void)
     char err[MPI_MAX_ERROR_STRING];
     int cls = -1, len;
 
-    MT_CHECK(MPI_T_pvar_get_num(&n) == MPI_SUCCESS && n == 0, "pvars %d", n);
+    MT_CHECK(MPI_T_pvar_get_num(&n) == MPI_SUCCESS && n > 10, "pvars %d", n);
     MT_CHECK_RC(MPI_T_pvar_session_create(&ses));
-    MT_CHECK(MPI_T_pvar_handle_alloc(ses, 0, NULL, &ph, &count) ==
-             MPI_T_ERR_INVALID_INDEX, "pvar 0");
+    MT_CHECK(MPI_T_pvar_handle_alloc(ses, n, NULL, &ph, &count) ==
+             MPI_T_ERR_INVALID_INDEX, "pvar n");
     MT_CHECK_RC(MPI_T_pvar_start(ses, MPI_T_PVAR_ALL_HANDLES));
     gone = ses;
     MT_CHECK_RC(MPI_T_pvar_session_free(&ses));
