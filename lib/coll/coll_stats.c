@@ -46,16 +46,20 @@ void ucmpi_coll_count_run(ucmpi_sched_t *s)
                    ucmpi_coll_stats_alg_name(c, s->names.alg));
 }
 
-void ucmpi_coll_count_call(ucmpi_comm_t *comm, int mode, uint64_t runs,
-                           const void *args)
+int ucmpi_coll_start_counted(int (*start)(ucmpi_coll_args_t *a),
+                             ucmpi_coll_args_t *a)
 {
-    const ucmpi_coll_args_t *a = args;
     ucmpi_coll_stats_t *st = &ucmpi_coll_stats;
-    unsigned c = ucmpi_coll_sig_comm_id(comm) % UCMPI_COLL_STATS_COLLS;
+    uint64_t runs = st->runs;
+    int rc = start(a);
 
+    if (rc != MPI_SUCCESS)
+        return rc;
+    unsigned c = ucmpi_coll_sig_comm_id(a->comm) % UCMPI_COLL_STATS_COLLS;
     st->calls[c]++;
     if (a->rdt != NULL && a->rcount > 0 && a->rblk == NULL)
         st->bytes[c] += (uint64_t)a->rcount * (uint64_t)a->rdt->size;
-    if (mode == UCMPI_COLL_BLOCKING && runs == st->runs)
+    if (a->mode == UCMPI_COLL_BLOCKING && runs == st->runs)
         st->noschedule[c]++;
+    return rc;
 }

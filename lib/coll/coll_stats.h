@@ -15,6 +15,7 @@ struct ucmpi_comm_s;
 #define UCMPI_COLL_STATS_ALGS 16
 
 typedef struct {
+    int on;                   /* count the calls (MPI_T or the profile) */
     uint64_t runs;            /* schedule runs, all collectives */
     uint64_t calls[UCMPI_COLL_STATS_COLLS];        /* entry-point calls */
     /* blocking calls that ran no message schedule: the on-node shm path
@@ -38,10 +39,6 @@ extern ucmpi_coll_stats_t ucmpi_coll_stats __attribute__((visibility("hidden")))
 /* A run of schedule s begins (sched.c). */
 struct ucmpi_sched;
 void ucmpi_coll_count_run(struct ucmpi_sched *s);
-/* A collective call on comm in mode ended well; runs: the schedule runs
- * counted before it started; a: its arguments (ucmpi_coll_args_t). */
-void ucmpi_coll_count_call(struct ucmpi_comm_s *comm, int mode,
-                           uint64_t runs, const void *a);
 
 /* Name of algorithm alg of collective coll once its table was seen. */
 const char *ucmpi_coll_stats_alg_name(unsigned coll, int alg);

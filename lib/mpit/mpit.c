@@ -4,12 +4,22 @@
 #include "mpit/mpit.h"
 #include "mpit/mpit_pvar.h"
 #include "core/config_table.h"
+#include "p2p/p2p_stats.h"
+#include "coll/coll_stats.h"
 
 #include <pthread.h>
 #include <string.h>
 
 static pthread_mutex_t mpit_mutex = PTHREAD_MUTEX_INITIALIZER;
 static int mpit_refs;   /* MPI_T_init_thread calls not yet finalized */
+static int counting_users;   /* MPI_T, and the profile (mpit_profile.c) */
+
+void ucmpi_mpit_counting(int on)
+{
+    counting_users += on ? 1 : -1;
+    ucmpi_p2p_stats.on = counting_users > 0;
+    ucmpi_coll_stats.on = counting_users > 0;
+}
 
 int ucmpi_mpit_enter(void)
 {
@@ -69,7 +79,8 @@ int PMPI_T_init_thread(int required, int *provided)
         provided == NULL)
         return MPI_T_ERR_INVALID;
     pthread_mutex_lock(&mpit_mutex);
-    mpit_refs++;
+    if (mpit_refs++ == 0)
+        ucmpi_mpit_counting(1);
     ucmpi_mpit_pvar_table_init();
     pthread_mutex_unlock(&mpit_mutex);
     *provided = required;   /* every MPI_T call is serialised by one lock */
@@ -84,6 +95,7 @@ int PMPI_T_finalize(void)
     if (rc != MPI_SUCCESS)
         return rc;
     if (--mpit_refs == 0) {
+        ucmpi_mpit_counting(0);
         ucmpi_mpit_cvar_cleanup();
         ucmpi_mpit_pvar_cleanup();
     }

@@ -24,6 +24,10 @@ int ucmpi_mpit_count(int *out, int value);
  * needed length; else <= *len - 1 chars + NUL, *len = what was written. */
 void ucmpi_mpit_strcpy(char *dst, int *len, const char *src);
 
+/* One more (on) or one fewer user of the counters the lower layers keep
+ * only on demand (per peer, sizes, wait time, collective calls). */
+void ucmpi_mpit_counting(int on);
+
 /* Frees every handle and session; the last MPI_T_finalize calls these. */
 void ucmpi_mpit_cvar_cleanup(void);
 void ucmpi_mpit_pvar_cleanup(void);

@@ -3,7 +3,9 @@
  * accumulated and the raw value when it last started: counters and timers
  * read 0 at allocation and after a reset, and move only while started
  * (always, for continuous ones); levels and high-water marks read the raw
- * value.  Counters are plain increments, so no variable is atomic. */
+ * value.  Counters are plain increments, so no variable is atomic; the
+ * per-peer, size, wait-time and collective ones count while MPI_T is
+ * initialised (ucmpi_mpit_counting), the others from MPI_Init on. */
 #include "mpit/mpit_pvar.h"
 #include "comm/comm.h"
 #include "p2p/p2p_stats.h"

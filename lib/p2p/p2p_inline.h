@@ -98,7 +98,7 @@ ucmpi_p2p_recv_pooled(ucmpi_request_t *r, uint64_t tag, uint64_t mask)
     int rc = ucmpi_ucx_recv(&x);  /* a failed post ends in recv_done */
     /* done during the post: the message was there (r is not the user's
      * yet, no other thread frees it) */
-    if (__builtin_expect(r->p2p.pending == 0, 0) &&
+    if (__builtin_expect(ucmpi_p2p_stats.on && r->p2p.pending == 0, 0) &&
         r->status.MPI_ERROR == MPI_SUCCESS)
         ucmpi_p2p_unexpected(r->comm, r->status.MPI_SOURCE,
                              r->status.MPI_TAG,

@@ -19,8 +19,11 @@ static void stats_init(void *rc)
         *(int *)rc = -1;
         return;
     }
+    int on = ucmpi_p2p_stats.on;  /* MPI_T may be up already */
+
     free(ucmpi_p2p_stats.peer);   /* a session re-initialising */
     memset(&ucmpi_p2p_stats, 0, sizeof(ucmpi_p2p_stats));
+    ucmpi_p2p_stats.on = on;
     ucmpi_p2p_stats.peer = p;
     ucmpi_p2p_stats.npeers = n;
 }

@@ -1,6 +1,8 @@
 /* Point-to-point counters that lib/mpit reads (MPI_T performance variables,
  * the profile).  Plain per-process increments, no atomics: under
- * MPI_THREAD_MULTIPLE threads communicating at once may lose counts. */
+ * MPI_THREAD_MULTIPLE threads communicating at once may lose counts.  Single
+ * increments always run; the rest only while `on` (MPI_T initialised, or the
+ * profile asked for), which costs the message paths one test when off. */
 #ifndef UCMPI_P2P_STATS_H
 #define UCMPI_P2P_STATS_H
 
@@ -19,6 +21,7 @@ typedef struct {
 #define UCMPI_P2P_SIZE_BINS 40
 
 typedef struct {
+    int on;                   /* count per peer, sizes, wait time */
     ucmpi_p2p_peer_stats_t *peer;   /* [npeers] */
     unsigned npeers;
     uint64_t recvs_posted, recvs_ended;   /* level = posted - ended */
@@ -46,6 +49,8 @@ static inline void ucmpi_p2p_count_send(int world, size_t len)
 {
     ucmpi_p2p_stats_t *s = &ucmpi_p2p_stats;
 
+    if (__builtin_expect(!s->on, 1))
+        return;
     if (__builtin_expect((unsigned)world < s->npeers, 1)) {
         s->peer[world].sent_msgs++;
         s->peer[world].sent_bytes += len;
@@ -58,6 +63,8 @@ static inline void ucmpi_p2p_count_recv(int world, size_t len)
 {
     ucmpi_p2p_stats_t *s = &ucmpi_p2p_stats;
 
+    if (__builtin_expect(!s->on, 1))
+        return;
     if (__builtin_expect((unsigned)world < s->npeers, 1)) {
         s->peer[world].recv_msgs++;
         s->peer[world].recv_bytes += len;
@@ -68,10 +75,11 @@ static inline void ucmpi_p2p_count_recv(int world, size_t len)
 static inline void ucmpi_p2p_count_posted(void)
 {
     ucmpi_p2p_stats_t *s = &ucmpi_p2p_stats;
-    uint64_t level = ++s->recvs_posted - s->recvs_ended;
 
-    if (__builtin_expect(level > s->posted_hwm, 0))
-        s->posted_hwm = level;
+    s->recvs_posted++;
+    if (__builtin_expect(s->on, 0) &&
+        s->recvs_posted - s->recvs_ended > s->posted_hwm)
+        s->posted_hwm = s->recvs_posted - s->recvs_ended;
 }
 
 static inline void ucmpi_p2p_count_ended(void)
@@ -100,6 +108,8 @@ double ucmpi_stats_tick_rate(void);
  * work): the time since the previous turn was spent blocked. */
 static inline void ucmpi_p2p_count_idle(unsigned spins)
 {
+    if (__builtin_expect(!ucmpi_p2p_stats.on, 1))
+        return;
     uint64_t t = ucmpi_stats_ticks();
 
     if (spins > 1)

@@ -97,6 +97,7 @@ int ucmpi_progress(void)
 
 void ucmpi_progress_idle(unsigned spins)
 {
+    ucmpi_p2p_count_idle(spins);
     ucmpi_rt_waiting();
     if (wait_mode == WAIT_POLL) {
         /* forced on an oversubscribed node: a poller that never yields
@@ -137,7 +138,7 @@ void ucmpi_progress_yield(void)
 void ucmpi_progress_handoff(int events, unsigned *spins)
 {
     if (events == 0)
-        ucmpi_p2p_count_idle(++*spins);
+        ++*spins;
     if (oversubscribed) {
         ucmpi_rt_waiting();
         sched_yield();

@@ -65,11 +65,12 @@ static inline unsigned ucmpi_wait_loop_after(ucmpi_wait_loop_t *l, int n)
         l->quiet &= l->fast;
         return 0;
     }
-    ucmpi_p2p_count_idle(++l->spins);
+    ++l->spins;
     if (!l->quiet) {
         ucmpi_progress_idle(l->spins);
+        /* counting wait time (p2p_stats.h) needs every idle turn */
         l->quiet = l->fast && ucmpi_progress_polling &&
-                   ucmpi_rt_slot->waiting;
+                   ucmpi_rt_slot->waiting && !ucmpi_p2p_stats.on;
     }
     return l->spins;
 }

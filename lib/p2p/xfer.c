@@ -97,6 +97,8 @@ static inline void count_recv(const ucmpi_request_t *req, size_t length)
 {
     int w = req->p2p.world_peer;
 
+    if (__builtin_expect(!ucmpi_p2p_stats.on, 1))
+        return;
     if (w < 0)
         w = ucmpi_comm_peer_world(req->comm, req->status.MPI_SOURCE);
     ucmpi_p2p_count_recv(w, length);
@@ -321,10 +323,12 @@ wait_recv(ucmpi_ucx_wait_t *w, int world_peer, int *dead)
 }
 
 /* Blocking contiguous receive with UCX's request in this frame (no pool);
- * the caller made sure the stash is empty and may post without the lock. */
+ * the caller made sure the stash is empty and may post without the lock.
+ * counting: feed p2p_stats.h (a copy of its own, off the usual path). */
 static inline __attribute__((always_inline)) int
-recv_contig(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
-            ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)
+recv_contig_x(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
+              ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st,
+              const bool counting)
 {
     size_t cap = (size_t)(count * dt->size);
     int world = src >= 0 ? ucmpi_comm_peer_world(comm, src) : -1;
@@ -346,10 +350,11 @@ recv_contig(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
     x.req_mem = req_mem + sizeof(req_mem);
     w.op.done = NULL;
     w.status = UCMPI_UCX_POSTED;
-    ucmpi_p2p_count_posted();
+    if (counting)
+        ucmpi_p2p_count_posted();
     rc = ucmpi_ucx_recv(&x);
     bool posted = rc == 0;
-    if (posted && w.status != UCMPI_UCX_POSTED)
+    if (counting && posted && w.status != UCMPI_UCX_POSTED)
         ucmpi_p2p_unexpected(comm, ucmpi_tag_src(w.sender_tag),
                              ucmpi_tag_tag(w.sender_tag), w.length);
     if (posted) {
@@ -364,8 +369,9 @@ recv_contig(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
     bool matched = posted && (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE);
     size_t len = matched ? w.length : 0;
 
-    ucmpi_p2p_count_ended();
-    if (matched)
+    if (counting)
+        ucmpi_p2p_count_ended();
+    if (counting && matched)
         ucmpi_p2p_count_recv(world >= 0 ? world
                              : ucmpi_comm_peer_world(comm,
                                    ucmpi_tag_src(w.sender_tag)), len);
@@ -385,6 +391,23 @@ recv_contig(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
         st->MPI_ERROR = rc;
     }
     return rc;
+}
+
+static __attribute__((noinline)) int
+recv_contig_counted(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                    int tag, ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)
+{
+    return recv_contig_x(buf, count, dt, src, tag, comm, ctx_sub, st, true);
+}
+
+static inline __attribute__((always_inline)) int
+recv_contig(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
+            ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)
+{
+    if (__builtin_expect(ucmpi_p2p_stats.on, 0))
+        return recv_contig_counted(buf, count, dt, src, tag, comm, ctx_sub,
+                                   st);
+    return recv_contig_x(buf, count, dt, src, tag, comm, ctx_sub, st, false);
 }
 
 int ucmpi_p2p_recv_direct(void *buf, MPI_Count count, MPI_Datatype dt,
