@@ -54,16 +54,23 @@ static pid_t pid_of(int r)
     return peer_pid[r];
 }
 
+/* r found failed: the layers above may want to know (MPI_T events). */
+static int gone(int r)
+{
+    ucmpi_hooks_run(UCMPI_HOOK_PEER_FAILED, &r);
+    return 1;
+}
+
 /* World rank r is known to be gone. */
 int ucmpi_peer_failed(int r)
 {
     if (ucmpi_ucx_peer_failed(r))
-        return 1;
+        return gone(r);
     if (ucmpi_global.node_of == NULL ||
         ucmpi_global.node_of[r] != ucmpi_global.node_of[ucmpi_global.world_rank])
         return 0;
     pid_t pid = pid_of(r);
-    return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH;
+    return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH && gone(r);
 }
 
 /* Called from waiting loops now and then: the layer that owns the

@@ -20,6 +20,9 @@ typedef enum {
     /* arg: a ucmpi_request_t a waiting loop checks for dead peers (each
      * hook handles its own request kinds) */
     UCMPI_HOOK_PEER_CHECK,
+    /* arg: an int, a world rank found failed (again and again: whoever
+     * wants it once keeps track) */
+    UCMPI_HOOK_PEER_FAILED,
     UCMPI_HOOK_KINDS
 } ucmpi_hook_kind_t;
 

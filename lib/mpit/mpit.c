@@ -10,7 +10,19 @@
 #include <pthread.h>
 #include <string.h>
 
-static pthread_mutex_t mpit_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t mpit_mutex;
+static pthread_once_t mpit_once = PTHREAD_ONCE_INIT;
+
+/* Recursive: event callbacks run under the lock and may call MPI_T. */
+static void mutex_init(void)
+{
+    pthread_mutexattr_t a;
+
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&mpit_mutex, &a);
+    pthread_mutexattr_destroy(&a);
+}
 static int mpit_refs;   /* MPI_T_init_thread calls not yet finalized */
 static int counting_users;   /* MPI_T, and the profile (mpit_profile.c) */
 
@@ -23,6 +35,7 @@ void ucmpi_mpit_counting(int on)
 
 int ucmpi_mpit_enter(void)
 {
+    pthread_once(&mpit_once, mutex_init);
     pthread_mutex_lock(&mpit_mutex);
     if (mpit_refs == 0) {
         pthread_mutex_unlock(&mpit_mutex);
@@ -78,6 +91,7 @@ int PMPI_T_init_thread(int required, int *provided)
     if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE ||
         provided == NULL)
         return MPI_T_ERR_INVALID;
+    pthread_once(&mpit_once, mutex_init);
     pthread_mutex_lock(&mpit_mutex);
     if (mpit_refs++ == 0)
         ucmpi_mpit_counting(1);
@@ -95,6 +109,7 @@ int PMPI_T_finalize(void)
     if (rc != MPI_SUCCESS)
         return rc;
     if (--mpit_refs == 0) {
+        ucmpi_mpit_event_cleanup();
         ucmpi_mpit_counting(0);
         ucmpi_mpit_cvar_cleanup();
         ucmpi_mpit_pvar_cleanup();

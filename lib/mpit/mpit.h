@@ -5,7 +5,8 @@
 
 #include "core/base.h"
 
-/* Takes the MPI_T lock; MPI_T_ERR_NOT_INITIALIZED (lock not held) when no
+/* Takes the MPI_T lock (recursive: event callbacks run under it and may
+ * call MPI_T); MPI_T_ERR_NOT_INITIALIZED (lock not held) when no
  * MPI_T_init_thread is in effect. */
 int ucmpi_mpit_enter(void);
 /* Releases the lock and passes rc through. */
@@ -31,5 +32,6 @@ void ucmpi_mpit_counting(int on);
 /* Frees every handle and session; the last MPI_T_finalize calls these. */
 void ucmpi_mpit_cvar_cleanup(void);
 void ucmpi_mpit_pvar_cleanup(void);
+void ucmpi_mpit_event_cleanup(void);
 
 #endif
