@@ -29,6 +29,10 @@ typedef struct {
     uint64_t unexpected;      /* receives whose message was already there */
     uint64_t wait_ticks;      /* time blocked in waits (ucmpi_stats_ticks) */
     uint64_t idle_last;       /* the previous idle turn's tick */
+    /* wait_ticks by the MPI call that waited (its name pointer) */
+#define UCMPI_P2P_WAIT_CALLS 24
+    const char *wait_call[UCMPI_P2P_WAIT_CALLS];
+    uint64_t wait_call_ticks[UCMPI_P2P_WAIT_CALLS];
     uint64_t size_hist[UCMPI_P2P_SIZE_BINS];   /* sent messages by size */
     /* set by lib/mpit while someone listens: a receive found its message
      * already there (comm, source and tag in comm, bytes) */
@@ -104,6 +108,9 @@ static inline uint64_t ucmpi_stats_ticks(void)
 }
 double ucmpi_stats_tick_rate(void);
 
+/* dt ticks blocked in the current MPI call. */
+void ucmpi_p2p_count_wait(uint64_t dt);
+
 /* A waiting loop's idle turn `spins` (1: the first since it last found
  * work): the time since the previous turn was spent blocked. */
 static inline void ucmpi_p2p_count_idle(unsigned spins)
@@ -113,7 +120,7 @@ static inline void ucmpi_p2p_count_idle(unsigned spins)
     uint64_t t = ucmpi_stats_ticks();
 
     if (spins > 1)
-        ucmpi_p2p_stats.wait_ticks += t - ucmpi_p2p_stats.idle_last;
+        ucmpi_p2p_count_wait(t - ucmpi_p2p_stats.idle_last);
     ucmpi_p2p_stats.idle_last = t;
 }
 
