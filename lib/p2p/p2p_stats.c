@@ -48,18 +48,17 @@ void ucmpi_p2p_unexpected(struct ucmpi_comm_s *c, int src, int tag,
         ucmpi_p2p_stats.on_unexpected(c, src, tag, len);
 }
 
-void ucmpi_p2p_count_wait(uint64_t dt)
+uint64_t *ucmpi_p2p_wait_slot(void)
 {
     ucmpi_p2p_stats_t *s = &ucmpi_p2p_stats;
-    const char *fn = ucmpi_rt_call;
+    const char *fn = ucmpi_rt_call ? ucmpi_rt_call : "?";
     int i;
 
-    s->wait_ticks += dt;
     for (i = 0; i < UCMPI_P2P_WAIT_CALLS - 1; i++)
         if (s->wait_call[i] == fn || s->wait_call[i] == NULL)
             break;                /* the last slot takes the rest */
     s->wait_call[i] = i < UCMPI_P2P_WAIT_CALLS - 1 ? fn : "other";
-    s->wait_call_ticks[i] += dt;
+    return &s->wait_call_ticks[i];
 }
 
 uint64_t ucmpi_stats_clock_ns(void)

@@ -33,6 +33,7 @@ typedef struct {
 #define UCMPI_P2P_WAIT_CALLS 24
     const char *wait_call[UCMPI_P2P_WAIT_CALLS];
     uint64_t wait_call_ticks[UCMPI_P2P_WAIT_CALLS];
+    uint64_t *wait_slot;      /* the current wait's entry of the above */
     uint64_t size_hist[UCMPI_P2P_SIZE_BINS];   /* sent messages by size */
     /* set by lib/mpit while someone listens: a receive found its message
      * already there (comm, source and tag in comm, bytes) */
@@ -108,8 +109,8 @@ static inline uint64_t ucmpi_stats_ticks(void)
 }
 double ucmpi_stats_tick_rate(void);
 
-/* dt ticks blocked in the current MPI call. */
-void ucmpi_p2p_count_wait(uint64_t dt);
+/* The wait_call_ticks entry of the MPI call now waiting. */
+uint64_t *ucmpi_p2p_wait_slot(void);
 
 /* A waiting loop's idle turn `spins` (1: the first since it last found
  * work): the time since the previous turn was spent blocked. */
@@ -119,8 +120,13 @@ static inline void ucmpi_p2p_count_idle(unsigned spins)
         return;
     uint64_t t = ucmpi_stats_ticks();
 
-    if (spins > 1)
-        ucmpi_p2p_count_wait(t - ucmpi_p2p_stats.idle_last);
+    if (spins > 1) {
+        uint64_t dt = t - ucmpi_p2p_stats.idle_last;
+        ucmpi_p2p_stats.wait_ticks += dt;
+        *ucmpi_p2p_stats.wait_slot += dt;
+    } else {
+        ucmpi_p2p_stats.wait_slot = ucmpi_p2p_wait_slot();
+    }
     ucmpi_p2p_stats.idle_last = t;
 }
 
