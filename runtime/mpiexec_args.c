@@ -29,6 +29,9 @@ static const char usage[] =
     "  --timeout SECONDS      end the job after SECONDS, exit 124, saying which\n"
     "                         MPI call each rank was blocked in\n"
     "                         (default: $MPIEXEC_TIMEOUT, none if unset)\n"
+    "  --profile FILE.html    at MPI_Finalize write a picture of the job's\n"
+    "                         communication there (and FILE.json); sets\n"
+    "                         UCMPI_PROFILE in every rank\n"
     "  --oversubscribe        accepted for compatibility (always allowed)\n"
     "  --disable-auto-cleanup a rank that fails ends only itself: the others\n"
     "                         go on and see MPI_ERR_PROC_FAILED when they\n"
@@ -213,6 +216,13 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
             v = opt_value(argc, argv, &i, "--timeout");
             if (parse_seconds(v, &args->timeout) != 0)
                 return bad_usage("bad --timeout '%s' (seconds)", v);
+        } else if (is_opt(a, "--profile")) {
+            char *e = NULL;
+            v = opt_value(argc, argv, &i, "--profile");
+            if (v[0] == '\0' || asprintf(&e, "UCMPI_PROFILE=%s", v) < 0 ||
+                add_env(args, e) != 0)
+                return bad_usage("bad --profile '%s'", v);
+            free(e);
         } else if (!strcmp(a, "--oversubscribe")) {
             continue;
         } else if (!strcmp(a, "--disable-auto-cleanup") || !strcmp(a, "-disable-auto-cleanup") ||

@@ -13,7 +13,8 @@ CONFIGURE_FLAGS=${CONFIGURE_FLAGS:-}
 
 packages=(build-essential autoconf automake libtool pkg-config
           libucx-dev ucx-utils libpmix-dev libhwloc-dev check
-          valgrind clang iproute2 procps gfortran python3)
+          valgrind clang iproute2 procps gfortran python3
+          chromium)   # the profile test renders its page (test/mpi/mpit/profile.c)
 
 install_packages() {
     local missing=()

@@ -9,6 +9,7 @@
 #include "coll/op.h"
 #include "coll/check/coll_check.h"
 #include "coll/coll_util.h"
+#include "coll/coll_stats.h"
 
 /* One peer's piece of a message: count elements of dt at buf. */
 typedef struct {
@@ -62,6 +63,11 @@ typedef struct {
     int (*start)(ucmpi_coll_args_t *a);
 } ucmpi_coll_desc_t;
 
+/* While MPI_T or the profile counts: a call's start(a), then its count
+ * (coll_stats.c). */
+int ucmpi_coll_start_counted(int (*start)(ucmpi_coll_args_t *a),
+                             ucmpi_coll_args_t *a);
+
 /* The optional argument-check module (coll_check.c) plugs in here. */
 typedef struct {
     const int *state;         /* 0: off, else call begin (< 0: unknown) */
@@ -103,7 +109,9 @@ ucmpi_coll_call(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a, int mode,
             rc = ucmpi_coll_call_checked(d, a, h, name);
         else if ((rc = ucmpi_coll_check_req(comm, mode, req)) ==
                  MPI_SUCCESS)
-            rc = d->start(a);
+            rc = __builtin_expect(ucmpi_coll_stats.on, 0)
+                     ? ucmpi_coll_start_counted(d->start, a)
+                     : d->start(a);
     }
     ucmpi_call_leave(outer);
     return rc;

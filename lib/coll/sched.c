@@ -4,6 +4,7 @@
 #include "p2p/p2p.h"
 #include "core/failure.h"
 #include "p2p/progress_api.h"
+#include "coll/coll_stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +249,8 @@ static void reset_run(ucmpi_sched_t *s)
     s->lost = 0;
     s->wait_hook = 0;
     s->running = 1;
+    if (__builtin_expect(ucmpi_coll_stats.on, 0))
+        ucmpi_coll_count_run(s);
     if (__builtin_expect(s->hooked, 0))
         ucmpi_sched_hook->run(s);
 }

@@ -8,6 +8,11 @@
 #include <string.h>
 
 const ucmpi_config_entry_t ucmpi_config_table[] = {
+    /* tools */
+    {"PROFILE", UCMPI_CFG_STR, "",
+     "File name: at MPI_Finalize rank 0 writes there a self-contained HTML "
+     "picture of the run's communication (and the same data as JSON "
+     "beside it, .json); empty: off"},
     /* progress engine */
     {"WAIT_MODE", UCMPI_CFG_STR, "auto",
      "How waiting ranks behave: poll, yield, block, or auto (yield when "

@@ -1,16 +1,41 @@
-/* MPI_T init, strings, enums and categories: cvars are the tunables table in
- * three categories by area; no performance variables or events yet. */
+/* MPI_T init, strings, enums and categories: cvars are the tunables table,
+ * performance variables the counters (mpit_pvar_table.c), in three
+ * categories by area. */
 #include "mpit/mpit.h"
+#include "mpit/mpit_pvar.h"
 #include "core/config_table.h"
+#include "p2p/p2p_stats.h"
+#include "coll/coll_stats.h"
 
 #include <pthread.h>
 #include <string.h>
 
-static pthread_mutex_t mpit_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t mpit_mutex;
+static pthread_once_t mpit_once = PTHREAD_ONCE_INIT;
+
+/* Recursive: event callbacks run under the lock and may call MPI_T. */
+static void mutex_init(void)
+{
+    pthread_mutexattr_t a;
+
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&mpit_mutex, &a);
+    pthread_mutexattr_destroy(&a);
+}
 static int mpit_refs;   /* MPI_T_init_thread calls not yet finalized */
+static int counting_users;   /* MPI_T, and the profile (mpit_profile.c) */
+
+void ucmpi_mpit_counting(int on)
+{
+    counting_users += on ? 1 : -1;
+    ucmpi_p2p_stats.on = counting_users > 0;
+    ucmpi_coll_stats.on = counting_users > 0;
+}
 
 int ucmpi_mpit_enter(void)
 {
+    pthread_once(&mpit_once, mutex_init);
     pthread_mutex_lock(&mpit_mutex);
     if (mpit_refs == 0) {
         pthread_mutex_unlock(&mpit_mutex);
@@ -66,8 +91,11 @@ int PMPI_T_init_thread(int required, int *provided)
     if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE ||
         provided == NULL)
         return MPI_T_ERR_INVALID;
+    pthread_once(&mpit_once, mutex_init);
     pthread_mutex_lock(&mpit_mutex);
-    mpit_refs++;
+    if (mpit_refs++ == 0)
+        ucmpi_mpit_counting(1);
+    ucmpi_mpit_pvar_table_init();
     pthread_mutex_unlock(&mpit_mutex);
     *provided = required;   /* every MPI_T call is serialised by one lock */
     return MPI_SUCCESS;
@@ -81,6 +109,8 @@ int PMPI_T_finalize(void)
     if (rc != MPI_SUCCESS)
         return rc;
     if (--mpit_refs == 0) {
+        ucmpi_mpit_event_cleanup();
+        ucmpi_mpit_counting(0);
         ucmpi_mpit_cvar_cleanup();
         ucmpi_mpit_pvar_cleanup();
     }
@@ -116,6 +146,20 @@ static int cvar_category(int i)
         strncmp(n, "ALLTOALL_", 9) == 0 || strncmp(n, "ALLREDUCE_", 10) == 0)
         return 1;
     return 0;
+}
+
+static int pvars_in(int cat, int len, int *indices)
+{
+    int n = 0;
+
+    for (int i = 0; i < ucmpi_mpit_pvar_count(); i++) {
+        if (ucmpi_mpit_pvar(i)->cat != cat)
+            continue;
+        if (n < len)
+            indices[n] = i;
+        n++;
+    }
+    return n;
 }
 
 static int cvars_in(int cat, int len, int *indices)
@@ -154,7 +198,7 @@ int PMPI_T_category_get_info(int cat_index, char *name, int *name_len,
     if (num_cvars)
         *num_cvars = cvars_in(cat_index, 0, NULL);
     if (num_pvars)
-        *num_pvars = 0;
+        *num_pvars = pvars_in(cat_index, 0, NULL);
     if (num_categories)
         *num_categories = 0;
     return ucmpi_mpit_leave(MPI_SUCCESS);
@@ -192,9 +236,10 @@ int PMPI_T_category_get_index(const char *name, int *cat_index)
     return ucmpi_mpit_leave(MPI_T_ERR_INVALID_NAME);
 }
 
-/* The member lists: cvars by area; no pvars, events or subcategories. */
+/* The member lists: cvars and pvars by area; no subcategories. */
+enum { MEMBER_CVARS, MEMBER_PVARS, MEMBER_NONE };
 static int category_members(int cat_index, int len, int indices[],
-                            int cvars)
+                            int what)
 {
     int rc = ucmpi_mpit_enter();
 
@@ -204,26 +249,32 @@ static int category_members(int cat_index, int len, int indices[],
         return ucmpi_mpit_leave(MPI_T_ERR_INVALID_INDEX);
     if (len < 0 || (len > 0 && indices == NULL))
         return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
-    if (cvars)
+    if (what == MEMBER_CVARS)
         cvars_in(cat_index, len, indices);
+    else if (what == MEMBER_PVARS)
+        pvars_in(cat_index, len, indices);
     return ucmpi_mpit_leave(MPI_SUCCESS);
 }
 
 #pragma weak MPI_T_category_get_cvars = PMPI_T_category_get_cvars
 int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
 {
-    return category_members(cat_index, len, indices, 1);
+    return category_members(cat_index, len, indices, MEMBER_CVARS);
 }
 
-/* No category holds pvars, events or subcategories: one body for all. */
 #pragma weak MPI_T_category_get_pvars = PMPI_T_category_get_pvars
-#pragma weak MPI_T_category_get_events = PMPI_T_category_get_pvars
-#pragma weak PMPI_T_category_get_events = PMPI_T_category_get_pvars
-#pragma weak MPI_T_category_get_categories = PMPI_T_category_get_pvars
-#pragma weak PMPI_T_category_get_categories = PMPI_T_category_get_pvars
 int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
 {
-    return category_members(cat_index, len, indices, 0);
+    return category_members(cat_index, len, indices, MEMBER_PVARS);
+}
+
+/* No category holds events or subcategories: one body for both. */
+#pragma weak MPI_T_category_get_events = PMPI_T_category_get_categories
+#pragma weak PMPI_T_category_get_events = PMPI_T_category_get_categories
+#pragma weak MPI_T_category_get_categories = PMPI_T_category_get_categories
+int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
+{
+    return category_members(cat_index, len, indices, MEMBER_NONE);
 }
 
 /* Categories never change while the library runs. */

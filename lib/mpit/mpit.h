@@ -5,7 +5,8 @@
 
 #include "core/base.h"
 
-/* Takes the MPI_T lock; MPI_T_ERR_NOT_INITIALIZED (lock not held) when no
+/* Takes the MPI_T lock (recursive: event callbacks run under it and may
+ * call MPI_T); MPI_T_ERR_NOT_INITIALIZED (lock not held) when no
  * MPI_T_init_thread is in effect. */
 int ucmpi_mpit_enter(void);
 /* Releases the lock and passes rc through. */
@@ -24,8 +25,13 @@ int ucmpi_mpit_count(int *out, int value);
  * needed length; else <= *len - 1 chars + NUL, *len = what was written. */
 void ucmpi_mpit_strcpy(char *dst, int *len, const char *src);
 
+/* One more (on) or one fewer user of the counters the lower layers keep
+ * only on demand (per peer, sizes, wait time, collective calls). */
+void ucmpi_mpit_counting(int on);
+
 /* Frees every handle and session; the last MPI_T_finalize calls these. */
 void ucmpi_mpit_cvar_cleanup(void);
 void ucmpi_mpit_pvar_cleanup(void);
+void ucmpi_mpit_event_cleanup(void);
 
 #endif

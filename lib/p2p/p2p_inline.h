@@ -8,6 +8,7 @@
 #include "p2p/p2p.h"
 #include "p2p/tag.h"
 #include "p2p/p2p_cancel.h"
+#include "p2p/p2p_stats.h"
 
 /* Fills the p2p block of a request (stack or pool). */
 static inline void ucmpi_p2p_describe(ucmpi_request_t *r, const void *buf,
@@ -61,6 +62,7 @@ ucmpi_p2p_isend_req(ucmpi_request_t *r, int world, uint64_t tag,
                           .peer = world, .op = &r->p2p.op};
 
     r->p2p.op.done = ucmpi_p2p_send_done;
+    ucmpi_p2p_count_send(world, len);
     int rc = ucmpi_ucx_send(&x);
     if (__builtin_expect(rc == 0, 1)) {
         r->p2p.pending = 0;
@@ -92,7 +94,16 @@ ucmpi_p2p_recv_pooled(ucmpi_request_t *r, uint64_t tag, uint64_t mask)
     }
     r->p2p.op.done = ucmpi_p2p_recv_done;
     r->p2p.pending = 1;
-    return ucmpi_ucx_recv(&x);    /* a failed post ends in recv_done */
+    ucmpi_p2p_count_posted();
+    int rc = ucmpi_ucx_recv(&x);  /* a failed post ends in recv_done */
+    /* done during the post: the message was there (r is not the user's
+     * yet, no other thread frees it) */
+    if (__builtin_expect(ucmpi_p2p_stats.on && r->p2p.pending == 0, 0) &&
+        r->status.MPI_ERROR == MPI_SUCCESS)
+        ucmpi_p2p_unexpected(r->comm, r->status.MPI_SOURCE,
+                             r->status.MPI_TAG,
+                             (size_t)r->status.ucmpi_count);
+    return rc;
 }
 
 /* Starts a receive described in r (pooled: r is from the request pool). */
@@ -266,6 +277,7 @@ ucmpi_p2p_send_contig(int world, uint64_t tag, const void *buf, size_t len,
     f.comm = comm;
     f.fn = fn;
     f.world = world;
+    ucmpi_p2p_count_send(world, len);
     int rc = ucmpi_ucx_send(&x);
     if (__builtin_expect(rc == 0, 1))
         return MPI_SUCCESS;

@@ -7,6 +7,7 @@
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
 #include "p2p/progress_poll.h"
+#include "p2p/p2p_stats.h"
 #include "ucp_glue/ucx.h"
 
 #include <poll.h>
@@ -96,6 +97,7 @@ int ucmpi_progress(void)
 
 void ucmpi_progress_idle(unsigned spins)
 {
+    ucmpi_p2p_count_idle(spins);
     ucmpi_rt_waiting();
     if (wait_mode == WAIT_POLL) {
         /* forced on an oversubscribed node: a poller that never yields

@@ -6,6 +6,7 @@
 #include "core/base.h"
 #include "p2p/progress_api.h"
 #include "ucp_glue/ucx.h"
+#include "p2p/p2p_stats.h"
 
 /* Registered hooks and queued Ssend acknowledgements: while both are 0
  * below MPI_THREAD_MULTIPLE, progress is one UCX progress call. */
@@ -67,8 +68,9 @@ static inline unsigned ucmpi_wait_loop_after(ucmpi_wait_loop_t *l, int n)
     ++l->spins;
     if (!l->quiet) {
         ucmpi_progress_idle(l->spins);
+        /* counting wait time (p2p_stats.h) needs every idle turn */
         l->quiet = l->fast && ucmpi_progress_polling &&
-                   ucmpi_rt_slot->waiting;
+                   ucmpi_rt_slot->waiting && !ucmpi_p2p_stats.on;
     }
     return l->spins;
 }

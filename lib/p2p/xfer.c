@@ -9,6 +9,7 @@
 #include "p2p/p2p_inline.h"
 #include "p2p/progress.h"
 #include "p2p/tag.h"
+#include "p2p/p2p_stats.h"
 
 /* --- datatype streaming (UCMPI_UCX_GENERIC): the object is the request --- */
 static void *dt_start(void *obj)
@@ -91,14 +92,28 @@ static void ack_done(ucmpi_ucx_op_t *op, int st, uint64_t t, size_t n)
     ucmpi_p2p_op_done(UCMPI_CONTAINER_OF(op, ucmpi_request_t, p2p.ack_op), st);
 }
 
+/* A matched receive of length bytes from the peer in req's status. */
+static inline void count_recv(const ucmpi_request_t *req, size_t length)
+{
+    int w = req->p2p.world_peer;
+
+    if (__builtin_expect(!ucmpi_p2p_stats.on, 1))
+        return;
+    if (w < 0)
+        w = ucmpi_comm_peer_world(req->comm, req->status.MPI_SOURCE);
+    ucmpi_p2p_count_recv(w, length);
+}
+
 static __attribute__((noinline)) void
 recv_complete(ucmpi_request_t *req, int st, uint64_t stag, size_t length)
 {
     size_t cap = (size_t)(req->p2p.count * req->p2p.dt->size);
     size_t got = length < cap ? length : cap;
 
+    ucmpi_p2p_count_ended();
     if (st == 0 || st == MPI_ERR_TRUNCATE) {
         req->status.MPI_SOURCE = ucmpi_tag_src(stag);
+        count_recv(req, length);
         req->status.MPI_TAG = ucmpi_tag_tag(stag);
         req->status.ucmpi_count = (MPI_Count)got;
         if (length > cap)
@@ -132,6 +147,8 @@ void ucmpi_p2p_recv_done(ucmpi_ucx_op_t *op, int st, uint64_t stag,
         req->status.MPI_TAG = ucmpi_tag_tag(stag);
         req->status.ucmpi_count = (MPI_Count)length;
         req->p2p.pending = 0;
+        ucmpi_p2p_count_ended();
+        count_recv(req, length);
         ucmpi_request_set_complete(req);
     } else {
         recv_complete(req, st, stag, length);
@@ -204,6 +221,7 @@ int ucmpi_p2p_post_send(ucmpi_request_t *req, int world, uint64_t tag)
         x.tag &= ~UCMPI_TAG_SYNC;
     }
     req->p2p.pending = flagged ? 2 : 1;
+    ucmpi_p2p_count_send(world, x.len);
     rc = ucmpi_ucx_send(&x);
     if (rc > 0) {                 /* nothing started */
         ucmpi_p2p_post_failed(req, rc);
@@ -228,8 +246,10 @@ int ucmpi_p2p_post_recv(ucmpi_request_t *req, uint64_t tag, uint64_t mask,
 
     req->p2p.op.done = ucmpi_p2p_recv_done;
     req->p2p.pending = 1;
-    if ((rc = prepare(req, 0, &x)) == 0)
+    if ((rc = prepare(req, 0, &x)) == 0) {
+        ucmpi_p2p_count_posted();
         return ucmpi_ucx_recv(&x);    /* a failed post ends in recv_done */
+    }
     ucmpi_p2p_op_done(req, rc);
     return rc;
 }
@@ -314,10 +334,12 @@ wait_recv(ucmpi_ucx_wait_t *w, int world_peer, ucmpi_comm_t *comm, int *dead)
 }
 
 /* Blocking contiguous receive with UCX's request in this frame (no pool);
- * the caller made sure the stash is empty and may post without the lock. */
+ * the caller made sure the stash is empty and may post without the lock.
+ * counting: feed p2p_stats.h (a copy of its own, off the usual path). */
 static inline __attribute__((always_inline)) int
-recv_contig(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
-            ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)
+recv_contig_x(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
+              ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st,
+              const bool counting)
 {
     size_t cap = (size_t)(count * dt->size);
     int world = src >= 0 ? ucmpi_comm_peer_world(comm, src) : -1;
@@ -339,8 +361,13 @@ recv_contig(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
     x.req_mem = req_mem + sizeof(req_mem);
     w.op.done = NULL;
     w.status = UCMPI_UCX_POSTED;
+    if (counting)
+        ucmpi_p2p_count_posted();
     rc = ucmpi_ucx_recv(&x);
     bool posted = rc == 0;
+    if (counting && posted && w.status != UCMPI_UCX_POSTED)
+        ucmpi_p2p_unexpected(comm, ucmpi_tag_src(w.sender_tag),
+                             ucmpi_tag_tag(w.sender_tag), w.length);
     if (posted) {
         int s = wait_recv(&w, world, comm, &dead);
         if (__builtin_expect(s == 0, 1) || s == MPI_ERR_TRUNCATE)
@@ -352,6 +379,13 @@ recv_contig(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
      * one ending inside an element of dt means the signatures differ */
     bool matched = posted && (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE);
     size_t len = matched ? w.length : 0;
+
+    if (counting)
+        ucmpi_p2p_count_ended();
+    if (counting && matched)
+        ucmpi_p2p_count_recv(world >= 0 ? world
+                             : ucmpi_comm_peer_world(comm,
+                                   ucmpi_tag_src(w.sender_tag)), len);
 
     if (matched && __builtin_expect(ucmpi_tag_is_sync(w.sender_tag), 0))
         ucmpi_p2p_queue_sync_ack(comm, w.sender_tag);
@@ -368,6 +402,23 @@ recv_contig(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
         st->MPI_ERROR = rc;
     }
     return rc;
+}
+
+static __attribute__((noinline)) int
+recv_contig_counted(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                    int tag, ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)
+{
+    return recv_contig_x(buf, count, dt, src, tag, comm, ctx_sub, st, true);
+}
+
+static inline __attribute__((always_inline)) int
+recv_contig(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
+            ucmpi_comm_t *comm, int ctx_sub, MPI_Status *st)
+{
+    if (__builtin_expect(ucmpi_p2p_stats.on, 0))
+        return recv_contig_counted(buf, count, dt, src, tag, comm, ctx_sub,
+                                   st);
+    return recv_contig_x(buf, count, dt, src, tag, comm, ctx_sub, st, false);
 }
 
 int ucmpi_p2p_recv_direct(void *buf, MPI_Count count, MPI_Datatype dt,

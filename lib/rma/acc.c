@@ -1,6 +1,7 @@
 /* Accumulate family: mapped targets applied here, others by the target's
  * handler (am.c), both under the accumulate lock (atomic.c; no UCP atomics). */
 #include "rma/rma.h"
+#include "rma/rma_stats.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -269,6 +270,8 @@ int ucmpi_rma_acc_call(MPI_Win win, int kind, const void *obuf,
 {
     acc_args_t a = {obuf, ocount, otype, rbuf, rcount, rtype, target, disp,
                     tcount, ttype, op, kind & ~UCMPI_RMA_RFORM, NULL};
+
+    ucmpi_rma_stats.ops[UCMPI_RMA_STAT_ACC]++;
     if (kind & UCMPI_RMA_RFORM) {
         int rc = ucmpi_rma_check_request_arg(win, target, req, fn);
         if (rc != MPI_SUCCESS)
@@ -307,6 +310,7 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count,
                     MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
+    ucmpi_rma_stats.ops[UCMPI_RMA_STAT_ACC]++;
     if (origin_datatype == target_datatype && origin_count == target_count) {
         char *t = fast_target(win, target_rank, target_disp, target_count,
                               target_datatype, op);
@@ -376,6 +380,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
                       MPI_Datatype datatype, int target_rank,
                       MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
+    ucmpi_rma_stats.ops[UCMPI_RMA_STAT_ATOMIC]++;
     char *t = fast_target(win, target_rank, target_disp, 1, datatype, op);
     if (t != NULL)
         return ucmpi_rma_acc_run(win->peers[target_rank].acc_lock, op,
@@ -407,6 +412,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                           void *result_addr, MPI_Datatype datatype,
                           int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
+    ucmpi_rma_stats.ops[UCMPI_RMA_STAT_ATOMIC]++;
     static const char fn[] = "MPI_Compare_and_swap";
     int rc = ucmpi_rma_check_win(win, fn);
     if (rc != MPI_SUCCESS)

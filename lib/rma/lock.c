@@ -1,6 +1,7 @@
 /* Passive-target locks: a fair reader-writer ticket lock with dead-holder
  * detection: docs/architecture.md, "lib/rma internals". */
 #include "rma/rma.h"
+#include "rma/rma_stats.h"
 #include "core/failure.h"
 #include "p2p/progress_api.h"
 #include "core/config.h"
@@ -259,6 +260,7 @@ static bool may_open(MPI_Win win, int kind)
 #pragma weak MPI_Win_lock = PMPI_Win_lock
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_LOCK]++;
     static const char fn[] = "MPI_Win_lock";
     int rc = ucmpi_rma_check_win(win, fn);
     if (rc != MPI_SUCCESS)
@@ -301,6 +303,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 #pragma weak MPI_Win_unlock = PMPI_Win_unlock
 int PMPI_Win_unlock(int rank, MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_LOCK]++;
     static const char fn[] = "MPI_Win_unlock";
     int rc = ucmpi_rma_check_win(win, fn);
     if (rc != MPI_SUCCESS)
@@ -331,6 +334,7 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
 #pragma weak MPI_Win_lock_all = PMPI_Win_lock_all
 int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_LOCK]++;
     static const char fn[] = "MPI_Win_lock_all";
     int rc = ucmpi_rma_check_win(win, fn);
     if (rc != MPI_SUCCESS)
@@ -362,6 +366,7 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
 #pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
 int PMPI_Win_unlock_all(MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_LOCK]++;
     static const char fn[] = "MPI_Win_unlock_all";
     int rc = ucmpi_rma_check_win(win, fn);
     if (rc != MPI_SUCCESS)

@@ -1,9 +1,12 @@
 /* Put and get, plain and request-based, and the shared origin-side checks.
  * Dynamic windows go by active message (the target checks attached regions). */
 #include "rma/rma.h"
+#include "rma/rma_stats.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+ucmpi_rma_stats_t ucmpi_rma_stats;
 
 static void ctx_drained(ucmpi_rma_cnt_t *c)
 {
@@ -352,6 +355,8 @@ int ucmpi_rma_xfer_call(int how, const void *obuf, MPI_Count ocount,
                         MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
                         MPI_Request *req, const char *fn)
 {
+    ucmpi_rma_stats.ops[how & UCMPI_RMA_GET ? UCMPI_RMA_STAT_GET
+                                            : UCMPI_RMA_STAT_PUT]++;
     if (how & UCMPI_RMA_RFORM) {
         int rc = ucmpi_rma_check_request_arg(win, target, req, fn);
         if (rc != MPI_SUCCESS)
@@ -408,6 +413,7 @@ int PMPI_Put(const void *origin_addr, int origin_count,
     char *t = fast_target(win, target_rank, target_disp, origin_count,
                           origin_datatype, target_count, target_datatype, &n);
     if (t != NULL) {
+        ucmpi_rma_stats.ops[UCMPI_RMA_STAT_PUT]++;
         ucmpi_rma_copy(t, (const char *)origin_addr + origin_datatype->true_lb,
                        n);
         ucmpi_rma_nt_fence(n);
@@ -428,6 +434,7 @@ int PMPI_Get(void *origin_addr, int origin_count,
     char *t = fast_target(win, target_rank, target_disp, origin_count,
                           origin_datatype, target_count, target_datatype, &n);
     if (t != NULL) {
+        ucmpi_rma_stats.ops[UCMPI_RMA_STAT_GET]++;
         ucmpi_rma_copy((char *)origin_addr + origin_datatype->true_lb, t, n);
         return MPI_SUCCESS;
     }

@@ -3,6 +3,7 @@
 #include "p2p/progress.h"
 #include "core/call.h"
 #include "rma/rma.h"
+#include "rma/rma_stats.h"
 #include "core/failure.h"
 #include "p2p/pt2pt.h"
 
@@ -29,6 +30,7 @@ static bool access_free(MPI_Win win)
 #pragma weak MPI_Win_fence = PMPI_Win_fence
 int PMPI_Win_fence(int assert, MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_FENCE]++;
     static const char fn[] = "MPI_Win_fence";
     int rc = ucmpi_rma_check_win(win, fn);
     if (rc == MPI_SUCCESS)
@@ -102,6 +104,7 @@ static char notice_byte;
 #pragma weak MPI_Win_post = PMPI_Win_post
 int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_PSCW]++;
     static const char fn[] = "MPI_Win_post";
     int *ranks, rc = ucmpi_rma_check_win(win, fn);
     if (rc == MPI_SUCCESS)
@@ -142,6 +145,7 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 #pragma weak MPI_Win_start = PMPI_Win_start
 int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_PSCW]++;
     static const char fn[] = "MPI_Win_start";
     int *ranks, rc = ucmpi_rma_check_win(win, fn);
     if (rc == MPI_SUCCESS)
@@ -170,6 +174,7 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 #pragma weak MPI_Win_complete = PMPI_Win_complete
 int PMPI_Win_complete(MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_PSCW]++;
     static const char fn[] = "MPI_Win_complete";
     int *ranks, rc = ucmpi_rma_check_win(win, fn);
     if (rc != MPI_SUCCESS)
@@ -242,12 +247,14 @@ static int wait_test(MPI_Win win, bool test, int *flag, const char *fn)
 #pragma weak MPI_Win_wait = PMPI_Win_wait
 int PMPI_Win_wait(MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_PSCW]++;
     return wait_test(win, false, NULL, "MPI_Win_wait");
 }
 
 #pragma weak MPI_Win_test = PMPI_Win_test
 int PMPI_Win_test(MPI_Win win, int *flag)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_PSCW]++;
     return wait_test(win, true, flag, "MPI_Win_test");
 }
 
@@ -278,6 +285,7 @@ static int flush_common(MPI_Win win, int rank, int remote)
 #pragma weak MPI_Win_flush = PMPI_Win_flush
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_FLUSH]++;
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_flush");
     return flush_common(win, rank < 0 && rank != MPI_PROC_NULL ? -3 : rank,
                         1);
@@ -286,6 +294,7 @@ int PMPI_Win_flush(int rank, MPI_Win win)
 #pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
 int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_FLUSH]++;
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_flush_local");
     return flush_common(win, rank < 0 && rank != MPI_PROC_NULL ? -3 : rank,
                         0);
@@ -294,6 +303,7 @@ int PMPI_Win_flush_local(int rank, MPI_Win win)
 #pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
 int PMPI_Win_flush_all(MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_FLUSH]++;
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_flush_all");
     return flush_common(win, -1, 1);
 }
@@ -301,6 +311,7 @@ int PMPI_Win_flush_all(MPI_Win win)
 #pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
 int PMPI_Win_flush_local_all(MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_FLUSH]++;
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Win_flush_local_all");
     return flush_common(win, -1, 0);
 }
@@ -308,6 +319,7 @@ int PMPI_Win_flush_local_all(MPI_Win win)
 #pragma weak MPI_Win_sync = PMPI_Win_sync
 int PMPI_Win_sync(MPI_Win win)
 {
+    ucmpi_rma_stats.syncs[UCMPI_RMA_STAT_FLUSH]++;
     int rc = ucmpi_rma_check_win(win, "MPI_Win_sync");
     if (rc != MPI_SUCCESS)
         return rc;

@@ -168,8 +168,11 @@ int ucmpi_ucx_address(void **addr, size_t *len)
     return *addr != NULL ? 0 : -1;
 }
 
+ucmpi_ucx_stats_t ucmpi_ucx_stats;
+
 int ucmpi_ucx_progress(void)
 {
+    ucmpi_ucx_stats.progress++;
     return (int)ucp_worker_progress(ucmpi_ucx.worker);
 }
 

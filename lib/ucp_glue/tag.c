@@ -93,6 +93,7 @@ static int send_posted(const ucmpi_ucx_xfer_t *x, void *ret, void *copy)
     ucmpi_ucx_op_t *op = x->op;
 
     if (UCS_PTR_IS_PTR(ret)) {
+        ucmpi_ucx_stats.sends_kept++;
         if (op == NULL) {
             if (copy == NULL)
                 ucp_request_free(ret);
@@ -103,6 +104,8 @@ static int send_posted(const ucmpi_ucx_xfer_t *x, void *ret, void *copy)
         return UCMPI_UCX_POSTED;
     }
     free(copy);
+    if (ret == NULL)
+        ucmpi_ucx_stats.sends_now++;
     return ret == NULL ? 0 : ucmpi_ucx_code(UCS_PTR_STATUS(ret));
 }
 
@@ -176,10 +179,13 @@ int ucmpi_ucx_send_op(int peer, uint64_t tag, const void *buf, size_t len,
         p.op_attr_mask = UCP_OP_ATTR_FLAG_FAST_CMPL;
     }
     void *ret = ucp_tag_send_nbx(ep, buf, len, tag, &p);
-    if (__builtin_expect(ret == NULL, 1))
+    if (__builtin_expect(ret == NULL, 1)) {
+        ucmpi_ucx_stats.sends_now++;
         return 0;
+    }
     if (UCS_PTR_IS_ERR(ret))
         return ucmpi_ucx_code(UCS_PTR_STATUS(ret));
+    ucmpi_ucx_stats.sends_kept++;
     if (op->done == NULL || !ucmpi_ucx.multi_thread)   /* see send_posted */
         op->ucx_req = ret;
     return UCMPI_UCX_POSTED;

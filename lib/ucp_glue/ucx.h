@@ -49,6 +49,14 @@ void ucmpi_ucx_finalize(void);
 /* Hidden (here and below): calls from lib/ go straight, not through the
  * PLT (every message makes several). */
 int ucmpi_ucx_progress(void) UCMPI_UCX_HIDDEN;
+/* Counters lib/mpit reads (plain increments, no atomics). */
+typedef struct {
+    uint64_t progress;            /* ucmpi_ucx_progress calls */
+    uint64_t sends_now;           /* tagged sends UCX completed at once */
+    uint64_t sends_kept;          /* tagged sends UCX kept (rendezvous,
+                                     or queued behind others) */
+} ucmpi_ucx_stats_t;
+extern ucmpi_ucx_stats_t ucmpi_ucx_stats UCMPI_UCX_HIDDEN;
 /* Event fd for blocking waits, or -1. */
 int ucmpi_ucx_arm(void);
 int ucmpi_ucx_efd(void);

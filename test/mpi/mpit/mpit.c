@@ -2,8 +2,8 @@
  * MPI_Finalize; control variable names, indices, categories and string
  * rules; reading the environment's value; writing a runtime tunable (the
  * allreduce algorithm) on every rank between collectives; the errors of
- * read-only variables, unknown names and handles; the empty pvar and event
- * sets. */
+ * read-only variables, unknown names and handles; sessions (pvar.c and
+ * event.c check performance variables and events). */
 #include "../mpitest.h"
 
 #include <string.h>
@@ -51,7 +51,8 @@ static void check_names(void)
                                             &np, &nsub));
         MT_CHECK(MPI_T_category_get_index(name, &ci) == MPI_SUCCESS &&
                  ci == c, "category %s", name);
-        MT_CHECK(nc >= 0 && nc <= 64 && np == 0 && nsub == 0, "%d", nc);
+        MT_CHECK(nc >= 0 && nc <= 64 && np > 0 && nsub == 0, "%d %d", nc,
+                 np);
         MT_CHECK_RC(MPI_T_category_get_cvars(c, nc, idx));
         for (int k = 0; k < nc; k++)
             MT_CHECK(idx[k] >= 0 && idx[k] < n, "index %d", idx[k]);
@@ -99,19 +100,19 @@ static void check_empty_sets(void)
     char err[MPI_MAX_ERROR_STRING];
     int cls = -1, len;
 
-    MT_CHECK(MPI_T_pvar_get_num(&n) == MPI_SUCCESS && n == 0, "pvars %d", n);
+    MT_CHECK(MPI_T_pvar_get_num(&n) == MPI_SUCCESS && n > 10, "pvars %d", n);
     MT_CHECK_RC(MPI_T_pvar_session_create(&ses));
-    MT_CHECK(MPI_T_pvar_handle_alloc(ses, 0, NULL, &ph, &count) ==
-             MPI_T_ERR_INVALID_INDEX, "pvar 0");
+    MT_CHECK(MPI_T_pvar_handle_alloc(ses, n, NULL, &ph, &count) ==
+             MPI_T_ERR_INVALID_INDEX, "pvar n");
     MT_CHECK_RC(MPI_T_pvar_start(ses, MPI_T_PVAR_ALL_HANDLES));
     gone = ses;
     MT_CHECK_RC(MPI_T_pvar_session_free(&ses));
     MT_CHECK(ses == MPI_T_PVAR_SESSION_NULL, "session not reset");
     MT_CHECK(MPI_T_pvar_session_free(&gone) == MPI_T_ERR_INVALID_SESSION,
              "double free");
-    MT_CHECK(MPI_T_event_get_num(&n) == MPI_SUCCESS && n == 0, "events");
+    MT_CHECK(MPI_T_event_get_num(&n) == MPI_SUCCESS && n == 3, "events");
     MT_CHECK(MPI_T_event_get_index("x", &idx) == MPI_T_ERR_INVALID_NAME, "ev");
-    MT_CHECK(MPI_T_source_get_num(&n) == MPI_SUCCESS && n == 0, "sources");
+    MT_CHECK(MPI_T_source_get_num(&n) == MPI_SUCCESS && n == 1, "sources");
     MT_CHECK(MPI_Error_class(MPI_T_ERR_INVALID_NAME, &cls) == MPI_SUCCESS &&
              cls == MPI_T_ERR_INVALID_NAME, "class %d", cls);
     MPI_Error_string(MPI_T_ERR_CVAR_SET_NEVER, err, &len);

@@ -1,0 +1,133 @@
+/* Point-to-point counters that lib/mpit reads (MPI_T performance variables,
+ * the profile).  Plain per-process increments, no atomics: under
+ * MPI_THREAD_MULTIPLE threads communicating at once may lose counts.  Single
+ * increments always run; the rest only while `on` (MPI_T initialised, or the
+ * profile asked for), which costs the message paths one test when off. */
+#ifndef UCMPI_P2P_STATS_H
+#define UCMPI_P2P_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ucmpi_comm_s;
+
+/* Messages and bytes to and from one world rank (p2p and collectives). */
+typedef struct {
+    uint64_t sent_msgs, sent_bytes, recv_msgs, recv_bytes;
+} ucmpi_p2p_peer_stats_t;
+
+/* Message sizes by power of two: bin b holds sizes in [2^(b-1), 2^b)
+ * (bin 0: empty messages). */
+#define UCMPI_P2P_SIZE_BINS 40
+
+typedef struct {
+    int on;                   /* count per peer, sizes, wait time */
+    ucmpi_p2p_peer_stats_t *peer;   /* [npeers] */
+    unsigned npeers;
+    uint64_t recvs_posted, recvs_ended;   /* level = posted - ended */
+    uint64_t posted_hwm;                  /* highest level seen */
+    uint64_t unexpected;      /* receives whose message was already there */
+    uint64_t wait_ticks;      /* time blocked in waits (ucmpi_stats_ticks) */
+    uint64_t idle_last;       /* the previous idle turn's tick */
+    /* wait_ticks by the MPI call that waited (its name pointer) */
+#define UCMPI_P2P_WAIT_CALLS 24
+    const char *wait_call[UCMPI_P2P_WAIT_CALLS];
+    uint64_t wait_call_ticks[UCMPI_P2P_WAIT_CALLS];
+    uint64_t *wait_slot;      /* the current wait's entry of the above */
+    uint64_t size_hist[UCMPI_P2P_SIZE_BINS];   /* sent messages by size */
+    /* set by lib/mpit while someone listens: a receive found its message
+     * already there (comm, source and tag in comm, bytes) */
+    void (*on_unexpected)(struct ucmpi_comm_s *c, int src, int tag,
+                          size_t len);
+} ucmpi_p2p_stats_t;
+
+extern ucmpi_p2p_stats_t ucmpi_p2p_stats __attribute__((visibility("hidden")));
+
+static inline unsigned ucmpi_p2p_size_bin(size_t len)
+{
+    unsigned b = len ? 64u - (unsigned)__builtin_clzll(len) : 0;
+    return b < UCMPI_P2P_SIZE_BINS ? b : UCMPI_P2P_SIZE_BINS - 1;
+}
+
+/* A message of len bytes leaves for world rank world. */
+static inline void ucmpi_p2p_count_send(int world, size_t len)
+{
+    ucmpi_p2p_stats_t *s = &ucmpi_p2p_stats;
+
+    if (__builtin_expect(!s->on, 1))
+        return;
+    if (__builtin_expect((unsigned)world < s->npeers, 1)) {
+        s->peer[world].sent_msgs++;
+        s->peer[world].sent_bytes += len;
+    }
+    s->size_hist[ucmpi_p2p_size_bin(len)]++;
+}
+
+/* A message of len bytes arrived from world rank world (< 0: unknown). */
+static inline void ucmpi_p2p_count_recv(int world, size_t len)
+{
+    ucmpi_p2p_stats_t *s = &ucmpi_p2p_stats;
+
+    if (__builtin_expect(!s->on, 1))
+        return;
+    if (__builtin_expect((unsigned)world < s->npeers, 1)) {
+        s->peer[world].recv_msgs++;
+        s->peer[world].recv_bytes += len;
+    }
+}
+
+/* A receive is posted (the posted-receive level and its high-water mark). */
+static inline void ucmpi_p2p_count_posted(void)
+{
+    ucmpi_p2p_stats_t *s = &ucmpi_p2p_stats;
+
+    s->recvs_posted++;
+    if (__builtin_expect(s->on, 0) &&
+        s->recvs_posted - s->recvs_ended > s->posted_hwm)
+        s->posted_hwm = s->recvs_posted - s->recvs_ended;
+}
+
+static inline void ucmpi_p2p_count_ended(void)
+{
+    ucmpi_p2p_stats.recvs_ended++;
+}
+
+/* A receive posted on c matched a message that had already arrived. */
+void ucmpi_p2p_unexpected(struct ucmpi_comm_s *c, int src, int tag,
+                          size_t len) __attribute__((noinline));
+
+/* A cheap monotonic tick (the TSC on x86-64, else nanoseconds) and its
+ * rate in ticks/s. */
+uint64_t ucmpi_stats_clock_ns(void);
+static inline uint64_t ucmpi_stats_ticks(void)
+{
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();   /* ~20 cycles, no system call */
+#else
+    return ucmpi_stats_clock_ns();
+#endif
+}
+double ucmpi_stats_tick_rate(void);
+
+/* The wait_call_ticks entry of the MPI call now waiting. */
+uint64_t *ucmpi_p2p_wait_slot(void);
+
+/* A waiting loop's idle turn `spins` (1: the first since it last found
+ * work): the time since the previous turn was spent blocked. */
+static inline void ucmpi_p2p_count_idle(unsigned spins)
+{
+    if (__builtin_expect(!ucmpi_p2p_stats.on, 1))
+        return;
+    uint64_t t = ucmpi_stats_ticks();
+
+    if (spins > 1) {
+        uint64_t dt = t - ucmpi_p2p_stats.idle_last;
+        ucmpi_p2p_stats.wait_ticks += dt;
+        *ucmpi_p2p_stats.wait_slot += dt;
+    } else {
+        ucmpi_p2p_stats.wait_slot = ucmpi_p2p_wait_slot();
+    }
+    ucmpi_p2p_stats.idle_last = t;
+}
+
+#endif
