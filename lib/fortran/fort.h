@@ -20,6 +20,7 @@ extern MPI_Fint mpi_fortran_statuses_ignore_[MPI_F_STATUS_SIZE];
 extern MPI_Fint mpi_fortran_errcodes_ignore_[1];
 extern MPI_Fint mpi_fortran_unweighted_[1], mpi_fortran_weights_empty_[1];
 extern char mpi_fortran_argv_null_[1];
+extern char mpi_fortran_argvs_null_[1];
 
 static inline void *ucmpi_f_buf(const void *p)
 {

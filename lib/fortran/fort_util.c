@@ -26,6 +26,7 @@ SENTINEL MPI_Fint mpi_fortran_errcodes_ignore_[1];
 SENTINEL MPI_Fint mpi_fortran_unweighted_[1];
 SENTINEL MPI_Fint mpi_fortran_weights_empty_[1];
 SENTINEL char mpi_fortran_argv_null_[1];
+SENTINEL char mpi_fortran_argvs_null_[1];
 
 /* mpif.h numbers predefined handles 1, 2, ... per kind; the C library
  * numbers handles in the order c2f first sees them, so see them first. */

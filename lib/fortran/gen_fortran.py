@@ -54,7 +54,7 @@ HAND_WRITTEN = {'MPI_Init', 'MPI_Init_thread', 'MPI_Pcontrol',
                 'MPI_Type_create_keyval', 'MPI_Win_create_keyval', 'MPI_Keyval_create',
                 'MPI_Comm_create_errhandler', 'MPI_Win_create_errhandler',
                 'MPI_File_create_errhandler', 'MPI_Session_create_errhandler',
-                'MPI_Grequest_start'}
+                'MPI_Grequest_start', 'MPI_Comm_spawn', 'MPI_Comm_spawn_multiple'}
 C_ONLY = re.compile(r'^MPI_(T_|\w+_(c2f|f2c|c2f08|f082c|f2f08|f082f)$)')
 
 
@@ -445,6 +445,7 @@ SENTINELS = [  # (Fortran name, declaration, common block)
     ('MPI_WEIGHTS_EMPTY', 'INTEGER MPI_WEIGHTS_EMPTY(1)',
      'MPI_FORTRAN_WEIGHTS_EMPTY'),
     ('MPI_ARGV_NULL', 'CHARACTER*1 MPI_ARGV_NULL(1)', 'MPI_FORTRAN_ARGV_NULL'),
+    ('MPI_ARGVS_NULL', 'CHARACTER*1 MPI_ARGVS_NULL(1,1)', 'MPI_FORTRAN_ARGVS_NULL'),
 ]
 
 
@@ -547,6 +548,18 @@ HAND_F08['MPI_Session_detach_buffer'] = ['TYPE(MPI_Session), INTENT(IN) :: sessi
                                          'TYPE(C_PTR), INTENT(OUT) :: buffer_addr',
                                          'INTEGER, INTENT(OUT) :: size']
 HAND_F08['MPI_Op_free'] = ['TYPE(MPI_Op), INTENT(INOUT) :: op']
+HAND_F08['MPI_Comm_spawn'] = ['CHARACTER(LEN=*), INTENT(IN) :: command',
+                              'CHARACTER(LEN=*), INTENT(IN) :: argv(*)',
+                              'INTEGER, INTENT(IN) :: maxprocs', 'TYPE(MPI_Info), INTENT(IN) :: info',
+                              'INTEGER, INTENT(IN) :: root', 'TYPE(MPI_Comm), INTENT(IN) :: comm',
+                              'TYPE(MPI_Comm), INTENT(OUT) :: intercomm',
+                              'INTEGER :: array_of_errcodes(*)']
+HAND_F08['MPI_Comm_spawn_multiple'] = [
+    'INTEGER, INTENT(IN) :: count', 'CHARACTER(LEN=*), INTENT(IN) :: array_of_commands(*)',
+    'CHARACTER(LEN=*), INTENT(IN) :: array_of_argv(count, *)',
+    'INTEGER, INTENT(IN) :: array_of_maxprocs(*)', 'TYPE(MPI_Info), INTENT(IN) :: array_of_info(*)',
+    'INTEGER, INTENT(IN) :: root', 'TYPE(MPI_Comm), INTENT(IN) :: comm',
+    'TYPE(MPI_Comm), INTENT(OUT) :: intercomm', 'INTEGER :: array_of_errcodes(*)']
 # Their large-count specifics MPI_X_f08c: in the generic MPI_X, or in a
 # generic MPI_X_c of their own when a callback is the only difference
 # (MPI-4.0 errata: MPI_Op_create_c; PROCEDURE dummies do not tell apart).
@@ -643,8 +656,10 @@ def f08_module(shims, large, ints, handles, hindex, consts):
     for name, decl, common in SENTINELS:
         ftype = {'MPI_STATUS_IGNORE': 'TYPE(MPI_Status)',
                  'MPI_STATUSES_IGNORE': 'TYPE(MPI_Status)',
-                 'MPI_ARGV_NULL': 'CHARACTER(KIND=C_CHAR)'}.get(name, 'INTEGER(C_INT)')
+                 'MPI_ARGV_NULL': 'CHARACTER(KIND=C_CHAR)',
+                 'MPI_ARGVS_NULL': 'CHARACTER(KIND=C_CHAR)'}.get(name, 'INTEGER(C_INT)')
         dim = '(1)' if '(' in decl and name != 'MPI_STATUS_IGNORE' else ''
+        dim = '(1,1)' if name == 'MPI_ARGVS_NULL' else dim
         m.append('%s, BIND(C, name="%s_") :: %s%s' % (ftype, common.lower(), name, dim))
     m += ['INTERFACE OPERATOR(==)', '  MODULE PROCEDURE ' +
           ', '.join('ucmpi_eq_%s' % k.lower() for k in HANDLES), 'END INTERFACE',

@@ -84,6 +84,10 @@ static void deliver(struct ucmpi_mpit_event_inst_s *in)
 {
     MPI_T_cb_safety need = context_level();
 
+    /* a failure may be learnt on the runtime's thread (PMIx events) */
+    if (in->event == EV_PEER_FAILED && need < MPI_T_CB_REQUIRE_THREAD_SAFE)
+        need = MPI_T_CB_REQUIRE_THREAD_SAFE;
+
     /* the lock is recursive: callbacks may call MPI_T (not free reg) */
     if (ucmpi_mpit_enter() != MPI_SUCCESS)
         return;
@@ -132,7 +136,7 @@ static void on_alg(struct ucmpi_comm_s *c, unsigned coll, int alg,
     raise_event(EV_COLL_ALG, v);
 }
 
-/* UCMPI_HOOK_PEER_FAILED: asked again and again; raised once per rank. */
+/* UCMPI_HOOK_PEER_FAILED: once per rank (failure.c declares each once). */
 static void on_peer_failed(void *arg)
 {
     int r = *(int *)arg;
