@@ -1,5 +1,7 @@
 /* MPI_Comm_spawn(_multiple) from Fortran: argv lists are blank-padded
- * CHARACTER arrays ending at the first all-blank entry (MPI-4.1 19.3.7). */
+ * CHARACTER arrays ending at the first all-blank entry.  mpif.h and the mpi
+ * module drop an argument's leading blanks too, mpi_f08 keeps them (as
+ * MPICH does: its test suite checks both). */
 #include "fortran/fort.h"
 
 #include <stdlib.h>
@@ -20,8 +22,8 @@ static void argv_free(char **argv)
 }
 
 /* The NULL-ended C argv of entries first, first + step, ... (each len
- * characters) up to the first blank one; leading and trailing blanks go. */
-static int argv_in(const char *first, size_t step, size_t len, char ***out)
+ * characters) up to the first blank one, without trailing blanks. */
+static int argv_in(const char *first, size_t step, size_t len, int lead, char ***out)
 {
     int n = 0;
     while (!blank(first + (size_t)n * step, len))
@@ -30,7 +32,7 @@ static int argv_in(const char *first, size_t step, size_t len, char ***out)
     if (argv == NULL)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < n; i++)
-        if ((argv[i] = ucmpi_f_str_in(first + (size_t)i * step, len, 1)) == NULL) {
+        if ((argv[i] = ucmpi_f_str_in(first + (size_t)i * step, len, lead)) == NULL) {
             argv_free(argv);
             return MPI_ERR_NO_MEM;
         }
@@ -43,9 +45,30 @@ static int *errcodes_in(MPI_Fint *codes)
     return codes == mpi_fortran_errcodes_ignore_ ? MPI_ERRCODES_IGNORE : (int *)codes;
 }
 
+static void spawn(const char *command, const char *argv, const MPI_Fint *maxprocs,
+                  const MPI_Fint *info, const MPI_Fint *root, const MPI_Fint *comm,
+                  MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierror,
+                  size_t command_len, size_t argv_len, int lead)
+{
+    MPI_Fint absent;
+    if (ierror == NULL)   /* mpi_f08: ierror is optional */
+        ierror = &absent;
+    char *cmd = ucmpi_f_str_in(command, command_len, 1);
+    char **c_argv = MPI_ARGV_NULL;
+    *ierror = cmd == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+    if (*ierror == MPI_SUCCESS && argv != mpi_fortran_argv_null_)
+        *ierror = argv_in(argv, argv_len, argv_len, lead, &c_argv);
+    if (*ierror == MPI_SUCCESS) {
+        MPI_Comm c_inter = MPI_COMM_NULL;
+        *ierror = PMPI_Comm_spawn(cmd, c_argv, *maxprocs, PMPI_Info_f2c(*info), *root,
+                                  PMPI_Comm_f2c(*comm), &c_inter, errcodes_in(errcodes));
+        *intercomm = PMPI_Comm_c2f(c_inter);
+    }
+    argv_free(c_argv);
+    free(cmd);
+}
+
 #pragma weak mpi_comm_spawn_ = pmpi_comm_spawn_
-#pragma weak mpi_comm_spawn_f08_ = pmpi_comm_spawn_
-#pragma weak pmpi_comm_spawn_f08_ = pmpi_comm_spawn_
 void pmpi_comm_spawn_(const char *command, const char *argv, const MPI_Fint *maxprocs,
                       const MPI_Fint *info, const MPI_Fint *root, const MPI_Fint *comm,
                       MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierror,
@@ -55,22 +78,22 @@ void pmpi_comm_spawn_(const char *command, const char *argv, const MPI_Fint *max
                       MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierror,
                       size_t command_len, size_t argv_len)
 {
-    MPI_Fint absent;
-    if (ierror == NULL)   /* mpi_f08: ierror is optional */
-        ierror = &absent;
-    char *cmd = ucmpi_f_str_in(command, command_len, 1);
-    char **c_argv = MPI_ARGV_NULL;
-    *ierror = cmd == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
-    if (*ierror == MPI_SUCCESS && argv != mpi_fortran_argv_null_)
-        *ierror = argv_in(argv, argv_len, argv_len, &c_argv);
-    if (*ierror == MPI_SUCCESS) {
-        MPI_Comm c_inter = MPI_COMM_NULL;
-        *ierror = PMPI_Comm_spawn(cmd, c_argv, *maxprocs, PMPI_Info_f2c(*info), *root,
-                                  PMPI_Comm_f2c(*comm), &c_inter, errcodes_in(errcodes));
-        *intercomm = PMPI_Comm_c2f(c_inter);
-    }
-    argv_free(c_argv);
-    free(cmd);
+    spawn(command, argv, maxprocs, info, root, comm, intercomm, errcodes, ierror,
+          command_len, argv_len, 1);
+}
+
+#pragma weak mpi_comm_spawn_f08_ = pmpi_comm_spawn_f08_
+void pmpi_comm_spawn_f08_(const char *command, const char *argv, const MPI_Fint *maxprocs,
+                          const MPI_Fint *info, const MPI_Fint *root, const MPI_Fint *comm,
+                          MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierror,
+                          size_t command_len, size_t argv_len);
+void pmpi_comm_spawn_f08_(const char *command, const char *argv, const MPI_Fint *maxprocs,
+                          const MPI_Fint *info, const MPI_Fint *root, const MPI_Fint *comm,
+                          MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierror,
+                          size_t command_len, size_t argv_len)
+{
+    spawn(command, argv, maxprocs, info, root, comm, intercomm, errcodes, ierror,
+          command_len, argv_len, 0);
 }
 
 static void commands_free(char **cmds, char ***argvs, int count)
@@ -85,7 +108,7 @@ static void commands_free(char **cmds, char ***argvs, int count)
 
 /* array_of_argv(count, *): command i's arguments are (i, 1), (i, 2), ... */
 static int commands_in(int count, const char *commands, size_t commands_len,
-                       const char *argvs, size_t argv_len, char ***cmds_out,
+                       const char *argvs, size_t argv_len, int lead, char ***cmds_out,
                        char ****argvs_out)
 {
     char **cmds = calloc((size_t)count, sizeof(*cmds));
@@ -99,7 +122,7 @@ static int commands_in(int count, const char *commands, size_t commands_len,
             rc = MPI_ERR_NO_MEM;
         else if (c_argvs != NULL)
             rc = argv_in(argvs + (size_t)i * argv_len, (size_t)count * argv_len, argv_len,
-                         &c_argvs[i]);
+                         lead, &c_argvs[i]);
     }
     if (rc != MPI_SUCCESS) {
         commands_free(cmds, c_argvs, count);
@@ -110,19 +133,11 @@ static int commands_in(int count, const char *commands, size_t commands_len,
     return MPI_SUCCESS;
 }
 
-#pragma weak mpi_comm_spawn_multiple_ = pmpi_comm_spawn_multiple_
-#pragma weak mpi_comm_spawn_multiple_f08_ = pmpi_comm_spawn_multiple_
-#pragma weak pmpi_comm_spawn_multiple_f08_ = pmpi_comm_spawn_multiple_
-void pmpi_comm_spawn_multiple_(const MPI_Fint *count, const char *commands, const char *argvs,
-                               const MPI_Fint *maxprocs, const MPI_Fint *infos,
-                               const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *intercomm,
-                               MPI_Fint *errcodes, MPI_Fint *ierror, size_t commands_len,
-                               size_t argv_len);
-void pmpi_comm_spawn_multiple_(const MPI_Fint *count, const char *commands, const char *argvs,
-                               const MPI_Fint *maxprocs, const MPI_Fint *infos,
-                               const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *intercomm,
-                               MPI_Fint *errcodes, MPI_Fint *ierror, size_t commands_len,
-                               size_t argv_len)
+static void spawn_multiple(const MPI_Fint *count, const char *commands, const char *argvs,
+                           const MPI_Fint *maxprocs, const MPI_Fint *infos,
+                           const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *intercomm,
+                           MPI_Fint *errcodes, MPI_Fint *ierror, size_t commands_len,
+                           size_t argv_len, int lead)
 {
     MPI_Fint absent;
     if (ierror == NULL)   /* mpi_f08: ierror is optional */
@@ -132,7 +147,7 @@ void pmpi_comm_spawn_multiple_(const MPI_Fint *count, const char *commands, cons
     MPI_Info *c_infos = calloc((size_t)n + 1, sizeof(*c_infos));
     *ierror = c_infos == NULL ? MPI_ERR_NO_MEM
                               : commands_in(n, commands, commands_len, argvs, argv_len,
-                                            &cmds, &c_argvs);
+                                            lead, &cmds, &c_argvs);
     if (*ierror == MPI_SUCCESS) {
         MPI_Comm c_inter = MPI_COMM_NULL;
         for (int i = 0; i < n; i++)
@@ -147,4 +162,38 @@ void pmpi_comm_spawn_multiple_(const MPI_Fint *count, const char *commands, cons
         commands_free(cmds, c_argvs, n);
     }
     free(c_infos);
+}
+
+#pragma weak mpi_comm_spawn_multiple_ = pmpi_comm_spawn_multiple_
+void pmpi_comm_spawn_multiple_(const MPI_Fint *count, const char *commands, const char *argvs,
+                               const MPI_Fint *maxprocs, const MPI_Fint *infos,
+                               const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *intercomm,
+                               MPI_Fint *errcodes, MPI_Fint *ierror, size_t commands_len,
+                               size_t argv_len);
+void pmpi_comm_spawn_multiple_(const MPI_Fint *count, const char *commands, const char *argvs,
+                               const MPI_Fint *maxprocs, const MPI_Fint *infos,
+                               const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *intercomm,
+                               MPI_Fint *errcodes, MPI_Fint *ierror, size_t commands_len,
+                               size_t argv_len)
+{
+    spawn_multiple(count, commands, argvs, maxprocs, infos, root, comm, intercomm, errcodes,
+                   ierror, commands_len, argv_len, 1);
+}
+
+#pragma weak mpi_comm_spawn_multiple_f08_ = pmpi_comm_spawn_multiple_f08_
+void pmpi_comm_spawn_multiple_f08_(const MPI_Fint *count, const char *commands,
+                                   const char *argvs, const MPI_Fint *maxprocs,
+                                   const MPI_Fint *infos, const MPI_Fint *root,
+                                   const MPI_Fint *comm, MPI_Fint *intercomm,
+                                   MPI_Fint *errcodes, MPI_Fint *ierror,
+                                   size_t commands_len, size_t argv_len);
+void pmpi_comm_spawn_multiple_f08_(const MPI_Fint *count, const char *commands,
+                                   const char *argvs, const MPI_Fint *maxprocs,
+                                   const MPI_Fint *infos, const MPI_Fint *root,
+                                   const MPI_Fint *comm, MPI_Fint *intercomm,
+                                   MPI_Fint *errcodes, MPI_Fint *ierror,
+                                   size_t commands_len, size_t argv_len)
+{
+    spawn_multiple(count, commands, argvs, maxprocs, infos, root, comm, intercomm, errcodes,
+                   ierror, commands_len, argv_len, 0);
 }

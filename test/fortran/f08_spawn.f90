@@ -1,5 +1,5 @@
 ! MPI_Comm_spawn and MPI_Comm_spawn_multiple from mpi_f08: blank-padded
-! argv lists (leading and trailing blanks dropped), MPI_ARGVS_NULL,
+! argv lists (trailing blanks dropped, leading ones kept), MPI_ARGVS_NULL,
 ! MPI_ERRCODES_IGNORE, MPI_APPNUM, and the parent intercommunicator merged
 ! for a collective.  The children are this program, told apart by argv.
 program f08_spawn
@@ -105,11 +105,11 @@ contains
     if (nargs >= 2) call get_command_argument(2, arg)
     call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, appnum, flag)
     if (mode == 'child') then
-      call check(nargs == 2 .and. arg == 'x y', 'child: argv is not (child, "x y")')
+      call check(nargs == 2 .and. arg == '   x y', 'child: argv is not (child, "   x y")')
     else if (mode == 'multi') then
       call check(flag, 'multi: no MPI_APPNUM')
       call check(nargs == 2, 'multi: not 2 arguments')
-      if (appnum == 0) call check(arg == 'a', 'multi: command 0 did not get "a"')
+      if (appnum == 0) call check(arg == ' a', 'multi: command 0 did not get " a"')
       if (appnum == 1) call check(arg == 'b', 'multi: command 1 did not get "b"')
     else
       call check(nargs == 0, 'MPI_ARGVS_NULL: the child got arguments')
