@@ -241,7 +241,8 @@ void mpi_dup_fn_(MPI_Fint *old, MPI_Fint *keyval, MPI_Fint *extra,
 }
 
 /* ---- generalized requests: the Fortran functions ride on extra_state,
- * freed after free_fn, the last call C makes ---- */
+ * freed after free_fn, the last call C makes.  The callbacks get the user's
+ * own extra_state variable, as with MPICH and Open MPI (programs count in it) ---- */
 typedef void f_query_fn(MPI_Aint *extra, MPI_Fint *status, MPI_Fint *ierror);
 typedef void f_free_fn(MPI_Aint *extra, MPI_Fint *ierror);
 typedef void f_cancel_fn(MPI_Aint *extra, MPI_Fint *complete, MPI_Fint *ierror);
@@ -250,14 +251,14 @@ typedef struct {
     f_query_fn *query;
     f_free_fn *free;
     f_cancel_fn *cancel;
-    MPI_Aint extra;
+    MPI_Aint *extra;
 } greq_t;
 
 static int greq_query(void *extra, MPI_Status *status)
 {
     greq_t *g = extra;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->query(&g->extra, (MPI_Fint *)status, &ierr);
+    g->query(g->extra, (MPI_Fint *)status, &ierr);
     return ierr;
 }
 
@@ -265,7 +266,7 @@ static int greq_free(void *extra)
 {
     greq_t *g = extra;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->free(&g->extra, &ierr);
+    g->free(g->extra, &ierr);
     free(g);
     return ierr;
 }
@@ -274,7 +275,7 @@ static int greq_cancel(void *extra, int complete)
 {
     greq_t *g = extra;
     MPI_Fint ierr = MPI_SUCCESS, fcomplete = complete != 0;
-    g->cancel(&g->extra, &fcomplete, &ierr);
+    g->cancel(g->extra, &fcomplete, &ierr);
     return ierr;
 }
 
@@ -282,10 +283,10 @@ static int greq_cancel(void *extra, int complete)
 #pragma weak mpi_grequest_start_f08_ = pmpi_grequest_start_
 #pragma weak pmpi_grequest_start_f08_ = pmpi_grequest_start_
 void pmpi_grequest_start_(f_query_fn *query, f_free_fn *free_fn,
-                          f_cancel_fn *cancel, const MPI_Aint *extra,
+                          f_cancel_fn *cancel, MPI_Aint *extra,
                           MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_grequest_start_(f_query_fn *query, f_free_fn *free_fn,
-                          f_cancel_fn *cancel, const MPI_Aint *extra,
+                          f_cancel_fn *cancel, MPI_Aint *extra,
                           MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Fint absent;
@@ -296,7 +297,7 @@ void pmpi_grequest_start_(f_query_fn *query, f_free_fn *free_fn,
         *ierror = MPI_ERR_NO_MEM;
         return;
     }
-    *g = (greq_t){query, free_fn, cancel, *extra};
+    *g = (greq_t){query, free_fn, cancel, extra};
     MPI_Request c_req = MPI_REQUEST_NULL;
     *ierror = PMPI_Grequest_start(greq_query, greq_free, greq_cancel, g, &c_req);
     if (*ierror != MPI_SUCCESS)
