@@ -241,8 +241,10 @@ void mpi_dup_fn_(MPI_Fint *old, MPI_Fint *keyval, MPI_Fint *extra,
 }
 
 /* ---- generalized requests: the Fortran functions ride on extra_state,
- * freed after free_fn, the last call C makes.  The callbacks get the user's
- * own extra_state variable, as with MPICH and Open MPI (programs count in it) ---- */
+ * freed after free_fn, the last call C makes.  Through mpif.h and the mpi
+ * module the callbacks get the program's own extra_state variable, as with
+ * MPICH and Open MPI (programs count in it); mpi_f08 declares it INTENT(IN),
+ * so an expression is fine there and the callbacks get a copy ---- */
 typedef void f_query_fn(MPI_Aint *extra, MPI_Fint *status, MPI_Fint *ierror);
 typedef void f_free_fn(MPI_Aint *extra, MPI_Fint *ierror);
 typedef void f_cancel_fn(MPI_Aint *extra, MPI_Fint *complete, MPI_Fint *ierror);
@@ -251,7 +253,8 @@ typedef struct {
     f_query_fn *query;
     f_free_fn *free;
     f_cancel_fn *cancel;
-    MPI_Aint *extra;
+    MPI_Aint *extra;          /* the program's variable, or &copy */
+    MPI_Aint copy;
 } greq_t;
 
 static int greq_query(void *extra, MPI_Status *status)
@@ -279,15 +282,8 @@ static int greq_cancel(void *extra, int complete)
     return ierr;
 }
 
-#pragma weak mpi_grequest_start_ = pmpi_grequest_start_
-#pragma weak mpi_grequest_start_f08_ = pmpi_grequest_start_
-#pragma weak pmpi_grequest_start_f08_ = pmpi_grequest_start_
-void pmpi_grequest_start_(f_query_fn *query, f_free_fn *free_fn,
-                          f_cancel_fn *cancel, MPI_Aint *extra,
-                          MPI_Fint *request, MPI_Fint *ierror);
-void pmpi_grequest_start_(f_query_fn *query, f_free_fn *free_fn,
-                          f_cancel_fn *cancel, MPI_Aint *extra,
-                          MPI_Fint *request, MPI_Fint *ierror)
+static void grequest_start(f_query_fn *query, f_free_fn *free_fn, f_cancel_fn *cancel,
+                           MPI_Aint *extra, int copy, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Fint absent;
     if (ierror == NULL)   /* mpi_f08: ierror is optional */
@@ -297,10 +293,34 @@ void pmpi_grequest_start_(f_query_fn *query, f_free_fn *free_fn,
         *ierror = MPI_ERR_NO_MEM;
         return;
     }
-    *g = (greq_t){query, free_fn, cancel, extra};
+    *g = (greq_t){query, free_fn, cancel, extra, *extra};
+    if (copy)
+        g->extra = &g->copy;
     MPI_Request c_req = MPI_REQUEST_NULL;
     *ierror = PMPI_Grequest_start(greq_query, greq_free, greq_cancel, g, &c_req);
     if (*ierror != MPI_SUCCESS)
         free(g);
     *request = PMPI_Request_c2f(c_req);
+}
+
+#pragma weak mpi_grequest_start_ = pmpi_grequest_start_
+void pmpi_grequest_start_(f_query_fn *query, f_free_fn *free_fn,
+                          f_cancel_fn *cancel, MPI_Aint *extra,
+                          MPI_Fint *request, MPI_Fint *ierror);
+void pmpi_grequest_start_(f_query_fn *query, f_free_fn *free_fn,
+                          f_cancel_fn *cancel, MPI_Aint *extra,
+                          MPI_Fint *request, MPI_Fint *ierror)
+{
+    grequest_start(query, free_fn, cancel, extra, 0, request, ierror);
+}
+
+#pragma weak mpi_grequest_start_f08_ = pmpi_grequest_start_f08_
+void pmpi_grequest_start_f08_(f_query_fn *query, f_free_fn *free_fn,
+                              f_cancel_fn *cancel, MPI_Aint *extra,
+                              MPI_Fint *request, MPI_Fint *ierror);
+void pmpi_grequest_start_f08_(f_query_fn *query, f_free_fn *free_fn,
+                              f_cancel_fn *cancel, MPI_Aint *extra,
+                              MPI_Fint *request, MPI_Fint *ierror)
+{
+    grequest_start(query, free_fn, cancel, extra, 1, request, ierror);
 }
