@@ -32,6 +32,8 @@ typedef struct {
 /* c's state, made on first use (NULL when out of memory); brings the
  * failed list up to date. */
 ucmpi_ulfm_t *ucmpi_ulfm_state(ucmpi_comm_t *c);
+/* The checks every MPIX_ call makes on its comm (intracomms only, so far). */
+int ucmpi_ulfm_check_comm(MPI_Comm comm, const char *fn);
 /* Live communicator of context id ctx and stamp (revoke and agreement
  * messages name theirs), or NULL. */
 ucmpi_comm_t *ucmpi_ulfm_comm_of(uint32_t ctx, uint64_t stamp);

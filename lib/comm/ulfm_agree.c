@@ -395,21 +395,11 @@ int ucmpi_ulfm_agree_wait(ucmpi_ulfm_agree_t *a, uint64_t *val,
     return MPI_SUCCESS;
 }
 
-static int check(MPI_Comm comm, const char *fn)
-{
-    int rc = ucmpi_check_comm(comm, fn);
-
-    if (rc == MPI_SUCCESS && comm->is_inter)
-        rc = ucmpi_err_comm(comm, MPI_ERR_COMM, fn, "intercommunicators are "
-                            "not supported by ucmpi's ULFM yet");
-    return rc;
-}
-
 #pragma weak MPIX_Comm_agree = PMPIX_Comm_agree
 int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPIX_Comm_agree");
-    int rc = check(comm, fn);
+    int rc = ucmpi_ulfm_check_comm(comm, fn);
     ucmpi_ulfm_agree_t *a;
 
     if (rc == MPI_SUCCESS && flag == NULL)
@@ -468,7 +458,7 @@ static int nb_progress(void)
 int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPIX_Comm_iagree");
-    int rc = check(comm, fn);
+    int rc = ucmpi_ulfm_check_comm(comm, fn);
     ucmpi_ulfm_agree_t *a;
     ucmpi_request_t *req;
 

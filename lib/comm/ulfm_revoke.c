@@ -119,21 +119,11 @@ __attribute__((constructor)) static void ulfm_revoke_hooks(void)
 
 /* ---- the calls ---- */
 
-static int check(MPI_Comm comm, const char *fn)
-{
-    int rc = ucmpi_check_comm(comm, fn);
-
-    if (rc == MPI_SUCCESS && comm->is_inter)
-        rc = ucmpi_err_comm(comm, MPI_ERR_COMM, fn, "intercommunicators are "
-                            "not supported by ucmpi's ULFM yet");
-    return rc;
-}
-
 #pragma weak MPIX_Comm_revoke = PMPIX_Comm_revoke
 int PMPIX_Comm_revoke(MPI_Comm comm)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPIX_Comm_revoke");
-    int rc = check(comm, fn);
+    int rc = ucmpi_ulfm_check_comm(comm, fn);
 
     if (rc != MPI_SUCCESS)
         return rc;
@@ -150,7 +140,7 @@ int PMPIX_Comm_revoke(MPI_Comm comm)
 int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag)
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPIX_Comm_is_revoked");
-    int rc = check(comm, fn);
+    int rc = ucmpi_ulfm_check_comm(comm, fn);
 
     if (rc == MPI_SUCCESS && flag == NULL)
         rc = ucmpi_err_comm(comm, MPI_ERR_ARG, fn, "flag is NULL");

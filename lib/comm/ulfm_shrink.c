@@ -88,9 +88,8 @@ int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
     ucmpi_ulfm_t *s;
     ucmpi_comm_t *n = NULL;
 
-    if (rc == MPI_SUCCESS && comm->is_inter)
-        rc = ucmpi_err_comm(comm, MPI_ERR_COMM, fn, "intercommunicators are "
-                            "not supported by ucmpi's ULFM yet");
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_ulfm_check_comm(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     ucmpi_rt_enter(fn);

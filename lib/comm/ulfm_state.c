@@ -163,15 +163,22 @@ __attribute__((constructor)) static void ulfm_state_hooks(void)
 
 /* ---- the calls ---- */
 
-static int entry(MPI_Comm comm, const char *fn, ucmpi_ulfm_t **s)
+int ucmpi_ulfm_check_comm(MPI_Comm comm, const char *fn)
 {
     int rc = ucmpi_check_comm(comm, fn);
 
+    if (rc == MPI_SUCCESS && comm->is_inter)
+        rc = ucmpi_err_comm(comm, MPI_ERR_COMM, fn, "intercommunicators are "
+                            "not supported by ucmpi's ULFM yet");
+    return rc;
+}
+
+static int entry(MPI_Comm comm, const char *fn, ucmpi_ulfm_t **s)
+{
+    int rc = ucmpi_ulfm_check_comm(comm, fn);
+
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter)
-        return ucmpi_err_comm(comm, MPI_ERR_COMM, fn, "intercommunicators "
-                              "are not supported by ucmpi's ULFM yet");
     ucmpi_lock();
     *s = ucmpi_ulfm_state(comm);
     ucmpi_unlock();

@@ -413,9 +413,9 @@ int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
     return ucmpi_mpit_leave(MPI_SUCCESS);
 }
 
-#pragma weak MPI_T_pvar_write = PMPI_T_pvar_write
-int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
-                      const void *buf)
+/* Write and readreset: a live handle to a writable variable, a buffer. */
+static int enter_writable(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                          const void *buf)
 {
     int rc = enter_handle(session, handle, 0);
 
@@ -425,6 +425,17 @@ int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
         return ucmpi_mpit_leave(MPI_T_ERR_PVAR_NO_WRITE);
     if (buf == NULL)
         return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
+    return 0;
+}
+
+#pragma weak MPI_T_pvar_write = PMPI_T_pvar_write
+int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                      const void *buf)
+{
+    int rc = enter_writable(session, handle, buf);
+
+    if (rc)
+        return rc;
     do_write(handle, buf);
     return ucmpi_mpit_leave(MPI_SUCCESS);
 }
@@ -433,14 +444,10 @@ int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 int PMPI_T_pvar_readreset(MPI_T_pvar_session session,
                           MPI_T_pvar_handle handle, void *buf)
 {
-    int rc = enter_handle(session, handle, 0);
+    int rc = enter_writable(session, handle, buf);
 
     if (rc)
         return rc;
-    if (handle->v->readonly)
-        return ucmpi_mpit_leave(MPI_T_ERR_PVAR_NO_WRITE);
-    if (buf == NULL)
-        return ucmpi_mpit_leave(MPI_T_ERR_INVALID);
     do_read(handle, buf);
     do_reset(handle);
     return ucmpi_mpit_leave(MPI_SUCCESS);
