@@ -29,6 +29,10 @@ int ucmpi_dpm_self(ucmpi_dpm_proc_t *p);
  * past world_size given at its first sight; -1 when the table is full. */
 int ucmpi_dpm_proc_add(const ucmpi_dpm_proc_t *p);
 uint64_t ucmpi_dpm_host_hash(const char *host);
+/* Lets go of the other jobs' processes that no group names any more (after
+ * MPI_Comm_disconnect, or when the table is full): their endpoints close
+ * and their world ranks may name other processes. */
+void ucmpi_dpm_sweep(void);
 /* A process as every job names it: (namespace, rank in its job). */
 typedef struct {
     char nspace[UCMPI_DPM_NSPACE_MAX];

@@ -11,14 +11,23 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A slot is free (never used, or its process was let go), live, being
+ * closed, or retired (its process was declared failed: the failure order
+ * keeps its world rank, which must not name another process). */
+enum { SLOT_FREE, SLOT_LIVE, SLOT_CLOSING, SLOT_RETIRED };
+
 typedef struct {
     char nspace[UCMPI_DPM_NSPACE_MAX];
     int rank;
     uint64_t host;
+    int state;
+    int refs;                 /* groups that name it */
+    int fresh;                /* handed out since the last pin: a group is
+                               * about to name it, keep it at refs 0 */
 } known_t;
 
 static known_t *known;        /* [proc_cap - world_size] */
-static int nknown;
+static int nknown;            /* slots ever used */
 
 uint64_t ucmpi_dpm_host_hash(const char *host)
 {
@@ -62,20 +71,33 @@ static int node_id(uint64_t host)
 static int lookup(const ucmpi_dpm_proc_t *p)
 {
     for (int i = 0; i < nknown; i++)
-        if (known[i].rank == p->rank &&
+        if (known[i].state == SLOT_LIVE && known[i].rank == p->rank &&
             strncmp(known[i].nspace, p->nspace, sizeof(p->nspace)) == 0)
             return ucmpi_global.world_size + i;
     return -1;
 }
 
+/* A free slot's index, else a new one's; -1 when the table is full. */
+static int free_slot(void)
+{
+    int cap = ucmpi_global.proc_cap - ucmpi_global.world_size;
+
+    for (int i = 0; i < nknown; i++)
+        if (known[i].state == SLOT_FREE)
+            return i;
+    return nknown < cap ? nknown : -1;
+}
+
 static int add_new(const ucmpi_dpm_proc_t *p)
 {
     int cap = ucmpi_global.proc_cap - ucmpi_global.world_size;
-    int r = ucmpi_global.world_size + nknown;
 
-    if (nknown >= cap || p->addr_len > sizeof(p->addr))
+    if (p->addr_len > sizeof(p->addr))
         return -1;
     if (known == NULL && (known = calloc((size_t)cap, sizeof(*known))) == NULL)
+        return -1;
+    int i = free_slot(), r = ucmpi_global.world_size + i;
+    if (i < 0)
         return -1;
     /* the node and pid first: the endpoint's error mode depends on them */
     ucmpi_global.node_of[r] = node_id(p->host);
@@ -83,27 +105,90 @@ static int add_new(const ucmpi_dpm_proc_t *p)
         ucmpi_peer_set_pid(r, p->pid);
     if (ucmpi_ucx_peer_add(r, p->addr, p->addr_len) != 0)
         return -1;
-    memcpy(known[nknown].nspace, p->nspace, sizeof(p->nspace));
-    known[nknown].nspace[sizeof(p->nspace) - 1] = '\0';
-    known[nknown].rank = p->rank;
-    known[nknown].host = p->host;
-    nknown++;
+    known_t *k = &known[i];
+    memcpy(k->nspace, p->nspace, sizeof(p->nspace));
+    k->nspace[sizeof(p->nspace) - 1] = '\0';
+    k->rank = p->rank;
+    k->host = p->host;
+    k->state = SLOT_LIVE;
+    k->refs = 0;
+    k->fresh = 1;
+    if (i == nknown)
+        nknown++;
+    return r;
+}
+
+static int find_or_add(const ucmpi_dpm_proc_t *p)
+{
+    ucmpi_lock();
+    int r = lookup(p);
+    if (r >= 0)
+        known[r - ucmpi_global.world_size].fresh = 1;
+    else
+        r = add_new(p);
+    ucmpi_unlock();
     return r;
 }
 
 int ucmpi_dpm_proc_add(const ucmpi_dpm_proc_t *p)
 {
-    int r;
-
     if (strncmp(p->nspace, ucmpi_global.nspace, sizeof(p->nspace)) == 0)
         return p->rank >= 0 && p->rank < ucmpi_global.world_size ? p->rank
                                                                  : -1;
+    int r = find_or_add(p);
+    if (r < 0) {              /* full: let go of processes nobody names */
+        ucmpi_dpm_sweep();
+        r = find_or_add(p);
+    }
+    return r;
+}
+
+void ucmpi_dpm_pin(const ucmpi_group_t *g, int delta)
+{
+    int ws = ucmpi_global.world_size;
+
     ucmpi_lock();
-    r = lookup(p);
-    if (r < 0)
-        r = add_new(p);
+    for (int i = 0; known != NULL && i < g->size; i++) {
+        int w = ucmpi_group_world(g, i);
+        if (w < ws || w >= ws + nknown)
+            continue;
+        known[w - ws].refs += delta;
+        if (delta > 0)
+            known[w - ws].fresh = 0;
+    }
+    ucmpi_unlock();
+}
+
+/* A live process that no group names and that is not being handed out:
+ * its world rank, marked closing; -1 if none. */
+static int take_unused(void)
+{
+    int r = -1;
+
+    ucmpi_lock();
+    for (int i = 0; r < 0 && i < nknown; i++)
+        if (known[i].state == SLOT_LIVE && known[i].refs <= 0 &&
+            !known[i].fresh) {
+            known[i].state = SLOT_CLOSING;
+            r = ucmpi_global.world_size + i;
+        }
     ucmpi_unlock();
     return r;
+}
+
+void ucmpi_dpm_sweep(void)
+{
+    int r;
+
+    while (known != NULL && (r = take_unused()) >= 0) {
+        ucmpi_ucx_peer_remove(r, 0);
+        int retired = ucmpi_peer_forget(r);
+        ucmpi_lock();
+        ucmpi_global.node_of[r] = -1;
+        known[r - ucmpi_global.world_size].state =
+            retired ? SLOT_RETIRED : SLOT_FREE;
+        ucmpi_unlock();
+    }
 }
 
 /* At finalize: the table goes with the endpoints. */
@@ -132,7 +217,8 @@ int ucmpi_dpm_ident(int world, ucmpi_dpm_ident_t *id)
     int rc = -1;
     ucmpi_lock();
     if (world >= ucmpi_global.world_size &&
-        world < ucmpi_global.world_size + nknown) {
+        world < ucmpi_global.world_size + nknown &&
+        known[world - ucmpi_global.world_size].state == SLOT_LIVE) {
         memcpy(id->nspace, known[world - ucmpi_global.world_size].nspace,
                sizeof(id->nspace));
         id->rank = known[world - ucmpi_global.world_size].rank;

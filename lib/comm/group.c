@@ -9,6 +9,23 @@ UCMPI_PREDEFINED(struct ucmpi_group_s, ucmpi_group_empty, UCMPI_PAD_GROUP) = {
             .size = 0, .my_rank = MPI_UNDEFINED, .kind = UCMPI_GROUP_RANGE,
             .first = 0, .stride = 1, .ranks = NULL}};
 
+/* Processes of other jobs in g are counted while g lives (dpm_procs.c). */
+static void pin_others(const ucmpi_group_t *g, int delta)
+{
+    int ws = ucmpi_global.world_size;
+
+    if (g->size == 0)
+        return;
+    if (g->kind == UCMPI_GROUP_RANGE &&
+        g->first < ws && g->first + (g->size - 1) * g->stride < ws)
+        return;
+    for (int i = 0; i < g->size; i++)
+        if (ucmpi_group_world(g, i) >= ws) {
+            ucmpi_dpm_pin(g, delta);
+            return;
+        }
+}
+
 static ucmpi_group_t *group_new(int size)
 {
     ucmpi_group_t *g = calloc(1, sizeof(*g));
@@ -33,6 +50,7 @@ ucmpi_group_t *ucmpi_group_create_range(int first, int size, int stride)
     if (stride != 0 && me % stride == 0 && me / stride >= 0 &&
         me / stride < size)
         g->my_rank = me / stride;
+    pin_others(g, 1);
     return g;
 }
 
@@ -46,6 +64,7 @@ static ucmpi_group_t *group_create_table(int *ranks, int size)
     for (int i = 0; i < size; i++)
         if (ranks[i] == ucmpi_global.world_rank)
             g->my_rank = i;
+    pin_others(g, 1);
     return g;
 }
 
@@ -60,6 +79,7 @@ void ucmpi_group_release(ucmpi_group_t *g)
         return;
     if (__atomic_sub_fetch(&g->refcount, 1, __ATOMIC_ACQ_REL) > 0)
         return;
+    pin_others(g, -1);
     g->magic = UCMPI_MAGIC_FREED;
     free(g->ranks);
     free(g);

@@ -31,5 +31,8 @@ static inline int ucmpi_group_world(const ucmpi_group_t *g, int i)
 ucmpi_group_t *ucmpi_group_create_range(int first, int size, int stride);
 void ucmpi_group_retain(ucmpi_group_t *g);
 void ucmpi_group_release(ucmpi_group_t *g);
+/* lib/comm/dpm_procs.c counts the groups that name each process of another
+ * job (world rank >= world_size): g's members, delta +1 or -1. */
+void ucmpi_dpm_pin(const ucmpi_group_t *g, int delta);
 
 #endif

@@ -133,6 +133,19 @@ void ucmpi_peer_set_pid(int r, int pid)
         peer_pid[r] = (pid_t)pid;
 }
 
+int ucmpi_peer_forget(int r)
+{
+    uint8_t *d = __atomic_load_n(&declared, __ATOMIC_ACQUIRE);
+
+    if (r < ucmpi_global.world_size || r >= ucmpi_global.proc_cap)
+        return 0;
+    if (peer_pid != NULL)
+        peer_pid[r] = 0;
+    if (fin_state != NULL)
+        fin_state[r] = 0;
+    return d != NULL && __atomic_load_n(&d[r], __ATOMIC_RELAXED);
+}
+
 /* World rank r is known to be gone. */
 int ucmpi_peer_failed(int r)
 {

@@ -23,6 +23,10 @@ void ucmpi_failure_set_comm_check(int (*fn)(struct ucmpi_comm_s *, int));
 /* Another job's process at world rank r (>= world_size) has pid `pid`
  * (on this node: its death is then seen as the job's). */
 void ucmpi_peer_set_pid(int r, int pid);
+/* Another job's world rank r is no longer used (lib/comm/dpm_procs.c):
+ * its pid and finalize state are forgotten.  1 if it was declared failed
+ * (the failure order keeps it: r must never name another process). */
+int ucmpi_peer_forget(int r);
 /* World rank r's pid when known (this node), else 0. */
 int ucmpi_peer_pid(int r);
 /* World rank r is known to be in MPI_Finalize (asked by stalled waiting loops:

@@ -116,6 +116,75 @@ out:
     return rc;
 }
 
+/* Force-close requests of endpoints to peers that died (ucmpi_ucx_peer_gone),
+ * finished at finalize. */
+static void **gone_closes;
+
+/* Waits (progressing) for an endpoint's close; one that takes longer than
+ * a few seconds (a peer gone without UCX noticing) is left to finalize. */
+static void **late_closes;
+static int nlate;
+
+static void close_wait(void *q)
+{
+    unsigned long turns = 0;
+
+    if (!UCS_PTR_IS_PTR(q))
+        return;
+    while (ucp_request_check_status(q) == UCS_INPROGRESS && turns < 200000) {
+        if (ucmpi_ucx_params.progress() == 0)
+            turns++;
+    }
+    if (ucp_request_check_status(q) != UCS_INPROGRESS) {
+        ucp_request_free(q);
+        return;
+    }
+    ucmpi_ucx_params.lock();
+    void **l = realloc(late_closes, (size_t)(nlate + 1) * sizeof(void *));
+    if (l != NULL) {
+        late_closes = l;
+        late_closes[nlate++] = q;
+    }
+    ucmpi_ucx_params.unlock();
+}
+
+int ucmpi_ucx_peer_remove(int r, int force)
+{
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS};
+    void *q = NULL, *gone = NULL;
+
+    if (r < ucmpi_ucx_params.world_size || r >= ucmpi_ucx_params.proc_cap)
+        return -1;
+    ucmpi_ucx_params.lock();
+    ucp_ep_h ep = ucmpi_ucx.eps[r];
+    __atomic_store_n(&ucmpi_ucx.eps[r], NULL, __ATOMIC_RELEASE);
+    if (ucmpi_ucx.peer_failed != NULL && ucmpi_ucx.peer_failed[r])
+        force = 1;
+    if (ep != NULL) {
+        p.flags = force ? UCP_EP_CLOSE_FLAG_FORCE : 0;
+        q = ucp_ep_close_nbx(ep, &p);
+    }
+    if (gone_closes != NULL) {
+        gone = gone_closes[r];
+        gone_closes[r] = NULL;
+    }
+    ucmpi_ucx_params.unlock();
+    void *rq = ucmpi_rma_ep_drop(r, force);
+    close_wait(q);
+    close_wait(gone);
+    close_wait(rq);
+    ucmpi_ucx_params.lock();
+    if (ucmpi_ucx.addrs != NULL) {
+        free(ucmpi_ucx.addrs[r]);
+        ucmpi_ucx.addrs[r] = NULL;
+        ucmpi_ucx.addr_lens[r] = 0;
+    }
+    if (ucmpi_ucx.peer_failed != NULL)
+        ucmpi_ucx.peer_failed[r] = 0;
+    ucmpi_ucx_params.unlock();
+    return 0;
+}
+
 /* Under the big lock: two threads' first sends to one peer must not make
  * two endpoints (later messages could overtake the first). */
 ucp_ep_h ucmpi_ucx_ep_create(int r)
@@ -126,9 +195,6 @@ ucp_ep_h ucmpi_ucx_ep_create(int r)
     return h;
 }
 
-/* Force-close requests of endpoints to peers that died (ucmpi_ucx_peer_gone),
- * finished at finalize. */
-static void **gone_closes;
 
 /* World rank r died (seen from its pid): FORCE-close its endpoint for good, so
  * later operations fail at once; ucmpi_ucx_send_abandon ends held sends. */
@@ -187,6 +253,9 @@ void ucmpi_ucx_close_eps(void)
     wait_and_free(reqs, n);
     wait_and_free(gone_closes, n);
     gone_closes = NULL;
+    wait_and_free(late_closes, nlate);
+    late_closes = NULL;
+    nlate = 0;
     free(ucmpi_ucx.peer_failed);
     ucmpi_ucx.peer_failed = NULL;
 }

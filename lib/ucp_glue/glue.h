@@ -66,6 +66,9 @@ int ucmpi_ucx_addr_of(int r, void **addr, size_t *len);
 
 /* Endpoint for one-sided traffic to world rank r (rma_ep.c), or NULL. */
 ucp_ep_h ucmpi_rma_ep(int r);
+/* Starts closing it for good (r will name another process): the close
+ * request to wait for, or NULL. */
+void *ucmpi_rma_ep_drop(int r, int force);
 
 /* Huge pages under reused on-node buffers (hugepage.c): contiguous transfers
  * of min bytes or more (SIZE_MAX: off; world_src < 0: any source). */

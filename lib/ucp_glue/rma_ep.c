@@ -41,6 +41,21 @@ ucp_ep_h ucmpi_rma_ep(int r)
     return h;
 }
 
+void *ucmpi_rma_ep_drop(int r, int force)
+{
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                             .flags = force ? UCP_EP_CLOSE_FLAG_FORCE : 0};
+    void *q = NULL;
+
+    ucmpi_ucx_params.lock();
+    if (rma_eps != NULL && rma_eps[r] != NULL) {
+        q = ucp_ep_close_nbx(rma_eps[r], &p);
+        rma_eps[r] = NULL;
+    }
+    ucmpi_ucx_params.unlock();
+    return UCS_PTR_IS_PTR(q) ? q : NULL;
+}
+
 void ucmpi_rma_eps_retain(void)
 {
     users++;

@@ -71,6 +71,10 @@ int ucmpi_ucx_address(void **addr, size_t *len);
 /* Process of another job at world rank r (world_size <= r < proc_cap)
  * reached at addr; its endpoint is made on first use as for the job's. */
 int ucmpi_ucx_peer_add(int r, const void *addr, size_t len);
+/* Another job's process r is no longer used: its endpoints close (flushed,
+ * unless force or UCX found it unreachable) and its address is forgotten,
+ * so r can name another process.  Progresses until the closes are done. */
+int ucmpi_ucx_peer_remove(int r, int force);
 /* World rank r's worker address (malloc'd copy): 0, or -1 if unknown. */
 int ucmpi_ucx_peer_address(int r, void **addr, size_t *len);
 

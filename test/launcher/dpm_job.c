@@ -4,50 +4,22 @@
  * With DPM_SERVICE=name in the environment the server also publishes the
  * port under that name and the client looks it up (the file only says when).
  * Both check p2p, collectives and a merge over the intercommunicator, print
- * "dpm <role> of N ranks: remote M OK" at rank 0 and exit non-zero on error. */
+ * "dpm <role> of N ranks: remote M OK" at rank 0 and exit non-zero on error.
+ *   dpm_job server FILE K  accepts K clients in turn (each disconnects and
+ *                          finishes while the server goes on) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-int main(int argc, char **argv)
+/* One connection: exchange over it, then disconnect. */
+static int one_round(const char *port, int server, int rank, int size,
+                     int *rsize_out)
 {
-    char port[MPI_MAX_PORT_NAME] = "";
     MPI_Comm ic, merged;
-    int rank, size, rsize, server, v, sum, errs = 0, mrank, msize;
+    int rsize, v, sum, errs = 0, mrank, msize;
 
-    const char *svc = getenv("DPM_SERVICE");
-    if (svc != NULL && *svc == '\0')
-        svc = NULL;
-    if (argc < 3)
-        return 2;
-    server = strcmp(argv[1], "server") == 0;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (server && rank == 0) {
-        char tmp[4096];
-        FILE *f;
-        MPI_Open_port(MPI_INFO_NULL, port);
-        if (svc != NULL)
-            MPI_Publish_name(svc, MPI_INFO_NULL, port);
-        snprintf(tmp, sizeof(tmp), "%s.tmp", argv[2]);
-        f = fopen(tmp, "w");
-        fprintf(f, "%s\n", port);
-        fclose(f);
-        rename(tmp, argv[2]);     /* the client never reads half a name */
-    } else if (rank == 0) {
-        FILE *f = NULL;
-        for (int i = 0; i < 1200 && (f = fopen(argv[2], "r")) == NULL; i++)
-            usleep(100000);
-        if (f == NULL || fgets(port, sizeof(port), f) == NULL)
-            MPI_Abort(MPI_COMM_WORLD, 3);
-        port[strcspn(port, "\n")] = '\0';
-        fclose(f);
-        if (svc != NULL)
-            MPI_Lookup_name(svc, MPI_INFO_NULL, port);
-    }
     if (server)
         MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic);
     else
@@ -92,14 +64,60 @@ int main(int argc, char **argv)
     MPI_Barrier(merged);
     MPI_Comm_free(&merged);
     MPI_Comm_disconnect(&ic);
+    *rsize_out = rsize;
+    return errs;
+}
+
+int main(int argc, char **argv)
+{
+    char port[MPI_MAX_PORT_NAME] = "";
+    int rank, size, server, errs = 0, rounds;
+
+    const char *svc = getenv("DPM_SERVICE");
+    if (svc != NULL && *svc == '\0')
+        svc = NULL;
+    if (argc < 3)
+        return 2;
+    server = strcmp(argv[1], "server") == 0;
+    rounds = server && argc > 3 ? atoi(argv[3]) : 1;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (server && rank == 0) {
+        char tmp[4096];
+        FILE *f;
+        MPI_Open_port(MPI_INFO_NULL, port);
+        if (svc != NULL)
+            MPI_Publish_name(svc, MPI_INFO_NULL, port);
+        snprintf(tmp, sizeof(tmp), "%s.tmp", argv[2]);
+        f = fopen(tmp, "w");
+        fprintf(f, "%s\n", port);
+        fclose(f);
+        rename(tmp, argv[2]);     /* the client never reads half a name */
+    } else if (rank == 0) {
+        FILE *f = NULL;
+        for (int i = 0; i < 1200 && (f = fopen(argv[2], "r")) == NULL; i++)
+            usleep(100000);
+        if (f == NULL || fgets(port, sizeof(port), f) == NULL)
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        port[strcspn(port, "\n")] = '\0';
+        fclose(f);
+        if (svc != NULL)
+            MPI_Lookup_name(svc, MPI_INFO_NULL, port);
+    }
+    for (int k = 0; k < rounds; k++) {
+        int rsize = 0, e = one_round(port, server, rank, size, &rsize);
+        MPI_Allreduce(MPI_IN_PLACE, &e, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (rank == 0)
+            printf("dpm %s of %d ranks: remote %d %s\n", argv[1], size, rsize,
+                   e ? "FAILED" : "OK");
+        fflush(stdout);
+        errs += e;
+    }
     if (server && rank == 0 && svc != NULL)
         MPI_Unpublish_name(svc, MPI_INFO_NULL, port);
     if (server && rank == 0)
         MPI_Close_port(port);
-    MPI_Allreduce(MPI_IN_PLACE, &errs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("dpm %s of %d ranks: remote %d %s\n", argv[1], size, rsize,
-               errs ? "FAILED" : "OK");
     MPI_Finalize();
     return errs != 0;
 }
