@@ -25,6 +25,7 @@ typedef struct {
     int keep_going;           /* --disable-auto-cleanup: a failed rank ends only itself */
     double timeout;           /* seconds; 0: none */
     int universe;             /* MPI_UNIVERSE_SIZE; 0: max(np, CPUs) */
+    const char *nameserver;   /* --nameserver host:port; NULL: none */
     char **env;               /* "VAR=val" to set in every rank */
     int nenv;
     char **argv;              /* the command to run, NULL-terminated */
@@ -108,6 +109,8 @@ void mx_pmix_stop(mx_job_t *job);
 void mx_dyn_init(const mx_job_t *job);
 int mx_dyn_reaped(pid_t pid, int wstatus);
 int mx_dyn_finish(const mx_job_t *job, int rc);
+/* Our --timeout expired: each running spawned job reports and ends too. */
+void mx_dyn_timeout(void);
 /* mpiexec_names.c: names the ranks published and left (at the end) */
 void mx_names_cleanup(void);
 

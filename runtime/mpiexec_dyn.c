@@ -91,11 +91,13 @@ static int host_ok(const char *host)
     return gethostname(me, sizeof(me)) == 0 && strcmp(host, me) == 0;
 }
 
-/* mpiexec [--timeout T] -x ENV... -n N cmd args [: -n N cmd args]: the
- * environment of every app (the spawning library gives each the same). */
+/* mpiexec [--timeout T] [--disable-auto-cleanup] -x ENV... -n N cmd args
+ * [: -n N cmd args]: the environment of every app (the spawning library
+ * gives each the same).  The spawned job inherits the first job's deadline
+ * and its failure policy. */
 static char **nested_argv(const pmix_app_t apps[], size_t napps)
 {
-    size_t n = 4;
+    size_t n = 5;
     for (size_t i = 0; i < napps; i++) {
         n += 6;
         for (char **e = apps[i].env; e && *e; e++)
@@ -109,10 +111,15 @@ static char **nested_argv(const pmix_app_t apps[], size_t napps)
         return NULL;
     av[k++] = strdup("/proc/self/exe");
     if (job_of_spawns != NULL && job_of_spawns->args.timeout > 0) {
-        snprintf(tbuf, sizeof(tbuf), "%g", job_of_spawns->args.timeout);
+        /* a backstop: at our deadline we tell it (mx_dyn_timeout) */
+        double left = job_of_spawns->t_start + job_of_spawns->args.timeout -
+                      mx_now() + 5;
+        snprintf(tbuf, sizeof(tbuf), "%.3f", left > 1 ? left : 1);
         av[k++] = strdup("--timeout");
         av[k++] = strdup(tbuf);
     }
+    if (job_of_spawns != NULL && job_of_spawns->args.keep_going)
+        av[k++] = strdup("--disable-auto-cleanup");
     for (size_t i = 0; i < napps; i++)
         for (char **e = apps[i].env; e && *e; e++) {
             av[k++] = strdup("-x");
@@ -219,6 +226,15 @@ pmix_status_t mx_dyn_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[]
     if (cbfunc != NULL)
         cbfunc(PMIX_SUCCESS, ns, cbdata);
     return PMIX_SUCCESS;
+}
+
+void mx_dyn_timeout(void)
+{
+    pthread_mutex_lock(&nested_lock);
+    for (int i = 0; i < nnested; i++)
+        if (!nested[i].done)
+            kill(nested[i].pid, SIGUSR1);
+    pthread_mutex_unlock(&nested_lock);
 }
 
 /* After the first job ended: a failed job takes its spawned jobs down

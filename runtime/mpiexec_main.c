@@ -62,6 +62,9 @@ static int job_init(mx_job_t *job, int argc, char **argv, int *exit_code)
     if (mx_parse_args(argc, argv, &job->args, exit_code) != 0)
         return -1;
     job->t_start = mx_now();
+    /* for our name service, the ranks and the jobs they spawn */
+    if (job->args.nameserver != NULL)
+        setenv("UCMPI_NAMESERVER", job->args.nameserver, 1);
     job->np = job->args.np;
     job->stdin_fd = -1;
     job->abort_rank = -1;
@@ -107,7 +110,8 @@ int main(int argc, char **argv)
     /* PMIx's threads inherit this mask; children restore theirs before exec */
     signal(SIGPIPE, SIG_IGN);
     sigemptyset(&block);
-    for (int s = 0, all[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT}; s < 5; s++)
+    /* SIGUSR1: the spawning mpiexec's --timeout (mpiexec_dyn.c) */
+    for (int s = 0, all[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1}; s < 6; s++)
         sigaddset(&block, all[s]);
     sigprocmask(SIG_BLOCK, &block, NULL);
     if (make_tmpdir(&job) != 0)

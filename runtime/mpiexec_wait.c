@@ -283,6 +283,8 @@ static void still_running(mx_job_t *job, char *out, size_t len)
         snprintf(out, len, "none");
 }
 
+static void on_timeout(mx_job_t *job, const char *why);
+
 static void on_signal(mx_job_t *job)
 {
     struct signalfd_siginfo si;
@@ -291,6 +293,11 @@ static void on_signal(mx_job_t *job)
         int sig = (int)si.ssi_signo;
         if (sig == SIGCHLD)
             continue;                 /* reaped below */
+        if (sig == SIGUSR1) {         /* the spawning job's --timeout */
+            if (w.nalive > 0)
+                on_timeout(job, "the spawning job's timeout");
+            continue;
+        }
         if (!job->failed) {
             mx_log("received SIG%s: ending the job", sig_name(sig));
             job->failed = 1;
@@ -303,15 +310,21 @@ static void on_signal(mx_job_t *job)
     reap(job);
 }
 
-static void on_timeout(mx_job_t *job)
+/* why: NULL for our own --timeout.  Spawned jobs report theirs too. */
+static void on_timeout(mx_job_t *job, const char *why)
 {
     char list[512];
 
     still_running(job, list, sizeof(list));
     w.deadline = 0;
-    fail(job, MX_EXIT_TIMEOUT, "timeout after %g s: ending the job (ranks still running: %s)",
-         job->args.timeout, list);
+    if (why == NULL)
+        fail(job, MX_EXIT_TIMEOUT, "timeout after %g s: ending the job (ranks still running: %s)",
+             job->args.timeout, list);
+    else
+        fail(job, MX_EXIT_TIMEOUT, "%s: ending the job (ranks still running: %s)", why,
+             list);
     mx_calls_report(job);     /* the ranks only get SIGTERM: their slots still hold */
+    mx_dyn_timeout();
 }
 
 /* Our stdin -> rank 0, never blocking the loop. */
@@ -428,7 +441,7 @@ static void handle_poll(mx_job_t *job, struct pollfd *pfd, int *owner, int n)
 static void handle_deadlines(mx_job_t *job, double now)
 {
     if (w.deadline > 0 && now >= w.deadline && w.nalive > 0)
-        on_timeout(job);
+        on_timeout(job, NULL);
     if (w.kill_at > 0 && now >= w.kill_at) {
         w.kill_at = 0;
         w.give_up_at = now + MX_GIVE_UP;
@@ -462,7 +475,7 @@ int mx_wait_job(mx_job_t *job)
     sigset_t sigs;
 
     sigemptyset(&sigs);
-    for (int s = 0, all[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT}; s < 5; s++)
+    for (int s = 0, all[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1}; s < 6; s++)
         sigaddset(&sigs, all[s]);
     w.sigfd = signalfd(-1, &sigs, SFD_NONBLOCK | SFD_CLOEXEC);
     if (pfd == NULL || owner == NULL || w.sigfd < 0) {

@@ -79,6 +79,7 @@ typedef struct {
     char ***argvs;            /* MPI_ARGVS_NULL: NULL */
     const int *maxprocs;
     const MPI_Info *infos;
+    int *started;             /* root: how many of each command ("soft") */
 } spawn_args_t;
 
 /* The spawned job's launcher (a nested mpiexec, "ucmpi.<pid>") is gone:
@@ -102,20 +103,170 @@ static int job_gone(void *arg)
     return state == 'Z';
 }
 
-/* Reserved info keys; "soft" lets us start fewer, we start all or none. */
-static int app_from_info(MPI_Info info, ucmpi_rt_app_t *a, char *why,
-                         size_t n)
+/* A command's reserved info keys (MPI-4.1 11.8.4), from its info or the
+ * file its "file" key names (lines "key value" or "key=value", '#'
+ * comments; the info's own keys win).  Strings malloc'd. */
+typedef struct {
+    char *wdir, *path, *host, *soft;
+} app_keys_t;
+
+static void keys_free(app_keys_t *k)
 {
+    free(k->wdir);
+    free(k->path);
+    free(k->host);
+    free(k->soft);
+}
+
+static char **key_slot(app_keys_t *k, const char *key)
+{
+    return !strcmp(key, "wdir") ? &k->wdir : !strcmp(key, "path") ? &k->path
+         : !strcmp(key, "host") ? &k->host : !strcmp(key, "soft") ? &k->soft
+         : NULL;
+}
+
+static int keys_from_file(const char *file, app_keys_t *k, char *why,
+                          size_t n)
+{
+    char line[4096];
+    int lno = 0, rc = MPI_SUCCESS;
+    FILE *f = fopen(file, "r");
+
+    if (f == NULL) {
+        snprintf(why, n, "info key file: cannot read %s: %s", file,
+                 strerror(errno));
+        return MPI_ERR_INFO_VALUE;
+    }
+    while (rc == MPI_SUCCESS && fgets(line, sizeof(line), f) != NULL) {
+        char *key = line + strspn(line, " \t"), *val, **slot;
+        lno++;
+        key[strcspn(key, "#\r\n")] = '\0';
+        if (*key == '\0')
+            continue;
+        val = key + strcspn(key, " \t=");
+        if (*val != '\0')
+            *val++ = '\0';
+        val += strspn(val, " \t=");
+        for (char *e = val + strlen(val); e > val && strchr(" \t", e[-1]);)
+            *--e = '\0';
+        if ((slot = key_slot(k, key)) == NULL) {
+            snprintf(why, n, "info key file: %s line %d: unknown key '%s' "
+                     "(wdir, path, host or soft)", file, lno, key);
+            rc = MPI_ERR_INFO_KEY;
+        } else {
+            free(*slot);
+            if ((*slot = strdup(val)) == NULL)
+                rc = MPI_ERR_NO_MEM;
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
+static int app_keys(MPI_Info info, app_keys_t *k, char *why, size_t n)
+{
+    static const char *const names[] = {"wdir", "path", "host", "soft"};
+    const char *file;
+    int rc = MPI_SUCCESS;
+
+    memset(k, 0, sizeof(*k));
     if (info == MPI_INFO_NULL)
         return MPI_SUCCESS;
     if (!ucmpi_info_valid(info)) {
         snprintf(why, n, "invalid info object");
         return MPI_ERR_INFO;
     }
-    a->wdir = ucmpi_info_lookup(info, "wdir");
-    a->path = ucmpi_info_lookup(info, "path");
-    a->host = ucmpi_info_lookup(info, "host");
+    if ((file = ucmpi_info_lookup(info, "file")) != NULL)
+        rc = keys_from_file(file, k, why, n);
+    for (int i = 0; rc == MPI_SUCCESS && i < 4; i++) {
+        const char *v = ucmpi_info_lookup(info, names[i]);
+        char **slot = key_slot(k, names[i]);
+        if (v == NULL)
+            continue;
+        free(*slot);
+        if ((*slot = strdup(v)) == NULL)
+            rc = MPI_ERR_NO_MEM;
+    }
+    return rc;
+}
+
+/* "soft": comma-separated triplets a[:b[:c]]; the largest count of the set
+ * up to maxprocs is started (we could always start maxprocs, but the user
+ * allowed only these). */
+static int soft_count(const char *soft, int maxprocs, int *count, char *why,
+                      size_t n)
+{
+    const char *p = soft;
+    int best = 0;
+
+    while (*p != '\0') {
+        long a, b, c = 1;
+        char *e;
+        a = strtol(p, &e, 10);
+        if (e == p)
+            goto bad;
+        b = a;
+        if (*e == ':') {
+            p = e + 1;
+            b = strtol(p, &e, 10);
+            if (e == p)
+                goto bad;
+            if (*e == ':') {
+                p = e + 1;
+                c = strtol(p, &e, 10);
+                if (e == p || c == 0)
+                    goto bad;
+            }
+        }
+        for (long v = a; c > 0 ? v <= b : v >= b; v += c)
+            if (v > best && v <= maxprocs)
+                best = (int)v;
+        p = e + strspn(e, " ");
+        if (*p == ',')
+            p++;
+        else if (*p != '\0')
+            goto bad;
+        p += strspn(p, " ");
+    }
+    if (best <= 0) {
+        snprintf(why, n, "info key soft=\"%s\" allows no number of "
+                 "processes from 1 to maxprocs %d", soft, maxprocs);
+        return MPI_ERR_SPAWN;
+    }
+    *count = best;
     return MPI_SUCCESS;
+bad:
+    snprintf(why, n, "info key soft=\"%s\": not a list of triplets "
+             "a[:b[:c]]", soft);
+    return MPI_ERR_INFO_VALUE;
+}
+
+/* host: mpiexec runs every process on its own machine. */
+static int host_here(const char *host, char *why, size_t n)
+{
+    if (host == NULL || *host == '\0' || strcmp(host, "localhost") == 0 ||
+        strcmp(host, ucmpi_global.hostname) == 0)
+        return MPI_SUCCESS;
+    snprintf(why, n, "info key host=%s: mpiexec starts processes on its own "
+             "machine (%s) only", host, ucmpi_global.hostname);
+    return MPI_ERR_SPAWN;
+}
+
+/* The reserved keys of command i into a, and how many to start. */
+static int app_from_info(MPI_Info info, int maxprocs, ucmpi_rt_app_t *a,
+                         app_keys_t *k, char *why, size_t n)
+{
+    int rc = app_keys(info, k, why, n);
+
+    a->maxprocs = maxprocs;
+    if (rc == MPI_SUCCESS && k->soft != NULL)
+        rc = soft_count(k->soft, maxprocs, &a->maxprocs, why, n);
+    if (rc == MPI_SUCCESS)
+        rc = host_here(k->host, why, n);
+    a->wdir = k->wdir;
+    a->path = k->path;
+    a->host = k->host;
+    return rc;
 }
 
 static int check_root_args(const spawn_args_t *s, char *why, size_t n)
@@ -159,37 +310,41 @@ static char **full_argv(const char *cmd, char **argv)
 }
 
 /* Root: the launcher starts the job, whose root then connects to our port. */
-static int root_spawn(const spawn_args_t *s, ucmpi_comm_t **bridge, int *conv,
+static int root_spawn(spawn_args_t *s, ucmpi_comm_t **bridge, int *conv,
                       char *why, size_t n)
 {
     char port[MPI_MAX_PORT_NAME], env0[MPI_MAX_PORT_NAME + 32], ns[256];
     char *env[2] = {env0, NULL};
     ucmpi_rt_app_t *apps = calloc((size_t)s->count, sizeof(*apps));
+    app_keys_t *keys = calloc((size_t)s->count, sizeof(*keys));
     uint32_t id = 0;
     int rc = check_root_args(s, why, n), pid = 0;
 
-    if (apps == NULL)
+    if (apps == NULL || keys == NULL)
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS && (rc = ucmpi_dpm_port_new(port, &id)) != 0)
         snprintf(why, n, "cannot open a port for the new processes");
     snprintf(env0, sizeof(env0), PARENT_ENV "=%s", port);
     for (int i = 0; rc == MPI_SUCCESS && i < s->count; i++) {
         apps[i].cmd = s->cmds[i];
-        apps[i].maxprocs = s->maxprocs[i];
         apps[i].env = env;
         apps[i].argv = full_argv(s->cmds[i], s->argvs ? s->argvs[i] : NULL);
         if (apps[i].argv == NULL)
             rc = MPI_ERR_NO_MEM;
         else
             rc = app_from_info(s->infos ? s->infos[i] : MPI_INFO_NULL,
-                               &apps[i], why, n);
+                               s->maxprocs[i], &apps[i], &keys[i], why, n);
+        s->started[i] = apps[i].maxprocs;
     }
     if (rc == MPI_SUCCESS &&
         ucmpi_rt_spawn(apps, s->count, ns, sizeof(ns), why, n) != 0)
         rc = MPI_ERR_SPAWN;
-    for (int i = 0; apps != NULL && i < s->count; i++)
+    for (int i = 0; apps != NULL && keys != NULL && i < s->count; i++) {
         free((void *)apps[i].argv);
+        keys_free(&keys[i]);
+    }
     free(apps);
+    free(keys);
     if (rc == MPI_SUCCESS) {
         sscanf(ns, "ucmpi.%d", &pid);
         rc = ucmpi_dpm_root_accept(port, bridge, conv, why, n, job_gone,
@@ -205,12 +360,31 @@ static int root_spawn(const spawn_args_t *s, ucmpi_comm_t **bridge, int *conv,
     return rc;
 }
 
-static int spawn(const char *fn, const spawn_args_t *s, int root,
+/* One code per process asked for: the root knows which commands started
+ * fewer ("soft"); the others, the new group's size. */
+static void fill_errcodes(const spawn_args_t *s, int is_root, int jrc,
+                          int remote_size, int *errcodes)
+{
+    int k = 0;
+
+    if (!is_root) {
+        for (int i = 0; jrc == MPI_SUCCESS && i < remote_size; i++)
+            errcodes[i] = MPI_SUCCESS;
+        return;
+    }
+    for (int i = 0; i < s->count && s->maxprocs[i] > 0; i++)
+        for (int j = 0; j < s->maxprocs[i]; j++)
+            errcodes[k++] = jrc != MPI_SUCCESS ? jrc
+                            : s->started != NULL && j >= s->started[i]
+                            ? MPI_ERR_SPAWN : MPI_SUCCESS;
+}
+
+static int spawn(const char *fn, spawn_args_t *s, int root,
                  MPI_Comm comm, MPI_Comm *intercomm, int *errcodes)
 {
     char why[512] = "";
     ucmpi_comm_t *bridge = NULL;
-    int conv = 0, rc = ucmpi_check_intra(comm), total = 0;
+    int conv = 0, rc = ucmpi_check_intra(comm);
 
     if (rc != MPI_SUCCESS)
         return rc;
@@ -221,19 +395,19 @@ static int spawn(const char *fn, const spawn_args_t *s, int root,
                               "root %d is not in [0, %d)", root, comm->size);
     *intercomm = MPI_COMM_NULL;
     if (comm->rank == root) {
-        rc = root_spawn(s, &bridge, &conv, why, sizeof(why));
-        for (int i = 0; i < s->count && s->maxprocs[i] > 0; i++)
-            total += s->maxprocs[i];
+        s->started = s->count > 0 ? calloc((size_t)s->count, sizeof(int))
+                                  : NULL;
+        rc = s->started == NULL && s->count > 0
+                 ? MPI_ERR_NO_MEM : root_spawn(s, &bridge, &conv, why,
+                                               sizeof(why));
     }
     int jrc = ucmpi_dpm_join(comm, root, bridge, conv, 0, rc, intercomm);
     if (bridge != NULL)
         ucmpi_comm_release(bridge);
-    if (errcodes != MPI_ERRCODES_IGNORE) {
-        if (jrc == MPI_SUCCESS)
-            total = (*intercomm)->remote_size;
-        for (int i = 0; i < total; i++)
-            errcodes[i] = jrc;
-    }
+    if (errcodes != MPI_ERRCODES_IGNORE)
+        fill_errcodes(s, comm->rank == root, jrc, jrc == MPI_SUCCESS
+                      ? (*intercomm)->remote_size : 0, errcodes);
+    free(s->started);
     if (jrc == MPI_SUCCESS)
         return MPI_SUCCESS;
     if (comm->rank == root && rc != MPI_SUCCESS)
@@ -254,7 +428,7 @@ int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_spawn");
     char *cmd = (char *)command;
     char **argvs[1] = {argv};
-    spawn_args_t s = {1, &cmd, argvs, &maxprocs, &info};
+    spawn_args_t s = {1, &cmd, argvs, &maxprocs, &info, NULL};
     return spawn(fn, &s, root, comm, intercomm, array_of_errcodes);
 }
 
@@ -269,6 +443,6 @@ int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[],
     UCMPI_CALL_SCOPE const char *fn =
         ucmpi_call_open("MPI_Comm_spawn_multiple");
     spawn_args_t s = {count, array_of_commands, array_of_argv,
-                      array_of_maxprocs, array_of_info};
+                      array_of_maxprocs, array_of_info, NULL};
     return spawn(fn, &s, root, comm, intercomm, array_of_errcodes);
 }

@@ -48,6 +48,7 @@ want() {   # want CONDITION-DESCRIPTION COMMAND...
     "$@" || { bad "$what (exit $rc)"; return 1; }
 }
 has() { grep -q -- "$2" "$1"; }
+hasnt() { ! grep -q -- "$2" "$1"; }
 # the "job ended X s after the failure" line of -v
 ended() { sed -n 's/.*job ended \([0-9.]*\) s after the failure.*/\1/p' "$err"; }
 pids_gone() {   # none of the "pid N" printed by rt_client sleep is alive
@@ -420,6 +421,64 @@ t_dpm_spawn_crash() {   # a spawned process crashes: the parent sees it, mpiexec
     ok
 }
 
+t_dpm_spawn_crash_fatal() {   # the same under MPI_ERRORS_ARE_FATAL: the parent's error ends the job
+    local job=$PWD/test/mpi/comm/dpm_spawn
+    [ -x "$job" ] || { ok "skipped: no $job"; return; }
+    ASAN_OPTIONS=detect_leaks=0 run_mpiexec 120 -n 2 -x DPM_SPAWN_MODE=crashfatal "$job"
+    want "exit code not 0" [ $rc != 0 ] || return
+    want "not a timeout" [ $rc != 124 ] || return
+    want "the parent's receive failed" has "$err" "MPI_Recv" || return
+    want "the job did not go on" hasnt "$out" "the job went on" || return
+    ok
+}
+
+t_dpm_spawn_survive() {   # --disable-auto-cleanup reaches the spawned job
+    local job=$PWD/test/mpi/comm/dpm_spawn
+    [ -x "$job" ] || { ok "skipped: no $job"; return; }
+    ASAN_OPTIONS=detect_leaks=0 run_mpiexec 120 --disable-auto-cleanup -n 2 \
+        -x DPM_SPAWN_MODE=survive "$job"
+    want "child 0 outlived child 1" has "$out" "child 0 survived its sibling's crash" || return
+    want "exit code of the spawned job (3)" [ $rc = 3 ] || return
+    want "reported" has "$err" "spawned job ucmpi.[0-9]* ended with code 3" || return
+    ok
+}
+
+t_dpm_spawn_timeout() {   # --timeout reaches the spawned job: it reports its own blocked calls
+    local job=$PWD/test/mpi/comm/dpm_spawn
+    [ -x "$job" ] || { ok "skipped: no $job"; return; }
+    ASAN_OPTIONS=detect_leaks=0 run_mpiexec 120 --timeout $((10 * scale)) -n 2 \
+        -x DPM_SPAWN_MODE=hang "$job"
+    want "exit 124" [ $rc = 124 ] || return
+    want "the parents' report" has "$err" "in MPI_Barrier" || return
+    want "the spawned job's report" has "$err" "in MPI_Probe" || return
+    ok
+}
+
+t_dpm_reconnect() {   # one server job accepts three client jobs in turn, each disconnecting
+    local job=${MPIJOB%/*}/dpm_job pid m n=0
+    [ -x "$job" ] || { ok "skipped: no $job"; return; }
+    rm -f "$work/port"
+    # 3+1+2 clients but room for 4: disconnected ones must be let go
+    UCMPI_DPM_PEERS=4 timeout -k 2 $((180 * scale)) "$MPIEXEC" -n 2 "$job" server "$work/port" 3 \
+        >"$work/srv.out" 2>"$work/srv.err" </dev/null &
+    pid=$!
+    for m in 3 1 2; do
+        run_mpiexec 120 -n $m "$job" client "$work/port"
+        want "client of $m: exit 0" [ $rc = 0 ] || { kill $pid; return; }
+        want "client of $m OK" has "$out" "dpm client of $m ranks: remote 2 OK" ||
+            { kill $pid; return; }
+    done
+    wait $pid
+    rc=$?
+    cat "$work/srv.out" >"$out"; cat "$work/srv.err" >"$err"
+    want "server exit 0" [ $rc = 0 ] || return
+    for m in 3 1 2; do
+        n=$((n + 1))
+        want "server's round $n OK" has "$out" "dpm server of 2 ranks: remote $m OK" || return
+    done
+    ok
+}
+
 t_mpmd() {   # mpiexec -n 1 a : -n 2 b, MPI_APPNUM 0 and 1
     local job=$PWD/test/mpi/comm/dpm_spawn
     [ -x "$job" ] || { ok "skipped: no $job"; return; }
@@ -430,7 +489,7 @@ t_mpmd() {   # mpiexec -n 1 a : -n 2 b, MPI_APPNUM 0 and 1
     ok
 }
 
-tests="dpm_two_jobs dpm_spawn_crash mpmd mpi_ring mpi_failures info node_sources modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early exit_before_init
+tests="dpm_two_jobs dpm_reconnect dpm_spawn_crash dpm_spawn_crash_fatal dpm_spawn_survive dpm_spawn_timeout mpmd mpi_ring mpi_failures info node_sources modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early exit_before_init
        exit_after_finalize kill9 sigint sigterm mpiexec_killed timeout timeout_calls stdin env tag_output
        output_before_crash script_and_wrapper bind cli tmpdir launch_speed shm_cleanup"
 for t in $tests; do
