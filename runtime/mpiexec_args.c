@@ -26,6 +26,10 @@ static const char usage[] =
     "  --universe-size N      MPI_UNIVERSE_SIZE, processes MPI_Comm_spawn may\n"
     "                         usefully add up to (default: $MPIEXEC_UNIVERSE_SIZE,\n"
     "                         else the larger of N and the online CPUs)\n"
+    "  --nameserver HOST:PORT MPI_Publish_name/MPI_Lookup_name through that\n"
+    "                         ucmpi_nameserver, shared with jobs on other\n"
+    "                         machines (default: $UCMPI_NAMESERVER; without\n"
+    "                         one, names are shared by this machine's jobs)\n"
     "  --timeout SECONDS      end the job after SECONDS, exit 124, saying which\n"
     "                         MPI call each rank was blocked in\n"
     "                         (default: $MPIEXEC_TIMEOUT, none if unset)\n"
@@ -212,6 +216,11 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
             v = opt_value(argc, argv, &i, "--universe-size");
             if (parse_count(v, &args->universe) != 0)
                 return bad_usage("bad --universe-size '%s'", v);
+        } else if (is_opt(a, "--nameserver")) {
+            v = opt_value(argc, argv, &i, "--nameserver");
+            if (strchr(v, ':') == NULL)
+                return bad_usage("bad --nameserver '%s' (host:port)", v);
+            args->nameserver = v;
         } else if (is_opt(a, "--timeout")) {
             v = opt_value(argc, argv, &i, "--timeout");
             if (parse_seconds(v, &args->timeout) != 0)

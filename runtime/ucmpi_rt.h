@@ -67,6 +67,9 @@ int ucmpi_rt_publish(const char *key, const char *value, int *dup, char *why,
 int ucmpi_rt_lookup(const char *key, char *value, size_t len, char *why,
                     size_t wlen);
 int ucmpi_rt_unpublish(const char *key, char *why, size_t wlen);
+/* A ucmpi_nameserver was named (UCMPI_NAMESERVER): names work even
+ * without a launcher. */
+int ucmpi_rt_has_nameserver(void);
 
 /* Ends the whole job with `code`; `msg` is printed by the launcher. */
 void ucmpi_rt_abort(int code, const char *msg) __attribute__((noreturn));

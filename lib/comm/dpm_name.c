@@ -35,10 +35,11 @@ static int common_checks(const char *fn, MPI_Info info, const char *port,
     if (port == NULL)
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, fn,
                            "port_name is NULL");
-    if (ucmpi_global.singleton)
+    if (ucmpi_global.singleton && !ucmpi_rt_has_nameserver())
         return ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_SERVICE, fn,
                            "no launcher, so no name service (run under "
-                           "ucmpi's mpiexec)");
+                           "ucmpi's mpiexec, or start ucmpi_nameserver and "
+                           "set UCMPI_NAMESERVER=host:port)");
     return service_key(fn, service, key, n);
 }
 

@@ -411,6 +411,42 @@ t_dpm_two_jobs() {   # MPI_Comm_accept in one mpiexec job, MPI_Comm_connect in a
     ok
 }
 
+t_dpm_nameserver() {   # names through ucmpi_nameserver: one job, two jobs, no launcher
+    local job=${MPIJOB%/*}/dpm_job nsd=${MPIEXEC%/*}/ucmpi_nameserver
+    local pub=$PWD/test/mpi/comm/dpm_namepub ns pid srv addr i
+    [ -x "$job" ] && [ -x "$pub" ] || { ok "skipped: no $job or $pub"; return; }
+    "$nsd" --bind 127.0.0.1 --address-file "$work/ns" >"$work/nsd.out" 2>&1 &
+    ns=$!
+    for i in $(seq 100); do [ -f "$work/ns" ] && break; sleep 0.1; done
+    addr=$(cat "$work/ns" 2>/dev/null)
+    want "the name server is up" [ -n "$addr" ] || { kill $ns; return; }
+    # publish, duplicate, lookup, unknown name (MPI_ERR_NAME), unpublish;
+    # the machine's name directory stays unused
+    UCMPI_NAME_DIR=$work/unused run_mpiexec 60 -n 3 --nameserver "$addr" "$pub"
+    want "namepub through the server" [ $rc = 0 ] || { kill $ns; return; }
+    want "no name file" [ ! -e "$work/unused" ] || { kill $ns; return; }
+    # no launcher (a process started alone asks the server itself)
+    UCMPI_NAMESERVER=$addr UCMPI_NAME_DIR=$work/unused timeout $((60 * scale)) "$pub" \
+        >"$out" 2>"$err" </dev/null
+    rc=$?
+    want "namepub of a process started alone" [ $rc = 0 ] || { kill $ns; return; }
+    # two jobs with different name directories meet by name
+    rm -f "$work/port"
+    DPM_SERVICE=ucmpi-ns-test-$$ UCMPI_NAME_DIR=$work/na timeout -k 2 $((120 * scale)) \
+        "$MPIEXEC" -n 2 --nameserver "$addr" "$job" server "$work/port" \
+        >"$work/srv.out" 2>"$work/srv.err" </dev/null &
+    pid=$!
+    DPM_SERVICE=ucmpi-ns-test-$$ UCMPI_NAME_DIR=$work/nb UCMPI_NAMESERVER=$addr \
+        run_mpiexec 120 -n 3 "$job" client "$work/port"
+    wait $pid
+    srv=$?
+    kill $ns
+    cat "$work/srv.out" >>"$out"; cat "$work/srv.err" >>"$err"
+    want "client exit 0" [ $rc = 0 ] && want "server exit 0" [ $srv = 0 ] || return
+    want "met by name" has "$out" "dpm client of 3 ranks: remote 2 OK" || return
+    ok
+}
+
 t_dpm_spawn_crash() {   # a spawned process crashes: the parent sees it, mpiexec reports it
     local job=$PWD/test/mpi/comm/dpm_spawn
     [ -x "$job" ] || { ok "skipped: no $job"; return; }
@@ -489,7 +525,7 @@ t_mpmd() {   # mpiexec -n 1 a : -n 2 b, MPI_APPNUM 0 and 1
     ok
 }
 
-tests="dpm_two_jobs dpm_reconnect dpm_spawn_crash dpm_spawn_crash_fatal dpm_spawn_survive dpm_spawn_timeout mpmd mpi_ring mpi_failures info node_sources modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early exit_before_init
+tests="dpm_two_jobs dpm_reconnect dpm_nameserver dpm_spawn_crash dpm_spawn_crash_fatal dpm_spawn_survive dpm_spawn_timeout mpmd mpi_ring mpi_failures info node_sources modex_rounds singleton refuse_launcher abort segv exit_code exit_zero_early exit_before_init
        exit_after_finalize kill9 sigint sigterm mpiexec_killed timeout timeout_calls stdin env tag_output
        output_before_crash script_and_wrapper bind cli tmpdir launch_speed shm_cleanup"
 for t in $tests; do
