@@ -156,6 +156,28 @@ for spec in "dpm_connect:2 3" "dpm_spawn:2"; do
     done
 done
 
+# 3a'. names: Slurm's PMIx has no name service; with ucmpi_nameserver
+# (UCMPI_NAMESERVER) the ranks ask it themselves (one node: it listens on
+# the loopback)
+prog=$build/test/mpi/comm/dpm_namepub nsd=$build/runtime/ucmpi_nameserver
+if [ "$nodes" -gt 1 ]; then
+    skipped "names through ucmpi_nameserver (one-node run only)"
+elif [ ! -x "$prog" ] || [ ! -x "$nsd" ]; then
+    skipped "dpm_namepub or ucmpi_nameserver not built"
+else
+    rm -f "$logs/ns.addr"
+    "$nsd" --bind 127.0.0.1 --address-file "$logs/ns.addr" >"$logs/ns.out" 2>&1 &
+    nsd_pid=$!
+    for _ in $(seq 100); do [ -f "$logs/ns.addr" ] && break; sleep 0.1; done
+    for np in 2 3; do
+        log=$logs/namepub.$np
+        UCMPI_NAMESERVER=$(cat "$logs/ns.addr" 2>/dev/null) \
+            srun_case 0 "$log" --mpi=pmix --kill-on-bad-exit=1 -n "$np" "$prog"
+        result $((! $?)) "dpm_namepub through ucmpi_nameserver: srun --mpi=pmix -n $np" "$log"
+    done
+    kill "$nsd_pid"
+fi
+
 # 3b. Fortran: programs built by the installed mpifort (no LD_LIBRARY_PATH)
 fort=$build/tools/mpifort
 if [ ! -x "$fort" ]; then
