@@ -53,7 +53,8 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
             spins = 0;
     }
     ucmpi_rt_wait_done();
-    rc = both_groups_done(c);
+    /* a revoked comm carries nothing more (ULFM): just free it */
+    rc = c->revoked ? MPI_SUCCESS : both_groups_done(c);
     if (rc != MPI_SUCCESS)     /* a failed process: disconnected anyway */
         rc = ucmpi_err_comm(c, rc, fn, "a process of the communicator "
                             "failed; it is disconnected all the same");
