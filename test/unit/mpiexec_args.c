@@ -77,6 +77,9 @@ START_TEST(options)
     ck_assert_int_eq(parse(&a, &code, v4), 0);
     ck_assert_int_eq(a.keep_going, 1);
     ck_assert_int_eq(a.np, 2);
+    char *v5[] = {"mpiexec", "--nameserver", "10.0.0.5:7300", "-n", "2", "p", NULL};
+    ck_assert_int_eq(parse(&a, &code, v5), 0);
+    ck_assert_str_eq(a.nameserver, "10.0.0.5:7300");
 }
 END_TEST
 
@@ -96,6 +99,7 @@ START_TEST(errors)
         (char *[]){"mpiexec", "--bogus", "p", NULL},
         (char *[]){"mpiexec", "--with-ft", "fast", "p", NULL},
         (char *[]){"mpiexec", "-n", "2", NULL},
+        (char *[]){"mpiexec", "--nameserver", "noport", "p", NULL},
     };
     FILE *saved = stderr;
 
