@@ -402,7 +402,8 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
 
 /* Index of a complete active request, MPI_UNDEFINED if none is active,
  * -1 if active ones are all pending. */
-static int find_any(int count, MPI_Request reqs[])
+static inline __attribute__((always_inline)) int
+find_any(int count, MPI_Request reqs[])
 {
     int active = 0;
     for (int i = 0; i < count; i++) {
@@ -427,7 +428,8 @@ static int finish_one(MPI_Request reqs[], int i, MPI_Status *st,
 
 /* find_any after waiting for a result (wait), or after one progress
  * call if none is complete yet. */
-static int find_progress(int count, MPI_Request reqs[], bool wait)
+static inline __attribute__((always_inline)) int
+find_progress(int count, MPI_Request reqs[], bool wait)
 {
     int i;
     if (wait) {
