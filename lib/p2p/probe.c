@@ -140,12 +140,44 @@ static int probe(int source, int tag, MPI_Comm comm, int *flag,
     return MPI_SUCCESS;
 }
 
+/* MPI_Iprobe's usual case: valid arguments, one thread, nothing stashed. */
+static inline bool iprobe_usual(int source, int tag, MPI_Comm comm,
+                                const int *flag)
+{
+    return ucmpi_global.initialized && !ucmpi_global.finalized &&
+           comm != MPI_COMM_NULL && comm->magic == UCMPI_MAGIC_COMM &&
+           !comm->revoked && flag != NULL &&
+           ((unsigned)source < (unsigned)comm->remote_size ||
+            source == MPI_ANY_SOURCE) &&
+           ((unsigned)tag <= UCMPI_TAG_MAX || tag == MPI_ANY_TAG) &&
+           ucmpi_global.thread_level != MPI_THREAD_MULTIPLE &&
+           ucmpi_p2p_stash_n == 0;
+}
+
+/* A program may spin on MPI_Iprobe: its usual miss is one look, one
+ * progress call and the poll backoff, without look()'s call layers. */
 #pragma weak MPI_Iprobe = PMPI_Iprobe
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
                 MPI_Status *status)
 {
-    return probe(source, tag, comm, flag, NULL, status, "MPI_Iprobe", true,
-                 false);
+    if (__builtin_expect(!iprobe_usual(source, tag, comm, flag), 0))
+        return probe(source, tag, comm, flag, NULL, status, "MPI_Iprobe",
+                     true, false);
+    uint64_t rtag, mask;
+    matched_t m;
+    ucmpi_rt_enter("MPI_Iprobe");
+    ucmpi_tag_recv(comm->ctx, UCMPI_CTX_P2P, source, tag, &rtag, &mask);
+    *flag = ucmpi_ucx_tag_probe(rtag, mask, 0, &m.sender_tag, &m.len, NULL);
+    if (!*flag) {
+        int n = ucmpi_progress_fast();
+        /* progress may have stashed a message: the full look then */
+        if (n == 0 || !(*flag = look_once(rtag, mask, 0, &m))) {
+            ucmpi_progress_poll_miss(n);
+            return MPI_SUCCESS;
+        }
+    }
+    fill_status(status, false, m.sender_tag, m.len);
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Probe = PMPI_Probe

@@ -62,6 +62,16 @@ int ucmpi_orphans_pending_on(ucmpi_comm_t *c, int kind, int cancel)
     return n;
 }
 
+/* An entry point a program may spin on: the initialized check inline. */
+static inline int enter(const char *fn)
+{
+    if (__builtin_expect(ucmpi_global.active, 1)) {
+        ucmpi_rt_enter(fn);
+        return MPI_SUCCESS;
+    }
+    return ucmpi_check_initialized(fn);
+}
+
 int ucmpi_request_check(ucmpi_request_t *r, const char *fn)
 {
     if (r == MPI_REQUEST_NULL || r->magic == UCMPI_MAGIC_REQUEST)
@@ -238,7 +248,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 #pragma weak MPI_Test = PMPI_Test
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    int rc = ucmpi_check_initialized("MPI_Test");
+    int rc = enter("MPI_Test");
     if (rc == MPI_SUCCESS && (request == NULL || flag == NULL))
         rc = ucmpi_error(UCMPI_OBJ_NONE, NULL, MPI_ERR_ARG, "MPI_Test",
                          "request or flag is NULL");
@@ -262,7 +272,19 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     return finish_report(request, status, "MPI_Test");
 }
 
-static int check_array(int count, MPI_Request reqs[], const char *fn)
+static inline bool array_ok(int count, MPI_Request reqs[])
+{
+    if (!ucmpi_global.active || count < 0 || (count > 0 && reqs == NULL))
+        return false;
+    for (int i = 0; i < count; i++)
+        if (reqs[i] != MPI_REQUEST_NULL &&
+            reqs[i]->magic != UCMPI_MAGIC_REQUEST)
+            return false;
+    return true;
+}
+
+static __attribute__((noinline)) int
+check_array_slow(int count, MPI_Request reqs[], const char *fn)
 {
     int rc = ucmpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)
@@ -279,6 +301,16 @@ static int check_array(int count, MPI_Request reqs[], const char *fn)
             return rc;
     }
     return MPI_SUCCESS;
+}
+
+/* Inline: a program may spin on MPI_Testany and its kin. */
+static inline int check_array(int count, MPI_Request reqs[], const char *fn)
+{
+    if (__builtin_expect(array_ok(count, reqs), 1)) {
+        ucmpi_rt_enter(fn);
+        return MPI_SUCCESS;
+    }
+    return check_array_slow(count, reqs, fn);
 }
 
 /* Reports reqs[i], complete or inactive, into its slot of sts (the
@@ -370,7 +402,8 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
 
 /* Index of a complete active request, MPI_UNDEFINED if none is active,
  * -1 if active ones are all pending. */
-static int find_any(int count, MPI_Request reqs[])
+static inline __attribute__((always_inline)) int
+find_any(int count, MPI_Request reqs[])
 {
     int active = 0;
     for (int i = 0; i < count; i++) {
@@ -395,7 +428,8 @@ static int finish_one(MPI_Request reqs[], int i, MPI_Status *st,
 
 /* find_any after waiting for a result (wait), or after one progress
  * call if none is complete yet. */
-static int find_progress(int count, MPI_Request reqs[], bool wait)
+static inline __attribute__((always_inline)) int
+find_progress(int count, MPI_Request reqs[], bool wait)
 {
     int i;
     if (wait) {
