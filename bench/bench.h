@@ -14,7 +14,8 @@
  *
  * Common options (bench_parse): -m MIN_BYTES -M MAX_BYTES -r REPS
  * -w WARMUP -t SECONDS (time budget per size), -i ITERS (fixed count:
- * exactly ITERS timed calls per size, see bench_time) and -b
+ * exactly ITERS timed calls per size, see bench_time), -x FACTOR (sizes
+ * grow by FACTOR, default 2: -x 8 sweeps 8 B - 16 MiB in 8 steps) and -b
  * NAME[,NAME...] to select benchmarks; the rest are left to the program.
  */
 #ifndef UCMPI_BENCH_H
@@ -49,6 +50,9 @@ static inline size_t bench_parse_size(const char *s)
     return (size_t)v;
 }
 
+/* Size sweep factor (-x). */
+static size_t bench_size_step = 2;
+
 static inline void bench_parse(int argc, char **argv, bench_opts_t *o,
                         size_t def_min, size_t def_max)
 {
@@ -70,6 +74,8 @@ static inline void bench_parse(int argc, char **argv, bench_opts_t *o,
         else if (!strcmp(k, "-t")) o->budget = atof(v);
         else if (!strcmp(k, "-i")) o->iters = atoi(v) > 0 ? atoi(v) : 0;
         else if (!strcmp(k, "-b")) o->select = v;
+        else if (!strcmp(k, "-x") && atoi(v) >= 2)
+            bench_size_step = (size_t)atoi(v);
     }
 }
 
@@ -91,7 +97,7 @@ static inline int bench_selected(const bench_opts_t *o, const char *name)
 /* Next size of the 1, 2, 4, ... sweep (0 is followed by 1). */
 static inline size_t bench_next_size(size_t s)
 {
-    return s ? 2 * s : 1;
+    return s ? bench_size_step * s : 1;
 }
 
 static inline int bench_cmp_double(const void *a, const void *b)

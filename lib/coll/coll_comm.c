@@ -2,6 +2,7 @@
  * cache of built schedules. */
 #include "coll/coll.h"
 #include "coll/sched.h"
+#include "core/config.h"
 #include "core/hooks.h"
 
 #include <stdlib.h>
@@ -12,11 +13,34 @@ typedef struct sched_cache sched_cache_t;
 void ucmpi_coll_shm_free(void *shm);
 static void cache_destroy(sched_cache_t *c);
 
+/* Testing knob COLL_FAKE_NODES: "K" puts world rank w on node w / K,
+ * "cK" on node w % K (ranks of a node not contiguous); 0: the real map. */
+static int fake_nodes(int *cyclic)
+{
+    static int k = -1, cyc;
+    const char *v;
+
+    if (k < 0) {
+        v = ucmpi_config_str("COLL_FAKE_NODES");
+        cyc = v != NULL && v[0] == 'c';
+        k = v == NULL ? 0 : atoi(v + cyc);
+        if (k < 0)
+            k = 0;
+    }
+    *cyclic = cyc;
+    return k;
+}
+
 static int node_of_rank(const ucmpi_comm_t *c, int r)
 {
+    int w = ucmpi_group_world(c->group, r), cyclic;
+    int k = fake_nodes(&cyclic);
+
+    if (k > 0)
+        return cyclic ? w % k : w / k;
     if (ucmpi_global.node_of == NULL)
         return 0;
-    return ucmpi_global.node_of[ucmpi_group_world(c->group, r)];
+    return ucmpi_global.node_of[w];
 }
 
 static void layout_free(ucmpi_coll_layout_t *l)

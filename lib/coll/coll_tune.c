@@ -61,5 +61,8 @@ const ucmpi_coll_thr_t ucmpi_coll_thr[] = {
         "2 ranks: shm reduce_scatter up to this size per rank"},
     [UCMPI_THR_SHM_SEG_BUDGET] = {"shm.segment_budget", 8 * MIB,
         "buffers of a comm's segment, all ranks together"},
+    [UCMPI_THR_ALLTOALL_HIER_MAX_BLOCK] = {"alltoall.hier_max_block",
+        4 * KIB, "several nodes, some with more than one rank: the "
+        "hierarchical alltoall up to this block size"},
     [UCMPI_THR_NUM] = {NULL, 0, NULL},
 };

@@ -96,6 +96,11 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
     {"COLL_SHM_MAX_BYTES", UCMPI_CFG_STR, "",
      "Automatic selection takes the shm algorithm up to this many bytes per "
      "rank (empty: the measured defaults in lib/coll/shm/shm_seg.c)"},
+    {"COLL_FAKE_NODES", UCMPI_CFG_STR, "",
+     "Testing: the collectives' node layout (hierarchical algorithms, the "
+     "shm path) puts world rank w on node w / K (\"K\") or w % K (\"cK\": "
+     "a node's ranks not contiguous) instead of the nodes PMIx reports; "
+     "data still moves as the real layout allows (empty: off)"},
     {"COLL_SHM_FAIL_RANK", UCMPI_CFG_LONG, "-1",
      "Testing: this world rank fails to allocate its collective-segment "
      "state, so every communicator falls back to p2p on all ranks (-1: no)"},

@@ -3,7 +3,8 @@
  * n simulated ranks in one process (coll_mock.c stands in for p2p and
  * progress), forcing every algorithm in turn: sizes 1..9 and 16, roots,
  * in place, a non-commutative op, node layouts for the hierarchical
- * allreduce, overlapping and persistent collectives.
+ * allreduce, reduce, bcast and barrier, overlapping and persistent
+ * collectives.
  */
 #include "coll_mock.h"
 #include "p2p/progress_api.h"
@@ -126,12 +127,14 @@ static void allreduce_case(const char *alg, int n, const int *layout,
 static const char *allreduce_algs[] = {"recursive_doubling", "rabenseifner",
     "ring", "reduce_bcast", "hierarchical", "auto"};
 
+/* node layouts (world rank -> node) for the hierarchical rows */
+static const int blocks2[MAXN] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7};
+static const int interleaved[MAXN] = {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
+static const int uneven[MAXN] = {0, 0, 0, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3};
+static const int *const layouts[] = {NULL, blocks2, interleaved, uneven};
+
 START_TEST(test_allreduce)
 {
-    static const int blocks2[MAXN] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7};
-    static const int interleaved[MAXN] = {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
-    static const int uneven[MAXN] = {0, 0, 0, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3};
-    const int *layouts[] = {NULL, blocks2, interleaved, uneven};
     const char *alg = allreduce_algs[_i];
     static const int counts[] = {0, 1, 3, 17, 1000};
 
@@ -147,17 +150,19 @@ END_TEST
 /* ---- reduce ---- */
 START_TEST(test_reduce)
 {
-    const char *alg = _i ? "linear" : "binomial";
+    static const char *algs[] = {"binomial", "linear", "hierarchical"};
+    const char *alg = algs[_i];
     static const int counts[] = {0, 1, 5, 300};
 
     force("REDUCE_ALGORITHM", alg);
     for (int si = 0; si < NSIZES; si++)
         for (int ci = 0; ci < 4; ci++)
+          for (int l = 0; l < (_i == 2 ? 4 : 1); l++)
             for (int v = 0; v < 4; v++) {
                 int n = sizes[si], count = counts[ci], affine = v & 1;
                 int inplace = v >> 1, w = affine ? 2 : 1;
                 for (int root = 0; root < n; root += (n > 3 ? n / 3 : 1)) {
-                    mock_setup(n, NULL);
+                    mock_setup(n, layouts[l]);
                     fill(n, count, affine);
                     memset(rbuf[root], 0, count * w * sizeof(int));
                     if (inplace)
@@ -180,15 +185,16 @@ END_TEST
 START_TEST(test_bcast)
 {
     static const char *algs[] = {"binomial", "scatter_allgather", "chain",
-                                 "auto"};
+                                 "auto", "hierarchical"};
     static const int counts[] = {0, 1, 7, 1000, 65536 + 3};
 
     force("BCAST_ALGORITHM", algs[_i]);
     for (int si = 0; si < NSIZES; si++)
-        for (int ci = 0; ci < 5; ci++) {
+        for (int ci = 0; ci < 5; ci++)
+          for (int l = 0; l < (_i == 4 ? 4 : 1); l++) {
             int n = sizes[si], count = counts[ci];
             for (int root = 0; root < n; root += (n > 2 ? n / 2 : 1)) {
-                mock_setup(n, NULL);
+                mock_setup(n, layouts[l]);
                 for (int r = 0; r < n; r++)
                     for (int i = 0; i < count; i++)
                         rbuf[r][i] = r == root ? i * 3 + root : -1;
@@ -209,11 +215,14 @@ END_TEST
 /* ---- barrier: nobody completes before the last rank entered ---- */
 START_TEST(test_barrier)
 {
-    force("BARRIER_ALGORITHM", _i ? "knomial" : "dissemination");
-    for (int si = 0; si < NSIZES; si++) {
+    static const char *algs[] = {"dissemination", "knomial", "hierarchical"};
+
+    force("BARRIER_ALGORITHM", algs[_i]);
+    for (int si = 0; si < NSIZES; si++)
+      for (int l = 0; l < (_i == 2 ? 4 : 1); l++) {
         int n = sizes[si];
         for (int late = 0; late < n; late++) {
-            mock_setup(n, NULL);
+            mock_setup(n, layouts[l]);
             for (int r = 0; r < n; r++)
                 if (r != late)
                     ck_assert_int_eq(PMPI_Ibarrier(mock_comms[r], &reqs[r]), 0);
@@ -399,9 +408,9 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_allreduce, 0, 6);
-    tcase_add_loop_test(tc, test_reduce, 0, 2);
-    tcase_add_loop_test(tc, test_bcast, 0, 4);
-    tcase_add_loop_test(tc, test_barrier, 0, 2);
+    tcase_add_loop_test(tc, test_reduce, 0, 3);
+    tcase_add_loop_test(tc, test_bcast, 0, 5);
+    tcase_add_loop_test(tc, test_barrier, 0, 3);
     tcase_add_loop_test(tc, test_reduce_scatter, 0, 3);
     tcase_add_test(tc, test_scan);
     tcase_add_test(tc, test_overlap);

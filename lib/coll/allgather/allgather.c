@@ -3,8 +3,12 @@
 #include "coll/coll_tune.h"
 #include "coll/allgather/allgather.h"
 #include "coll/shm/shm.h"
+#include "coll/coll_hier.h"
 
-enum { AG_RING, AG_BRUCK, AG_RD, AG_LINEAR, AG_SHM };
+enum { AG_RING, AG_BRUCK, AG_RD, AG_LINEAR, AG_SHM, AG_HIER };
+
+#define UCMPI_AG_HIER_DESC \
+    "node-aware: blocks packed at node leaders, leaders swap, bcast in node"
 
 static const ucmpi_coll_alg_t ucmpi_allgather_algs[] = {
     {AG_RING, "ring", "n-1 neighbour rounds, bandwidth-optimal",
@@ -18,6 +22,7 @@ static const ucmpi_coll_alg_t ucmpi_allgather_algs[] = {
      ucmpi_allgather_linear},
     /* no builder: the start runs it (ucmpi_xfer_shm; blocking, one node) */
     {AG_SHM, "shm", UCMPI_COLL_SHM_DESC, NULL},
+    {AG_HIER, "hierarchical", UCMPI_AG_HIER_DESC, ucmpi_allgather_hier},
     {0, NULL, NULL, NULL}
 };
 
@@ -29,6 +34,7 @@ static const ucmpi_coll_alg_t ucmpi_allgatherv_algs[] = {
      ucmpi_allgather_bruck},
     {AG_LINEAR, "linear", "everyone to everyone in one round",
      ucmpi_allgather_linear},
+    {AG_HIER, "hierarchical", UCMPI_AG_HIER_DESC, ucmpi_allgather_hier},
     {0, NULL, NULL, NULL}
 };
 
@@ -43,6 +49,9 @@ static const ucmpi_coll_alg_t *ag_select(const ucmpi_coll_alg_t *table,
         return ucmpi_coll_alg_by_id(table, AG_LINEAR);
     if (f && f->build)
         return f;
+    if (total < ucmpi_thr(UCMPI_THR_ALLGATHER_LOG_MAX_TOTAL) &&
+        ucmpi_hier_useful(a->comm))
+        return ucmpi_coll_alg_by_id(table, AG_HIER);
     if (total >= ucmpi_thr(UCMPI_THR_ALLGATHER_LOG_MAX_TOTAL) || n <= 2)
         return ucmpi_coll_alg_by_id(table, AG_RING);
     if ((n & (n - 1)) == 0 && table == ucmpi_allgather_algs)

@@ -16,6 +16,10 @@ int ucmpi_allgather_recursive_doubling(ucmpi_sched_t *s,
 /* Everyone sends to everyone in one round (v too; intercommunicators). */
 int ucmpi_allgather_linear(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 
+/* Node-aware: blocks packed at node leaders, swapped between leaders,
+ * broadcast in each node (v too; allgather_hier.c). */
+int ucmpi_allgather_hier(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
+
 /* Own block into the receive buffer (skipped for MPI_IN_PLACE). */
 static inline int ucmpi_allgather_own(ucmpi_sched_t *s,
                                       const ucmpi_coll_args_t *a,

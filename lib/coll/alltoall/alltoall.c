@@ -3,8 +3,9 @@
 #include "coll/coll_tune.h"
 #include "coll/alltoall/alltoall.h"
 #include "coll/shm/shm.h"
+#include "coll/coll_hier.h"
 
-enum { A2A_SCATTERED, A2A_PAIRWISE, A2A_BRUCK, A2A_SHM };
+enum { A2A_SCATTERED, A2A_PAIRWISE, A2A_BRUCK, A2A_SHM, A2A_HIER };
 
 static const ucmpi_coll_alg_t ucmpi_alltoall_algs[] = {
     {A2A_SCATTERED, "scattered",
@@ -16,6 +17,9 @@ static const ucmpi_coll_alg_t ucmpi_alltoall_algs[] = {
      ucmpi_alltoall_bruck},
     /* no builder: the start runs it (ucmpi_xfer_shm; blocking, one node) */
     {A2A_SHM, "shm", UCMPI_COLL_SHM_DESC, NULL},
+    {A2A_HIER, "hierarchical",
+     "node-aware, small blocks: leaders gather, swap one message per node "
+     "pair, deliver", ucmpi_alltoall_hier},
     {0, NULL, NULL, NULL}
 };
 
@@ -38,6 +42,9 @@ static const ucmpi_coll_alg_t *a2a_select(const ucmpi_coll_args_t *a)
         return &ucmpi_alltoall_algs[A2A_SCATTERED];
     if (f && f->build)
         return f;
+    if (bs <= ucmpi_thr(UCMPI_THR_ALLTOALL_HIER_MAX_BLOCK) &&
+        ucmpi_hier_useful(a->comm))
+        return &ucmpi_alltoall_algs[A2A_HIER];
     if (a->size >= ucmpi_thr_n(UCMPI_THR_ALLTOALL_BRUCK_MIN_RANKS) &&
         bs <= ucmpi_thr(UCMPI_THR_ALLTOALL_BRUCK_MAX_BLOCK))
         return &ucmpi_alltoall_algs[A2A_BRUCK];

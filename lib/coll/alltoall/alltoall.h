@@ -14,4 +14,8 @@ int ucmpi_alltoall_pairwise(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
  * Intracommunicator, uniform counts; for small blocks. */
 int ucmpi_alltoall_bruck(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
 
+/* Node-aware, uniform blocks: node leaders gather, swap per node pair and
+ * deliver (alltoall_hier.c). */
+int ucmpi_alltoall_hier(ucmpi_sched_t *s, const ucmpi_coll_args_t *a);
+
 #endif

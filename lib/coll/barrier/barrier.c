@@ -2,6 +2,7 @@
  * and entry points. */
 #include "coll/coll_alg.h"
 #include "coll/barrier/barrier.h"
+#include "coll/coll_hier.h"
 
 static int ba_dissemination(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
@@ -15,6 +16,11 @@ static int ba_knomial(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
     ucmpi_coll_grp_t g = ucmpi_coll_grp_comm(a->comm);
 
     return ucmpi_barrier_knomial(s, &g, 4);
+}
+
+static int ba_hier(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    return ucmpi_barrier_hier(s, a->comm);
 }
 
 static int ba_inter(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
@@ -37,6 +43,9 @@ static const ucmpi_coll_alg_t barrier_algs[] = {
     {UCMPI_BARRIER_KNOMIAL, "knomial", "radix-4 tree fan-in then fan-out",
      ba_knomial},
     {UCMPI_BARRIER_SHM, "shm", UCMPI_COLL_SHM_DESC, ba_shm},
+    {UCMPI_BARRIER_HIERARCHICAL, "hierarchical",
+     "node-aware: fan-in to node leaders, leaders' dissemination, fan-out",
+     ba_hier},
     {0, NULL, NULL, NULL}
 };
 static const ucmpi_coll_alg_t ba_inter_alg = {
@@ -61,7 +70,9 @@ static int barrier_start(ucmpi_coll_args_t *a)
     else if ((alg = ucmpi_coll_alg_forced(barrier_algs,
                                           "BARRIER_ALGORITHM")) == NULL ||
              alg->id == UCMPI_BARRIER_SHM)
-        alg = &barrier_algs[UCMPI_BARRIER_DISSEMINATION];
+        alg = ucmpi_hier_useful(comm)
+                  ? &barrier_algs[UCMPI_BARRIER_HIERARCHICAL]
+                  : &barrier_algs[UCMPI_BARRIER_DISSEMINATION];
     ucmpi_sched_key_t key = {barrier_algs, alg->id, 0, NULL, NULL, 0, 0,
                              NULL, NULL, MPI_OP_NULL, NULL, 0};
     return ucmpi_coll_alg_run(alg, a, &key, NULL, 0);

@@ -3,6 +3,7 @@
 #include "coll/coll_alg.h"
 #include "coll/coll_tune.h"
 #include "coll/bcast/bcast.h"
+#include "coll/coll_hier.h"
 #include "coll/xfer.h"
 #include "core/check.h"
 
@@ -40,6 +41,14 @@ static int bc_chain(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 
     return ucmpi_bcast_chain(s, a->rbuf, a->rcount, a->rdt, a->root, &g,
                              CHAIN_SEGMENT);
+}
+
+static int bc_hier(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    (void)bc_signed(s, a);
+    return ucmpi_bcast_hier(s, a->comm, a->rbuf, a->rcount, a->rdt, a->root,
+                            ucmpi_thr(UCMPI_THR_BCAST_CHAIN_MIN_BYTES),
+                            CHAIN_SEGMENT);
 }
 
 /* One rank: nothing to send. */
@@ -85,6 +94,9 @@ static const ucmpi_coll_alg_t bcast_algs[] = {
     {UCMPI_BCAST_CHAIN, "chain",
      "pipelined chain in segments, for large messages", bc_chain},
     {UCMPI_BCAST_SHM, "shm", UCMPI_COLL_SHM_DESC, bc_shm},
+    {UCMPI_BCAST_HIERARCHICAL, "hierarchical",
+     "node-aware: heads of the nodes, then each node (large: a chain "
+     "grouped by node)", bc_hier},
     {0, NULL, NULL, NULL}
 };
 /* Not in the table (never forced): a 1-rank comm, intercommunicators. */
@@ -108,6 +120,8 @@ static const ucmpi_coll_alg_t *bcast_select(const ucmpi_coll_args_t *a)
         return &bc_self_alg;
     if (f != NULL && f->id != UCMPI_BCAST_SHM)
         return f;
+    if (ucmpi_hier_useful(a->comm))
+        return ROW(UCMPI_BCAST_HIERARCHICAL);
     if (size <= 2 || nbytes < ucmpi_thr(UCMPI_THR_BCAST_SMALL_BYTES))
         return ROW(UCMPI_BCAST_BINOMIAL);
     if (nbytes >= ucmpi_thr(UCMPI_THR_BCAST_CHAIN_MIN_BYTES))

@@ -3,6 +3,7 @@
 #include "coll/coll_alg.h"
 #include "coll/coll_tune.h"
 #include "coll/reduce/reduce.h"
+#include "coll/coll_hier.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/alias.h"
 #include "core/check.h"
@@ -78,6 +79,14 @@ static int rd_chain(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
                               (size_t)ucmpi_config_long("REDUCE_SEGMENT"));
 }
 
+static int rd_hier(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
+{
+    return ucmpi_reduce_hier(s, a->comm, ucmpi_coll_mine(a), a->rbuf,
+                             a->rcount, a->rdt, a->op, a->root,
+                             ucmpi_thr(UCMPI_THR_REDUCE_CHAIN_MIN_BYTES),
+                             (size_t)ucmpi_config_long("REDUCE_SEGMENT"));
+}
+
 static int rd_inter(ucmpi_sched_t *s, const ucmpi_coll_args_t *a)
 {
     if (a->rcount == 0)
@@ -118,6 +127,9 @@ static const ucmpi_coll_alg_t reduce_algs[] = {
     {UCMPI_REDUCE_CHAIN, "chain",
      "pipelined chain in REDUCE_SEGMENT pieces: the vector once per link",
      rd_chain},
+    {UCMPI_REDUCE_HIERARCHICAL, "hierarchical",
+     "node-aware: each node to its head, heads to the root (large, "
+     "commutative: the chain grouped by node)", rd_hier},
     {0, NULL, NULL, NULL}
 };
 /* Not in the table (never forced): a 1-rank comm, intercommunicators. */
@@ -139,8 +151,15 @@ static const ucmpi_coll_alg_t *reduce_select(const ucmpi_coll_args_t *a,
         return &rd_inter_alg;
     if (size == 1)
         return &rd_self_alg;
+    /* hierarchical keeps rank order only with nodes of consecutive ranks */
+    int hier_ok = a->op->commute || ucmpi_hier_contiguous(a->comm);
+
+    if (forced != NULL && forced->id == UCMPI_REDUCE_HIERARCHICAL && !hier_ok)
+        return ROW(UCMPI_REDUCE_BINOMIAL);
     if (forced != NULL && forced->id != UCMPI_REDUCE_SHM)
         return forced;
+    if (hier_ok && ucmpi_hier_useful(a->comm))
+        return ROW(UCMPI_REDUCE_HIERARCHICAL);
     if (size <= ucmpi_thr_n(UCMPI_THR_REDUCE_LINEAR_MAX_RANKS) &&
         nbytes <= ucmpi_thr(UCMPI_THR_REDUCE_LINEAR_MAX_BYTES))
         return ROW(UCMPI_REDUCE_LINEAR);

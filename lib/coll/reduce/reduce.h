@@ -7,7 +7,7 @@
 #include "coll/shm/shm.h"
 
 enum { UCMPI_REDUCE_BINOMIAL, UCMPI_REDUCE_LINEAR, UCMPI_REDUCE_SHM,
-       UCMPI_REDUCE_CHAIN };
+       UCMPI_REDUCE_CHAIN, UCMPI_REDUCE_HIERARCHICAL };
 
 /* Radix-k tree (k = 2: binomial).  Non-commutative ops reduce over the
  * tree rooted at member 0 in rank order, then member 0 sends to root. */
@@ -18,6 +18,11 @@ int ucmpi_reduce_tree(ucmpi_sched_t *s, const void *mine, void *rbuf,
 int ucmpi_reduce_chain(ucmpi_sched_t *s, const void *mine, void *rbuf,
                        MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
                        const ucmpi_coll_grp_t *g, size_t seg_bytes);
+/* Node-aware (reduce_hier.c): nodes to their heads, heads to root; from
+ * chain_min bytes (commutative ops) the chain grouped by node. */
+int ucmpi_reduce_hier(ucmpi_sched_t *s, ucmpi_comm_t *comm, const void *mine,
+                      void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                      int root, size_t chain_min, size_t seg);
 /* Root receives everything and reduces in rank order. */
 int ucmpi_reduce_linear(ucmpi_sched_t *s, const void *mine, void *rbuf,
                         MPI_Count count, MPI_Datatype dt, MPI_Op op,
