@@ -30,6 +30,22 @@ static inline const void *ucmpi_coll_mine(const ucmpi_coll_args_t *a)
  * name, reported once). */
 const ucmpi_coll_alg_t *ucmpi_coll_alg_forced(const ucmpi_coll_alg_t *tab,
                                               const char *knob);
+/* The row a tuning file's rule (coll_tune_file.c, docs/tuning.md) gives the
+ * collective of `knob` at n ranks and `bytes` (the select's own measure),
+ * or NULL: none loaded, no rule matches, or it names no schedule row. */
+extern int ucmpi_coll_tune_nrules;
+const ucmpi_coll_alg_t *ucmpi_coll_tuned_find(const ucmpi_coll_alg_t *tab,
+                                              const char *knob, int n,
+                                              size_t bytes);
+static inline const ucmpi_coll_alg_t *
+ucmpi_coll_tuned(const ucmpi_coll_alg_t *tab, const char *knob, int n,
+                 size_t bytes)
+{
+    if (__builtin_expect(ucmpi_coll_tune_nrules == 0, 1))
+        return NULL;
+    return ucmpi_coll_tuned_find(tab, knob, n, bytes);
+}
+
 /* The row of id (the first row if none). */
 const ucmpi_coll_alg_t *ucmpi_coll_alg_by_id(const ucmpi_coll_alg_t *tab,
                                              int id);

@@ -43,6 +43,8 @@ static const ucmpi_coll_alg_t *ag_select(const ucmpi_coll_alg_t *table,
         return ucmpi_coll_alg_by_id(table, AG_LINEAR);
     if (f && f->build)
         return f;
+    if ((f = ucmpi_coll_tuned(table, knob, n, total)) != NULL)
+        return f;
     if (total >= ucmpi_thr(UCMPI_THR_ALLGATHER_LOG_MAX_TOTAL) || n <= 2)
         return ucmpi_coll_alg_by_id(table, AG_RING);
     if ((n & (n - 1)) == 0 && table == ucmpi_allgather_algs)

@@ -38,6 +38,9 @@ static const ucmpi_coll_alg_t *a2a_select(const ucmpi_coll_args_t *a)
         return &ucmpi_alltoall_algs[A2A_SCATTERED];
     if (f && f->build)
         return f;
+    if ((f = ucmpi_coll_tuned(ucmpi_alltoall_algs, "ALLTOALL_ALGORITHM",
+                              a->size, bs)) != NULL)
+        return f;
     if (a->size >= ucmpi_thr_n(UCMPI_THR_ALLTOALL_BRUCK_MIN_RANKS) &&
         bs <= ucmpi_thr(UCMPI_THR_ALLTOALL_BRUCK_MAX_BLOCK))
         return &ucmpi_alltoall_algs[A2A_BRUCK];

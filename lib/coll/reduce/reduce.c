@@ -134,6 +134,7 @@ static const ucmpi_coll_alg_t *reduce_select(const ucmpi_coll_args_t *a,
 {
     size_t nbytes = (size_t)(a->rcount * a->rdt->size);
     int size = a->size;
+    const ucmpi_coll_alg_t *t;
 
     if (a->comm->is_inter)
         return &rd_inter_alg;
@@ -141,6 +142,9 @@ static const ucmpi_coll_alg_t *reduce_select(const ucmpi_coll_args_t *a,
         return &rd_self_alg;
     if (forced != NULL && forced->id != UCMPI_REDUCE_SHM)
         return forced;
+    if ((t = ucmpi_coll_tuned(reduce_algs, "REDUCE_ALGORITHM", size,
+                              nbytes)) != NULL)
+        return t;
     if (size <= ucmpi_thr_n(UCMPI_THR_REDUCE_LINEAR_MAX_RANKS) &&
         nbytes <= ucmpi_thr(UCMPI_THR_REDUCE_LINEAR_MAX_BYTES))
         return ROW(UCMPI_REDUCE_LINEAR);
