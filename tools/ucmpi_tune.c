@@ -9,7 +9,7 @@
  * Algorithms are forced through MPI_T control variables
  * (UCMPI_<COLL>_ALGORITHM); the built-in choice is read from the
  * ucmpi_coll_alg_<coll> performance variable after a nonblocking call. */
-#include "coll/coll_stats.h"
+#include "coll/coll_alg.h"
 
 #include <mpi.h>
 #include <math.h>
@@ -224,6 +224,7 @@ static int builtin_choice(const point_t *p, int *blocking_shm)
     for (int i = 0; i < cnt; i++)
         if (after[i] != before[i])
             id = i;
+    call(p, 0);                   /* (the first may create the segment) */
     MPI_T_pvar_read(s, hn, nb);
     call(p, 0);
     MPI_T_pvar_read(s, hn, na);
@@ -262,18 +263,18 @@ static void usage(void)
 "            UCMPI_TUNING_FILE=FILE\n"
 "  -c LIST   collectives (default all: allreduce,bcast,reduce,allgather,\n"
 "            alltoall,reduce_scatter,gather,scatter)\n"
-"  -m MIN -M MAX -f F   sizes MIN, MIN*F, ... MAX (default 8, 1M, 8)\n"
+"  -m MIN -M MAX -f F   sizes MIN, MIN*F, ... MAX (default 8, 2M, 8)\n"
 "  -n LIST   communicator sizes (default 2..N)\n"
-"  -t SEC    time per measurement (default 0.01)\n"
-"  -r R      interleaved rounds per point, best kept (default 3)\n"
+"  -t SEC    time per measurement (default 0.02)\n"
+"  -r R      interleaved rounds per point, best kept (default 5)\n"
 "  -p PCT    margin a challenger must win by (default 10)\n"
 "  -v        print every point, not only the changed ones\n"
-"A longer, steadier run: -t 0.05 -r 5 -M 16M.\n");
+"A longer, steadier run: -t 0.1 -r 7 -f 4 -M 16M.\n");
 }
 
 static int parse(int argc, char **argv, opts_t *o)
 {
-    *o = (opts_t){"ucmpi-tuning.txt", "", 8, 1 << 20, 8, 3, 0.01, 0.10,
+    *o = (opts_t){"ucmpi-tuning.txt", "", 8, 2 << 20, 8, 5, 0.02, 0.10,
                   {0}, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -507,8 +508,10 @@ int main(int argc, char **argv)
                         continue;
                     p.bytes = bytes_for(colls[c].kind, p.count, n);
                     if (!seen) {
-                        /* every member: a schedule ran, its table is seen */
+                        /* every member: its select lists its table */
+                        ucmpi_coll_alg_listing = 1;
                         call(&p, 1);
+                        ucmpi_coll_alg_listing = 0;
                         seen = 1;
                         nalgs = ucmpi_coll_alg_rows(colls[c].name, alg_ids,
                                                     alg_names, MAX_ALGS);

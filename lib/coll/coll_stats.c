@@ -5,8 +5,6 @@
 #include "coll/sched_impl.h"
 #include "coll/check/sched_sig.h"
 
-#include <strings.h>
-
 ucmpi_coll_stats_t ucmpi_coll_stats;
 
 static inline unsigned alg_col(int alg)
@@ -29,30 +27,6 @@ const char *ucmpi_coll_stats_alg_name(unsigned coll, int alg)
             return r->name;
     }
     return NULL;
-}
-
-int ucmpi_coll_alg_rows(const char *coll, int *ids, const char **names,
-                        int max)
-{
-    const ucmpi_coll_stats_t *st = &ucmpi_coll_stats;
-    int n = 0;
-
-    for (unsigned c = 1; c < UCMPI_COLL_STATS_COLLS; c++) {
-        if (strcasecmp(ucmpi_coll_sig_coll_name(c), coll) != 0)
-            continue;
-        for (int i = 0; st->tab[c] != NULL && i < st->nrows[c] && n < max;
-             i++) {
-            const struct { int id; const char *name; } *r =
-                (const void *)((const char *)st->tab[c] +
-                               (size_t)i * st->row[c]);
-            if (r->name == NULL)
-                break;
-            ids[n] = r->id;
-            names[n++] = r->name;
-        }
-        break;
-    }
-    return n;
 }
 
 void ucmpi_coll_count_run(ucmpi_sched_t *s)

@@ -43,11 +43,5 @@ void ucmpi_coll_count_run(struct ucmpi_sched *s);
 /* Name of algorithm alg of collective coll once its table was seen. */
 const char *ucmpi_coll_stats_alg_name(unsigned coll, int alg);
 
-/* The rows (ids, names; at most max) of the algorithm table of collective
- * `coll` (MPI name without MPI_, any case) once one of its schedules ran in
- * this process, else 0: ucmpi_tune lists what it can force. */
-__attribute__((visibility("default")))
-int ucmpi_coll_alg_rows(const char *coll, int *ids, const char **names,
-                        int max);
 
 #endif
