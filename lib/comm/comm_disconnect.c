@@ -29,7 +29,7 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
         else
             spins = 0;
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
     return PMPI_Comm_free(comm);
 }
 

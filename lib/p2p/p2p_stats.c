@@ -48,6 +48,13 @@ void ucmpi_p2p_unexpected(struct ucmpi_comm_s *c, int src, int tag,
         ucmpi_p2p_stats.on_unexpected(c, src, tag, len);
 }
 
+void ucmpi_p2p_wait_open(void)
+{
+    ucmpi_p2p_stats.wait_slot = ucmpi_p2p_wait_slot();
+    ucmpi_p2p_stats.wait_from = ucmpi_stats_ticks();
+    ucmpi_p2p_stats.wait_open = 1;
+}
+
 uint64_t *ucmpi_p2p_wait_slot(void)
 {
     ucmpi_p2p_stats_t *s = &ucmpi_p2p_stats;

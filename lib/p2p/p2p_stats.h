@@ -28,7 +28,8 @@ typedef struct {
     uint64_t posted_hwm;                  /* highest level seen */
     uint64_t unexpected;      /* receives whose message was already there */
     uint64_t wait_ticks;      /* time blocked in waits (ucmpi_stats_ticks) */
-    uint64_t idle_last;       /* the previous idle turn's tick */
+    uint64_t wait_from;       /* the open wait's first idle turn */
+    int wait_open;            /* a wait idled and has not ended yet */
     /* wait_ticks by the MPI call that waited (its name pointer) */
 #define UCMPI_P2P_WAIT_CALLS 24
     const char *wait_call[UCMPI_P2P_WAIT_CALLS];
@@ -112,22 +113,30 @@ double ucmpi_stats_tick_rate(void);
 /* The wait_call_ticks entry of the MPI call now waiting. */
 uint64_t *ucmpi_p2p_wait_slot(void);
 
-/* A waiting loop's idle turn `spins` (1: the first since it last found
- * work): the time since the previous turn was spent blocked. */
-static inline void ucmpi_p2p_count_idle(unsigned spins)
+/* Wait time: from a wait's first idle turn to its end (one stamp each,
+ * not one per turn; turns that found work in between count too). */
+void ucmpi_p2p_wait_open(void) __attribute__((noinline));
+
+/* A waiting loop's idle turn. */
+static inline void ucmpi_p2p_count_idle(void)
 {
     if (__builtin_expect(!ucmpi_p2p_stats.on, 1))
         return;
-    uint64_t t = ucmpi_stats_ticks();
+    if (!ucmpi_p2p_stats.wait_open)
+        ucmpi_p2p_wait_open();
+}
 
-    if (spins > 1) {
-        uint64_t dt = t - ucmpi_p2p_stats.idle_last;
-        ucmpi_p2p_stats.wait_ticks += dt;
-        *ucmpi_p2p_stats.wait_slot += dt;
-    } else {
-        ucmpi_p2p_stats.wait_slot = ucmpi_p2p_wait_slot();
-    }
-    ucmpi_p2p_stats.idle_last = t;
+/* A waiting loop ended (ucmpi_progress_wait_done). */
+static inline void ucmpi_p2p_count_wait_end(void)
+{
+    ucmpi_p2p_stats_t *s = &ucmpi_p2p_stats;
+
+    if (__builtin_expect(!s->wait_open, 1))
+        return;
+    uint64_t dt = ucmpi_stats_ticks() - s->wait_from;
+    s->wait_open = 0;
+    s->wait_ticks += dt;
+    *s->wait_slot += dt;
 }
 
 #endif

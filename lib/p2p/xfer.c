@@ -295,7 +295,7 @@ int ucmpi_p2p_send_contig_end(ucmpi_p2p_send_frame_t *f, int st)
             st = UCMPI_UCX_POSTED;
         }
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
     if (st != 0 && st != MPI_ERR_REVOKED && (dead || ucmpi_peer_failed(world)))
         st = MPI_ERR_PROC_FAILED;     /* e.g. its shared memory is gone */
     return f->fn != NULL ? ucmpi_p2p_report(f->comm, st, f->fn) : st;
@@ -329,7 +329,7 @@ wait_recv(ucmpi_ucx_wait_t *w, int world_peer, ucmpi_comm_t *comm, int *dead)
                 ucmpi_ucx_cancel(&w->op);
         }
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
     return st;
 }
 
