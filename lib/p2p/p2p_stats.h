@@ -6,6 +6,8 @@
 #ifndef UCMPI_P2P_STATS_H
 #define UCMPI_P2P_STATS_H
 
+#include "ucp_glue/tag.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +18,14 @@ typedef struct {
     uint64_t sent_msgs, sent_bytes, recv_msgs, recv_bytes;
 } ucmpi_p2p_peer_stats_t;
 
+/* Per communicator, by context id (ids past the table share its last row;
+ * a freed comm's id taken again adds to its row): messages and bytes sent
+ * (from the message tag), collective calls and bytes (lib/coll). */
+#define UCMPI_P2P_STATS_CTXS 1024
+typedef struct {
+    uint64_t sent_msgs, sent_bytes, coll_calls, coll_bytes;
+} ucmpi_p2p_ctx_stats_t;
+
 /* Message sizes by power of two: bin b holds sizes in [2^(b-1), 2^b)
  * (bin 0: empty messages). */
 #define UCMPI_P2P_SIZE_BINS 40
@@ -23,6 +33,7 @@ typedef struct {
 typedef struct {
     int on;                   /* count per peer, sizes, wait time */
     ucmpi_p2p_peer_stats_t *peer;   /* [npeers] */
+    ucmpi_p2p_ctx_stats_t *ctx;     /* [UCMPI_P2P_STATS_CTXS] */
     unsigned npeers;
     uint64_t recvs_posted, recvs_ended;   /* level = posted - ended */
     uint64_t posted_hwm;                  /* highest level seen */
@@ -50,8 +61,14 @@ static inline unsigned ucmpi_p2p_size_bin(size_t len)
     return b < UCMPI_P2P_SIZE_BINS ? b : UCMPI_P2P_SIZE_BINS - 1;
 }
 
-/* A message of len bytes leaves for world rank world. */
-static inline void ucmpi_p2p_count_send(int world, size_t len)
+static inline ucmpi_p2p_ctx_stats_t *ucmpi_p2p_ctx_row(uint32_t ctx)
+{
+    return &ucmpi_p2p_stats.ctx[ctx < UCMPI_P2P_STATS_CTXS
+                                    ? ctx : UCMPI_P2P_STATS_CTXS - 1];
+}
+
+/* A message of len bytes with UCP tag `tag` leaves for world rank world. */
+static inline void ucmpi_p2p_count_send(int world, uint64_t tag, size_t len)
 {
     ucmpi_p2p_stats_t *s = &ucmpi_p2p_stats;
 
@@ -61,6 +78,9 @@ static inline void ucmpi_p2p_count_send(int world, size_t len)
         s->peer[world].sent_msgs++;
         s->peer[world].sent_bytes += len;
     }
+    ucmpi_p2p_ctx_stats_t *c = ucmpi_p2p_ctx_row(ucmpi_tag_ctx(tag));
+    c->sent_msgs++;
+    c->sent_bytes += len;
     s->size_hist[ucmpi_p2p_size_bin(len)]++;
 }
 

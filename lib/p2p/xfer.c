@@ -221,7 +221,7 @@ int ucmpi_p2p_post_send(ucmpi_request_t *req, int world, uint64_t tag)
         x.tag &= ~UCMPI_TAG_SYNC;
     }
     req->p2p.pending = flagged ? 2 : 1;
-    ucmpi_p2p_count_send(world, x.len);
+    ucmpi_p2p_count_send(world, x.tag, x.len);
     rc = ucmpi_ucx_send(&x);
     if (rc > 0) {                 /* nothing started */
         ucmpi_p2p_post_failed(req, rc);
