@@ -3,7 +3,8 @@
  * MPI_COMM_WORLD, and K messages to itself plus 2 barriers on MPI_COMM_SELF,
  * profiled; after MPI_Finalize rank 0 checks the JSON's message and byte
  * matrices and the per-communicator rows (world, self) exactly, then opens the HTML in headless chromium and checks the rendered
- * page (both heat maps drawn, one cell per rank pair).  The browser part is
+ * page (both heat maps drawn, one cell per rank pair, a row per
+ * communicator).  The browser part is
  * skipped, saying so, where chromium is not installed. */
 #include "../mpitest.h"
 
@@ -233,6 +234,8 @@ static void check_page(const char *html, int n)
     MT_CHECK(count(dom, "class=\"cell\"") == 2 * n * n, "%d cells, want %d",
              count(dom, "class=\"cell\""), 2 * n * n);
     MT_CHECK(count(dom, "class=\"bar\"") >= n, "wait bars");
+    MT_CHECK(count(dom, "class=\"comm\"") == 2, "%d communicator rows, want 2 "
+             "(world, self)", count(dom, "class=\"comm\""));
     free(dom);
     unlink(out);
 }
