@@ -239,10 +239,26 @@ static void write_comms(FILE *f, const rank_rec_t *all, int n)
                 {"bytes", offsetof(comm_rec_t, bytes)},
                 {"coll_calls", offsetof(comm_rec_t, calls)},
                 {"coll_bytes", offsetof(comm_rec_t, cbytes)}};
-    int first = 1;
+    int first = 1, nids = 0;
+    uint32_t *ids = malloc(sizeof(uint32_t) * (size_t)n * COMM_ROWS + 1);
 
+    /* the context ids any rank reported, ascending, once each */
+    for (int r = 0; ids && r < n; r++)
+        for (int i = 0; i < all[r].ncomms; i++) {
+            uint32_t x = all[r].comm[i].ctx;
+            int k = nids;
+            for (; k > 0 && ids[k - 1] > x; k--)
+                ids[k] = ids[k - 1];
+            if (k > 0 && ids[k - 1] == x) {
+                memmove(&ids[k], &ids[k + 1], sizeof(*ids) * (size_t)(nids - k));
+                continue;
+            }
+            ids[k] = x;
+            nids++;
+        }
     fprintf(f, "\"comms\":[");
-    for (uint32_t x = 0; x < UCMPI_P2P_STATS_CTXS; x++) {
+    for (int j = 0; j < nids; j++) {
+        uint32_t x = ids[j];
         const comm_rec_t *seen = NULL;
         int size = 0;
         for (int r = 0; r < n; r++)
@@ -278,6 +294,7 @@ static void write_comms(FILE *f, const rank_rec_t *all, int n)
         fprintf(f, "}");
     }
     fprintf(f, "],\n");
+    free(ids);
 }
 
 static int write_json(FILE *f, const rank_rec_t *all, const uint64_t *msgs,

@@ -18,17 +18,18 @@ typedef struct {
     uint64_t sent_msgs, sent_bytes, recv_msgs, recv_bytes;
 } ucmpi_p2p_peer_stats_t;
 
-/* Per communicator, by context id (ids past the table share its last row;
- * a freed comm's id taken again adds to its row): messages and bytes sent
- * (from the message tag), collective calls and bytes (lib/coll). */
-#define UCMPI_P2P_STATS_CTXS 1024
+/* Per communicator, by context id (a freed comm's id taken again adds to
+ * its row): messages and bytes sent (from the message tag), collective
+ * calls and bytes (lib/coll).  A row per possible id (2 MiB, touched
+ * pages only): no bounds test on the send path. */
+#define UCMPI_P2P_STATS_CTXS (UCMPI_TAG_MAX_CTX + 1)
 typedef struct {
     uint64_t sent_msgs, sent_bytes, coll_calls, coll_bytes;
 } ucmpi_p2p_ctx_stats_t;
 
 /* Message sizes by power of two: bin b holds sizes in [2^(b-1), 2^b)
- * (bin 0: empty messages). */
-#define UCMPI_P2P_SIZE_BINS 40
+ * (bin 0: empty messages); a bin for every size_t, so no bounds test. */
+#define UCMPI_P2P_SIZE_BINS 65
 
 typedef struct {
     int on;                   /* count per peer, sizes, wait time */
@@ -57,14 +58,12 @@ extern ucmpi_p2p_stats_t ucmpi_p2p_stats __attribute__((visibility("hidden")));
 
 static inline unsigned ucmpi_p2p_size_bin(size_t len)
 {
-    unsigned b = len ? 64u - (unsigned)__builtin_clzll(len) : 0;
-    return b < UCMPI_P2P_SIZE_BINS ? b : UCMPI_P2P_SIZE_BINS - 1;
+    return len ? 64u - (unsigned)__builtin_clzll(len) : 0;
 }
 
 static inline ucmpi_p2p_ctx_stats_t *ucmpi_p2p_ctx_row(uint32_t ctx)
 {
-    return &ucmpi_p2p_stats.ctx[ctx < UCMPI_P2P_STATS_CTXS
-                                    ? ctx : UCMPI_P2P_STATS_CTXS - 1];
+    return &ucmpi_p2p_stats.ctx[ctx];
 }
 
 /* A message of len bytes with UCP tag `tag` leaves for world rank world. */
