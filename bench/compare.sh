@@ -9,6 +9,10 @@
 #   --prefix DIR     ucmpi installed in DIR (DIR/bin/mpicc, DIR/bin/mpiexec)
 #   --base DIR       another ucmpi install (e.g. main's) run alongside as
 #                    "base", for A/B: tables add base and /base columns
+#   --env "V=X ..."  environment of ucmpi's runs only (e.g. an A/B of one
+#                    install: --base DIR --prefix DIR --env
+#                    UCMPI_TUNING_FILE=tuned.txt)
+#   --base-env "V=X ..."  the same for the base column
 #   --rounds N       run every benchmark N times (default 1), the MPIs and
 #                    ucx_perftest interleaved (round r starts with the r-th
 #                    of them), and print per-size medians over the rounds
@@ -50,7 +54,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/.." && pwd)
 
 prefix="" build="" mpis="ucmpi,openmpi,mpich" benches="" select="" min_size=""
-base="" rounds=1 stat=median
+base="" rounds=1 stat=median ucmpi_env="" base_env=""
 coll_np="2,4,8" max_size="" coll_max="2:64M,4:16M,8:4M" budget=0.3
 run_timeout=240 ucx_tls="shm,self" quick=0 outdir="" install=1
 max_time=900 tables_only=""
@@ -58,6 +62,8 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) prefix=$2; shift ;;
         --base) base=$2; shift ;;
+        --env) ucmpi_env=$2; shift ;;
+        --base-env) base_env=$2; shift ;;
         --rounds) rounds=$2; shift ;;
         --stat) stat=$2; shift ;;
         --build) build=$2; shift ;;
@@ -180,17 +186,17 @@ if [ -z "$prefix" ] && [ -z "$build" ] && [ -e "$PWD/lib/libucmpi.la" ]; then
 fi
 if [ -n "$base" ]; then
     MPICC[base]="$base/bin/mpicc"
-    MPIRUN[base]="$base/bin/mpiexec"
+    MPIRUN[base]="${base_env:+env $base_env }$base/bin/mpiexec"
 fi
 if [ -n "$prefix" ]; then
     MPICC[ucmpi]="$prefix/bin/mpicc"
-    MPIRUN[ucmpi]="$prefix/bin/mpiexec"
+    MPIRUN[ucmpi]="${ucmpi_env:+env $ucmpi_env }$prefix/bin/mpiexec"
 elif [ -n "$build" ]; then
     build=$(cd "$build" && pwd)
     bsrc=$(sed -n 's/^abs_top_srcdir = //p' "$build/Makefile" 2>/dev/null)
     MPICC[ucmpi]="${CC:-cc} -I${bsrc:-$srcdir}/include"
     MPILIBS[ucmpi]="-L$build/lib/.libs -Wl,-rpath,$build/lib/.libs -lucmpi"
-    MPIRUN[ucmpi]="$build/runtime/mpiexec"
+    MPIRUN[ucmpi]="${ucmpi_env:+env $ucmpi_env }$build/runtime/mpiexec"
 else
     log "no ucmpi given (--prefix or --build) and none here: ucmpi shows n/a"
 fi
@@ -435,7 +441,8 @@ else
          "ratios of those $stats ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
 fi
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) at the end"
-[ -n "$base" ] && echo "base: ucmpi from $base"
+[ -n "$base" ] && echo "base: ucmpi from $base${base_env:+ with $base_env}"
+[ -n "$ucmpi_env" ] && echo "ucmpi runs with $ucmpi_env"
 
 [ -n "${ompi_pml:-}" ] && echo "Open MPI used $ompi_pml"
 echo "MPICH: $(mpichversion 2>/dev/null | sed -n 's/MPICH Device:[[:space:]]*//p')" \

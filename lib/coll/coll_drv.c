@@ -21,8 +21,10 @@ int ucmpi_coll_call_checked(const ucmpi_coll_desc_t *d, ucmpi_coll_args_t *a,
     rc = h->begin(a->comm, a->mode, &r);
     if (rc == MPI_SUCCESS) {
         rc = ucmpi_coll_check_req(a->comm, a->mode, a->req);
-        if (rc == MPI_SUCCESS)
-            rc = d->start(a);
+        if (rc == MPI_SUCCESS)    /* (the first call of all comes here) */
+            rc = __builtin_expect(ucmpi_coll_stats.on, 0)
+                     ? ucmpi_coll_start_counted(d->start, a)
+                     : d->start(a);
         h->end(a->comm);
     }
     return rc;

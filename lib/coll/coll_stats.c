@@ -4,6 +4,7 @@
 #include "coll/coll_drv.h"
 #include "coll/sched_impl.h"
 #include "coll/check/sched_sig.h"
+#include "p2p/p2p_stats.h"
 
 ucmpi_coll_stats_t ucmpi_coll_stats;
 
@@ -57,8 +58,13 @@ int ucmpi_coll_start_counted(int (*start)(ucmpi_coll_args_t *a),
         return rc;
     unsigned c = ucmpi_coll_sig_comm_id(a->comm) % UCMPI_COLL_STATS_COLLS;
     st->calls[c]++;
-    if (a->rdt != NULL && a->rcount > 0 && a->rblk == NULL)
-        st->bytes[c] += (uint64_t)a->rcount * (uint64_t)a->rdt->size;
+    ucmpi_p2p_ctx_stats_t *row = ucmpi_p2p_ctx_row(a->comm->ctx);
+    row->coll_calls++;
+    if (a->rdt != NULL && a->rcount > 0 && a->rblk == NULL) {
+        uint64_t b = (uint64_t)a->rcount * (uint64_t)a->rdt->size;
+        st->bytes[c] += b;
+        row->coll_bytes += b;
+    }
     if (a->mode == UCMPI_COLL_BLOCKING && runs == st->runs)
         st->noschedule[c]++;
     return rc;

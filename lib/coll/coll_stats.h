@@ -43,4 +43,5 @@ void ucmpi_coll_count_run(struct ucmpi_sched *s);
 /* Name of algorithm alg of collective coll once its table was seen. */
 const char *ucmpi_coll_stats_alg_name(unsigned coll, int alg);
 
+
 #endif

@@ -5,7 +5,7 @@
 #define KIB ((size_t)1024)
 #define MIB (KIB * 1024)
 
-const ucmpi_coll_thr_t ucmpi_coll_thr[] = {
+ucmpi_coll_thr_t ucmpi_coll_thr[] = {
     [UCMPI_THR_ALLREDUCE_RD_MAX_BYTES] = {"allreduce.rd_max_bytes", 8 * KIB,
         "up to this vector size: recursive doubling"},
     [UCMPI_THR_ALLREDUCE_RING_MIN_BYTES] = {"allreduce.ring_min_bytes", MIB,

@@ -45,8 +45,9 @@ typedef struct {
     const char *desc;
 } ucmpi_coll_thr_t;
 
-/* Indexed by UCMPI_THR_*; a row with name NULL ends it. */
-extern UCMPI_EXPORT const ucmpi_coll_thr_t ucmpi_coll_thr[];
+/* Indexed by UCMPI_THR_*; a row with name NULL ends it.  A tuning file
+ * (coll_tune_file.c) may set values at init. */
+extern UCMPI_EXPORT ucmpi_coll_thr_t ucmpi_coll_thr[];
 
 static inline size_t ucmpi_thr(int id)
 {

@@ -489,7 +489,7 @@ int ucmpi_sched_run_blocking(ucmpi_sched_t *s)
         step_rounds(s);
         ucmpi_unlock();
     }
-    ucmpi_rt_wait_done();   /* no longer blocked here (--timeout report) */
+    ucmpi_progress_wait_done();   /* no longer blocked here (--timeout report) */
     rc = s->err;
     if (s->running)
         detach(s);

@@ -43,6 +43,7 @@ typedef struct {
     int n;
     unsigned coll;
     int alg;
+    int unsigned_alg;         /* alg names what runs, the signature not */
 } ucmpi_coll_names_t;
 
 /* The check machinery's state of one schedule (lib/coll/check). */

@@ -130,6 +130,10 @@ const ucmpi_coll_alg_t *ucmpi_xfer_rooted_select(const ucmpi_xfer_rooted_t *k,
         return &k->algs[0];
     if (f)
         return f;
+    /* (v forms: counts differ per rank, so only the rank count) */
+    if ((f = ucmpi_coll_tuned(k->algs, k->knob, a->size,
+                              k->v ? 0 : bs)) != NULL)
+        return f;
     /* block bytes agree on all ranks (type signatures match) */
     return a->size >= ucmpi_thr_n(k->min_ranks) &&
                    (k->max_total < 0 ||

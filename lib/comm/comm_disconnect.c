@@ -52,7 +52,7 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
         else
             spins = 0;
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
     /* a revoked comm carries nothing more (ULFM): just free it */
     rc = c->revoked ? MPI_SUCCESS : both_groups_done(c);
     if (rc != MPI_SUCCESS)     /* a failed process: disconnected anyway */

@@ -391,7 +391,7 @@ int ucmpi_ulfm_agree_wait(ucmpi_ulfm_agree_t *a, uint64_t *val,
             continue;
         ucmpi_progress_idle(++spins);
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
     return MPI_SUCCESS;
 }
 

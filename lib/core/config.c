@@ -13,6 +13,10 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
      "File name: at MPI_Finalize rank 0 writes there a self-contained HTML "
      "picture of the run's communication (and the same data as JSON "
      "beside it, .json); empty: off"},
+    {"TUNING_FILE", UCMPI_CFG_STR, "",
+     "Collective selection file written by ucmpi_tune (rules: algorithm by "
+     "collective, ranks and bytes; threshold values by name; docs/tuning.md), "
+     "read at init; empty or a bad file: the built-in table"},
     /* progress engine */
     {"WAIT_MODE", UCMPI_CFG_STR, "auto",
      "How waiting ranks behave: poll, yield, block, or auto (yield when "

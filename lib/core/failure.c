@@ -294,7 +294,7 @@ static int fin_wait(int round, int src)
         if (spins % 256 == 0 && any_peer_failed())
             break;
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
     return got ? 0 : -1;
 }
 

@@ -31,7 +31,7 @@ static void drain(int kind)
             cancelled = 1;
         }
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
 }
 
 /* Drops what is still unexpected; also after a finalize a dead rank cut

@@ -6,6 +6,7 @@
 #include "p2p/p2p_stats.h"
 #include "coll/coll_stats.h"
 #include "coll/check/sched_sig.h"
+#include "comm/comm.h"
 #include "core/config.h"
 #include "core/hooks.h"
 
@@ -14,6 +15,16 @@
 #include <string.h>
 
 #define NAME_LEN 32
+#define COMM_ROWS 32              /* communicators per rank in the profile */
+#define COMM_NAME 40
+
+/* One communicator as one rank saw it (its context id's row). */
+typedef struct {
+    uint32_t ctx;
+    int size;                     /* 0: unknown here */
+    uint64_t msgs, bytes, calls, cbytes;
+    char name[COMM_NAME];
+} comm_rec_t;
 
 /* What each rank sends to rank 0 besides its per-peer rows. */
 typedef struct {
@@ -24,9 +35,36 @@ typedef struct {
     double wait_total;
     double wait_s[UCMPI_P2P_WAIT_CALLS];
     char wait_name[UCMPI_P2P_WAIT_CALLS][NAME_LEN];
+    int ncomms;
+    comm_rec_t comm[COMM_ROWS];
 } rank_rec_t;
 
 static int profiling;
+/* Names and sizes of the communicators freed while profiling, by context
+ * id (the counters outlive them). */
+static struct {
+    char name[COMM_NAME];
+    int size;
+} *ctx_names;
+
+static void remember(const ucmpi_comm_t *c, const char *name)
+{
+    if (ctx_names == NULL || c->ctx >= UCMPI_P2P_STATS_CTXS)
+        return;
+    size_t n = strnlen(name, COMM_NAME - 1);  /* (cut long names) */
+
+    memcpy(ctx_names[c->ctx].name, name, n);
+    ctx_names[c->ctx].name[n] = '\0';
+    ctx_names[c->ctx].size = c->size;
+}
+
+static void profile_comm_gone(void *arg)
+{
+    const ucmpi_comm_t *c = arg;
+
+    if (profiling)
+        remember(c, c->name);
+}
 
 static void profile_init(void *rc)
 {
@@ -36,6 +74,8 @@ static void profile_init(void *rc)
     if (path == NULL || path[0] == '\0' || profiling)
         return;
     profiling = 1;
+    free(ctx_names);              /* a session re-initialising */
+    ctx_names = calloc(UCMPI_P2P_STATS_CTXS, sizeof(*ctx_names));
     ucmpi_mpit_counting(1);
 }
 
@@ -55,6 +95,24 @@ static void fill(rank_rec_t *r)
     for (int i = 0; i < UCMPI_P2P_WAIT_CALLS && p->wait_call[i]; i++) {
         r->wait_s[i] = (double)p->wait_call_ticks[i] / rate;
         snprintf(r->wait_name[i], NAME_LEN, "%s", p->wait_call[i]);
+    }
+    remember(MPI_COMM_WORLD, "MPI_COMM_WORLD");
+    remember(MPI_COMM_SELF, "MPI_COMM_SELF");
+    for (uint32_t x = 0; p->ctx && x < UCMPI_P2P_STATS_CTXS &&
+                         r->ncomms < COMM_ROWS; x++) {
+        const ucmpi_p2p_ctx_stats_t *s = &p->ctx[x];
+        if (s->sent_msgs == 0 && s->coll_calls == 0)
+            continue;
+        comm_rec_t *c = &r->comm[r->ncomms++];
+        c->ctx = x;
+        c->msgs = s->sent_msgs;
+        c->bytes = s->sent_bytes;
+        c->calls = s->coll_calls;
+        c->cbytes = s->coll_bytes;
+        if (ctx_names != NULL) {
+            c->size = ctx_names[x].size;
+            memcpy(c->name, ctx_names[x].name, COMM_NAME);
+        }
     }
 }
 
@@ -171,6 +229,74 @@ static void write_waits(FILE *f, const rank_rec_t *all, int n)
     fprintf(f, "],\n");
 }
 
+/* One row per context id any rank used, each counter per world rank. */
+static void write_comms(FILE *f, const rank_rec_t *all, int n)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+    } cols[] = {{"msgs", offsetof(comm_rec_t, msgs)},
+                {"bytes", offsetof(comm_rec_t, bytes)},
+                {"coll_calls", offsetof(comm_rec_t, calls)},
+                {"coll_bytes", offsetof(comm_rec_t, cbytes)}};
+    int first = 1, nids = 0;
+    uint32_t *ids = malloc(sizeof(uint32_t) * (size_t)n * COMM_ROWS + 1);
+
+    /* the context ids any rank reported, ascending, once each */
+    for (int r = 0; ids && r < n; r++)
+        for (int i = 0; i < all[r].ncomms; i++) {
+            uint32_t x = all[r].comm[i].ctx;
+            int k = nids;
+            for (; k > 0 && ids[k - 1] > x; k--)
+                ids[k] = ids[k - 1];
+            if (k > 0 && ids[k - 1] == x) {
+                memmove(&ids[k], &ids[k + 1], sizeof(*ids) * (size_t)(nids - k));
+                continue;
+            }
+            ids[k] = x;
+            nids++;
+        }
+    fprintf(f, "\"comms\":[");
+    for (int j = 0; j < nids; j++) {
+        uint32_t x = ids[j];
+        const comm_rec_t *seen = NULL;
+        int size = 0;
+        for (int r = 0; r < n; r++)
+            for (int i = 0; i < all[r].ncomms; i++)
+                if (all[r].comm[i].ctx == x) {
+                    if (seen == NULL || (!seen->name[0] && all[r].comm[i].name[0]))
+                        seen = &all[r].comm[i];
+                    if (all[r].comm[i].size > size)
+                        size = all[r].comm[i].size;
+                }
+        if (seen == NULL)
+            continue;
+        fprintf(f, "%s\n{\"ctx\":%u,\"name\":\"", first ? "" : ",", x);
+        for (const char *p = seen->name; *p; p++) {  /* a JSON string */
+            if (*p == '"' || *p == '\\')
+                fputc('\\', f);
+            fputc((unsigned char)*p < 32 ? '?' : *p, f);
+        }
+        fprintf(f, "\",\"size\":%d", size);
+        first = 0;
+        for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+            fprintf(f, ",\"%s\":[", cols[k].key);
+            for (int r = 0; r < n; r++) {
+                unsigned long long v = 0;
+                for (int i = 0; i < all[r].ncomms; i++)
+                    if (all[r].comm[i].ctx == x)
+                        v = *(const uint64_t *)((const char *)&all[r].comm[i] +
+                                                cols[k].off);
+                fprintf(f, "%s%llu", r ? "," : "", v);
+            }
+            fprintf(f, "]");
+        }
+        fprintf(f, "}");
+    }
+    fprintf(f, "],\n");
+    free(ids);
+}
+
 static int write_json(FILE *f, const rank_rec_t *all, const uint64_t *msgs,
                       const uint64_t *bytes, int n)
 {
@@ -179,6 +305,7 @@ static int write_json(FILE *f, const rank_rec_t *all, const uint64_t *msgs,
     write_matrix(f, "bytes", bytes, n);
     write_waits(f, all, n);
     write_colls(f, all, n);
+    write_comms(f, all, n);
     fprintf(f, "\"size_hist\":[");
     for (int b = 0; b < UCMPI_P2P_SIZE_BINS; b++) {
         uint64_t t = 0;
@@ -256,6 +383,8 @@ static void profile_finalize(void *unused)
         free(bytes);
     }
     free(row);
+    free(ctx_names);
+    ctx_names = NULL;
     free(all);
     free(rows);
     free(msgs);
@@ -265,4 +394,5 @@ __attribute__((constructor)) static void profile_hooks(void)
 {
     ucmpi_hook_add(UCMPI_HOOK_INIT, 10, profile_init);
     ucmpi_hook_add(UCMPI_HOOK_FINALIZE_FIRST, 0, profile_finalize);
+    ucmpi_hook_add(UCMPI_HOOK_COMM_DESTROY, 0, profile_comm_gone);
 }

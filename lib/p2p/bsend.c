@@ -170,7 +170,7 @@ void ucmpi_bpool_wait(ucmpi_bpool_t *pool, uint64_t upto)
         int busy = ucmpi_bpool_busy(pool, upto);
         ucmpi_unlock();
         if (!busy) {
-            ucmpi_rt_wait_done();
+            ucmpi_progress_wait_done();
             return;
         }
         if (ucmpi_progress() == 0)

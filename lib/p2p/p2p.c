@@ -131,7 +131,7 @@ static int isend_direct(const void *buf, MPI_Count count, MPI_Datatype dt,
     /* callbacks run only inside progress: r is set up after the post */
     x.op = &r->p2p.op;
     r->p2p.op.done = ucmpi_p2p_send_done;
-    ucmpi_p2p_count_send(world, bytes);
+    ucmpi_p2p_count_send(world, x.tag, bytes);
     int rc = ucmpi_ucx_send(&x);
     if (__builtin_expect(rc == 0, 1)) {
         *req = &ucmpi_request_send_done;

@@ -62,7 +62,7 @@ ucmpi_p2p_isend_req(ucmpi_request_t *r, int world, uint64_t tag,
                           .peer = world, .op = &r->p2p.op};
 
     r->p2p.op.done = ucmpi_p2p_send_done;
-    ucmpi_p2p_count_send(world, len);
+    ucmpi_p2p_count_send(world, tag, len);
     int rc = ucmpi_ucx_send(&x);
     if (__builtin_expect(rc == 0, 1)) {
         r->p2p.pending = 0;
@@ -277,7 +277,7 @@ ucmpi_p2p_send_contig(int world, uint64_t tag, const void *buf, size_t len,
     f.comm = comm;
     f.fn = fn;
     f.world = world;
-    ucmpi_p2p_count_send(world, len);
+    ucmpi_p2p_count_send(world, tag, len);
     int rc = ucmpi_ucx_send(&x);
     if (__builtin_expect(rc == 0, 1))
         return MPI_SUCCESS;

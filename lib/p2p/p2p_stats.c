@@ -14,17 +14,22 @@ static void stats_init(void *rc)
 {
     unsigned n = (unsigned)ucmpi_global.world_size;
     ucmpi_p2p_peer_stats_t *p = calloc(n ? n : 1, sizeof(*p));
+    ucmpi_p2p_ctx_stats_t *c = calloc(UCMPI_P2P_STATS_CTXS, sizeof(*c));
 
-    if (p == NULL) {
+    if (p == NULL || c == NULL) {
+        free(p);
+        free(c);
         *(int *)rc = -1;
         return;
     }
     int on = ucmpi_p2p_stats.on;  /* MPI_T may be up already */
 
     free(ucmpi_p2p_stats.peer);   /* a session re-initialising */
+    free(ucmpi_p2p_stats.ctx);
     memset(&ucmpi_p2p_stats, 0, sizeof(ucmpi_p2p_stats));
     ucmpi_p2p_stats.on = on;
     ucmpi_p2p_stats.peer = p;
+    ucmpi_p2p_stats.ctx = c;
     ucmpi_p2p_stats.npeers = n;
 }
 
@@ -36,7 +41,9 @@ __attribute__((constructor)) static void stats_hooks(void)
 __attribute__((destructor)) static void stats_free(void)
 {
     free(ucmpi_p2p_stats.peer);
+    free(ucmpi_p2p_stats.ctx);
     ucmpi_p2p_stats.peer = NULL;
+    ucmpi_p2p_stats.ctx = NULL;
     ucmpi_p2p_stats.npeers = 0;
 }
 
@@ -46,6 +53,13 @@ void ucmpi_p2p_unexpected(struct ucmpi_comm_s *c, int src, int tag,
     ucmpi_p2p_stats.unexpected++;
     if (ucmpi_p2p_stats.on_unexpected != NULL)
         ucmpi_p2p_stats.on_unexpected(c, src, tag, len);
+}
+
+void ucmpi_p2p_wait_open(void)
+{
+    ucmpi_p2p_stats.wait_slot = ucmpi_p2p_wait_slot();
+    ucmpi_p2p_stats.wait_from = ucmpi_stats_ticks();
+    ucmpi_p2p_stats.wait_open = 1;
 }
 
 uint64_t *ucmpi_p2p_wait_slot(void)

@@ -82,7 +82,7 @@ static void wait_look(int source, int tag, MPI_Comm comm, int remove,
     unsigned spins = 0;
     while (!look(source, tag, comm, remove, m, false))
         ucmpi_progress_idle(++spins);
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
 }
 
 /* A matched message becomes a request holding the UCX handle; a

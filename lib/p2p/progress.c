@@ -97,7 +97,7 @@ int ucmpi_progress(void)
 
 void ucmpi_progress_idle(unsigned spins)
 {
-    ucmpi_p2p_count_idle(spins);
+    ucmpi_p2p_count_idle();
     ucmpi_rt_waiting();
     if (wait_mode == WAIT_POLL) {
         /* forced on an oversubscribed node: a poller that never yields

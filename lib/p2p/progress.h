@@ -68,9 +68,8 @@ static inline unsigned ucmpi_wait_loop_after(ucmpi_wait_loop_t *l, int n)
     ++l->spins;
     if (!l->quiet) {
         ucmpi_progress_idle(l->spins);
-        /* counting wait time (p2p_stats.h) needs every idle turn */
         l->quiet = l->fast && ucmpi_progress_polling &&
-                   ucmpi_rt_slot->waiting && !ucmpi_p2p_stats.on;
+                   ucmpi_rt_slot->waiting;
     }
     return l->spins;
 }

@@ -18,4 +18,15 @@ void ucmpi_progress_yield(void);
  * ucmpi_progress_handoff in progress.c); counts idle turns in *spins. */
 void ucmpi_progress_handoff(int events, unsigned *spins);
 
+/* A waiting loop that called ucmpi_progress_idle ends: the wait timer
+ * (p2p_stats.h), then the runtime's report (ucmpi_rt_wait_done). */
+#include "core/base.h"
+#include "p2p/p2p_stats.h"
+static inline void ucmpi_progress_wait_done(void)
+{
+    if (__builtin_expect(ucmpi_p2p_stats.on, 0))
+        ucmpi_p2p_count_wait_end();
+    ucmpi_rt_wait_done();
+}
+
 #endif

@@ -132,7 +132,7 @@ int ucmpi_request_wait(ucmpi_request_t *req)
         if (spins % 1024 == 0 && spins != 0)
             ucmpi_request_check_peer(req);
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
     return req->status.MPI_ERROR;
 }
 

@@ -236,7 +236,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
             break;
         check_peers(ucmpi_wait_loop_after(&l, n), 1, request);
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
     /* the usual case: nothing to report, no comm reference needed */
     if (plain(r)) {
         finish_plain(request, status);
@@ -380,7 +380,7 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
                 check_peers(ucmpi_wait_loop_turn(&l), count - i, reqs + i);
         errs += complete_slot(reqs, sts, i, why);
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
     if (errs == 0)
         return MPI_SUCCESS;
     return report_many(errs, why, "MPI_Waitall");
@@ -437,7 +437,7 @@ find_progress(int count, MPI_Request reqs[], bool wait)
         ucmpi_wait_loop_init(&l);
         while ((i = find_any(count, reqs)) == -1)
             check_peers(ucmpi_wait_loop_turn(&l), count, reqs);
-        ucmpi_rt_wait_done();
+        ucmpi_progress_wait_done();
     } else if ((i = find_any(count, reqs)) == -1) {
         int n = ucmpi_progress_fast();
         if ((i = find_any(count, reqs)) == -1)

@@ -221,7 +221,7 @@ int ucmpi_p2p_post_send(ucmpi_request_t *req, int world, uint64_t tag)
         x.tag &= ~UCMPI_TAG_SYNC;
     }
     req->p2p.pending = flagged ? 2 : 1;
-    ucmpi_p2p_count_send(world, x.len);
+    ucmpi_p2p_count_send(world, x.tag, x.len);
     rc = ucmpi_ucx_send(&x);
     if (rc > 0) {                 /* nothing started */
         ucmpi_p2p_post_failed(req, rc);
@@ -295,7 +295,7 @@ int ucmpi_p2p_send_contig_end(ucmpi_p2p_send_frame_t *f, int st)
             st = UCMPI_UCX_POSTED;
         }
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
     if (st != 0 && st != MPI_ERR_REVOKED && (dead || ucmpi_peer_failed(world)))
         st = MPI_ERR_PROC_FAILED;     /* e.g. its shared memory is gone */
     return f->fn != NULL ? ucmpi_p2p_report(f->comm, st, f->fn) : st;
@@ -329,7 +329,7 @@ wait_recv(ucmpi_ucx_wait_t *w, int world_peer, ucmpi_comm_t *comm, int *dead)
                 ucmpi_ucx_cancel(&w->op);
         }
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
     return st;
 }
 

@@ -228,7 +228,7 @@ static int acquire(MPI_Win win, int t, int type)
                      ? MPI_ERR_PROC_FAILED
                      : dead_ahead(win, t, ticket, excl, done);
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
     if (rc != MPI_SUCCESS && !ucmpi_peer_failed(p->world))
         slot_write(win, t, 0, 0);   /* our ticket stays: the lock is dead */
     if (rc == MPI_SUCCESS)

@@ -345,11 +345,11 @@ int ucmpi_rma_cnt_wait_peer(ucmpi_rma_cnt_t *c, int peer)
             continue;
         /* RMA endpoints have no error handling: look at the peer */
         if (peer >= 0 && spins % 1024 == 0 && ucmpi_peer_failed(peer)) {
-            ucmpi_rt_wait_done();
+            ucmpi_progress_wait_done();
             return MPI_ERR_PROC_FAILED;
         }
     }
-    ucmpi_rt_wait_done();
+    ucmpi_progress_wait_done();
     return c->status;
 }
 

@@ -72,6 +72,9 @@ run_ulfm_cases() {
         want ulfm-coll && case_ulfm ulfm-coll "$np" coll 1
         want ulfm-coll0-p2p && case_ulfm ulfm-coll0-p2p "$np" coll 0 -x UCMPI_COLL_SHM=0
         want ulfm-pending && case_ulfm ulfm-pending "$np" pending last
+        # the ucmpi_peer_failed MPI_T event reaches a survivor's callback
+        want ulfm-mpit-event &&
+            ulfm_prog=$PWD/test/fault/mpit_fail case_ulfm ulfm-mpit-event "$np" event last
     done
     if want ulfm-elastic && [ -x "$PWD/examples/elastic_sgd" ]; then
         case_elastic 4 0:20

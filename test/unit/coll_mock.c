@@ -165,6 +165,14 @@ void ucmpi_progress_yield(void)
  * path's waits then never sleep on a futex) */
 int ucmpi_progress_polling = 1;
 
+/* lib/p2p/p2p_stats.h: the counters, off (the wait timer and the
+ * per-communicator rows read them) */
+ucmpi_p2p_stats_t ucmpi_p2p_stats;
+
+void ucmpi_p2p_wait_open(void)
+{
+}
+
 /* The --timeout call slot (runtime/rt_calls.h): a private one here. */
 static ucmpi_rt_slot_t mock_slot;
 ucmpi_rt_slot_t *ucmpi_rt_slot = &mock_slot;

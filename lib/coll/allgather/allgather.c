@@ -49,6 +49,8 @@ static const ucmpi_coll_alg_t *ag_select(const ucmpi_coll_alg_t *table,
         return ucmpi_coll_alg_by_id(table, AG_LINEAR);
     if (f && f->build)
         return f;
+    if ((f = ucmpi_coll_tuned(table, knob, n, total)) != NULL)
+        return f;
     if (total < ucmpi_thr(UCMPI_THR_ALLGATHER_LOG_MAX_TOTAL) &&
         ucmpi_hier_useful(a->comm))
         return ucmpi_coll_alg_by_id(table, AG_HIER);

@@ -124,6 +124,7 @@ static const ucmpi_coll_alg_t *allreduce_select(const ucmpi_coll_args_t *a)
     ucmpi_comm_t *comm = a->comm;
     size_t nbytes = (size_t)(a->rcount * a->rdt->size);
     const ucmpi_coll_layout_t *l;
+    const ucmpi_coll_alg_t *t;
 
     if (a->size == 1)
         return &ar_self_alg;
@@ -132,6 +133,10 @@ static const ucmpi_coll_alg_t *allreduce_select(const ucmpi_coll_args_t *a)
     if (f != NULL && f->id != UCMPI_ALLREDUCE_SHM)
         return op_ok(f->id, comm, a->op)
                    ? f : ROW(UCMPI_ALLREDUCE_RECURSIVE_DOUBLING);
+    if ((t = ucmpi_coll_tuned(allreduce_algs, "ALLREDUCE_ALGORITHM",
+                              a->size, nbytes)) != NULL &&
+        op_ok(t->id, comm, a->op))
+        return t;
     l = ucmpi_coll_layout(comm);
     if (l != NULL && l->nnodes > 1 && l->nnodes < comm->size &&
         op_ok(UCMPI_ALLREDUCE_HIERARCHICAL, comm, a->op))

@@ -42,6 +42,9 @@ static const ucmpi_coll_alg_t *a2a_select(const ucmpi_coll_args_t *a)
         return &ucmpi_alltoall_algs[A2A_SCATTERED];
     if (f && f->build)
         return f;
+    if ((f = ucmpi_coll_tuned(ucmpi_alltoall_algs, "ALLTOALL_ALGORITHM",
+                              a->size, bs)) != NULL)
+        return f;
     if (bs <= ucmpi_thr(UCMPI_THR_ALLTOALL_HIER_MAX_BLOCK) &&
         ucmpi_hier_useful(a->comm))
         return &ucmpi_alltoall_algs[A2A_HIER];

@@ -69,10 +69,14 @@ static int barrier_start(ucmpi_coll_args_t *a)
         alg = &ba_inter_alg;
     else if ((alg = ucmpi_coll_alg_forced(barrier_algs,
                                           "BARRIER_ALGORITHM")) == NULL ||
-             alg->id == UCMPI_BARRIER_SHM)
-        alg = ucmpi_hier_useful(comm)
-                  ? &barrier_algs[UCMPI_BARRIER_HIERARCHICAL]
-                  : &barrier_algs[UCMPI_BARRIER_DISSEMINATION];
+             alg->id == UCMPI_BARRIER_SHM) {
+        alg = ucmpi_coll_tuned(barrier_algs, "BARRIER_ALGORITHM", a->size,
+                               0);
+        if (alg == NULL)
+            alg = ucmpi_hier_useful(comm)
+                      ? &barrier_algs[UCMPI_BARRIER_HIERARCHICAL]
+                      : &barrier_algs[UCMPI_BARRIER_DISSEMINATION];
+    }
     ucmpi_sched_key_t key = {barrier_algs, alg->id, 0, NULL, NULL, 0, 0,
                              NULL, NULL, MPI_OP_NULL, NULL, 0};
     return ucmpi_coll_alg_run(alg, a, &key, NULL, 0);

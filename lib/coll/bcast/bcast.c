@@ -113,6 +113,7 @@ static const ucmpi_coll_alg_t *bcast_select(const ucmpi_coll_args_t *a)
         ucmpi_coll_alg_forced(bcast_algs, "BCAST_ALGORITHM");
     size_t nbytes = (size_t)(a->rcount * a->rdt->size);
     int size = a->size;
+    const ucmpi_coll_alg_t *t;
 
     if (a->comm->is_inter)
         return &bc_inter_alg;
@@ -120,6 +121,9 @@ static const ucmpi_coll_alg_t *bcast_select(const ucmpi_coll_args_t *a)
         return &bc_self_alg;
     if (f != NULL && f->id != UCMPI_BCAST_SHM)
         return f;
+    if ((t = ucmpi_coll_tuned(bcast_algs, "BCAST_ALGORITHM", size,
+                              nbytes)) != NULL)
+        return t;
     if (ucmpi_hier_useful(a->comm))
         return ROW(UCMPI_BCAST_HIERARCHICAL);
     if (size <= 2 || nbytes < ucmpi_thr(UCMPI_THR_BCAST_SMALL_BYTES))

@@ -11,6 +11,10 @@
  * differently never match, and a stalled run fails everywhere, no hang. */
 void ucmpi_sched_sign(ucmpi_sched_t *s, const void *tab, size_t row, int n,
                       int alg, unsigned shape);
+/* Names row alg of tab as what s runs (counters, MPI_T, ucmpi_tune)
+ * without signing with it: the signature stays the collective's. */
+void ucmpi_sched_name_run(ucmpi_sched_t *s, const void *tab, size_t row,
+                          int n, int alg);
 /* Signs s as an empty collective (meets only 0-byte ranks). */
 void ucmpi_sched_sign_empty(ucmpi_sched_t *s);
 /* Changes the shape of a signed s (a builder that learns it late). */

@@ -77,6 +77,8 @@ const char *ucmpi_coll_sig_coll_name(unsigned id)
 const char *ucmpi_coll_sig_alg_name(const ucmpi_coll_names_t *nm,
                                     unsigned sig)
 {
+    if (nm->unsigned_alg)
+        return NULL;
     for (unsigned sh = 0; sh < DECODE_SHAPES; sh++)
         for (int i = 0; nm->tab != NULL && i < nm->n; i++) {
             /* every table's rows start like ucmpi_coll_alg_t's */
@@ -109,6 +111,7 @@ void ucmpi_sched_sign(ucmpi_sched_t *s, const void *tab, size_t row,
     s->names.n = n;
     s->names.coll = ucmpi_coll_sig_comm_id(c);
     s->names.alg = alg;
+    s->names.unsigned_alg = 0;
     s->shape = shape;
     /* intercomms: the groups may choose different local algorithms, so
      * the collective alone signs (with the shape: a root) */
@@ -131,9 +134,26 @@ void ucmpi_sched_sign_empty(ucmpi_sched_t *s)
 
 void ucmpi_sched_shape(ucmpi_sched_t *s, unsigned shape)
 {
-    if (s->sig != UCMPI_COLL_SIG_EMPTY)
-        ucmpi_sched_sign(s, s->names.tab, s->names.row, s->names.n,
-                         s->names.alg, shape);
+    if (s->sig == UCMPI_COLL_SIG_EMPTY)
+        return;
+    if (s->names.unsigned_alg) {      /* the collective's signature stays */
+        ucmpi_coll_names_t keep = s->names;
+        ucmpi_sched_sign(s, NULL, 0, 0, 0, shape);
+        s->names = keep;
+        return;
+    }
+    ucmpi_sched_sign(s, s->names.tab, s->names.row, s->names.n,
+                     s->names.alg, shape);
+}
+
+void ucmpi_sched_name_run(ucmpi_sched_t *s, const void *tab, size_t row,
+                          int n, int alg)
+{
+    s->names.tab = tab;
+    s->names.row = row;
+    s->names.n = n;
+    s->names.alg = alg;
+    s->names.unsigned_alg = 1;
 }
 
 /* Signed by its collective until a builder names its algorithm: ranks in

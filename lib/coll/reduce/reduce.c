@@ -146,6 +146,7 @@ static const ucmpi_coll_alg_t *reduce_select(const ucmpi_coll_args_t *a,
 {
     size_t nbytes = (size_t)(a->rcount * a->rdt->size);
     int size = a->size;
+    const ucmpi_coll_alg_t *t;
 
     if (a->comm->is_inter)
         return &rd_inter_alg;
@@ -158,6 +159,9 @@ static const ucmpi_coll_alg_t *reduce_select(const ucmpi_coll_args_t *a,
         return ROW(UCMPI_REDUCE_BINOMIAL);
     if (forced != NULL && forced->id != UCMPI_REDUCE_SHM)
         return forced;
+    if ((t = ucmpi_coll_tuned(reduce_algs, "REDUCE_ALGORITHM", size,
+                              nbytes)) != NULL)
+        return t;
     if (hier_ok && ucmpi_hier_useful(a->comm))
         return ROW(UCMPI_REDUCE_HIERARCHICAL);
     if (size <= ucmpi_thr_n(UCMPI_THR_REDUCE_LINEAR_MAX_RANKS) &&

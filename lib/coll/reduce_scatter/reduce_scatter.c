@@ -163,6 +163,9 @@ static const ucmpi_coll_alg_t *rs_select(MPI_Op op, size_t total_bytes, int n)
         return ROW(UCMPI_RS_PAIRWISE);
     if (f != NULL && f->id != UCMPI_RS_SHM)
         return f;
+    if ((f = ucmpi_coll_tuned(rs_algs, "REDUCE_SCATTER_ALGORITHM", n,
+                              total_bytes)) != NULL)
+        return f;
     if (total_bytes >= ucmpi_thr(UCMPI_THR_RS_RING_MIN_BYTES) ||
         (n == 2 && total_bytes >= 32768))
         return ROW(UCMPI_RS_RING_SEGMENTED);

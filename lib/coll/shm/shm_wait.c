@@ -165,7 +165,7 @@ static int wait_slow(ucmpi_coll_shm_t *sh, int r, uint64_t k)
             break;
     }
     if (idle > 0)
-        ucmpi_rt_wait_done();
+        ucmpi_progress_wait_done();
     if (rc == MPI_ERR_OTHER) {
         sh->ok = 0;                   /* the sequence is broken for good */
         return ucmpi_coll_err(sh->comm, rc, "%s while this rank waits "

@@ -1,8 +1,10 @@
 /* UCMPI_PROFILE: three known patterns (a ring, an all-to-all by sends, a
- * root-heavy gather by sends: K messages of M bytes per pair), profiled;
- * after MPI_Finalize rank 0 checks the JSON's message and byte matrices
- * exactly, then opens the HTML in headless chromium and checks the rendered
- * page (both heat maps drawn, one cell per rank pair).  The browser part is
+ * root-heavy gather by sends: K messages of M bytes per pair) on
+ * MPI_COMM_WORLD, and K messages to itself plus 2 barriers on MPI_COMM_SELF,
+ * profiled; after MPI_Finalize rank 0 checks the JSON's message and byte
+ * matrices and the per-communicator rows (world, self) exactly, then opens the HTML in headless chromium and checks the rendered
+ * page (both heat maps drawn, one cell per rank pair, a row per
+ * communicator).  The browser part is
  * skipped, saying so, where chromium is not installed. */
 #include "../mpitest.h"
 
@@ -24,6 +26,8 @@ static uint64_t expect(int i, int k, int n)
         e += 1;                   /* all-to-all */
     if (k == 0 && i != 0)
         e += K;                   /* root-heavy gather */
+    if (k == i)
+        e += K;                   /* to itself on MPI_COMM_SELF */
     return e;
 }
 
@@ -46,6 +50,13 @@ static void patterns(int rank, int n)
                   &rq[1]);
         MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
     }
+    for (int j = 0; j < K; j++) {                          /* self */
+        MPI_Irecv(buf, M, MPI_CHAR, 0, 4, MPI_COMM_SELF, &rq[0]);
+        MPI_Isend(buf, M, MPI_CHAR, 0, 4, MPI_COMM_SELF, &rq[1]);
+        MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    }
+    MPI_Barrier(MPI_COMM_SELF);
+    MPI_Barrier(MPI_COMM_SELF);
     for (int j = 0; j < K; j++) {                          /* gather */
         if (rank != 0)
             MPI_Send(buf, M, MPI_CHAR, 0, 3, MPI_COMM_WORLD);
@@ -98,6 +109,72 @@ static int read_matrix(const char *json, const char *key, uint64_t *m, int n)
     return 0;
 }
 
+/* The n numbers of "key":[...] in the per-communicator row named name. */
+static int read_comm(const char *json, const char *name, const char *key,
+                     uint64_t *v, int n)
+{
+    char pat[64];
+    const char *p = strstr(json, "\"comms\":[");
+
+    snprintf(pat, sizeof(pat), "\"name\":\"%s\"", name);
+    if (p == NULL || (p = strstr(p, pat)) == NULL)
+        return -1;
+    snprintf(pat, sizeof(pat), "\"%s\":[", key);
+    if ((p = strstr(p, pat)) == NULL)
+        return -1;
+    p += strlen(pat);
+    for (int i = 0; i < n; i++) {
+        char *end;
+        v[i] = strtoull(p, &end, 10);
+        if (end == p)
+            return -1;
+        p = end + (*end == ',');
+    }
+    return 0;
+}
+
+/* World: the patterns' sends (row sums of expect less the K sends on
+ * MPI_COMM_SELF);
+ * self: K messages and 2 collective calls per rank. */
+static void check_comms(const char *json, int n)
+{
+    uint64_t *v = calloc((size_t)n, 8);
+
+    MT_CHECK(read_comm(json, "MPI_COMM_WORLD", "msgs", v, n) == 0,
+             "no world row");
+    for (int i = 0; i < n; i++) {
+        uint64_t e = 0;
+        for (int k = 0; k < n; k++)
+            e += expect(i, k, n);
+        e -= (uint64_t)K;          /* those on MPI_COMM_SELF */
+        MT_CHECK(v[i] == e, "world: rank %d sent %llu, want %llu", i,
+                 (unsigned long long)v[i], (unsigned long long)e);
+    }
+    MT_CHECK(read_comm(json, "MPI_COMM_WORLD", "bytes", v, n) == 0,
+             "world bytes");
+    for (int i = 0; i < n; i++) {
+        uint64_t e = 0;
+        for (int k = 0; k < n; k++)
+            e += expect(i, k, n) * M;
+        e -= (uint64_t)K * M;          /* those on MPI_COMM_SELF */
+        MT_CHECK(v[i] == e, "world: rank %d bytes %llu, want %llu", i,
+                 (unsigned long long)v[i], (unsigned long long)e);
+    }
+    static const struct {
+        const char *key;
+        uint64_t want;
+    } self[] = {{"msgs", K}, {"bytes", K * M}, {"coll_calls", 2}};
+    for (int j = 0; j < 3; j++) {
+        MT_CHECK(read_comm(json, "MPI_COMM_SELF", self[j].key, v, n) == 0,
+                 "self %s", self[j].key);
+        for (int i = 0; i < n; i++)
+            MT_CHECK(v[i] == self[j].want, "self %s: rank %d %llu, want %llu",
+                     self[j].key, i, (unsigned long long)v[i],
+                     (unsigned long long)self[j].want);
+    }
+    free(v);
+}
+
 static int count(const char *s, const char *pat)
 {
     int c = 0;
@@ -128,6 +205,7 @@ static void check_json(const char *path, int n)
                      (unsigned long long)e);
         }
     MT_CHECK(strstr(json, "\"size_hist\":[") != NULL, "histogram");
+    check_comms(json, n);
     free(json);
     free(msgs);
     free(bytes);
@@ -156,6 +234,8 @@ static void check_page(const char *html, int n)
     MT_CHECK(count(dom, "class=\"cell\"") == 2 * n * n, "%d cells, want %d",
              count(dom, "class=\"cell\""), 2 * n * n);
     MT_CHECK(count(dom, "class=\"bar\"") >= n, "wait bars");
+    MT_CHECK(count(dom, "class=\"comm\"") == 2, "%d communicator rows, want 2 "
+             "(world, self)", count(dom, "class=\"comm\""));
     free(dom);
     unlink(out);
 }
