@@ -175,6 +175,10 @@ static int entry(MPI_Comm comm, const char *fn, ucmpi_ulfm_t **s)
 
     if (rc != MPI_SUCCESS)
         return rc;
+    /* a failure no event announced (under srun): ask after each member, as
+     * waiting loops do (a system call for each one on this node) */
+    for (int r = 0; r < comm->size; r++)
+        (void)ucmpi_ulfm_rank_failed(comm, r);
     ucmpi_lock();
     *s = ucmpi_ulfm_state(comm);
     ucmpi_unlock();
