@@ -235,6 +235,41 @@ static void mode_anysource(void)
     }
 }
 
+/* Creation calls on a revoked comm fail with MPIX_ERR_REVOKED (at once:
+ * no rank waits for the others). */
+static void check_no_creation(MPI_Comm c)
+{
+    int rc, dims[1] = {0}, periods[1] = {0};
+    MPI_Comm d = MPI_COMM_NULL;
+    MPI_Group g;
+    MPI_Request req;
+
+    rc = MPI_Comm_dup(c, &d);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED && d == MPI_COMM_NULL,
+          "MPI_Comm_dup of a revoked comm: class %d", eclass(rc));
+    rc = MPI_Comm_idup(c, &d, &req);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "MPI_Comm_idup: class %d",
+          eclass(rc));
+    rc = MPI_Comm_split(c, 0, me, &d);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "MPI_Comm_split: class %d",
+          eclass(rc));
+    rc = MPI_Comm_split_type(c, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &d);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "MPI_Comm_split_type: class %d",
+          eclass(rc));
+    MPI_Comm_group(c, &g);
+    rc = MPI_Comm_create(c, g, &d);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "MPI_Comm_create: class %d",
+          eclass(rc));
+    rc = MPI_Comm_create_group(c, g, 5, &d);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "MPI_Comm_create_group: class %d",
+          eclass(rc));
+    MPI_Group_free(&g);
+    dims[0] = np;
+    rc = MPI_Cart_create(c, 1, dims, periods, 0, &d);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "MPI_Cart_create: class %d",
+          eclass(rc));
+}
+
 static void mode_revoke(void)
 {
     int list[64], ns = survivors(list), x, rc, flag;
@@ -270,6 +305,7 @@ static void mode_revoke(void)
     }
     MPIX_Comm_is_revoked(c, &flag);
     CHECK(flag == 1, "is_revoked %d", flag);
+    check_no_creation(c);
     rc = MPI_Allreduce(&me, &x, 1, MPI_INT, MPI_SUM, c);
     CHECK(eclass(rc) == MPIX_ERR_REVOKED, "allreduce on revoked: class %d",
           eclass(rc));
