@@ -23,6 +23,8 @@ typedef struct {
     int tag_output;
     int verbose;
     int keep_going;           /* --disable-auto-cleanup: a failed rank ends only itself */
+    double ft_stopped;        /* --ft-stop-timeout: keep_going declares a rank
+                                 stopped this long failed (0: never) */
     double timeout;           /* seconds; 0: none */
     int universe;             /* MPI_UNIVERSE_SIZE; 0: max(np, CPUs) */
     const char *nameserver;   /* --nameserver host:port; NULL: none */
@@ -51,6 +53,7 @@ typedef struct {
     int wstatus;
     int connected;            /* PMIx_Init done (set by the PMIx thread) */
     int finalized;            /* PMIx_Finalize done (set by the PMIx thread) */
+    double stopped_at;        /* mx_now() when it stopped (SIGSTOP); 0: running */
     mx_stream_t out, err;
 } mx_rank_t;
 

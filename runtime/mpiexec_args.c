@@ -43,6 +43,10 @@ static const char usage[] =
     "                         rank is told of the failure at once\n"
     "  --with-ft ulfm         fault tolerance (ULFM, mpi-ext.h): implies\n"
     "                         --disable-auto-cleanup\n"
+    "  --ft-stop-timeout SEC  with --disable-auto-cleanup: a rank stopped\n"
+    "                         (SIGSTOP, SIGTSTP) for SEC seconds is declared\n"
+    "                         failed: killed, and the others told (default:\n"
+    "                         $MPIEXEC_FT_STOP_TIMEOUT, else 3; 0: never)\n"
     "  -v, --verbose          report launch time and each rank's exit\n"
     "  -h, --help             this text;  -V, --version: version\n"
     "\n"
@@ -176,6 +180,10 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
     *exit_code = MX_EXIT_USAGE;
     if ((v = getenv("MPIEXEC_TIMEOUT")) != NULL && parse_seconds(v, &args->timeout) != 0)
         return bad_usage("bad MPIEXEC_TIMEOUT '%s'", v);
+    args->ft_stopped = 3.0;
+    if ((v = getenv("MPIEXEC_FT_STOP_TIMEOUT")) != NULL &&
+        parse_seconds(v, &args->ft_stopped) != 0)
+        return bad_usage("bad MPIEXEC_FT_STOP_TIMEOUT '%s'", v);
     if ((v = getenv("MPIEXEC_UNIVERSE_SIZE")) != NULL && parse_count(v, &args->universe) != 0)
         return bad_usage("bad MPIEXEC_UNIVERSE_SIZE '%s'", v);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -242,6 +250,10 @@ int mx_parse_args(int argc, char **argv, mx_args_t *args, int *exit_code)
             if (strcmp(v, "ulfm") != 0 && strcmp(v, "mpi") != 0)
                 return bad_usage("--with-ft takes ulfm (or mpi), not '%s'", v);
             args->keep_going = 1;
+        } else if (is_opt(a, "--ft-stop-timeout")) {
+            v = opt_value(argc, argv, &i, "--ft-stop-timeout");
+            if (parse_seconds(v, &args->ft_stopped) != 0)
+                return bad_usage("bad --ft-stop-timeout '%s' (seconds)", v);
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             args->verbose = 1;
         } else {

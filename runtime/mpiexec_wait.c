@@ -258,17 +258,64 @@ static void rank_exited(mx_job_t *job, int rank, int st)
     }
 }
 
+/* --disable-auto-cleanup: a rank stopped (SIGSTOP) or continued.  A rank
+ * stopped for args.ft_stopped seconds is declared failed (see stop_deadline). */
+static void rank_stopped(mx_job_t *job, pid_t pid, int stopped)
+{
+    for (int r = 0; r < job->np; r++)
+        if (job->ranks[r].pid == pid && job->ranks[r].alive)
+            job->ranks[r].stopped_at = stopped ? mx_now() : 0;
+}
+
+/* The first stopped rank's deadline (0: none). */
+static double stop_deadline(mx_job_t *job, int *rank)
+{
+    double next = 0;
+
+    for (int r = 0; r < job->np; r++) {
+        double t = job->ranks[r].stopped_at + job->args.ft_stopped;
+        if (job->ranks[r].alive && job->ranks[r].stopped_at > 0 &&
+            (next == 0 || t < next)) {
+            next = t;
+            *rank = r;
+        }
+    }
+    return next;
+}
+
+/* A rank stopped too long fails: SIGKILL makes that true (a rank declared
+ * failed must not come back when continued), and its exit, reaped as any
+ * other, tells the survivors. */
+static void check_stopped(mx_job_t *job, double now)
+{
+    int r = -1;
+    double t;
+
+    while (!w.ending && (t = stop_deadline(job, &r)) > 0 && now >= t) {
+        mx_rank_t *k = &job->ranks[r];
+        mx_log("rank %d (pid %d) stopped for %g s: declared failed", r,
+               (int)k->pid, job->args.ft_stopped);
+        k->stopped_at = 0;
+        kill(k->pid, SIGKILL);
+    }
+}
+
 static void reap(mx_job_t *job)
 {
-    int st;
+    int st, flags = WNOHANG;
     pid_t pid;
 
-    while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
-        for (int r = 0; r < job->np && !mx_dyn_reaped(pid, st); r++)
-            if (job->ranks[r].pid == pid && job->ranks[r].alive) {
-                rank_exited(job, r, st);
-                break;
-            }
+    if (job->args.keep_going && job->args.ft_stopped > 0)
+        flags |= WUNTRACED | WCONTINUED;
+    while ((pid = waitpid(-1, &st, flags)) > 0)
+        if (WIFSTOPPED(st) || WIFCONTINUED(st))
+            rank_stopped(job, pid, WIFSTOPPED(st));
+        else
+            for (int r = 0; r < job->np && !mx_dyn_reaped(pid, st); r++)
+                if (job->ranks[r].pid == pid && job->ranks[r].alive) {
+                    rank_exited(job, r, st);
+                    break;
+                }
 }
 
 static void still_running(mx_job_t *job, char *out, size_t len)
@@ -399,12 +446,14 @@ static int fill_poll(mx_job_t *job, struct pollfd *pfd, int *owner)
     return n;
 }
 
-static int poll_timeout_ms(double now)
+static int poll_timeout_ms(mx_job_t *job, double now)
 {
     double next = 0;
-    double t[4] = {w.deadline, w.kill_at, w.drain_until, w.give_up_at};
+    int r;
+    double t[5] = {w.deadline, w.kill_at, w.drain_until, w.give_up_at,
+                   stop_deadline(job, &r)};
 
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         if (t[i] > 0 && (next == 0 || t[i] < next))
             next = t[i];
     if (next == 0)
@@ -440,6 +489,7 @@ static void handle_poll(mx_job_t *job, struct pollfd *pfd, int *owner, int n)
 
 static void handle_deadlines(mx_job_t *job, double now)
 {
+    check_stopped(job, now);
     if (w.deadline > 0 && now >= w.deadline && w.nalive > 0)
         on_timeout(job, NULL);
     if (w.kill_at > 0 && now >= w.kill_at) {
@@ -493,7 +543,7 @@ int mx_wait_job(mx_job_t *job)
     reap(job);                        /* exits before the signalfd existed */
     while (w.nalive > 0 || open_streams(job) > 0) {
         int n = fill_poll(job, pfd, owner);
-        if (poll(pfd, n, poll_timeout_ms(mx_now())) < 0 && errno != EINTR)
+        if (poll(pfd, n, poll_timeout_ms(job, mx_now())) < 0 && errno != EINTR)
             break;
         handle_poll(job, pfd, owner, n);
         handle_deadlines(job, mx_now());

@@ -274,6 +274,8 @@ static int init_pmix(ucmpi_rt_info_t *info)
         return -1;
     }
     rt.active = 1;
+    if (ucmpi_rt_keeper_wanted())
+        ucmpi_rt_keeper_start();
     info->rank = (int)rt.me.rank;
     ucmpi_rt_calls_map(info->rank);
     info->size = (int)get_long(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, -1);
@@ -657,6 +659,7 @@ int ucmpi_rt_finalize(void)
         free(rt.kv);
         rt.kv = next;
     }
+    ucmpi_rt_keeper_stop();       /* finalized: the connection may go */
     rt.active = rt.singleton = 0;
     ucmpi_rt_calls_unmap();
     if (rc != PMIX_SUCCESS) {

@@ -22,4 +22,11 @@ int ucmpi_rt_parse_ranks(const char *csv, int **ranks, int *n);
 /* Renumbers node identifiers into 0..num_nodes-1 in ascending id order. */
 int ucmpi_rt_compact_nodes(const uint32_t *ids, int n, int *node_of, int *num_nodes);
 
+/* UCMPI_FT=ulfm under another launcher than ucmpi's mpiexec: a keeper
+ * process holds the PMIx connection so that a rank's death does not end the
+ * job (runtime/rt_keeper.c). */
+int ucmpi_rt_keeper_wanted(void);
+void ucmpi_rt_keeper_start(void);
+void ucmpi_rt_keeper_stop(void);
+
 #endif /* UCMPI_RT_ENV_H */

@@ -85,6 +85,17 @@ static inline int ucmpi_check_comm_out(MPI_Comm comm, const char *fn,
     return rc;
 }
 
+/* comm is valid; a call that builds a communicator from it fails on a
+ * revoked one (ULFM: only MPIX_Comm_shrink still works there). */
+static inline int ucmpi_check_comm_live(MPI_Comm comm, const char *fn)
+{
+    if (__builtin_expect(!comm->revoked, 1))
+        return MPI_SUCCESS;
+    return ucmpi_err_comm(comm, MPI_ERR_REVOKED, fn, "the communicator was "
+                          "revoked (MPIX_Comm_revoke): only MPIX_Comm_shrink "
+                          "builds a communicator from it");
+}
+
 void ucmpi_comm_retain(ucmpi_comm_t *c);
 void ucmpi_comm_release(ucmpi_comm_t *c);   /* frees at refcount 0 */
 

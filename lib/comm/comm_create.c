@@ -168,6 +168,8 @@ static int dup_entry(const char *name, MPI_Comm comm, MPI_Info info,
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = ucmpi_check_comm_out(comm, fn, newcomm, "newcomm");
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_comm_live(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     *newcomm = MPI_COMM_NULL;
@@ -235,6 +237,8 @@ static int idup_entry(const char *name, MPI_Comm comm, MPI_Info info,
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open(name);
     int rc = ucmpi_check_comm(comm, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_comm_live(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (request == NULL || newcomm == NULL)
@@ -388,6 +392,8 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_create");
     int rc = ucmpi_check_comm(comm, fn), bad;
     if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_comm_live(comm, fn);
+    if (rc == MPI_SUCCESS)
         rc = ucmpi_check_group(group, comm, "group");
     if (rc != MPI_SUCCESS)
         return rc;
@@ -444,6 +450,8 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_create_group");
     int rc = ucmpi_check_intra(comm), bad;
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_comm_live(comm, fn);
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_group(group, comm, "group");
     if (rc != MPI_SUCCESS)
@@ -581,6 +589,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_split";
     int rc = ucmpi_check_comm_out(comm, fn, newcomm, "newcomm");
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_comm_live(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (color < 0 && color != MPI_UNDEFINED)

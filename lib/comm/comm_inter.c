@@ -92,6 +92,8 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Intercomm_create");
     int rc = check_create_args(local_comm, local_leader, peer_comm,
                                remote_leader, tag, newintercomm);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_comm_live(local_comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     *newintercomm = MPI_COMM_NULL;
@@ -146,6 +148,8 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Intercomm_merge";
     int rc = ucmpi_check_comm(intercomm, fn);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_comm_live(intercomm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!intercomm->is_inter)

@@ -139,6 +139,8 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Comm_split_type");
     const char *level = NULL;
     int rc = ucmpi_check_intra(comm), color = MPI_UNDEFINED;
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_comm_live(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (newcomm == NULL)

@@ -165,6 +165,8 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
         *comm_cart = MPI_COMM_NULL;
     int rc = ucmpi_check_intra(comm_old);
     if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_comm_live(comm_old, fn);
+    if (rc == MPI_SUCCESS)
         rc = check_dims(comm_old, ndims, dims, periods, &nnodes);
     if (rc != MPI_SUCCESS)
         return rc;

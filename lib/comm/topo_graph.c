@@ -36,6 +36,8 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Graph_create");
     int rc = ucmpi_check_intra(comm_old);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_comm_live(comm_old, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (comm_graph == NULL)
@@ -239,6 +241,8 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Dist_graph_create_adjacent");
     int rc = ucmpi_check_intra(comm_old);
     if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_comm_live(comm_old, fn);
+    if (rc == MPI_SUCCESS)
         rc = check_ranks(comm_old, indegree, sources, "sources");
     if (rc == MPI_SUCCESS)
         rc = check_ranks(comm_old, outdegree, destinations, "destinations");
@@ -369,6 +373,8 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
 {
     UCMPI_CALL_SCOPE const char *fn = ucmpi_call_open("MPI_Dist_graph_create");
     int rc = ucmpi_check_intra(comm_old);
+    if (rc == MPI_SUCCESS)
+        rc = ucmpi_check_comm_live(comm_old, fn);
     if (rc == MPI_SUCCESS)
         rc = check_ranks(comm_old, n, sources, "sources");
     if (rc != MPI_SUCCESS)

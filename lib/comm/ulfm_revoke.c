@@ -36,6 +36,7 @@ static void notify_all(ucmpi_comm_t *c)
 void ucmpi_ulfm_mark_revoked(ucmpi_comm_t *c)
 {
     c->revoked = 1;
+    ucmpi_failure_poke();         /* test-style calls look at once */
 }
 
 /* ---- forwarding, from progress (no sends inside a UCX callback) ---- */

@@ -126,29 +126,25 @@ static int comm_check(ucmpi_comm_t *c, int any_source)
 }
 
 /* A waiting loop's request: a transfer on a revoked comm (any sub-context:
- * collectives' too) or a user MPI_ANY_SOURCE receive with a failure not
- * acknowledged ends with that error. */
+ * collectives' too) ends with MPI_ERR_REVOKED.  A user MPI_ANY_SOURCE
+ * receive while a failure is not acknowledged stays pending: the waiting
+ * call reports MPI_ERR_PROC_FAILED_PENDING (ucmpi_p2p_anysrc_blocked), a
+ * blocking receive ends with MPI_ERR_PROC_FAILED. */
 static void check_request(void *arg)
 {
     ucmpi_request_t *r = arg;
-    int e;
 
     if ((r->kind != UCMPI_REQ_RECV && r->kind != UCMPI_REQ_SEND) ||
-        r->comm == NULL || ucmpi_request_is_complete(r))
-        return;
-    e = comm_check(r->comm, r->kind == UCMPI_REQ_RECV &&
-                                r->p2p.world_peer < 0 &&
-                                r->p2p.ctx_sub == UCMPI_CTX_P2P);
-    if (e == 0)
+        r->comm == NULL || !r->comm->revoked || ucmpi_request_is_complete(r))
         return;
     ucmpi_lock();
     if (!ucmpi_request_is_complete(r)) {
         if (r->kind == UCMPI_REQ_RECV) {
-            r->status.MPI_ERROR = e;
+            r->status.MPI_ERROR = MPI_ERR_REVOKED;
             ucmpi_ucx_cancel(&r->p2p.op);
         } else {
             ucmpi_p2p_send_abandon(r);   /* a rendezvous send to a live peer */
-            r->status.MPI_ERROR = e;
+            r->status.MPI_ERROR = MPI_ERR_REVOKED;
         }
     }
     ucmpi_unlock();
@@ -179,6 +175,10 @@ static int entry(MPI_Comm comm, const char *fn, ucmpi_ulfm_t **s)
 
     if (rc != MPI_SUCCESS)
         return rc;
+    /* a failure no event announced (under srun): ask after each member, as
+     * waiting loops do (a system call for each one on this node) */
+    for (int r = 0; r < comm->size; r++)
+        (void)ucmpi_ulfm_rank_failed(comm, r);
     ucmpi_lock();
     *s = ucmpi_ulfm_state(comm);
     ucmpi_unlock();

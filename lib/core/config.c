@@ -28,6 +28,11 @@ const ucmpi_config_entry_t ucmpi_config_table[] = {
     {"EAGER_SYNC_INTERVAL", UCMPI_CFG_LONG, "256",
      "Flow control: every Nth small standard send to one peer is "
      "synchronous, so unexpected messages cannot pile up without bound"},
+    {"FT", UCMPI_CFG_STR, "",
+     "ulfm: fault tolerance (ULFM) under a launcher other than ucmpi's "
+     "mpiexec (srun --mpi=pmix --no-kill -K0): a keeper process holds the "
+     "rank's PMIx connection so that its death does not end the job "
+     "(read by the runtime at MPI_Init; mpiexec takes --with-ft ulfm)"},
     {"SYNC_FLAG_ALWAYS", UCMPI_CFG_LONG, "0",
      "1: synchronous sends flag their tag everywhere and receives ignore "
      "the flag (UCX's wildcard expected list); 0: ranks on one node use "

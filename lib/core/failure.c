@@ -27,6 +27,12 @@ static uint8_t *declared;
 static int *order;
 static int n_taken, n_published;
 static int (*comm_check)(struct ucmpi_comm_s *, int);
+int ucmpi_failure_poll_left = UCMPI_FAILURE_POLL_EVERY;
+
+void ucmpi_failure_poke(void)
+{
+    __atomic_store_n(&ucmpi_failure_poll_left, 1, __ATOMIC_RELAXED);
+}
 
 /* The runtime's thread (PMIx termination events). */
 static void failed_by_rt(int rank)
@@ -82,6 +88,7 @@ void ucmpi_failure_declare(int r)
     while (__atomic_load_n(&n_published, __ATOMIC_ACQUIRE) != i)
         sched_yield();                 /* an earlier slot is being filled */
     __atomic_store_n(&n_published, i + 1, __ATOMIC_RELEASE);
+    ucmpi_failure_poke();
     ucmpi_hooks_run(UCMPI_HOOK_PEER_FAILED, &r);
 }
 

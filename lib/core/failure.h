@@ -19,6 +19,27 @@ int ucmpi_failure_nth(int i);
  * while a failure in comm is not acknowledged), else 0.  Slow paths only. */
 struct ucmpi_comm_s;
 int ucmpi_failure_comm_check(struct ucmpi_comm_s *comm, int any_source);
+/* Test-style calls (MPI_Test*, MPI_Iprobe, MPI_Request_get_status) that find
+ * nothing check their requests every UCMPI_FAILURE_POLL_EVERY misses, and at
+ * the next miss after a failure or a revoke (ucmpi_failure_poke): a countdown
+ * of plain loads and stores, the only cost without failures (a lost update
+ * between threads only delays a check). */
+#define UCMPI_FAILURE_POLL_EVERY 1024
+extern int ucmpi_failure_poll_left __attribute__((visibility("hidden")));
+static inline int ucmpi_failure_poll_due(void)
+{
+    /* signed: two threads racing past 0 cannot leave it huge */
+    int n = __atomic_load_n(&ucmpi_failure_poll_left, __ATOMIC_RELAXED) - 1;
+
+    __atomic_store_n(&ucmpi_failure_poll_left, n, __ATOMIC_RELAXED);
+    if (__builtin_expect(n > 0, 1))
+        return 0;
+    __atomic_store_n(&ucmpi_failure_poll_left, UCMPI_FAILURE_POLL_EVERY,
+                     __ATOMIC_RELAXED);
+    return 1;
+}
+/* Something test-style calls should see happened (a revoke). */
+void ucmpi_failure_poke(void);
 void ucmpi_failure_set_comm_check(int (*fn)(struct ucmpi_comm_s *, int));
 /* Another job's process at world rank r (>= world_size) has pid `pid`
  * (on this node: its death is then seen as the job's). */

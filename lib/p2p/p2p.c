@@ -283,6 +283,27 @@ static void p2p_check_peer(void *arg)
     ucmpi_unlock();
 }
 
+bool ucmpi_p2p_anysrc_blocked(ucmpi_request_t *r)
+{
+    return r != NULL && r->kind == UCMPI_REQ_RECV &&
+           r->p2p.peer == MPI_ANY_SOURCE && r->p2p.ctx_sub == UCMPI_CTX_P2P &&
+           r->comm != NULL && !ucmpi_request_is_complete(r) &&
+           ucmpi_failure_comm_check(r->comm, 1) == MPI_ERR_PROC_FAILED_PENDING;
+}
+
+void ucmpi_p2p_check_blocking(ucmpi_request_t *r)
+{
+    ucmpi_request_check_peer(r);
+    if (!ucmpi_p2p_anysrc_blocked(r))
+        return;
+    ucmpi_lock();
+    if (!ucmpi_request_is_complete(r)) {
+        r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
+        ucmpi_ucx_cancel(&r->p2p.op);
+    }
+    ucmpi_unlock();
+}
+
 bool ucmpi_p2p_sync_flag_always;
 
 static void p2p_init(void *rc)

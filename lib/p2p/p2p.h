@@ -165,6 +165,10 @@ int ucmpi_bsend_start(const void *buf, MPI_Count count, MPI_Datatype dt,
 /* MPI_SUCCESS for MPI_REQUEST_NULL or a live request, else reports
  * MPI_ERR_REQUEST as call fn (lib/p2p/wait.c). */
 int ucmpi_request_check(ucmpi_request_t *r, const char *fn);
+/* Fails the requests whose peer died or whose comm was revoked (slow paths:
+ * waiting loops now and then, test-style calls at failure.h's poll); the
+ * index of the first MPI_ANY_SOURCE receive kept pending, else -1. */
+int ucmpi_requests_check_now(int count, MPI_Request reqs[]);
 
 /* Requests on the UCX glue (lib/p2p/xfer.c).  The post functions return
  * MPI_SUCCESS or the error the request completed with. */
@@ -181,6 +185,14 @@ void ucmpi_p2p_send_done(ucmpi_ucx_op_t *op, int st, uint64_t t, size_t n)
 void ucmpi_p2p_recv_done(ucmpi_ucx_op_t *op, int st, uint64_t t, size_t n)
     __attribute__((visibility("hidden")));
 void ucmpi_p2p_send_abandon(ucmpi_request_t *req);
+/* r is a user MPI_ANY_SOURCE receive that ULFM keeps pending: a failure in
+ * its comm is not acknowledged (waiting calls report
+ * MPI_ERR_PROC_FAILED_PENDING and leave it).  Slow paths only. */
+bool ucmpi_p2p_anysrc_blocked(ucmpi_request_t *r);
+/* A blocking call's check of its request now and then: a dead peer, a
+ * revoked comm, or an MPI_ANY_SOURCE receive blocked by a failure
+ * (MPI_ERR_PROC_FAILED: a blocking receive is not left pending). */
+void ucmpi_p2p_check_blocking(ucmpi_request_t *r);
 /* Blocking request-less receives: direct, and MPI_Recv's usual case (reports
  * as ucmpi_rt_call); the send, ucmpi_p2p_send_contig, is in p2p_inline.h. */
 int ucmpi_p2p_recv_direct(void *buf, MPI_Count count, MPI_Datatype dt,

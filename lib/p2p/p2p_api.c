@@ -102,6 +102,14 @@ int ucmpi_p2p_report(MPI_Comm comm, int rc, const char *fn)
                           : rc == MPI_ERR_TYPE
                               ? "the message ends inside an element of the "
                                 "receive type (type signatures differ)"
+                          : rc == MPI_ERR_REVOKED
+                              ? "the communicator was revoked "
+                                "(MPIX_Comm_revoke)"
+                          : rc == MPI_ERR_PROC_FAILED_PENDING
+                              ? "a process of the communicator failed and "
+                                "the failure is not acknowledged "
+                                "(MPIX_Comm_failure_ack): the MPI_ANY_SOURCE "
+                                "receive stays pending"
                               : "communication failed");
 }
 

@@ -1,6 +1,7 @@
 /* Probe and matched probe.  ucp_tag_probe_nb does not progress the worker, so a
  * miss is followed by one progress call and a second look. */
 #include "core/check.h"
+#include "core/failure.h"
 #include "p2p/request.h"
 #include "p2p/progress_api.h"
 #include "datatype/datatype.h"
@@ -36,6 +37,9 @@ static void fill_status(MPI_Status *st, bool proc_null, uint64_t sender_tag,
 static int check(int source, int tag, MPI_Comm comm, const char *fn)
 {
     int rc = ucmpi_check_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->revoked)
+        rc = ucmpi_err_comm(comm, MPI_ERR_REVOKED, fn, "the communicator was "
+                            "revoked (MPIX_Comm_revoke)");
     if (rc == MPI_SUCCESS)
         rc = ucmpi_check_rank(comm, source, 1, fn);
     if (rc == MPI_SUCCESS)
@@ -76,13 +80,44 @@ static int look(int source, int tag, MPI_Comm comm, int remove, matched_t *m,
     return 0;
 }
 
-static void wait_look(int source, int tag, MPI_Comm comm, int remove,
-                      matched_t *m)
+/* Fault tolerance (ULFM) of a probe that found nothing: comm revoked
+ * (MPI_ERR_REVOKED), its source dead, or for MPI_ANY_SOURCE a failure in comm
+ * not acknowledged (MPI_ERR_PROC_FAILED, as ULFM says for probes); else 0.
+ * Reported as fn. */
+static int probe_failed(int source, MPI_Comm comm, const char *fn)
+{
+    int e = 0;
+
+    if (comm->revoked)
+        e = MPI_ERR_REVOKED;
+    else if (source == MPI_ANY_SOURCE)
+        e = ucmpi_failure_comm_check(comm, 1) != 0 ? MPI_ERR_PROC_FAILED : 0;
+    else if (ucmpi_peer_failed(ucmpi_comm_peer_world(comm, source)))
+        e = MPI_ERR_PROC_FAILED;
+    if (e == 0)
+        return 0;
+    if (e == MPI_ERR_PROC_FAILED && source == MPI_ANY_SOURCE)
+        return ucmpi_err_comm(comm, e, fn, "a process of the communicator "
+                              "failed and the failure is not acknowledged "
+                              "(MPIX_Comm_failure_ack)");
+    return ucmpi_p2p_report(comm, e, fn);
+}
+
+/* A blocking probe: looks until found, checking for failures now and then. */
+static int wait_look(int source, int tag, MPI_Comm comm, int remove,
+                     matched_t *m, const char *fn)
 {
     unsigned spins = 0;
-    while (!look(source, tag, comm, remove, m, false))
+    int rc = MPI_SUCCESS;
+
+    while (!look(source, tag, comm, remove, m, false)) {
         ucmpi_progress_idle(++spins);
+        if (spins % 1024 == 0 &&
+            (rc = probe_failed(source, comm, fn)) != MPI_SUCCESS)
+            break;
+    }
     ucmpi_progress_wait_done();
+    return rc;
 }
 
 /* A matched message becomes a request holding the UCX handle; a
@@ -130,10 +165,13 @@ static int probe(int source, int tag, MPI_Comm comm, int *flag,
     }
     matched_t m;
     int remove = message != NULL;
-    if (flag == NULL)
-        wait_look(source, tag, comm, remove, &m);
-    else if (!(*flag = look(source, tag, comm, remove, &m, true)))
-        return MPI_SUCCESS;
+    if (flag == NULL) {
+        if ((rc = wait_look(source, tag, comm, remove, &m, fn)) != MPI_SUCCESS)
+            return rc;
+    } else if (!(*flag = look(source, tag, comm, remove, &m, true))) {
+        return __builtin_expect(ucmpi_failure_poll_due(), 0)
+                   ? probe_failed(source, comm, fn) : MPI_SUCCESS;
+    }
     if (message != NULL)
         return make_message(comm, &m, message, status, fn);
     fill_status(status, false, m.sender_tag, m.len);
@@ -173,7 +211,9 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
         /* progress may have stashed a message: the full look then */
         if (n == 0 || !(*flag = look_once(rtag, mask, 0, &m))) {
             ucmpi_progress_poll_miss(n);
-            return MPI_SUCCESS;
+            return __builtin_expect(ucmpi_failure_poll_due(), 0)
+                       ? probe_failed(source, comm, "MPI_Iprobe")
+                       : MPI_SUCCESS;
         }
     }
     fill_status(status, false, m.sender_tag, m.len);

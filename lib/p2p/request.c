@@ -130,7 +130,7 @@ int ucmpi_request_wait(ucmpi_request_t *req)
     while (!ucmpi_request_is_complete(req)) {
         unsigned spins = ucmpi_wait_loop_turn(&l);
         if (spins % 1024 == 0 && spins != 0)
-            ucmpi_request_check_peer(req);
+            ucmpi_p2p_check_blocking(req);
     }
     ucmpi_progress_wait_done();
     return req->status.MPI_ERROR;

@@ -3,6 +3,24 @@
 #include "p2p/request.h"
 #include "p2p/progress_api.h"
 #include "p2p/progress.h"
+#include "p2p/p2p.h"
+#include "core/failure.h"
+
+/* A miss: now and then (failure.h) fail the requests whose peer died or
+ * whose comm was revoked; MPI_ERR_PROC_FAILED_PENDING when an MPI_ANY_SOURCE
+ * receive is kept pending (*index: which, if not NULL). */
+static int poll_check(int count, MPI_Request reqs[], int *index,
+                      const char *fn)
+{
+    int b;
+
+    if (__builtin_expect(!ucmpi_failure_poll_due(), 1) ||
+        (b = ucmpi_requests_check_now(count, reqs)) < 0)
+        return MPI_SUCCESS;
+    if (index != NULL)
+        *index = b;
+    return ucmpi_p2p_report(reqs[b]->comm, MPI_ERR_PROC_FAILED_PENDING, fn);
+}
 
 static int check(int count, MPI_Request reqs[], const char *fn)
 {
@@ -62,10 +80,10 @@ int PMPI_Request_get_status_any(int count, MPI_Request reqs[], int *index,
     if (!any_active) {
         *flag = 1;
         peek(MPI_REQUEST_NULL, status);
-    } else {
-        ucmpi_progress_poll_miss(n);
+        return MPI_SUCCESS;
     }
-    return MPI_SUCCESS;
+    ucmpi_progress_poll_miss(n);
+    return poll_check(count, reqs, index, "MPI_Request_get_status_any");
 }
 
 #pragma weak MPI_Request_get_status_all = PMPI_Request_get_status_all
@@ -79,9 +97,11 @@ int PMPI_Request_get_status_all(int count, MPI_Request reqs[], int *flag,
     *flag = 1;
     for (int i = 0; i < count; i++)
         *flag &= done(reqs[i]);
-    if (!*flag)
+    if (!*flag) {
         ucmpi_progress_poll_miss(n);
-    if (*flag && statuses != MPI_STATUSES_IGNORE)
+        return poll_check(count, reqs, NULL, "MPI_Request_get_status_all");
+    }
+    if (statuses != MPI_STATUSES_IGNORE)
         for (int i = 0; i < count; i++)
             peek(reqs[i], &statuses[i]);
     return MPI_SUCCESS;
@@ -107,7 +127,9 @@ int PMPI_Request_get_status_some(int incount, MPI_Request reqs[],
         indices[n++] = i;
     }
     *outcount = any_active ? n : MPI_UNDEFINED;
-    if (any_active && n == 0)
+    if (any_active && n == 0) {
         ucmpi_progress_poll_miss(events);
+        return poll_check(incount, reqs, NULL, "MPI_Request_get_status_some");
+    }
     return MPI_SUCCESS;
 }

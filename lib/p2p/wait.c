@@ -5,6 +5,7 @@
 #include "p2p/p2p.h"
 #include "p2p/p2p_cancel.h"
 #include "p2p/progress.h"
+#include "core/failure.h"
 #include "ucp_glue/ucx.h"
 
 #include <string.h>
@@ -148,28 +149,52 @@ static int report_many(int errs, const char *why, const char *fn)
                        errs, why[0] ? " (" : "", why, why[0] ? ")" : "");
 }
 
-/* Now and then, fail receives whose peer died (see failure.c): one check
- * per run of requests to the same peer (each may cost a system call). */
-static void check_peers_now(int count, MPI_Request reqs[])
+/* Now and then, fail requests whose peer died or whose comm was revoked
+ * (see failure.c): one check per run of receives from the same peer (each
+ * may cost a system call).  Returns the index of the first MPI_ANY_SOURCE
+ * receive that ULFM keeps pending (a failure not acknowledged), else -1. */
+int ucmpi_requests_check_now(int count, MPI_Request reqs[])
 {
-    int last = -2;
+    int last = -2, blocked = -1;
 
     for (int i = 0; i < count; i++) {
         ucmpi_request_t *r = reqs[i];
-        if (r == MPI_REQUEST_NULL || ucmpi_request_is_complete(r) ||
-            (r->kind == UCMPI_REQ_RECV && r->p2p.world_peer == last))
+        if (ucmpi_request_inactive(r) || ucmpi_request_is_complete(r) ||
+            (r->kind == UCMPI_REQ_RECV && r->p2p.world_peer >= 0 &&
+             r->p2p.world_peer == last))
             continue;
         if (r->kind == UCMPI_REQ_RECV)
             last = r->p2p.world_peer;
         ucmpi_request_check_peer(r);
+        if (blocked < 0 && ucmpi_p2p_anysrc_blocked(r))
+            blocked = i;
     }
+    return blocked;
 }
 
-/* Every 1024th idle turn of a waiting loop (spins: its idle turns). */
-static inline void check_peers(unsigned spins, int count, MPI_Request reqs[])
+/* Every 1024th idle turn of a waiting loop (spins: its idle turns): the
+ * check above, else -1. */
+static inline int check_peers(unsigned spins, int count, MPI_Request reqs[])
 {
     if (__builtin_expect(spins % 1024 == 0 && spins != 0, 0))
-        check_peers_now(count, reqs);
+        return ucmpi_requests_check_now(count, reqs);
+    return -1;
+}
+
+/* The error of a call that leaves an MPI_ANY_SOURCE receive pending. */
+static int report_pending(ucmpi_request_t *r, const char *fn)
+{
+    return ucmpi_p2p_report(r->comm, MPI_ERR_PROC_FAILED_PENDING, fn);
+}
+
+/* Its slot of a call on many requests (the request stays). */
+static int pending_slot(MPI_Status sts[], int i)
+{
+    if (sts != MPI_STATUSES_IGNORE) {
+        sts[i] = ucmpi_empty_status;
+        sts[i].MPI_ERROR = MPI_ERR_PROC_FAILED_PENDING;
+    }
+    return 1;
 }
 
 /* finish() of the usual request (not persistent, no ops, no error),
@@ -234,7 +259,11 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
          * completion back to the caller is part of a message's latency) */
         if (ucmpi_request_is_complete(r))
             break;
-        check_peers(ucmpi_wait_loop_after(&l, n), 1, request);
+        if (__builtin_expect(
+                check_peers(ucmpi_wait_loop_after(&l, n), 1, request) == 0, 0)) {
+            ucmpi_progress_wait_done();
+            return report_pending(r, "MPI_Wait");
+        }
     }
     ucmpi_progress_wait_done();
     /* the usual case: nothing to report, no comm reference needed */
@@ -243,6 +272,19 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         return MPI_SUCCESS;
     }
     return finish_report(request, status, "MPI_Wait");
+}
+
+/* MPI_Test's miss when failure.h says to check: the request may end now
+ * (a dead peer, a revoked comm) or be an MPI_ANY_SOURCE receive kept
+ * pending. */
+static __attribute__((noinline, cold)) int
+test_checked(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    if (ucmpi_requests_check_now(1, request) == 0)
+        return report_pending(*request, "MPI_Test");
+    if (!(*flag = ucmpi_request_is_complete(*request)))
+        return MPI_SUCCESS;
+    return finish_report(request, status, "MPI_Test");
 }
 
 #pragma weak MPI_Test = PMPI_Test
@@ -266,6 +308,8 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     int n = ucmpi_request_is_complete(r) ? 1 : ucmpi_progress_fast();
     *flag = ucmpi_request_is_complete(r);
     if (!*flag) {
+        if (__builtin_expect(ucmpi_failure_poll_due(), 0))
+            return test_checked(request, flag, status);
         ucmpi_progress_poll_miss(n);
         return MPI_SUCCESS;
     }
@@ -346,16 +390,32 @@ static int all_complete(int count, MPI_Request reqs[])
     return 1;
 }
 
-/* Every request is complete or inactive: report them all. */
+/* Every request complete, inactive or an MPI_ANY_SOURCE receive kept
+ * pending (slow path). */
+static int all_settled(int count, MPI_Request reqs[])
+{
+    for (int i = 0; i < count; i++)
+        if (!ucmpi_request_inactive(reqs[i]) &&
+            !ucmpi_request_is_complete(reqs[i]) &&
+            !ucmpi_p2p_anysrc_blocked(reqs[i]))
+            return 0;
+    return 1;
+}
+
+/* Every request is complete or inactive (or, when `settle`, an MPI_ANY_SOURCE
+ * receive kept pending: reported so, left as it is): report them all. */
 static int finish_all(int count, MPI_Request reqs[], MPI_Status sts[],
-                      const char *fn)
+                      const char *fn, bool settle)
 {
     int errs = 0;
     char why[WHY_LEN];
     why[0] = '\0';
 
     for (int i = 0; i < count; i++)
-        errs += complete_slot(reqs, sts, i, why);
+        errs += settle && !ucmpi_request_inactive(reqs[i]) &&
+                        !ucmpi_request_is_complete(reqs[i])
+                    ? pending_slot(sts, i)
+                    : complete_slot(reqs, sts, i, why);
     if (errs == 0)
         return MPI_SUCCESS;
     return report_many(errs, why, fn);
@@ -375,10 +435,16 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
     why[0] = '\0';    /* not the whole array: the usual call never reads it */
     ucmpi_wait_loop_init(&l);
     for (int i = 0; i < count; i++) {
+        bool pend = false;
         if (!ucmpi_request_inactive(reqs[i]))
             while (!ucmpi_request_is_complete(reqs[i]))
-                check_peers(ucmpi_wait_loop_turn(&l), count - i, reqs + i);
-        errs += complete_slot(reqs, sts, i, why);
+                if (check_peers(ucmpi_wait_loop_turn(&l), count - i,
+                                reqs + i) == 0) {
+                    pend = true;       /* stays: the others go on */
+                    break;
+                }
+        errs += __builtin_expect(pend, 0) ? pending_slot(sts, i)
+                                          : complete_slot(reqs, sts, i, why);
     }
     ucmpi_progress_wait_done();
     if (errs == 0)
@@ -395,7 +461,16 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
     int n = all_complete(count, reqs) ? 1 : ucmpi_progress_fast();
     *flag = all_complete(count, reqs);
     if (*flag)
-        return finish_all(count, reqs, sts, "MPI_Testall");
+        return finish_all(count, reqs, sts, "MPI_Testall", false);
+    if (__builtin_expect(ucmpi_failure_poll_due(), 0)) {
+        if (ucmpi_requests_check_now(count, reqs) >= 0 &&
+            all_settled(count, reqs)) {
+            *flag = 1;     /* the rest is done; pending receives stay */
+            return finish_all(count, reqs, sts, "MPI_Testall", true);
+        }
+        if ((*flag = all_complete(count, reqs)))   /* the check ended some */
+            return finish_all(count, reqs, sts, "MPI_Testall", false);
+    }
     ucmpi_progress_poll_miss(n);
     return MPI_SUCCESS;
 }
@@ -427,21 +502,33 @@ static int finish_one(MPI_Request reqs[], int i, MPI_Status *st,
 }
 
 /* find_any after waiting for a result (wait), or after one progress
- * call if none is complete yet. */
+ * call if none is complete yet.  -1 with *blocked the index of an
+ * MPI_ANY_SOURCE receive kept pending when that is all there is. */
 static inline __attribute__((always_inline)) int
-find_progress(int count, MPI_Request reqs[], bool wait)
+find_progress(int count, MPI_Request reqs[], bool wait, int *blocked)
 {
-    int i;
+    int i, b;
     if (wait) {
         ucmpi_wait_loop_t l;
         ucmpi_wait_loop_init(&l);
         while ((i = find_any(count, reqs)) == -1)
-            check_peers(ucmpi_wait_loop_turn(&l), count, reqs);
+            if ((b = check_peers(ucmpi_wait_loop_turn(&l), count, reqs)) >= 0 &&
+                (i = find_any(count, reqs)) == -1) {
+                *blocked = b;
+                break;
+            }
         ucmpi_progress_wait_done();
     } else if ((i = find_any(count, reqs)) == -1) {
         int n = ucmpi_progress_fast();
-        if ((i = find_any(count, reqs)) == -1)
-            ucmpi_progress_poll_miss(n);
+        if ((i = find_any(count, reqs)) == -1) {
+            if (__builtin_expect(ucmpi_failure_poll_due(), 0)) {
+                b = ucmpi_requests_check_now(count, reqs);
+                if ((i = find_any(count, reqs)) == -1 && b >= 0)
+                    *blocked = b;
+            }
+            if (i == -1)
+                ucmpi_progress_poll_miss(n);
+        }
     }
     return i;
 }
@@ -453,7 +540,13 @@ static int any(int count, MPI_Request reqs[], int *index, int *flag,
     int rc = check_array(count, reqs, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    int i = find_progress(count, reqs, flag == NULL);
+    int b = -1, i = find_progress(count, reqs, flag == NULL, &b);
+    if (__builtin_expect(b >= 0, 0)) {     /* it stays; see which */
+        if (flag != NULL)
+            *flag = 0;
+        *index = b;
+        return report_pending(reqs[b], fn);
+    }
     if (flag != NULL)
         *flag = i != -1;
     *index = i == -1 ? MPI_UNDEFINED : i;
@@ -487,7 +580,8 @@ static int some(int count, MPI_Request reqs[], int *outcount, int idx[],
     int rc = check_array(count, reqs, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (find_progress(count, reqs, wait) == MPI_UNDEFINED) {
+    int b = -1;
+    if (find_progress(count, reqs, wait, &b) == MPI_UNDEFINED) {
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
     }
@@ -495,9 +589,16 @@ static int some(int count, MPI_Request reqs[], int *outcount, int idx[],
     char why[WHY_LEN];
     why[0] = '\0';
     for (int i = 0; i < count; i++) {
-        if (ucmpi_request_inactive(reqs[i]) ||
-            !ucmpi_request_is_complete(reqs[i]))
+        if (ucmpi_request_inactive(reqs[i]))
             continue;
+        if (!ucmpi_request_is_complete(reqs[i])) {
+            /* nothing completed: the receives kept pending say so */
+            if (b >= 0 && ucmpi_p2p_anysrc_blocked(reqs[i])) {
+                errs += pending_slot(sts, n);
+                idx[n++] = i;
+            }
+            continue;
+        }
         MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[n];
         int e = finish_why(&reqs[i], st, why);
         if (st != MPI_STATUS_IGNORE)
@@ -566,6 +667,11 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *st)
     }
     int n = ucmpi_request_is_complete(request) ? 1 : ucmpi_progress_fast();
     *flag = ucmpi_request_is_complete(request);
+    if (!*flag && __builtin_expect(ucmpi_failure_poll_due(), 0)) {
+        if (ucmpi_requests_check_now(1, &request) == 0)
+            return report_pending(request, "MPI_Request_get_status");
+        *flag = ucmpi_request_is_complete(request);
+    }
     if (!*flag)
         ucmpi_progress_poll_miss(n);
     if (*flag && st != MPI_STATUS_IGNORE) {

@@ -373,7 +373,9 @@ recv_contig_x(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
         if (__builtin_expect(s == 0, 1) || s == MPI_ERR_TRUNCATE)
             rc = w.length > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
         else
-            rc = dead == 1 ? MPI_ERR_PROC_FAILED : dead ? dead : s;
+            /* a blocking MPI_ANY_SOURCE receive is not left pending */
+            rc = dead == 1 || dead == MPI_ERR_PROC_FAILED_PENDING
+                     ? MPI_ERR_PROC_FAILED : dead ? dead : s;
     }
     /* as the request path (recv_complete): a truncated message matched;
      * one ending inside an element of dt means the signatures differ */

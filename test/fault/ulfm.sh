@@ -75,7 +75,15 @@ run_ulfm_cases() {
         # the ucmpi_peer_failed MPI_T event reaches a survivor's callback
         want ulfm-mpit-event &&
             ulfm_prog=$PWD/test/fault/mpit_fail case_ulfm ulfm-mpit-event "$np" event last
+        want ulfm-poll && case_ulfm ulfm-poll "$np" poll 1
+        want ulfm-poll0 && case_ulfm ulfm-poll0 "$np" poll 0
+        want ulfm-poll-revoke && case_ulfm ulfm-poll-revoke "$np" poll_revoke last
+        want ulfm-poll-revoke-nofail && case_ulfm ulfm-poll-revoke-nofail "$np" poll_revoke -
+        want ulfm-stop && case_ulfm ulfm-stop "$np" stop 1 --ft-stop-timeout 1
     done
+    # the default stop timeout, and two ranks stopped (rank 0 among them)
+    want ulfm-stop && case_ulfm ulfm-stop-default 4 stop last
+    want ulfm-stop && case_ulfm ulfm-stop2 5 stop 0,3 --ft-stop-timeout 1
     if want ulfm-elastic && [ -x "$PWD/examples/elastic_sgd" ]; then
         case_elastic 4 0:20
         case_elastic 5 1:60 3:60

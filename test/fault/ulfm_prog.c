@@ -16,7 +16,13 @@
  * decision: UCMPI_FT_TEST_COORD_DIE), shrink (then shrink again), coll (a rank
  * dies in a loop of allreduces: the survivors see the error, revoke, shrink
  * and go on), pending (nonblocking transfers with the victim pending at its
- * death).
+ * death), poll (programs that poll: MPI_Test/Testany/Testsome/Testall,
+ * MPI_Iprobe/Improbe and MPI_Request_get_status see the failure; a
+ * nonblocking ANY_SOURCE receive stays pending until the failure is
+ * acknowledged, then matches a later message or is cancelled),
+ * poll_revoke (polled requests on a revoked comm end with MPIX_ERR_REVOKED),
+ * stop (the victims stop themselves with SIGSTOP: mpiexec's
+ * --ft-stop-timeout declares them failed, the survivors shrink and go on).
  */
 #include <mpi.h>
 #include <mpi-ext.h>
@@ -197,15 +203,19 @@ static void mode_anysource(void)
 
     MPI_Barrier(MPI_COMM_WORLD);
     die_if_victim();
+    /* ULFM: a blocking one fails, a nonblocking one stays pending */
     rc = MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &st);
-    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING,
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED,
           "blocking ANY_SOURCE recv: class %d", eclass(rc));
     MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &req);
     rc = MPI_Wait(&req, &st);
     CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING,
           "nonblocking ANY_SOURCE recv: class %d", eclass(rc));
-    if (req != MPI_REQUEST_NULL)
-        MPI_Request_free(&req);
+    CHECK(req != MPI_REQUEST_NULL, "the pending ANY_SOURCE receive was freed");
+    if (req != MPI_REQUEST_NULL) {
+        MPI_Cancel(&req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
     /* a receive from a live rank is not concerned */
     if (ns > 1) {
         rc = MPI_Sendrecv(&me, 1, MPI_INT, list[(i + 1) % ns], 6, &x, 1,
@@ -223,6 +233,41 @@ static void mode_anysource(void)
               st.MPI_SOURCE == x, "ANY_SOURCE after ack: class %d got %d",
               eclass(rc), x);
     }
+}
+
+/* Creation calls on a revoked comm fail with MPIX_ERR_REVOKED (at once:
+ * no rank waits for the others). */
+static void check_no_creation(MPI_Comm c)
+{
+    int rc, dims[1] = {0}, periods[1] = {0};
+    MPI_Comm d = MPI_COMM_NULL;
+    MPI_Group g;
+    MPI_Request req;
+
+    rc = MPI_Comm_dup(c, &d);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED && d == MPI_COMM_NULL,
+          "MPI_Comm_dup of a revoked comm: class %d", eclass(rc));
+    rc = MPI_Comm_idup(c, &d, &req);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "MPI_Comm_idup: class %d",
+          eclass(rc));
+    rc = MPI_Comm_split(c, 0, me, &d);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "MPI_Comm_split: class %d",
+          eclass(rc));
+    rc = MPI_Comm_split_type(c, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &d);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "MPI_Comm_split_type: class %d",
+          eclass(rc));
+    MPI_Comm_group(c, &g);
+    rc = MPI_Comm_create(c, g, &d);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "MPI_Comm_create: class %d",
+          eclass(rc));
+    rc = MPI_Comm_create_group(c, g, 5, &d);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "MPI_Comm_create_group: class %d",
+          eclass(rc));
+    MPI_Group_free(&g);
+    dims[0] = np;
+    rc = MPI_Cart_create(c, 1, dims, periods, 0, &d);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "MPI_Cart_create: class %d",
+          eclass(rc));
 }
 
 static void mode_revoke(void)
@@ -260,6 +305,7 @@ static void mode_revoke(void)
     }
     MPIX_Comm_is_revoked(c, &flag);
     CHECK(flag == 1, "is_revoked %d", flag);
+    check_no_creation(c);
     rc = MPI_Allreduce(&me, &x, 1, MPI_INT, MPI_SUM, c);
     CHECK(eclass(rc) == MPIX_ERR_REVOKED, "allreduce on revoked: class %d",
           eclass(rc));
@@ -390,6 +436,26 @@ static void mode_shrink(void)
     MPI_Comm_free(&s);
 }
 
+static void mode_stop(void)
+{
+    int rc;
+    MPI_Comm s;
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (is_victim(me)) {
+        fflush(stdout);
+        raise(SIGSTOP);                 /* mpiexec kills it, stopped */
+        CHECK(0, "a stopped victim was continued");
+        return;
+    }
+    rc = MPIX_Comm_shrink(MPI_COMM_WORLD, &s);
+    CHECK(rc == MPI_SUCCESS, "shrink: class %d", eclass(rc));
+    if (rc != MPI_SUCCESS)
+        return;
+    check_shrunk(s, "shrunk after a stop");
+    MPI_Comm_free(&s);
+}
+
 static void mode_coll(void)
 {
     int list[64], ns = survivors(list), rc = MPI_SUCCESS, sum, it, n;
@@ -444,6 +510,183 @@ static void mode_pending(void)
     free(rb);
 }
 
+/* Polls f (a test-style call) until it reports an error or completion (at
+ * most 30 s): its error class, 0 when it completed without error. */
+#define POLL_UNTIL(done, call)                                               \
+    do {                                                                     \
+        double t0_ = now();                                                  \
+        rc = MPI_SUCCESS;                                                    \
+        for (done = 0; !done && rc == MPI_SUCCESS && now() - t0_ < 30;)      \
+            rc = (call);                                                     \
+    } while (0)
+
+/* Polling a receive from the dead rank, and probes, with every test call. */
+static void poll_dead(int v)
+{
+    int x, rc, flag, idx, n, idxs[1];
+    MPI_Request r;
+    MPI_Status st, sts[1];
+    MPI_Message msg;
+
+    MPI_Irecv(&x, 1, MPI_INT, v, 30, MPI_COMM_WORLD, &r);
+    POLL_UNTIL(flag, MPI_Test(&r, &flag, &st));
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "MPI_Test of a receive from the "
+          "dead rank: class %d flag %d", eclass(rc), flag);
+    MPI_Irecv(&x, 1, MPI_INT, v, 30, MPI_COMM_WORLD, &r);
+    POLL_UNTIL(flag, MPI_Testany(1, &r, &idx, &flag, &st));
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED && idx == 0, "MPI_Testany: class "
+          "%d index %d", eclass(rc), idx);
+    MPI_Irecv(&x, 1, MPI_INT, v, 30, MPI_COMM_WORLD, &r);
+    POLL_UNTIL(n, MPI_Testsome(1, &r, &n, idxs, sts));
+    CHECK(eclass(rc) == MPI_ERR_IN_STATUS && n == 1 &&
+          eclass(sts[0].MPI_ERROR) == MPIX_ERR_PROC_FAILED, "MPI_Testsome: "
+          "class %d outcount %d", eclass(rc), n);
+    MPI_Irecv(&x, 1, MPI_INT, v, 30, MPI_COMM_WORLD, &r);
+    POLL_UNTIL(flag, MPI_Testall(1, &r, &flag, sts));
+    CHECK(eclass(rc) == MPI_ERR_IN_STATUS &&
+          eclass(sts[0].MPI_ERROR) == MPIX_ERR_PROC_FAILED, "MPI_Testall: "
+          "class %d", eclass(rc));
+    MPI_Irecv(&x, 1, MPI_INT, v, 30, MPI_COMM_WORLD, &r);
+    st.MPI_ERROR = MPI_SUCCESS;
+    POLL_UNTIL(flag, MPI_Request_get_status(r, &flag, &st));
+    CHECK(rc == MPI_SUCCESS && flag &&
+          eclass(st.MPI_ERROR) == MPIX_ERR_PROC_FAILED,
+          "MPI_Request_get_status: class %d flag %d status class %d",
+          eclass(rc), flag, eclass(st.MPI_ERROR));
+    rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "wait after get_status: %d",
+          eclass(rc));
+    POLL_UNTIL(flag, MPI_Iprobe(v, 30, MPI_COMM_WORLD, &flag, &st));
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "MPI_Iprobe of the dead rank: "
+          "class %d flag %d", eclass(rc), flag);
+    POLL_UNTIL(flag, MPI_Improbe(v, 30, MPI_COMM_WORLD, &flag, &msg, &st));
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "MPI_Improbe of the dead rank: "
+          "class %d flag %d", eclass(rc), flag);
+    rc = MPI_Probe(v, 30, MPI_COMM_WORLD, &st);
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "MPI_Probe of the dead rank: "
+          "class %d", eclass(rc));
+}
+
+/* A nonblocking ANY_SOURCE receive while the failure is not acknowledged:
+ * every test and wait call reports MPIX_ERR_PROC_FAILED_PENDING and leaves
+ * it; probes and blocking receives fail. */
+static void poll_anysource(MPI_Request *r)
+{
+    int x, rc, flag, idx, n, idxs[1];
+    MPI_Status st, sts[1];
+
+    POLL_UNTIL(flag, MPI_Test(r, &flag, &st));
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING && !flag &&
+          *r != MPI_REQUEST_NULL, "MPI_Test: class %d flag %d", eclass(rc),
+          flag);
+    POLL_UNTIL(flag, MPI_Testany(1, r, &idx, &flag, &st));
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING && idx == 0 &&
+          *r != MPI_REQUEST_NULL, "MPI_Testany: class %d index %d",
+          eclass(rc), idx);
+    POLL_UNTIL(n, MPI_Testsome(1, r, &n, idxs, sts));
+    CHECK(eclass(rc) == MPI_ERR_IN_STATUS && n == 1 &&
+          eclass(sts[0].MPI_ERROR) == MPIX_ERR_PROC_FAILED_PENDING &&
+          *r != MPI_REQUEST_NULL, "MPI_Testsome: class %d outcount %d",
+          eclass(rc), n);
+    POLL_UNTIL(flag, MPI_Testall(1, r, &flag, sts));
+    CHECK(eclass(rc) == MPI_ERR_IN_STATUS &&
+          eclass(sts[0].MPI_ERROR) == MPIX_ERR_PROC_FAILED_PENDING &&
+          *r != MPI_REQUEST_NULL, "MPI_Testall: class %d", eclass(rc));
+    POLL_UNTIL(flag, MPI_Request_get_status(*r, &flag, &st));
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING && !flag,
+          "MPI_Request_get_status: class %d flag %d", eclass(rc), flag);
+    rc = MPI_Wait(r, &st);
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING && *r != MPI_REQUEST_NULL,
+          "MPI_Wait: class %d", eclass(rc));
+    rc = MPI_Waitany(1, r, &idx, &st);
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING && idx == 0 &&
+          *r != MPI_REQUEST_NULL, "MPI_Waitany: class %d", eclass(rc));
+    rc = MPI_Waitall(1, r, sts);
+    CHECK(eclass(rc) == MPI_ERR_IN_STATUS &&
+          eclass(sts[0].MPI_ERROR) == MPIX_ERR_PROC_FAILED_PENDING &&
+          *r != MPI_REQUEST_NULL, "MPI_Waitall: class %d", eclass(rc));
+    rc = MPI_Waitsome(1, r, &n, idxs, sts);
+    CHECK(eclass(rc) == MPI_ERR_IN_STATUS && n == 1 &&
+          *r != MPI_REQUEST_NULL, "MPI_Waitsome: class %d", eclass(rc));
+    POLL_UNTIL(flag, MPI_Iprobe(MPI_ANY_SOURCE, 31, MPI_COMM_WORLD, &flag,
+                                &st));
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "MPI_Iprobe(ANY_SOURCE): class "
+          "%d flag %d", eclass(rc), flag);
+    rc = MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 31, MPI_COMM_WORLD, &st);
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "MPI_Recv(ANY_SOURCE): class "
+          "%d", eclass(rc));
+}
+
+static void mode_poll(void)
+{
+    int list[64], ns = survivors(list), i = my_index(), x = -1, rc, flag;
+    MPI_Request r, c;
+    MPI_Status st;
+    MPI_Comm s;
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    die_if_victim();
+    poll_dead(victim[0]);
+    wait_failed(MPI_COMM_WORLD, nv);
+    MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 20, MPI_COMM_WORLD, &r);
+    MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 21, MPI_COMM_WORLD, &c);
+    poll_anysource(&r);
+    rc = MPI_Cancel(&c);                /* a pending one can be cancelled */
+    rc = rc == MPI_SUCCESS ? MPI_Wait(&c, &st) : rc;
+    flag = 0;
+    MPI_Test_cancelled(&st, &flag);
+    CHECK(rc == MPI_SUCCESS && flag, "cancel of the pending receive: class "
+          "%d cancelled %d", eclass(rc), flag);
+    MPIX_Comm_failure_ack(MPI_COMM_WORLD);
+    /* acknowledged: it matches a message the survivors send only now */
+    if (MPIX_Comm_shrink(MPI_COMM_WORLD, &s) != MPI_SUCCESS) {
+        CHECK(0, "shrink failed");
+        return;
+    }
+    MPI_Barrier(s);
+    MPI_Send(&me, 1, MPI_INT, list[(i + 1) % ns], 20, MPI_COMM_WORLD);
+    rc = MPI_Wait(&r, &st);
+    CHECK(rc == MPI_SUCCESS && x == list[(i + ns - 1) % ns] &&
+          st.MPI_SOURCE == x, "the pending receive after the ack: class %d "
+          "got %d", eclass(rc), x);
+    MPI_Comm_free(&s);
+}
+
+static void mode_poll_revoke(void)
+{
+    int list[64], ns = survivors(list), x, y, rc, flag;
+    MPI_Request r[3];
+    MPI_Status sts[3];
+    MPI_Comm c;
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    MPI_Barrier(c);
+    die_if_victim();
+    if (me == list[0]) {
+        wait_failed(c, nv);
+        usleep(100000);              /* the others poll by now */
+        rc = MPIX_Comm_revoke(c);
+        CHECK(rc == MPI_SUCCESS, "revoke: class %d", eclass(rc));
+    } else {
+        MPI_Irecv(&x, 1, MPI_INT, list[0], 40, c, &r[0]);
+        MPI_Irecv(&y, 1, MPI_INT, MPI_ANY_SOURCE, 41, c, &r[1]);
+        MPI_Ibarrier(c, &r[2]);
+        POLL_UNTIL(flag, MPI_Testall(3, r, &flag, sts));
+        CHECK(eclass(rc) == MPI_ERR_IN_STATUS, "testall: class %d flag %d",
+              eclass(rc), flag);
+        for (int k = 0; k < 3 && eclass(rc) == MPI_ERR_IN_STATUS; k++)
+            CHECK(eclass(sts[k].MPI_ERROR) == MPIX_ERR_REVOKED &&
+                  r[k] == MPI_REQUEST_NULL, "request %d: class %d", k,
+                  eclass(sts[k].MPI_ERROR));
+    }
+    rc = MPI_Iprobe(MPI_ANY_SOURCE, 42, c, &flag, MPI_STATUS_IGNORE);
+    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "iprobe on the revoked comm: class "
+          "%d", eclass(rc));
+    (void)ns;
+    MPI_Comm_free(&c);
+}
+
 int main(int argc, char **argv)
 {
     static const struct { const char *name; void (*fn)(void); } modes[] = {
@@ -451,7 +694,8 @@ int main(int argc, char **argv)
         {"revoke", mode_revoke}, {"agree", mode_agree},
         {"agree_during", mode_agree_during}, {"agree_coord", mode_agree_coord},
         {"shrink", mode_shrink}, {"coll", mode_coll},
-        {"pending", mode_pending},
+        {"pending", mode_pending}, {"poll", mode_poll},
+        {"poll_revoke", mode_poll_revoke}, {"stop", mode_stop},
     };
     void (*fn)(void) = NULL;
 

@@ -264,4 +264,35 @@ else
     skipped "test/fault/dead_peer not built"
 fi
 
+# 6. fault tolerance (ULFM) under srun: UCMPI_FT=ulfm and --no-kill -K0
+# keep the survivors running (the library's keeper holds a dead rank's PMIx
+# connection, so Slurm's PMIx plugin does not cancel the step); they shrink
+# and finish, and examples/elastic_sgd recovers with the checked result.
+ulfm=$build/test/fault/ulfm_prog
+elastic=$build/examples/elastic_sgd
+if [ -x "$ulfm" ] && [ -x "$elastic" ] && [ "$nodes" -eq 1 ]; then
+    for spec in "ulfm:4:shrink 1" "ulfm:5:shrink 0,3" "ulfm:4:p2p 2" \
+                "elastic:4:120 0:20" "elastic:5:120 1:60 3:60" "elastic:3:120 2:1 0:80"; do
+        IFS=: read -r what np args <<<"$spec"
+        log=$logs/ft.$what.$np.${args// /_}
+        prog=$ulfm
+        [ "$what" = elastic ] && prog=$elastic
+        # shellcheck disable=SC2086
+        UCMPI_FT=ulfm srun_case 137 "$log" --mpi=pmix --no-kill -K0 -n "$np" "$prog" $args
+        ok=$((! $?))
+        if [ "$what" = elastic ]; then
+            grep -q "^OK: 120 steps" "$log" || { echo "no checked result" >>"$log"; ok=0; }
+        else
+            v=$(tr ',' '\n' <<<"${args#* }" | wc -l)
+            n=$(grep -c "ULFM-OK" "$log")
+            [ "$n" -eq $((np - v)) ] || { echo "$n of $((np - v)) survivors OK" >>"$log"; ok=0; }
+            grep -q ULFM-FAIL "$log" && ok=0
+        fi
+        grep -q "CANCELLED" "$log" && { echo "Slurm cancelled the step" >>"$log"; ok=0; }
+        result $ok "ULFM $what $args: UCMPI_FT=ulfm srun --no-kill -K0 -n $np" "$log"
+    done
+elif [ "$nodes" -eq 1 ]; then
+    skipped "ULFM under srun: test/fault/ulfm_prog or examples/elastic_sgd not built"
+fi
+
 finish
