@@ -254,6 +254,17 @@ int ucmpi_recv(void *buf, MPI_Count count, MPI_Datatype dt, int src,
     return rc;
 }
 
+/* A receive that can no longer match: it ends with MPI_ERR_PROC_FAILED. */
+static void fail_recv(ucmpi_request_t *r)
+{
+    ucmpi_lock();
+    if (!ucmpi_request_is_complete(r)) {
+        r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
+        ucmpi_ucx_cancel(&r->p2p.op);
+    }
+    ucmpi_unlock();
+}
+
 /* Called now and then by waiting loops: a receive from or a send to a dead
  * peer fails with MPI_ERR_PROC_FAILED (see ucmpi_p2p_send_abandon). */
 static void p2p_check_peer(void *arg)
@@ -275,12 +286,7 @@ static void p2p_check_peer(void *arg)
     if (r->kind != UCMPI_REQ_RECV || r->p2p.world_peer < 0 ||
         ucmpi_request_is_complete(r) || !ucmpi_peer_failed(r->p2p.world_peer))
         return;
-    ucmpi_lock();
-    if (!ucmpi_request_is_complete(r)) {
-        r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
-        ucmpi_ucx_cancel(&r->p2p.op);
-    }
-    ucmpi_unlock();
+    fail_recv(r);
 }
 
 bool ucmpi_p2p_anysrc_blocked(ucmpi_request_t *r)
@@ -296,12 +302,7 @@ void ucmpi_p2p_check_blocking(ucmpi_request_t *r)
     ucmpi_request_check_peer(r);
     if (!ucmpi_p2p_anysrc_blocked(r))
         return;
-    ucmpi_lock();
-    if (!ucmpi_request_is_complete(r)) {
-        r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
-        ucmpi_ucx_cancel(&r->p2p.op);
-    }
-    ucmpi_unlock();
+    fail_recv(r);
 }
 
 bool ucmpi_p2p_sync_flag_always;
